@@ -1,0 +1,31 @@
+# Tripwright: `make run` sets up and launches the app; `make test` sets up and runs every test.
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+export QT_QPA_PLATFORM ?= offscreen
+export QTWEBENGINE_DISABLE_SANDBOX ?= 1
+
+.PHONY: install run test bench eval clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+install: $(BIN)/.installed
+
+run: install
+	QT_QPA_PLATFORM= $(BIN)/tripwright
+
+test: install
+	$(BIN)/pytest -q
+
+bench: install
+	$(BIN)/tripwright bench
+
+eval: install
+	$(BIN)/tripwright eval
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
