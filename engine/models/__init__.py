@@ -1,0 +1,14 @@
+"""Contracts (pydantic v2). Import from here: ``from engine.models import IntentV1``."""
+
+from .common import (TIER_ORDER, ChoiceKind, DataSource, Geo, Money, Provenance, Tier, TimeWindow,
+                     TransitMode, Value, VenueType, format_usd, minutes_of, time_of)
+from .events import CRITICAL_STATUSES, EventStatus, StreamEvent
+from .intent import MAX_CITY_DAYS, MIN_CITY_DAYS, DateWindow, IntentV1, LockedSlot, Preferences
+from .itinerary import (DISCLAIMER, SCHEMA_VERSION, Activity, Citation, CostBreakdown, DayItinerary,
+                        Decision, ItineraryV1, PlanFailure)
+from .plan import Assumptions, Choice, ChoiceFeatures, DayPlan, PlanV1, Slot, SlotRole
+from .repair import MOVE_PRIORITY, Move, MoveType, RepairDiff
+from .tool_results import WEEKDAYS, Attraction, FareTier, FlightOption, FXRate, Lodging, TransitLeg, WeatherDay
+from .violations import Violation, ViolationKind
+
+__all__ = [name for name in dir() if not name.startswith("_")]

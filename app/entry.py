@@ -1,0 +1,29 @@
+"""`tripwright` console script: command-line arguments go to the CLI, none opens the app.
+
+Imports stay inside the functions so CLI calls never load Qt.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args:
+        return _run_cli(args)
+    from app.gui import run_gui
+
+    return run_gui()
+
+
+def _run_cli(args: list[str]) -> int:
+    try:
+        from engine.cli import main as cli_main
+    except ImportError as exc:
+        # Only a missing engine.cli is "not available"; a broken import inside it is a bug.
+        if exc.name not in ("engine", "engine.cli"):
+            raise
+        print("tripwright: command line not available", file=sys.stderr)
+        return 2
+    return int(cli_main(args) or 0)

@@ -1,0 +1,7 @@
+"""Embedded fixtures: on-disk schema, loader and the read-only Catalog."""
+
+from .catalog import Catalog, City, closure_dates, default_catalog, parse_window, weekly_hours
+from .loader import fixtures_dir, load_raw
+
+__all__ = ["Catalog", "City", "closure_dates", "default_catalog", "fixtures_dir", "load_raw",
+           "parse_window", "weekly_hours"]

@@ -1,0 +1,149 @@
+"""The fixture catalog as engine values: cities, venues, hotels, restaurants, airports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, time
+from functools import lru_cache
+
+from engine.errors import InputError, UnknownCityError
+from engine.models import Geo, TimeWindow
+from engine.models.tool_results import WEEKDAYS
+
+from .loader import RawFixtures, load_raw
+from .schema import RawCity, RawHotel, RawRestaurant, RawVenue
+
+ANNUAL_YEARS = range(2024, 2031)
+
+
+def parse_window(text: str) -> TimeWindow:
+    start, end = text.split("-")
+    return TimeWindow(start=_clock(start), end=_clock(end))
+
+
+def _clock(text: str) -> time:
+    hh, mm = (int(p) for p in text.split(":"))
+    return time(23, 59) if hh >= 24 else time(hh, mm)
+
+
+def minutes_past_midnight(text: str) -> int:
+    """'25:30' → 1530 (after midnight service counts past 24:00)."""
+    hh, mm = (int(p) for p in text.split(":"))
+    return hh * 60 + mm
+
+
+def weekly_hours(hours: dict[str, list[str]]) -> dict[int, list[TimeWindow]]:
+    return {i: [parse_window(r) for r in hours[name]] for i, name in enumerate(WEEKDAYS)}
+
+
+def closure_dates(entries: list[str]) -> list[date]:
+    out: set[date] = set()
+    for entry in entries:
+        if len(entry) == 5:  # "MM-DD" recurs every year
+            month, day = (int(p) for p in entry.split("-"))
+            out.update(date(y, month, day) for y in ANNUAL_YEARS)
+        else:
+            out.add(date.fromisoformat(entry))
+    return sorted(out)
+
+
+@dataclass(frozen=True)
+class City:
+    raw: RawCity
+
+    @property
+    def name(self) -> str:
+        return self.raw.city
+
+    @property
+    def slug(self) -> str:
+        return self.raw.slug
+
+    @property
+    def tz(self) -> str:
+        return self.raw.tz
+
+    @property
+    def currency(self) -> str:
+        return self.raw.currency
+
+    @property
+    def center(self) -> Geo:
+        return self.raw.center
+
+    @property
+    def airports(self) -> list[str]:
+        return list(self.raw.airports)
+
+    def venue(self, venue_id: str) -> RawVenue | None:
+        return _index(self.raw).venues.get(venue_id)
+
+    def hotel(self, hotel_id: str) -> RawHotel | None:
+        return _index(self.raw).hotels.get(hotel_id)
+
+    def restaurant(self, rid: str) -> RawRestaurant | None:
+        return _index(self.raw).restaurants.get(rid)
+
+    def last_metro_minutes(self, day: date) -> int:
+        return minutes_past_midnight(self.raw.transit.metro_last_departure[WEEKDAYS[day.weekday()]])
+
+
+@dataclass(frozen=True)
+class _CityIndex:
+    venues: dict[str, RawVenue]
+    hotels: dict[str, RawHotel]
+    restaurants: dict[str, RawRestaurant]
+
+
+@lru_cache(maxsize=16)
+def _index(raw: RawCity) -> _CityIndex:
+    return _CityIndex(venues={v.id: v for v in raw.venues}, hotels={h.id: h for h in raw.hotels},
+                      restaurants={r.id: r for r in raw.restaurants})
+
+
+class Catalog:
+    """Read-only access to the embedded fixtures, loaded and validated once."""
+
+    def __init__(self, raw: RawFixtures) -> None:
+        self.raw = raw
+        self._cities = {slug: City(c) for slug, c in raw.cities.items()}
+        self._by_alias = {}
+        for city in self._cities.values():
+            for alias in [city.name, city.slug, *city.raw.aliases]:
+                self._by_alias[_norm(alias)] = city
+
+    def city_names(self) -> list[str]:
+        return sorted(c.name for c in self._cities.values())
+
+    def city_aliases(self) -> dict[str, list[str]]:
+        return {c.name: [c.name.lower(), c.slug.replace("_", " "), *c.raw.aliases]
+                for c in self._cities.values()}
+
+    def city(self, name: str) -> City:
+        city = self._by_alias.get(_norm(name))
+        if city is None:
+            raise UnknownCityError(name, self.city_names())
+        return city
+
+    def airport(self, code: str):
+        airport = self.raw.airports.get(code.upper())
+        if airport is None:
+            raise InputError("airport", f"unknown airport {code!r}")
+        return airport
+
+    def airport_names(self) -> dict[str, str]:
+        return {code: f"{a.city} {a.name}" for code, a in self.raw.airports.items()}
+
+    def origin_airports(self, city: City) -> list[str]:
+        """Airports with fixture flights to ``city``."""
+        dests = set(city.airports)
+        return sorted({f.origin for f in self.raw.flights.flights if f.dest in dests})
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace(",", " ").split())
+
+
+@lru_cache(maxsize=1)
+def default_catalog() -> Catalog:
+    return Catalog(load_raw())

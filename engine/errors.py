@@ -1,0 +1,69 @@
+"""One error hierarchy for the whole engine.
+
+    TripwrightError
+    ├── InputError            bad user input; names the field (CLI exit 2)
+    │   └── UnknownCityError  a city the fixtures do not cover
+    ├── FixtureError          an embedded data file is missing or invalid (a bug, not user input)
+    ├── InfeasiblePlan        bounded repair ran out; carries the best plan and what is left (exit 3)
+    ├── PlanCancelled         the caller cancelled a run
+    ├── ToolError             a tool adapter failed (timeout, breaker open, bad response)
+    ├── ModelOutputError      an LLM answered something that is not valid for its schema
+    └── TenancyError          an operation without (or across) an org context
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TripwrightError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class InputError(TripwrightError, ValueError):
+    """Invalid user input. ``field`` names what is wrong, for a one-line message."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+class UnknownCityError(InputError):
+    def __init__(self, city: str, supported: list[str]) -> None:
+        super().__init__("city", f"unknown city {city!r}; supported: {', '.join(supported)}")
+
+
+class FixtureError(TripwrightError):
+    """An embedded fixture file failed to load or validate."""
+
+
+class InfeasiblePlan(TripwrightError):
+    """Bounded repair could not remove every blocking violation."""
+
+    def __init__(self, message: str, *, best: Any = None, violations: list[Any] | None = None,
+                 attempts: list[Any] | None = None) -> None:
+        self.message = message
+        self.best = best
+        self.violations = violations or []
+        self.attempts = attempts or []
+        super().__init__(message)
+
+
+class PlanCancelled(TripwrightError):
+    """The run was cancelled through its CancelToken."""
+
+
+class ToolError(TripwrightError):
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        self.reason = reason
+        super().__init__(f"{tool}: {reason}")
+
+
+class ModelOutputError(TripwrightError):
+    """An LLM returned output that failed schema validation."""
+
+
+class TenancyError(TripwrightError):
+    """A data access without an org context, or across orgs."""

@@ -1,0 +1,38 @@
+"""ItineraryV1 to and from JSON files, with one-line errors naming the bad field."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engine.errors import InputError
+from engine.models import ItineraryV1
+
+
+def itinerary_to_json(itin: ItineraryV1) -> str:
+    return itin.model_dump_json(indent=2)
+
+
+def load_itinerary(path: str | os.PathLike[str]) -> ItineraryV1:
+    """Read and validate an itinerary file; any problem becomes an ``InputError``."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError("path", f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    try:
+        return ItineraryV1.model_validate_json(raw)
+    except ValidationError as exc:
+        raise _input_error(exc) from None
+
+
+def _input_error(exc: ValidationError) -> InputError:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    # Invalid JSON and a non-object top level have an empty loc: blame the document as a whole.
+    field = ".".join(str(part) for part in first["loc"]) or "itinerary"
+    message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more)"
+    return InputError(field, message)

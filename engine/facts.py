@@ -1,0 +1,33 @@
+"""TripFacts: the tool results a plan is checked against (what verifiers and repair read)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Callable, Mapping
+
+from engine.models import Attraction, FlightOption, Geo, Lodging, TransitLeg, WeatherDay
+
+LegFn = Callable[[Geo, Geo, date], TransitLeg]
+AirportLegFn = Callable[[str, Geo, date], TransitLeg]
+
+
+@dataclass(frozen=True)
+class TripFacts:
+    city: str
+    tz: str
+    currency: str
+    flights: Mapping[str, FlightOption]
+    lodgings: Mapping[str, Lodging]
+    venues: Mapping[str, Attraction]  # attractions and restaurants
+    weather: Mapping[date, WeatherDay]
+    leg: LegFn
+    airport_leg: AirportLegFn
+    last_metro_minutes: Callable[[date], int]
+    daily_spend_cents: int
+    fx_rate_to_usd: float = 1.0
+    fx_as_of: date | None = None
+    alternatives: Mapping[str, list[str]] = field(default_factory=dict)  # theme pools for repair
+
+    def venue(self, ref: str) -> Attraction | None:
+        return self.venues.get(ref)

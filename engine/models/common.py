@@ -1,0 +1,153 @@
+"""Shared value types: geography, local time windows, provenance, money and enums."""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+
+
+class Value(BaseModel):
+    """Base for immutable contract values: unknown fields and enum variants are rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+
+
+class Geo(Value):
+    lat: float
+    lon: float
+
+    @field_validator("lat")
+    @classmethod
+    def _lat(cls, v: float) -> float:
+        if not -90.0 <= v <= 90.0:
+            raise ValueError("latitude must be within [-90, 90]")
+        return round(v, 6)
+
+    @field_validator("lon")
+    @classmethod
+    def _lon(cls, v: float) -> float:
+        if not -180.0 <= v <= 180.0:
+            raise ValueError("longitude must be within [-180, 180]")
+        return round(v, 6)
+
+
+class TimeWindow(Value):
+    """A local-time window within one day (``end`` strictly after ``start``)."""
+
+    start: time
+    end: time
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "TimeWindow":
+        if self.end <= self.start:
+            raise ValueError(f"window end {self.end:%H:%M} must be after start {self.start:%H:%M}")
+        return self
+
+    @property
+    def minutes(self) -> int:
+        return minutes_of(self.end) - minutes_of(self.start)
+
+    def covers(self, other: "TimeWindow") -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+    def overlaps(self, other: "TimeWindow") -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def label(self) -> str:
+        return f"{self.start:%H:%M}-{self.end:%H:%M}"
+
+    @classmethod
+    def of_minutes(cls, start_min: int, end_min: int) -> "TimeWindow":
+        return cls(start=time_of(start_min), end=time_of(end_min))
+
+
+def minutes_of(t: time) -> int:
+    """Minutes since local midnight."""
+    return t.hour * 60 + t.minute
+
+
+def time_of(minutes: int) -> time:
+    """Local time for minutes since midnight, clamped to the day (23:59 at most)."""
+    minutes = max(0, min(minutes, 23 * 60 + 59))
+    return time(minutes // 60, minutes % 60)
+
+
+class ChoiceKind(str, Enum):
+    flight = "flight"
+    lodging = "lodging"
+    attraction = "attraction"
+    transit = "transit"
+    meal = "meal"
+
+
+class Tier(str, Enum):
+    budget = "budget"
+    mid = "mid"
+    luxury = "luxury"
+
+    @property
+    def rank(self) -> int:
+        return TIER_ORDER.index(self)
+
+
+TIER_ORDER = [Tier.budget, Tier.mid, Tier.luxury]
+
+
+class TransitMode(str, Enum):
+    walk = "walk"
+    metro = "metro"
+    bus = "bus"
+    taxi = "taxi"
+
+
+class VenueType(str, Enum):
+    museum = "museum"
+    park = "park"
+    temple = "temple"
+    landmark = "landmark"
+    market = "market"
+    other = "other"
+
+
+DataSource = Literal["real", "fixture", "computed", "user", "omitted"]
+
+
+class Provenance(Value):
+    """Where a fact came from (seed §3.4 + §3.7: tool, call_ts, cache_hit, response_digest)."""
+
+    source: Literal["tool", "rag", "user"] = "tool"
+    tool: str
+    call_ts: datetime
+    cache_hit: bool = False
+    response_digest: str
+    ref_id: str | None = None
+    source_url: str | None = None
+    data_source: DataSource = "fixture"
+
+    @field_validator("call_ts")
+    @classmethod
+    def _aware(cls, v: datetime) -> datetime:
+        if v.tzinfo is None:
+            raise ValueError("call_ts must be timezone-aware (UTC)")
+        return v
+
+
+class Money(Value):
+    amount_cents: int
+    currency: str = "USD"
+
+    @field_validator("currency")
+    @classmethod
+    def _iso(cls, v: str) -> str:
+        if len(v) != 3 or not v.isalpha():
+            raise ValueError("currency must be a 3-letter ISO 4217 code")
+        return v.upper()
+
+
+def format_usd(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"

@@ -1,0 +1,128 @@
+"""IntentV1: what the traveller asked for (seed §3.1 + SPEC_DECISIONS §2.4 ``origin_airport``)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, field_validator, model_validator
+
+from .common import TimeWindow, Value
+
+MIN_CITY_DAYS = 4
+MAX_CITY_DAYS = 7
+_IATA = re.compile(r"^[A-Z]{3}$")
+_ACTIVITY_ID = re.compile(r"^[a-z0-9_]{1,64}$")
+
+
+def _iata(code: str) -> str:
+    code = code.strip().upper()
+    if not _IATA.match(code):
+        raise ValueError(f"{code!r} is not a 3-letter IATA airport code")
+    return code
+
+
+class DateWindow(Value):
+    start: date
+    end: date
+    tz: str
+
+    @field_validator("tz")
+    @classmethod
+    def _tz(cls, v: str) -> str:
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown IANA timezone {v!r}") from exc
+        return v
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "DateWindow":
+        if self.start > self.end:
+            raise ValueError("end must not be before start")
+        return self
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+class LockedSlot(Value):
+    day_offset: int = Field(ge=0)
+    window: TimeWindow
+    activity_id: str
+
+    @field_validator("activity_id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        if not _ACTIVITY_ID.match(v):
+            raise ValueError("activity_id must be lowercase letters, digits and underscores")
+        return v
+
+
+class Preferences(Value):
+    kid_friendly: bool = False
+    themes: list[str] = Field(default_factory=list)
+    avoid_overnight: bool = False
+    locked_slots: list[LockedSlot] = Field(default_factory=list)
+
+    @field_validator("themes")
+    @classmethod
+    def _themes(cls, v: list[str]) -> list[str]:
+        out = []
+        for theme in v:
+            norm = theme.strip().lower().replace(" ", "_").replace("-", "_")
+            if not re.fullmatch(r"[a-z_]{2,32}", norm):
+                raise ValueError(f"theme {theme!r} must be a short lowercase word")
+            if norm not in out:
+                out.append(norm)
+        return out
+
+
+class IntentV1(Value):
+    mode: Literal["city"] = "city"
+    city: str = Field(min_length=1, max_length=80)
+    date_window: DateWindow
+    budget_usd_cents: int
+    airports: list[str] = Field(min_length=1, max_length=4)
+    origin_airport: str
+    prefs: Preferences = Field(default_factory=Preferences)
+
+    @field_validator("budget_usd_cents")
+    @classmethod
+    def _budget(cls, v: int) -> int:
+        if v <= 0:
+            raise ValueError("budget must be greater than zero")
+        return v
+
+    @field_validator("airports")
+    @classmethod
+    def _airports(cls, v: list[str]) -> list[str]:
+        codes = [_iata(c) for c in v]
+        return list(dict.fromkeys(codes))
+
+    @field_validator("origin_airport")
+    @classmethod
+    def _origin(cls, v: str) -> str:
+        return _iata(v)
+
+    @model_validator(mode="after")
+    def _trip_shape(self) -> "IntentV1":
+        days = self.date_window.days
+        if not MIN_CITY_DAYS <= days <= MAX_CITY_DAYS:
+            raise ValueError(
+                f"date_window: a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days, got {days}")
+        for i, slot in enumerate(self.prefs.locked_slots):
+            if slot.day_offset >= days:
+                raise ValueError(
+                    f"prefs.locked_slots[{i}].day_offset {slot.day_offset} is outside the "
+                    f"{days}-day trip (0-{days - 1})")
+        if self.origin_airport in self.airports:
+            raise ValueError("origin_airport: must differ from the destination airports")
+        return self
+
+    @property
+    def days(self) -> int:
+        return self.date_window.days

@@ -1,0 +1,90 @@
+"""ItineraryV1: what the user gets (seed §3.6 + the output fields of SPEC_DECISIONS §3)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import Field
+
+from .common import ChoiceKind, Geo, Provenance, TimeWindow, Value
+from .intent import IntentV1
+from .repair import RepairDiff
+from .violations import Violation
+
+SCHEMA_VERSION = "1.0"
+DISCLAIMER = "Prices and times are estimates; verify before booking."
+
+
+class Activity(Value):
+    id: str
+    window: TimeWindow
+    kind: ChoiceKind
+    name: str
+    geo: Geo | None
+    notes: str
+    locked: bool = False
+    confidence: Literal["high", "low"] = "high"
+    cost_usd_cents: int = 0
+    provenance: Provenance | None = None
+
+
+class DayItinerary(Value):
+    date: date
+    activities: list[Activity]
+
+
+class CostBreakdown(Value):
+    flights_usd_cents: int
+    lodging_usd_cents: int
+    attractions_usd_cents: int
+    transit_usd_cents: int
+    daily_spend_usd_cents: int
+    total_usd_cents: int
+    currency_disclaimer: str
+
+
+class Decision(Value):
+    node: str
+    rationale: str
+    alternatives_considered: int
+    selected: str
+
+
+class Citation(Value):
+    claim: str
+    provenance: Provenance
+
+
+class ItineraryV1(Value):
+    schema_version: str = SCHEMA_VERSION
+    status: Literal["ok", "error"] = "ok"
+    message: str = ""
+    itinerary_id: str
+    intent: IntentV1
+    days: list[DayItinerary]
+    cost_breakdown: CostBreakdown
+    decisions: list[Decision]
+    citations: list[Citation]
+    violations: list[Violation] = Field(default_factory=list)
+    repairs: list[RepairDiff] = Field(default_factory=list)
+    degraded_tools: list[str] = Field(default_factory=list)
+    disclaimer: str = DISCLAIMER
+    created_at: datetime
+    trace_id: str
+    run_id: str = ""
+
+
+class PlanFailure(Value):
+    """What ``--out`` holds when no feasible plan exists after bounded repair (exit 3)."""
+
+    schema_version: str = SCHEMA_VERSION
+    status: Literal["error"] = "error"
+    message: str
+    intent: IntentV1
+    itinerary: None = None
+    violations: list[Violation]
+    attempts: list[RepairDiff]
+    best_total_usd_cents: int | None = None
+    trace_id: str
+    run_id: str

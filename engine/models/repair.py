@@ -1,0 +1,36 @@
+"""Repair diffs and moves (seed §7.3)."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .common import Provenance, Value
+
+
+class MoveType(str, Enum):
+    swap_airport = "swap_airport"
+    downgrade_hotel = "downgrade_hotel"
+    reorder_days = "reorder_days"
+    replace_activity = "replace_activity"
+
+
+MOVE_PRIORITY = [MoveType.swap_airport, MoveType.downgrade_hotel,
+                 MoveType.reorder_days, MoveType.replace_activity]
+
+
+class Move(Value):
+    move_type: MoveType
+    node_ref: str
+    old_value: str
+    new_value: str
+    reason: str = ""
+    provenance: Provenance
+
+
+class RepairDiff(Value):
+    cycle: int
+    moves: list[Move]
+    delta_usd_cents: int  # negative = savings
+    delta_minutes: int  # travel-time change
+    violations_before: int
+    violations_after: int

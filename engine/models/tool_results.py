@@ -1,0 +1,118 @@
+"""Typed tool results (seed §3.3). Every result carries its Provenance."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from .common import Geo, Provenance, Tier, TimeWindow, TransitMode, Value, VenueType
+
+FareTier = Literal["budget", "mid", "premium"]
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def _utc(v: datetime) -> datetime:
+    if v.tzinfo is None or v.utcoffset() is None:
+        raise ValueError("datetime must be timezone-aware (UTC)")
+    return v
+
+
+class FlightOption(Value):
+    flight_id: str
+    carrier: str
+    flight_number: str
+    origin: str
+    dest: str
+    direction: Literal["outbound", "return"]
+    departure: datetime
+    arrival: datetime
+    duration_seconds: int = Field(gt=0)
+    price_usd_cents: int = Field(ge=0)
+    fare_tier: FareTier
+    overnight: bool
+    provenance: Provenance
+
+    _aware_dep = field_validator("departure", "arrival")(_utc)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "FlightOption":
+        if self.arrival <= self.departure:
+            raise ValueError("arrival must be after departure")
+        return self
+
+
+class Lodging(Value):
+    lodging_id: str
+    name: str
+    geo: Geo
+    checkin_window: TimeWindow
+    checkout_window: TimeWindow
+    price_per_night_usd_cents: int = Field(gt=0)
+    tier: Tier
+    kid_friendly: bool
+    provenance: Provenance
+
+
+class Attraction(Value):
+    """A venue with weekly opening windows (local time, keys 0=Monday .. 6=Sunday)."""
+
+    id: str
+    name: str
+    venue_type: VenueType
+    indoor: bool | None
+    kid_friendly: bool | None
+    themes: list[str] = Field(default_factory=list)
+    opening_hours: dict[int, list[TimeWindow]]
+    blackout_dates: list[date] = Field(default_factory=list)
+    location: Geo
+    est_price_usd_cents: int = Field(default=0, ge=0)
+    duration_minutes: int = Field(ge=15, le=600)
+    tz: str
+    provenance: Provenance
+
+    @field_validator("opening_hours")
+    @classmethod
+    def _week(cls, v: dict[int, list[TimeWindow]]) -> dict[int, list[TimeWindow]]:
+        if set(v) - set(range(7)):
+            raise ValueError("opening_hours keys must be weekdays 0 (Monday) .. 6 (Sunday)")
+        return {d: sorted(v.get(d, []), key=lambda w: w.start) for d in range(7)}
+
+    def windows_on(self, day: date) -> list[TimeWindow]:
+        """Opening windows on a date: none on blackout dates or closed weekdays."""
+        if day in self.blackout_dates:
+            return []
+        return self.opening_hours.get(day.weekday(), [])
+
+    def is_open(self, day: date, window: TimeWindow) -> bool:
+        return any(w.covers(window) for w in self.windows_on(day))
+
+
+class WeatherDay(Value):
+    date: date
+    precip_prob: float = Field(ge=0.0, le=1.0)
+    wind_kmh: float = Field(ge=0.0)
+    temp_c_high: float
+    temp_c_low: float
+    typical: bool = False  # climatology ("typical weather"), not a forecast
+    provenance: Provenance
+
+
+class TransitLeg(Value):
+    mode: TransitMode
+    from_geo: Geo
+    to_geo: Geo
+    distance_m: int = Field(ge=0)
+    duration_seconds: int = Field(ge=0)
+    cost_usd_cents: int = Field(default=0, ge=0)
+    last_departure: time | None = None
+    provenance: Provenance
+
+
+class FXRate(Value):
+    from_currency: str
+    to_currency: str = "USD"
+    rate: float = Field(gt=0)
+    as_of: date
+    provenance: Provenance

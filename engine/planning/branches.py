@@ -1,0 +1,62 @@
+"""Planner fan-out (seed §5.2): ≤ 4 branches = ≤ 2 airports × 2 hotel tiers."""
+
+from __future__ import annotations
+
+from engine.errors import InfeasiblePlan
+from engine.models import TIER_ORDER, FlightOption, Lodging, Tier
+
+from .builder import Branch, local_minutes
+from .inputs import PlannerInputs
+
+MAX_BRANCHES = 4
+LODGING_SHARE = 0.40  # a budget spends ~40% on beds: picks the tier the traveller can afford
+LATE_ARRIVAL_PENALTY = 15000  # cents-equivalent: losing the arrival evening
+EARLY_DEPARTURE_PENALTY = 8000
+
+
+def target_tiers(inputs: PlannerInputs) -> list[Tier]:
+    nights = max(1, inputs.intent.days - 1)
+    allowance = inputs.intent.budget_usd_cents * LODGING_SHARE / nights
+    affordable = [t for t in TIER_ORDER if _median_price(inputs.lodgings, t) <= allowance]
+    target = affordable[-1] if affordable else Tier.budget
+    i = TIER_ORDER.index(target)
+    neighbour = TIER_ORDER[i - 1] if i > 0 else TIER_ORDER[i + 1]
+    return [target, neighbour]
+
+
+def _median_price(lodgings: list[Lodging], tier: Tier) -> float:
+    prices = sorted(h.price_per_night_usd_cents for h in lodgings if h.tier is tier)
+    return prices[len(prices) // 2] if prices else float("inf")
+
+
+def flight_rank(f: FlightOption, tz: str) -> int:
+    """Price plus what a bad hour costs the traveller (late arrival, dawn departure)."""
+    penalty = 0
+    if f.direction == "outbound" and local_minutes(f.arrival, tz)[1] > 20 * 60:
+        penalty += LATE_ARRIVAL_PENALTY
+    if f.direction == "return" and local_minutes(f.departure, tz)[1] < 10 * 60:
+        penalty += EARLY_DEPARTURE_PENALTY
+    return f.price_usd_cents + penalty
+
+
+def best_flight(inputs: PlannerInputs, airport: str, direction: str) -> FlightOption | None:
+    options = [f for f in inputs.flights if f.direction == direction
+               and (f.dest if direction == "outbound" else f.origin) == airport]
+    return min(options, key=lambda f: (flight_rank(f, inputs.city.tz), f.flight_id), default=None)
+
+
+def enumerate_branches(inputs: PlannerInputs) -> list[Branch]:
+    airports = sorted({f.dest for f in inputs.flights if f.direction == "outbound"})
+    branches = []
+    for airport in airports:
+        out, back = best_flight(inputs, airport, "outbound"), best_flight(inputs, airport, "return")
+        if out is None or back is None:
+            continue
+        for tier in target_tiers(inputs):
+            hotel = next((h for h in inputs.lodgings if h.tier is tier), None)
+            if hotel is not None:
+                branches.append(Branch(airport=airport, outbound=out, back=back, hotel=hotel))
+    if not branches:
+        raise InfeasiblePlan(f"Flight data unavailable: no outbound and return flights between "
+                             f"{inputs.intent.origin_airport} and {inputs.city.name} on these dates")
+    return branches[:MAX_BRANCHES]

@@ -1,0 +1,155 @@
+"""Builds a complete PlanV1 for one branch (airport × hotel tier): flights, hotel, days."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, time
+from zoneinfo import ZoneInfo
+
+from engine.canonical import digest
+from engine.models import (Assumptions, Attraction, Choice, ChoiceFeatures, ChoiceKind, DayPlan,
+                           FlightOption, IntentV1, Lodging, PlanV1, Slot, TimeWindow, minutes_of)
+from engine.verify.timing import DEPLANE_MINUTES
+
+from .day_builder import DayBuilder, DayState, Limit, ceil5
+from .inputs import PlannerInputs, trip_dates
+
+PARTIAL_ARRIVAL = 20 * 60  # arriving after 20:00 → day 1 is arrival only (seed §18.1)
+EARLY_DEPARTURE = 10 * 60  # leaving before 10:00 → last day is checkout + transfer only
+DAY_START = 9 * 60
+CHECKIN_MINUTES = 30
+CHECKOUT_MINUTES = 15
+
+
+@dataclass(frozen=True)
+class Branch:
+    airport: str
+    outbound: FlightOption
+    back: FlightOption
+    hotel: Lodging
+
+    @property
+    def label(self) -> str:
+        return f"{self.airport}/{self.hotel.tier.value}"
+
+
+def local_minutes(moment: datetime, tz: str) -> tuple[datetime, int]:
+    local = moment.astimezone(ZoneInfo(tz))
+    return local, local.hour * 60 + local.minute
+
+
+def flight_choice(di: int, role: str, f: FlightOption, geo) -> Choice:
+    return Choice(choice_id=f"d{di}-{role}-{f.flight_id}", kind=ChoiceKind.flight, option_ref=f.flight_id,
+                  label=f"{f.flight_number} {f.origin}→{f.dest}", geo=geo,
+                  features=ChoiceFeatures(cost_usd_cents=f.price_usd_cents, travel_seconds=f.duration_seconds),
+                  provenance=f.provenance)
+
+
+def lodging_choice(di: int, role: str, h: Lodging, nights: int) -> Choice:
+    cost = h.price_per_night_usd_cents * nights if role == "checkin" else 0
+    return Choice(choice_id=f"d{di}-{role}-{h.lodging_id}", kind=ChoiceKind.lodging, option_ref=h.lodging_id,
+                  label=f"{h.name} ({h.tier.value})", geo=h.geo,
+                  features=ChoiceFeatures(cost_usd_cents=cost, indoor=True), provenance=h.provenance)
+
+
+def venue_choice(di: int, v: Attraction, kind: ChoiceKind = ChoiceKind.attraction) -> Choice:
+    return Choice(choice_id=f"d{di}-activity-{v.id}", kind=kind, option_ref=v.id, label=v.name,
+                  geo=v.location, features=ChoiceFeatures(cost_usd_cents=v.est_price_usd_cents,
+                                                          indoor=v.indoor, themes=list(v.themes)),
+                  provenance=v.provenance)
+
+
+class PlanBuilder:
+    def __init__(self, inputs: PlannerInputs) -> None:
+        self.inputs = inputs
+        self.intent: IntentV1 = inputs.intent
+        self.tz = inputs.city.tz
+        self.dates = trip_dates(inputs.intent)
+        self.ranking = {a.id: i for i, a in enumerate(inputs.attractions)}
+
+    def assumptions(self) -> Assumptions:
+        f = self.inputs.facts
+        return Assumptions(local_currency=f.currency, fx_rate_to_usd=f.fx_rate_to_usd, fx_as_of=f.fx_as_of,
+                           daily_spend_est_cents=f.daily_spend_cents)
+
+    def build(self, branch: Branch, *, skip_venues: frozenset[str] = frozenset()) -> PlanV1:
+        days = self._frame(branch)
+        builder = DayBuilder(self.inputs.facts, themes=self.intent.prefs.themes, kid=self.intent.prefs.kid_friendly,
+                             hotel=branch.hotel.geo, transit_buffer=15, museum_buffer=20,
+                             airport_buffer=120, ranking=self.ranking)
+        used = set(skip_venues) | {s.selected.option_ref for d in days for s in d if s.locked}
+        venues = list(self.inputs.attractions)
+        for di, fixed in enumerate(days):
+            days[di] = self._fill_day(builder, di, fixed, branch, used, venues)
+        seed = int(digest(self.intent)[:8], 16)
+        return PlanV1(days=[DayPlan(date=d, slots=s) for d, s in zip(self.dates, days)],
+                      assumptions=self.assumptions(), rng_seed=seed, branch=branch.label)
+
+    # -- fixed frame: flights, hotel desk, locked slots ------------------------------------------
+    def _frame(self, branch: Branch) -> list[list[Slot]]:
+        days: list[list[Slot]] = [[] for _ in self.dates]
+        nights = len(self.dates) - 1
+        days[0] += self._arrival(branch, nights)
+        days[-1] += self._departure(branch, len(self.dates) - 1, nights)
+        for lock in self.intent.prefs.locked_slots:
+            venue = self.inputs.facts.venue(lock.activity_id)
+            days[lock.day_offset].append(Slot(window=lock.window, role="activity", locked=True,
+                                              choices=[venue_choice(lock.day_offset, venue)]))
+        return [sorted(d, key=lambda s: s.window.start) for d in days]
+
+    def _arrival(self, b: Branch, nights: int) -> list[Slot]:
+        dep_local, dep_min = local_minutes(b.outbound.departure, self.tz)
+        _, arr_min = local_minutes(b.outbound.arrival, self.tz)
+        start = dep_min if dep_local.date() == self.dates[0] else 0
+        airport = self.inputs.facts.airport_leg(b.airport, b.hotel.geo, self.dates[0])
+        ready = arr_min + DEPLANE_MINUTES + airport.duration_seconds // 60
+        checkin_at = min(max(ceil5(ready), minutes_of(b.hotel.checkin_window.start)), 23 * 60 + 59 - CHECKIN_MINUTES)
+        return [Slot(window=TimeWindow.of_minutes(start, max(arr_min, start + 1)), role="arrival",
+                     choices=[flight_choice(0, "arrival", b.outbound, self._airport_geo(b.airport))]),
+                Slot(window=TimeWindow.of_minutes(checkin_at, checkin_at + CHECKIN_MINUTES), role="checkin",
+                     choices=[lodging_choice(0, "checkin", b.hotel, nights)])]
+
+    def _departure(self, b: Branch, di: int, nights: int) -> list[Slot]:
+        _, dep_min = local_minutes(b.back.departure, self.tz)
+        arr_local, arr_min = local_minutes(b.back.arrival, self.tz)
+        end = arr_min if arr_local.date() == self.dates[-1] and arr_min > dep_min else 23 * 60 + 59
+        airport = self.inputs.facts.airport_leg(b.airport, b.hotel.geo, self.dates[-1])
+        latest_out = dep_min - 120 - airport.duration_seconds // 60 - CHECKOUT_MINUTES
+        window = b.hotel.checkout_window
+        out_at = max(minutes_of(window.start), min(10 * 60, latest_out, minutes_of(window.end) - CHECKOUT_MINUTES))
+        out_at = out_at // 5 * 5
+        return [Slot(window=TimeWindow.of_minutes(out_at, out_at + CHECKOUT_MINUTES), role="checkout",
+                     choices=[lodging_choice(di, "checkout", b.hotel, nights)]),
+                Slot(window=TimeWindow.of_minutes(dep_min, max(end, dep_min + 1)), role="departure",
+                     choices=[flight_choice(di, "departure", b.back, self._airport_geo(b.airport))])]
+
+    def _airport_geo(self, code: str):
+        return self.inputs.facts.airport_leg(code, self.inputs.city.center, self.dates[0]).from_geo
+
+    # -- free time ------------------------------------------------------------------------------
+    def _fill_day(self, builder: DayBuilder, di: int, fixed: list[Slot], b: Branch, used: set[str],
+                  venues: list[Attraction]) -> list[Slot]:
+        if di == 0 and local_minutes(b.outbound.arrival, self.tz)[1] > PARTIAL_ARRIVAL:
+            return fixed
+        if di == len(self.dates) - 1 and local_minutes(b.back.departure, self.tz)[1] < EARLY_DEPARTURE:
+            return fixed
+        state = DayState(di=di, day=self.dates[di], cursor=DAY_START, geo=b.hotel.geo, prev_museum=False,
+                         used=used)
+        out: list[Slot] = []
+        for slot in fixed:
+            gap_end = minutes_of(slot.window.start)
+            if slot.role not in ("arrival", "checkin", "checkout") and gap_end > state.cursor:
+                airport = b.airport if slot.role == "departure" else None
+                builder.fill(state, Limit(end=gap_end, geo=slot.selected.geo, airport=airport),
+                             venues, self.inputs.restaurants)
+                out += state.slots
+                state.slots = []
+            out.append(slot)
+            state.cursor = max(state.cursor, minutes_of(slot.window.end))
+            state.geo = b.hotel.geo if slot.role == "arrival" else (slot.selected.geo or state.geo)
+            venue = self.inputs.facts.venue(slot.selected.option_ref)
+            state.prev_museum = venue is not None and venue.venue_type.value == "museum"
+        if not fixed or fixed[-1].role != "departure":
+            builder.fill(state, Limit(end=23 * 60 + 59, geo=None), venues, self.inputs.restaurants)
+            out += state.slots
+        return out

@@ -1,0 +1,199 @@
+"""Greedy, deterministic filling of one day's free time with venues and meals.
+
+Each step looks at every unused venue from where the traveller is, waits for it to open if
+needed, and keeps only visits that fit: opening hours, the weather, the kid-friendly evening,
+the transfer and buffer to whatever comes next, and the last metro home.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from engine.facts import TripFacts
+from engine.models import (Attraction, Choice, ChoiceFeatures, ChoiceKind, Geo, Slot, TimeWindow,
+                           VenueType, minutes_of)
+from engine.verify.weather import is_bad_weather
+
+MAX_VISITS_PER_DAY = 3
+LUNCH = (12 * 60, 14 * 60 + 30)
+DINNER_START = {False: 19 * 60, True: 17 * 60 + 45}
+MEAL_MINUTES = {"lunch": 60, "dinner": 75}
+DAY_END = {False: 22 * 60 + 30, True: 20 * 60}
+ALTERNATIVES = 3
+
+
+def ceil5(minutes: float) -> int:
+    return int(-(-int(round(minutes)) // 5) * 5)
+
+
+@dataclass
+class DayState:
+    """Mutable cursor while a day is filled; ``used`` is shared across the whole trip."""
+
+    di: int
+    day: date
+    cursor: int
+    geo: Geo
+    prev_museum: bool
+    used: set[str]
+    visits: int = 0
+    had_lunch: bool = False
+    had_dinner: bool = False
+    slots: list[Slot] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Where the free interval ends: a fixed slot at ``end`` in ``geo`` (None = back to the hotel)."""
+
+    end: int
+    geo: Geo | None
+    airport: str | None = None  # the fixed slot is a departure flight from this airport
+
+
+@dataclass(frozen=True)
+class Candidate:
+    venue: Attraction
+    start: int
+    end: int
+    travel_min: int
+    score: float
+
+
+class DayBuilder:
+    def __init__(self, facts: TripFacts, *, themes: list[str], kid: bool, hotel: Geo,
+                 transit_buffer: int, museum_buffer: int, airport_buffer: int,
+                 ranking: dict[str, int]) -> None:
+        self.facts = facts
+        self.themes = set(themes)
+        self.kid = kid
+        self.hotel = hotel
+        self.transit_buffer = transit_buffer
+        self.museum_buffer = museum_buffer
+        self.airport_buffer = airport_buffer
+        self.ranking = ranking
+
+    def fill(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction]) -> None:
+        while True:
+            meal = self._meal_due(state)
+            if meal and self._place_meal(state, meal, limit, restaurants):
+                continue
+            if state.visits < MAX_VISITS_PER_DAY and self._place_visit(state, limit, venues):
+                continue
+            nxt = self._next_meal_time(state)
+            if nxt is None or nxt <= state.cursor or not self._place_meal_at(state, nxt, limit, restaurants):
+                return
+
+    # -- meals ---------------------------------------------------------------------------------
+    def _meal_due(self, s: DayState) -> str | None:
+        t = s.cursor + self.transit_buffer
+        if not s.had_lunch and LUNCH[0] <= t <= LUNCH[1]:
+            return "lunch"
+        if not s.had_dinner and t >= DINNER_START[self.kid]:
+            return "dinner"
+        return None
+
+    def _next_meal_time(self, s: DayState) -> int | None:
+        if not s.had_lunch and s.cursor < LUNCH[0]:
+            return LUNCH[0] - self.transit_buffer
+        if not s.had_dinner and s.cursor < DINNER_START[self.kid]:
+            return DINNER_START[self.kid] - self.transit_buffer
+        return None
+
+    def _place_meal_at(self, s: DayState, at: int, limit: Limit, restaurants: list[Attraction]) -> bool:
+        saved = s.cursor
+        s.cursor = at
+        meal = self._meal_due(s)
+        if meal and self._place_meal(s, meal, limit, restaurants):
+            return True
+        s.cursor = saved
+        return False
+
+    def _place_meal(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction]) -> bool:
+        length = MEAL_MINUTES[meal] - (15 if self.kid and meal == "dinner" else 0)
+        options = []
+        for r in restaurants:
+            if r.id in s.used:
+                continue
+            cand = self._fit(s, r, length, limit)
+            if cand is not None:
+                options.append(cand)
+        options.sort(key=lambda c: (c.travel_min, c.start, c.venue.id))
+        if not options:
+            return False
+        best = options[0]
+        s.used.add(best.venue.id)
+        setattr(s, f"had_{meal}", True)
+        self._append(s, best, "meal", ChoiceKind.meal, options[1:1 + ALTERNATIVES])
+        return True
+
+    # -- visits --------------------------------------------------------------------------------
+    def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction]) -> bool:
+        options = []
+        for v in venues:
+            if v.id in s.used:
+                continue
+            cand = self._fit(s, v, v.duration_minutes, limit)
+            if cand is not None:
+                options.append(cand)
+        if not options:
+            return False
+        options.sort(key=lambda c: (-c.score, c.start, c.venue.id))
+        best = options[0]
+        s.used.add(best.venue.id)
+        s.visits += 1
+        self._append(s, best, "activity", ChoiceKind.attraction, options[1:1 + ALTERNATIVES])
+        return True
+
+    def _fit(self, s: DayState, v: Attraction, length: int, limit: Limit) -> Candidate | None:
+        if v.indoor is False and is_bad_weather(self.facts.weather.get(s.day)):
+            return None
+        buffer = self.museum_buffer if s.prev_museum else self.transit_buffer
+        travel = self.facts.leg(s.geo, v.location, s.day).duration_seconds // 60
+        earliest = ceil5(s.cursor + buffer + travel)
+        for window in v.windows_on(s.day):
+            start = max(earliest, minutes_of(window.start))
+            end = start + length
+            if end <= minutes_of(window.end) and self._fits_after(s, v, end, limit):
+                return Candidate(v, start, end, travel, self._score(s, v, travel, start - earliest))
+        return None
+
+    def _fits_after(self, s: DayState, v: Attraction, end: int, limit: Limit) -> bool:
+        if self.kid and end > DAY_END[True]:
+            return False
+        after = self.museum_buffer if v.venue_type is VenueType.museum else self.transit_buffer
+        if limit.airport is not None:
+            travel = self.facts.airport_leg(limit.airport, v.location, s.day).duration_seconds // 60
+            return end + self.airport_buffer + travel <= limit.end
+        if limit.geo is not None:
+            travel = self.facts.leg(v.location, limit.geo, s.day).duration_seconds // 60
+            return end + after + travel <= limit.end
+        if end > min(limit.end, DAY_END[self.kid]):
+            return False
+        back = self.facts.leg(v.location, self.hotel, s.day)
+        if back.mode.value == "metro":
+            cutoff = self.facts.last_metro_minutes(s.day) - back.duration_seconds // 60 - self.transit_buffer
+            return end <= cutoff
+        return True
+
+    def _score(self, s: DayState, v: Attraction, travel: int, wait: int) -> float:
+        theme = 3.0 * len(self.themes & set(v.themes))
+        prominence = 2.0 * (1 - self.ranking.get(v.id, 50) / 50)
+        uncertain = -2.0 if v.indoor is None and is_bad_weather(self.facts.weather.get(s.day)) else 0.0
+        return theme + prominence + uncertain - travel / 10 - wait / 30
+
+    def _append(self, s: DayState, best: Candidate, role: str, kind: ChoiceKind, alts: list[Candidate]) -> None:
+        choices = [self._choice(s, c, role, kind) for c in [best, *alts]]
+        window = TimeWindow.of_minutes(best.start, best.end)
+        s.slots.append(Slot(window=window, role=role, choices=choices))
+        s.cursor, s.geo = best.end, best.venue.location
+        s.prev_museum = best.venue.venue_type is VenueType.museum
+
+    def _choice(self, s: DayState, c: Candidate, role: str, kind: ChoiceKind) -> Choice:
+        cost = c.venue.est_price_usd_cents if kind is ChoiceKind.attraction else 0
+        return Choice(choice_id=f"d{s.di}-{role}-{c.venue.id}", kind=kind, option_ref=c.venue.id,
+                      label=c.venue.name, geo=c.venue.location, score=round(c.score, 3),
+                      features=ChoiceFeatures(cost_usd_cents=cost, travel_seconds=c.travel_min * 60,
+                                              indoor=c.venue.indoor, themes=list(c.venue.themes)),
+                      provenance=c.venue.provenance)

@@ -1,0 +1,143 @@
+"""Gathers what the planner needs from the tools, through the executor, and builds TripFacts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from engine.catalog.catalog import City
+from engine.errors import InputError
+from engine.facts import TripFacts
+from engine.models import Attraction, FlightOption, Geo, IntentV1, Lodging, TIER_ORDER, Tier, WeatherDay
+from engine.tools.requests import (AttractionsRequest, DiningRequest, FlightRequest, LodgingRequest,
+                                   TransitRequest, WeatherRequest)
+from engine.tools.toolbox import Toolbox
+from engine.tools.provenance import usd_cents
+
+MAX_AIRPORTS = 2
+
+
+@dataclass(frozen=True)
+class PlannerInputs:
+    intent: IntentV1
+    city: City
+    flights: list[FlightOption]
+    lodgings: list[Lodging]
+    attractions: list[Attraction]
+    restaurants: list[Attraction]
+    weather: dict[date, WeatherDay]
+    facts: TripFacts
+    cache_hits: int
+    calls: int
+
+
+def trip_dates(intent: IntentV1) -> list[date]:
+    return [intent.date_window.start + timedelta(days=i) for i in range(intent.days)]
+
+
+def validate_against_catalog(intent: IntentV1, toolbox: Toolbox) -> City:
+    city = toolbox.catalog.city(intent.city)
+    unknown = [a for a in intent.airports if a not in city.airports]
+    if unknown:
+        raise InputError("airports", f"{', '.join(unknown)} not serving {city.name}; "
+                                     f"use {', '.join(city.airports)}")
+    if intent.origin_airport not in toolbox.catalog.raw.airports:
+        raise InputError("origin_airport", f"unknown airport {intent.origin_airport}")
+    if intent.date_window.tz != city.tz:
+        raise InputError("date_window.tz", f"{city.name} is in {city.tz}, not {intent.date_window.tz}")
+    return city
+
+
+async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
+    city = validate_against_catalog(intent, toolbox)
+    ex = toolbox.executor
+    calls = hits = 0
+
+    async def call(tool: str, fn, request):
+        nonlocal calls, hits
+        result, hit = await ex.call(tool, fn, request)
+        calls, hits = calls + 1, hits + hit
+        return result
+
+    flights: list[FlightOption] = []
+    for airport in intent.airports:
+        req = FlightRequest(origin=intent.origin_airport, dest=airport, date_window=intent.date_window,
+                            avoid_overnight=intent.prefs.avoid_overnight)
+        flights += await call("flights", toolbox.flights.search, req)
+    flights = _top_airports(flights)
+    lodgings = await call("lodging", toolbox.lodging.search, LodgingRequest(
+        city=city.name, checkin=intent.date_window.start, checkout=intent.date_window.end,
+        tier_prefs=list(reversed(TIER_ORDER)), kid_friendly=intent.prefs.kid_friendly))
+    lodgings += await _more_lodging(call, toolbox, intent, city, lodgings)
+    attractions = await call("attractions", toolbox.attractions.search, AttractionsRequest(
+        city=city.name, themes=intent.prefs.themes, kid_friendly=intent.prefs.kid_friendly))
+    attractions += _locked_venues(intent, toolbox, city, attractions)
+    restaurants = await call("dining", toolbox.dining.search,
+                             DiningRequest(city=city.name, kid_friendly=intent.prefs.kid_friendly))
+    weather = {}
+    for day in trip_dates(intent):
+        weather[day] = await call("weather", toolbox.weather.day,
+                                  WeatherRequest(lat=city.center.lat, lon=city.center.lon, date=day))
+    facts = build_facts(intent, city, toolbox, flights, lodgings, attractions + restaurants, weather)
+    return PlannerInputs(intent=intent, city=city, flights=flights, lodgings=lodgings,
+                         attractions=attractions, restaurants=restaurants, weather=weather, facts=facts,
+                         cache_hits=hits, calls=calls)
+
+
+def _top_airports(flights: list[FlightOption]) -> list[FlightOption]:
+    """Seed §5.2: with more than two airports, keep the two with the cheapest round trip."""
+    cheapest: dict[str, int] = {}
+    for f in flights:
+        code = f.dest if f.direction == "outbound" else f.origin
+        cheapest[code] = min(cheapest.get(code, 10**12), f.price_usd_cents)
+    keep = sorted(cheapest, key=lambda c: (cheapest[c], c))[:MAX_AIRPORTS]
+    return [f for f in flights if (f.dest if f.direction == "outbound" else f.origin) in keep]
+
+
+async def _more_lodging(call, toolbox: Toolbox, intent: IntentV1, city: City, have: list[Lodging]):
+    """The tool caps one answer at 4 hotels; ask per tier so repair can always step down."""
+    seen = {h.lodging_id for h in have}
+    extra = []
+    for tier in TIER_ORDER:
+        req = LodgingRequest(city=city.name, checkin=intent.date_window.start,
+                             checkout=intent.date_window.end, tier_prefs=[tier],
+                             kid_friendly=intent.prefs.kid_friendly)
+        for h in await call("lodging", toolbox.lodging.search, req):
+            if h.lodging_id not in seen:
+                seen.add(h.lodging_id)
+                extra.append(h)
+    return extra
+
+
+def _locked_venues(intent: IntentV1, toolbox: Toolbox, city: City, have: list[Attraction]) -> list[Attraction]:
+    ids = {a.id for a in have}
+    out = []
+    for i, lock in enumerate(intent.prefs.locked_slots):
+        if lock.activity_id in ids:
+            continue
+        venue = toolbox.attractions.by_id(city.name, lock.activity_id)
+        if venue is None:
+            raise InputError(f"prefs.locked_slots[{i}].activity_id",
+                             f"{lock.activity_id!r} is not a known venue in {city.name}")
+        ids.add(venue.id)
+        out.append(venue)
+    return out
+
+
+def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodgings, venues, weather) -> TripFacts:
+    transit = toolbox.transit
+
+    def leg(a: Geo, b: Geo, day: date):
+        return transit.leg(TransitRequest(city=city.name, from_geo=a, to_geo=b, day=day))
+
+    def airport_leg(code: str, place: Geo, day: date):
+        return transit.airport_leg(city.name, code, place, day)
+
+    rate = toolbox.rates_to_usd.get(city.currency, 1.0)
+    return TripFacts(
+        city=city.name, tz=city.tz, currency=city.currency,
+        flights={f.flight_id: f for f in flights}, lodgings={h.lodging_id: h for h in lodgings},
+        venues={v.id: v for v in venues}, weather=weather, leg=leg, airport_leg=airport_leg,
+        last_metro_minutes=city.last_metro_minutes,
+        daily_spend_cents=usd_cents(city.raw.daily_spend, rate), fx_rate_to_usd=rate,
+        fx_as_of=toolbox.fx_as_of)

@@ -1,0 +1,209 @@
+"""The four repair moves (seed §7.1) as pure functions: (plan, ...) -> (new plan, Move) or None.
+
+Locked slots are never touched. Each move returns a new, valid PlanV1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from engine.canonical import digest
+from engine.costs import plan_cost
+from engine.facts import TripFacts
+from engine.models import (TIER_ORDER, ChoiceKind, IntentV1, Move, MoveType, PlanV1, Provenance, Slot,
+                           minutes_of)
+from engine.planning.builder import PlanBuilder, flight_choice, lodging_choice, venue_choice
+from engine.planning.inputs import PlannerInputs
+from engine.verify.weather import is_bad_weather
+
+from .retime import fit_window
+
+
+@dataclass(frozen=True)
+class RepairContext:
+    inputs: PlannerInputs
+    intent: IntentV1
+    facts: TripFacts
+
+
+def _prov(payload) -> Provenance:
+    return Provenance(source="tool", tool="repair", call_ts=datetime.now(timezone.utc),
+                      response_digest=digest(payload), data_source="computed")
+
+
+def _move(kind: MoveType, node: str, old: str, new: str, reason: str) -> Move:
+    return Move(move_type=kind, node_ref=node, old_value=old, new_value=new, reason=reason,
+                provenance=_prov([kind.value, node, old, new]))
+
+
+# -- 1. swap airport / flight ------------------------------------------------------------------
+def swap_airport(plan: PlanV1, ctx: RepairContext, reason: str) -> tuple[PlanV1, Move] | None:
+    """Cheapest acceptable outbound+return pair through any allowed airport."""
+    cur = {s.role: (di, si, s) for di, si, s in plan.slots() if s.role in ("arrival", "departure")}
+    if len(cur) < 2 or any(s.locked for _, _, s in cur.values()):
+        return None
+    old_out = ctx.facts.flights[cur["arrival"][2].selected.option_ref]
+    old_back = ctx.facts.flights[cur["departure"][2].selected.option_ref]
+    pairs = []
+    for airport in ctx.intent.airports:
+        outs = [f for f in ctx.inputs.flights if f.direction == "outbound" and f.dest == airport]
+        backs = [f for f in ctx.inputs.flights if f.direction == "return" and f.origin == airport]
+        if ctx.intent.prefs.avoid_overnight:
+            outs, backs = [f for f in outs if not f.overnight], [f for f in backs if not f.overnight]
+        if outs and backs:
+            o, b = min(outs, key=_price_key), min(backs, key=_price_key)
+            pairs.append((o.price_usd_cents + b.price_usd_cents, airport, o, b))
+    old_total = old_out.price_usd_cents + old_back.price_usd_cents
+    better = [p for p in sorted(pairs, key=lambda p: (p[0], p[1]))
+              if p[0] < old_total or (reason == "overnight_flight" and (p[2], p[3]) != (old_out, old_back))]
+    if not better:
+        return None
+    _, airport, out, back = better[0]
+    new = _replace_flights(plan, ctx, cur, out, back)
+    if new is None:
+        return None
+    old_label = f"{old_out.dest} {old_out.flight_number}/{old_back.flight_number}"
+    return new, _move(MoveType.swap_airport, cur["arrival"][2].selected.choice_id, old_label,
+                      f"{airport} {out.flight_number}/{back.flight_number}", reason)
+
+
+def _price_key(f):
+    return (f.price_usd_cents, f.overnight, f.flight_id)
+
+
+def _replace_flights(plan: PlanV1, ctx: RepairContext, cur, out, back) -> PlanV1 | None:
+    from .rebuild import reframe
+    return reframe(plan, ctx, outbound=out, back=back)
+
+
+# -- 2. downgrade hotel ------------------------------------------------------------------------
+def downgrade_hotel(plan: PlanV1, ctx: RepairContext, reason: str) -> tuple[PlanV1, Move] | None:
+    checkin = next(((di, si, s) for di, si, s in plan.slots() if s.role == "checkin"), None)
+    if checkin is None:
+        return None
+    hotel = ctx.facts.lodgings[checkin[2].selected.option_ref]
+    rank = TIER_ORDER.index(hotel.tier)
+    if rank == 0:
+        return None
+    lower = TIER_ORDER[rank - 1]
+    options = [h for h in ctx.inputs.lodgings if h.tier is lower]
+    if not options:
+        return None
+    from .rebuild import reframe
+    new = reframe(plan, ctx, hotel=options[0])
+    if new is None:
+        return None
+    return new, _move(MoveType.downgrade_hotel, checkin[2].selected.choice_id, hotel.tier.value,
+                      lower.value, f"{reason}: {hotel.name} → {options[0].name}")
+
+
+# -- 3. reorder days ---------------------------------------------------------------------------
+def reorder_days(plan: PlanV1, ctx: RepairContext, node_ref: str, reason: str) -> tuple[PlanV1, Move] | None:
+    """Swap a bad visit with a visit on another day when both then fit."""
+    pos = plan.find(node_ref)
+    if pos is None:
+        return None
+    di, si = pos
+    slot = plan.days[di].slots[si]
+    if slot.locked or slot.selected.kind is not ChoiceKind.attraction:
+        return None
+    for dj, sj, other in plan.slots():
+        if dj == di or other.locked or other.selected.kind is not ChoiceKind.attraction:
+            continue
+        swapped = _swap(plan, (di, si), (dj, sj), ctx)
+        if swapped is not None:
+            return swapped, _move(MoveType.reorder_days, node_ref, f"day {di + 1}: {slot.selected.label}",
+                                  f"day {dj + 1}: {slot.selected.label} ⇄ {other.selected.label}", reason)
+    return None
+
+
+def _swap(plan: PlanV1, a: tuple[int, int], b: tuple[int, int], ctx: RepairContext) -> PlanV1 | None:
+    sa, sb = plan.days[a[0]].slots[a[1]], plan.days[b[0]].slots[b[1]]
+    va, vb = ctx.facts.venue(sa.selected.option_ref), ctx.facts.venue(sb.selected.option_ref)
+    if va is None or vb is None:
+        return None
+    new_a = _place(plan, a, vb, ctx)
+    new_b = _place(plan, b, va, ctx)
+    if new_a is None or new_b is None:
+        return None
+    return plan.with_slot(*a, new_a).with_slot(*b, new_b)
+
+
+def _acceptable(venue, day, ctx: RepairContext) -> bool:
+    if venue.indoor is False and is_bad_weather(ctx.facts.weather.get(day)):
+        return False
+    return not (ctx.intent.prefs.kid_friendly and venue.kid_friendly is False)
+
+
+def _place(plan: PlanV1, pos: tuple[int, int], venue, ctx: RepairContext) -> Slot | None:
+    di, si = pos
+    day = plan.days[di]
+    if not _acceptable(venue, day.date, ctx):
+        return None
+    choice = venue_choice(di, venue)
+    probe = Slot(window=day.slots[si].window, role="activity", choices=[choice])
+    window = fit_window(plan.with_slot(di, si, probe), di, si, probe, venue, ctx.facts,
+                        ctx.intent.prefs.kid_friendly)
+    if window is None:
+        return None
+    rest = [c for c in day.slots[si].choices if c.option_ref != venue.id]
+    return Slot(window=window, role="activity", choices=[choice, *rest][:4])
+
+
+# -- 4. replace activity -----------------------------------------------------------------------
+def replace_activity(plan: PlanV1, ctx: RepairContext, node_ref: str, reason: str,
+                     cheaper: bool = False) -> tuple[PlanV1, Move] | None:
+    """Retime the same venue; else the next-best venue that fits; else drop the visit."""
+    pos = plan.find(node_ref)
+    if pos is None:
+        return None
+    di, si = pos
+    slot = plan.days[di].slots[si]
+    if slot.locked or slot.selected.kind not in (ChoiceKind.attraction, ChoiceKind.meal):
+        return None
+    venue = ctx.facts.venue(slot.selected.option_ref)
+    if not cheaper and venue is not None:
+        placed = _place_same(plan, (di, si), venue, ctx)
+        if placed is not None:
+            return plan.with_slot(di, si, placed), _move(
+                MoveType.replace_activity, node_ref, f"{slot.selected.label} {slot.window.label()}",
+                f"{slot.selected.label} {placed.window.label()}", reason)
+    for alt in _alternatives(plan, slot, ctx, cheaper):
+        placed = _place(plan, (di, si), alt, ctx)
+        if placed is not None:
+            return plan.with_slot(di, si, placed), _move(
+                MoveType.replace_activity, node_ref, slot.selected.label,
+                f"{alt.name} {placed.window.label()}", reason)
+    if slot.selected.kind is ChoiceKind.meal or cheaper:
+        return None
+    return plan.with_slot(di, si, None), _move(MoveType.replace_activity, node_ref, slot.selected.label,
+                                              "(free time)", reason)
+
+
+def _place_same(plan: PlanV1, pos, venue, ctx: RepairContext) -> Slot | None:
+    di, si = pos
+    slot = plan.days[di].slots[si]
+    if not _acceptable(venue, plan.days[di].date, ctx) and slot.selected.kind is ChoiceKind.attraction:
+        return None
+    window = fit_window(plan, di, si, slot, venue, ctx.facts, ctx.intent.prefs.kid_friendly)
+    if window is None or window == slot.window:
+        return None
+    return slot.model_copy(update={"window": window})
+
+
+def _alternatives(plan: PlanV1, slot: Slot, ctx: RepairContext, cheaper: bool):
+    used = {s.selected.option_ref for _, _, s in plan.slots()}
+    pool = ctx.inputs.restaurants if slot.selected.kind is ChoiceKind.meal else ctx.inputs.attractions
+    ranked = [ctx.facts.venue(c.option_ref) for c in slot.choices[1:]] + list(pool)
+    seen, out = set(), []
+    for v in ranked:
+        if v is None or v.id in used or v.id in seen:
+            continue
+        if cheaper and v.est_price_usd_cents >= slot.selected.features.cost_usd_cents:
+            continue
+        seen.add(v.id)
+        out.append(v)
+    if cheaper:
+        out.sort(key=lambda v: (v.est_price_usd_cents, v.id))
+    return out

@@ -1,0 +1,83 @@
+"""Reading a plan as a day-by-day schedule: where each slot is and the legs between them.
+
+Conventions the planner writes and verifiers/repair read (docs/ARCHITECTURE.md):
+day 0 holds the ``arrival`` flight and the hotel ``checkin`` (the stay's whole lodging cost sits on
+that choice); the last day holds the ``checkout`` and the ``departure`` flight; ``activity`` and
+``meal`` slots sit in between. A flight choice's geo is its airport in the city.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+from engine.facts import TripFacts
+from engine.models import ChoiceKind, Geo, PlanV1, Slot, TransitLeg
+
+
+def local_dt(day: date, t: time, tz: str) -> datetime:
+    return datetime.combine(day, t, ZoneInfo(tz))
+
+
+def elapsed_minutes(day: date, start: time, end: time, tz: str) -> float:
+    """Real minutes between two local times of one day; correct across DST changes (UTC math)."""
+    zone = ZoneInfo(tz)
+    a = datetime.combine(day, start, zone).astimezone(ZoneInfo("UTC"))
+    b = datetime.combine(day, end, zone).astimezone(ZoneInfo("UTC"))
+    return (b - a).total_seconds() / 60
+
+
+def hotel_geo(plan: PlanV1) -> Geo | None:
+    for _, _, slot in plan.slots():
+        if slot.role == "checkin":
+            return slot.selected.geo
+    return None
+
+
+def airport_code(slot: Slot, facts: TripFacts) -> str | None:
+    flight = facts.flights.get(slot.selected.option_ref)
+    if flight is None:
+        return None
+    return flight.dest if flight.direction == "outbound" else flight.origin
+
+
+def pair_leg(a: Slot, b: Slot, day: date, facts: TripFacts) -> TransitLeg | None:
+    """The transfer between two consecutive slots, or None when either has no place."""
+    if a.selected.kind is ChoiceKind.flight and b.selected.geo is not None:
+        code = airport_code(a, facts)
+        return facts.airport_leg(code, b.selected.geo, day) if code else None
+    if b.selected.kind is ChoiceKind.flight and a.selected.geo is not None:
+        code = airport_code(b, facts)
+        return facts.airport_leg(code, a.selected.geo, day) if code else None
+    if a.selected.geo is None or b.selected.geo is None:
+        return None
+    return facts.leg(a.selected.geo, b.selected.geo, day)
+
+
+def day_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[tuple[str, TransitLeg]]:
+    """Every leg of day ``di``: hotel → first slot, slot → slot, last slot → hotel."""
+    day = plan.days[di]
+    hotel = hotel_geo(plan)
+    slots = day.slots
+    legs: list[tuple[str, TransitLeg]] = []
+    if not slots:
+        return legs
+    starts_at_hotel = di > 0 and slots[0].role not in ("checkout",)
+    if hotel and starts_at_hotel and slots[0].selected.geo and slots[0].selected.kind is not ChoiceKind.flight:
+        legs.append((f"hotel>{slots[0].selected.choice_id}", facts.leg(hotel, slots[0].selected.geo, day.date)))
+    for a, b in zip(slots, slots[1:]):
+        leg = pair_leg(a, b, day.date, facts)
+        if leg is not None:
+            legs.append((f"{a.selected.choice_id}>{b.selected.choice_id}", leg))
+    last = slots[-1]
+    ends_at_hotel = last.role in ("activity", "meal") and di < len(plan.days) - 1
+    if hotel and ends_at_hotel and last.selected.geo:
+        legs.append((f"{last.selected.choice_id}>hotel", facts.leg(last.selected.geo, hotel, day.date)))
+    return legs
+
+
+def return_leg(plan: PlanV1, di: int, facts: TripFacts) -> TransitLeg | None:
+    """The evening leg back to the hotel, if the day ends away from it."""
+    for label, leg in reversed(day_legs(plan, di, facts)):
+        return leg if label.endswith(">hotel") else None
+    return None

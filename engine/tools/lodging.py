@@ -1,0 +1,50 @@
+"""Hotels over the city fixtures: ≤4 options matching the requested tiers."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.catalog.catalog import Catalog, parse_window
+from engine.geo import haversine_m
+from engine.models import Lodging
+
+from .provenance import stamp, usd_cents
+from .requests import LodgingRequest
+
+MAX_OPTIONS = 4
+
+
+class LodgingTool(Protocol):
+    def search(self, request: LodgingRequest) -> list[Lodging]: ...
+
+
+class FixtureLodging:
+    name = "lodging"
+
+    def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
+        self._catalog = catalog
+        self._rates = rates_to_usd
+
+    def search(self, request: LodgingRequest) -> list[Lodging]:
+        city = self._catalog.city(request.city)
+        rate = self._rates.get(city.currency, 1.0)
+        hotels = [h for h in city.raw.hotels if h.tier in request.tier_prefs]
+        if request.kid_friendly:
+            hotels = [h for h in hotels if h.kid_friendly]
+        # Per tier, central hotels first: walking distance to sights matters more than a few dollars.
+        hotels.sort(key=lambda h: (request.tier_prefs.index(h.tier),
+                                   round(haversine_m(h.geo, city.center) / 1000), h.price_per_night))
+        per_tier = max(1, MAX_OPTIONS // max(1, len(request.tier_prefs)))
+        picked = []
+        for tier in request.tier_prefs:
+            picked += [h for h in hotels if h.tier == tier][:per_tier]
+        return [self._lodging(h, rate) for h in picked[:MAX_OPTIONS]]
+
+    @staticmethod
+    def _lodging(h, rate: float) -> Lodging:
+        price = usd_cents(h.price_per_night, rate)
+        return Lodging(lodging_id=h.id, name=h.name, geo=h.geo, checkin_window=parse_window(h.checkin),
+                       checkout_window=parse_window(h.checkout), price_per_night_usd_cents=price,
+                       tier=h.tier, kid_friendly=h.kid_friendly,
+                       provenance=stamp("lodging", {"id": h.id, "price": price}, ref_id=h.id,
+                                        source_url=h.source_url))

@@ -1,0 +1,55 @@
+"""Tool request contracts (seed §4.1). Their canonical JSON is the cache key."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import Field
+
+from engine.models import DateWindow, Geo, Tier, TransitMode, Value
+
+
+class FlightRequest(Value):
+    origin: str
+    dest: str
+    date_window: DateWindow
+    avoid_overnight: bool = False
+
+
+class LodgingRequest(Value):
+    city: str
+    checkin: date
+    checkout: date
+    tier_prefs: list[Tier]
+    kid_friendly: bool = False
+
+
+class AttractionsRequest(Value):
+    city: str
+    themes: list[str] = Field(default_factory=list)
+    kid_friendly: bool = False
+
+
+class DiningRequest(Value):
+    city: str
+    kid_friendly: bool = False
+
+
+class TransitRequest(Value):
+    city: str
+    from_geo: Geo
+    to_geo: Geo
+    day: date
+    mode_prefs: list[TransitMode] = Field(default_factory=lambda: [TransitMode.walk, TransitMode.metro])
+
+
+class FXRequest(Value):
+    from_currency: str
+    to_currency: str = "USD"
+    as_of: date
+
+
+class WeatherRequest(Value):
+    lat: float
+    lon: float
+    date: date

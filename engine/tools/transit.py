@@ -1,0 +1,102 @@
+"""In-city transit: haversine distance and mode speeds (seed §4.1 Transit), fares from fixtures."""
+
+from __future__ import annotations
+
+from datetime import date, time
+from typing import Protocol
+
+from engine.catalog.catalog import Catalog, City
+from engine.geo import haversine_m
+from engine.models import Geo, TransitLeg, TransitMode
+
+from .provenance import stamp, usd_cents
+from .requests import TransitRequest
+
+SPEED_KMH = {TransitMode.walk: 5.0, TransitMode.metro: 30.0, TransitMode.bus: 20.0, TransitMode.taxi: 25.0}
+ROUTE_FACTOR = {TransitMode.walk: 1.2, TransitMode.metro: 1.25, TransitMode.bus: 1.35, TransitMode.taxi: 1.3}
+ACCESS_MINUTES = {TransitMode.walk: 0, TransitMode.metro: 8, TransitMode.bus: 8, TransitMode.taxi: 4}
+WALK_MAX_M = 1_200
+AIRPORT_RAIL_KMH = 45.0
+AIRPORT_ACCESS_MINUTES = 20
+
+
+class TransitTool(Protocol):
+    def leg(self, request: TransitRequest) -> TransitLeg: ...
+
+    def airport_leg(self, city: str, airport: str, hotel: Geo, day: date) -> TransitLeg: ...
+
+
+def leg_minutes(mode: TransitMode, distance_m: float) -> int:
+    road_km = distance_m * ROUTE_FACTOR[mode] / 1000
+    return int(round(road_km / SPEED_KMH[mode] * 60)) + ACCESS_MINUTES[mode]
+
+
+def pick_mode(distance_m: float, prefs: list[TransitMode]) -> TransitMode:
+    if distance_m <= WALK_MAX_M and TransitMode.walk in prefs:
+        return TransitMode.walk
+    for mode in (TransitMode.metro, TransitMode.bus, TransitMode.taxi):
+        if mode in prefs:
+            return mode
+    return TransitMode.taxi
+
+
+def clock_of(minutes: int) -> time:
+    minutes %= 24 * 60
+    return time(minutes // 60, minutes % 60)
+
+
+class FixtureTransit:
+    """Computed legs; memoised by rounded coordinates (seed: "cache by rounded coords")."""
+
+    name = "transit"
+
+    def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
+        self._catalog = catalog
+        self._rates = rates_to_usd
+        self._memo: dict[tuple, TransitLeg] = {}
+
+    def leg(self, request: TransitRequest) -> TransitLeg:
+        key = (request.city, round(request.from_geo.lat, 4), round(request.from_geo.lon, 4),
+               round(request.to_geo.lat, 4), round(request.to_geo.lon, 4), request.day.weekday(),
+               tuple(request.mode_prefs))
+        leg = self._memo.get(key)
+        if leg is None:
+            leg = self._memo[key] = self._compute(request)
+        return leg
+
+    def _compute(self, request: TransitRequest) -> TransitLeg:
+        city = self._catalog.city(request.city)
+        distance = haversine_m(request.from_geo, request.to_geo)
+        mode = pick_mode(distance, list(request.mode_prefs))
+        fare = self._fare(city, mode, distance)
+        last = clock_of(city.last_metro_minutes(request.day)) if mode is TransitMode.metro else None
+        payload = {"mode": mode.value, "distance_m": int(distance), "fare": fare}
+        return TransitLeg(mode=mode, from_geo=request.from_geo, to_geo=request.to_geo,
+                          distance_m=int(distance), duration_seconds=leg_minutes(mode, distance) * 60,
+                          cost_usd_cents=usd_cents(fare, self._rates.get(city.currency, 1.0)),
+                          last_departure=last,
+                          provenance=stamp("transit", payload, data_source="computed",
+                                           source_url=city.raw.transit.source_url))
+
+    def _fare(self, city: City, mode: TransitMode, distance_m: float) -> float:
+        t = city.raw.transit
+        if mode is TransitMode.metro:
+            return t.metro_fare
+        if mode is TransitMode.bus:
+            return t.bus_fare
+        if mode is TransitMode.taxi:
+            return round(t.taxi_base + t.taxi_per_km * distance_m * ROUTE_FACTOR[mode] / 1000, 2)
+        return 0.0
+
+    def airport_leg(self, city_name: str, airport: str, hotel: Geo, day: date) -> TransitLeg:
+        city = self._catalog.city(city_name)
+        ap = self._catalog.airport(airport)
+        distance = haversine_m(ap.geo, hotel)
+        minutes = int(round(distance * 1.25 / 1000 / AIRPORT_RAIL_KMH * 60)) + AIRPORT_ACCESS_MINUTES
+        fare = city.raw.transit.airport_transfer.get(airport, city.raw.transit.metro_fare * 4)
+        payload = {"airport": airport, "distance_m": int(distance), "fare": fare}
+        return TransitLeg(mode=TransitMode.metro, from_geo=ap.geo, to_geo=hotel, distance_m=int(distance),
+                          duration_seconds=minutes * 60,
+                          cost_usd_cents=usd_cents(fare, self._rates.get(city.currency, 1.0)),
+                          provenance=stamp("transit", payload, data_source="computed", ref_id=airport,
+                                           source_url=city.raw.transit.source_url))

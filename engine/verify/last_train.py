@@ -1,0 +1,36 @@
+"""Last-train cutoff (seed §18.4): when the way home is by metro, the day's last activity must
+end by last_departure − transit duration − transit buffer."""
+
+from __future__ import annotations
+
+from engine.facts import TripFacts
+from engine.models import IntentV1, PlanV1, TransitMode, Violation, ViolationKind, minutes_of
+from engine.schedule import return_leg
+
+EARLY_MORNING = 5 * 60  # a cutoff before 05:00 belongs to the night before
+
+
+def cutoff_minutes(last_metro: int, leg_minutes: float, buffer: int) -> float:
+    return last_metro - leg_minutes - buffer
+
+
+def verify_last_train(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violation]:
+    out = []
+    for di, day in enumerate(plan.days):
+        leg = return_leg(plan, di, facts)
+        if leg is None or leg.mode is not TransitMode.metro:
+            continue
+        last_slot = day.slots[-1]
+        end = minutes_of(last_slot.window.end)
+        end += 24 * 60 if end < EARLY_MORNING else 0
+        cutoff = cutoff_minutes(facts.last_metro_minutes(day.date), leg.duration_seconds / 60,
+                                plan.assumptions.transit_buffer_minutes)
+        if end > cutoff:
+            leave_by = int(cutoff) % (24 * 60)
+            out.append(Violation(kind=ViolationKind.timing_infeasible, node_ref=last_slot.selected.choice_id,
+                                 blocking=True, details={
+                "reason": "last_train", "leave_by": f"{leave_by // 60:02d}:{leave_by % 60:02d}",
+                "date": day.date.isoformat(),
+                "message": f"{last_slot.selected.label} ends {last_slot.window.end:%H:%M}; the last "
+                           f"metro home means leaving by {leave_by // 60:02d}:{leave_by % 60:02d}"}))
+    return out
