@@ -204,7 +204,7 @@ def _resolve_window(dates: list[_DateMention], length: int | None,
         start, end = _pair(first, dates[1], today)
     elif length is not None:
         start = _occurrence(first, today, +1)
-        _check_length(length, f"{length} days")
+        _check_length(length, "the trip")
         end = _shift(start, length - 1)
     else:
         raise InputError("date_window", f"found a start date ({first.text}) but no end date or "

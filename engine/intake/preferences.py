@@ -36,7 +36,7 @@ def themes_in(text: str) -> list[str]:
 
 
 def wants_kid_friendly(text: str) -> bool:
-    """True for "with kids", "children", "toddler", "family", "with my 5-year-old" -- unless negated."""
+    """True for "with kids", "toddler", "family", "with my 5-year-old" -- unless negated."""
     if _KIDS_EXCLUDED.search(text):
         return False
     return any(not _negated(text, m.start()) for m in _KIDS.finditer(text))

@@ -18,6 +18,8 @@ DISCLAIMER = "Prices and times are estimates; verify before booking."
 
 class Activity(Value):
     id: str
+    ref: str = ""  # the option it books: venue, hotel or flight id ("" for transfers)
+    role: str = ""  # arrival | checkin | activity | meal | checkout | departure | transfer
     window: TimeWindow
     kind: ChoiceKind
     name: str

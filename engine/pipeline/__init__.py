@@ -1,0 +1,8 @@
+"""The async planning pipeline and its in-process event stream."""
+
+from .control import CancelToken, Checkpoints, NodeMemo
+from .events import EventEmitter, ThrottledStream, replay_after
+from .run import NODES, PlanningSession, PlanResult
+
+__all__ = ["CancelToken", "Checkpoints", "EventEmitter", "NODES", "NodeMemo", "PlanResult",
+           "PlanningSession", "ThrottledStream", "replay_after"]

@@ -77,12 +77,21 @@ def _cycle(plan: PlanV1, todo: list[Violation], ctx: RepairContext) -> tuple[Pla
         if v.node_ref != "trip" and v.node_ref.startswith("d") and plan.find(v.node_ref) is None:
             continue  # an earlier move this cycle already replaced it
         for attempt in propose(plan, v, ctx):
+            if len(moves) >= MAX_MOVES_PER_CYCLE:
+                break
             result = attempt(plan)
-            if result is not None:
-                plan, move = result
-                moves.append(move)
+            if result is None:
+                continue
+            plan, move = result
+            moves.append(move)
+            if not _still_over_budget(v, plan, ctx):
                 break
     return plan, moves
+
+
+def _still_over_budget(v: Violation, plan: PlanV1, ctx: RepairContext) -> bool:
+    """A budget gap may need several savings in one cycle; other violations need one fix."""
+    return v.kind is ViolationKind.budget_exceeded and plan_cost(plan, ctx.facts).total > ctx.intent.budget_usd_cents
 
 
 def _priority(v: Violation) -> tuple[int, str]:

@@ -1,0 +1,69 @@
+"""``tripwright`` command line (SPEC_DECISIONS §3). Exit codes: 0 ok, 1 verify found a blocking
+violation (or eval below target), 2 invalid input, 3 no feasible plan after bounded repair."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .errors import cli_errors
+
+EXIT_OK, EXIT_BLOCKING, EXIT_INPUT, EXIT_INFEASIBLE = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        print(f"tripwright: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tripwright", description="Plan trips and prove they are feasible.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    plan = sub.add_parser("plan", help="plan a trip from an intent file or a prompt")
+    src = plan.add_mutually_exclusive_group(required=True)
+    src.add_argument("--intent", help="IntentV1 JSON file")
+    src.add_argument("--prompt", help='free text, e.g. "5 days in Paris from 2027-06-15, flying from JFK"')
+    plan.add_argument("--from", dest="home_airport", help="home airport when the prompt does not say")
+    plan.add_argument("--out", help="write the itinerary JSON here")
+    plan.add_argument("--gpx", help="write GPX 1.1 here")
+    plan.add_argument("--ics", help="write iCalendar here")
+    plan.add_argument("--events", help="write the StreamEvents as JSON lines here")
+    plan.add_argument("--today", help="planning date (YYYY-MM-DD) for FX as-of; default today")
+    verify = sub.add_parser("verify", help="re-verify a saved itinerary")
+    verify.add_argument("itinerary")
+    export = sub.add_parser("export", help="export a saved itinerary")
+    export.add_argument("itinerary")
+    export.add_argument("--gpx")
+    export.add_argument("--ics")
+    export.add_argument("--json", dest="json_out")
+    ev = sub.add_parser("eval", help="run the YAML scenario suite")
+    ev.add_argument("paths", nargs="*")
+    bench = sub.add_parser("bench", help="print the performance figures")
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    with cli_errors() as outcome:
+        outcome.code = _dispatch(args)
+    return outcome.code
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "plan":
+        from .plan_cmd import run_plan
+        return run_plan(args)
+    if args.command == "verify":
+        from .verify_cmd import run_verify
+        return run_verify(args)
+    if args.command == "export":
+        from .verify_cmd import run_export
+        return run_export(args)
+    if args.command == "eval":
+        from engine.evaluation import main as eval_main
+        return eval_main(args.paths)
+    from .bench_cmd import run_bench
+    return run_bench(args)

@@ -1,0 +1,102 @@
+"""``tripwright plan``: intent file or prompt → pipeline → itinerary, GPX, iCal, events."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engine.catalog import default_catalog
+from engine.errors import InputError
+from engine.export import export_files, write_atomic
+from engine.models import IntentV1
+from engine.pipeline import PlanningSession
+from engine.tools.requests import FXRequest
+
+from .errors import validation_line
+
+
+def _today(text: str | None) -> date:
+    if not text:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise InputError("today", f"{text!r} is not a YYYY-MM-DD date") from exc
+
+
+def read_intent_file(path: str) -> IntentV1:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise InputError("intent", f"no such file {path}") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError("intent", f"malformed JSON at line {exc.lineno} column {exc.colno}") from exc
+    try:
+        return IntentV1.model_validate(data)
+    except ValidationError as exc:
+        line = validation_line(exc)
+        field, _, message = line.partition(": ")
+        raise InputError(field, message) from exc
+
+
+def intent_from_prompt(text: str, session: PlanningSession, home: str | None) -> IntentV1:
+    from engine.intake import parse_city_prompt
+    catalog = session.catalog
+    parsed = parse_city_prompt(text, cities=catalog.city_aliases(), airports=catalog.airport_names(),
+                               today=session.today)
+    origin = parsed.origin_airport or home or os.environ.get("TRIPWRIGHT_HOME_AIRPORT")
+    if not origin:
+        raise InputError("origin_airport", "say where you fly from (e.g. 'flying from JFK') or pass --from")
+    city = catalog.city(parsed.city)
+    rate = session.toolbox.fx.rate(FXRequest(from_currency=parsed.budget_currency, as_of=session.today)).rate
+    budget = int(parsed.budget_amount * 100 * Decimal(str(rate)))
+    data = {"city": city.name, "date_window": {"start": parsed.start, "end": parsed.end, "tz": city.tz},
+            "budget_usd_cents": budget, "airports": city.airports, "origin_airport": origin.upper(),
+            "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly,
+                      "avoid_overnight": parsed.avoid_overnight}}
+    try:
+        return IntentV1.model_validate(data)
+    except ValidationError as exc:
+        field, _, message = validation_line(exc).partition(": ")
+        raise InputError(field, message) from exc
+
+
+def run_plan(args) -> int:
+    session = PlanningSession(default_catalog(), today=_today(args.today))
+    intent = read_intent_file(args.intent) if args.intent else intent_from_prompt(args.prompt, session, args.home_airport)
+    result = asyncio.run(session.plan(intent))
+    if args.events:
+        write_atomic(args.events, "".join(e.model_dump_json() + "\n" for e in result.events))
+    if result.status != "completed":
+        if args.out:
+            write_atomic(args.out, result.failure.model_dump_json(indent=2))
+        print(f"tripwright: {result.failure.message}", file=sys.stderr)
+        for diff in result.failure.attempts:
+            moves = ", ".join(f"{m.move_type.value} {m.old_value} → {m.new_value}" for m in diff.moves) or "no move applied"
+            print(f"  cycle {diff.cycle}: {moves}", file=sys.stderr)
+        return 3
+    itinerary = result.itinerary
+    export_files(itinerary, out=args.out, gpx=args.gpx, ics=args.ics)
+    _summary(itinerary, args.out)
+    return 0
+
+
+def _summary(itinerary, out: str | None) -> None:
+    from engine.models import format_usd
+    cost = itinerary.cost_breakdown
+    print(f"{itinerary.intent.city}: {len(itinerary.days)} days, total {format_usd(cost.total_usd_cents)} "
+          f"of {format_usd(itinerary.intent.budget_usd_cents)}; {len(itinerary.violations)} advisory, "
+          f"{len(itinerary.repairs)} repair cycle(s), {len(itinerary.citations)} citations")
+    if out is None:
+        for day in itinerary.days:
+            print(f"  {day.date:%a %Y-%m-%d}")
+            for a in day.activities:
+                if a.kind.value != "transit":
+                    print(f"    {a.window.label()}  {a.name}")

@@ -1,0 +1,49 @@
+"""``tripwright verify`` and ``tripwright export`` over a saved itinerary."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from engine.catalog import default_catalog
+from engine.costs import plan_cost
+from engine.export import export_files, load_itinerary
+from engine.models import Assumptions, format_usd
+from engine.planning.inputs import gather
+from engine.reconstruct import plan_from_itinerary
+from engine.tools.toolbox import build_toolbox
+from engine.verify import blocking, verify_plan
+
+
+def run_verify(args) -> int:
+    itin = load_itinerary(args.itinerary)
+    if itin.status != "ok":
+        print(f"tripwright: {args.itinerary} holds no plan ({itin.message})", file=sys.stderr)
+        return 1
+    today = itin.created_at.date()
+    inputs = asyncio.run(gather(itin.intent, build_toolbox(default_catalog(), today=today)))
+    facts = inputs.facts
+    assumptions = Assumptions(local_currency=facts.currency, fx_rate_to_usd=facts.fx_rate_to_usd,
+                              fx_as_of=facts.fx_as_of, daily_spend_est_cents=facts.daily_spend_cents)
+    plan = plan_from_itinerary(itin, facts, assumptions)
+    violations = verify_plan(plan, itin.intent, facts)
+    for v in violations:
+        print(v.describe())
+    total = plan_cost(plan, facts).total
+    stated = itin.cost_breakdown.total_usd_cents
+    if total != stated:
+        print(f"[advisory] cost: recomputed {format_usd(total)}, itinerary states {format_usd(stated)}")
+    hard = blocking(violations)
+    print(f"{len(hard)} blocking, {len(violations) - len(hard)} advisory")
+    return 1 if hard else 0
+
+
+def run_export(args) -> int:
+    itin = load_itinerary(args.itinerary)
+    if not (args.gpx or args.ics or args.json_out):
+        print("tripwright: export: give at least one of --gpx, --ics, --json", file=sys.stderr)
+        return 2
+    export_files(itin, out=args.json_out, gpx=args.gpx, ics=args.ics)
+    for path in filter(None, (args.json_out, args.gpx, args.ics)):
+        print(f"wrote {path}")
+    return 0

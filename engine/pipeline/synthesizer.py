@@ -1,0 +1,125 @@
+"""Synthesizer: readable notes per activity and a citation for every claim (ADR-006:
+"no evidence, no claim" — a fact without provenance, or from an omitted tool, is not stated)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+
+from engine.costs import plan_cost
+from engine.facts import TripFacts
+from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision,
+                           IntentV1, ItineraryV1, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
+                           Violation, format_usd, minutes_of)
+from engine.schedule import day_legs
+
+WEEKDAY = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")
+
+
+class Claims:
+    def __init__(self) -> None:
+        self.citations: list[Citation] = []
+
+    def state(self, text: str, provenance: Provenance | None) -> str | None:
+        if provenance is None or provenance.data_source == "omitted":
+            return None
+        self.citations.append(Citation(claim=text, provenance=provenance))
+        return text
+
+
+def _notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> str:
+    c = slot.selected
+    parts: list[str | None] = []
+    if c.kind is ChoiceKind.flight:
+        f = facts.flights.get(c.option_ref)
+        if f:
+            parts.append(claims.state(f"{f.carrier} {f.flight_number} {f.origin}→{f.dest}, {f.fare_tier} fare "
+                                      f"{format_usd(f.price_usd_cents)}{', overnight' if f.overnight else ''}",
+                                      f.provenance))
+    elif c.kind is ChoiceKind.lodging:
+        h = facts.lodgings.get(c.option_ref)
+        if h:
+            what = (f"check-in from {h.checkin_window.start:%H:%M}; {h.tier.value} tier, "
+                    f"{format_usd(h.price_per_night_usd_cents)}/night") if slot.role == "checkin" \
+                else f"checkout by {h.checkout_window.end:%H:%M}"
+            parts.append(claims.state(what, h.provenance))
+    else:
+        parts += _venue_notes(slot, day, facts, claims)
+    return "; ".join(p for p in parts if p) or "Information not available."
+
+
+def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str | None]:
+    v = facts.venue(slot.selected.option_ref)
+    if v is None:
+        return []
+    hours = ", ".join(w.label() for w in v.windows_on(day.date)) or "closed"
+    parts = [claims.state(f"open {hours} on {WEEKDAY[day.date.weekday()]}", v.provenance)]
+    if slot.selected.kind is ChoiceKind.attraction:
+        price = "free" if v.est_price_usd_cents == 0 else f"admission about {format_usd(v.est_price_usd_cents)}"
+        parts.append(claims.state(price, v.provenance))
+        if v.indoor is not None:
+            parts.append("indoor" if v.indoor else "outdoor")
+    else:
+        parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person (in daily spend)",
+                                  v.provenance))
+    return parts
+
+
+def _activity(slot: Slot, day, facts: TripFacts, claims: Claims) -> Activity:
+    c = slot.selected
+    return Activity(id=c.choice_id, ref=c.option_ref, role=slot.role, window=slot.window, kind=c.kind,
+                    name=c.label, geo=c.geo,
+                    notes=_notes(slot, day, facts, claims), locked=slot.locked,
+                    cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance)
+
+
+def _transit_activities(plan: PlanV1, di: int, facts: TripFacts, claims: Claims) -> list[Activity]:
+    out = []
+    ends = {s.selected.choice_id: s for s in plan.days[di].slots}
+    for label, leg in day_legs(plan, di, facts):
+        src = ends.get(label.split(">")[0])
+        if src is None or leg.duration_seconds == 0 or src.role == "departure":
+            continue
+        start = minutes_of(src.window.end)
+        end = min(start + max(1, leg.duration_seconds // 60), 23 * 60 + 59)
+        if end <= start:
+            continue
+        note = claims.state(f"{leg.mode.value}, {leg.distance_m / 1000:.1f} km, about "
+                            f"{leg.duration_seconds // 60} min, {format_usd(leg.cost_usd_cents)}", leg.provenance)
+        out.append(Activity(id=f"d{di}-transit-{label}", role="transfer", window=TimeWindow.of_minutes(start, end),
+                            kind=ChoiceKind.transit, name=f"{leg.mode.value.title()} transfer",
+                            geo=None, notes=note or "", cost_usd_cents=leg.cost_usd_cents,
+                            provenance=leg.provenance))
+    return out
+
+
+def _weather_note(day, facts: TripFacts, claims: Claims) -> None:
+    w = facts.weather.get(day.date)
+    if w is not None:
+        label = "Typical weather" if w.typical else "Forecast"
+        claims.state(f"{label} {day.date}: {w.precip_prob:.0%} chance of rain, {w.temp_c_low:.0f}–"
+                     f"{w.temp_c_high:.0f} °C", w.provenance)
+
+
+def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: list[Decision],
+               violations: list[Violation], repairs: list[RepairDiff], trace_id: str, run_id: str,
+               degraded: list[str], fx_provenance: Provenance | None) -> ItineraryV1:
+    claims = Claims()
+    days = []
+    for di, day in enumerate(plan.days):
+        acts = [_activity(s, day, facts, claims) for s in day.slots] + _transit_activities(plan, di, facts, claims)
+        _weather_note(day, facts, claims)
+        days.append(DayItinerary(date=day.date, activities=sorted(acts, key=lambda a: (a.window.start, a.kind != "transit"))))
+    cost = plan_cost(plan, facts)
+    as_of = plan.assumptions.fx_as_of.isoformat() if plan.assumptions.fx_as_of else "unknown"
+    fx_text = (f"FX as-of {as_of}: 1 {facts.currency} = {plan.assumptions.fx_rate_to_usd:.4f} USD"
+               if facts.currency != "USD" else f"Prices in USD; FX as-of {as_of}")
+    claims.state(fx_text, fx_provenance)
+    breakdown = CostBreakdown(flights_usd_cents=cost.flights, lodging_usd_cents=cost.lodging,
+                              attractions_usd_cents=cost.attractions, transit_usd_cents=cost.transit,
+                              daily_spend_usd_cents=cost.daily_spend, total_usd_cents=cost.total,
+                              currency_disclaimer=fx_text)
+    return ItineraryV1(itinerary_id=str(uuid.uuid4()), intent=intent, days=days, cost_breakdown=breakdown,
+                       decisions=decisions, citations=claims.citations, violations=violations,
+                       repairs=repairs, degraded_tools=degraded, created_at=datetime.now(timezone.utc),
+                       trace_id=trace_id, run_id=run_id)
