@@ -126,12 +126,21 @@ def _locked_venues(intent: IntentV1, toolbox: Toolbox, city: City, have: list[At
 
 def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodgings, venues, weather) -> TripFacts:
     transit = toolbox.transit
+    legs: dict[tuple, object] = {}  # verifiers ask for the same legs many times: skip request building
 
     def leg(a: Geo, b: Geo, day: date):
-        return transit.leg(TransitRequest(city=city.name, from_geo=a, to_geo=b, day=day))
+        key = (a.lat, a.lon, b.lat, b.lon, day.weekday())
+        found = legs.get(key)
+        if found is None:
+            found = legs[key] = transit.leg(TransitRequest(city=city.name, from_geo=a, to_geo=b, day=day))
+        return found
 
     def airport_leg(code: str, place: Geo, day: date):
-        return transit.airport_leg(city.name, code, place, day)
+        key = (code, place.lat, place.lon, day.weekday())
+        found = legs.get(key)
+        if found is None:
+            found = legs[key] = transit.airport_leg(city.name, code, place, day)
+        return found
 
     rate = toolbox.rates_to_usd.get(city.currency, 1.0)
     return TripFacts(

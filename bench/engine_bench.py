@@ -1,0 +1,143 @@
+"""Engine performance figures (issue 2 targets), printed by ``tripwright bench`` or run directly:
+
+    .venv/bin/python bench/engine_bench.py [--quick] [--json]
+
+Targets (warm, in-process, 2 cores): 5-day Paris plan p50 ≤ 50 ms; first event ≤ 5 ms after the
+call; re-plan after one locked-slot change p50 ≤ 20 ms with ≥ 60% of nodes reused; verifying
+10,000 plans ≤ 2 s; ``tripwright plan`` as a whole process ≤ 1.5 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, time as clock
+from pathlib import Path
+
+from engine.catalog import default_catalog
+from engine.models import IntentV1, TimeWindow
+from engine.pipeline import PlanningSession
+from engine.verify import verify_plan
+
+TODAY = date(2026, 11, 23)
+PARIS = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
+         "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
+         "prefs": {"themes": ["art", "food"]}}
+
+
+def _intent(**prefs) -> IntentV1:
+    data = json.loads(json.dumps(PARIS))
+    data["prefs"].update(prefs)
+    return IntentV1.model_validate(data)
+
+
+def _p50(samples: list[float]) -> float:
+    return round(statistics.median(samples), 2)
+
+
+async def bench_plan(reps: int) -> dict:
+    catalog = default_catalog()
+    await PlanningSession(catalog, today=TODAY).plan(_intent())  # warm imports and caches
+    total, first = [], []
+    for _ in range(reps):
+        session = PlanningSession(catalog, today=TODAY)
+        started = time.perf_counter()
+        seen: list[float] = []
+        await session.plan(_intent(), on_event=lambda e: seen.append(time.perf_counter()) if not seen else None)
+        total.append((time.perf_counter() - started) * 1000)
+        first.append((seen[0] - started) * 1000)
+    return {"plan_p50_ms": _p50(total), "first_event_p50_ms": _p50(first)}
+
+
+async def bench_replan(reps: int) -> dict:
+    session = PlanningSession(default_catalog(), today=TODAY)
+    await session.plan(_intent())
+    times, reuse = [], []
+    for i in range(reps):
+        start = 13 * 60 + (i % 4) * 15
+        lock = {"day_offset": 2, "activity_id": "eiffel_tower",
+                "window": {"start": f"{start // 60:02d}:{start % 60:02d}", "end": f"{start // 60 + 2:02d}:{start % 60:02d}"}}
+        intent = _intent(locked_slots=[lock])
+        t = time.perf_counter()
+        result = await session.plan(intent)
+        times.append((time.perf_counter() - t) * 1000)
+        reuse.append(result.reuse)
+    return {"replan_p50_ms": _p50(times), "replan_node_reuse": round(statistics.mean(reuse), 3)}
+
+
+async def bench_verify(count: int) -> dict:
+    session = PlanningSession(default_catalog(), today=TODAY)
+    result = await session.plan(_intent())
+    plan, facts, intent = result.plan, result.inputs.facts, _intent()
+    rng = random.Random(7)
+    variants = [_jitter(plan, rng) for _ in range(min(count, 500))]
+    started = time.perf_counter()
+    found = 0
+    for i in range(count):
+        found += len(verify_plan(variants[i % len(variants)], intent, facts))
+    return {"verify_plans": count, "verify_total_s": round(time.perf_counter() - started, 3),
+            "verify_violations_found": found}
+
+
+def _jitter(plan, rng: random.Random):
+    """A random but valid variant: each day's movable slots shifted by the same random amount."""
+    days = []
+    for day in plan.days:
+        shift = rng.choice((-60, -30, 0, 30, 60))
+        slots = []
+        for s in day.slots:
+            if s.role in ("activity", "meal"):
+                a = s.window.start.hour * 60 + s.window.start.minute + shift
+                b = s.window.end.hour * 60 + s.window.end.minute + shift
+                if 0 <= a < b < 24 * 60:
+                    s = s.model_copy(update={"window": TimeWindow(start=clock(a // 60, a % 60), end=clock(b // 60, b % 60))})
+            slots.append(s)
+        try:
+            days.append(day.model_copy(update={"slots": sorted(slots, key=lambda s: s.window.start)}))
+        except ValueError:
+            days.append(day)
+    return plan.model_copy(update={"days": days})
+
+
+def bench_process(reps: int) -> dict:
+    exe = Path(sys.executable).with_name("tripwright")
+    with tempfile.TemporaryDirectory() as tmp:
+        intent = Path(tmp) / "intent.json"
+        intent.write_text(json.dumps(PARIS))
+        times = []
+        for _ in range(reps):
+            t = time.perf_counter()
+            subprocess.run([str(exe), "plan", "--intent", str(intent), "--out", str(Path(tmp) / "o.json"),
+                            "--today", TODAY.isoformat()], check=True, capture_output=True)
+            times.append(time.perf_counter() - t)
+    return {"cli_plan_process_p50_s": round(statistics.median(times), 3)}
+
+
+def run(quick: bool = False) -> dict:
+    reps = 5 if quick else 30
+    figures = {}
+    figures |= asyncio.run(bench_plan(reps))
+    figures |= asyncio.run(bench_replan(reps))
+    figures |= asyncio.run(bench_verify(2_000 if quick else 10_000))
+    figures |= bench_process(2 if quick else 5)
+    return figures
+
+
+def main(argv: list[str]) -> int:
+    figures = run(quick="--quick" in argv)
+    if "--json" in argv:
+        print(json.dumps(figures, indent=2))
+    else:
+        for key, value in figures.items():
+            print(f"{key:28} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
