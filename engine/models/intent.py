@@ -34,7 +34,7 @@ class DateWindow(Value):
     def _tz(cls, v: str) -> str:
         try:
             ZoneInfo(v)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # "Europe" is a directory
             raise ValueError(f"unknown IANA timezone {v!r}") from exc
         return v
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from engine.errors import InfeasiblePlan
-from engine.models import TIER_ORDER, FlightOption, Lodging, Tier
+from engine.models import TIER_ORDER, FlightOption, Lodging, Tier, minutes_of
+from engine.verify.timing import DEPLANE_MINUTES
 
-from .builder import Branch, local_minutes
+from .builder import CHECKIN_MINUTES, CHECKOUT_MINUTES, EARLIEST_CHECKOUT, Branch, local_minutes
 from .inputs import PlannerInputs
 
 MAX_BRANCHES = 4
 LODGING_SHARE = 0.40  # a budget spends ~40% on beds: picks the tier the traveller can afford
 LATE_ARRIVAL_PENALTY = 15000  # cents-equivalent: losing the arrival evening
 EARLY_DEPARTURE_PENALTY = 8000
+LAST_CHECKIN = 23 * 60 + 59 - CHECKIN_MINUTES
+AIRPORT_BUFFER = 120
 
 
 def target_tiers(inputs: PlannerInputs) -> list[Tier]:
@@ -39,9 +42,21 @@ def flight_rank(f: FlightOption, tz: str) -> int:
     return f.price_usd_cents + penalty
 
 
-def best_flight(inputs: PlannerInputs, airport: str, direction: str) -> FlightOption | None:
+def fits_hotel(f: FlightOption, hotel: Lodging, inputs: PlannerInputs) -> bool:
+    """Can the traveller check in after landing (same day) / check out and still make the flight?"""
+    tz = inputs.city.tz
+    if f.direction == "outbound":
+        transfer = inputs.facts.airport_leg(f.dest, hotel.geo, inputs.intent.date_window.start)
+        return local_minutes(f.arrival, tz)[1] + DEPLANE_MINUTES + transfer.duration_seconds // 60 <= LAST_CHECKIN
+    transfer = inputs.facts.airport_leg(f.origin, hotel.geo, inputs.intent.date_window.end)
+    earliest_out = EARLIEST_CHECKOUT + CHECKOUT_MINUTES
+    return local_minutes(f.departure, tz)[1] >= earliest_out + transfer.duration_seconds // 60 + AIRPORT_BUFFER
+
+
+def best_flight(inputs: PlannerInputs, airport: str, direction: str, hotel: Lodging) -> FlightOption | None:
     options = [f for f in inputs.flights if f.direction == direction
-               and (f.dest if direction == "outbound" else f.origin) == airport]
+               and (f.dest if direction == "outbound" else f.origin) == airport
+               and fits_hotel(f, hotel, inputs)]
     return min(options, key=lambda f: (flight_rank(f, inputs.city.tz), f.flight_id), default=None)
 
 
@@ -49,12 +64,12 @@ def enumerate_branches(inputs: PlannerInputs) -> list[Branch]:
     airports = sorted({f.dest for f in inputs.flights if f.direction == "outbound"})
     branches = []
     for airport in airports:
-        out, back = best_flight(inputs, airport, "outbound"), best_flight(inputs, airport, "return")
-        if out is None or back is None:
-            continue
         for tier in target_tiers(inputs):
             hotel = next((h for h in inputs.lodgings if h.tier is tier), None)
-            if hotel is not None:
+            if hotel is None:
+                continue
+            out, back = best_flight(inputs, airport, "outbound", hotel), best_flight(inputs, airport, "return", hotel)
+            if out is not None and back is not None:
                 branches.append(Branch(airport=airport, outbound=out, back=back, hotel=hotel))
     if not branches:
         raise InfeasiblePlan(f"Flight data unavailable: no outbound and return flights between "

@@ -19,6 +19,7 @@ EARLY_DEPARTURE = 10 * 60  # leaving before 10:00 → last day is checkout + tra
 DAY_START = 9 * 60
 CHECKIN_MINUTES = 30
 CHECKOUT_MINUTES = 15
+EARLIEST_CHECKOUT = 5 * 60  # express checkout: leaving before the desk's window opens is fine
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class PlanBuilder:
         airport = self.inputs.facts.airport_leg(b.airport, b.hotel.geo, self.dates[-1])
         latest_out = dep_min - 120 - airport.duration_seconds // 60 - CHECKOUT_MINUTES
         window = b.hotel.checkout_window
-        out_at = max(minutes_of(window.start), min(10 * 60, latest_out, minutes_of(window.end) - CHECKOUT_MINUTES))
+        out_at = max(EARLIEST_CHECKOUT, min(10 * 60, latest_out, minutes_of(window.end) - CHECKOUT_MINUTES))
         out_at = out_at // 5 * 5
         return [Slot(window=TimeWindow.of_minutes(out_at, out_at + CHECKOUT_MINUTES), role="checkout",
                      choices=[lodging_choice(di, "checkout", b.hotel, nights)]),

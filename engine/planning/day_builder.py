@@ -18,6 +18,7 @@ from engine.verify.weather import is_bad_weather
 MAX_VISITS_PER_DAY = 3
 LUNCH = (12 * 60, 14 * 60 + 30)
 DINNER_START = {False: 19 * 60, True: 17 * 60 + 45}
+MEAL_STARTS = {"lunch": (11 * 60 + 30, 14 * 60 + 30), "dinner": (17 * 60 + 30, 21 * 60 + 30)}
 MEAL_MINUTES = {"lunch": 60, "dinner": 75}
 DAY_END = {False: 22 * 60 + 30, True: 20 * 60}
 ALTERNATIVES = 3
@@ -113,11 +114,12 @@ class DayBuilder:
     def _place_meal(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction]) -> bool:
         length = MEAL_MINUTES[meal] - (15 if self.kid and meal == "dinner" else 0)
         options = []
+        earliest, latest = MEAL_STARTS[meal]
         for r in restaurants:
             if r.id in s.used:
                 continue
             cand = self._fit(s, r, length, limit)
-            if cand is not None:
+            if cand is not None and earliest <= cand.start <= latest:
                 options.append(cand)
         options.sort(key=lambda c: (c.travel_min, c.start, c.venue.id))
         if not options:

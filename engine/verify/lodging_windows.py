@@ -22,10 +22,10 @@ def verify_lodging_windows(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> 
 
 
 def _checkout(slots, slot, lodging) -> list[Violation]:
-    """Checkout inside its window; anything before it ends by the window's close + 60 min.
-    Sightseeing after checkout (bags stored) is allowed."""
+    """Checkout done by the window's close (leaving before the desk opens is an express checkout);
+    anything before it ends by the close + 60 min. Sightseeing after checkout (bags stored) is fine."""
     out = []
-    if not lodging.checkout_window.covers(slot.window):
+    if slot.window.end > lodging.checkout_window.end:
         out.append(_timing(slot.selected.choice_id, "checkout_window",
                            f"checkout {slot.window.label()} outside {lodging.checkout_window.label()}"))
     limit = minutes_of(lodging.checkout_window.end) + CHECKOUT_GRACE_MINUTES
