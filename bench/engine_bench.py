@@ -60,7 +60,7 @@ async def bench_replan(reps: int) -> dict:
     await session.plan(_intent())
     times, reuse = [], []
     for i in range(reps):
-        start = 13 * 60 + (i % 4) * 15
+        start = 12 * 60 + i * 5  # a window never planned before: no whole-run memo hit
         lock = {"day_offset": 2, "activity_id": "eiffel_tower",
                 "window": {"start": f"{start // 60:02d}:{start % 60:02d}", "end": f"{start // 60 + 2:02d}:{start % 60:02d}"}}
         intent = _intent(locked_slots=[lock])

@@ -28,6 +28,9 @@ class TripFacts:
     fx_rate_to_usd: float = 1.0
     fx_as_of: date | None = None
     alternatives: Mapping[str, list[str]] = field(default_factory=dict)  # theme pools for repair
+    # Derived per-day schedules, keyed by id(day) with the day kept alive in the value so an id
+    # can never be reused for another object while its entry exists.
+    schedule_memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def venue(self, ref: str) -> Attraction | None:
         return self.venues.get(ref)

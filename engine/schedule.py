@@ -9,6 +9,7 @@ that choice); the last day holds the ``checkout`` and the ``departure`` flight; 
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from engine.facts import TripFacts
@@ -19,8 +20,17 @@ def local_dt(day: date, t: time, tz: str) -> datetime:
     return datetime.combine(day, t, ZoneInfo(tz))
 
 
+@lru_cache(maxsize=4096)
+def _steady_offset(day: date, tz: str) -> bool:
+    """True when the zone's UTC offset is the same all day (no DST change on this date)."""
+    zone = ZoneInfo(tz)
+    return datetime.combine(day, time(0), zone).utcoffset() == datetime.combine(day, time(23, 59), zone).utcoffset()
+
+
 def elapsed_minutes(day: date, start: time, end: time, tz: str) -> float:
     """Real minutes between two local times of one day; correct across DST changes (UTC math)."""
+    if _steady_offset(day, tz):
+        return (end.hour - start.hour) * 60 + (end.minute - start.minute)
     zone = ZoneInfo(tz)
     a = datetime.combine(day, start, zone).astimezone(ZoneInfo("UTC"))
     b = datetime.combine(day, end, zone).astimezone(ZoneInfo("UTC"))
@@ -54,10 +64,40 @@ def pair_leg(a: Slot, b: Slot, day: date, facts: TripFacts) -> TransitLeg | None
     return facts.leg(a.selected.geo, b.selected.geo, day)
 
 
+MEMO_LIMIT = 4096
+
+
+def pair_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[TransitLeg | None]:
+    """The transfer between each consecutive pair of slots of day ``di`` (memoised)."""
+    day = plan.days[di]
+    key = ("pairs", id(day))
+    hit = facts.schedule_memo.get(key)
+    if hit is not None and hit[0] is day:
+        return hit[1]
+    legs = [pair_leg(a, b, day.date, facts) for a, b in zip(day.slots, day.slots[1:])]
+    if len(facts.schedule_memo) >= MEMO_LIMIT:
+        facts.schedule_memo.clear()
+    facts.schedule_memo[key] = (day, legs)
+    return legs
+
+
 def day_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[tuple[str, TransitLeg]]:
-    """Every leg of day ``di``: hotel → first slot, slot → slot, last slot → hotel."""
+    """Every leg of day ``di``: hotel → first slot, slot → slot, last slot → hotel (memoised)."""
     day = plan.days[di]
     hotel = hotel_geo(plan)
+    key = (id(day), di, len(plan.days), hotel)
+    hit = facts.schedule_memo.get(key)
+    if hit is not None and hit[0] is day:
+        return hit[1]
+    legs = _day_legs(plan, di, facts, hotel)
+    if len(facts.schedule_memo) >= MEMO_LIMIT:
+        facts.schedule_memo.clear()
+    facts.schedule_memo[key] = (day, legs)
+    return legs
+
+
+def _day_legs(plan: PlanV1, di: int, facts: TripFacts, hotel: Geo | None) -> list[tuple[str, TransitLeg]]:
+    day = plan.days[di]
     slots = day.slots
     legs: list[tuple[str, TransitLeg]] = []
     if not slots:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, time
 from functools import lru_cache
 
@@ -47,9 +46,15 @@ def closure_dates(entries: list[str]) -> list[date]:
     return sorted(out)
 
 
-@dataclass(frozen=True)
 class City:
-    raw: RawCity
+    """One fixture city with id indexes built once."""
+
+    def __init__(self, raw: RawCity) -> None:
+        self.raw = raw
+        self._venues = {v.id: v for v in raw.venues}
+        self._hotels = {h.id: h for h in raw.hotels}
+        self._restaurants = {r.id: r for r in raw.restaurants}
+        self._last_metro = tuple(minutes_past_midnight(raw.transit.metro_last_departure[d]) for d in WEEKDAYS)
 
     @property
     def name(self) -> str:
@@ -76,29 +81,17 @@ class City:
         return list(self.raw.airports)
 
     def venue(self, venue_id: str) -> RawVenue | None:
-        return _index(self.raw).venues.get(venue_id)
+        return self._venues.get(venue_id)
 
     def hotel(self, hotel_id: str) -> RawHotel | None:
-        return _index(self.raw).hotels.get(hotel_id)
+        return self._hotels.get(hotel_id)
 
     def restaurant(self, rid: str) -> RawRestaurant | None:
-        return _index(self.raw).restaurants.get(rid)
+        return self._restaurants.get(rid)
 
     def last_metro_minutes(self, day: date) -> int:
-        return minutes_past_midnight(self.raw.transit.metro_last_departure[WEEKDAYS[day.weekday()]])
-
-
-@dataclass(frozen=True)
-class _CityIndex:
-    venues: dict[str, RawVenue]
-    hotels: dict[str, RawHotel]
-    restaurants: dict[str, RawRestaurant]
-
-
-@lru_cache(maxsize=16)
-def _index(raw: RawCity) -> _CityIndex:
-    return _CityIndex(venues={v.id: v for v in raw.venues}, hotels={h.id: h for h in raw.hotels},
-                      restaurants={r.id: r for r in raw.restaurants})
+        """Last metro departure as minutes after the day's midnight (may exceed 24:00)."""
+        return self._last_metro[day.weekday()]
 
 
 class Catalog:

@@ -31,18 +31,23 @@ class CancelToken:
 class NodeMemo:
     """Node outputs keyed by (node, input digest); counts reuse per run."""
 
-    store: dict[tuple[str, str], Any] = field(default_factory=dict)
+    store: dict[tuple[str, Any], Any] = field(default_factory=dict)
     hits: int = 0
     misses: int = 0
     limit: int = 512
 
-    def get(self, node: str, key: str) -> tuple[bool, Any]:
+    def get(self, node: str, key: Any) -> tuple[bool, Any]:
         found = (node, key) in self.store
         self.hits += found
         self.misses += not found
         return found, self.store.get((node, key))
 
-    def put(self, node: str, key: str, value: Any) -> None:
+    def count(self, hits: int, misses: int) -> None:
+        """Sub-nodes run inside a node (tool calls) count towards reuse too."""
+        self.hits += hits
+        self.misses += misses
+
+    def put(self, node: str, key: Any, value: Any) -> None:
         if len(self.store) >= self.limit:
             self.store.pop(next(iter(self.store)))
         self.store[(node, key)] = value

@@ -62,6 +62,7 @@ class PlanningSession:
         self.today = today or date.today()
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
+        self.last_inputs: PlannerInputs | None = None
 
     async def plan(self, intent: IntentV1, *, on_event: EventCallback | None = None,
                    cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None) -> PlanResult:
@@ -135,6 +136,7 @@ class _Run:
                                   lambda: gather(intent, s.toolbox), 25,
                                   note=lambda i: f"{i.calls} tool calls, {i.cache_hits} cached")
         self.inputs = inputs
+        self._count_tool_calls(inputs)
         plans = await self._node("planner", ["plan", intent], lambda: self._plan(inputs), 45,
                                  note=lambda p: f"Explored {len(p)} route options: " + ", ".join(x.branch for x in p))
         self.checkpoints.save("planner", digest(plans), plans)
@@ -166,8 +168,14 @@ class _Run:
         self.checkpoints.save("responder", digest(fixed.plan), fixed.plan)
         return itinerary, fixed.plan
 
+    def _count_tool_calls(self, inputs: PlannerInputs) -> None:
+        """Each tool call is a node: reused when the gather node or the tool cache answered it."""
+        reused = inputs.calls if self.s.last_inputs is inputs else inputs.cache_hits
+        self.s.memo.count(reused, inputs.calls - reused)
+        self.s.last_inputs = inputs
+
     def _plan(self, inputs: PlannerInputs) -> list[PlanV1]:
-        builder = PlanBuilder(inputs)
+        builder = PlanBuilder(inputs, day_memo=self.s.memo)
         return [builder.build(b) for b in enumerate_branches(inputs)]
 
     def _decide_selection(self, chosen, scored) -> None:

@@ -58,7 +58,7 @@ def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str 
         price = "free" if v.est_price_usd_cents == 0 else f"admission about {format_usd(v.est_price_usd_cents)}"
         parts.append(claims.state(price, v.provenance))
         if v.indoor is not None:
-            parts.append("indoor" if v.indoor else "outdoor")
+            parts.append(claims.state("indoor" if v.indoor else "outdoor", v.provenance))
     else:
         parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person (in daily spend)",
                                   v.provenance))

@@ -61,8 +61,12 @@ def venue_choice(di: int, v: Attraction, kind: ChoiceKind = ChoiceKind.attractio
 
 
 class PlanBuilder:
-    def __init__(self, inputs: PlannerInputs) -> None:
+    """``day_memo`` (a pipeline NodeMemo) lets a re-plan reuse every day whose frame and
+    already-used venues are unchanged: an edit on day 3 leaves days 1–2 as they were."""
+
+    def __init__(self, inputs: PlannerInputs, day_memo=None) -> None:
         self.inputs = inputs
+        self.day_memo = day_memo
         self.intent: IntentV1 = inputs.intent
         self.tz = inputs.city.tz
         self.dates = trip_dates(inputs.intent)
@@ -81,7 +85,7 @@ class PlanBuilder:
         used = set(skip_venues) | {s.selected.option_ref for d in days for s in d if s.locked}
         venues = list(self.inputs.attractions)
         for di, fixed in enumerate(days):
-            days[di] = self._fill_day(builder, di, fixed, branch, used, venues)
+            days[di] = self._fill_day_memo(builder, di, fixed, branch, used, venues)
         seed = int(digest(self.intent)[:8], 16)
         return PlanV1(days=[DayPlan(date=d, slots=s) for d, s in zip(self.dates, days)],
                       assumptions=self.assumptions(), rng_seed=seed, branch=branch.label)
@@ -128,6 +132,21 @@ class PlanBuilder:
         return self.inputs.facts.airport_leg(code, self.inputs.city.center, self.dates[0]).from_geo
 
     # -- free time ------------------------------------------------------------------------------
+    def _fill_day_memo(self, builder, di, fixed, b: Branch, used: set[str], venues) -> list[Slot]:
+        if self.day_memo is None:
+            return self._fill_day(builder, di, fixed, b, used, venues)
+        key = (b.outbound.flight_id, b.back.flight_id, b.hotel.lodging_id, di, frozenset(used),
+               tuple((s.role, s.window, s.selected.option_ref, s.locked) for s in fixed),
+               tuple(self.intent.prefs.themes), self.intent.prefs.kid_friendly)
+        found, value = self.day_memo.get("plan_day", key)
+        if found and value[0] is self.inputs:
+            used |= value[2]
+            return value[1]
+        before = set(used)
+        slots = self._fill_day(builder, di, fixed, b, used, venues)
+        self.day_memo.put("plan_day", key, (self.inputs, slots, frozenset(used - before)))
+        return slots
+
     def _fill_day(self, builder: DayBuilder, di: int, fixed: list[Slot], b: Branch, used: set[str],
                   venues: list[Attraction]) -> list[Slot]:
         if di == 0 and local_minutes(b.outbound.arrival, self.tz)[1] > PARTIAL_ARRIVAL:

@@ -119,7 +119,14 @@ class ToolExecutor:
         async def run() -> Any:
             if tool in self._delays:
                 await asyncio.sleep(self._delays[tool])
-            return await fn(request) if inspect.iscoroutinefunction(fn) else _sync_call(tool, fn, request)
+            if not inspect.iscoroutinefunction(fn):
+                return _sync_call(tool, fn, request)
+            try:
+                return await fn(request)
+            except (ToolError, InputError):
+                raise
+            except (OSError, KeyError, ValueError) as exc:  # same failures as the sync path
+                raise ToolError(tool, str(exc) or type(exc).__name__) from exc
         try:
             return await asyncio.wait_for(run(), timeout=self.policy.hard_timeout_s)
         except asyncio.TimeoutError as exc:

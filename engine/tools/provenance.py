@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timezone
 from typing import Any
 
@@ -11,9 +12,11 @@ from engine.models import DataSource, Provenance
 
 def stamp(tool: str, payload: Any, *, data_source: DataSource = "fixture", ref_id: str | None = None,
           source_url: str | None = None, cache_hit: bool = False) -> Provenance:
-    return Provenance(tool=tool, call_ts=datetime.now(timezone.utc), cache_hit=cache_hit,
-                      response_digest=digest(payload), ref_id=ref_id, source_url=source_url,
-                      data_source=data_source)
+    """``payload`` is what the tool answered; a str is hashed as is (the hot path for transit)."""
+    response = hashlib.sha256(payload.encode()).hexdigest() if isinstance(payload, str) else digest(payload)
+    return Provenance.model_construct(source="tool", tool=tool, call_ts=datetime.now(timezone.utc),
+                                      cache_hit=cache_hit, response_digest=response, ref_id=ref_id,
+                                      source_url=source_url, data_source=data_source)
 
 
 def usd_cents(amount_local: float, rate_to_usd: float) -> int:

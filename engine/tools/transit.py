@@ -70,7 +70,7 @@ class FixtureTransit:
         mode = pick_mode(distance, list(request.mode_prefs))
         fare = self._fare(city, mode, distance)
         last = clock_of(city.last_metro_minutes(request.day)) if mode is TransitMode.metro else None
-        payload = {"mode": mode.value, "distance_m": int(distance), "fare": fare}
+        payload = f"{mode.value}|{int(distance)}|{fare}"
         return TransitLeg(mode=mode, from_geo=request.from_geo, to_geo=request.to_geo,
                           distance_m=int(distance), duration_seconds=leg_minutes(mode, distance) * 60,
                           cost_usd_cents=usd_cents(fare, self._rates.get(city.currency, 1.0)),

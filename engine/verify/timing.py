@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.facts import TripFacts
 from engine.models import ChoiceKind, IntentV1, PlanV1, Slot, Violation, ViolationKind, VenueType
-from engine.schedule import elapsed_minutes, pair_leg
+from engine.schedule import elapsed_minutes, pair_legs
 
 DEPLANE_MINUTES = 30
 
@@ -27,9 +27,8 @@ def required_gap(a: Slot, b: Slot, plan: PlanV1, facts: TripFacts, travel_min: f
 
 def verify_timing(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violation]:
     out = []
-    for day in plan.days:
-        for a, b in zip(day.slots, day.slots[1:]):
-            leg = pair_leg(a, b, day.date, facts)
+    for di, day in enumerate(plan.days):
+        for (a, b), leg in zip(zip(day.slots, day.slots[1:]), pair_legs(plan, di, facts)):
             travel = leg.duration_seconds / 60 if leg else 0.0
             need = required_gap(a, b, plan, facts, travel)
             gap = elapsed_minutes(day.date, a.window.end, b.window.start, facts.tz)

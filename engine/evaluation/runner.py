@@ -1,0 +1,310 @@
+"""Running scenarios and the suite, and the seed §1.3 correctness figures.
+
+Figures (pooled over the scenarios of one suite run):
+
+* **Scenario pass rate** = passing scenarios / scenarios. A scenario passes when the run ends
+  with the expected status (``ok`` = a plan with no blocking violation, ``error`` = a graceful
+  failure) and every ``must_satisfy`` predicate is true.
+* **First-repair success** = among the scenarios whose plan *needed repair* (the verifier found a
+  blocking violation, so at least one repair cycle ran), the share where bounded repair removed
+  every blocking violation in one cycle (the run is ``ok`` after exactly one cycle). Target ≥ 70%.
+  Expected-failure scenarios (budget exhaustion) count too: they are exactly the cases repair
+  cannot fix in one cycle.
+* **Repairs per success** = mean number of repair cycles over the *passing* scenarios that
+  produced a valid plan after needing repair (seed: "mean repair cycles before valid plan").
+  Target ≤ 1.0.
+* **Citation coverage** = claims with provenance / total claims, over every itinerary produced.
+  A *claim* is each ``"; "``-separated statement in an activity's ``notes`` (flight fares, hotel
+  tier and price, opening hours, admission, indoor/outdoor, transfer times and fares) plus the
+  cost breakdown's ``currency_disclaimer``; the explicit unknown marker ("Information not
+  available.") is not a claim. A claim is *covered* when ``itinerary.citations`` holds a
+  citation with exactly that text whose provenance is the activity's own provenance (same
+  ``response_digest``); for the disclaimer any citation with its text. Citations that back no
+  note (e.g. the daily weather) count in neither number. Target ≈ 100%.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, TextIO
+
+from engine.errors import InputError, TripwrightError
+from engine.models import ItineraryV1, RepairDiff
+from engine.pipeline import PlanningSession, PlanResult
+from engine.tools.provenance import usd_cents
+from engine.tools.requests import FXRequest
+from engine.tools.toolbox import ToolOverrides
+
+from .predicates import PredicateError, SafeExpression, UnsafeExpression
+from .scenario import Scenario, load_scenario, resolved_edits
+
+UNKNOWN_NOTE = "Information not available."
+PASS_THRESHOLD = 0.90
+DEFAULT_SCENARIOS = Path(__file__).resolve().parents[2] / "tests" / "eval" / "scenarios"
+
+
+@dataclass
+class ScenarioOutcome:
+    scenario_id: str
+    path: str | None
+    expected_status: str
+    status: str  # ok | error | cancelled | invalid (the scenario itself could not run)
+    failures: list[str] = field(default_factory=list)
+    cycles: int = 0
+    claims: int = 0
+    cited: int = 0
+    duration_ms: int = 0
+    message: str = ""
+    result: PlanResult | None = field(default=None, repr=False)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    @property
+    def needed_repair(self) -> bool:
+        return self.cycles > 0
+
+    @property
+    def first_repair_ok(self) -> bool:
+        return self.needed_repair and self.status == "ok" and self.cycles == 1
+
+    def explain(self) -> str:
+        head = f"{self.scenario_id}: {'PASS' if self.passed else 'FAIL'} (status {self.status}, " \
+               f"expected {self.expected_status}, {self.cycles} repair cycle(s))"
+        return "\n".join([head, *(f"  - {f}" for f in self.failures)])
+
+
+@dataclass
+class SuiteReport:
+    outcomes: list[ScenarioOutcome]
+
+    @property
+    def total(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def passed(self) -> int:
+        return sum(o.passed for o in self.outcomes)
+
+    @property
+    def pass_rate(self) -> float:
+        return self.passed / self.total if self.total else 0.0
+
+    @property
+    def first_repair_success(self) -> float | None:
+        needing = [o for o in self.outcomes if o.needed_repair]
+        return sum(o.first_repair_ok for o in needing) / len(needing) if needing else None
+
+    @property
+    def repairs_per_success(self) -> float | None:
+        fixed = [o for o in self.outcomes if o.passed and o.status == "ok" and o.needed_repair]
+        return sum(o.cycles for o in fixed) / len(fixed) if fixed else None
+
+    @property
+    def citation_coverage(self) -> float | None:
+        claims = sum(o.claims for o in self.outcomes)
+        return sum(o.cited for o in self.outcomes) / claims if claims else None
+
+    @property
+    def ok(self) -> bool:
+        return self.total > 0 and self.pass_rate >= PASS_THRESHOLD
+
+    def figures(self) -> dict[str, float | None]:
+        return {"scenario_pass_rate": self.pass_rate, "first_repair_success": self.first_repair_success,
+                "repairs_per_success": self.repairs_per_success, "citation_coverage": self.citation_coverage}
+
+    def format(self) -> str:
+        lines = []
+        for o in self.outcomes:
+            mark = "PASS" if o.passed else "FAIL"
+            lines.append(f"{mark}  {o.scenario_id:<24} status={o.status:<7} cycles={o.cycles} "
+                         f"{o.duration_ms:>5} ms")
+            lines += [f"      ✗ {f}" for f in o.failures]
+        needing = sum(o.needed_repair for o in self.outcomes)
+        fixed = [o for o in self.outcomes if o.passed and o.status == "ok" and o.needed_repair]
+        claims = sum(o.claims for o in self.outcomes)
+        lines += [
+            "",
+            f"Scenario pass rate:    {_pct(self.pass_rate)} ({self.passed}/{self.total}; target ≥ 90%)",
+            f"First-repair success:  {_pct(self.first_repair_success)} "
+            f"({sum(o.first_repair_ok for o in self.outcomes)}/{needing} needing repair fixed in ≤1 cycle; "
+            f"target ≥ 70%)",
+            f"Repairs per success:   {_num(self.repairs_per_success)} "
+            f"({sum(o.cycles for o in fixed)} cycles over {len(fixed)} repaired plans; target ≤ 1.0)",
+            f"Citation coverage:     {_pct(self.citation_coverage)} "
+            f"({sum(o.cited for o in self.outcomes)}/{claims} claims with provenance; target ≈ 100%)",
+        ]
+        return "\n".join(lines)
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x * 100:.1f}%"
+
+
+def _num(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.2f}"
+
+
+# -- citation coverage ---------------------------------------------------------------------------
+def citation_counts(itinerary: ItineraryV1 | None) -> tuple[int, int]:
+    """(claims, covered claims) of one itinerary; see the module docstring."""
+    if itinerary is None:
+        return 0, 0
+    backed = {(c.claim, c.provenance.response_digest) for c in itinerary.citations}
+    texts = {c.claim for c in itinerary.citations}
+    claims = covered = 0
+    for day in itinerary.days:
+        for a in day.activities:
+            if not a.notes or a.notes == UNKNOWN_NOTE:
+                continue
+            digest = a.provenance.response_digest if a.provenance else None
+            parts = [p for p in a.notes.split("; ") if p.strip()]
+            i = 0
+            while i < len(parts):  # a cited claim may itself contain "; " (hotel desk notes)
+                j = next((j for j in range(len(parts), i, -1)
+                          if ("; ".join(parts[i:j]), digest) in backed), None)
+                claims += 1
+                covered += j is not None
+                i = j if j is not None else i + 1
+    disclaimer = itinerary.cost_breakdown.currency_disclaimer
+    if disclaimer:
+        claims += 1
+        covered += disclaimer in texts
+    return claims, covered
+
+
+def repair_cycles(result: PlanResult | None) -> list[RepairDiff]:
+    if result is None:
+        return []
+    if result.itinerary is not None:
+        return list(result.itinerary.repairs)
+    if result.failure is not None:
+        return list(result.failure.attempts)
+    return []
+
+
+# -- one scenario --------------------------------------------------------------------------------
+def build_session(scenario: Scenario) -> PlanningSession:
+    overrides = ToolOverrides(weather=dict(scenario.overrides.weather), fx=dict(scenario.overrides.fx))
+    return PlanningSession(today=scenario.today, overrides=overrides)
+
+
+def scenario_intent(scenario: Scenario, session: PlanningSession):
+    """IntentV1 for the scenario; a budget in another currency is converted with the session's
+    FX tool (as-of the scenario's ``today``, T-1), rounded half up to whole cents."""
+    from engine.models import IntentV1
+    spec = scenario.budget_spec
+    cents = None
+    if spec is not None:
+        rate = session.toolbox.fx.rate(FXRequest(from_currency=spec.currency, as_of=scenario.today)).rate
+        cents = usd_cents(spec.amount, rate)
+    return IntentV1.model_validate(scenario.intent_data(cents))
+
+
+def namespace(result: PlanResult, intent) -> dict[str, Any]:
+    """The names a predicate can use."""
+    return {"itinerary": result.itinerary, "intent": intent, "failure": result.failure, "result": result,
+            "plan": result.plan, "facts": result.inputs.facts if result.inputs else None}
+
+
+async def run_scenario_async(scenario: Scenario | str | Path) -> ScenarioOutcome:
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    outcome = ScenarioOutcome(scenario_id=scenario.scenario_id, path=scenario.path,
+                              expected_status=scenario.expect.status, status="invalid")
+    started = time.perf_counter()
+    try:
+        checks = [(p, SafeExpression(p.predicate)) for p in scenario.must_satisfy]
+        session = build_session(scenario)
+        intent = scenario_intent(scenario, session)
+        result = await session.plan(intent, edits=resolved_edits(scenario))
+    except UnsafeExpression as exc:
+        outcome.failures.append(f"predicate rejected: {exc}")
+        return outcome
+    except (TripwrightError, ValueError) as exc:  # InputError, pydantic ValidationError, ...
+        field_name = exc.field if isinstance(exc, InputError) else "scenario"
+        outcome.failures.append(f"scenario could not run ({field_name}): {exc}")
+        return outcome
+    finally:
+        outcome.duration_ms = int((time.perf_counter() - started) * 1000)
+    outcome.result = result
+    outcome.status = {"completed": "ok"}.get(result.status, result.status)
+    outcome.cycles = len(repair_cycles(result))
+    outcome.claims, outcome.cited = citation_counts(result.itinerary)
+    outcome.message = result.failure.message if result.failure else ""
+    if outcome.status != scenario.expect.status:
+        why = f": {outcome.message}" if outcome.message else ""
+        outcome.failures.append(f"expected status {scenario.expect.status}, got {outcome.status}{why}")
+        return outcome
+    names = namespace(result, intent)
+    for spec, expr in checks:
+        try:
+            value = expr.evaluate(names)
+        except PredicateError as exc:
+            outcome.failures.append(f"{spec.label} — error: {exc} [{spec.predicate}]")
+            continue
+        if not value:
+            label = f"{spec.label} [{spec.predicate}]" if spec.description else spec.predicate
+            outcome.failures.append(f"{label} — evaluated to {value!r}")
+    return outcome
+
+
+def run_scenario(scenario: Scenario | str | Path) -> ScenarioOutcome:
+    return asyncio.run(run_scenario_async(scenario))
+
+
+# -- the suite -----------------------------------------------------------------------------------
+def scenario_paths(paths: Iterable[str | Path] | None = None) -> list[Path]:
+    """YAML files named by ``paths`` (files or directories); default: the bundled suite."""
+    out: list[Path] = []
+    for p in [Path(x) for x in (paths or [DEFAULT_SCENARIOS])]:
+        if p.is_dir():
+            out += sorted(q for q in p.iterdir() if q.suffix in (".yaml", ".yml"))
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise InputError("paths", f"no scenario file or directory at {p}")
+    return out
+
+
+async def run_suite_async(paths: Iterable[str | Path] | None = None) -> SuiteReport:
+    outcomes = []
+    for path in scenario_paths(paths):
+        try:
+            scenario = load_scenario(path)
+        except InputError as exc:
+            outcomes.append(ScenarioOutcome(scenario_id=path.stem, path=str(path), expected_status="?",
+                                            status="invalid", failures=[f"invalid scenario: {exc}"]))
+            continue
+        outcomes.append(await run_scenario_async(scenario))
+    return SuiteReport(outcomes)
+
+
+def run_suite(paths: Iterable[str | Path] | None = None, *, out: TextIO | None = None) -> SuiteReport:
+    """Run every scenario, print the per-scenario lines and the four figures, return the report."""
+    report = asyncio.run(run_suite_async(paths))
+    print(report.format(), file=out or sys.stdout)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``tripwright eval [PATHS...]``: exit 0 when the pass rate is ≥ 90%, else 1."""
+    args = list(argv or [])
+    try:
+        report = run_suite(args or None)
+    except InputError as exc:
+        print(f"tripwright eval: {exc}", file=sys.stderr)
+        return 2
+    if not report.total:
+        print("tripwright eval: no scenarios found", file=sys.stderr)
+        return 1
+    return 0 if report.ok else 1
+
+
+__all__ = ["DEFAULT_SCENARIOS", "PASS_THRESHOLD", "ScenarioOutcome", "SuiteReport", "citation_counts", "main",
+           "run_scenario", "run_scenario_async", "run_suite", "run_suite_async", "scenario_paths"]
