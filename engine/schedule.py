@@ -64,7 +64,7 @@ def pair_leg(a: Slot, b: Slot, day: date, facts: TripFacts) -> TransitLeg | None
     return facts.leg(a.selected.geo, b.selected.geo, day)
 
 
-MEMO_LIMIT = 4096
+MEMO_LIMIT = 50_000
 
 
 def pair_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[TransitLeg | None]:
@@ -105,8 +105,7 @@ def _day_legs(plan: PlanV1, di: int, facts: TripFacts, hotel: Geo | None) -> lis
     starts_at_hotel = di > 0 and slots[0].role not in ("checkout",)
     if hotel and starts_at_hotel and slots[0].selected.geo and slots[0].selected.kind is not ChoiceKind.flight:
         legs.append((f"hotel>{slots[0].selected.choice_id}", facts.leg(hotel, slots[0].selected.geo, day.date)))
-    for a, b in zip(slots, slots[1:]):
-        leg = pair_leg(a, b, day.date, facts)
+    for a, b, leg in zip(slots, slots[1:], pair_legs(plan, di, facts)):
         if leg is not None:
             legs.append((f"{a.selected.choice_id}>{b.selected.choice_id}", leg))
     last = slots[-1]
