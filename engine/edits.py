@@ -34,7 +34,6 @@ from engine.facts import TripFacts
 from engine.models import Attraction, Choice, ChoiceFeatures, ChoiceKind, DayPlan, PlanV1, Slot, TimeWindow
 
 _VISITS = ("activity", "meal")
-_FLIGHTS = ("arrival", "departure")
 MAX_CHOICES = 4
 
 
@@ -102,7 +101,7 @@ class _Edit:
 class Retime(_Edit):
     """Give a slot a new window on the same day (and optionally pin it)."""
 
-    window: TimeWindow = None  # type: ignore[assignment]
+    window: TimeWindow
     lock: bool = False
 
     def __call__(self, plan: PlanV1, facts: TripFacts) -> PlanV1:
@@ -130,7 +129,7 @@ class Remove(_Edit):
 class Replace(_Edit):
     """Put another venue (from ``facts.venues``) in the slot, keeping its window."""
 
-    venue_id: str = ""
+    venue_id: str
 
     def __call__(self, plan: PlanV1, facts: TripFacts) -> PlanV1:
         di, si, slot = self._locate(plan)
@@ -180,8 +179,8 @@ class Unlock(_Edit):
 class MoveToDay(_Edit):
     """Move a visit or meal to another day (0-based ``day_index``) at ``window``."""
 
-    day_index: int = 0
-    window: TimeWindow = None  # type: ignore[assignment]
+    day_index: int
+    window: TimeWindow
 
     def __call__(self, plan: PlanV1, facts: TripFacts) -> PlanV1:
         di, si, slot = self._locate(plan)

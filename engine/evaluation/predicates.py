@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 MAX_SOURCE = 2000
 MAX_SEQUENCE = 100_000
+MAX_STEPS = 1_000_000  # evaluated nodes per predicate (guards nested comprehensions)
 
 
 class UnsafeExpression(ValueError):
@@ -141,6 +142,7 @@ def _is_target(node: ast.AST) -> bool:
 class _Interpreter:
     def __init__(self, names: dict[str, Any]) -> None:
         self.scopes: list[dict[str, Any]] = [names]
+        self.steps = 0
 
     def lookup(self, name: str) -> Any:
         for scope in reversed(self.scopes):
@@ -151,6 +153,9 @@ class _Interpreter:
         raise PredicateError(f"unknown name {name!r}")
 
     def eval(self, node: ast.AST) -> Any:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise PredicateError(f"predicate took more than {MAX_STEPS} steps")
         method = getattr(self, f"_{type(node).__name__}", None)
         if method is None:
             raise UnsafeExpression(f"{type(node).__name__} is not allowed in a predicate")

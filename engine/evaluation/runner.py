@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, TextIO
@@ -52,7 +53,7 @@ class ScenarioOutcome:
     scenario_id: str
     path: str | None
     expected_status: str
-    status: str  # ok | error | cancelled | invalid (the scenario itself could not run)
+    status: str  # ok | error | cancelled | invalid (the scenario could not run) | crashed
     failures: list[str] = field(default_factory=list)
     cycles: int = 0
     claims: int = 0
@@ -229,6 +230,13 @@ async def run_scenario_async(scenario: Scenario | str | Path) -> ScenarioOutcome
     except (TripwrightError, ValueError) as exc:  # InputError, pydantic ValidationError, ...
         field_name = exc.field if isinstance(exc, InputError) else "scenario"
         outcome.failures.append(f"scenario could not run ({field_name}): {exc}")
+        return outcome
+    except Exception as exc:  # noqa: BLE001 - an engine crash fails this scenario, not the suite
+        outcome.status = "crashed"
+        outcome.message = traceback.format_exc()
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        outcome.failures.append(f"engine crashed: {type(exc).__name__}: {exc} "
+                                f"({Path(where.filename).name}:{where.lineno})")
         return outcome
     finally:
         outcome.duration_ms = int((time.perf_counter() - started) * 1000)

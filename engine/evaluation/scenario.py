@@ -30,6 +30,12 @@
 * ``lock`` / ``unlock: {choice, day?, nth?}``
 * ``move: {choice, day?, nth?, to_day, start, end}``
 
+Predicates (see :mod:`engine.evaluation.predicates`) see ``itinerary`` (ItineraryV1 or None),
+``intent`` (the IntentV1 that was planned, budget already in USD cents), ``failure``
+(PlanFailure or None), ``result`` (the PlanResult: ``status``, ``events``, ``inputs``, …) and two
+conveniences: ``plan`` (the final PlanV1 — repaired, or the best attempt on failure) and ``facts``
+(the TripFacts the plan was checked against: ``facts.venues[id]``, ``facts.flights``, ``facts.weather``).
+
 ``choice`` is resolved against the selected plan when the edit runs: a slot matches when its
 choice id, its venue/option id (``option_ref``) or its role (``activity``, ``meal``, ``checkin``,
 …; ``visit`` = activity or meal) equals ``choice``. ``day`` (0-based, like ``day_offset``)

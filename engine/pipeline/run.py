@@ -28,6 +28,7 @@ from engine.planning.selector import select
 from engine.repair import RepairContext, RepairResult, repair
 from engine.tools.requests import FXRequest
 from engine.tools.toolbox import ToolOverrides, Toolbox, build_toolbox
+from engine.schedule import day_legs
 from engine.verify import blocking, verify_plan
 
 from .control import CancelToken, Checkpoints, NodeMemo
@@ -62,7 +63,7 @@ class PlanningSession:
         self.today = today or date.today()
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
-        self.last_inputs: PlannerInputs | None = None
+        self.last_facts: TripFacts | None = None
 
     async def plan(self, intent: IntentV1, *, on_event: EventCallback | None = None,
                    cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None) -> PlanResult:
@@ -99,6 +100,10 @@ class _Run:
             self.emitter.emit("responder", EventStatus.error, note=exc.message)
             self.emitter.emit("responder", EventStatus.done, progress=100)
             return self._result("error", None, failure, exc.best)
+        except TripwrightError as exc:  # bad input found mid-run: close the stream, then report
+            self.emitter.emit("responder", EventStatus.error, note=str(exc))
+            self.emitter.emit("responder", EventStatus.done, progress=100)
+            raise
         self.emitter.emit("responder", EventStatus.done, progress=100, note=f"run {self.run_id}")
         return self._result("completed", itinerary, None, plan)
 
@@ -107,19 +112,25 @@ class _Run:
                           failure=failure, plan=plan, events=self.emitter.events,
                           checkpoints=self.checkpoints, reuse=self.s.memo.reuse, inputs=self.inputs)
 
-    async def _node(self, node: str, key_obj, fn, progress: int, note=None):
-        """Run one node under memo, cancellation and events; ``fn`` may be sync or async."""
+    async def _memo(self, node: str, key: str, fn):
+        """Run ``fn`` (sync or async) unless the memo holds its output; returns (value, reused)."""
         self.cancel.raise_if_cancelled()
-        key = digest(key_obj)
         found, value = self.s.memo.get(node, key)
-        started = time.perf_counter()
         if not found:
-            if node != "intent_extractor":
-                self.emitter.emit(node, EventStatus.started, args_digest=key, progress=progress)
             value = fn()
             if hasattr(value, "__await__"):
                 value = await value
             self.s.memo.put(node, key, value)
+        return value, found
+
+    async def _node(self, node: str, key_obj, fn, progress: int, note=None):
+        """One pipeline node under memo, cancellation and events (started → completed)."""
+        self.cancel.raise_if_cancelled()
+        key = digest(key_obj)
+        started = time.perf_counter()
+        if node != "intent_extractor" and (node, key) not in self.s.memo.store:  # a memo hit just completes
+            self.emitter.emit(node, EventStatus.started, args_digest=key, progress=progress)
+        value, found = await self._memo(node, key, fn)
         ms = int((time.perf_counter() - started) * 1000)
         text = note(value) if callable(note) else note
         self.emitter.emit(node, EventStatus.completed, args_digest=key, duration_ms=ms, cache_hit=found,
@@ -127,29 +138,18 @@ class _Run:
         return value
 
     async def _stages(self) -> tuple[ItineraryV1, PlanV1]:
-        s, intent = self.s, self.intent
+        intent = self.intent
         await self._node("intent_extractor", intent, lambda: intent, 5, note=f"{intent.city}, {intent.days} days")
-        # Tool answers depend on where and when, not on the budget or the locked windows.
-        tools_key = intent.model_copy(update={"budget_usd_cents": 1,
-                                              "prefs": intent.prefs.model_copy(update={"locked_slots": []})})
-        inputs = await self._node("tool_executor", ["gather", tools_key, [l.activity_id for l in intent.prefs.locked_slots]],
-                                  lambda: gather(intent, s.toolbox), 25,
-                                  note=lambda i: f"{i.calls} tool calls, {i.cache_hits} cached")
-        self.inputs = inputs
-        self._count_tool_calls(inputs)
-        plans = await self._node("planner", ["plan", intent], lambda: self._plan(inputs), 45,
-                                 note=lambda p: f"Explored {len(p)} route options: " + ", ".join(x.branch for x in p))
-        self.checkpoints.save("planner", digest(plans), plans)
-        best = await self._node("selector", ["select", digest(plans)], lambda: select(plans, intent, inputs.facts), 55,
+        inputs, plans = await self._planner()
+        best = await self._node("selector", ["select", digest(plans)], lambda: select(plans, intent, inputs.facts), 45,
                                 note=lambda b: f"Selected {b[0].plan.branch} ({format_usd(b[0].cost_cents)})")
         chosen, scored = best
         if self.edits:
-            edited = chosen.plan
-            for edit in self.edits:
-                edited = edit(edited, inputs.facts)
-            chosen = dataclasses.replace(chosen, plan=edited)
+            chosen = dataclasses.replace(chosen, plan=self._apply_edits(chosen.plan, inputs))
         self._decide_selection(chosen, scored)
         self.checkpoints.save("selector", digest(chosen.plan), chosen.plan)
+        await self._node("tool_executor", ["enrich", digest(chosen.plan)], lambda: self._enrich(chosen.plan, inputs), 55,
+                         note=lambda n: f"{n} transfers timed; weather for {len(inputs.weather)} days")
         violations = await self._node("verifier", ["verify", digest(chosen.plan), intent],
                                       lambda: verify_plan(chosen.plan, intent, inputs.facts), 65,
                                       note=lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
@@ -168,11 +168,48 @@ class _Run:
         self.checkpoints.save("responder", digest(fixed.plan), fixed.plan)
         return itinerary, fixed.plan
 
+    async def _planner(self) -> tuple[PlannerInputs, list[PlanV1]]:
+        """Planner node: fetch tool data (memoised apart: it depends on where and when, not on
+        the budget or locked windows), then build ≤ 4 branches."""
+        intent = self.intent
+        started = time.perf_counter()
+        plan_key = digest(["plan", intent])
+        if ("planner", plan_key) not in self.s.memo.store:
+            self.emitter.emit("planner", EventStatus.started, args_digest=plan_key, progress=15)
+        tools_key = intent.model_copy(update={"budget_usd_cents": 1,
+                                              "prefs": intent.prefs.model_copy(update={"locked_slots": []})})
+        locked_ids = [lock.activity_id for lock in intent.prefs.locked_slots]
+        inputs, reused = await self._memo("tools", digest(["gather", tools_key, locked_ids]),
+                                          lambda: gather(intent, self.s.toolbox))
+        if inputs.intent != intent:  # tool answers are shared; the plan follows this run's intent
+            inputs = dataclasses.replace(inputs, intent=intent)
+        self.inputs = inputs
+        self._count_tool_calls(inputs)
+        self.emitter.emit("planner", EventStatus.running, args_digest=plan_key, cache_hit=reused, progress=25,
+                          note=f"{inputs.calls} tool results ({inputs.cache_hits if not reused else inputs.calls} cached)")
+        plans, found = await self._memo("planner", plan_key, lambda: self._plan(inputs))
+        self.checkpoints.save("planner", digest(plans), plans)
+        self.emitter.emit("planner", EventStatus.completed, args_digest=plan_key, cache_hit=found, progress=35,
+                          duration_ms=int((time.perf_counter() - started) * 1000),
+                          note=f"Explored {len(plans)} route options: " + ", ".join(p.branch for p in plans))
+        return inputs, plans
+
+    def _apply_edits(self, plan: PlanV1, inputs: PlannerInputs) -> PlanV1:
+        for edit in self.edits:
+            plan = edit(plan, inputs.facts)
+        self.emitter.emit("selector", EventStatus.running, progress=50,
+                          note=f"applied {len(self.edits)} user edit(s)")
+        return plan
+
+    def _enrich(self, plan: PlanV1, inputs: PlannerInputs) -> int:
+        """Tool executor: time every transfer of the selected plan (transit tool, cached)."""
+        return sum(len(day_legs(plan, di, inputs.facts)) for di in range(len(plan.days)))
+
     def _count_tool_calls(self, inputs: PlannerInputs) -> None:
         """Each tool call is a node: reused when the gather node or the tool cache answered it."""
-        reused = inputs.calls if self.s.last_inputs is inputs else inputs.cache_hits
+        reused = inputs.calls if self.s.last_facts is inputs.facts else inputs.cache_hits
         self.s.memo.count(reused, inputs.calls - reused)
-        self.s.last_inputs = inputs
+        self.s.last_facts = inputs.facts
 
     def _plan(self, inputs: PlannerInputs) -> list[PlanV1]:
         builder = PlanBuilder(inputs, day_memo=self.s.memo)

@@ -139,12 +139,12 @@ class PlanBuilder:
                tuple((s.role, s.window, s.selected.option_ref, s.locked) for s in fixed),
                tuple(self.intent.prefs.themes), self.intent.prefs.kid_friendly)
         found, value = self.day_memo.get("plan_day", key)
-        if found and value[0] is self.inputs:
+        if found and value[0] is self.inputs.facts:
             used |= value[2]
             return value[1]
         before = set(used)
         slots = self._fill_day(builder, di, fixed, b, used, venues)
-        self.day_memo.put("plan_day", key, (self.inputs, slots, frozenset(used - before)))
+        self.day_memo.put("plan_day", key, (self.inputs.facts, slots, frozenset(used - before)))
         return slots
 
     def _fill_day(self, builder: DayBuilder, di: int, fixed: list[Slot], b: Branch, used: set[str],

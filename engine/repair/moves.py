@@ -12,7 +12,7 @@ from engine.canonical import digest
 from engine.costs import plan_cost
 from engine.facts import TripFacts
 from engine.models import (TIER_ORDER, ChoiceKind, IntentV1, Move, MoveType, PlanV1, Provenance, Slot,
-                           minutes_of)
+                           ViolationKind, minutes_of)
 from engine.planning.builder import PlanBuilder, flight_choice, lodging_choice, venue_choice
 from engine.planning.inputs import PlannerInputs
 from engine.verify.weather import is_bad_weather
@@ -88,14 +88,30 @@ def downgrade_hotel(plan: PlanV1, ctx: RepairContext, reason: str) -> tuple[Plan
         return None
     lower = TIER_ORDER[rank - 1]
     options = [h for h in ctx.inputs.lodgings if h.tier is lower]
-    if not options:
-        return None
     from .rebuild import reframe
-    new = reframe(plan, ctx, hotel=options[0])
-    if new is None:
+    best = None  # (clashes, hotel, plan): the first hotel of the tier that fits the frame best
+    for option in options:
+        new = reframe(plan, ctx, hotel=option)
+        if new is None:
+            continue
+        clashes = _frame_clashes(new, ctx)
+        if best is None or clashes < best[0]:
+            best = (clashes, option, new)
+        if clashes == 0:
+            break
+    if best is None:
         return None
+    _, option, new = best
     return new, _move(MoveType.downgrade_hotel, checkin[2].selected.choice_id, hotel.tier.value,
-                      lower.value, f"{reason}: {hotel.name} → {options[0].name}")
+                      lower.value, f"{reason}: {hotel.name} → {option.name}")
+
+
+def _frame_clashes(plan: PlanV1, ctx: RepairContext) -> int:
+    """Blocking violations other than the budget: a hotel whose check-in hours leave no time to
+    reach a locked visit on the arrival day would trade one violation for another."""
+    from engine.verify import verify_plan
+    return sum(1 for v in verify_plan(plan, ctx.intent, ctx.facts)
+               if v.blocking and v.kind is not ViolationKind.budget_exceeded)
 
 
 # -- 3. reorder days ---------------------------------------------------------------------------

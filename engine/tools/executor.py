@@ -88,7 +88,7 @@ class ToolExecutor:
         now = time.monotonic()
         if hit and (tool not in TTL_S or now - hit[0] < TTL_S[tool]):
             stats.cache_hits += 1
-            return hit[1], True
+            return mark_cached(hit[1]), True
         breaker = self._breakers.setdefault(tool, Breaker())
         breaker.check(tool, self.policy, now)
         started = time.perf_counter()
@@ -136,6 +136,16 @@ class ToolExecutor:
         rows = [self.stats[tool]] if tool else list(self.stats.values())
         calls = sum(s.calls for s in rows)
         return sum(s.cache_hits for s in rows) / calls if calls else 0.0
+
+
+def mark_cached(result: Any) -> Any:
+    """The cached answer, its provenance saying ``cache_hit=True`` (seed §3.7)."""
+    if isinstance(result, list):
+        return [mark_cached(r) for r in result]
+    provenance = getattr(result, "provenance", None)
+    if provenance is None or provenance.cache_hit:
+        return result
+    return result.model_copy(update={"provenance": provenance.model_copy(update={"cache_hit": True})})
 
 
 def _sync_call(tool: str, fn: Callable[[Any], Any], request: Any) -> Any:

@@ -23,16 +23,17 @@ class FlightsTool(Protocol):
 
 
 def is_overnight(departure: datetime, arrival: datetime, tzs: tuple[str, str]) -> bool:
-    """A red-eye: airborne at 03:00 local time at either end of the flight."""
-    for tz in tzs:
-        zone = ZoneInfo(tz)
-        dep, arr = departure.astimezone(zone), arrival.astimezone(zone)
-        three_am = datetime.combine(dep.date(), time(3), zone)
-        if three_am < dep:
-            three_am += timedelta(days=1)
-        if three_am <= arr:
-            return True
-    return False
+    """A red-eye: airborne at 03:00 where the traveller left, or landing the next calendar day
+    before noon (the night was spent on board). Westbound morning flights are daytime flights."""
+    origin, dest = ZoneInfo(tzs[0]), ZoneInfo(tzs[1])
+    dep = departure.astimezone(origin)
+    three_am = datetime.combine(dep.date(), time(3), origin)
+    if three_am < dep:
+        three_am += timedelta(days=1)
+    if three_am <= arrival.astimezone(origin):
+        return True
+    arr = arrival.astimezone(dest)
+    return arr.date() > dep.date() and arr.hour < 12
 
 
 class FixtureFlights:

@@ -46,32 +46,45 @@ def clock_of(minutes: int) -> time:
 
 
 class FixtureTransit:
-    """Computed legs; memoised by rounded coordinates (seed: "cache by rounded coords")."""
+    """Computed legs, cached by rounded coordinates (seed: "cache by rounded coords", TTL ∞).
+
+    The cache is shared by every instance in the process: a leg depends only on its key.
+    """
 
     name = "transit"
+    _shared: dict[tuple, TransitLeg] = {}
+    SHARED_LIMIT = 100_000
 
     def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
         self._catalog = catalog
         self._rates = rates_to_usd
-        self._memo: dict[tuple, TransitLeg] = {}
+        self._cities: dict[str, City] = {}
 
     def leg(self, request: TransitRequest) -> TransitLeg:
-        key = (request.city, round(request.from_geo.lat, 4), round(request.from_geo.lon, 4),
+        city = self._city(request.city)
+        key = (city.slug, round(request.from_geo.lat, 4), round(request.from_geo.lon, 4),
                round(request.to_geo.lat, 4), round(request.to_geo.lon, 4), request.day.weekday(),
-               tuple(request.mode_prefs))
-        leg = self._memo.get(key)
+               tuple(request.mode_prefs), self._rates.get(city.currency, 1.0))
+        leg = self._shared.get(key)
         if leg is None:
-            leg = self._memo[key] = self._compute(request)
+            if len(self._shared) >= self.SHARED_LIMIT:
+                self._shared.clear()
+            leg = self._shared[key] = self._compute(city, request)
         return leg
 
-    def _compute(self, request: TransitRequest) -> TransitLeg:
-        city = self._catalog.city(request.city)
+    def _city(self, name: str) -> City:
+        city = self._cities.get(name)
+        if city is None:
+            city = self._cities[name] = self._catalog.city(name)
+        return city
+
+    def _compute(self, city: City, request: TransitRequest) -> TransitLeg:
         distance = haversine_m(request.from_geo, request.to_geo)
         mode = pick_mode(distance, list(request.mode_prefs))
         fare = self._fare(city, mode, distance)
         last = clock_of(city.last_metro_minutes(request.day)) if mode is TransitMode.metro else None
         payload = f"{mode.value}|{int(distance)}|{fare}"
-        return TransitLeg(mode=mode, from_geo=request.from_geo, to_geo=request.to_geo,
+        return TransitLeg.model_construct(mode=mode, from_geo=request.from_geo, to_geo=request.to_geo,
                           distance_m=int(distance), duration_seconds=leg_minutes(mode, distance) * 60,
                           cost_usd_cents=usd_cents(fare, self._rates.get(city.currency, 1.0)),
                           last_departure=last,
