@@ -1,0 +1,136 @@
+"""The CLI contract (SPEC_DECISIONS §3) through the real ``tripwright`` executable."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXE = Path(sys.executable).with_name("tripwright")
+XSD = Path(__file__).resolve().parents[3] / "shared" / "reference" / "gpx-1.1.xsd"
+TODAY = "2026-11-23"
+INTENT = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
+          "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
+          "prefs": {"themes": ["art", "food"]}}
+
+
+def tw(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+@pytest.fixture()
+def intent_file(tmp_path: Path):
+    def write(**changes) -> Path:
+        data = json.loads(json.dumps(INTENT)) | changes
+        path = tmp_path / "intent.json"
+        path.write_text(json.dumps(data))
+        return path
+    return write
+
+
+def test_plan_writes_itinerary_gpx_ics_and_events(tmp_path, intent_file) -> None:
+    out, gpx, ics, events = (tmp_path / n for n in ("it.json", "it.gpx", "it.ics", "ev.jsonl"))
+    done = tw("plan", "--intent", str(intent_file()), "--out", str(out), "--gpx", str(gpx), "--ics", str(ics),
+              "--events", str(events), "--today", TODAY)
+    assert done.returncode == 0, done.stderr
+    itinerary = json.loads(out.read_text())
+    assert itinerary["status"] == "ok" and itinerary["schema_version"] == "1.0"
+    assert itinerary["cost_breakdown"]["total_usd_cents"] <= INTENT["budget_usd_cents"]
+    lines = [json.loads(line) for line in events.read_text().splitlines()]
+    assert (lines[0]["node"], lines[0]["status"]) == ("intent_extractor", "started")
+    assert (lines[-1]["node"], lines[-1]["status"]) == ("responder", "done")
+    assert [e["seq"] for e in lines] == list(range(len(lines)))
+    import gpxpy
+    import icalendar
+    parsed = gpxpy.parse(gpx.read_text())
+    assert len(parsed.tracks) == 5 and parsed.waypoints
+    calendar = icalendar.Calendar.from_ical(ics.read_bytes())
+    assert len(list(calendar.walk("VEVENT"))) >= 15
+    if XSD.exists():
+        from lxml import etree
+        etree.XMLSchema(etree.parse(str(XSD))).assertValid(etree.parse(str(gpx)))
+
+
+def test_verify_passes_a_fresh_plan_and_fails_a_tampered_one(tmp_path, intent_file) -> None:
+    out = tmp_path / "it.json"
+    assert tw("plan", "--intent", str(intent_file()), "--out", str(out), "--today", TODAY).returncode == 0
+    ok = tw("verify", str(out))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "0 blocking" in ok.stdout
+    data = json.loads(out.read_text())
+    tuesday = next(d for d in data["days"] if d["date"] == "2027-06-15")  # a Tuesday: the Louvre is closed
+    visit = next(a for a in data["days"][1]["activities"] if a["role"] == "activity")
+    tuesday["activities"].append({**visit, "id": "d0-activity-louvre", "ref": "louvre", "name": "Musée du Louvre",
+                                  "window": {"start": "22:00:00", "end": "23:00:00"}})
+    out.write_text(json.dumps(data))
+    bad = tw("verify", str(out))
+    assert bad.returncode == 1
+    assert "venue_closed at d0-activity-louvre" in bad.stdout
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"budget_usd_cents": -5}, "budget_usd_cents"),
+    ({"city": "Atlantis"}, "city"),
+    ({"date_window": {"start": "2027-06-19", "end": "2027-06-15", "tz": "Europe/Paris"}}, "date_window"),
+    ({"date_window": {"start": "2027-06-01", "end": "2027-06-19", "tz": "Europe/Paris"}}, "date_window"),
+    ({"airports": ["ZZZ"]}, "airports"),
+    ({"origin_airport": "QQQ"}, "origin_airport"),
+    ({"prefs": {"themes": [], "locked_slots": [{"day_offset": 9, "activity_id": "louvre",
+                                                "window": {"start": "10:00", "end": "12:00"}}]}}, "locked_slots"),
+    ({"prefs": {"tier": "palace"}}, "prefs.tier"),
+])
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, intent_file, changes, field) -> None:
+    out = tmp_path / "never.json"
+    done = tw("plan", "--intent", str(intent_file(**changes)), "--out", str(out), "--today", TODAY)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert field in done.stderr
+    assert not out.exists()
+
+
+def test_malformed_json_and_missing_file(tmp_path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"city": "Paris",')
+    done = tw("plan", "--intent", str(broken))
+    assert done.returncode == 2 and "intent: malformed JSON" in done.stderr
+    missing = tw("plan", "--intent", str(tmp_path / "nope.json"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_impossible_budget_exits_3_with_the_attempts(tmp_path, intent_file) -> None:
+    out = tmp_path / "failure.json"
+    done = tw("plan", "--intent", str(intent_file(budget_usd_cents=100000)), "--out", str(out), "--today", TODAY)
+    assert done.returncode == 3
+    assert done.stderr.startswith("tripwright: Unable to meet budget constraint")
+    failure = json.loads(out.read_text())
+    assert failure["status"] == "error" and failure["itinerary"] is None
+    assert 1 <= len(failure["attempts"]) <= 3
+    assert all(len(a["moves"]) <= 2 for a in failure["attempts"])
+
+
+def test_prompt_plans_and_names_what_is_missing() -> None:
+    done = tw("plan", "--prompt", "5 days in Rome from 2027-05-10, flying from LHR, budget 3000 EUR, history",
+              "--today", TODAY)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Rome: 5 days")
+    nohome = tw("plan", "--prompt", "5 days in Rome from 2027-05-10, budget 3000 EUR")
+    assert nohome.returncode == 2 and "origin_airport" in nohome.stderr
+    markup = tw("plan", "--prompt", "<img src=x onerror=alert(1)> 5 days from 2027-05-10")
+    assert markup.returncode == 2 and "city" in markup.stderr
+
+
+def test_export_from_a_saved_itinerary(tmp_path, intent_file) -> None:
+    out = tmp_path / "it.json"
+    assert tw("plan", "--intent", str(intent_file()), "--out", str(out), "--today", TODAY).returncode == 0
+    done = tw("export", str(out), "--gpx", str(tmp_path / "x.gpx"), "--ics", str(tmp_path / "x.ics"))
+    assert done.returncode == 0 and (tmp_path / "x.gpx").stat().st_size > 1000
+    nothing = tw("export", str(out))
+    assert nothing.returncode == 2
+
+
+def test_unknown_command_is_exit_2() -> None:
+    done = tw("fly")
+    assert done.returncode == 2 and done.stderr.startswith("tripwright:")

@@ -1,0 +1,53 @@
+"""The in-process stream guarantees (seed §8.2 via SPEC_DECISIONS §1)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from engine.models import EventStatus, StreamEvent
+from engine.pipeline import ThrottledStream, replay_after
+
+T0 = datetime(2027, 1, 1, tzinfo=timezone.utc)
+
+
+def event(seq: int, status: EventStatus = EventStatus.running) -> StreamEvent:
+    return StreamEvent(trace_id="t", run_id="r", seq=seq, node="planner", status=status,
+                       ts=T0 + timedelta(milliseconds=seq), args_digest="0" * 64)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_burst_of_twenty_then_ten_per_second() -> None:
+    clock = Clock()
+    stream = ThrottledStream(clock=clock)
+    for i in range(60):
+        stream.push(event(i))
+    assert len(stream.pop_ready()) == 20
+    assert stream.pop_ready() == []
+    clock.now = 1.0
+    assert [e.seq for e in stream.pop_ready()] == list(range(20, 30))
+    clock.now = 10.0
+    assert len(stream.pop_ready()) == 20  # the bucket refills to the burst, not beyond
+
+
+def test_overflow_drops_oldest_non_critical_first() -> None:
+    stream = ThrottledStream(capacity=200, clock=Clock())
+    stream.push(event(0, EventStatus.started))
+    for i in range(1, 251):
+        stream.push(event(i))
+    assert len(stream) == 200 and stream.dropped == 51
+    kept = stream.pop_ready()
+    assert kept[0].seq == 0  # the critical "started" survived
+    assert kept[1].seq == 52
+
+
+def test_replay_after_timestamp() -> None:
+    events = [event(i) for i in range(10)]
+    assert [e.seq for e in replay_after(events, events[6].ts)] == [7, 8, 9]
+    assert replay_after(events, None) == events
