@@ -38,9 +38,11 @@ def elapsed_minutes(day: date, start: time, end: time, tz: str) -> float:
 
 
 def hotel_geo(plan: PlanV1) -> Geo | None:
-    for _, _, slot in plan.slots():
-        if slot.role == "checkin":
-            return slot.selected.geo
+    """Where the traveller sleeps: the check-in slot's place (on day 1, so found early)."""
+    for day in plan.days:
+        for slot in day.slots:
+            if slot.role == "checkin":
+                return slot.choices[0].geo
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -79,14 +80,22 @@ class Attraction(Value):
             raise ValueError("opening_hours keys must be weekdays 0 (Monday) .. 6 (Sunday)")
         return {d: sorted(v.get(d, []), key=lambda w: w.start) for d in range(7)}
 
+    @cached_property
+    def _closed_on(self) -> frozenset[date]:
+        return frozenset(self.blackout_dates)
+
     def windows_on(self, day: date) -> list[TimeWindow]:
         """Opening windows on a date: none on blackout dates or closed weekdays."""
-        if day in self.blackout_dates:
+        if day in self._closed_on:
             return []
         return self.opening_hours.get(day.weekday(), [])
 
     def is_open(self, day: date, window: TimeWindow) -> bool:
-        return any(w.covers(window) for w in self.windows_on(day))
+        start, end = window.start, window.end
+        for w in self.windows_on(day):
+            if w.start <= start and end <= w.end:
+                return True
+        return False
 
 
 class WeatherDay(Value):
