@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--gpx")
     export.add_argument("--ics")
     export.add_argument("--json", dest="json_out")
+    export.add_argument("--html", help="standalone HTML map (works offline)")
     ev = sub.add_parser("eval", help="run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
     bench = sub.add_parser("bench", help="print the performance figures")

@@ -40,10 +40,10 @@ def run_verify(args) -> int:
 
 def run_export(args) -> int:
     itin = load_itinerary(args.itinerary)
-    if not (args.gpx or args.ics or args.json_out):
-        print("tripwright: export: give at least one of --gpx, --ics, --json", file=sys.stderr)
+    if not (args.gpx or args.ics or args.json_out or args.html):
+        print("tripwright: export: give at least one of --gpx, --ics, --json, --html", file=sys.stderr)
         return 2
-    export_files(itin, out=args.json_out, gpx=args.gpx, ics=args.ics)
-    for path in filter(None, (args.json_out, args.gpx, args.ics)):
+    export_files(itin, out=args.json_out, gpx=args.gpx, ics=args.ics, html=args.html)
+    for path in filter(None, (args.json_out, args.gpx, args.ics, args.html)):
         print(f"wrote {path}")
     return 0

@@ -1,0 +1,1 @@
+"""Road-trip mode (seed 000): named routes, corridors, directional progress, pacing, geocoding."""
