@@ -23,9 +23,11 @@ class PlanCost:
 
 
 def plan_cost(plan: PlanV1, facts: TripFacts) -> PlanCost:
-    by_kind = {kind: 0 for kind in ChoiceKind}
-    for _, _, slot in plan.slots():
-        by_kind[slot.selected.kind] += slot.selected.features.cost_usd_cents
+    by_kind = dict.fromkeys(ChoiceKind, 0)
+    for day in plan.days:
+        for slot in day.slots:
+            choice = slot.choices[0]  # the selected option (seed §6.1)
+            by_kind[choice.kind] += choice.features.cost_usd_cents
     transit = sum(leg.cost_usd_cents for di in range(len(plan.days)) for _, leg in day_legs(plan, di, facts))
     return PlanCost(flights=by_kind[ChoiceKind.flight], lodging=by_kind[ChoiceKind.lodging],
                     attractions=by_kind[ChoiceKind.attraction] + by_kind[ChoiceKind.meal],

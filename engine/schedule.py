@@ -55,18 +55,19 @@ def airport_code(slot: Slot, facts: TripFacts) -> str | None:
 
 def pair_leg(a: Slot, b: Slot, day: date, facts: TripFacts) -> TransitLeg | None:
     """The transfer between two consecutive slots, or None when either has no place."""
-    if a.selected.kind is ChoiceKind.flight and b.selected.geo is not None:
-        code = airport_code(a, facts)
-        return facts.airport_leg(code, b.selected.geo, day) if code else None
-    if b.selected.kind is ChoiceKind.flight and a.selected.geo is not None:
-        code = airport_code(b, facts)
-        return facts.airport_leg(code, a.selected.geo, day) if code else None
-    if a.selected.geo is None or b.selected.geo is None:
+    ca, cb = a.choices[0], b.choices[0]
+    if ca.geo is None or cb.geo is None:
         return None
-    return facts.leg(a.selected.geo, b.selected.geo, day)
+    if ca.kind is ChoiceKind.flight:
+        code = airport_code(a, facts)
+        return facts.airport_leg(code, cb.geo, day) if code else None
+    if cb.kind is ChoiceKind.flight:
+        code = airport_code(b, facts)
+        return facts.airport_leg(code, ca.geo, day) if code else None
+    return facts.leg(ca.geo, cb.geo, day)
 
 
-MEMO_LIMIT = 50_000
+MEMO_LIMIT = 512  # one plan under verification and repair; small keeps GC cheap
 
 
 def pair_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[TransitLeg | None]:
