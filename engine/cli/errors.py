@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from engine.models.common import field_path
 from engine.errors import FixtureError, InputError, ToolError
 
 
@@ -19,7 +20,7 @@ class Outcome:
 
 def validation_line(exc: ValidationError, prefix: str = "") -> str:
     err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"]) or prefix or "input"
+    loc = field_path(err["loc"]) or prefix or "input"
     if prefix and loc != prefix:
         loc = f"{prefix}.{loc}" if not loc.startswith(prefix) else loc
     msg = err["msg"].removeprefix("Value error, ")

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.errors import InputError
+from engine.models.common import field_path
 from engine.models import ItineraryV1
 
 
@@ -31,7 +32,7 @@ def _input_error(exc: ValidationError) -> InputError:
     errors = exc.errors(include_url=False)
     first = errors[0]
     # Invalid JSON and a non-object top level have an empty loc: blame the document as a whole.
-    field = ".".join(str(part) for part in first["loc"]) or "itinerary"
+    field = field_path(first["loc"]) or "itinerary"
     message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more)"

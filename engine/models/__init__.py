@@ -4,7 +4,8 @@ from .common import (TIER_ORDER, ChoiceKind, DataSource, Geo, Money, Provenance,
                      TransitMode, Value, VenueType, format_usd, minutes_of, time_of)
 from .events import CRITICAL_STATUSES, EventStatus, StreamEvent
 from .intent import MAX_CITY_DAYS, MIN_CITY_DAYS, DateWindow, IntentV1, LockedSlot, Preferences
-from .itinerary import (DISCLAIMER, SCHEMA_VERSION, Activity, Citation, CostBreakdown, DayItinerary,
+from .road_trip import MAX_ROAD_DAYS, MIN_ROAD_DAYS, Anchor, Drive, RoadTripIntent, RoadTripPreferences
+from .itinerary import (DISCLAIMER, AnyIntent, SCHEMA_VERSION, Activity, Citation, CostBreakdown, DayItinerary,
                         Decision, ItineraryV1, PlanFailure)
 from .plan import Assumptions, Choice, ChoiceFeatures, DayPlan, PlanV1, Slot, SlotRole
 from .repair import MOVE_PRIORITY, Move, MoveType, RepairDiff

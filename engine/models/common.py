@@ -151,3 +151,13 @@ def format_usd(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     cents = abs(cents)
     return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+UNION_TAGS = frozenset({"city", "road_trip"})  # discriminator values pydantic puts in error paths
+
+
+def field_path(loc: tuple) -> str:
+    """A validation error's location as the user's field path ("intent.budget_usd_cents"),
+    without the union tag pydantic inserts after a discriminated field."""
+    parts = [str(p) for i, p in enumerate(loc) if not (i > 0 and p in UNION_TAGS and loc[i - 1] == "intent")]
+    return ".".join(parts)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Annotated, Literal, Union
 
 from pydantic import Field
 
 from .common import ChoiceKind, Geo, Provenance, TimeWindow, Value
 from .intent import IntentV1
 from .repair import RepairDiff
+from .road_trip import Anchor, Drive, RoadTripIntent
 from .violations import Violation
 
 SCHEMA_VERSION = "1.0"
@@ -34,6 +35,11 @@ class Activity(Value):
 class DayItinerary(Value):
     date: date
     activities: list[Activity]
+    anchor: Anchor | None = None  # road trips: the overnight stop
+    drive: Drive | None = None  # road trips: the day's driving
+
+
+AnyIntent = Annotated[Union[IntentV1, RoadTripIntent], Field(discriminator="mode")]
 
 
 class CostBreakdown(Value):
@@ -63,7 +69,7 @@ class ItineraryV1(Value):
     status: Literal["ok", "error"] = "ok"
     message: str = ""
     itinerary_id: str
-    intent: IntentV1
+    intent: AnyIntent
     days: list[DayItinerary]
     cost_breakdown: CostBreakdown
     decisions: list[Decision]
@@ -83,7 +89,7 @@ class PlanFailure(Value):
     schema_version: str = SCHEMA_VERSION
     status: Literal["error"] = "error"
     message: str
-    intent: IntentV1
+    intent: AnyIntent
     itinerary: None = None
     violations: list[Violation]
     attempts: list[RepairDiff]

@@ -17,6 +17,12 @@ class ViolationKind(str, Enum):
     venue_closed = "venue_closed"
     weather_unsuitable = "weather_unsuitable"
     pref_violated = "pref_violated"
+    # road trips (seed 000): details carry the invariant id, e.g. "INV-DIR-04"
+    direction_violated = "direction_violated"
+    pacing_violated = "pacing_violated"
+    corridor_violated = "corridor_violated"
+    geocode_rejected = "geocode_rejected"
+    location_ambiguous = "location_ambiguous"
 
 
 class Violation(Value):

@@ -1,0 +1,87 @@
+"""Road-trip contracts (SPEC_DECISIONS §2.6 intent, §3 day fields) and their validation."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from .common import Geo, Value
+
+MIN_ROAD_DAYS = 1
+MAX_ROAD_DAYS = 30
+_MARKUP = re.compile(r"[<>{}\x00-\x1f\x7f]")
+
+
+def _place(v: str) -> str:
+    v = " ".join(v.split())
+    if not v:
+        raise ValueError("must name a place")
+    if len(v) > 120:
+        raise ValueError("place names are at most 120 characters")
+    if _MARKUP.search(v):
+        raise ValueError(f"{v!r} contains markup or control characters; give a plain place name")
+    return v
+
+
+class RoadTripPreferences(Value):
+    themes: list[str] = Field(default_factory=list)
+    kid_friendly: bool = False
+
+
+class RoadTripIntent(Value):
+    mode: Literal["road_trip"] = "road_trip"
+    origin: str
+    terminus: str
+    days: int
+    start_date: date
+    trip_type: Literal["one_way", "round_trip"] = "one_way"
+    route: str | None = None
+    max_daily_miles: float = Field(default=400.0, gt=0, le=1000)
+    corridor_max_deviation_miles: float = Field(default=50.0, gt=0, le=300)
+    stops: list[str] = Field(default_factory=list, max_length=20)
+    prefs: RoadTripPreferences = Field(default_factory=RoadTripPreferences)
+
+    _places = field_validator("origin", "terminus")(lambda v: _place(v))
+
+    @field_validator("stops")
+    @classmethod
+    def _stops(cls, v: list[str]) -> list[str]:
+        return [_place(s) for s in v]
+
+    @field_validator("days")
+    @classmethod
+    def _days(cls, v: int) -> int:
+        if not MIN_ROAD_DAYS <= v <= MAX_ROAD_DAYS:
+            raise ValueError(f"a road trip lasts {MIN_ROAD_DAYS}-{MAX_ROAD_DAYS} days, got {v}")
+        return v
+
+    @model_validator(mode="after")
+    def _ends(self) -> "RoadTripIntent":
+        same = self.origin.casefold() == self.terminus.casefold()
+        if same and self.trip_type == "one_way":
+            raise ValueError("terminus: a one-way trip must end somewhere other than its origin "
+                             "(use trip_type round_trip to come back)")
+        return self
+
+
+class Anchor(Value):
+    """Where a road-trip day ends (its overnight stop)."""
+
+    name: str
+    geo: Geo | None
+    confidence: Literal["high", "low"] = "high"
+    route_progress_miles: float | None = None
+    distance_from_origin_miles: float
+    admin1: str = ""
+    country: str = ""
+    note: str = ""  # why low confidence, which fallback was used
+
+
+class Drive(Value):
+    miles: float = Field(ge=0)
+    hours: float = Field(ge=0)
+    from_name: str
+    to_name: str
