@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--ics", help="write iCalendar here")
     plan.add_argument("--events", help="write the StreamEvents as JSON lines here")
     plan.add_argument("--today", help="planning date (YYYY-MM-DD) for FX as-of; default today")
+    plan.add_argument("--report", action="store_true", help="print the road-trip validation report")
     verify = sub.add_parser("verify", help="re-verify a saved itinerary")
     verify.add_argument("itinerary")
     export = sub.add_parser("export", help="export a saved itinerary")

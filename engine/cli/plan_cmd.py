@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from engine.catalog import default_catalog
 from engine.errors import InputError
 from engine.export import export_files, write_atomic
-from engine.models import IntentV1
+from engine.models import IntentV1, RoadTripIntent
 from engine.pipeline import PlanningSession
 from engine.tools.requests import FXRequest
 
@@ -31,15 +31,16 @@ def _today(text: str | None) -> date:
         raise InputError("today", f"{text!r} is not a YYYY-MM-DD date") from exc
 
 
-def read_intent_file(path: str) -> IntentV1:
+def read_intent_file(path: str) -> IntentV1 | RoadTripIntent:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise InputError("intent", f"no such file {path}") from exc
     except json.JSONDecodeError as exc:
         raise InputError("intent", f"malformed JSON at line {exc.lineno} column {exc.colno}") from exc
+    model = RoadTripIntent if isinstance(data, dict) and data.get("mode") == "road_trip" else IntentV1
     try:
-        return IntentV1.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         line = validation_line(exc)
         field, _, message = line.partition(": ")
@@ -72,6 +73,8 @@ def run_plan(args) -> int:
     session = PlanningSession(default_catalog(), today=_today(args.today))
     intent = read_intent_file(args.intent) if args.intent else intent_from_prompt(args.prompt, session, args.home_airport)
     result = asyncio.run(session.plan(intent))
+    if getattr(args, "report", False) and "report" in result.extra:
+        print(result.extra["report"], end="")
     if args.events:
         write_atomic(args.events, "".join(e.model_dump_json() + "\n" for e in result.events))
     if result.status != "completed":
@@ -91,6 +94,14 @@ def run_plan(args) -> int:
 def _summary(itinerary, out: str | None) -> None:
     from engine.models import format_usd
     cost = itinerary.cost_breakdown
+    if itinerary.intent.mode == "road_trip":
+        miles = sum(d.drive.miles for d in itinerary.days if d.drive)
+        print(f"{itinerary.intent.origin} → {itinerary.intent.terminus}: {len(itinerary.days)} days, "
+              f"{miles:.0f} mi, about {format_usd(cost.total_usd_cents)}; {len(itinerary.violations)} advisory")
+        for day in itinerary.days if out is None else []:
+            print(f"  {day.date:%a %Y-%m-%d}  {day.drive.miles:.0f} mi → {day.anchor.name}"
+                  f"{'' if day.anchor.confidence == 'high' else ' (low confidence)'}")
+        return
     print(f"{itinerary.intent.city}: {len(itinerary.days)} days, total {format_usd(cost.total_usd_cents)} "
           f"of {format_usd(itinerary.intent.budget_usd_cents)}; {len(itinerary.violations)} advisory, "
           f"{len(itinerary.repairs)} repair cycle(s), {len(itinerary.citations)} citations")

@@ -20,6 +20,8 @@ def run_verify(args) -> int:
     if itin.status != "ok":
         print(f"tripwright: {args.itinerary} holds no plan ({itin.message})", file=sys.stderr)
         return 1
+    if itin.intent.mode == "road_trip":
+        return _verify_road(itin)
     today = itin.created_at.date()
     inputs = asyncio.run(gather(itin.intent, build_toolbox(default_catalog(), today=today)))
     facts = inputs.facts
@@ -47,3 +49,14 @@ def run_export(args) -> int:
     for path in filter(None, (args.json_out, args.gpx, args.ics, args.html)):
         print(f"wrote {path}")
     return 0
+
+
+def _verify_road(itin) -> int:
+    from engine.roadtrip.invariants import verify_road_plan
+    from engine.roadtrip.reconstruct import road_plan_from_itinerary
+    violations = verify_road_plan(road_plan_from_itinerary(itin))
+    for v in violations:
+        print(f"{v.describe()} ({v.details['invariant']})")
+    hard = blocking(violations)
+    print(f"{len(hard)} blocking, {len(violations) - len(hard)} advisory")
+    return 1 if hard else 0

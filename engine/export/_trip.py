@@ -6,7 +6,7 @@ import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from engine.models import Activity, ItineraryV1
+from engine.models import Activity, DayItinerary, ItineraryV1
 
 # Characters XML 1.0 forbids (C0 controls but tab/newline, lone surrogates, U+FFFE/U+FFFF). gpxpy
 # would write them verbatim and produce a file no reader accepts; calendar apps choke on them too.
@@ -14,13 +14,28 @@ _NOT_XML_CHAR = re.compile("[^\t\n\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010fff
 
 
 def trip_zone(itin: ItineraryV1) -> ZoneInfo:
-    return ZoneInfo(itin.intent.date_window.tz)
+    """The trip's zone: a city's, or a road trip's first day's."""
+    if itin.intent.mode == "city":
+        return ZoneInfo(itin.intent.date_window.tz)
+    return ZoneInfo(next((d.tz for d in itin.days if d.tz), "UTC"))
+
+
+def day_zone(itin: ItineraryV1, day: DayItinerary) -> ZoneInfo:
+    """A road trip crosses zones: each day carries its own."""
+    return ZoneInfo(day.tz) if day.tz else trip_zone(itin)
+
+
+def trip_dates(itin: ItineraryV1) -> tuple[date, date]:
+    if itin.intent.mode == "city":
+        return itin.intent.date_window.start, itin.intent.date_window.end
+    return itin.days[0].date, itin.days[-1].date
 
 
 def trip_title(itin: ItineraryV1) -> str:
-    window = itin.intent.date_window
-    dates = f"{window.start.isoformat()} – {window.end.isoformat()}"
-    return plain_text(f"{itin.intent.city}, {dates}")
+    first, last = trip_dates(itin)
+    dates = f"{first.isoformat()} – {last.isoformat()}"
+    where = itin.intent.city if itin.intent.mode == "city" else f"{itin.intent.origin} → {itin.intent.terminus}"
+    return plain_text(f"{where}, {dates}")
 
 
 def plain_text(text: str) -> str:

@@ -9,7 +9,7 @@ import gpxpy.gpx
 
 from engine.models import Activity, DayItinerary, Geo, ItineraryV1
 
-from ._trip import as_utc, local_span, plain_text, trip_title, trip_zone
+from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
 
 CREATOR = "Tripwright"
 
@@ -41,12 +41,12 @@ def itinerary_to_gpx(itin: ItineraryV1) -> str:
         label = f"Day {number} – {day.date.isoformat()}"
         gpx.waypoints.extend(_waypoint(stop) for stop in stops)
         gpx.routes.append(_route(label, stops))
-        gpx.tracks.append(_track(label, stops))
+        gpx.tracks.append(_driven_track(label, day, stops) if day.path else _track(label, stops))
     return gpx.to_xml(version="1.1")
 
 
 def _stops(itin: ItineraryV1, day: DayItinerary) -> list[_Stop]:
-    zone = trip_zone(itin)
+    zone = day_zone(itin, day)
     return [_Stop(act, act.geo, plain_text(act.name), as_utc(local_span(day.date, act, zone)[0]))
             for act in day.activities if act.geo is not None]
 
@@ -73,6 +73,17 @@ def _track(label: str, stops: list[_Stop]) -> gpxpy.gpx.GPXTrack:
         gpxpy.gpx.GPXTrackPoint(latitude=stop.geo.lat, longitude=stop.geo.lon,
                                 time=stop.start_utc, name=stop.name)
         for stop in stops)
+    track = gpxpy.gpx.GPXTrack(name=label)
+    track.segments.append(segment)
+    return track
+
+
+def _driven_track(label: str, day: DayItinerary, stops: list[_Stop]) -> gpxpy.gpx.GPXTrack:
+    """A road-trip day's track is the driven geometry; its ends carry the day's first and last times."""
+    segment = gpxpy.gpx.GPXTrackSegment()
+    segment.points.extend(gpxpy.gpx.GPXTrackPoint(latitude=g.lat, longitude=g.lon) for g in day.path)
+    segment.points[0].time = stops[0].start_utc
+    segment.points[-1].time = max(stops[-1].start_utc, stops[0].start_utc)
     track = gpxpy.gpx.GPXTrack(name=label)
     track.segments.append(segment)
     return track

@@ -7,9 +7,9 @@ from datetime import date, datetime
 
 from icalendar import Calendar, Event
 
-from engine.models import Activity, ItineraryV1
+from engine.models import DayItinerary, Activity, ItineraryV1
 
-from ._trip import as_utc, local_span, plain_text, trip_title, trip_zone
+from ._trip import as_utc, day_zone, local_span, plain_text, trip_dates, trip_title, trip_zone
 from ._vtimezone import build_vtimezone
 
 PRODID = "-//Tripwright//EN"
@@ -26,7 +26,7 @@ def itinerary_to_ics(itin: ItineraryV1) -> bytes:
         for act in day.activities:
             occurrences[act.id] += 1
             uid = _uid(itin.itinerary_id, act.id, occurrences[act.id])
-            cal.add_component(_event(itin, day.date, act, stamp, uid))
+            cal.add_component(_event(itin, day, act, stamp, uid))
     _add_timezone(cal, itin)
     return cal.to_ical()
 
@@ -40,8 +40,8 @@ def _uid(itinerary_id: str, activity_id: str, occurrence: int) -> str:
     return f"{itinerary_id}-{activity_id}{suffix}@tripwright"
 
 
-def _event(itin: ItineraryV1, day: date, act: Activity, stamp: datetime, uid: str) -> Event:
-    start, end = local_span(day, act, trip_zone(itin))
+def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime, uid: str) -> Event:
+    start, end = local_span(day.date, act, day_zone(itin, day))
     event = Event()
     event.add("uid", uid)
     event.add("dtstamp", stamp)
@@ -59,10 +59,12 @@ def _event(itin: ItineraryV1, day: date, act: Activity, stamp: datetime, uid: st
 
 def _add_timezone(cal: Calendar, itin: ItineraryV1) -> None:
     """A VTIMEZONE covering the trip's calendar years, so clients need not know the IANA name."""
-    window = itin.intent.date_window
-    first, last = date(window.start.year, 1, 1), date(window.end.year + 1, 1, 1)
+    start, end = trip_dates(itin)
+    first, last = date(start.year, 1, 1), date(end.year + 1, 1, 1)
     if hasattr(cal, "add_missing_timezones"):
         cal.add_missing_timezones(first_date=first, last_date=last)
     else:
         # VTIMEZONEs must come before the components that reference them.
-        cal.subcomponents.insert(0, build_vtimezone(window.tz, first, last))
+        zones = dict.fromkeys(day_zone(itin, d).key for d in itin.days) or {trip_zone(itin).key: None}
+        for key in reversed(list(zones)):
+            cal.subcomponents.insert(0, build_vtimezone(key, first, last))

@@ -37,6 +37,8 @@ class DayItinerary(Value):
     activities: list[Activity]
     anchor: Anchor | None = None  # road trips: the overnight stop
     drive: Drive | None = None  # road trips: the day's driving
+    tz: str | None = None  # the day's IANA zone when it differs from the trip's (road trips)
+    path: list[Geo] = Field(default_factory=list)  # road trips: the driven geometry
 
 
 AnyIntent = Annotated[Union[IntentV1, RoadTripIntent], Field(discriminator="mode")]

@@ -77,6 +77,7 @@ class Anchor(Value):
     distance_from_origin_miles: float
     admin1: str = ""
     country: str = ""
+    source: Literal["route_town", "gazetteer", "interpolated", "user"] = "gazetteer"
     note: str = ""  # why low confidence, which fallback was used
 
 

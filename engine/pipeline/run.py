@@ -19,7 +19,7 @@ from engine.catalog import default_catalog
 from engine.catalog.catalog import Catalog
 from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
 from engine.facts import TripFacts
-from engine.models import (Decision, EventStatus, IntentV1, ItineraryV1, PlanFailure, PlanV1, StreamEvent,
+from engine.models import (Decision, EventStatus, IntentV1, RoadTripIntent, ItineraryV1, PlanFailure, PlanV1, StreamEvent,
                            Violation, format_usd)
 from engine.planning.branches import enumerate_branches
 from engine.planning.builder import PlanBuilder
@@ -58,19 +58,31 @@ class PlanResult:
 
 class PlanningSession:
     def __init__(self, catalog: Catalog | None = None, *, today: date | None = None,
-                 overrides: ToolOverrides | None = None, toolbox: Toolbox | None = None) -> None:
+                 overrides: ToolOverrides | None = None, toolbox: Toolbox | None = None,
+                 geocoder=None) -> None:
+        self._geocoder = geocoder
         self.catalog = catalog or default_catalog()
         self.today = today or date.today()
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None
 
-    async def plan(self, intent: IntentV1, *, on_event: EventCallback | None = None,
+    async def plan(self, intent: IntentV1 | RoadTripIntent, *, on_event: EventCallback | None = None,
                    cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None) -> PlanResult:
         """Plan ``intent``; ``edits`` are user edits applied to the selected plan before it is
         verified and repaired (the map's drag/remove/retime actions and eval perturbations)."""
+        if intent.mode == "road_trip":
+            from .road_run import run_road_trip
+            return await run_road_trip(self, intent, on_event, cancel or CancelToken())
         run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [])
         return await run.execute()
+
+    def geocoder(self):
+        """The offline gazetteer by default (built once into the data dir); injectable."""
+        if self._geocoder is None:
+            from engine.geocode import default_gazetteer
+            self._geocoder = default_gazetteer()
+        return self._geocoder
 
 
 class _Run:

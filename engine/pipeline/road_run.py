@@ -1,0 +1,83 @@
+"""The road-trip pipeline: intent → planner (resolve places, anchors, stops) → verifier (seed 000
+invariants) → synthesizer → responder, with the same events, memo and cancellation as city trips."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from engine.canonical import digest
+from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
+from engine.models import EventStatus, PlanFailure, RoadTripIntent
+from engine.roadtrip.invariants import verify_road_plan
+from engine.roadtrip.itinerary import road_itinerary, validation_report
+from engine.roadtrip.planner import plan_road_trip
+from engine.verify import blocking
+
+from .control import CancelToken, Checkpoints
+from .events import EventEmitter
+
+
+async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken):
+    from .run import PlanResult
+
+    trace_id, run_id = uuid.uuid4().hex, str(uuid.uuid4())
+    emitter = EventEmitter(trace_id, run_id, on_event)
+    checkpoints = Checkpoints()
+    session.memo.reset_counts()
+    key = digest(intent)
+    emitter.emit("intent_extractor", EventStatus.started, args_digest=key)
+    emitter.emit("intent_extractor", EventStatus.completed, args_digest=key, duration_ms=0, cache_hit=False,
+                 note=f"{intent.origin} → {intent.terminus}, {intent.days} days", progress=5)
+    try:
+        plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, session.geocoder()),
+                           30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
+        checkpoints.save("planner", key, plan)
+        violations = await _node(session, emitter, cancel, "verifier", key, lambda: verify_road_plan(plan), 70,
+                                 lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
+        checkpoints.save("verifier", key, violations)
+        report = validation_report(plan, violations, intent)
+        if blocking(violations):
+            raise InfeasiblePlan(f"Unable to produce a road trip that keeps every invariant: "
+                                 + "; ".join(v.details["message"] for v in blocking(violations)[:3]),
+                                 best=plan, violations=violations)
+        rate = session.toolbox.rates_to_usd.get("EUR" if plan.region == "europe" else "USD", 1.0)
+        itinerary = await _node(session, emitter, cancel, "synthesizer", key,
+                                lambda: road_itinerary(plan, intent, [v for v in violations if not v.blocking],
+                                                       trace_id=trace_id, run_id=run_id, rate_to_usd=rate), 95,
+                                lambda it: f"{len(it.citations)} citations")
+        itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id})
+        checkpoints.save("responder", key, itinerary)
+    except PlanCancelled:
+        emitter.emit("responder", EventStatus.cancelled, note="cancelled by the user")
+        return PlanResult(run_id, trace_id, "cancelled", None, None, None, emitter.events, checkpoints, session.memo.reuse)
+    except InfeasiblePlan as exc:
+        failure = PlanFailure(message=exc.message, intent=intent, violations=exc.violations, attempts=[],
+                              trace_id=trace_id, run_id=run_id)
+        emitter.emit("responder", EventStatus.error, note=exc.message)
+        emitter.emit("responder", EventStatus.done, progress=100)
+        result = PlanResult(run_id, trace_id, "error", None, failure, None, emitter.events, checkpoints, session.memo.reuse)
+        result.extra["report"] = validation_report(exc.best, exc.violations, intent)
+        return result
+    except TripwrightError as exc:
+        emitter.emit("responder", EventStatus.error, note=str(exc))
+        emitter.emit("responder", EventStatus.done, progress=100)
+        raise
+    emitter.emit("responder", EventStatus.done, progress=100, note=f"run {run_id}")
+    result = PlanResult(run_id, trace_id, "completed", itinerary, None, None, emitter.events, checkpoints,
+                        session.memo.reuse)
+    result.extra.update(report=report, road_plan=plan)
+    return result
+
+
+async def _node(session, emitter: EventEmitter, cancel: CancelToken, node: str, key: str, fn, progress: int, note):
+    cancel.raise_if_cancelled()
+    started = time.perf_counter()
+    found, value = session.memo.get(f"road.{node}", key)
+    if not found:
+        emitter.emit(node, EventStatus.started, args_digest=key, progress=progress)
+        value = fn()
+        session.memo.put(f"road.{node}", key, value)
+    emitter.emit(node, EventStatus.completed, args_digest=key, duration_ms=int((time.perf_counter() - started) * 1000),
+                 cache_hit=found, note=note(value), progress=progress)
+    return value

@@ -1,0 +1,138 @@
+"""Road-trip invariants (seed 000 §4–5) as pure verifiers over a RoadPlan.
+
+Every finding is a Violation whose details carry the invariant id (``INV-DIR-04``) and a message.
+Directional checks use projection on the route polyline (progress), not only distance from origin.
+"""
+
+from __future__ import annotations
+
+from engine.geocode.trust import check_point, geodesic_miles, isolated
+from engine.models import Violation, ViolationKind
+
+from .plan import RoadDay, RoadPlan
+
+MIN_ACTIVITIES = 2
+STOP_AFTER_HOURS = 6.0
+MAX_HOURS_NO_STOP = 8.0
+PROGRESS_SLACK_MILES = 1.0  # projection noise between two points in the same town
+ORIGIN_RADIUS_MILES = 15.0
+
+
+def _v(kind: ViolationKind, inv: str, node: str, message: str, blocking: bool = True, **details) -> Violation:
+    return Violation(kind=kind, node_ref=node, blocking=blocking,
+                     details={"invariant": inv, "message": message, **details})
+
+
+def _outbound(plan: RoadPlan) -> list[RoadDay]:
+    return [d for d in plan.days if not d.returning]
+
+
+def check_direction(plan: RoadPlan) -> list[Violation]:
+    out = []
+    days = _outbound(plan)
+    prev_dist, prev_prog, prev_to_end = 0.0, plan.corridor.progress_miles(*plan.origin.point), None
+    for d in days:
+        node = f"day:{d.index}"
+        dist = geodesic_miles(plan.origin.point, d.anchor.point)
+        to_end = geodesic_miles(d.anchor.point, plan.terminus.point)
+        if dist + PROGRESS_SLACK_MILES < prev_dist:
+            out.append(_v(ViolationKind.direction_violated, "INV-DIR-01", node,
+                          f"{d.anchor.label} is closer to {plan.origin.name} than the previous night"))
+        if prev_to_end is not None and to_end > prev_to_end + PROGRESS_SLACK_MILES and plan.trip_type == "one_way":
+            out.append(_v(ViolationKind.direction_violated, "INV-DIR-02", node,
+                          f"day {d.index + 1} ends farther from {plan.terminus.name} than it started"))
+        if d.anchor_progress + PROGRESS_SLACK_MILES < prev_prog:
+            out.append(_v(ViolationKind.direction_violated, "INV-DIR-04", node,
+                          f"{d.anchor.label} is behind the previous night along {plan.corridor.name} "
+                          f"({d.anchor_progress:.0f} < {prev_prog:.0f} mi)"))
+        prev_dist, prev_prog, prev_to_end = dist, d.anchor_progress, to_end
+    return out + _origin_revisits(plan)
+
+
+def _origin_revisits(plan: RoadPlan) -> list[Violation]:
+    """INV-DIR-03 / FB-01: nothing in the origin city after day 1, but a round trip's last night."""
+    out = []
+    for d in plan.days[1:]:
+        allowed = plan.trip_type == "round_trip" and d.index == len(plan.days) - 1
+        places = [(d.anchor.name, d.anchor.point)] + [(s.name, (s.lat, s.lon)) for s in d.stops]
+        near = [n for n, p in places if geodesic_miles(p, plan.origin.point) <= ORIGIN_RADIUS_MILES]
+        if near and not allowed:
+            out.append(_v(ViolationKind.direction_violated, "INV-DIR-03", f"day:{d.index}",
+                          f"day {d.index + 1} returns to {plan.origin.name} ({', '.join(near)})"))
+    return out
+
+
+def check_pacing(plan: RoadPlan) -> list[Violation]:
+    out = []
+    counts = [len(d.stops) for d in plan.days]
+    for d in plan.days:
+        node = f"day:{d.index}"
+        if len(d.stops) < MIN_ACTIVITIES:
+            out.append(_v(ViolationKind.pacing_violated, "INV-PACE-01", node,
+                          f"day {d.index + 1} has {len(d.stops)} activities (at least {MIN_ACTIVITIES})"))
+        if d.drive_miles > plan.max_daily_miles + 0.5:
+            out.append(_v(ViolationKind.pacing_violated, "INV-PACE-02", node,
+                          f"day {d.index + 1} drives {d.drive_miles:.0f} mi (cap {plan.max_daily_miles:.0f})"))
+        en_route = [s for s in d.stops if s.en_route]
+        if d.drive_hours > STOP_AFTER_HOURS and not en_route:
+            out.append(_v(ViolationKind.pacing_violated, "INV-PACE-03", node,
+                          f"{d.drive_hours:.1f} h of driving with no stop on the way"))
+        if _longest_stint(d) > MAX_HOURS_NO_STOP:
+            out.append(_v(ViolationKind.pacing_violated, "FB-05", node,
+                          f"a {_longest_stint(d):.1f} h drive without a stop"))
+    if counts and max(counts) > 0 and (max(counts) - min(counts)) / max(counts) > 0.5:
+        out.append(_v(ViolationKind.pacing_violated, "INV-PACE-04", "trip",
+                      f"activities per day range {min(counts)}–{max(counts)}", blocking=False))
+    return out
+
+
+def _longest_stint(d: RoadDay) -> float:
+    """Hours of the longest uninterrupted drive, splitting the day's route at its en-route stops."""
+    along = abs(d.anchor_progress - d.start_progress)
+    if d.drive_miles == 0 or d.drive_hours == 0 or along == 0:
+        return d.drive_hours
+    marks = sorted(min(along, abs(s.progress_miles - d.start_progress)) for s in d.stops if s.en_route)
+    edges = [0.0, *marks, along]
+    return max(b - a for a, b in zip(edges, edges[1:])) / along * d.drive_hours
+
+
+def check_corridor(plan: RoadPlan) -> list[Violation]:
+    out = []
+    limit = plan.corridor_miles
+    for d in plan.days:
+        if d.anchor_offset > limit:
+            blocking = not d.forced
+            why = "user-requested stop (detour logged)" if d.forced else "outside the corridor"
+            out.append(_v(ViolationKind.corridor_violated, "INV-CORR-02", f"day:{d.index}",
+                          f"{d.anchor.label} is {d.anchor_offset:.0f} mi from {plan.corridor.name} "
+                          f"(max {limit:.0f}): {why}", blocking=blocking, offset_miles=round(d.anchor_offset, 1)))
+        for s in d.stops:
+            if s.offset_miles > limit:
+                out.append(_v(ViolationKind.corridor_violated, "INV-CORR-01", f"day:{d.index}:{s.id}",
+                              f"{s.name} is {s.offset_miles:.0f} mi off the corridor"))
+        if d.anchor.source not in ("route_town", "user") and plan.corridor.name != "direct":
+            out.append(_v(ViolationKind.corridor_violated, "INV-CORR-03", f"day:{d.index}",
+                          f"{d.anchor.label} is not a town associated with {plan.corridor.name}", blocking=False))
+    return out
+
+
+def check_geocoding(plan: RoadPlan) -> list[Violation]:
+    out = []
+    places = [("origin", plan.origin), ("terminus", plan.terminus)] + [(f"day:{d.index}", d.anchor) for d in plan.days]
+    for node, place in places:
+        for inv in check_point(place.lat, place.lon, plan.region):
+            out.append(_v(ViolationKind.geocode_rejected, inv, node,
+                          f"{place.label} at ({place.lat:.2f}, {place.lon:.2f}) fails {inv}"))
+        if place.confidence == "low":
+            out.append(_v(ViolationKind.location_ambiguous, "INV-AMBIG-03", node,
+                          f"{place.label}: low confidence ({place.note or 'ambiguous'})", blocking=False))
+    points = [p.point for _, p in places]
+    for i in isolated(points):
+        out.append(_v(ViolationKind.geocode_rejected, "INV-GEO-03", places[i][0],
+                      f"{places[i][1].label} is over 500 mi from every other stop"))
+    return out
+
+
+def verify_road_plan(plan: RoadPlan) -> list[Violation]:
+    found = check_direction(plan) + check_pacing(plan) + check_corridor(plan) + check_geocoding(plan)
+    return sorted(found, key=lambda v: (not v.blocking, v.details["invariant"], v.node_ref))

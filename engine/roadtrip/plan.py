@@ -1,0 +1,90 @@
+"""The road-trip working plan: resolved places, overnight anchors, stops and drives per day."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal, Protocol
+
+Confidence = Literal["high", "low"]
+PlaceSource = Literal["route_town", "gazetteer", "interpolated", "user"]
+
+
+class Corridor(Protocol):
+    """What the invariants need from a route: distances along and across it, in miles."""
+
+    name: str
+
+    def progress_miles(self, lat: float, lon: float) -> float: ...
+
+    def offset_miles(self, lat: float, lon: float) -> float: ...
+
+
+@dataclass(frozen=True)
+class Place:
+    name: str
+    lat: float
+    lon: float
+    admin1: str = ""
+    country: str = ""
+    confidence: Confidence = "high"
+    source: PlaceSource = "gazetteer"
+    note: str = ""  # why low confidence, which fallback was taken
+    considered: tuple[str, ...] = ()  # every candidate looked at, for the log (INV-AMBIG-02)
+
+    @property
+    def point(self) -> tuple[float, float]:
+        return (self.lat, self.lon)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(p for p in (self.name, self.admin1) if p)
+
+
+@dataclass(frozen=True)
+class RoadStop:
+    """A substantive activity of the day: a point of interest or a town break on the way."""
+
+    id: str
+    name: str
+    lat: float
+    lon: float
+    kind: str  # the POI kind, or "break" / "town"
+    start_min: int
+    end_min: int
+    progress_miles: float
+    offset_miles: float
+    indoor: bool | None = None
+    description: str = ""
+    en_route: bool = True  # False for activities at the overnight anchor
+
+
+@dataclass(frozen=True)
+class RoadDay:
+    index: int
+    date: date
+    start: Place
+    anchor: Place
+    start_progress: float
+    anchor_progress: float
+    anchor_offset: float
+    drive_miles: float
+    drive_hours: float
+    depart_min: int
+    arrive_min: int
+    stops: tuple[RoadStop, ...] = ()
+    forced: bool = False  # the user asked to stop here (a detour is then justified)
+    returning: bool = False  # on the way back of a round trip
+
+
+@dataclass(frozen=True)
+class RoadPlan:
+    origin: Place
+    terminus: Place
+    days: tuple[RoadDay, ...]
+    corridor: Corridor
+    corridor_miles: float
+    region: str  # "us" | "europe"
+    trip_type: str
+    max_daily_miles: float
+    log: tuple[str, ...] = field(default=())  # decisions and fallbacks, in order

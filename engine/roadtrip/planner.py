@@ -1,0 +1,215 @@
+"""Road-trip planner: overnight anchors that always progress along the corridor, under the daily
+cap, with at least two substantive activities a day and a stop before any long stint.
+
+Deterministic: anchors are route towns chosen by distance to each day's even-split target;
+gaps fall back to gazetteer towns near the corridor, then to an interpolated point marked low
+confidence (the caller is told, FB-06).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from datetime import timedelta
+
+from engine.errors import InputError
+from engine.geocode.trust import geodesic_miles
+from engine.models import RoadTripIntent
+
+from .corridor import DirectCorridor, road_factor
+from .day_stops import DayStopPicker
+from .plan import Place, RoadDay, RoadPlan
+from .resolve import PlaceResolver
+from .routes import find_route
+
+EUROPE = frozenset("AT BE CH CZ DE DK ES FI FR GB IE IT LU NL NO PL PT SE SI SK HR HU GR".split())
+MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
+MAX_STEP_SHARE = 1.35
+
+
+@dataclass
+class _Leg:
+    """A stretch of days between two fixed points (origin, forced stops, turnaround, terminus)."""
+
+    start: Place
+    start_p: float
+    end: Place | None
+    end_p: float
+    days: int
+    forced_end: bool
+    returning: bool = False
+
+
+def region_of(place: Place, field: str) -> str:
+    if place.country == "US":
+        return "us"
+    if place.country in EUROPE:
+        return "europe"
+    raise InputError(field, f"{place.label} ({place.country}): road trips cover the continental US and Europe")
+
+
+class RoadTripPlanner:
+    def __init__(self, intent: RoadTripIntent, geocoder) -> None:
+        self.intent = intent
+        self.geocoder = geocoder
+        self.log: list[str] = []
+
+    # -- set-up --------------------------------------------------------------------------------
+    def plan(self) -> RoadPlan:
+        corridor, origin, terminus, region = self._ends()
+        self.corridor, self.region = corridor, region
+        self.factor = road_factor(corridor)
+        self.speed = 55.0 if region == "us" else 45.0
+        self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor)
+        legs = self._legs(origin, terminus)
+        days: list[RoadDay] = []
+        for leg in legs:
+            days += self._plan_leg(leg, len(days))
+        plan = RoadPlan(origin=origin, terminus=terminus, days=tuple(days), corridor=corridor,
+                        corridor_miles=self.intent.corridor_max_deviation_miles, region=region,
+                        trip_type=self.intent.trip_type, max_daily_miles=self.intent.max_daily_miles,
+                        log=tuple(self.log))
+        return plan
+
+    def _ends(self):
+        i = self.intent
+        if i.route:
+            route = find_route(i.route)
+            resolver = self._resolver(route, route.region)
+            origin = resolver.resolve(i.origin, field="origin")
+            same = i.origin.casefold() == i.terminus.casefold()
+            terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
+            if not same and route.progress_miles(*terminus.point) < route.progress_miles(*origin.point):
+                route = route.reversed()
+                self.log.append(f"travelling {route.name} from {route.endpoints[0]} to {route.endpoints[1]}")
+            return route, origin, terminus, route.region
+        plain = PlaceResolver(self.geocoder, region=None)
+        origin = plain.resolve(i.origin, field="origin")
+        region = region_of(origin, "origin")
+        origin = PlaceResolver(self.geocoder, region=region).resolve(i.origin, field="origin")
+        if i.origin.casefold() == i.terminus.casefold():
+            raise InputError("terminus", "a round trip without a named route needs a turnaround "
+                                         "(e.g. 'Denver to Moab and back')")
+        terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus",
+                                                                       near=origin.point)
+        return DirectCorridor(origin.point, terminus.point), origin, terminus, region
+
+    def _resolver(self, corridor, region: str) -> PlaceResolver:
+        towns = corridor.towns_in_corridor(self.intent.corridor_max_deviation_miles) if hasattr(corridor, "towns_in_corridor") else []
+        return PlaceResolver(self.geocoder, region=region, corridor=corridor,
+                             corridor_miles=self.intent.corridor_max_deviation_miles, route_towns=towns)
+
+    # -- legs between fixed points -------------------------------------------------------------
+    def _legs(self, origin: Place, terminus: Place) -> list[_Leg]:
+        i = self.intent
+        p0 = self.corridor.progress_miles(*origin.point)
+        fixed = self._forced(p0)
+        if i.trip_type == "one_way":
+            return self._split(origin, p0, fixed, terminus, self.corridor.progress_miles(*terminus.point), i.days)
+        out_days = max(1, math.ceil(i.days / 2))
+        turn, turn_p = self._turnaround(origin, terminus, p0, out_days)
+        legs = self._split(origin, p0, fixed, turn, turn_p, out_days)
+        if i.days > out_days:
+            legs.append(_Leg(turn, turn_p, origin, p0, i.days - out_days, True, returning=True))
+        return legs
+
+    def _forced(self, p0: float) -> list[tuple[Place, float]]:
+        resolver = self._resolver(self.corridor, self.region)
+        out = []
+        for n, name in enumerate(self.intent.stops):
+            place = resolver.resolve(name, field=f"stops[{n}]")
+            p = self.corridor.progress_miles(*place.point)
+            if p < p0:
+                raise InputError(f"stops[{n}]", f"{place.label} is behind the start along {self.corridor.name}")
+            out.append((replace(place, source="user"), p))
+        return sorted(out, key=lambda t: t[1])
+
+    def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int) -> list[_Leg]:
+        points = [(start, p0)] + [f for f in fixed if p0 < f[1] < p1] + [(end, p1)]
+        total = p1 - p0
+        legs, used = [], 0
+        for k, ((a, pa), (b, pb)) in enumerate(zip(points, points[1:])):
+            last = k == len(points) - 2
+            share = days - used if last else max(1, round(days * (pb - pa) / total)) if total else 1
+            share = min(share, days - used - (len(points) - 2 - k))
+            if share < 1:
+                raise InputError("stops", f"{days} days are too few to stop at every requested place")
+            legs.append(_Leg(a, pa, b, pb, share, True))
+            used += share
+        self._check_cap(legs)
+        return legs
+
+    def _check_cap(self, legs: list[_Leg]) -> None:
+        cap = self.intent.max_daily_miles
+        for leg in legs:
+            miles = abs(leg.end_p - leg.start_p) * self.factor
+            if miles / leg.days > cap + 0.5:
+                need = math.ceil(miles / cap)
+                raise InputError("days", f"{leg.start.name} to {leg.end.name} is about {miles:.0f} road miles: "
+                                         f"{miles / leg.days:.0f} a day over {leg.days} day(s) exceeds the "
+                                         f"{cap:.0f}-mile cap; allow at least {need} day(s) for it")
+
+    def _turnaround(self, origin: Place, terminus: Place, p0: float, out_days: int) -> tuple[Place, float]:
+        if terminus is not origin:
+            return terminus, self.corridor.progress_miles(*terminus.point)
+        reach = min(self.corridor.length_miles() - p0, out_days * self.intent.max_daily_miles * 0.6 / self.factor)
+        target = p0 + reach
+        town = self.stops.town_near(target, lo=p0 + reach * 0.5, hi=p0 + reach)
+        place = town or Place(name=f"Mile {target:.0f}", lat=self.corridor.point_at(target)[0],
+                              lon=self.corridor.point_at(target)[1], confidence="low", source="interpolated",
+                              note="no town near the turnaround point")
+        self.log.append(f"round trip turns around at {place.label}")
+        return place, self.corridor.progress_miles(*place.point)
+
+    # -- days ----------------------------------------------------------------------------------
+    def _plan_leg(self, leg: _Leg, first_index: int) -> list[RoadDay]:
+        out = []
+        start, start_p = leg.start, leg.start_p
+        for k in range(leg.days):
+            last = k == leg.days - 1
+            target = start_p + (leg.end_p - start_p) / (leg.days - k)
+            if last:
+                anchor, anchor_p, forced = leg.end, leg.end_p, leg.forced_end and leg.end.source == "user"
+            else:
+                anchor, anchor_p = self._anchor(start_p, target, leg)
+                forced = False
+            out.append(self._day(first_index + k, start, start_p, anchor, anchor_p, forced, leg.returning))
+            start, start_p = anchor, anchor_p
+        return out
+
+    def _anchor(self, start_p: float, target: float, leg: _Leg) -> tuple[Place, float]:
+        step = target - start_p
+        lo, hi = sorted((start_p + step * MIN_STEP_SHARE, start_p + step * MAX_STEP_SHARE))
+        cap_p = self.intent.max_daily_miles / self.factor
+        lo, hi = max(lo, min(start_p, start_p + step) + 0.5 if step > 0 else lo), hi
+        if step > 0:
+            hi = min(hi, start_p + cap_p, leg.end_p - 1)
+        else:
+            lo = max(lo, start_p - cap_p, leg.end_p + 1)
+        town = self.stops.town_near(target, lo=lo, hi=hi)
+        if town is not None:
+            return town, self.corridor.progress_miles(*town.point)
+        lat, lon = self.corridor.point_at(target)
+        self.log.append(f"no town within the corridor near mile {target:.0f}: interpolated overnight point")
+        place = Place(name=f"{self.corridor.name} mile {target:.0f}", lat=lat, lon=lon, confidence="low",
+                      source="interpolated", note="no town found near the day's target; interpolated")
+        return place, target
+
+    def _day(self, index: int, start: Place, start_p: float, anchor: Place, anchor_p: float,
+             forced: bool, returning: bool) -> RoadDay:
+        miles = abs(anchor_p - start_p) * self.factor
+        if miles < 1 and geodesic_miles(start.point, anchor.point) > 1:
+            miles = geodesic_miles(start.point, anchor.point) * 1.3
+        stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index)
+        return RoadDay(index=index, date=self.intent.start_date + timedelta(days=index), start=start,
+                       anchor=anchor, start_progress=start_p, anchor_progress=anchor_p,
+                       anchor_offset=self.corridor.offset_miles(*anchor.point), drive_miles=round(miles, 1),
+                       drive_hours=round(miles / self.speed, 2), depart_min=depart, arrive_min=arrive,
+                       stops=tuple(stops), forced=forced, returning=returning)
+
+
+def plan_road_trip(intent: RoadTripIntent, geocoder=None) -> RoadPlan:
+    if geocoder is None:
+        from engine.geocode import default_gazetteer
+        geocoder = default_gazetteer()
+    return RoadTripPlanner(intent, geocoder).plan()

@@ -1,0 +1,66 @@
+"""A saved road-trip itinerary back into a RoadPlan, so ``tripwright verify`` re-checks the
+seed 000 invariants against the route geometry (not against what the file claims)."""
+
+from __future__ import annotations
+
+from engine.errors import InputError
+from engine.models import ChoiceKind, ItineraryV1
+
+from .corridor import DirectCorridor
+from .plan import Place, RoadDay, RoadPlan, RoadStop
+from .planner import region_of
+from .routes import find_route
+
+
+def _place(name: str, lat: float, lon: float, **kw) -> Place:
+    return Place(name=name.split(",")[0], lat=lat, lon=lon, **kw)
+
+
+def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
+    intent = itin.intent
+    days = itin.days
+    if not days or any(d.anchor is None or not d.path for d in days):
+        raise InputError("days", "a road-trip itinerary needs an anchor and a driven path on every day")
+    first_point, end_point = days[0].path[0], days[-1].path[-1]
+    origin = _place(days[0].drive.from_name, first_point.lat, first_point.lon)
+    last = days[-1].anchor
+    terminus = _place(last.name, (last.geo or end_point).lat, (last.geo or end_point).lon)
+    corridor, region = _corridor(intent, origin, terminus, days)
+    out = []
+    for n, day in enumerate(days):
+        start = _place(day.drive.from_name, day.path[0].lat, day.path[0].lon)
+        a = day.anchor
+        lat, lon = (a.geo.lat, a.geo.lon) if a.geo else (day.path[-1].lat, day.path[-1].lon)
+        anchor = Place(name=a.name.split(",")[0], lat=lat, lon=lon, admin1=a.admin1, country=a.country,
+                       confidence=a.confidence, source=a.source, note=a.note)
+        sp, ap = corridor.progress_miles(*start.point), corridor.progress_miles(*anchor.point)
+        out.append(RoadDay(index=n, date=day.date, start=start, anchor=anchor, start_progress=sp, anchor_progress=ap,
+                           anchor_offset=corridor.offset_miles(*anchor.point), drive_miles=day.drive.miles,
+                           drive_hours=day.drive.hours, depart_min=0, arrive_min=0, stops=_stops(day, corridor),
+                           forced=a.source == "user", returning=intent.trip_type == "round_trip" and ap < sp))
+    return RoadPlan(origin=origin, terminus=terminus, days=tuple(out), corridor=corridor,
+                    corridor_miles=intent.corridor_max_deviation_miles, region=region, trip_type=intent.trip_type,
+                    max_daily_miles=intent.max_daily_miles)
+
+
+def _corridor(intent, origin: Place, terminus: Place, days):
+    if intent.route:
+        route = find_route(intent.route)
+        a = route.progress_miles(*origin.point)
+        b = route.progress_miles(days[0].path[-1].lat, days[0].path[-1].lon)
+        return (route if b >= a else route.reversed()), route.region
+    region = "us" if (days[0].anchor.country or "US") == "US" else "europe"
+    return DirectCorridor(origin.point, terminus.point), region
+
+
+def _stops(day, corridor) -> tuple[RoadStop, ...]:
+    arrive = next((a.window.start for a in day.activities if a.role in ("checkin", "arrival")), None)
+    out = []
+    for act in day.activities:
+        if act.kind is not ChoiceKind.attraction or act.geo is None:
+            continue
+        p, off = corridor.progress_miles(act.geo.lat, act.geo.lon), corridor.offset_miles(act.geo.lat, act.geo.lon)
+        out.append(RoadStop(id=act.ref or act.id, name=act.name, lat=act.geo.lat, lon=act.geo.lon, kind="poi",
+                            start_min=0, end_min=0, progress_miles=p, offset_miles=off,
+                            en_route=arrive is None or act.window.start < arrive))
+    return tuple(out)

@@ -1,0 +1,131 @@
+"""Turning place names into trusted coordinates (seed 000 §4.4–4.5).
+
+Order: a route town of that name inside the corridor; else gazetteer candidates that pass the
+trust checks, the corridor (INV-AMBIG-01) and proximity to ``near``; else a second query with
+context ("Kingman, AZ, USA", INV-GEO-05). Every candidate considered is kept in ``Place.considered``
+and a choice among several equally plausible ones is marked low confidence (INV-AMBIG-02).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.errors import InputError
+from engine.geocode.models import AMBIGUOUS_BELOW, GeoCandidate, GeocodeRequest
+from engine.geocode.trust import check_point, geodesic_miles
+
+from .plan import Place
+
+COUNTRY_OF_REGION = {"us": "USA"}
+NEAR_TIE_MILES = 25.0
+
+
+def norm(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    folded = re.sub(r"\bst\.?\s", "saint ", folded)
+    return " ".join(re.sub(r"[^a-z0-9 ]", " ", folded).split())
+
+
+def _head(query: str) -> str:
+    """The place name without its ", AZ, USA" qualifiers."""
+    return norm(query.split(",")[0])
+
+
+class PlaceResolver:
+    def __init__(self, geocoder, *, region: str | None, corridor=None, corridor_miles: float = 50.0,
+                 route_towns=()) -> None:
+        self.geocoder = geocoder
+        self.region = region
+        self.corridor = corridor
+        self.corridor_miles = corridor_miles
+        self.route_towns = list(route_towns)
+
+    def resolve(self, query: str, *, field: str, near: tuple[float, float] | None = None) -> Place:
+        town = self._route_town(query, near)
+        if town is not None:
+            return town
+        log: list[str] = []
+        rejected: list[GeoCandidate] = []
+        place = self._from_candidates(query, near, log, rejected)
+        for context in self._contexts(query, near, rejected) if place is None else []:
+            log.append(f"re-geocoding with context: {query}, {context}")
+            place = self._from_candidates(f"{query}, {context}", near, log, [])
+            if place is not None:
+                break
+        if place is None:
+            where = f" near {self.corridor.name}" if self.corridor is not None and self.corridor.name != "direct" else ""
+            raise InputError(field, f"could not find {query!r}{where}" + (f" ({log[-1]})" if log else ""))
+        return place
+
+    # -- route towns ---------------------------------------------------------------------------
+    def _route_town(self, query: str, near) -> Place | None:
+        want = _head(query)
+        qualifier = norm(query.split(",")[1]) if "," in query else ""
+        hits = [t for t in self.route_towns if norm(t.town.name) == want
+                and (not qualifier or qualifier in (norm(t.town.admin1), norm(t.town.country)))]
+        if not hits:
+            return None
+        if near is not None:
+            hits.sort(key=lambda t: geodesic_miles(near, (t.town.lat, t.town.lon)))
+        t = hits[0].town
+        ambiguous = len(hits) > 1 and near is None and not qualifier
+        others = ", ".join(f"{h.town.name}, {h.town.admin1}" for h in hits[1:])
+        return Place(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country,
+                     source="route_town", confidence="low" if ambiguous else "high",
+                     note=f"also on the route: {others}" if ambiguous else "",
+                     considered=tuple(f"{h.town.name}, {h.town.admin1} (route town)" for h in hits))
+
+    # -- gazetteer -----------------------------------------------------------------------------
+    def _from_candidates(self, query: str, near, log: list[str], rejected: list) -> Place | None:
+        cands = self.geocoder.candidates(GeocodeRequest(query=query, near=near, limit=25))
+        ok = []
+        for c in cands:
+            problems = check_point(c.lat, c.lon, self.region) if self.region else []
+            offset = self.corridor.offset_miles(c.lat, c.lon) if self.corridor is not None else 0.0
+            if problems:
+                log.append(f"{c.label} ({c.lat:.2f}, {c.lon:.2f}) rejected: {', '.join(problems)}")
+                rejected.append(c)
+            elif offset > self.corridor_miles:
+                log.append(f"{c.label} rejected: {offset:.0f} mi off {self.corridor.name}")
+            else:
+                ok.append((c, offset))
+        if not ok:
+            return None
+        return self._choose(ok, near, log)
+
+    def _choose(self, ok: list[tuple[GeoCandidate, float]], near, log: list[str]) -> Place:
+        if near is not None:
+            ok.sort(key=lambda co: (geodesic_miles(near, (co[0].lat, co[0].lon)), -co[0].confidence))
+        else:
+            ok.sort(key=lambda co: (-co[0].confidence, co[1]))
+        best, _ = ok[0]
+        rivals = [c for c, _ in ok[1:] if self._rival(best, c, near)]
+        low = best.confidence < AMBIGUOUS_BELOW and bool(rivals)
+        note = f"also possible: {', '.join(c.label for c in rivals[:3])}" if low else ""
+        considered = tuple(log) + tuple(f"{c.label} ({c.lat:.3f}, {c.lon:.3f}) conf {c.confidence:.2f}" for c, _ in ok)
+        return Place(name=best.name, lat=best.lat, lon=best.lon, admin1=best.admin1 or "", country=best.country,
+                     source="gazetteer", confidence="low" if low else "high", note=note, considered=considered)
+
+    @staticmethod
+    def _rival(best: GeoCandidate, other: GeoCandidate, near) -> bool:
+        if near is None:
+            return other.confidence >= best.confidence * 0.6
+        gap = geodesic_miles(near, (other.lat, other.lon)) - geodesic_miles(near, (best.lat, best.lon))
+        return gap < NEAR_TIE_MILES
+
+    def _contexts(self, query: str, near, rejected: list[GeoCandidate]) -> list[str]:
+        """Qualifiers for a second query: the state a rejected answer named ("Kingman" came back
+        in the Pacific but as Kingman, AZ → "Kingman, AZ, USA"), then the nearest route town's."""
+        if "," in query:
+            return []
+        out = []
+        for c in rejected:
+            if c.admin1:
+                out.append(f"{c.admin1}, {'USA' if c.country == 'US' else c.country}")
+        if near is not None and self.route_towns:
+            town = min(self.route_towns, key=lambda t: geodesic_miles(near, (t.town.lat, t.town.lon))).town
+            out.append(f"{town.admin1}, {'USA' if town.country == 'US' else town.country}")
+        elif self.region in COUNTRY_OF_REGION:
+            out.append(COUNTRY_OF_REGION[self.region])
+        return list(dict.fromkeys(out))
