@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import shapely
 from pyproj import Geod
 from shapely.geometry import LineString, Point
@@ -58,8 +56,10 @@ class DirectCorridor:
     def path(self, start_miles: float, end_miles: float, max_points: int = 200) -> list[tuple[float, float]]:
         return _path(self._line, self._inv, start_miles, end_miles, max_points)
 
-    @cached_property
-    def towns(self) -> list:
+    def towns_in_corridor(self, max_miles: float) -> list:
+        return []  # no named route: towns come from the gazetteer (gazetteer_towns)
+
+    def pois_in_corridor(self, max_miles: float) -> list:
         return []
 
 
@@ -83,3 +83,30 @@ def _path(line: LineString, inv, start_miles: float, end_miles: float, max_point
 def road_factor(corridor) -> float:
     """Route polylines follow the road; a direct corridor needs the seed's 1.3 factor."""
     return getattr(corridor, "road_factor", 1.0)
+
+
+TOWN_SAMPLE_MILES = 30.0
+
+
+def gazetteer_towns(corridor, geocoder, corridor_miles: float, *, min_population: int = 2000) -> list:
+    """Towns along a corridor from the gazetteer, as route-town rows ordered by progress: the
+    anchor and break candidates when no named route lists its own towns."""
+    from .resolve import region_name
+    from .route_schema import RouteTown
+    from .routes import TownOnRoute
+
+    radius = min(corridor_miles, TOWN_SAMPLE_MILES)
+    seen: dict[str, TownOnRoute] = {}
+    steps = max(1, int(corridor.length_miles() // TOWN_SAMPLE_MILES))
+    for k in range(steps + 1):
+        lat, lon = corridor.point_at(corridor.length_miles() * k / steps)
+        for c in geocoder.nearby(lat, lon, radius_miles=radius, min_population=min_population, limit=8):
+            key = f"geonames_{c.feature_id.split(':')[-1]}".lower()
+            if key in seen or not key.replace("_", "").isalnum():
+                continue
+            progress, offset = corridor.measure(c.lat, c.lon)
+            if offset <= corridor_miles:
+                town = RouteTown(id=key[:64], name=c.name, admin1=region_name(c), country=c.country,
+                                 lat=c.lat, lon=c.lon, population=c.population)
+                seen[key] = TownOnRoute(town, progress, offset)
+    return sorted(seen.values(), key=lambda t: t.progress_miles)

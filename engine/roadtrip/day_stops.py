@@ -16,11 +16,11 @@ LATEST_END_MIN = 22 * 60
 
 
 class DayStopPicker:
-    def __init__(self, corridor, corridor_miles: float, speed_mph: float, factor: float) -> None:
+    def __init__(self, corridor, corridor_miles: float, speed_mph: float, factor: float, towns=None) -> None:
         self.corridor = corridor
         self.speed = speed_mph
         self.factor = factor
-        self.towns = corridor.towns_in_corridor(corridor_miles) if hasattr(corridor, "towns_in_corridor") else []
+        self.towns = towns if towns is not None else corridor.towns_in_corridor(corridor_miles)
         self.pois = corridor.pois_in_corridor(corridor_miles) if hasattr(corridor, "pois_in_corridor") else []
         self.used: set[str] = set()
 
@@ -32,7 +32,8 @@ class DayStopPicker:
         best = min(inside, key=lambda t: (abs(t.progress_miles - target) - 8 * math.log10(1 + (t.town.population or 0)),
                                           t.town.id))
         t = best.town
-        return Place(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country, source="route_town")
+        source = "gazetteer" if t.id.startswith("geonames_") else "route_town"
+        return Place(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country, source=source)
 
     # -- activities ----------------------------------------------------------------------------
     def pick(self, start_p: float, anchor_p: float, anchor: Place, day: int) -> tuple[list[RoadStop], int, int]:

@@ -38,7 +38,9 @@ class Place:
 
     @property
     def label(self) -> str:
-        return ", ".join(p for p in (self.name, self.admin1) if p)
+        """"Kingman, AZ" / "Augsburg, Bavaria"; bare numeric region codes are left out."""
+        region = "" if self.admin1.isdigit() else self.admin1
+        return ", ".join(p for p in (self.name, region) if p)
 
 
 @dataclass(frozen=True)

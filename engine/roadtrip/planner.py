@@ -16,7 +16,7 @@ from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
 from engine.models import RoadTripIntent
 
-from .corridor import DirectCorridor, road_factor
+from .corridor import DirectCorridor, gazetteer_towns, road_factor
 from .day_stops import DayStopPicker
 from .plan import Place, RoadDay, RoadPlan
 from .resolve import PlaceResolver
@@ -60,7 +60,12 @@ class RoadTripPlanner:
         self.corridor, self.region = corridor, region
         self.factor = road_factor(corridor)
         self.speed = 55.0 if region == "us" else 45.0
-        self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor)
+        towns = None
+        if isinstance(corridor, DirectCorridor):
+            towns = gazetteer_towns(corridor, self.geocoder, self.intent.corridor_max_deviation_miles)
+            self.log.append(f"no named route: {len(towns)} gazetteer towns along the direct corridor")
+        self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor,
+                                   towns=towns)
         legs = self._legs(origin, terminus)
         days: list[RoadDay] = []
         for leg in legs:
@@ -90,8 +95,8 @@ class RoadTripPlanner:
         if i.origin.casefold() == i.terminus.casefold():
             raise InputError("terminus", "a round trip without a named route needs a turnaround "
                                          "(e.g. 'Denver to Moab and back')")
-        terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus",
-                                                                       near=origin.point)
+        # No ``near`` here: it would turn "Atlanta to Dallas" into Dallas, Georgia.
+        terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus")
         return DirectCorridor(origin.point, terminus.point), origin, terminus, region
 
     def _resolver(self, corridor, region: str) -> PlaceResolver:
@@ -117,7 +122,7 @@ class RoadTripPlanner:
         resolver = self._resolver(self.corridor, self.region)
         out = []
         for n, name in enumerate(self.intent.stops):
-            place = resolver.resolve(name, field=f"stops[{n}]")
+            place = resolver.resolve(name, field=f"stops[{n}]", allow_detour=True)
             p = self.corridor.progress_miles(*place.point)
             if p < p0:
                 raise InputError(f"stops[{n}]", f"{place.label} is behind the start along {self.corridor.name}")

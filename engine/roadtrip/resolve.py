@@ -19,12 +19,21 @@ from .plan import Place
 
 COUNTRY_OF_REGION = {"us": "USA"}
 NEAR_TIE_MILES = 25.0
+MEANT_ELSEWHERE = 0.25  # an in-corridor match this much weaker than the best overall is not what was meant
+DETOUR_MAX_MILES = 200.0
 
 
 def norm(text: str) -> str:
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     folded = re.sub(r"\bst\.?\s", "saint ", folded)
     return " ".join(re.sub(r"[^a-z0-9 ]", " ", folded).split())
+
+
+def region_name(c: GeoCandidate) -> str:
+    """US state code ("AZ"); elsewhere the region's name ("Bavaria") when the index knows it."""
+    if c.country == "US":
+        return c.admin1 or ""
+    return c.admin1_name or ("" if (c.admin1 or "").isdigit() else c.admin1 or "")
 
 
 def _head(query: str) -> str:
@@ -41,7 +50,11 @@ class PlaceResolver:
         self.corridor_miles = corridor_miles
         self.route_towns = list(route_towns)
 
-    def resolve(self, query: str, *, field: str, near: tuple[float, float] | None = None) -> Place:
+    def resolve(self, query: str, *, field: str, near: tuple[float, float] | None = None,
+                allow_detour: bool = False) -> Place:
+        """``allow_detour``: a user-requested stop may lie off the corridor (INV-CORR-02 exception);
+        the deviation is logged on the place."""
+        self.allow_detour = allow_detour
         town = self._route_town(query, near)
         if town is not None:
             return town
@@ -79,7 +92,7 @@ class PlaceResolver:
     # -- gazetteer -----------------------------------------------------------------------------
     def _from_candidates(self, query: str, near, log: list[str], rejected: list) -> Place | None:
         cands = self.geocoder.candidates(GeocodeRequest(query=query, near=near, limit=25))
-        ok = []
+        ok, off = [], []
         for c in cands:
             problems = check_point(c.lat, c.lon, self.region) if self.region else []
             offset = self.corridor.offset_miles(c.lat, c.lon) if self.corridor is not None else 0.0
@@ -88,11 +101,29 @@ class PlaceResolver:
                 rejected.append(c)
             elif offset > self.corridor_miles:
                 log.append(f"{c.label} rejected: {offset:.0f} mi off {self.corridor.name}")
+                off.append((c, offset))
             else:
                 ok.append((c, offset))
-        if not ok:
-            return None
-        return self._choose(ok, near, log)
+        best_off = max(off, key=lambda co: co[0].confidence, default=None)
+        meant_off = best_off is not None and (not ok or max(c.confidence for c, _ in ok)
+                                              < MEANT_ELSEWHERE * best_off[0].confidence)
+        if meant_off:
+            return self._detour(best_off, log) if getattr(self, "allow_detour", False) else self._refuse(best_off, log)
+        return self._choose(ok, near, log) if ok else None
+
+    def _refuse(self, best_off, log: list[str]) -> None:
+        c, offset = best_off
+        log.append(f"{c.label} is {offset:.0f} mi off {self.corridor.name} (corridor {self.corridor_miles:.0f} mi)")
+        return None
+
+    def _detour(self, best_off, log: list[str]) -> Place | None:
+        c, offset = best_off
+        if offset > DETOUR_MAX_MILES:
+            return self._refuse(best_off, log)
+        log.append(f"detour requested: {c.label} is {offset:.0f} mi off {self.corridor.name}")
+        return Place(name=c.name, lat=c.lat, lon=c.lon, admin1=region_name(c), country=c.country, source="user",
+                     note=f"detour requested by the traveller: {offset:.0f} mi off {self.corridor.name}",
+                     considered=tuple(log))
 
     def _choose(self, ok: list[tuple[GeoCandidate, float]], near, log: list[str]) -> Place:
         if near is not None:
@@ -104,7 +135,7 @@ class PlaceResolver:
         low = best.confidence < AMBIGUOUS_BELOW and bool(rivals)
         note = f"also possible: {', '.join(c.label for c in rivals[:3])}" if low else ""
         considered = tuple(log) + tuple(f"{c.label} ({c.lat:.3f}, {c.lon:.3f}) conf {c.confidence:.2f}" for c, _ in ok)
-        return Place(name=best.name, lat=best.lat, lon=best.lon, admin1=best.admin1 or "", country=best.country,
+        return Place(name=best.name, lat=best.lat, lon=best.lon, admin1=region_name(best), country=best.country,
                      source="gazetteer", confidence="low" if low else "high", note=note, considered=considered)
 
     @staticmethod
