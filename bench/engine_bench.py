@@ -119,12 +119,35 @@ def bench_process(reps: int) -> dict:
     return {"cli_plan_process_p50_s": round(statistics.median(times), 3)}
 
 
+def bench_road(reps: int) -> dict:
+    """LA → Chicago on Route 66, 7 days: plan + verify, and a re-plan after moving one anchor
+    (the moved anchor becomes a forced stop, as a drag on the map does)."""
+    from engine.geocode import default_gazetteer
+    from engine.models import RoadTripIntent
+    from engine.roadtrip.invariants import verify_road_plan
+    from engine.roadtrip.planner import plan_road_trip
+    gazetteer = default_gazetteer()
+    base = dict(origin="Los Angeles", terminus="Chicago", days=7, start_date=date(2027, 5, 3), route="Route 66")
+    plan_road_trip(RoadTripIntent(**base), gazetteer)  # warm: routes, projections, index
+    full, moved = [], []
+    towns = ["Kingman", "Flagstaff", "Gallup", "Amarillo", "Tulsa", "Joplin", "Rolla", "Springfield, IL"]
+    for i in range(reps):
+        t = time.perf_counter()
+        verify_road_plan(plan_road_trip(RoadTripIntent(**base), gazetteer))
+        full.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        verify_road_plan(plan_road_trip(RoadTripIntent(**base, stops=[towns[i % len(towns)]]), gazetteer))
+        moved.append((time.perf_counter() - t) * 1000)
+    return {"road_plan_verify_p50_ms": _p50(full), "road_replan_moved_anchor_p50_ms": _p50(moved)}
+
+
 def run(quick: bool = False) -> dict:
     reps = 5 if quick else 30
     figures = {}
     figures |= asyncio.run(bench_plan(reps))
     figures |= asyncio.run(bench_replan(reps))
     figures |= asyncio.run(bench_verify(2_000 if quick else 10_000))
+    figures |= bench_road(reps)
     figures |= bench_process(2 if quick else 5)
     return figures
 

@@ -134,3 +134,43 @@ def test_export_from_a_saved_itinerary(tmp_path, intent_file) -> None:
 def test_unknown_command_is_exit_2() -> None:
     done = tw("fly")
     assert done.returncode == 2 and done.stderr.startswith("tripwright:")
+
+
+ROAD = {"mode": "road_trip", "origin": "Los Angeles", "terminus": "Chicago", "days": 7,
+        "start_date": "2027-05-03", "route": "Route 66"}
+
+
+def test_road_trip_plan_report_gpx_and_verify(tmp_path) -> None:
+    intent = tmp_path / "road.json"
+    intent.write_text(json.dumps(ROAD))
+    out, gpx = tmp_path / "road_out.json", tmp_path / "road.gpx"
+    done = tw("plan", "--intent", str(intent), "--report", "--out", str(out), "--gpx", str(gpx), "--today", TODAY)
+    assert done.returncode == 0, done.stderr
+    assert "ROAD_TRIP Validation Report" in done.stdout and "Result: PASS" in done.stdout
+    data = json.loads(out.read_text())
+    assert data["intent"]["mode"] == "road_trip" and len(data["days"]) == 7
+    assert all(d["anchor"]["route_progress_miles"] is not None and d["drive"]["miles"] <= 400 for d in data["days"])
+    import gpxpy
+    parsed = gpxpy.parse(gpx.read_text())
+    assert len(parsed.tracks) == 7 and all(len(t.segments[0].points) > 20 for t in parsed.tracks)
+    if XSD.exists():
+        from lxml import etree
+        etree.XMLSchema(etree.parse(str(XSD))).assertValid(etree.parse(str(gpx)))
+    assert tw("verify", str(out)).returncode == 0
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"days": 0}, "days"), ({"days": 31}, "days"), ({"days": 2}, "days"),
+    ({"origin": "<img src=x onerror=alert(1)>"}, "origin"),
+    ({"route": "Route 67"}, "route"),
+    ({"origin": "Seattle"}, "origin"),
+    ({"origin": "Xyzzyville Qwerty"}, "origin"),
+    ({"terminus": "Los Angeles"}, "terminus"),
+])
+def test_bad_road_input_is_exit_2(tmp_path, changes, field) -> None:
+    intent = tmp_path / "road.json"
+    intent.write_text(json.dumps(ROAD | changes))
+    done = tw("plan", "--intent", str(intent), "--out", str(tmp_path / "never.json"))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and field in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "never.json").exists()
