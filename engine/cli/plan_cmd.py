@@ -47,8 +47,30 @@ def read_intent_file(path: str) -> IntentV1 | RoadTripIntent:
         raise InputError(field, message) from exc
 
 
-def intent_from_prompt(text: str, session: PlanningSession, home: str | None) -> IntentV1:
-    from engine.intake import parse_city_prompt
+def route_aliases() -> dict[str, list[str]]:
+    from engine.roadtrip.routes import load_routes
+    return {r.name: [r.name.lower(), *(a.lower() for a in r.aliases)] for r in load_routes().values()}
+
+
+def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripIntent:
+    from engine.intake import parse_road_prompt
+    parsed = parse_road_prompt(text, routes=route_aliases(), today=session.today)
+    data = {"origin": parsed.origin, "terminus": parsed.terminus, "days": parsed.days,
+            "start_date": parsed.start_date, "trip_type": parsed.trip_type, "route": parsed.route,
+            "stops": parsed.stops, "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly}}
+    if parsed.max_daily_miles is not None:
+        data["max_daily_miles"] = parsed.max_daily_miles
+    try:
+        return RoadTripIntent.model_validate(data)
+    except ValidationError as exc:
+        field, _, message = validation_line(exc).partition(": ")
+        raise InputError(field, message) from exc
+
+
+def intent_from_prompt(text: str, session: PlanningSession, home: str | None) -> IntentV1 | RoadTripIntent:
+    from engine.intake import looks_like_road_trip, parse_city_prompt
+    if looks_like_road_trip(text, routes=route_aliases()):
+        return road_intent_from_prompt(text, session)
     catalog = session.catalog
     parsed = parse_city_prompt(text, cities=catalog.city_aliases(), airports=catalog.airport_names(),
                                today=session.today)

@@ -174,3 +174,12 @@ def test_bad_road_input_is_exit_2(tmp_path, changes, field) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and field in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "never.json").exists()
+
+
+def test_road_prompt_is_recognised_and_planned() -> None:
+    done = tw("plan", "--prompt", "LA to Chicago via Route 66, 7 days from 2027-05-03", "--today", TODAY)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Los Angeles → Chicago: 7 days")
+    assert "→ Chicago, IL" in done.stdout
+    unknown = tw("plan", "--prompt", "Atlantis to Chicago via Route 66, 7 days from 2027-05-03")
+    assert unknown.returncode == 2 and unknown.stderr.startswith("tripwright: origin:")
