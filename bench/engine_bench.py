@@ -141,6 +141,18 @@ def bench_road(reps: int) -> dict:
     return {"road_plan_verify_p50_ms": _p50(full), "road_replan_moved_anchor_p50_ms": _p50(moved)}
 
 
+def bench_geocode() -> dict:
+    """Offline gazetteer on the existing index in the data dir (bench/geocode_bench.py)."""
+    import importlib.util
+    from engine.geocode.gazetteer import data_dir
+    spec = importlib.util.spec_from_file_location("geocode_bench", Path(__file__).with_name("geocode_bench.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = module.run(data_dir())
+    keep = ("cold_open_lookup_ms_p50", "uncached_lookup_ms_p50", "warm_lookup_us_p50", "build_s")
+    return {f"geocode_{k}": v for k, v in found.items() if k in keep}
+
+
 def run(quick: bool = False) -> dict:
     reps = 5 if quick else 30
     figures = {}
@@ -148,6 +160,7 @@ def run(quick: bool = False) -> dict:
     figures |= asyncio.run(bench_replan(reps))
     figures |= asyncio.run(bench_verify(2_000 if quick else 10_000))
     figures |= bench_road(reps)
+    figures |= bench_geocode()
     figures |= bench_process(2 if quick else 5)
     return figures
 

@@ -81,7 +81,11 @@ def _path(line: LineString, inv, start_miles: float, end_miles: float, max_point
 
 
 def road_factor(corridor) -> float:
-    """Route polylines follow the road; a direct corridor needs the seed's 1.3 factor."""
+    """Route polylines follow the road (unless the fixture gives the driven length of a route
+    whose hairpins it skips); a direct corridor needs the seed's 1.3 factor."""
+    if isinstance(corridor, Route):
+        driven = corridor.raw.driven_length_miles
+        return driven / corridor.length_miles() if driven else 1.0
     return getattr(corridor, "road_factor", 1.0)
 
 

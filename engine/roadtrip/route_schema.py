@@ -49,6 +49,9 @@ class RawRoute(RawRouteModel):
     towns: list[RouteTown] = Field(min_length=5)
     pois: list[RoutePOI] = Field(min_length=10)
     source: str  # where the geometry and facts come from
+    # The road as driven, when the polyline is simplified (mountain hairpins): driving miles are
+    # polyline miles × driven_length_miles / polyline length.
+    driven_length_miles: float | None = Field(default=None, gt=0)
 
     @field_validator("polyline")
     @classmethod
