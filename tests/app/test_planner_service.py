@@ -1,0 +1,65 @@
+"""The planner runs off the calling thread and reports events and results on the caller's loop."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from datetime import date
+
+from app.planner_service import PlannerService
+from engine.models import EventStatus, IntentV1, RoadTripIntent
+from engine.pipeline import PlanningSession
+
+PARIS = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
+         "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
+         "prefs": {"themes": ["art"]}}
+
+
+def test_events_arrive_on_the_callers_thread_in_order() -> None:
+    async def scenario():
+        service = PlannerService(PlanningSession(today=date(2026, 11, 23)), asyncio.get_running_loop())
+        seen: list[tuple[int, str]] = []
+        caller = threading.get_ident()
+        result = await service.plan(IntentV1.model_validate(PARIS),
+                                    on_event=lambda e: seen.append((threading.get_ident(), e.node)))
+        return caller, seen, result, service
+    caller, seen, result, service = asyncio.run(scenario())
+    assert result.status == "completed"
+    assert {tid for tid, _ in seen} == {caller}
+    assert seen[0][1] == "intent_extractor" and seen[-1][1] == "responder"
+    assert len(seen) == len(result.events)
+    assert service.worker.name == "tripwright-planner" and service.worker.ident != caller
+
+
+def test_cancel_from_the_caller_stops_the_run_at_the_next_node() -> None:
+    """The worker pauses inside a user edit until the caller has pressed Cancel: the next node
+    must then stop the run, and nothing after the selector may run."""
+    cancelled = threading.Event()
+
+    def wait_for_cancel(plan, facts):
+        assert cancelled.wait(10)
+        return plan
+
+    async def scenario():
+        service = PlannerService(PlanningSession(today=date(2026, 11, 23)), asyncio.get_running_loop())
+
+        def on_event(event) -> None:
+            if event.node == "selector" and event.status is EventStatus.completed:
+                service.cancel()
+                cancelled.set()
+        return await service.plan(IntentV1.model_validate(PARIS), on_event=on_event, edits=[wait_for_cancel])
+    result = asyncio.run(scenario())
+    assert result.status == "cancelled"
+    assert result.events[-1].status is EventStatus.cancelled
+    assert not [e for e in result.events if e.node in ("verifier", "repair", "synthesizer")]
+
+
+def test_errors_reach_the_awaiting_coroutine() -> None:
+    import pytest
+    from engine.errors import InputError
+
+    async def scenario():
+        service = PlannerService(PlanningSession(today=date(2026, 11, 23)), asyncio.get_running_loop())
+        return await service.plan(IntentV1.model_validate(PARIS | {"city": "Atlantis"}))
+    with pytest.raises(InputError):
+        asyncio.run(scenario())
