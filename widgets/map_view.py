@@ -1,19 +1,43 @@
-"""The Leaflet map view: one local page, built once, that never navigates away."""
+"""The Leaflet map view: one local page, built once, that never navigates away.
+
+Live data reaches the page through one QWebChannel object, :class:`MapBridge`, with a tiny fixed
+API both ways (see ``resources/map.js``):
+
+* Python -> JS, bridge signals carrying JSON-encoded / plain string arguments:
+  ``set_layers(json)`` (the document of :mod:`widgets.map_layers`) and ``highlight(id)``.
+  They are queued until the page calls ``page_ready()``, then sent in order (only the latest
+  layer document is kept while waiting).
+* JS -> Python, bridge slots: ``page_ready()``, ``marker_dragged(id, lat, lon)``,
+  ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``. Their
+  arguments arrive as untyped variants and are validated here (known marker id, finite lat/lon in
+  range, an action from the fixed set that the marker's menu offered); anything else is logged
+  and dropped. Only valid calls become the view's typed signals.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from pathlib import Path
 
 import xstatic.pkg.leaflet
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import QObject, Qt, QUrl, Signal, Slot
+from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage
 from PySide6.QtWebEngineWidgets import QWebEngineView
+
+from engine.models import ItineraryV1
+
+from .map_layers import build_layers, empty_layers, is_finite_lat_lon
 
 log = logging.getLogger(__name__)
 
 RESOURCES_DIR = Path(__file__).resolve().parent.parent / "resources"
 MAP_PAGE = RESOURCES_DIR / "map.html"
+MAX_ID_LENGTH = 200
+OSM_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+ACTION_PATTERN = re.compile(r"(lock|unlock|remove|replace|move:\d{1,2})\Z")
 
 _NavType = QWebEnginePage.NavigationType
 # setHtml() arrives as a "typed" navigation to a data: URL (and a reload repeats it); Leaflet's
@@ -45,15 +69,206 @@ class MapPage(QWebEnginePage):
         self.navigation_refused.emit(url)
         return False
 
+    def createWindow(self, window_type):  # noqa: N802 (Qt API)
+        log.info("map: refused to open a new window")
+        return None
+
     def javaScriptConsoleMessage(self, level, message, line, source) -> None:  # noqa: N802 (Qt API)
         log.warning("map js %s:%s: %s", source, line, message)
 
 
+class MapBridge(QObject):
+    """The one object the page sees. Signals go to JS; slots come from JS (untrusted)."""
+
+    # Python -> JS
+    set_layers = Signal(str)
+    highlight = Signal(str)
+    # JS -> Python, after the page's own type checks; the view validates the values
+    ready_received = Signal()
+    drag_received = Signal(object, object, object)
+    action_received = Signal(object, object)
+    click_received = Signal(object, object)
+    select_received = Signal(object)
+
+    @Slot()
+    def page_ready(self) -> None:
+        self.ready_received.emit()
+
+    @Slot("QVariant", "QVariant", "QVariant")
+    def marker_dragged(self, marker_id, lat, lon) -> None:
+        self.drag_received.emit(marker_id, lat, lon)
+
+    @Slot("QVariant", "QVariant")
+    def marker_action(self, marker_id, action) -> None:
+        self.action_received.emit(marker_id, action)
+
+    @Slot("QVariant", "QVariant")
+    def map_clicked(self, lat, lon) -> None:
+        self.click_received.emit(lat, lon)
+
+    @Slot("QVariant")
+    def marker_selected(self, marker_id) -> None:
+        self.select_received.emit(marker_id)
+
+
 class MapView(QWebEngineView):
-    """Shows resources/map.html; live layers will be pushed to it through a QWebChannel bridge."""
+    """Shows resources/map.html and keeps it in step with the itinerary it is given."""
+
+    #: OSM tiles when online (the page accepts only this host or an inline data: image).
+    tile_url = OSM_TILE_URL
+
+    marker_dragged = Signal(str, float, float)
+    marker_action = Signal(str, str)
+    map_clicked = Signal(float, float)
+    marker_selected = Signal(str)
+    ready = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        self._ready = False
+        self._pending: list[tuple[str, str]] = []
+        self._online = False
+        self._itinerary: ItineraryV1 | None = None
+        self._route = None
+        self._document: dict = empty_layers()
+        self._document_json = json.dumps(self._document)
+        self._markers: dict[str, dict] = {}
+
         # Parented to the view so the page is deleted with it, before the profile.
-        self.setPage(MapPage(self))
+        page = MapPage(self)
+        self.setPage(page)
+        # The page blocks the browser's own context menu; this keeps Qt's from appearing too.
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
+        self.bridge = MapBridge(self)
+        self._channel = QWebChannel(page)
+        self._channel.registerObject("bridge", self.bridge)
+        page.setWebChannel(self._channel)  # before the page loads
+        self.bridge.ready_received.connect(self._on_page_ready)
+        self.bridge.drag_received.connect(self._on_drag)
+        self.bridge.action_received.connect(self._on_action)
+        self.bridge.click_received.connect(self._on_click)
+        self.bridge.select_received.connect(self._on_select)
+        self.loadStarted.connect(self._on_load_started)
         self.setHtml(map_page_html(), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
+
+    # -- public API ---------------------------------------------------------------------------
+    @property
+    def is_ready(self) -> bool:
+        return self._ready
+
+    @property
+    def document(self) -> dict:
+        """The layer document last sent (or queued) to the page."""
+        return self._document
+
+    def show_itinerary(self, itinerary: ItineraryV1 | None, *, route=None, online: bool | None = None) -> None:
+        """Draw ``itinerary``; ``route`` is the named :class:`~engine.roadtrip.routes.Route` whose
+        corridor band to show (anything with ``.polyline`` and ``.name``)."""
+        if online is not None:
+            self._online = bool(online)
+        self._itinerary, self._route = itinerary, route
+        self._send_document()
+
+    def highlight(self, activity_id: str) -> None:
+        """Pan to the marker of ``activity_id`` and emphasise it (unknown ids are ignored)."""
+        if activity_id not in self._markers:
+            log.info("map: no marker %r to highlight", activity_id)
+            return
+        self._call("highlight", str(activity_id))
+
+    def set_online(self, online: bool) -> None:
+        """OSM tiles (with their attribution) on top of the offline basemap, or not."""
+        if bool(online) != self._online:
+            self._online = bool(online)
+            self._send_document()
+
+    # -- Python -> JS -------------------------------------------------------------------------
+    def _send_document(self) -> None:
+        if self._itinerary is None:
+            document = empty_layers(online=self._online)
+        else:
+            route = self._route
+            document = build_layers(
+                self._itinerary, online=self._online,
+                route_polyline=route.polyline if route is not None else None,
+                route_name=route.name if route is not None else None)
+        if document["online"]:
+            document["tile_url"] = self.tile_url
+        self._document = document
+        self._document_json = json.dumps(document, ensure_ascii=False, allow_nan=False)
+        self._markers = {m["id"]: m for m in document["markers"]}
+        self._call("set_layers", self._document_json)
+
+    def _call(self, name: str, argument: str) -> None:
+        if self._ready:
+            getattr(self.bridge, name).emit(argument)
+        elif name == "set_layers":
+            self._queue_document()
+        else:
+            self._pending.append((name, argument))
+
+    def _queue_document(self) -> None:
+        """Only the newest document waits, ahead of the highlights (which name its markers)."""
+        waiting = [p for p in self._pending if p[0] != "set_layers"]
+        self._pending = [("set_layers", self._document_json), *waiting]
+
+    def _on_load_started(self) -> None:
+        # A (re)loaded page starts empty: it gets the current document again.
+        self._ready = False
+        self._queue_document()
+
+    def _on_page_ready(self) -> None:
+        if self._ready:
+            return
+        self._ready = True
+        pending, self._pending = self._pending, []
+        for name, argument in pending:
+            getattr(self.bridge, name).emit(argument)
+        self.ready.emit()
+
+    # -- JS -> Python: validate, then emit ---------------------------------------------------
+    def _known_marker(self, marker_id, what: str) -> dict | None:
+        if not isinstance(marker_id, str) or len(marker_id) > MAX_ID_LENGTH or marker_id not in self._markers:
+            log.warning("map: ignored %s for unknown marker %s", what, _short(marker_id))
+            return None
+        return self._markers[marker_id]
+
+    def _on_drag(self, marker_id, lat, lon) -> None:
+        marker = self._known_marker(marker_id, "drag")
+        if marker is None:
+            return
+        if not marker["draggable"]:
+            log.warning("map: ignored drag of the fixed marker %r", marker_id)
+        elif not is_finite_lat_lon(lat, lon):
+            log.warning("map: ignored drag of %r to invalid position %s, %s", marker_id, _short(lat), _short(lon))
+        else:
+            self.marker_dragged.emit(marker_id, float(lat), float(lon))
+
+    def _on_action(self, marker_id, action) -> None:
+        marker = self._known_marker(marker_id, "action")
+        if marker is None:
+            return
+        if not isinstance(action, str) or not ACTION_PATTERN.match(action) or action not in marker["actions"]:
+            log.warning("map: ignored action %s on %r", _short(action), marker_id)
+            return
+        self.marker_action.emit(marker_id, action)
+
+    def _on_click(self, lat, lon) -> None:
+        if not is_finite_lat_lon(lat, lon):
+            log.warning("map: ignored click at invalid position %s, %s", _short(lat), _short(lon))
+            return
+        self.map_clicked.emit(float(lat), float(lon))
+
+    def _on_select(self, marker_id) -> None:
+        marker = self._known_marker(marker_id, "selection")
+        if marker is None:
+            return
+        if not marker["selectable"]:
+            log.info("map: ignored selection of %r (not an activity)", marker_id)
+        else:
+            self.marker_selected.emit(marker_id)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,479 @@
+/* Tripwright map page: draws the layer document of widgets/map_layers.py and talks to
+ * widgets/map_view.py through one QWebChannel object, "bridge".
+ *
+ * Python -> JS (bridge signals): set_layers(json), highlight(id).
+ * JS -> Python (bridge slots):   page_ready(), marker_dragged(id, lat, lon),
+ *   marker_action(id, action), map_clicked(lat, lon), marker_selected(id).
+ *
+ * Every string from the document reaches the DOM through textContent, never innerHTML. */
+(function () {
+  "use strict";
+
+  var OFFLINE_ATTRIBUTION = "Offline basemap: Natural Earth";
+  var OSM_ATTRIBUTION = "© OpenStreetMap contributors";
+  var OSM_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+  // The document may name another tile source only if it is OSM's or an inline image (tests).
+  var TILE_URL = /^(https:\/\/tile\.openstreetmap\.org\/|data:image\/)/;
+  var COLOUR = /^#[0-9a-fA-F]{6}$/;
+  var SOURCES = ["real", "fixture", "computed", "omitted"];
+  var SOURCE_TEXT = {
+    real: "Real data", fixture: "Fixture data", computed: "Computed", omitted: "Omitted",
+  };
+  var KINDS = {
+    anchor:     {size: 25, glyph: "⌂", text: "Overnight stop"},
+    origin:     {size: 18, glyph: "S", text: "Start"},
+    lodging:    {size: 20, glyph: "H", text: "Hotel"},
+    attraction: {size: 19, glyph: "",  text: "Sight / stop (visit order)"},
+    meal:       {size: 19, glyph: "",  text: "Meal"},
+    flight:     {size: 18, glyph: "✈", text: "Airport (flight)"},
+    transit:    {size: 13, glyph: "",  text: "Transit"},
+  };
+  var ACTION_TEXT = {lock: "Lock", unlock: "Unlock", remove: "Remove from plan", replace: "Replace…"};
+
+  var map = L.map("map", {worldCopyJump: true, minZoom: 2, zoomSnap: 0.25}).setView([42, -45], 3);
+  map.attributionControl.setPrefix("Leaflet");
+  map.createPane("basemap").style.zIndex = 150;   // under the tiles (200) when online
+  var basemapRenderer = L.canvas({pane: "basemap", padding: 0.5});
+
+  var bridge = null;
+  var doc = null;
+  var layers = {corridor: null, days: null, markers: null};
+  var markers = new Map();      // id -> L.Marker
+  var markerData = new Map();   // id -> marker record of the document
+  var highlighted = null;
+  var tiles = null;
+  var menu = null;
+  var legend = null;
+  var basemapFeatures = 0;
+  var attribution = null;
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function call(slot) {
+    var args = Array.prototype.slice.call(arguments, 1);
+    if (bridge && typeof bridge[slot] === "function") bridge[slot].apply(bridge, args);
+  }
+
+  // -- offline basemap --------------------------------------------------------------------------
+  function loadGeoJSON(path, style) {
+    return new Promise(function (resolve) {
+      var xhr = new XMLHttpRequest();
+      xhr.open("GET", path);
+      xhr.onload = function () {
+        try {
+          var data = JSON.parse(xhr.responseText);
+          L.geoJSON(data, {pane: "basemap", renderer: basemapRenderer, interactive: false, style: style}).addTo(map);
+          basemapFeatures += data.features.length;
+        } catch (err) {
+          console.error("basemap " + path + ": " + err);
+        }
+        resolve();
+      };
+      xhr.onerror = function () { console.error("basemap " + path + ": cannot be read"); resolve(); };
+      xhr.send();
+    });
+  }
+
+  var basemapLoaded = loadGeoJSON("basemap/countries.geojson", {
+    color: "#8f8a80", weight: 0.9, fillColor: "#f3f0e8", fillOpacity: 1, opacity: 1,
+  }).then(function () {
+    return loadGeoJSON("basemap/admin1.geojson", {color: "#b7b0a2", weight: 0.7, fill: false, opacity: 1});
+  });
+
+  function setOnline(online, url) {
+    url = typeof url === "string" && TILE_URL.test(url) ? url : OSM_URL;
+    if (tiles && tiles._url !== url) {
+      map.removeLayer(tiles);
+      tiles = null;
+    }
+    if (online && !tiles) {
+      tiles = L.tileLayer(url, {maxZoom: 19, attribution: OSM_ATTRIBUTION}).addTo(map);
+    } else if (!online && tiles) {
+      map.removeLayer(tiles);
+      tiles = null;
+    }
+    var text = online ? OSM_ATTRIBUTION : OFFLINE_ATTRIBUTION;
+    if (attribution !== text) {
+      if (attribution) map.attributionControl.removeAttribution(attribution);
+      if (!online) map.attributionControl.addAttribution(text);
+      attribution = text;
+    }
+  }
+  setOnline(false);
+
+  // -- markers ----------------------------------------------------------------------------------
+  function kindOf(m) { return KINDS.hasOwnProperty(m.kind) ? m.kind : "attraction"; }
+  function sourceOf(m) { return SOURCES.indexOf(m.data_source) >= 0 ? m.data_source : "omitted"; }
+  function dayColour(index) {
+    var day = doc && doc.days[index];
+    return day && COLOUR.test(day.colour) ? day.colour : "#555555";
+  }
+
+  function lockSvg() {
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 10 10");
+    var body = document.createElementNS(ns, "rect");
+    [["x", "1.5"], ["y", "4.5"], ["width", "7"], ["height", "5"], ["rx", "1"], ["fill", "#fff"]]
+      .forEach(function (a) { body.setAttribute(a[0], a[1]); });
+    var shackle = document.createElementNS(ns, "path");
+    [["d", "M3 4.6V3.2a2 2 0 0 1 4 0v1.4"], ["fill", "none"], ["stroke", "#fff"], ["stroke-width", "1.3"]]
+      .forEach(function (a) { shackle.setAttribute(a[0], a[1]); });
+    svg.appendChild(body);
+    svg.appendChild(shackle);
+    return svg;
+  }
+
+  /* The marker's look, as an element: also used by the legend. */
+  function pinElement(kind, source, colour, low, locked, seq) {
+    var pin = el("div", "tw-pin tw-kind-" + kind + " tw-src-" + source + (low ? " tw-low" : "") +
+                        (locked ? " tw-locked" : ""));
+    pin.style.setProperty("--day", colour);
+    var dot = el("span", "tw-dot");
+    var glyph = KINDS[kind].glyph || (seq ? String(seq) : "");
+    if (glyph) dot.appendChild(el("span", "tw-glyph", glyph));
+    pin.appendChild(dot);
+    if (low) pin.appendChild(el("span", "tw-badge tw-badge-warn", "!"));
+    if (locked) {
+      var lock = el("span", "tw-badge tw-badge-lock");
+      lock.appendChild(lockSvg());
+      pin.appendChild(lock);
+    }
+    return pin;
+  }
+
+  function tooltipElement(m) {
+    var box = el("div", "tw-tip");
+    box.appendChild(el("div", "tw-tip-title", m.label));
+    var meta = "Day " + (Number(m.day) + 1) + (m.time ? " · " + m.time : "") + " · " +
+               KINDS[kindOf(m)].text.replace(/ \(.*\)$/, "");
+    box.appendChild(el("div", "tw-tip-meta", meta));
+    box.appendChild(el("div", "tw-tip-meta", SOURCE_TEXT[sourceOf(m)] + (m.locked ? " · locked" : "")));
+    if (m.confidence === "low") {
+      box.appendChild(el("div", "tw-tip-warn", "Low confidence: " + (m.low_reason || "location uncertain")));
+    }
+    return box;
+  }
+
+  function makeMarker(m) {
+    var kind = kindOf(m);
+    var size = KINDS[kind].size;
+    var low = m.confidence === "low";
+    var icon = L.divIcon({
+      className: "tw-icon", iconSize: [size, size], iconAnchor: [size / 2, size / 2],
+      html: pinElement(kind, sourceOf(m), dayColour(m.day), low, !!m.locked,
+                       Number.isInteger(m.seq) && m.seq > 0 && m.seq < 100 ? m.seq : null),
+    });
+    var marker = L.marker([m.lat, m.lon], {
+      icon: icon, draggable: !!m.draggable, keyboard: false, autoPan: true,
+      zIndexOffset: kind === "anchor" ? 1000 : (kind === "lodging" ? 500 : 0),
+      riseOnHover: true, interactive: true,
+    });
+    marker.bindTooltip(tooltipElement(m), {direction: "top", offset: [0, -size / 2], opacity: 0.96});
+    if (m.selectable !== false) {
+      marker.on("click", function () { setHighlight(m.id, false); call("marker_selected", m.id); });
+    }
+    marker.on("contextmenu", function (e) {
+      if (e.originalEvent) L.DomEvent.preventDefault(e.originalEvent);
+      openMenu(m, e.containerPoint);
+    });
+    if (m.draggable) {
+      marker.on("dragstart", closeMenu);
+      marker.on("dragend", function () { onDragEnd(m.id); });
+    }
+    return marker;
+  }
+
+  function onDragEnd(id) {
+    var marker = markers.get(id);
+    if (!marker) return;
+    var ll = marker.getLatLng().wrap();
+    var pin = marker.getElement() && marker.getElement().querySelector(".tw-pin");
+    if (pin) pin.classList.add("tw-pending");   // until Python sends the re-planned layers
+    call("marker_dragged", id, ll.lat, ll.lng);
+  }
+
+  // -- context menu -----------------------------------------------------------------------------
+  function actionText(action) {
+    if (ACTION_TEXT.hasOwnProperty(action)) return ACTION_TEXT[action];
+    var move = /^move:(\d+)$/.exec(action);
+    return move ? "Move to day " + (Number(move[1]) + 1) : null;
+  }
+
+  function closeMenu() {
+    if (menu) { menu.remove(); menu = null; }
+  }
+
+  function openMenu(m, point) {
+    closeMenu();
+    var actions = (m.actions || []).filter(function (a) { return actionText(a) !== null; });
+    if (!actions.length) return;
+    menu = el("div", "tw-menu");
+    menu.appendChild(el("div", "tw-menu-title", m.label));
+    actions.forEach(function (action) {
+      var button = el("button", null, actionText(action));
+      button.type = "button";
+      button.dataset.action = action;
+      button.addEventListener("click", function (e) {
+        e.stopPropagation();
+        closeMenu();
+        call("marker_action", m.id, action);
+      });
+      menu.appendChild(button);
+    });
+    L.DomEvent.disableClickPropagation(menu);
+    L.DomEvent.disableScrollPropagation(menu);
+    map.getContainer().appendChild(menu);
+    var size = map.getSize();
+    var x = Math.min(point.x, size.x - menu.offsetWidth - 4);
+    var y = Math.min(point.y, size.y - menu.offsetHeight - 4);
+    menu.style.left = Math.max(4, x) + "px";
+    menu.style.top = Math.max(4, y) + "px";
+  }
+
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape") closeMenu(); });
+  // No browser context menu anywhere on the page (its Back/Reload/View source mean nothing here).
+  document.addEventListener("contextmenu", function (e) { e.preventDefault(); });
+  map.on("movestart zoomstart", closeMenu);
+  map.on("click", function (e) {
+    if (menu) { closeMenu(); return; }
+    var ll = e.latlng.wrap();
+    call("map_clicked", ll.lat, ll.lng);
+  });
+
+  // -- highlight --------------------------------------------------------------------------------
+  function setHighlight(id, pan) {
+    if (highlighted && markers.has(highlighted)) {
+      var old = markers.get(highlighted).getElement();
+      if (old) old.classList.remove("tw-highlight");
+      markers.get(highlighted).setZIndexOffset(markerZ(highlighted));
+    }
+    highlighted = markers.has(id) ? id : null;
+    if (!highlighted) return;
+    var marker = markers.get(id);
+    if (marker.getElement()) marker.getElement().classList.add("tw-highlight");
+    marker.setZIndexOffset(5000);
+    if (pan) {
+      map.panTo(marker.getLatLng());
+      marker.openTooltip();
+    }
+  }
+
+  function markerZ(id) {
+    var kind = kindOf(markerData.get(id) || {});
+    return kind === "anchor" ? 1000 : (kind === "lodging" ? 500 : 0);
+  }
+
+  // -- legend -----------------------------------------------------------------------------------
+  function legendRow(swatch, text) {
+    var row = el("div", "tw-legend-row");
+    row.appendChild(swatch);
+    row.appendChild(el("span", null, text));
+    return row;
+  }
+
+  function swatchPin(kind, source, low, locked, colour) {
+    var box = el("span", "tw-swatch");
+    box.appendChild(pinElement(kind, source, colour || "#6b7785", low, locked));
+    return box;
+  }
+
+  function legendSection(box, title) {
+    box.appendChild(el("h4", null, title));
+    var grid = el("div", "tw-legend-grid");
+    box.appendChild(grid);
+    return grid;
+  }
+
+  function buildLegend(box) {
+    box.replaceChildren();
+    var head = el("div", "tw-legend-head");
+    head.appendChild(el("span", "tw-legend-title", (doc && doc.title) || "Legend"));
+    var toggle = el("button", "tw-legend-toggle", box.classList.contains("tw-collapsed") ? "Legend ▸" : "Hide ▾");
+    toggle.type = "button";
+    toggle.addEventListener("click", function () {
+      box.classList.toggle("tw-collapsed");
+      buildLegend(box);
+    });
+    head.appendChild(toggle);
+    box.appendChild(head);
+    if (box.classList.contains("tw-collapsed")) return;
+    var body = el("div", "tw-legend-body");
+    box.appendChild(body);
+    var days = (doc && doc.days) || [];
+    var kinds = new Set(((doc && doc.markers) || []).map(kindOf));
+    if (days.length) {
+      var list = legendSection(body, "Days");
+      list.classList.add("tw-legend-days");
+      days.forEach(function (d) {
+        var line = el("span", "tw-swatch-line");
+        line.style.background = COLOUR.test(d.colour) ? d.colour : "#555555";
+        list.appendChild(legendRow(line, d.label));
+      });
+      if (doc.corridor) {
+        list.appendChild(legendRow(el("span", "tw-swatch-band"),
+          doc.corridor.name + " corridor, ±" + Math.round(doc.corridor.width_miles) + " mi"));
+      }
+    }
+    var stops = legendSection(body, "Stops (fill: day colour)");
+    stops.classList.add("tw-legend-wide");
+    Object.keys(KINDS).forEach(function (kind) {
+      if (kinds.size && !kinds.has(kind)) return;
+      stops.appendChild(legendRow(swatchPin(kind, "fixture", false, false), KINDS[kind].text));
+    });
+    var ring = legendSection(body, "Ring: data source");
+    SOURCES.forEach(function (s) { ring.appendChild(legendRow(swatchPin("attraction", s, false, false), SOURCE_TEXT[s])); });
+    var marks = legendSection(body, "Marks");
+    marks.classList.add("tw-legend-wide");
+    marks.appendChild(legendRow(swatchPin("attraction", "fixture", true, false), "Dashed ring and !: low confidence"));
+    marks.appendChild(legendRow(swatchPin("attraction", "fixture", false, true), "Locked (re-plans keep it)"));
+    var road = doc && doc.mode === "road_trip";
+    body.appendChild(el("div", "tw-legend-hint", "Hover a stop for details (and why it is uncertain). " +
+      (road ? "Right-click it to edit; drag an overnight stop to move it; click the map to add a stop."
+            : "Right-click it to edit.")));
+  }
+
+  var LegendControl = L.Control.extend({
+    options: {position: "bottomright"},
+    onAdd: function () {
+      var box = el("div", "tw-legend");
+      L.DomEvent.disableClickPropagation(box);
+      L.DomEvent.disableScrollPropagation(box);
+      buildLegend(box);
+      return box;
+    },
+  });
+  legend = new LegendControl().addTo(map);
+
+  // -- the document -----------------------------------------------------------------------------
+  function clearLayers() {
+    ["corridor", "days", "markers"].forEach(function (k) {
+      if (layers[k]) { map.removeLayer(layers[k]); layers[k] = null; }
+    });
+    markers.clear();
+    markerData.clear();
+    highlighted = null;
+    closeMenu();
+  }
+
+  function setBanner(text) {
+    var banner = document.getElementById("banner");
+    banner.querySelector(".tw-banner-text").textContent = text || "";
+    banner.hidden = !text;
+  }
+
+  /* Fit the trip beside the legend (and under the banner) when it is not all in view. */
+  function fitIfNeeded(focus, force) {
+    if (!focus) return;
+    var bounds = L.latLngBounds(focus);
+    if (!bounds.isValid()) return;
+    if (!force && map.getBounds().contains(bounds)) return;
+    var size = map.getSize();
+    var box = legend.getContainer();
+    var right = box.offsetWidth + 24 < size.x * 0.45 ? box.offsetWidth + 24 : 24;
+    var top = document.getElementById("banner").hidden ? 24 : 56;
+    map.fitBounds(bounds, {paddingTopLeft: [48, top], paddingBottomRight: [right, 24], maxZoom: 14, animate: false});
+  }
+
+  function setLayers(next) {
+    var first = !doc || doc.mode === "empty";
+    clearLayers();
+    doc = next;
+    setOnline(!!doc.online, doc.tile_url);
+    if (doc.corridor && doc.corridor.geometry) {
+      layers.corridor = L.geoJSON(doc.corridor.geometry, {
+        interactive: false,
+        style: {color: "#e65100", weight: 1, opacity: 0.55, fillColor: "#e65100", fillOpacity: 0.12, dashArray: "4 4"},
+      }).addTo(map);
+    }
+    layers.days = L.layerGroup().addTo(map);
+    (doc.days || []).forEach(function (d) {
+      if (!d.path) return;
+      var colour = COLOUR.test(d.colour) ? d.colour : "#555555";
+      var lls = d.path.coordinates.map(function (c) { return [c[1], c[0]]; });
+      var weight = doc.mode === "road_trip" ? 4 : 3;
+      L.polyline(lls, {color: "#ffffff", weight: weight + 3, opacity: 0.8, interactive: false}).addTo(layers.days);
+      L.polyline(lls, {color: colour, weight: weight, opacity: 0.9, interactive: false, className: "tw-day-line"})
+        .addTo(layers.days);
+    });
+    layers.markers = L.layerGroup().addTo(map);
+    (doc.markers || []).forEach(function (m) {
+      var marker = makeMarker(m);
+      markers.set(m.id, marker);
+      markerData.set(m.id, m);
+      marker.addTo(layers.markers);
+    });
+    setBanner(doc.banner);
+    buildLegend(legend.getContainer());
+    fitIfNeeded(doc.focus, first);
+  }
+
+  // -- what tests (and screenshots) ask about ---------------------------------------------------
+  function state() {
+    var dashed = 0;
+    markers.forEach(function (marker) {
+      var dot = marker.getElement() && marker.getElement().querySelector(".tw-dot");
+      if (dot && getComputedStyle(dot).borderTopStyle === "dashed") dashed += 1;
+    });
+    var corridorPolygons = 0;
+    if (layers.corridor) {
+      layers.corridor.eachLayer(function (l) {
+        var lls = l.getLatLngs();
+        corridorPolygons += (l instanceof L.Polygon) ? (L.LineUtil.isFlat(lls[0]) ? 1 : lls.length) : 0;
+      });
+    }
+    var banner = document.getElementById("banner");
+    return JSON.stringify({
+      markers: markers.size,
+      dashed: dashed,
+      draggable: Array.from(markers.values()).filter(function (m) { return m.options.draggable; }).length,
+      corridor_polygons: corridorPolygons,
+      day_lines: document.querySelectorAll("path.tw-day-line").length,
+      banner: banner.hidden ? null : banner.querySelector(".tw-banner-text").textContent,
+      online: !!tiles,
+      attribution: map.attributionControl.getContainer().textContent,
+      basemap_features: basemapFeatures,
+      legend_rows: legend.getContainer().querySelectorAll(".tw-legend-row").length,
+      highlighted: highlighted,
+      menu: menu ? Array.from(menu.querySelectorAll("button")).map(function (b) { return b.dataset.action; }) : null,
+      zoom: map.getZoom(),
+    });
+  }
+
+  window.tripwright = {
+    state: state,
+    marker: function (id) { return markers.get(id) || null; },
+    openMenu: function (id) {
+      var marker = markers.get(id);
+      if (marker) marker.fire("contextmenu", {containerPoint: map.latLngToContainerPoint(marker.getLatLng())});
+    },
+    basemapLoaded: basemapLoaded,
+    bridge: function () { return bridge; },
+  };
+  window.map = map;
+
+  // -- the channel ------------------------------------------------------------------------------
+  function onSetLayers(json) {
+    try {
+      setLayers(JSON.parse(json));
+    } catch (err) {
+      console.error("set_layers: " + err);
+    }
+  }
+
+  if (typeof QWebChannel === "undefined" || typeof qt === "undefined") {
+    console.warn("no Qt WebChannel: the map runs without a bridge");
+    return;
+  }
+  new QWebChannel(qt.webChannelTransport, function (channel) {
+    bridge = channel.objects.bridge;
+    bridge.set_layers.connect(onSetLayers);
+    bridge.highlight.connect(function (id) { setHighlight(String(id), true); });
+    basemapLoaded.then(function () { call("page_ready"); });
+  });
+})();

@@ -1,0 +1,306 @@
+"""The layer document the map page draws, built from an ItineraryV1 (pure Python, no Qt).
+
+``build_layers(itinerary, ...)`` returns one JSON-ready dict; ``widgets/map_view.py`` sends it
+to ``resources/map.js`` over the bridge as a JSON string. Shape (version 1)::
+
+    {"version": 1, "mode": "city" | "road_trip" | "empty", "title": str, "online": bool,
+     "days":     [{"index": 0, "label": "Day 1 · Mon 3 May", "colour": "#1f77b4",
+                   "path": {"type": "LineString", "coordinates": [[lon, lat], ...]} | null}],
+     "corridor": {"name": "Route 66", "width_miles": 50.0,
+                  "geometry": {"type": "Polygon" | "MultiPolygon", ...}} | null,
+     "markers":  [{"id", "lat", "lon", "kind", "label", "day", "time", "confidence": "high"|"low",
+                   "low_reason", "data_source", "locked", "draggable", "selectable",
+                   "actions": ["lock", "remove", "replace", "move:2", ...],
+                   "seq": 1 | null  (visits and meals: their order within the day)}],
+     "banner":   str | null,
+     "focus":    [[south, west], [north, east]] | null}
+
+Geometries are GeoJSON (lon, lat); markers carry plain ``lat``/``lon``. Marker ids are the
+activity ids (``d1-overnight``, ``d2-activity-louvre``) except the road trip's start, ``origin``,
+which is not selectable and has no actions.
+
+``actions`` lists what the marker's context menu offers, following ``engine/edits.py``: a locked
+slot can only be unlocked; visits and meals can be removed, replaced and (city trips) moved to
+another day, ``move:<day_index>`` with the **0-based** day index of ``MoveToDay``; hotel desks and
+road-trip overnight stops can be locked; flights and the road trip's terminus have no menu.
+Only road-trip overnight stops are ``draggable``.
+
+Nothing is HTML-escaped here: the page inserts every string with ``textContent``. Labels are
+truncated to ``MAX_LABEL`` characters.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+import numpy as np
+import shapely
+from pyproj import Transformer
+from shapely.geometry import LineString, mapping
+
+from engine.models import Activity, DayItinerary, ItineraryV1
+from engine.roadtrip.routes import METERS_PER_MILE, route_projection
+
+LAYERS_VERSION = 1
+MAX_LABEL = 120
+BANNER_TEXT = "Limited data available. Some information is estimated."
+# Distinct on the light basemap and against each other (Tableau 10 without its grey).
+DAY_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+               "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79")
+DATA_SOURCES = ("real", "fixture", "computed", "omitted")
+CORRIDOR_SIMPLIFY_M = 1500.0  # well under a pixel at the zoom a 100-mile band is looked at
+LINE_DECIMALS = 5
+
+_VISITS = ("activity", "meal")
+_NUMBERED = ("attraction", "meal")  # numbered in visiting order within their day
+
+
+def _day_colour(index: int) -> str:
+    return DAY_COLOURS[index % len(DAY_COLOURS)]
+
+
+def _label(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+def _data_source(activity: Activity) -> str:
+    source = activity.provenance.data_source if activity.provenance else "omitted"
+    return "real" if source == "user" else source  # the traveller's own input is first-hand
+
+
+# -- markers ------------------------------------------------------------------------------------
+def _kind(activity: Activity, road: bool) -> str:
+    if road and activity.role in ("checkin", "arrival"):
+        return "anchor"
+    return activity.kind.value
+
+
+def _confidence(activity: Activity, day: DayItinerary, kind: str) -> tuple[str, str]:
+    """("high" | "low", why): an anchor is low when its activity or the day's anchor is."""
+    low = activity.confidence == "low"
+    reason = ""
+    anchor = day.anchor
+    if kind == "anchor" and anchor is not None:
+        low = low or anchor.confidence == "low"
+        if anchor.note:
+            reason = anchor.note
+        elif anchor.source == "interpolated":
+            reason = "no town found nearby; the position is interpolated along the route"
+    if low and not reason:
+        reason = "the location was resolved with low confidence"
+    return ("low", _label(reason)) if low else ("high", "")
+
+
+def _actions(activity: Activity, kind: str, road: bool, day_index: int, n_days: int) -> list[str]:
+    if activity.kind.value == "flight" or (kind == "anchor" and activity.role == "arrival"):
+        return []
+    if activity.locked:
+        return ["unlock"]
+    actions = ["lock"]
+    if activity.role in _VISITS:
+        actions += ["remove", "replace"]
+        if not road:
+            actions += [f"move:{j}" for j in range(n_days) if j != day_index]
+    return actions
+
+
+def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, n_days: int, road: bool) -> dict:
+    kind = _kind(activity, road)
+    confidence, reason = _confidence(activity, day, kind)
+    return {
+        "id": activity.id,
+        "lat": activity.geo.lat,
+        "lon": activity.geo.lon,
+        "kind": kind,
+        "label": _label(activity.name),
+        "day": day_index,
+        "time": activity.window.label(),
+        "confidence": confidence,
+        "low_reason": reason,
+        "data_source": _data_source(activity),
+        "locked": activity.locked,
+        "draggable": kind == "anchor" and activity.role == "checkin",
+        "selectable": True,
+        "actions": _actions(activity, kind, road, day_index, n_days),
+        "seq": None,
+    }
+
+
+def _origin_marker(itinerary: ItineraryV1) -> dict | None:
+    first = itinerary.days[0] if itinerary.days else None
+    if first is None or not first.path:
+        return None
+    start = first.path[0]
+    name = first.drive.from_name if first.drive else getattr(itinerary.intent, "origin", "Start")
+    return {"id": "origin", "lat": start.lat, "lon": start.lon, "kind": "origin",
+            "label": _label(f"Start: {name}"), "day": 0, "time": "", "confidence": "high",
+            "low_reason": "", "data_source": "computed", "locked": False, "draggable": False,
+            "selectable": False, "actions": [], "seq": None}
+
+
+def _markers(itinerary: ItineraryV1, road: bool) -> list[dict]:
+    markers = []
+    if road:
+        origin = _origin_marker(itinerary)
+        if origin is not None:
+            markers.append(origin)
+    n_days = len(itinerary.days)
+    for di, day in enumerate(itinerary.days):
+        seq = 0
+        for activity in day.activities:
+            if activity.geo is not None:
+                marker = _activity_marker(activity, day, di, n_days, road)
+                if marker["kind"] in _NUMBERED:
+                    seq += 1
+                    marker["seq"] = seq
+                markers.append(marker)
+    return markers
+
+
+# -- lines --------------------------------------------------------------------------------------
+def _line(points: Iterable[tuple[float, float]]) -> dict | None:
+    coords = []
+    for lon, lat in points:
+        c = [round(lon, LINE_DECIMALS), round(lat, LINE_DECIMALS)]
+        if not coords or coords[-1] != c:
+            coords.append(c)
+    return {"type": "LineString", "coordinates": coords} if len(coords) > 1 else None
+
+
+def _day_label(day: DayItinerary, index: int) -> str:
+    text = f"Day {index + 1} · {day.date:%a} {day.date.day} {day.date:%b}"
+    if day.anchor is not None:
+        text += f" → {day.anchor.name}"
+        if day.drive is not None:
+            text += f" · {day.drive.miles:.0f} mi"
+    return _label(text)
+
+
+def _days(itinerary: ItineraryV1) -> list[dict]:
+    out = []
+    for di, day in enumerate(itinerary.days):
+        if day.path:
+            path = _line((g.lon, g.lat) for g in day.path)
+        else:
+            # Flights leave the city: a line to the airport would only stretch the day's drawing.
+            path = _line((a.geo.lon, a.geo.lat) for a in day.activities
+                         if a.geo is not None and a.kind.value != "flight")
+        out.append({"index": di, "label": _day_label(day, di), "colour": _day_colour(di), "path": path})
+    return out
+
+
+# -- corridor -----------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _transformers(proj: str) -> tuple[Transformer, Transformer]:
+    return (Transformer.from_crs("EPSG:4326", proj, always_xy=True),
+            Transformer.from_crs(proj, "EPSG:4326", always_xy=True))
+
+
+def _rounded(coords, decimals: int):
+    if isinstance(coords[0], (int, float)):
+        return [round(coords[0], decimals), round(coords[1], decimals)]
+    return [_rounded(c, decimals) for c in coords]
+
+
+@lru_cache(maxsize=16)
+def corridor_geometry(polyline: tuple[tuple[float, float], ...], width_miles: float) -> dict:
+    """GeoJSON (Multi)Polygon of the band within ``width_miles`` of the (lon, lat) polyline.
+
+    Buffered in the route's equidistant conic (the projection ``engine.roadtrip.routes``
+    measures corridor offsets in), so the band is as wide as the verifier's corridor.
+    """
+    fwd, inv = _transformers(route_projection(list(polyline)))
+    xs, ys = fwd.transform([p[0] for p in polyline], [p[1] for p in polyline])
+    band = LineString(list(zip(xs, ys))).buffer(width_miles * METERS_PER_MILE, quad_segs=8)
+    band = shapely.simplify(band, CORRIDOR_SIMPLIFY_M, preserve_topology=True)
+    lonlat = shapely.transform(band, lambda xy: _inverse(inv, xy))
+    geo = mapping(lonlat)
+    return {"type": geo["type"], "coordinates": _rounded(geo["coordinates"], 4)}
+
+
+def _inverse(inv: Transformer, xy: np.ndarray) -> np.ndarray:
+    lon, lat = inv.transform(xy[:, 0], xy[:, 1])
+    return np.column_stack([lon, lat])
+
+
+def _corridor(route_polyline: Sequence[tuple[float, float]] | None, route_name: str | None,
+              width_miles: float | None) -> dict | None:
+    if not route_polyline or len(route_polyline) < 2 or not width_miles or width_miles <= 0:
+        return None
+    polyline = tuple((float(lon), float(lat)) for lon, lat in route_polyline)
+    return {"name": _label(route_name or "Route"), "width_miles": float(width_miles),
+            "geometry": corridor_geometry(polyline, float(width_miles))}
+
+
+# -- banner and focus ---------------------------------------------------------------------------
+def _banner(itinerary: ItineraryV1, markers: list[dict]) -> str | None:
+    """Seed §12.2: shown when any tool fell back to fixtures or was omitted."""
+    degraded = sorted(set(itinerary.degraded_tools))
+    omitted = any(m["data_source"] == "omitted" for m in markers)
+    if not degraded and not omitted:
+        return None
+    text = BANNER_TEXT
+    if degraded:
+        text += " Fell back: " + ", ".join(degraded) + "."
+    return text
+
+
+def _focus(markers: list[dict], days: list[dict], road: bool) -> list[list[float]] | None:
+    """Bounds to fit: every stop (and road-trip path); city trips leave the airports out when they can."""
+    points = [(m["lat"], m["lon"]) for m in markers if m["kind"] != "flight"]
+    if not points:
+        points = [(m["lat"], m["lon"]) for m in markers]
+    for day in days:
+        if road and day["path"] is not None:
+            points += [(lat, lon) for lon, lat in day["path"]["coordinates"]]
+    if not points:
+        return None
+    lats = [p[0] for p in points]
+    lons = [p[1] for p in points]
+    return [[min(lats), min(lons)], [max(lats), max(lons)]]
+
+
+# -- the document -------------------------------------------------------------------------------
+def empty_layers(*, online: bool = False) -> dict:
+    return {"version": LAYERS_VERSION, "mode": "empty", "title": "", "online": bool(online), "days": [],
+            "corridor": None, "markers": [], "banner": None, "focus": None}
+
+
+def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float, float]] | None = None,
+                 route_name: str | None = None, corridor_miles: float | None = None,
+                 online: bool = False) -> dict:
+    """The layer document for ``itinerary`` (see the module docstring).
+
+    ``route_polyline`` is the named route's (lon, lat) centreline (``Route.polyline``); the
+    corridor band is drawn ``corridor_miles`` either side of it, by default the road-trip
+    intent's ``corridor_max_deviation_miles``.
+    """
+    road = itinerary.intent.mode == "road_trip"
+    if corridor_miles is None and road:
+        corridor_miles = itinerary.intent.corridor_max_deviation_miles
+    markers = _markers(itinerary, road)
+    days = _days(itinerary)
+    if road:
+        title = f"{itinerary.intent.origin} → {itinerary.intent.terminus}"
+    else:
+        title = itinerary.intent.city
+    return {
+        "version": LAYERS_VERSION,
+        "mode": "road_trip" if road else "city",
+        "title": _label(title),
+        "online": bool(online),
+        "days": days,
+        "corridor": _corridor(route_polyline, route_name, corridor_miles),
+        "markers": markers,
+        "banner": _banner(itinerary, markers),
+        "focus": _focus(markers, days, road),
+    }
+
+
+def is_finite_lat_lon(lat: object, lon: object) -> bool:
+    """True for real numbers (not bools) within [-90, 90] x [-180, 180]."""
+    ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (lat, lon))
+    return ok and -90.0 <= lat <= 90.0 and -180.0 <= lon <= 180.0
