@@ -1,0 +1,113 @@
+"""Display helpers shared by the panels: money, clock times, durations, distances, tooltips.
+
+Pure functions returning plain text; no widget imports, so they are cheap to test alone.
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import date, datetime, time
+
+from engine.models import TimeWindow
+
+MINUS = "\u2212"  # a real minus sign lines up with the digits, a hyphen does not
+EN_DASH = "\u2013"
+
+
+def money(cents: int | None, *, blank_zero: bool = False) -> str:
+    """``123456`` → ``"$1,234.56"``; negative amounts get a minus sign before the dollar."""
+    if cents is None or (blank_zero and cents == 0):
+        return ""
+    sign = MINUS if cents < 0 else ""
+    cents = abs(int(cents))
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def money_delta(cents: int) -> str:
+    """A change in cost: ``"+$12.00"``, ``"−$190.29"``, ``"±$0.00"``."""
+    if cents == 0:
+        return "\u00b1$0.00"
+    return ("+" if cents > 0 else "") + money(cents)
+
+
+def minutes_delta(minutes: int) -> str:
+    """A change in travel time: ``"+10 min"``, ``"−5 min"``."""
+    if minutes == 0:
+        return "\u00b10 min"
+    return f"{'+' if minutes > 0 else MINUS}{abs(minutes)} min"
+
+
+def duration_ms(ms: float | int | None) -> str:
+    """``34`` → ``"34 ms"``, ``1234`` → ``"1.2 s"``, ``125000`` → ``"2 min 05 s"``."""
+    if ms is None:
+        return ""
+    if ms < 1000:
+        return f"{int(round(ms))} ms"
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    whole = int(seconds)
+    return f"{whole // 60} min {whole % 60:02d} s"
+
+
+def age(seconds: float) -> str:
+    """How long ago: ``"0.4 s"``, ``"12 s"``, ``"3 min"``."""
+    if seconds < 10:
+        return f"{max(seconds, 0.0):.1f} s"
+    if seconds < 120:
+        return f"{int(seconds)} s"
+    return f"{int(seconds // 60)} min"
+
+
+def event_clock(ts: datetime) -> str:
+    """An event timestamp as local wall-clock time with milliseconds (runs last ~0.5 s)."""
+    local = ts.astimezone() if ts.tzinfo is not None else ts
+    return local.strftime("%H:%M:%S.") + f"{local.microsecond // 1000:03d}"
+
+
+def clock(t: time) -> str:
+    return t.strftime("%H:%M")
+
+
+def window(w: TimeWindow) -> str:
+    """``"09:30–10:30"`` with an en dash."""
+    return f"{clock(w.start)}{EN_DASH}{clock(w.end)}"
+
+
+def day_label(d: date) -> str:
+    """``"Tue 2027-06-15"``: the weekday first, since that is what trips are planned around."""
+    return d.strftime("%a %Y-%m-%d")
+
+
+def short_day_label(d: date) -> str:
+    """``"Tue 15 Jun"`` for tree rows, where the year is in the panel's title."""
+    return f"{d:%a} {d.day} {d:%b}"
+
+
+def miles(value: float | None) -> str:
+    return "" if value is None else f"{value:,.0f} mi"
+
+
+def hours(value: float | None) -> str:
+    """Driving hours as ``"5 h 20 min"``."""
+    if value is None:
+        return ""
+    total = int(round(value * 60))
+    return f"{total // 60} h {total % 60:02d} min"
+
+
+def percent(part: float, whole: float) -> str:
+    return "" if not whole else f"{100.0 * part / whole:.0f}%"
+
+
+def plain_tooltip(text: str) -> str:
+    """A tooltip that shows ``text`` literally.
+
+    QToolTip guesses rich text with ``Qt::mightBeRichText``, so a place called
+    ``<img src=x>`` would be interpreted; escaping it inside an explicit rich-text
+    paragraph shows it as typed (and lets long notes wrap).
+    """
+    if not text:
+        return ""
+    body = html.escape(text, quote=False).replace("\n", "<br>")
+    return f"<p style='white-space:pre-wrap'>{body}</p>"

@@ -1,0 +1,380 @@
+"""The trip request form: a city trip or a road trip, filled by hand or read from a prompt.
+
+``current_intent()`` returns a validated ``IntentV1`` / ``RoadTripIntent`` or raises
+``InputError``; every problem is also shown in red under the field it names (no dialogs, no
+tracebacks). The catalog, the named routes, the home airport setting, "today" and the FX
+conversion are injected; the form opens no database and no network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import date, timedelta
+from decimal import Decimal
+
+from pydantic import ValidationError
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPlainTextEdit, QPushButton, QScrollArea, QTabWidget, QVBoxLayout,
+                               QWidget)
+
+from engine.catalog import Catalog
+from engine.errors import InputError
+from engine.intake import looks_like_road_trip, parse_city_prompt, parse_road_prompt
+from engine.intake.vocabulary import THEMES
+from engine.models import MAX_CITY_DAYS, MIN_CITY_DAYS, IntentV1, RoadTripIntent
+
+from . import formatting as fmt
+from .intent_fields import (CITY_FIELDS, IATA_HEAD, LABELS, ROAD_FIELDS, FieldErrors, combo, date_edit, hbox, page,
+                            plain, pydantic_errors, spin)
+
+FxToUsd = Callable[[Decimal, str], int]
+CURRENCIES = ("USD", "EUR", "JPY", "GBP")
+NO_ROUTE = "(none \u2014 direct)"
+class IntentForm(QWidget):
+    plan_requested = Signal(object)  # IntentV1 | RoadTripIntent
+    MODE_CITY, MODE_ROAD = 0, 1
+
+    def __init__(self, catalog: Catalog, routes: Mapping[str, object], *, home_airport: str | None = None,
+                 fx_to_usd: FxToUsd | None = None, today: date | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._catalog = catalog
+        self._routes = sorted(routes.values(), key=lambda r: r.name)
+        self._fx_to_usd = fx_to_usd
+        self._today = today or date.today()
+        self._errors = FieldErrors()
+        self._build()
+        self.set_home_airport(home_airport)
+
+    # -- building ---------------------------------------------------------------------
+    def _build(self) -> None:
+        content = QWidget()
+        body = QVBoxLayout(content)
+        body.addWidget(self._prompt_box())
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._city_tab(), "City trip")
+        self.tabs.addTab(self._road_tab(), "Road trip")
+        body.addWidget(self.tabs)
+        body.addWidget(self._preferences_box())
+        body.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(content)
+        self.plan_button = QPushButton("Plan")
+        self.plan_button.setDefault(True)
+        self.plan_button.clicked.connect(self.request_plan)
+        footer = QHBoxLayout()
+        footer.setContentsMargins(9, 0, 9, 9)
+        footer.addWidget(self._errors.label("form"), 1)
+        footer.addStretch(0)
+        footer.addWidget(self.plan_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(footer)
+
+    def _prompt_box(self) -> QGroupBox:
+        box = QGroupBox("Describe the trip")
+        self.prompt_edit = QPlainTextEdit()
+        self.prompt_edit.setPlaceholderText("e.g. 5 days in Paris from 2027-06-15, flying from JFK, budget 4000 USD, "
+                                            "art and food \u2014 or: LA to Chicago via Route 66, 7 days from "
+                                            "2027-05-03")
+        self.prompt_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        self.read_button = QPushButton("Read")
+        self.read_button.setToolTip("Fill the form from this text (rule-based, nothing is sent anywhere)")
+        self.read_button.clicked.connect(self.read_prompt)
+        row = QHBoxLayout()
+        row.addWidget(self._errors.wrap("prompt", self.prompt_edit), 1)
+        row.addWidget(self.read_button, 0, Qt.AlignmentFlag.AlignTop)
+        box.setLayout(row)
+        return box
+
+    def _city_tab(self) -> QWidget:
+        self.city_combo = combo()
+        self.city_combo.addItems(self._catalog.city_names())
+        self.city_combo.currentTextChanged.connect(self._city_changed)
+        self.start_edit = date_edit(self._today + timedelta(days=30))
+        self.days_spin = spin(1, 30, 5, " days")
+        self.days_spin.setToolTip(f"A city trip lasts {MIN_CITY_DAYS}\u2013{MAX_CITY_DAYS} days")
+        self.end_label = plain(f"({MIN_CITY_DAYS}\u2013{MAX_CITY_DAYS})")
+        self.end_label.setStyleSheet("color: #616161;")
+        for signal in (self.start_edit.dateChanged, self.days_spin.valueChanged):
+            signal.connect(self._update_end)
+        self.home_combo = combo()
+        self.home_combo.setEditable(True)
+        self.home_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for code in sorted(self._catalog.raw.airports):
+            self.home_combo.addItem(f"{code} \u2014 {self._catalog.airport(code).name}", code)
+        self.airports_list = QListWidget()
+        self.budget_spin = QDoubleSpinBox()
+        self.budget_spin.setRange(0, 10_000_000)
+        self.budget_spin.setDecimals(0)
+        self.budget_spin.setGroupSeparatorShown(True)
+        self.budget_spin.setValue(3000)
+        self.currency_combo = QComboBox()
+        self.currency_combo.addItems(CURRENCIES)
+        self.redeye_check = QCheckBox("Avoid red-eye flights")
+        form = QFormLayout()
+        form.addRow("City", self._errors.wrap("city", self.city_combo))
+        form.addRow("Start", self._errors.wrap("start", self.start_edit))
+        form.addRow("Days", self._errors.wrap("days", hbox(self.days_spin, self.end_label), self.days_spin))
+        form.addRow("Home airport", self._errors.wrap("origin_airport", self.home_combo))
+        form.addRow("Fly into", self._errors.wrap("airports", self.airports_list))
+        form.addRow("Budget", self._errors.wrap("budget", self.budget_spin))
+        form.addRow("Currency", self._errors.wrap("currency", self.currency_combo))
+        form.addRow("", self.redeye_check)
+        self._city_changed(self.city_combo.currentText())
+        self._update_end()
+        return page(form)
+
+    def _road_tab(self) -> QWidget:
+        self.origin_edit = QLineEdit()
+        self.origin_edit.setPlaceholderText("e.g. Los Angeles")
+        self.terminus_edit = QLineEdit()
+        self.terminus_edit.setPlaceholderText("e.g. Chicago")
+        self.route_combo = combo()
+        self.route_combo.addItem(NO_ROUTE, None)
+        for route in self._routes:
+            self.route_combo.addItem(route.name, route.name)
+        self.road_days_spin = spin(1, 30, 7, " days")
+        self.road_start_edit = date_edit(self._today + timedelta(days=30))
+        self.trip_type_combo = QComboBox()
+        self.trip_type_combo.addItem("One way", "one_way")
+        self.trip_type_combo.addItem("Round trip", "round_trip")
+        self.max_miles_spin = spin(50, 1000, 400, " mi")
+        self.max_miles_spin.setSingleStep(25)
+        self.corridor_spin = spin(5, 300, 50, " mi")
+        self.corridor_spin.setSingleStep(5)
+        self.corridor_spin.setToolTip("How far from the named route overnight stops may be")
+        self.stops_edit = QPlainTextEdit()
+        self.stops_edit.setPlaceholderText("One stop per line, e.g. Kingman, AZ")
+        self.stops_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        form = QFormLayout()
+        form.addRow("Origin", self._errors.wrap("origin", self.origin_edit))
+        form.addRow("Terminus", self._errors.wrap("terminus", self.terminus_edit))
+        form.addRow("Route", self._errors.wrap("route", self.route_combo))
+        form.addRow("Days", self._errors.wrap("road_days", self.road_days_spin))
+        form.addRow("Start", self._errors.wrap("road_start", self.road_start_edit))
+        form.addRow("Trip", self._errors.wrap("trip_type", self.trip_type_combo))
+        form.addRow("Max a day", self._errors.wrap("max_daily_miles", self.max_miles_spin))
+        form.addRow("Corridor", self._errors.wrap("corridor", self.corridor_spin))
+        form.addRow("Stops", self._errors.wrap("stops", self.stops_edit))
+        return page(form)
+
+    def _preferences_box(self) -> QGroupBox:
+        box = QGroupBox("Preferences")
+        grid = QGridLayout()
+        self.theme_checks: dict[str, QCheckBox] = {}
+        for i, theme in enumerate(THEMES):
+            check = QCheckBox(theme.replace("_", " "))
+            self.theme_checks[theme] = check
+            grid.addWidget(check, i // 3, i % 3)
+        self.kid_check = QCheckBox("Kid-friendly")
+        grid.addWidget(self.kid_check, len(THEMES) // 3 + 1, 0, 1, 3)
+        holder = QWidget()
+        holder.setLayout(grid)
+        grid.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(box)
+        layout.addWidget(self._errors.wrap("themes", holder))
+        return box
+
+    # -- reactions --------------------------------------------------------------------
+    def _city_changed(self, name: str) -> None:
+        self.airports_list.clear()
+        if not name:
+            return
+        for code in self._catalog.city(name).airports:
+            item = QListWidgetItem(f"{code} \u2014 {self._catalog.airport(code).name}")
+            item.setData(Qt.ItemDataRole.UserRole, code)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+            self.airports_list.addItem(item)
+        rows = max(self.airports_list.count(), 1)
+        frame = 2 * self.airports_list.frameWidth()
+        self.airports_list.setFixedHeight(self.airports_list.sizeHintForRow(0) * rows + frame + 2)
+
+    def _update_end(self) -> None:
+        end = self.start_edit.date().toPython() + timedelta(days=max(self.days_spin.value() - 1, 0))
+        self.end_label.setText(f"until {fmt.day_label(end)}  ({MIN_CITY_DAYS}\u2013{MAX_CITY_DAYS} days)")
+
+    def set_home_airport(self, code: str | None) -> None:
+        """Prefill the home airport (the user's setting); unknown codes are kept as typed."""
+        if not code:
+            self.home_combo.setCurrentIndex(-1)
+            self.home_combo.setEditText("")
+            return
+        index = self.home_combo.findData(code.strip().upper())
+        if index >= 0:
+            self.home_combo.setCurrentIndex(index)
+        else:
+            self.home_combo.setEditText(code)
+
+    @property
+    def mode(self) -> str:
+        return "road_trip" if self.tabs.currentIndex() == self.MODE_ROAD else "city"
+
+    def set_mode(self, mode: str) -> None:
+        self.tabs.setCurrentIndex(self.MODE_ROAD if mode == "road_trip" else self.MODE_CITY)
+
+    # -- errors -----------------------------------------------------------------------
+    def field_errors(self) -> dict[str, str]:
+        return self._errors.shown()
+
+    def error_label(self, key: str) -> QLabel:
+        return self._errors.labels[key]
+
+    def field_widget(self, key: str) -> QWidget:
+        return self._errors.fields[key]
+
+    def clear_errors(self) -> None:
+        self._errors.clear()
+
+    # -- intents ----------------------------------------------------------------------
+    def current_intent(self) -> IntentV1 | RoadTripIntent:
+        """The validated intent of the visible tab; raises InputError and shows every problem."""
+        self.clear_errors()
+        intent, errors = self._road_intent() if self.mode == "road_trip" else self._city_intent()
+        if errors:
+            self._errors.show(errors)
+            raise InputError(*errors[0])
+        return intent
+
+    def request_plan(self) -> None:
+        try:
+            intent = self.current_intent()
+        except InputError:
+            return
+        self.plan_requested.emit(intent)
+
+    def _city_intent(self) -> tuple[IntentV1 | None, list[tuple[str, str]]]:
+        errors: list[tuple[str, str]] = []
+        origin = self._home_code(errors)
+        airports = [self.airports_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.airports_list.count())
+                    if self.airports_list.item(i).checkState() == Qt.CheckState.Checked]
+        if not airports:
+            errors.append(("airports", "tick at least one airport to fly into"))
+        budget = self._budget_cents(errors)
+        start = self.start_edit.date().toPython()
+        city = self._catalog.city(self.city_combo.currentText()) if self.city_combo.currentText() else None
+        if city is None:
+            errors.append(("city", "choose a city"))
+            return None, errors
+        data = {"city": city.name, "budget_usd_cents": budget if budget is not None else 1,
+                "date_window": {"start": start, "end": start + timedelta(days=self.days_spin.value() - 1),
+                                "tz": city.tz},
+                "airports": airports or city.airports, "origin_airport": origin or "XXX",
+                "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked(),
+                          "avoid_overnight": self.redeye_check.isChecked()}}
+        return self._validate(IntentV1, data, CITY_FIELDS, errors)
+
+    def _road_intent(self) -> tuple[RoadTripIntent | None, list[tuple[str, str]]]:
+        stops = [s.strip() for s in self.stops_edit.toPlainText().splitlines() if s.strip()]
+        data = {"origin": self.origin_edit.text(), "terminus": self.terminus_edit.text(),
+                "days": self.road_days_spin.value(), "start_date": self.road_start_edit.date().toPython(),
+                "trip_type": self.trip_type_combo.currentData(), "route": self.route_combo.currentData(),
+                "max_daily_miles": float(self.max_miles_spin.value()),
+                "corridor_max_deviation_miles": float(self.corridor_spin.value()), "stops": stops,
+                "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked()}}
+        return self._validate(RoadTripIntent, data, ROAD_FIELDS, [])
+
+    @staticmethod
+    def _validate(model, data: dict, fields: Mapping[str, str], errors: list[tuple[str, str]]):
+        try:
+            intent = model.model_validate(data)
+        except ValidationError as exc:
+            taken = {key for key, _ in errors}
+            for path, message in pydantic_errors(exc):
+                key = fields.get(path.split(".")[0].split("[")[0], "form")
+                if key not in taken:
+                    errors.append((key, message))
+            return None, errors
+        return (None, errors) if errors else (intent, [])
+
+    def _home_code(self, errors: list[tuple[str, str]]) -> str | None:
+        text = self.home_combo.currentText()
+        match = IATA_HEAD.match(text)
+        if not text.strip():
+            errors.append(("origin_airport", "choose the airport you fly from"))
+            return None
+        code = match.group(1).upper() if match else ""
+        if code not in self._catalog.raw.airports:
+            shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:40] + "\u2026"
+            errors.append(("origin_airport", f"unknown airport {shown!r}; choose one from the list"))
+            return None
+        return code
+
+    def _budget_cents(self, errors: list[tuple[str, str]]) -> int | None:
+        amount, currency = Decimal(str(round(self.budget_spin.value()))), self.currency_combo.currentText()
+        if amount <= 0:
+            errors.append(("budget", "must be greater than zero"))
+            return None
+        if currency == "USD":
+            return int(amount * 100)
+        if self._fx_to_usd is None:
+            errors.append(("currency", f"no exchange rate for {currency} here; enter the budget in USD"))
+            return None
+        try:
+            return int(self._fx_to_usd(amount, currency))
+        except Exception as exc:  # the injected converter may fail in any way: say so on the field
+            errors.append(("currency", f"cannot convert {currency} to USD: {exc}"))
+            return None
+
+    def _themes(self) -> list[str]:
+        return [theme for theme, check in self.theme_checks.items() if check.isChecked()]
+
+    # -- prompt -----------------------------------------------------------------------
+    def read_prompt(self) -> bool:
+        """Fill the form from the prompt text with the engine's rule-based parsers."""
+        self.clear_errors()
+        text = self.prompt_edit.toPlainText()
+        aliases = {r.name: [r.name.lower(), *(a.lower() for a in r.aliases)] for r in self._routes}
+        try:
+            if looks_like_road_trip(text, routes=aliases):
+                self._fill_road(parse_road_prompt(text, routes=aliases, today=self._today))
+            else:
+                self._fill_city(parse_city_prompt(text, cities=self._catalog.city_aliases(),
+                                                  airports=self._catalog.airport_names(), today=self._today))
+        except InputError as exc:
+            self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
+            return False
+        return True
+
+    def _fill_city(self, parsed) -> None:
+        self.set_mode("city")
+        self.city_combo.setCurrentText(parsed.city)
+        self.start_edit.setDate(QDate(parsed.start))
+        self.days_spin.setValue((parsed.end - parsed.start).days + 1)
+        if parsed.origin_airport:
+            self.set_home_airport(parsed.origin_airport)
+        self.budget_spin.setValue(float(parsed.budget_amount))
+        if parsed.budget_currency in CURRENCIES:
+            self.currency_combo.setCurrentText(parsed.budget_currency)
+        else:
+            self._errors.show([("currency", f"{parsed.budget_currency} is not offered; "
+                                            f"use one of {', '.join(CURRENCIES)}")])
+        self._set_preferences(parsed.themes, parsed.kid_friendly)
+        self.redeye_check.setChecked(parsed.avoid_overnight)
+
+    def _fill_road(self, parsed) -> None:
+        self.set_mode("road_trip")
+        self.origin_edit.setText(parsed.origin)
+        self.terminus_edit.setText(parsed.terminus)
+        self.road_days_spin.setValue(parsed.days)
+        self.road_start_edit.setDate(QDate(parsed.start_date))
+        self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(parsed.trip_type))
+        self.route_combo.setCurrentIndex(max(self.route_combo.findData(parsed.route), 0) if parsed.route else 0)
+        self.stops_edit.setPlainText("\n".join(parsed.stops))
+        if parsed.max_daily_miles is not None:
+            self.max_miles_spin.setValue(round(parsed.max_daily_miles))
+        self._set_preferences(parsed.themes, parsed.kid_friendly)
+
+    def _set_preferences(self, themes: list[str], kid_friendly: bool) -> None:
+        for theme, check in self.theme_checks.items():
+            check.setChecked(theme in themes)
+        self.kid_check.setChecked(kid_friendly)
+
+

@@ -1,0 +1,286 @@
+"""The itinerary as a Qt tree model: days at the top level, their activities below.
+
+Column constants and roles are the contract the panel, the map sync and the tests use.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QApplication, QStyle
+
+from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
+
+from . import formatting as fmt
+
+_Index = QModelIndex | QPersistentModelIndex
+_DAY = 0  # internalId of a day row; an activity row stores its day's index + 1
+
+KIND_TAGS = {ChoiceKind.flight: "Flight", ChoiceKind.lodging: "Stay", ChoiceKind.attraction: "Sight",
+             ChoiceKind.meal: "Meal", ChoiceKind.transit: "Transit"}
+KIND_COLOURS = {ChoiceKind.flight: "#6a1b9a", ChoiceKind.lodging: "#1565c0", ChoiceKind.attraction: "#2e7d32",
+                ChoiceKind.meal: "#e65100", ChoiceKind.transit: "#78909c"}
+LOW_CONFIDENCE_COLOUR = "#b26a00"
+LOW_MARK = "low conf."  # short: the Marks column shares a narrow dock; the tooltip says why
+
+
+def kind_tag(activity: Activity, road_trip: bool) -> str:
+    if road_trip and activity.kind is ChoiceKind.transit:
+        return "Arrive" if activity.role == "arrival" else "Drive"
+    return KIND_TAGS[activity.kind]
+
+
+def day_cost_cents(itinerary: ItineraryV1, index: int) -> int:
+    """What a day costs. City trips: its activities. Road trips book nothing per activity, so a
+    day gets its share of the trip estimate: fuel by miles, one night (not on the last day) and
+    a day of meals."""
+    day = itinerary.days[index]
+    if itinerary.intent.mode != "road_trip":
+        return sum(a.cost_usd_cents for a in day.activities)
+    cost, days = itinerary.cost_breakdown, itinerary.days
+    total_miles = sum(d.drive.miles for d in days if d.drive) or 1.0
+    fuel = cost.transit_usd_cents * (day.drive.miles if day.drive else 0.0) / total_miles
+    nights = max(len(days) - 1, 1)
+    lodging = cost.lodging_usd_cents / nights if index < len(days) - 1 else 0
+    return int(round(fuel + lodging + cost.daily_spend_usd_cents / len(days)))
+
+
+class ItineraryModel(QAbstractItemModel):
+    """Days at the top level, their activities below."""
+
+    COL_WHEN, COL_KIND, COL_NAME, COL_COST, COL_MARKS = range(5)
+    HEADERS = ("When", "Kind", "What", "Cost", "Marks")
+    ActivityIdRole = Qt.ItemDataRole.UserRole + 1  # activity id; "" on day rows
+    ItemTypeRole = Qt.ItemDataRole.UserRole + 2  # "day" | "activity"
+    ActivityRole = Qt.ItemDataRole.UserRole + 3  # the Activity (None on day rows)
+    DayRole = Qt.ItemDataRole.UserRole + 4  # the DayItinerary (of the row or its parent)
+    DayIndexRole = Qt.ItemDataRole.UserRole + 5
+    ConfidenceRole = Qt.ItemDataRole.UserRole + 6  # "high" | "low"
+    LockedRole = Qt.ItemDataRole.UserRole + 7
+    KindRole = Qt.ItemDataRole.UserRole + 8  # ChoiceKind value; "day" on day rows
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._itinerary: ItineraryV1 | None = None
+        self._where: dict[str, tuple[int, int]] = {}
+        self._icons: dict[ChoiceKind | str, QIcon] = {}
+
+    def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
+        self.beginResetModel()
+        self._itinerary = itinerary
+        self._where = {a.id: (d, r) for d, day in enumerate(itinerary.days if itinerary else [])
+                       for r, a in enumerate(day.activities)}
+        self.endResetModel()
+
+    def itinerary(self) -> ItineraryV1 | None:
+        return self._itinerary
+
+    def has_marks(self) -> bool:
+        """Whether any row is locked or low-confidence (else the Marks column can be hidden)."""
+        days = self._itinerary.days if self._itinerary else []
+        return any(d.anchor is not None and d.anchor.confidence == "low" for d in days) or \
+            any(a.locked or a.confidence == "low" for d in days for a in d.activities)
+
+    @property
+    def road_trip(self) -> bool:
+        return self._itinerary is not None and self._itinerary.intent.mode == "road_trip"
+
+    def activity_index(self, activity_id: str, column: int = 0) -> QModelIndex:
+        where = self._where.get(activity_id)
+        if where is None:
+            return QModelIndex()
+        return self.createIndex(where[1], column, where[0] + 1)
+
+    def day_index(self, day: int, column: int = 0) -> QModelIndex:
+        return self.index(day, column) if self._itinerary and 0 <= day < len(self._itinerary.days) else QModelIndex()
+
+    # -- structure --------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:
+        if self._itinerary is None or not 0 <= column < len(self.HEADERS):
+            return QModelIndex()
+        if not parent.isValid():
+            ok = 0 <= row < len(self._itinerary.days)
+            return self.createIndex(row, column, _DAY) if ok else QModelIndex()
+        if parent.internalId() != _DAY or parent.column() != 0:
+            return QModelIndex()
+        day = parent.row()
+        ok = 0 <= day < len(self._itinerary.days) and 0 <= row < len(self._itinerary.days[day].activities)
+        return self.createIndex(row, column, day + 1) if ok else QModelIndex()
+
+    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid() or index.internalId() == _DAY:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, _DAY)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        if self._itinerary is None:
+            return 0
+        if not parent.isValid():
+            return len(self._itinerary.days)
+        if parent.internalId() == _DAY and parent.column() == 0:
+            return len(self._itinerary.days[parent.row()].activities)
+        return 0
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
+                and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    # -- data -------------------------------------------------------------------------
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self._itinerary is None:
+            return None
+        if index.internalId() == _DAY:
+            return self._day_data(index.row(), index.column(), role)
+        day = index.internalId() - 1
+        return self._activity_data(day, self._itinerary.days[day].activities[index.row()], index.column(), role)
+
+    def _day_data(self, row: int, col: int, role: int):
+        day = self._itinerary.days[row]
+        low = day.anchor is not None and day.anchor.confidence == "low"
+        common = {self.ItemTypeRole: "day", self.ActivityIdRole: "", self.ActivityRole: None, self.DayRole: day,
+                  self.DayIndexRole: row, self.ConfidenceRole: "low" if low else "high", self.LockedRole: False,
+                  self.KindRole: "day"}
+        if role in common:
+            return common[role]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._day_text(row, day, col, low)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return fmt.plain_tooltip(self._day_tooltip(day))
+        if role == Qt.ItemDataRole.FontRole and col in (self.COL_WHEN, self.COL_KIND):
+            return _bold()
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.COL_MARKS and low:
+            return QColor(LOW_CONFIDENCE_COLOUR)
+        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_MARKS and low:
+            return self._warning_icon()
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_COST:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _day_text(self, row: int, day: DayItinerary, col: int, low: bool) -> str:
+        if col == self.COL_WHEN:
+            return fmt.short_day_label(day.date)
+        if col == self.COL_KIND:
+            return f"Day {row + 1}"
+        if col == self.COL_NAME:
+            return self._day_summary(day)
+        if col == self.COL_COST:
+            text = fmt.money(day_cost_cents(self._itinerary, row))
+            return f"\u2248 {text}" if self.road_trip else text
+        return LOW_MARK if low else ""
+
+    def _day_summary(self, day: DayItinerary) -> str:
+        if day.anchor is not None:
+            parts = [day.anchor.name]
+            if day.drive is not None:
+                parts += [fmt.miles(day.drive.miles), fmt.hours(day.drive.hours)]
+            return "\u2192 " + " \u00b7 ".join(parts)
+        counts: dict[str, int] = {}
+        for a in day.activities:
+            if a.kind in (ChoiceKind.attraction, ChoiceKind.meal):
+                noun = "sight" if a.kind is ChoiceKind.attraction else "meal"
+                counts[noun] = counts.get(noun, 0) + 1
+        parts = [f"{n} {noun}{'s' if n > 1 else ''}" for noun, n in counts.items()]
+        roles = {a.role for a in day.activities if a.kind is ChoiceKind.flight}
+        parts += [r for r in ("arrival", "departure") if r in roles]
+        return ", ".join(parts) or "free day"
+
+    def _day_tooltip(self, day: DayItinerary) -> str:
+        lines = [fmt.day_label(day.date)]
+        if day.anchor is not None:
+            a = day.anchor
+            lines.append(f"Overnight: {a.name} ({a.confidence} confidence, {a.source.replace('_', ' ')})")
+            if a.note:
+                lines.append(a.note)
+        if day.drive is not None:
+            lines.append(f"Drive {day.drive.from_name} \u2192 {day.drive.to_name}: "
+                         f"{fmt.miles(day.drive.miles)}, {fmt.hours(day.drive.hours)}")
+        if day.tz:
+            lines.append(f"Times in {day.tz}")
+        return "\n".join(lines)
+
+    def _activity_data(self, day: int, activity: Activity, col: int, role: int):
+        common = {self.ItemTypeRole: "activity", self.ActivityIdRole: activity.id, self.ActivityRole: activity,
+                  self.DayRole: self._itinerary.days[day], self.DayIndexRole: day,
+                  self.ConfidenceRole: activity.confidence, self.LockedRole: activity.locked,
+                  self.KindRole: activity.kind.value}
+        if role in common:
+            return common[role]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._activity_text(activity, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return fmt.plain_tooltip(self._activity_tooltip(activity))
+        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_KIND:
+            return self._icon(activity.kind)
+        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_MARKS and activity.confidence == "low":
+            return self._warning_icon()
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if col == self.COL_MARKS and activity.confidence == "low":
+                return QColor(LOW_CONFIDENCE_COLOUR)
+            if activity.kind is ChoiceKind.transit and col != self.COL_MARKS:
+                return QColor("#607d8b")
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_COST:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _activity_text(self, activity: Activity, col: int) -> str:
+        if col == self.COL_WHEN:
+            return fmt.window(activity.window)
+        if col == self.COL_KIND:
+            return kind_tag(activity, self.road_trip)
+        if col == self.COL_NAME:
+            return activity.name
+        if col == self.COL_COST:
+            return fmt.money(activity.cost_usd_cents, blank_zero=True)
+        marks = (["locked"] if activity.locked else []) + ([LOW_MARK] if activity.confidence == "low" else [])
+        return " \u00b7 ".join(marks)
+
+    @staticmethod
+    def _activity_tooltip(activity: Activity) -> str:
+        lines = [activity.name, f"{fmt.window(activity.window)} \u00b7 {activity.kind.value}"]
+        if activity.confidence == "low":
+            lines.append("Low confidence: " + (activity.notes or "no reason recorded"))
+        elif activity.notes:
+            lines.append(activity.notes)
+        if activity.locked:
+            lines.append("Locked: re-planning keeps it where it is")
+        if activity.provenance is not None:
+            lines.append(f"Source: {activity.provenance.tool} ({activity.provenance.data_source})")
+        return "\n".join(lines)
+
+    def _warning_icon(self) -> QIcon:
+        if "warning" not in self._icons:
+            self._icons["warning"] = QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        return self._icons["warning"]
+
+    def _icon(self, kind: ChoiceKind) -> QIcon:
+        if kind not in self._icons:
+            self._icons[kind] = _dot_icon(KIND_COLOURS[kind])
+        return self._icons[kind]
+
+
+def _dot_icon(colour: str, size: int = 12) -> QIcon:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(colour))
+    painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)
+
+
+def _bold() -> QFont:
+    font = QFont()
+    font.setBold(True)
+    return font

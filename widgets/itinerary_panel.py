@@ -1,0 +1,190 @@
+"""The itinerary panel: a days → activities tree beside the trip's costs, advisories, repairs,
+decisions and sources.
+
+Every string from the itinerary is shown as plain text: labels are ``Qt.PlainText``, item views
+never interpret markup, and tooltips are escaped (``formatting.plain_tooltip``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QSplitter, QTabWidget,
+                               QTreeView, QVBoxLayout, QWidget)
+
+from engine.models import ItineraryV1
+
+from . import formatting as fmt
+from .itinerary_details import CostSummary, DetailLists, plain_label
+from .itinerary_model import ItineraryModel, day_cost_cents, kind_tag
+
+__all__ = ["ItineraryModel", "ItineraryPanel", "day_cost_cents", "kind_tag"]
+
+
+class ItineraryPanel(QWidget):
+    """Tree of days and activities; selection is synchronised with the map by activity id."""
+
+    activity_selected = Signal(str)
+    day_selected = Signal(int)
+    WIDE = 900  # wider than this: details beside the tree, else below it
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = ItineraryModel(self)
+        self._syncing = False
+        self.banner = plain_label("")
+        self.banner.setObjectName("degradation_banner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background: #fff3cd; color: #5d4200; border: 1px solid #e0c36c;"
+                                  " border-radius: 3px; padding: 4px 6px;")
+        self.banner.hide()
+        self.title = plain_label("No trip planned yet")
+        self.title.setObjectName("itinerary_title")
+        self.title.setStyleSheet("font-weight: bold;")
+        self.title.setWordWrap(True)
+        self.show_transfers = QCheckBox("Transfers")
+        self.show_transfers.setToolTip("Show the walks, rides and drives between stops")
+        self.show_transfers.setChecked(True)
+        self.show_transfers.toggled.connect(self._apply_transfer_filter)
+        self.tree = self._make_tree()
+        self.costs = CostSummary()
+        self.details = DetailLists()
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.costs, "Costs")
+        for title, widget in self.details.tabs():
+            self.tabs.addTab(widget, title)
+        self.disclaimer = plain_label("")
+        self.disclaimer.setObjectName("disclaimer")
+        self.disclaimer.setWordWrap(True)
+        self.disclaimer.setStyleSheet("color: #616161; font-style: italic;")
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.tree)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.show_transfers)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
+        layout.addLayout(head)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.disclaimer)
+
+    def _make_tree(self) -> QTreeView:
+        tree = QTreeView()
+        tree.setModel(self.model)
+        tree.setUniformRowHeights(True)
+        tree.setAlternatingRowColors(True)
+        tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = tree.header()
+        header.setStretchLastSection(False)
+        for col in range(len(ItineraryModel.HEADERS)):
+            mode = QHeaderView.ResizeMode.Stretch if col == ItineraryModel.COL_NAME else \
+                QHeaderView.ResizeMode.ResizeToContents
+            header.setSectionResizeMode(col, mode)
+        tree.selectionModel().currentChanged.connect(self._on_current_changed)
+        return tree
+
+    # -- content ----------------------------------------------------------------------
+    def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
+        self.model.set_itinerary(itinerary)
+        self.tree.setColumnHidden(ItineraryModel.COL_MARKS, not self.model.has_marks())
+        self.tree.expandAll()
+        self._apply_transfer_filter()
+        self.costs.set_itinerary(itinerary)
+        self.details.set_itinerary(itinerary)
+        for i, (title, _) in enumerate(self.details.tabs(), start=1):
+            self.tabs.setTabText(i, title)
+        self._layout_splitter(force=True)
+        self.title.setText(_title(itinerary))
+        self.disclaimer.setText(itinerary.disclaimer if itinerary else "")
+        self._set_banner(itinerary)
+
+    def itinerary(self) -> ItineraryV1 | None:
+        return self.model.itinerary()
+
+    def _set_banner(self, itinerary: ItineraryV1 | None) -> None:
+        problems = []
+        if itinerary is not None and itinerary.status != "ok":
+            problems.append(f"Plan failed: {itinerary.message}")
+        if itinerary is not None and itinerary.degraded_tools:
+            problems.append("Some data fell back to embedded estimates ("
+                            + ", ".join(itinerary.degraded_tools) + "); check those parts before booking.")
+        self.banner.setText("\n".join(problems))
+        self.banner.setVisible(bool(problems))
+
+    def _apply_transfer_filter(self) -> None:
+        show = self.show_transfers.isChecked()
+        for d in range(self.model.rowCount()):
+            parent = self.model.index(d, 0)
+            for r in range(self.model.rowCount(parent)):
+                activity = self.model.index(r, 0, parent).data(ItineraryModel.ActivityRole)
+                self.tree.setRowHidden(r, parent, not show and activity.role == "transfer")
+
+    # -- selection --------------------------------------------------------------------
+    def selected_activity(self) -> str | None:
+        current = self.tree.currentIndex()
+        return current.data(ItineraryModel.ActivityIdRole) or None if current.isValid() else None
+
+    def select_activity(self, activity_id: str | None) -> bool:
+        """Select (and reveal) an activity without emitting ``activity_selected``; None clears."""
+        index = self.model.activity_index(activity_id) if activity_id else QModelIndex()
+        self._syncing = True
+        try:
+            if not index.isValid():
+                self.tree.selectionModel().clear()
+                return False
+            if self.tree.isRowHidden(index.row(), index.parent()):
+                self.show_transfers.setChecked(True)
+            self.tree.expand(index.parent())
+            self.tree.selectionModel().setCurrentIndex(
+                index, self.tree.selectionModel().SelectionFlag.ClearAndSelect
+                | self.tree.selectionModel().SelectionFlag.Rows)
+            self.tree.scrollTo(index)
+            return True
+        finally:
+            self._syncing = False
+
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._syncing or not current.isValid():
+            return
+        if current.data(ItineraryModel.ItemTypeRole) == "activity":
+            self.activity_selected.emit(current.data(ItineraryModel.ActivityIdRole))
+        else:
+            self.day_selected.emit(current.data(ItineraryModel.DayIndexRole))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._layout_splitter()
+
+    def _layout_splitter(self, force: bool = False) -> None:
+        """Details beside the tree when wide, below it when narrow; sizes reset only when the
+        orientation flips (or new content arrives), so a user's drag of the handle is kept."""
+        wanted = Qt.Orientation.Horizontal if self.width() > self.WIDE else Qt.Orientation.Vertical
+        if wanted == self.splitter.orientation() and not force:
+            return
+        self.splitter.setOrientation(wanted)
+        if wanted == Qt.Orientation.Horizontal:
+            total = self.splitter.width() or self.width()
+            side = max(self.tabs.tabBar().sizeHint().width() + 12, int(total * 0.4))
+            self.splitter.setSizes([max(total - side, 1), side])
+        else:
+            total = self.splitter.height() or self.height()
+            self.splitter.setSizes([int(total * 0.68), total - int(total * 0.68)])
+
+
+def _title(itinerary: ItineraryV1 | None) -> str:
+    if itinerary is None:
+        return "No trip planned yet"
+    intent, days = itinerary.intent, itinerary.days
+    span = f"{fmt.day_label(days[0].date)} {fmt.EN_DASH} {fmt.day_label(days[-1].date)}" if days else ""
+    if intent.mode == "road_trip":
+        via = f" via {intent.route}" if intent.route else ""
+        total = sum(d.drive.miles for d in days if d.drive)
+        return f"{intent.origin} \u2192 {intent.terminus}{via} \u00b7 {len(days)} days \u00b7 " \
+               f"{fmt.miles(total)} \u00b7 {span}"
+    return f"{intent.city} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"

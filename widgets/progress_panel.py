@@ -1,0 +1,382 @@
+"""Live progress of a planning run: every StreamEvent as it arrives, a progress bar, Cancel,
+a liveness indicator, and replay of a stored run.
+
+Events reach the table through the engine's ``ThrottledStream`` drained by a QTimer, so a
+flood of progress events never stalls the GUI thread; critical events (started, completed,
+error, done, cancelled) are never dropped. The run state (progress, status line, Cancel) is
+taken from every event at once, so it never lags behind a throttled log.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QThread, QTimer, Signal
+from PySide6.QtGui import QColor, QIcon
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
+                               QPushButton, QStyle, QTableView, QVBoxLayout, QWidget)
+
+from engine.models import EventStatus, StreamEvent
+from engine.pipeline import ThrottledStream, replay_after
+
+from . import formatting as fmt
+
+_Index = QModelIndex | QPersistentModelIndex
+
+STATUS_COLOURS = {
+    EventStatus.started: "#1565c0",
+    EventStatus.running: "#546e7a",
+    EventStatus.completed: "#2e7d32",
+    EventStatus.error: "#c62828",
+    EventStatus.done: "#1b5e20",
+    EventStatus.cancelled: "#ef6c00",
+    EventStatus.heartbeat: "#9e9e9e",
+}
+_STATUS_ICONS = {
+    EventStatus.started: QStyle.StandardPixmap.SP_MediaPlay,
+    EventStatus.running: QStyle.StandardPixmap.SP_BrowserReload,
+    EventStatus.completed: QStyle.StandardPixmap.SP_DialogApplyButton,
+    EventStatus.error: QStyle.StandardPixmap.SP_MessageBoxCritical,
+    EventStatus.done: QStyle.StandardPixmap.SP_DialogYesButton,
+    EventStatus.cancelled: QStyle.StandardPixmap.SP_DialogCancelButton,
+}
+STALE_AFTER_S = 5.0  # no event for this long while running: the indicator turns amber
+DEAD_AFTER_S = 15.0  # ... and red
+
+
+class EventLogModel(QAbstractTableModel):
+    """One row per shown StreamEvent, in arrival order."""
+
+    COL_TIME, COL_NODE, COL_STATUS, COL_DURATION, COL_CACHE, COL_NOTE = range(6)
+    HEADERS = ("Time", "Node", "Status", "Duration", "Cache", "Note")
+    EventRole = Qt.ItemDataRole.UserRole + 1  # the StreamEvent itself
+    StatusRole = Qt.ItemDataRole.UserRole + 2  # EventStatus value, e.g. "completed"
+    StatusColourRole = Qt.ItemDataRole.UserRole + 3  # QColor of the status
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._events: list[StreamEvent] = []
+        self._icons: dict[EventStatus, QIcon] = {}
+
+    # -- editing ----------------------------------------------------------------------
+    def append(self, events: Iterable[StreamEvent]) -> None:
+        batch = list(events)
+        if not batch:
+            return
+        first = len(self._events)
+        self.beginInsertRows(QModelIndex(), first, first + len(batch) - 1)
+        self._events.extend(batch)
+        self.endInsertRows()
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._events = []
+        self.endResetModel()
+
+    def events(self) -> list[StreamEvent]:
+        return list(self._events)
+
+    def event_at(self, row: int) -> StreamEvent:
+        return self._events[row]
+
+    # -- QAbstractTableModel ------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._events)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
+                and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._events):
+            return None
+        event, col = self._events[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(event, col)
+        if role == self.EventRole:
+            return event
+        if role == self.StatusRole:
+            return event.status.value
+        if role in (self.StatusColourRole, Qt.ItemDataRole.ForegroundRole) and \
+                (role == self.StatusColourRole or col == self.COL_STATUS):
+            return QColor(STATUS_COLOURS[event.status])
+        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_STATUS:
+            return self._icon(event.status)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return fmt.plain_tooltip(self._tooltip(event))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.COL_DURATION, self.COL_CACHE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, event: StreamEvent, col: int) -> str:
+        if col == self.COL_TIME:
+            return fmt.event_clock(event.ts)
+        if col == self.COL_NODE:
+            return event.node
+        if col == self.COL_STATUS:
+            return event.status.value
+        if col == self.COL_DURATION:
+            return fmt.duration_ms(event.duration_ms)
+        if col == self.COL_CACHE:
+            return "" if event.cache_hit is None else ("hit" if event.cache_hit else "miss")
+        return event.decision_note or ""
+
+    @staticmethod
+    def _tooltip(event: StreamEvent) -> str:
+        lines = [f"#{event.seq} {event.node} {event.status.value} at {fmt.event_clock(event.ts)}",
+                 f"progress {event.progress_pct}%"]
+        if event.decision_note:
+            lines.append(event.decision_note)
+        if event.args_digest:
+            lines.append(f"inputs {event.args_digest[:16]}")
+        return "\n".join(lines)
+
+    def _icon(self, status: EventStatus) -> QIcon | None:
+        pixmap = _STATUS_ICONS.get(status)
+        if pixmap is None:
+            return None
+        if status not in self._icons:
+            self._icons[status] = QApplication.style().standardIcon(pixmap)
+        return self._icons[status]
+
+
+class ProgressPanel(QWidget):
+    """The live progress panel. Call ``append`` from the GUI thread (the caller marshals)."""
+
+    cancel_requested = Signal()
+    run_finished = Signal(str)  # "done" | "error" | "cancelled"
+
+    def __init__(self, parent: QWidget | None = None, *, rate: float = 10.0, burst: int = 20,
+                 capacity: int = 50, drain_interval_ms: int = 50,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(parent)
+        # A small queue on purpose: at 10 rows/s, 50 queued rows are 5 s of lag at most.
+        self._stream_args = dict(rate=rate, burst=burst, capacity=capacity, clock=clock)
+        self._stream = ThrottledStream(**self._stream_args)
+        self._critical_pending = 0
+        self._clock = clock
+        self._run_id: str | None = None
+        self._running = False
+        self._cancelling = False
+        self._last_receipt: float | None = None
+        self._first_ts: datetime | None = None
+        self._error: str | None = None
+        self._received = 0
+        self.model = EventLogModel(self)
+        self._build()
+        self._drain_timer = QTimer(self)
+        self._drain_timer.setInterval(drain_interval_ms)
+        self._drain_timer.timeout.connect(self.drain)
+        self._alive_timer = QTimer(self)
+        self._alive_timer.setInterval(250)
+        self._alive_timer.timeout.connect(self._update_alive)
+        self._show_idle()
+
+    def _build(self) -> None:
+        self.status_label = _plain_label("Idle")
+        self.status_label.setObjectName("progress_status")
+        self.alive_label = _plain_label("")
+        self.alive_label.setObjectName("progress_alive")
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setRange(0, 100)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCancelButton))
+        self.cancel_button.setToolTip("Stop this planning run")
+        self.cancel_button.clicked.connect(self._on_cancel)
+        self.skipped_label = _plain_label("")
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        for col in range(EventLogModel.COL_NOTE):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+
+        top = QHBoxLayout()
+        top.addWidget(self.status_label, 1)
+        top.addWidget(self.alive_label)
+        bar = QHBoxLayout()
+        bar.addWidget(self.progress_bar, 1)
+        bar.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(bar)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.skipped_label)
+
+    # -- feeding ----------------------------------------------------------------------
+    def start_run(self, run_id: str | None = None) -> None:
+        """Reset for a new run (Cancel is enabled before the first event arrives)."""
+        self._reset(run_id)
+        self._running = True
+        self.status_label.setText("Planning\u2026")
+        self._refresh_controls()
+        self._alive_timer.start()
+
+    def append(self, event: StreamEvent) -> None:
+        """Show one event of the live run; events of another run start a fresh log."""
+        if QThread.currentThread() is not self.thread():
+            raise RuntimeError("ProgressPanel.append must be called on the GUI thread")
+        if event.run_id != self._run_id:
+            if self._run_id is None and self._running:
+                self._run_id = event.run_id  # the run start_run() announced (Cancel may be pending)
+            else:
+                self.start_run(event.run_id)
+        self._received += 1
+        self._last_receipt = self._clock()
+        self._apply_state(event)
+        if event.status is not EventStatus.heartbeat:
+            self._critical_pending += event.critical
+            self._fit_capacity()
+            self._stream.push(event)
+        if not self._drain_timer.isActive():
+            self._drain_timer.start()
+
+    def drain(self) -> None:
+        """Move the events the rate limit allows from the queue into the table."""
+        ready = self._stream.pop_ready()
+        if ready:
+            self._critical_pending -= sum(e.critical for e in ready)
+            self._fit_capacity()
+            self.model.append(ready)
+            self.table.scrollToBottom()
+        if self._stream.dropped:
+            self.skipped_label.setText(f"{self._stream.dropped} progress update(s) not listed "
+                                       f"(at most {self._stream.rate:g} rows a second are shown)")
+        self.skipped_label.setVisible(bool(self._stream.dropped))
+        if self._running:
+            self._update_alive()
+        if not len(self._stream):
+            self._drain_timer.stop()
+
+    def _fit_capacity(self) -> None:
+        """ThrottledStream drops a critical event only when every queued event is critical;
+        growing the queue by the critical backlog means that never happens."""
+        self._stream.capacity = max(self._stream_args["capacity"], self._critical_pending + 1)
+
+    def replay(self, events: Iterable[StreamEvent], after: datetime | None = None) -> None:
+        """Show a stored run's events at once (no throttling, no Cancel)."""
+        shown = replay_after(events, after)
+        self._reset(shown[0].run_id if shown else None)
+        self._alive_timer.stop()
+        self.status_label.setText("")
+        for event in shown:
+            self._apply_state(event)
+        ended = any(e.status in (EventStatus.done, EventStatus.cancelled, EventStatus.error) for e in shown)
+        outcome = self.status_label.text() if ended else \
+            f"stopped after {shown[-1].node}" if shown else "no events stored"
+        self.status_label.setText(f"Replay \u00b7 {outcome}")
+        self.model.append(e for e in shown if e.status is not EventStatus.heartbeat)
+        self.alive_label.setStyleSheet("")
+        self.alive_label.setText(f"{len(shown)} stored event(s)")
+        self._refresh_controls()
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    @property
+    def dropped(self) -> int:
+        return self._stream.dropped
+
+    @property
+    def pending(self) -> int:
+        return len(self._stream)
+
+    def _reset(self, run_id: str | None) -> None:
+        self._drain_timer.stop()
+        self._stream = ThrottledStream(**self._stream_args)
+        self._critical_pending = 0
+        self.model.clear()
+        self._run_id = run_id
+        self._running = self._cancelling = False
+        self._first_ts = None
+        self._error = None
+        self._received = 0
+        self.progress_bar.setValue(0)
+        self.skipped_label.setText("")
+        self.skipped_label.hide()
+
+    def _apply_state(self, event: StreamEvent) -> None:
+        if self._first_ts is None:
+            self._first_ts = event.ts
+        if event.progress_pct > self.progress_bar.value():
+            self.progress_bar.setValue(event.progress_pct)
+        status = event.status
+        if status is EventStatus.heartbeat:
+            return
+        if status is EventStatus.error:
+            self._error = event.decision_note or f"{event.node} failed"
+            self.status_label.setText(f"Error: {self._error}")
+        elif status is EventStatus.cancelled:
+            self._finish("cancelled", "Cancelled")
+        elif status is EventStatus.done:
+            elapsed = (event.ts - self._first_ts).total_seconds() * 1000
+            self.progress_bar.setValue(100)
+            if self._error is None:
+                self._finish("done", f"Done in {fmt.duration_ms(elapsed)}")
+            else:
+                self._finish("error", f"Error: {self._error}")
+        elif self._running and not self._cancelling and self._error is None:
+            self.status_label.setText(f"Planning\u2026 {event.node}")
+
+    def _finish(self, outcome: str, text: str) -> None:
+        was_running = self._running
+        self._running = self._cancelling = False
+        self._alive_timer.stop()
+        self.status_label.setText(text)
+        self._refresh_controls()
+        self._update_alive()
+        if was_running:
+            self.run_finished.emit(outcome)
+
+    def _on_cancel(self) -> None:
+        if not self._running or self._cancelling:
+            return
+        self._cancelling = True
+        self.status_label.setText("Cancelling\u2026")
+        self._refresh_controls()
+        self.cancel_requested.emit()
+
+    def _refresh_controls(self) -> None:
+        self.cancel_button.setEnabled(self._running and not self._cancelling)
+
+    def _show_idle(self) -> None:
+        self._refresh_controls()
+        self.alive_label.setText("")
+
+    def _update_alive(self) -> None:
+        if self._last_receipt is None:
+            self.alive_label.setText("")
+            return
+        quiet = self._clock() - self._last_receipt
+        if not self._running:
+            self.alive_label.setText(f"{self._received} event(s)")
+            self.alive_label.setStyleSheet("")
+            return
+        colour = "#2e7d32" if quiet < STALE_AFTER_S else "#ef6c00" if quiet < DEAD_AFTER_S else "#c62828"
+        self.alive_label.setText(f"\u25cf alive \u00b7 last event {fmt.age(quiet)} ago")
+        self.alive_label.setStyleSheet(f"color: {colour};")
+
+    def alive_age(self) -> float | None:
+        """Seconds since the last event arrived (None before the first one)."""
+        return None if self._last_receipt is None else self._clock() - self._last_receipt
+
+
+def _plain_label(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
