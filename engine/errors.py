@@ -8,7 +8,9 @@
     ├── PlanCancelled         the caller cancelled a run
     ├── ToolError             a tool adapter failed (timeout, breaker open, bad response)
     ├── ModelOutputError      an LLM answered something that is not valid for its schema
-    └── TenancyError          an operation without (or across) an org context
+    ├── TenancyError          an operation without (or across) an org context
+    ├── StoreError            the database cannot be opened or written (locked, corrupt, unreachable, too new)
+    └── AuthError             a failed login or a locked account (``retry_after_s`` when locked)
 """
 
 from __future__ import annotations
@@ -67,3 +69,15 @@ class ModelOutputError(TripwrightError):
 
 class TenancyError(TripwrightError):
     """A data access without an org context, or across orgs."""
+
+
+class StoreError(TripwrightError):
+    """The database cannot be used; the message is one line and the data is left untouched."""
+
+
+class AuthError(TripwrightError):
+    """Login refused. ``retry_after_s`` is set while the account is locked (the 429 equivalent)."""
+
+    def __init__(self, message: str, *, retry_after_s: int | None = None) -> None:
+        self.retry_after_s = retry_after_s
+        super().__init__(message)

@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# Sourced by .ci/run (issue 4): starts a throwaway PostgreSQL on 127.0.0.1 and exports
+# TRIPWRIGHT_TEST_PG_URL so tests/store runs against it as well as against SQLite.
+# It never fails CI: when PostgreSQL cannot be installed or started it warns and leaves the URL
+# unset (the `postgres` tests then skip). The server runs as the non-root `postgres` user, in a
+# temp dir, on a free port, with fsync off (throwaway data); an EXIT trap stops it and removes it.
+
+_tw_pg_log() { echo "postgres.sh: $*" >&2; }
+
+_tw_pg_bindir() {
+  local d
+  for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+    if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
+  done
+  return 1
+}
+
+_tw_pg_install() {
+  _tw_pg_bindir >/dev/null && return 0
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then return 1; fi
+  _tw_pg_log "installing Debian's postgresql (bounded by timeouts)"
+  DEBIAN_FRONTEND=noninteractive timeout 300 apt-get update -qq >/dev/null 2>&1 \
+    || _tw_pg_log "apt-get update failed; trying the install anyway"
+  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends postgresql \
+    >/dev/null 2>&1 || return 1
+  _tw_pg_bindir >/dev/null
+}
+
+_tw_pg_free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+_tw_pg_as_owner() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+_tw_pg_stop() {
+  if [ -n "${TW_PG_DIR:-}" ] && [ -d "$TW_PG_DIR" ]; then
+    if [ -f "$TW_PG_DIR/data/postmaster.pid" ]; then
+      _tw_pg_as_owner "$TW_PG_BIN/pg_ctl" -D "$TW_PG_DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$TW_PG_DIR"
+  fi
+  TW_PG_DIR=""
+}
+
+_tw_pg_start() {
+  _tw_pg_install || { _tw_pg_log "PostgreSQL is not available; the postgres tests will be skipped"; return 1; }
+  TW_PG_BIN=$(_tw_pg_bindir) || return 1
+  if [ "$(id -u)" = 0 ] && ! id -u postgres >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin postgres || return 1
+  fi
+  TW_PG_DIR=$(mktemp -d /tmp/tripwright-pg.XXXXXX) || return 1
+  chmod 755 "$TW_PG_DIR"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$TW_PG_DIR" || return 1; fi
+  trap _tw_pg_stop EXIT
+  local port
+  port=$(_tw_pg_free_port) || return 1
+  _tw_pg_as_owner "$TW_PG_BIN/initdb" -D "$TW_PG_DIR/data" -U postgres --auth=trust -E UTF8 --no-locale \
+    >"$TW_PG_DIR/initdb.log" 2>&1 || { _tw_pg_log "initdb failed: $(tail -n 3 "$TW_PG_DIR/initdb.log")"; return 1; }
+  _tw_pg_as_owner "$TW_PG_BIN/pg_ctl" -D "$TW_PG_DIR/data" -l "$TW_PG_DIR/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $TW_PG_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    start >/dev/null || { _tw_pg_log "the server did not start: $(tail -n 3 "$TW_PG_DIR/server.log")"; return 1; }
+  "$TW_PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres tripwright_test || return 1
+  export TRIPWRIGHT_TEST_PG_URL="postgresql+psycopg://postgres@127.0.0.1:$port/tripwright_test"
+  _tw_pg_log "PostgreSQL $("$TW_PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
+}
+
+if [ -z "${TRIPWRIGHT_TEST_PG_URL:-}" ]; then
+  _tw_pg_start || { _tw_pg_stop; unset TRIPWRIGHT_TEST_PG_URL; }
+fi

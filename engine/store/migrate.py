@@ -1,0 +1,79 @@
+"""Programmatic Alembic: the app migrates itself on open, after a backup, never downgrading.
+
+A database stamped with a revision this build does not know was written by a newer Tripwright:
+we stop with a clear message instead of guessing (and touch nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine
+
+from ..errors import StoreError
+
+SCRIPTS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 7_413_200_404  # any fixed number: one migrator at a time per database
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(SCRIPTS))
+    return cfg
+
+
+def scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head() -> str:
+    return scripts().get_current_head() or ""
+
+
+def current(conn: Connection) -> str | None:
+    return MigrationContext.configure(conn).get_current_revision()
+
+
+def pending(engine: Engine) -> tuple[str | None, bool]:
+    """(current revision, whether an upgrade is needed); StoreError when the schema is newer."""
+    with engine.connect() as conn:
+        rev = current(conn)
+    if rev is not None and _unknown(rev):
+        raise StoreError(f"the database schema (revision {rev}) is newer than this Tripwright "
+                         f"(knows up to {head()}); update Tripwright — the data was left untouched")
+    return rev, rev != head()
+
+
+def _unknown(rev: str) -> bool:
+    try:
+        return scripts().get_revision(rev) is None
+    except Exception:  # alembic raises its own error types for unknown ids
+        return True
+
+
+def upgrade(engine: Engine, *, before: Callable[[str | None], None] | None = None) -> bool:
+    """Bring the schema to head; ``before(current)`` runs first (the backup). Returns whether
+    anything was applied. Two processes starting at once: the second waits for the first's
+    lock (SQLite ``BEGIN IMMEDIATE``, a PostgreSQL advisory lock), then finds nothing to do."""
+    _, needed = pending(engine)
+    if not needed:
+        return False
+    cfg = alembic_config()
+    with engine.connect() as conn:
+        conn = conn.execution_options(sqlite_immediate=True)
+        with conn.begin():
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            rev = current(conn)
+            if rev == head():
+                return False
+            if before is not None:
+                before(rev)
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    return True

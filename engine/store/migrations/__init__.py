@@ -1,0 +1,1 @@
+"""Alembic scripts for the store (additive only). Run through ``engine.store.migrate``."""

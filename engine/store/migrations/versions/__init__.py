@@ -1,0 +1,1 @@
+"""Alembic revision scripts (a package only so that wheels ship them)."""

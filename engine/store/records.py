@@ -1,0 +1,135 @@
+"""What the store hands out: frozen pydantic values, never ORM objects (ARCHITECTURE)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..models import IntentV1, ItineraryV1
+
+TripMode = Literal["city", "road_trip"]
+RunState = Literal["running", "completed", "error", "cancelled"]
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TripSummary(Record):
+    trip_id: str
+    name: str
+    mode: TripMode
+    created_by: str
+    created_at: datetime
+    updated_at: datetime
+    deleted: bool
+    version_count: int
+
+
+class VersionSummary(Record):
+    """A version without its documents: enough for lists, diffs of totals and the UI."""
+
+    trip_id: str
+    number: int
+    status: str
+    total_usd_cents: int | None
+    day_count: int
+    blocking_count: int
+    advisory_count: int
+    run_id: str | None
+    created_by: str
+    created_at: datetime
+
+
+class Version(VersionSummary):
+    intent: dict[str, Any]
+    itinerary: dict[str, Any]
+    repairs: list[Any]
+    llm_meta: dict[str, Any]
+
+    def itinerary_v1(self) -> ItineraryV1:
+        """The city itinerary contract (road-trip itineraries are validated by their own model)."""
+        return ItineraryV1.model_validate(self.itinerary)
+
+    def intent_v1(self) -> IntentV1:
+        return IntentV1.model_validate(self.intent)
+
+
+class TripDetail(Record):
+    """What opening a trip shows: the trip, its versions (newest last) and the latest in full."""
+
+    trip: TripSummary
+    versions: list[VersionSummary]
+    latest: Version | None
+    members: list[str]
+
+
+class DayChange(Record):
+    date: str
+    change: Literal["added", "removed", "changed"]
+    detail: str = ""
+
+
+class VersionDiff(Record):
+    trip_id: str
+    from_number: int
+    to_number: int
+    days_added: list[str]
+    days_removed: list[str]
+    days_changed: list[DayChange]
+    cost_delta_usd_cents: int | None
+    violations_added: list[str]
+    violations_removed: list[str]
+
+    @property
+    def unchanged(self) -> bool:
+        return not (self.days_added or self.days_removed or self.days_changed or self.violations_added
+                    or self.violations_removed or self.cost_delta_usd_cents)
+
+
+class Checkpoint(Record):
+    node: str
+    digest: str
+    snapshot: Any
+
+
+class RunStatus(Record):
+    """The polling fallback: what the UI shows for a run after a restart (SPEC_DECISIONS §1)."""
+
+    run_id: str
+    trip_id: str | None
+    trace_id: str
+    status: RunState
+    progress_pct: int = Field(ge=0, le=100)
+    latest_node: str
+    error_message: str
+    cost_micro_usd: int
+    created_at: datetime
+    updated_at: datetime
+    completed_at: datetime | None
+
+
+class RunDetail(RunStatus):
+    intent: dict[str, Any]
+    checkpoints: list[Checkpoint]
+    tool_log: list[Any] | None
+
+
+class IdempotencyHit(Record):
+    key: str
+    status: Literal["pending", "completed", "error"]
+    run_id: str | None
+    version_number: int | None
+
+
+class AuditRecord(Record):
+    ts: datetime
+    org_id: str
+    user_id: str | None
+    action: str
+    target_type: str
+    target_id: str
+    detail: dict[str, Any]
+

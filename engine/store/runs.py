@@ -1,0 +1,145 @@
+"""Agent runs: status for the UI after a restart, the event log for replay, checkpoints, cost.
+
+A run is written as it goes (``start`` → ``record_events`` → ``finish``) so a crash leaves a
+``running`` row that :meth:`Runs.fail_orphans` marks as interrupted on the next start; a finished
+``PlanResult`` can also be stored in one call with :meth:`Runs.record_result`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from pydantic_core import to_jsonable_python
+from sqlalchemy import select
+
+from ..errors import InputError
+from ..models import StreamEvent
+from .columns import utcnow
+from .records import Checkpoint, RunDetail, RunState, RunStatus
+from .schema import RUN_STATUSES, AgentRun, RunEvent
+from .tenancy import OrgContext, OrgSession
+
+CHECKPOINTS_KEPT = 3
+FINAL = ("completed", "error", "cancelled")
+
+
+def _jsonable(value: Any) -> Any:
+    return to_jsonable_python(value, fallback=str)
+
+
+def _status(r: AgentRun) -> dict[str, Any]:
+    return {"run_id": r.run_id, "trip_id": r.trip_id, "trace_id": r.trace_id, "status": r.status,
+            "progress_pct": r.progress_pct, "latest_node": r.latest_node, "error_message": r.error_message,
+            "cost_micro_usd": r.cost_micro_usd, "created_at": r.created_at, "updated_at": r.updated_at,
+            "completed_at": r.completed_at}
+
+
+def checkpoint_docs(checkpoints: Any) -> list[dict[str, Any]]:
+    """The pipeline's ``Checkpoints`` (or a list of checkpoint-like objects) as JSON, last 3 only."""
+    items = checkpoints.all() if hasattr(checkpoints, "all") else list(checkpoints or [])
+    return [{"node": c.node, "digest": c.digest, "snapshot": _jsonable(c.snapshot)}
+            for c in items[-CHECKPOINTS_KEPT:]]
+
+
+class Runs:
+    def __init__(self, session: OrgSession, ctx: OrgContext) -> None:
+        self._s = session
+        self._ctx = ctx
+
+    def start(self, *, intent: Any, trace_id: str, run_id: str | None = None,
+              trip_id: str | None = None) -> RunStatus:
+        now = utcnow()
+        run = AgentRun(trip_id=trip_id, user_id=self._ctx.user_id, trace_id=trace_id, status="running",
+                       progress_pct=0, latest_node="", intent=_jsonable(intent), checkpoints=[],
+                       tool_log=[], cost_micro_usd=0, error_message="", created_at=now, updated_at=now)
+        if run_id:
+            run.run_id = run_id
+        self._s.add(run)
+        self._s.flush()
+        return RunStatus(**_status(run))
+
+    def record_events(self, run_id: str, events: Iterable[StreamEvent]) -> int:
+        """Append events (the stored log replayed after a reconnect) and move the progress on."""
+        run = self._row(run_id)
+        count = 0
+        for e in events:
+            self._s.add(RunEvent(run_id=run_id, seq=e.seq, ts=e.ts, node=e.node, status=e.status.value,
+                                 payload=e.model_dump(mode="json")))
+            run.progress_pct = max(run.progress_pct, e.progress_pct)
+            run.latest_node = e.node
+            count += 1
+        run.updated_at = utcnow()
+        self._s.flush()
+        return count
+
+    def finish(self, run_id: str, status: RunState, *, checkpoints: Any = None, tool_log: list[Any] | None = None,
+               cost_micro_usd: int = 0, error_message: str = "") -> RunStatus:
+        if status not in FINAL:
+            raise InputError("status", f"a finished run is one of {', '.join(FINAL)}")
+        run = self._row(run_id)
+        run.status, run.error_message, run.cost_micro_usd = status, error_message, cost_micro_usd
+        if status == "completed":
+            run.progress_pct = 100
+        if checkpoints is not None:
+            run.checkpoints = checkpoint_docs(checkpoints)
+        if tool_log is not None:
+            run.tool_log = _jsonable(tool_log)
+        run.updated_at = run.completed_at = utcnow()
+        self._s.flush()
+        return RunStatus(**_status(run))
+
+    def record_result(self, result: Any, *, intent: Any, trip_id: str | None = None,
+                      tool_log: list[Any] | None = None, cost_micro_usd: int = 0) -> RunStatus:
+        """Store a finished ``engine.pipeline.PlanResult`` (events, checkpoints, status) at once."""
+        self.start(intent=intent, trace_id=result.trace_id, run_id=result.run_id, trip_id=trip_id)
+        self.record_events(result.run_id, result.events)
+        message = result.failure.message if getattr(result, "failure", None) is not None else ""
+        status = result.status if result.status in RUN_STATUSES else "error"
+        return self.finish(result.run_id, status, checkpoints=result.checkpoints, tool_log=tool_log,
+                           cost_micro_usd=cost_micro_usd, error_message=message)
+
+    def status(self, run_id: str) -> RunStatus:
+        return RunStatus(**_status(self._row(run_id)))
+
+    def detail(self, run_id: str) -> RunDetail:
+        run = self._row(run_id)
+        return RunDetail(**_status(run), intent=run.intent, tool_log=run.tool_log,
+                         checkpoints=[Checkpoint.model_validate(c) for c in run.checkpoints or []])
+
+    def latest(self, trip_id: str | None = None) -> RunStatus | None:
+        stmt = select(AgentRun).order_by(AgentRun.created_at.desc()).limit(1)
+        if trip_id is not None:
+            stmt = stmt.where(AgentRun.trip_id == trip_id)
+        run = self._s.scalars(stmt).first()
+        return RunStatus(**_status(run)) if run else None
+
+    def running(self) -> list[RunStatus]:
+        rows = self._s.scalars(select(AgentRun).where(AgentRun.status == "running").order_by(AgentRun.created_at))
+        return [RunStatus(**_status(r)) for r in rows]
+
+    def replay(self, run_id: str, after: datetime | None = None) -> list[StreamEvent]:
+        """The stored events strictly after ``after`` (the seed's ``?last_ts=`` reconnect)."""
+        self._row(run_id)
+        stmt = select(RunEvent.payload).where(RunEvent.run_id == run_id).order_by(RunEvent.seq, RunEvent.event_id)
+        if after is not None:
+            stmt = stmt.where(RunEvent.ts > after)
+        return [StreamEvent.model_validate(p) for p in self._s.scalars(stmt)]
+
+    def fail_orphans(self, message: str = "interrupted: Tripwright stopped while planning") -> int:
+        """Call once at start-up: this user's runs still ``running`` belong to a process that is gone."""
+        count = 0
+        stmt = select(AgentRun).where(AgentRun.status == "running", AgentRun.user_id == self._ctx.user_id)
+        for run in self._s.scalars(stmt):
+            run.status, run.error_message = "error", message
+            run.updated_at = run.completed_at = utcnow()
+            count += 1
+        self._s.flush()
+        return count
+
+    def _row(self, run_id: str) -> AgentRun:
+        run = self._s.get(AgentRun, run_id) if isinstance(run_id, str) else None
+        if run is None:
+            raise InputError("run", f"no run {run_id!r} in this org")
+        return run

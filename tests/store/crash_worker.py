@@ -1,0 +1,22 @@
+"""Child process for the crash-safety test: saves versions in a loop until it is SIGKILLed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.store import OrgContext, Store
+
+
+def save_forever(url: str, org_id: str, user_id: str, trip_id: str, doc_path: str, saved: Any) -> None:
+    """``saved`` (a shared counter) is bumped only after a commit returned: the parent knows
+    every number up to it is durable, and at most one more can be in flight."""
+    with open(doc_path, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    ctx = OrgContext(org_id, user_id)
+    store = Store.open(url)
+    while True:
+        with store.org(ctx) as repo:
+            repo.versions.save(trip_id, doc, llm_meta={"writer": "crash_worker"})
+        with saved.get_lock():
+            saved.value += 1

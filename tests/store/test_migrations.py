@@ -1,0 +1,142 @@
+"""Schema and migrations: the app migrates itself, additively, after a backup, and never past a
+schema it does not know."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, event, text
+
+from engine.errors import StoreError
+from engine.store import Store, migrate, sqlite_file
+from engine.store.database import make_engine, resolve_url
+from engine.store.schema import Base
+
+VERSIONS = Path(migrate.SCRIPTS) / "versions"
+
+
+def test_a_new_database_is_at_head_and_matches_the_models(store):
+    assert store.schema_revision() == migrate.head()
+    with store._engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diffs == []
+
+
+def test_no_migration_script_drops_anything():
+    scripts = sorted(VERSIONS.glob("*.py"))
+    assert len(scripts) >= 2
+    for script in scripts:
+        source = script.read_text(encoding="utf-8")
+        assert not re.search(r"\bdrop\b|drop_", source, re.IGNORECASE), script.name
+        assert "render_as_batch" not in source  # batch mode is set once, in env.py
+    assert "render_as_batch=True" in (VERSIONS.parent / "env.py").read_text(encoding="utf-8")
+
+
+def test_the_sql_the_migrations_send_has_no_drop(db_url):
+    engine = make_engine(resolve_url(db_url))
+    sent: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
+    migrate.upgrade(engine)
+    engine.dispose()
+    assert any(s.lstrip().upper().startswith("CREATE TABLE") for s in sent)
+    assert [s for s in sent if re.search(r"\bDROP\b", s, re.IGNORECASE)] == []
+
+
+def test_history_and_versions_are_guarded_by_triggers(store, org_a, itinerary):
+    with store.org(org_a) as repo:
+        trip = repo.trips.create("T")
+        repo.versions.save(trip.trip_id, itinerary)
+    for sql in ("UPDATE audit_log SET action = 'x'", "DELETE FROM audit_log",
+                "UPDATE itinerary_version SET number = 99"):
+        with pytest.raises(Exception, match="cannot be changed"), store._engine.begin() as conn:
+            conn.execute(text(sql))
+    with store.org(org_a) as repo:
+        assert [e.action for e in repo.audit_log()] == ["version_saved", "trip_created"]
+
+
+def _stamp(url: str, revision: str) -> None:
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+    engine.dispose()
+
+
+def test_a_newer_schema_is_refused_and_left_untouched(db_url, tmp_path):
+    Store.open(db_url).close()
+    _stamp(db_url, "ffff_from_the_future")
+    path = Path(db_url.removeprefix("sqlite:///")) if db_url.startswith("sqlite") else None
+    before = path.read_bytes() if path else None
+    with pytest.raises(StoreError) as err:
+        Store.open(db_url)
+    message = str(err.value)
+    assert "newer" in message and "ffff_from_the_future" in message and "\n" not in message
+    if path:
+        assert path.read_bytes() == before and sqlite_file.list_backups(path) == []
+
+
+def test_an_older_database_is_backed_up_then_migrated(tmp_path):
+    path = tmp_path / "tripwright.db"
+    engine = create_engine(f"sqlite:///{path}")
+    cfg = migrate.alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(text("INSERT INTO org (org_id, name, personal, created_at) "
+                          "VALUES ('o1', 'Old org', 1, '2026-01-01 00:00:00.000000')"))
+    engine.dispose()
+    with Store.open(f"sqlite:///{path}") as store:
+        assert store.schema_revision() == migrate.head()
+    backups = sqlite_file.list_backups(path)
+    assert len(backups) == 1 and "rev0001" in backups[0].name
+    conn = sqlite3.connect(backups[0])
+    try:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0001",)]
+        assert conn.execute("SELECT name FROM org").fetchall() == [("Old org",)]
+    finally:
+        conn.close()
+    Store.open(f"sqlite:///{path}").close()
+    assert len(sqlite_file.list_backups(path)) == 1  # nothing to migrate, no new backup
+
+
+def test_backups_rotate_and_keep_the_last_three(tmp_path):
+    with Store.open(f"sqlite:///{tmp_path / 'tripwright.db'}") as store:
+        made = [store.backup() for _ in range(5)]
+    kept = sqlite_file.list_backups(tmp_path / "tripwright.db")
+    assert kept == made[-3:]
+    assert all(sqlite_file.quick_check(p) == "ok" for p in kept)
+
+
+def test_backup_of_postgres_is_refused_clearly(store):
+    if store.is_sqlite:
+        pytest.skip("SQLite backs up fine")
+    with pytest.raises(StoreError, match="pg_dump"):
+        store.backup()
+
+
+def test_two_processes_opening_a_new_database_at_once_both_succeed(db_url):
+    """The second opener waits for the first one's migration lock, then finds nothing to do."""
+    import threading
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(3)
+
+    def open_it() -> None:
+        barrier.wait()
+        try:
+            Store.open(db_url, busy_timeout_s=10).close()
+        except BaseException as exc:  # noqa: BLE001 (collected for the assert)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_it) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    with Store.open(db_url) as store:
+        assert store.schema_revision() == migrate.head()
