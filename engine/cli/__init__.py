@@ -31,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--events", help="write the StreamEvents as JSON lines here")
     plan.add_argument("--today", help="planning date (YYYY-MM-DD) for FX as-of; default today")
     plan.add_argument("--report", action="store_true", help="print the road-trip validation report")
+    plan.add_argument("--save", action="store_true", help="store the result as a new version of a trip")
+    plan.add_argument("--trip", help="with --save: the trip to add a version to (default: a new trip)")
+    plan.add_argument("--name", help="with --save: the new trip's name")
     verify = sub.add_parser("verify", help="re-verify a saved itinerary")
     verify.add_argument("itinerary")
     export = sub.add_parser("export", help="export a saved itinerary")
@@ -39,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--ics")
     export.add_argument("--json", dest="json_out")
     export.add_argument("--html", help="standalone HTML map (works offline)")
+    trips = sub.add_parser("trips", help="list, show or delete stored trips")
+    trips.add_argument("action", choices=["list", "show", "delete"])
+    trips.add_argument("trip_id", nargs="?")
     ev = sub.add_parser("eval", help="run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
     bench = sub.add_parser("bench", help="print the performance figures")
@@ -64,6 +70,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "export":
         from .verify_cmd import run_export
         return run_export(args)
+    if args.command == "trips":
+        from .trips_cmd import run_trips
+        return run_trips(args)
     if args.command == "eval":
         from engine.evaluation import main as eval_main
         return eval_main(args.paths)

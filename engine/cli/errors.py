@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from engine.models.common import field_path
-from engine.errors import FixtureError, InputError, ToolError
+from engine.errors import AuthError, FixtureError, InputError, StoreError, ToolError
 
 
 @dataclass
@@ -39,6 +39,10 @@ def cli_errors():
         _fail(outcome, 2, validation_line(exc))
     except json.JSONDecodeError as exc:
         _fail(outcome, 2, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+    except StoreError as exc:
+        _fail(outcome, 2, f"database: {exc}")
+    except AuthError as exc:
+        _fail(outcome, 2, f"login: {exc}")
     except ToolError as exc:
         _fail(outcome, 3, f"{exc.tool} unavailable: {exc.reason}")
     except FixtureError as exc:

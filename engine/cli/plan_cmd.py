@@ -95,6 +95,9 @@ def run_plan(args) -> int:
     session = PlanningSession(default_catalog(), today=_today(args.today))
     intent = read_intent_file(args.intent) if args.intent else intent_from_prompt(args.prompt, session, args.home_airport)
     result = asyncio.run(session.plan(intent))
+    if args.save:
+        from .trips_cmd import save_result
+        save_result(result, intent, trip_id=args.trip, name=args.name)
     if getattr(args, "report", False) and "report" in result.extra:
         print(result.extra["report"], end="")
     if args.events:
