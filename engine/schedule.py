@@ -88,7 +88,7 @@ def day_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[tuple[str, Transit
     """Every leg of day ``di``: hotel → first slot, slot → slot, last slot → hotel (memoised)."""
     day = plan.days[di]
     hotel = hotel_geo(plan)
-    key = (id(day), di, len(plan.days), hotel)
+    key = (id(day), di, len(plan.days), (hotel.lat, hotel.lon) if hotel else None)  # Geo hashing is slow
     hit = facts.schedule_memo.get(key)
     if hit is not None and hit[0] is day:
         return hit[1]
@@ -105,16 +105,17 @@ def _day_legs(plan: PlanV1, di: int, facts: TripFacts, hotel: Geo | None) -> lis
     legs: list[tuple[str, TransitLeg]] = []
     if not slots:
         return legs
-    starts_at_hotel = di > 0 and slots[0].role not in ("checkout",)
-    if hotel and starts_at_hotel and slots[0].selected.geo and slots[0].selected.kind is not ChoiceKind.flight:
-        legs.append((f"hotel>{slots[0].selected.choice_id}", facts.leg(hotel, slots[0].selected.geo, day.date)))
-    for a, b, leg in zip(slots, slots[1:], pair_legs(plan, di, facts)):
+    choices = [s.choices[0] for s in slots]  # the selected options
+    first, last = choices[0], choices[-1]
+    starts_at_hotel = di > 0 and slots[0].role != "checkout"
+    if hotel and starts_at_hotel and first.geo and first.kind is not ChoiceKind.flight:
+        legs.append(("hotel>" + first.choice_id, facts.leg(hotel, first.geo, day.date)))
+    for a, b, leg in zip(choices, choices[1:], pair_legs(plan, di, facts)):
         if leg is not None:
-            legs.append((f"{a.selected.choice_id}>{b.selected.choice_id}", leg))
-    last = slots[-1]
-    ends_at_hotel = last.role in ("activity", "meal") and di < len(plan.days) - 1
-    if hotel and ends_at_hotel and last.selected.geo:
-        legs.append((f"{last.selected.choice_id}>hotel", facts.leg(last.selected.geo, hotel, day.date)))
+            legs.append((a.choice_id + ">" + b.choice_id, leg))
+    ends_at_hotel = slots[-1].role in ("activity", "meal") and di < len(plan.days) - 1
+    if hotel and ends_at_hotel and last.geo:
+        legs.append((last.choice_id + ">hotel", facts.leg(last.geo, hotel, day.date)))
     return legs
 
 
