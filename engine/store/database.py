@@ -8,6 +8,9 @@ PostgreSQL (teams): any ``postgresql://`` URL, driven by psycopg 3.
 
 from __future__ import annotations
 
+import sqlite3
+import time
+
 import contextlib
 import os
 from collections.abc import Iterator
@@ -56,6 +59,21 @@ def make_engine(url: URL, *, busy_timeout_s: float = 5.0) -> Engine:
     return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S})
 
 
+def _set_wal(cur, busy_timeout_s: float) -> None:  # noqa: ANN001 (DBAPI cursor)
+    """Switch to WAL, retrying while another opener holds the lock: SQLite answers a journal-mode
+    change with SQLITE_BUSY at once, without calling the busy handler (seen when two processes
+    open a new database together)."""
+    deadline = time.monotonic() + busy_timeout_s
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def _sqlite_engine(url: URL, busy_timeout_s: float) -> Engine:
     engine = create_engine(url, connect_args={"timeout": busy_timeout_s, "check_same_thread": False})
 
@@ -63,7 +81,7 @@ def _sqlite_engine(url: URL, busy_timeout_s: float) -> Engine:
     def _configure(dbapi_conn, _record) -> None:  # noqa: ANN001 (DBAPI objects)
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves (below)
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
+        _set_wal(cur, busy_timeout_s)
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
