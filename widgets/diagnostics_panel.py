@@ -17,6 +17,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout,
                                QWidget)
 
+from widgets.table_model import RowsTableModel
+
 from engine.models import EventStatus, StreamEvent
 
 from . import formatting as fmt
@@ -91,16 +93,11 @@ def tool_rows(stats: Mapping[str, Any]) -> list[ToolRow]:
             for tool, s in sorted(stats.items())]
 
 
-class _RowsModel(QAbstractTableModel):
+class _RowsModel(RowsTableModel):
     """A read-only table of frozen rows; subclasses name the columns and format the cells."""
 
-    HEADERS: tuple[str, ...] = ()
     NUMERIC: frozenset[int] = frozenset()
     RowRole = Qt.ItemDataRole.UserRole + 1  # the row object
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._rows: list[Any] = []
 
     def set_rows(self, rows: Iterable[Any]) -> None:
         self.beginResetModel()
@@ -110,22 +107,10 @@ class _RowsModel(QAbstractTableModel):
     def rows(self) -> list[Any]:
         return list(self._rows)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        row = self.row_at(index)
+        if row is None:
             return None
-        row = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             return self.cell(row, index.column())
         if role == self.RowRole:

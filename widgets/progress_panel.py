@@ -13,10 +13,12 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QStyle, QTableView, QVBoxLayout, QWidget)
+
+from widgets.table_model import RowsTableModel
 
 from engine.models import EventStatus, StreamEvent
 from engine.pipeline import ThrottledStream, replay_after
@@ -46,7 +48,7 @@ STALE_AFTER_S = 5.0  # no event for this long while running: the indicator turns
 DEAD_AFTER_S = 15.0  # ... and red
 
 
-class EventLogModel(QAbstractTableModel):
+class EventLogModel(RowsTableModel):
     """One row per shown StreamEvent, in arrival order."""
 
     COL_TIME, COL_NODE, COL_STATUS, COL_DURATION, COL_CACHE, COL_NOTE = range(6)
@@ -57,7 +59,6 @@ class EventLogModel(QAbstractTableModel):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self._events: list[StreamEvent] = []
         self._icons: dict[EventStatus, QIcon] = {}
 
     # -- editing ----------------------------------------------------------------------
@@ -65,39 +66,27 @@ class EventLogModel(QAbstractTableModel):
         batch = list(events)
         if not batch:
             return
-        first = len(self._events)
+        first = len(self._rows)
         self.beginInsertRows(QModelIndex(), first, first + len(batch) - 1)
-        self._events.extend(batch)
+        self._rows.extend(batch)
         self.endInsertRows()
 
     def clear(self) -> None:
         self.beginResetModel()
-        self._events = []
+        self._rows = []
         self.endResetModel()
 
     def events(self) -> list[StreamEvent]:
-        return list(self._events)
+        return list(self._rows)
 
     def event_at(self, row: int) -> StreamEvent:
-        return self._events[row]
+        return self._rows[row]
 
     # -- QAbstractTableModel ------------------------------------------------------------
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._events)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._events):
+        event, col = self.row_at(index), index.column()
+        if event is None:
             return None
-        event, col = self._events[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(event, col)
         if role == self.EventRole:

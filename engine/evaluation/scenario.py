@@ -56,6 +56,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from engine.edits import Lock, MoveToDay, Remove, Replace, Retime, Unlock
 from engine.errors import InputError
 from engine.facts import TripFacts
+from engine.models.common import iso_currency
 from engine.models import PlanV1, TimeWindow
 
 DEFAULT_TODAY = date(2026, 11, 23)
@@ -71,12 +72,7 @@ class BudgetSpec(_Spec):
     amount: float = Field(gt=0)
     currency: str = "USD"
 
-    @field_validator("currency")
-    @classmethod
-    def _iso(cls, v: str) -> str:
-        if len(v) != 3 or not v.isalpha():
-            raise ValueError("currency must be a 3-letter ISO 4217 code")
-        return v.upper()
+    _iso = field_validator("currency")(lambda v: iso_currency(v))
 
 
 class OverridesSpec(_Spec):

@@ -135,16 +135,17 @@ class Provenance(Value):
         return v
 
 
+def iso_currency(v: str) -> str:
+    if len(v) != 3 or not v.isalpha():
+        raise ValueError("currency must be a 3-letter ISO 4217 code")
+    return v.upper()
+
+
 class Money(Value):
     amount_cents: int
     currency: str = "USD"
 
-    @field_validator("currency")
-    @classmethod
-    def _iso(cls, v: str) -> str:
-        if len(v) != 3 or not v.isalpha():
-            raise ValueError("currency must be a 3-letter ISO 4217 code")
-        return v.upper()
+    _iso = field_validator("currency")(lambda v: iso_currency(v))
 
 
 def format_usd(cents: int) -> str:
