@@ -1,4 +1,5 @@
-"""`tripwright` console script: command-line arguments go to the CLI, none opens the app.
+"""`tripwright` console script: command-line arguments go to the CLI, none opens the app;
+`tripwright screenshot ...` renders the app offscreen (app/screenshot.py).
 
 Imports stay inside the functions so CLI calls never load Qt.
 """
@@ -10,6 +11,10 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] == "screenshot":
+        from app.screenshot import main as screenshot_main
+
+        return screenshot_main(args[1:])
     if args:
         return _run_cli(args)
     from app.gui import run_gui

@@ -1,38 +1,86 @@
-"""Desktop entry: one QApplication, one qasync loop, the main window."""
+"""Desktop entry: one QApplication, one qasync loop, the main window.
+
+``run_gui(script=...)`` runs a coroutine ``script(window) -> int`` inside the app's one loop and
+exits with its result (``tripwright screenshot`` and the bench use it). With
+``TRIPWRIGHT_QUIT_WHEN_READY=1`` the app prints ``map-ready <seconds since start>`` once the map
+page is interactive and quits (the cold-start benchmark and smoke tests).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sys
+import time
+from typing import Awaitable, Callable
+
+READY_ENV = "TRIPWRIGHT_QUIT_WHEN_READY"
+Script = Callable[[object], Awaitable[int]]
 
 
-def run_gui() -> int:
+def prepare_environment() -> None:
     # QtWebEngine's sandbox refuses to start as root; the process would exit 1.
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 
+
+def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None) -> int:
+    started = time.perf_counter()
+    prepare_environment()
     import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede the QApplication)
     import qasync
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
+    from app.error_box import ErrorReporter
     from app.main_window import MainWindow
 
-    app = QApplication(sys.argv[:1])
+    app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Tripwright")
+    app.setOrganizationName("Tripwright")
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     window = MainWindow()
+    reporter = ErrorReporter(lambda: window)
+    reporter.install(loop)
+    if size is not None:
+        window.resize(*size)
     window.show()
+    outcome: dict[str, int] = {}
+    if script is not None:
+        _start_script(loop, app, window, script, outcome)
+    elif os.environ.get(READY_ENV) == "1":
+        window.map_view.ready.connect(lambda: _report_ready(app, started))
     # The loop is entered exactly once: every exit emits aboutToQuit, and a second one
     # crashes QtWebEngine (PLATFORM_NOTES). Closing the last window ends run_forever().
     with loop:
         exit_code = loop.run_forever()
+    sys.excepthook = sys.__excepthook__
     asyncio.set_event_loop(None)
     # Web views must be deleted while the QApplication still exists.
     window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     del window
-    return int(exit_code or 0)
+    return int(outcome.get("code", exit_code or 0))
+
+
+def _start_script(loop, app, window, script: Script, outcome: dict) -> None:
+    async def main() -> None:
+        try:
+            outcome["code"] = int(await script(window))
+        except Exception as exc:  # noqa: BLE001 — a failed script is a one-line error, exit 1
+            print(f"tripwright: {type(exc).__name__}: {' '.join(str(exc).split())}", file=sys.stderr)
+            outcome["code"] = 1
+        finally:
+            window.controller.cancel()
+            app.quit()
+
+    loop.call_soon(lambda: setattr(window, "_script_task", loop.create_task(main())))
+
+
+def _report_ready(app, started: float) -> None:
+    from PySide6.QtCore import QTimer
+
+    print(f"map-ready {time.perf_counter() - started:.3f}", flush=True)
+    QTimer.singleShot(100, app.quit)

@@ -3,59 +3,145 @@ reports back on the GUI loop (``call_soon_threadsafe``), so the window never sta
 
 Qt-free on purpose: the GUI passes its running loop (qasync's) and callbacks; tests use a plain
 asyncio loop. One run at a time: starting a new run cancels the one in flight.
+
+Cancel is immediate for the caller: the engine only checks its token between nodes (a cold
+road-trip planner node can take seconds), so ``cancel()`` also settles the awaiting ``plan()``
+at once with a ``cancelled`` result ending in a cancelled event. The worker stops at its next
+node; whatever it reports after the cancel is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import datetime, timezone
 from typing import Any, Callable
 
+from engine.models import EventStatus, StreamEvent
 from engine.pipeline import CancelToken, PlanningSession
+from engine.pipeline.control import Checkpoints
 from engine.pipeline.run import PlanResult
 
 EventSink = Callable[[Any], None]
+CANCEL_NOTE = "cancelled by the user"
+
+
+class _Run:
+    """One run's hand-off state, touched only on the GUI loop."""
+
+    def __init__(self, token: CancelToken, done: asyncio.Future, on_event: EventSink | None) -> None:
+        self.token = token
+        self.done = done
+        self.on_event = on_event
+        self.events: list[StreamEvent] = []
+
+    def deliver(self, event: StreamEvent) -> None:
+        if self.done.done():
+            return  # cancelled (or finished): later reports of this run are dropped
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def settle(self, setter, value) -> None:
+        if not self.done.done():
+            setter(value)
+
+    def cancel_now(self) -> None:
+        """Settle the awaiting caller with a cancelled result built from the events so far."""
+        if self.done.done():
+            return
+        last = self.events[-1] if self.events else None
+        event = StreamEvent(trace_id=last.trace_id if last else "", run_id=last.run_id if last else "",
+                            seq=len(self.events), node="responder", status=EventStatus.cancelled,
+                            ts=datetime.now(timezone.utc), args_digest="", decision_note=CANCEL_NOTE,
+                            progress_pct=last.progress_pct if last else 0)
+        self.deliver(event)
+        result = PlanResult(run_id=event.run_id, trace_id=event.trace_id, status="cancelled", itinerary=None,
+                            failure=None, plan=None, events=list(self.events), checkpoints=Checkpoints(), reuse=0.0)
+        self.done.set_result(result)
 
 
 class PlannerService:
     def __init__(self, session: PlanningSession, gui_loop: asyncio.AbstractEventLoop) -> None:
         self.session = session
         self.gui_loop = gui_loop
-        self._token: CancelToken | None = None
+        self._run: _Run | None = None
         self._lock = threading.Lock()  # a PlanningSession is used by one run at a time
         self.worker: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
 
     @property
     def running(self) -> bool:
         return self.worker is not None and self.worker.is_alive()
 
-    def cancel(self) -> None:
-        """Stops the current run at its next node boundary (within a few milliseconds)."""
-        if self._token is not None:
-            self._token.cancel()
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for every worker thread this service started; True when none is left."""
+        for thread in list(self._threads):
+            thread.join(timeout)
+        self._threads = [t for t in self._threads if t.is_alive()]
+        return not self._threads
 
-    async def plan(self, intent, *, on_event: EventSink | None = None, edits=None) -> PlanResult:
-        self.cancel()
-        token = self._token = CancelToken()
+    def _start(self, work) -> threading.Thread:
+        self._threads = [t for t in self._threads if t.is_alive()]
+        thread = threading.Thread(target=work, name="tripwright-planner", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+        return thread
+
+    async def warm_up(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn`` (loading the engine's lazy data: gazetteer, time zones) in a worker thread,
+        one at a time with planning runs, so the first plan does not pay for it on the clock and
+        the GUI thread never competes with two busy threads. Failures are the first plan's to report."""
         done: asyncio.Future = self.gui_loop.create_future()
-
-        def deliver(event) -> None:
-            if on_event is not None:
-                self.gui_loop.call_soon_threadsafe(on_event, event)
-
-        def settle(setter, value) -> None:
-            if not done.done():
-                setter(value)
 
         def work() -> None:
             with self._lock:
                 try:
-                    result = asyncio.run(self.session.plan(intent, on_event=deliver, cancel=token, edits=edits))
-                except BaseException as exc:  # noqa: BLE001 — handed to the awaiting coroutine
-                    self.gui_loop.call_soon_threadsafe(settle, done.set_exception, exc)
-                else:
-                    self.gui_loop.call_soon_threadsafe(settle, done.set_result, result)
+                    fn()
+                except Exception:  # noqa: BLE001 — a warm-up is only a head start
+                    pass
+            try:
+                self.gui_loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
+            except RuntimeError:
+                pass
 
-        self.worker = threading.Thread(target=work, name="tripwright-planner", daemon=True)
-        self.worker.start()
-        return await done
+        self.worker = self._start(work)
+        await done
+
+    def cancel(self) -> None:
+        """Settle the current ``plan()`` as cancelled now; the engine stops at its next node.
+        Call on the GUI loop's thread."""
+        run = self._run
+        if run is not None:
+            run.token.cancel()
+            run.cancel_now()
+
+    async def plan(self, intent, *, on_event: EventSink | None = None, edits=None) -> PlanResult:
+        self.cancel()
+        token = CancelToken()
+        run = self._run = _Run(token, self.gui_loop.create_future(), on_event)
+
+        def post(callback, *args) -> None:
+            try:
+                self.gui_loop.call_soon_threadsafe(callback, *args)
+            except RuntimeError:  # the GUI loop closed while the worker finished: nobody is waiting
+                pass
+
+        def work() -> None:
+            with self._lock:
+                if token.cancelled:
+                    return
+                try:
+                    result = asyncio.run(self.session.plan(
+                        intent, on_event=lambda e: post(run.deliver, e), cancel=token, edits=edits))
+                except BaseException as exc:  # noqa: BLE001 — handed to the awaiting coroutine
+                    post(run.settle, run.done.set_exception, exc)
+                else:
+                    post(run.settle, run.done.set_result, result)
+
+        self.worker = self._start(work)
+        try:
+            return await run.done
+        finally:
+            if self._run is run:
+                self._run = None

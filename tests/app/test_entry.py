@@ -1,5 +1,7 @@
 """The console script: CLI arguments never import Qt; no arguments start the GUI."""
 
+import os
+import struct
 import subprocess
 import sys
 import textwrap
@@ -65,3 +67,35 @@ def test_gui_starts_and_quits_cleanly():
     """)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "loaded True" in result.stdout
+
+
+def test_quit_when_ready_reports_the_interactive_map():
+    result = subprocess.run([sys.executable, "-c", "import sys; from app.entry import main; sys.exit(main([]))"],
+                            cwd=REPO, capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "TRIPWRIGHT_QUIT_WHEN_READY": "1"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    line = next(l for l in result.stdout.splitlines() if l.startswith("map-ready "))
+    assert 0 < float(line.split()[1]) < 30
+
+
+def test_screenshot_writes_a_png_of_the_window(tmp_path):
+    out = tmp_path / "road.png"
+    result = subprocess.run([sys.executable, "-c", "import sys; from app.entry import main; "
+                             f"sys.exit(main(['screenshot', '--out', {str(out)!r}, '--trip', 'road', "
+                             "'--size', '1000x700']))"],
+                            cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == str(out)
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1000, 700)
+    assert len(data) > 50_000  # a painted window, not a blank one
+
+
+def test_screenshot_into_a_missing_folder_exits_2_with_one_line(tmp_path, capsys):
+    code = entry.main(["screenshot", "--out", str(tmp_path / "nope" / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "does not exist" in err
+    assert entry.main(["screenshot", "--out", str(tmp_path / "x.png"), "--trip", "moon"]) == 2
+    assert capsys.readouterr().err.startswith("tripwright screenshot: argument --trip: invalid choice")

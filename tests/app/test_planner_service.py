@@ -63,3 +63,40 @@ def test_errors_reach_the_awaiting_coroutine() -> None:
         return await service.plan(IntentV1.model_validate(PARIS | {"city": "Atlantis"}))
     with pytest.raises(InputError):
         asyncio.run(scenario())
+
+
+def test_cancel_settles_at_once_while_the_engine_is_still_inside_a_node() -> None:
+    """A node can run for seconds (a cold road-trip planner): the caller is released at once with
+    a cancelled result, and what the worker reports afterwards is dropped."""
+    import time
+
+    release = threading.Event()
+    late: list = []
+
+    def stuck(plan, facts):
+        release.wait(10)
+        return plan
+
+    async def scenario():
+        service = PlannerService(PlanningSession(today=date(2026, 11, 23)), asyncio.get_running_loop())
+        seen: list = []
+
+        def on_event(event) -> None:
+            seen.append(event)
+            if release.is_set():
+                late.append(event)
+            if event.node == "selector" and event.status is EventStatus.completed:
+                asyncio.get_running_loop().call_later(0.05, service.cancel)
+        started = time.perf_counter()
+        result = await service.plan(IntentV1.model_validate(PARIS), on_event=on_event, edits=[stuck])
+        waited = time.perf_counter() - started
+        release.set()
+        await asyncio.get_running_loop().run_in_executor(None, service.worker.join, 10)
+        await asyncio.sleep(0.05)  # anything the worker posted has been delivered by now
+        return result, seen, waited, service
+    result, seen, waited, service = asyncio.run(scenario())
+    assert result.status == "cancelled" and result.itinerary is None
+    assert result.events[-1].status is EventStatus.cancelled and result.events[-1].node == "responder"
+    assert result.events == seen and seen[-1].run_id == seen[0].run_id
+    assert late == [] and not service.worker.is_alive()
+    assert waited < 5

@@ -1,0 +1,191 @@
+"""What a gesture on the map means for the trip, as engine inputs (Qt-free).
+
+* City trips: a marker action becomes an ``engine.edits`` edit. Each edit is *rebased* on the plan
+  the user is looking at (the current version's final plan), so "lock the Louvre" locks the
+  Louvre that is on screen, not whatever the selector would pick from scratch.
+* Road trips: a dragged overnight anchor, a locked anchor, or "Add a stop here" becomes a forced
+  stop: the drop point snaps to the nearest route town inside the corridor, and the stop is
+  inserted into ``intent.stops`` in travel order; the engine re-plans the other days around it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from engine.edits import Lock, MoveToDay, Remove, Replace, Unlock
+from engine.errors import InputError
+from engine.geocode.trust import geodesic_miles
+from engine.models import ItineraryV1, PlanV1, RoadTripIntent, TimeWindow
+from engine.models.common import minutes_of
+from engine.roadtrip.routes import Route, TownOnRoute
+
+PlanEdit = Callable  # (PlanV1, TripFacts) -> PlanV1
+DAY_START_MIN, DAY_END_MIN = 9 * 60, 21 * 60 + 30  # where a moved visit may land
+TRANSFER_BUFFER_MIN = 30  # room for the walk or ride on either side of a moved visit
+_DAY_ID = re.compile(r"^d(\d+)-")
+
+
+# -- city trips ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rebased:
+    """Apply ``edit`` to ``base`` (the plan on screen) instead of the selector's fresh pick."""
+
+    base: PlanV1
+    edit: PlanEdit
+
+    def __call__(self, plan: PlanV1, facts) -> PlanV1:
+        return self.edit(self.base, facts)
+
+
+@dataclass(frozen=True)
+class MoveToFreeTime:
+    """Move a visit to day ``day_index`` at the first free time that fits it (with room for the
+    transfers either side when there is some); the window is found on the plan being edited."""
+
+    choice_id: str
+    day_index: int
+
+    def __call__(self, plan: PlanV1, facts) -> PlanV1:
+        found = plan.find(self.choice_id)
+        if found is None:
+            raise InputError("choice_id", f"no slot with choice {self.choice_id!r} in the plan")
+        slot = plan.days[found[0]].slots[found[1]]
+        if not 0 <= self.day_index < len(plan.days):
+            raise InputError("day_index", f"must be a day of the trip (1-{len(plan.days)})")
+        window = free_window(plan, self.day_index, slot.window.minutes, skip=self.choice_id)
+        if window is None:
+            raise InputError("day_index", f"day {self.day_index + 1} has no free {slot.window.minutes} minutes "
+                                          f"for {slot.selected.label}")
+        return MoveToDay(self.choice_id, self.day_index, window)(plan, facts)
+
+
+def free_window(plan: PlanV1, day_index: int, minutes: int, *, skip: str = "") -> TimeWindow | None:
+    """The earliest window of ``minutes`` on the day that overlaps no other slot (ideally with
+    ``TRANSFER_BUFFER_MIN`` free on both sides), between 09:00 and 21:30."""
+    busy = [(minutes_of(s.window.start), minutes_of(s.window.end)) for s in plan.days[day_index].slots
+            if s.selected.choice_id != skip]
+    for buffer in (TRANSFER_BUFFER_MIN, 0):
+        for start in range(DAY_START_MIN, DAY_END_MIN - minutes + 1, 15):
+            lo, hi = start - buffer, start + minutes + buffer
+            if all(hi <= b0 or b1 <= lo for b0, b1 in busy):
+                return TimeWindow.of_minutes(start, start + minutes)
+    return None
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A ranked fallback of a slot, with what choosing it changes."""
+
+    venue_id: str
+    label: str
+    cost_delta_cents: int
+    travel_delta_s: int | None  # None when either choice has no travel estimate
+
+
+def alternatives(plan: PlanV1 | None, choice_id: str) -> list[Alternative]:
+    """The slot's other choices (``Slot.choices[1:]``) that are not already in the plan."""
+    if plan is None or (found := plan.find(choice_id)) is None:
+        return []
+    slot = plan.days[found[0]].slots[found[1]]
+    in_plan = {s.selected.option_ref for _, _, s in plan.slots()}
+    chosen = slot.selected.features
+    out = []
+    for choice in slot.choices[1:]:
+        if choice.option_ref in in_plan:
+            continue
+        f = choice.features
+        travel = None if f.travel_seconds is None or chosen.travel_seconds is None \
+            else f.travel_seconds - chosen.travel_seconds
+        out.append(Alternative(choice.option_ref, choice.label, f.cost_usd_cents - chosen.cost_usd_cents, travel))
+    return out
+
+
+def city_edit(action: str, activity_id: str, base: PlanV1) -> PlanEdit:
+    """The engine edit of a marker action (``lock``, ``unlock``, ``remove``, ``move:N``), rebased
+    on ``base``. ``replace`` needs a venue: use :func:`replace_edit`."""
+    if action == "lock":
+        edit = Lock(activity_id)
+    elif action == "unlock":
+        edit = Unlock(activity_id)
+    elif action == "remove":
+        edit = Remove(activity_id)
+    elif action.startswith("move:"):
+        edit = MoveToFreeTime(activity_id, int(action.split(":", 1)[1]))
+    else:
+        raise InputError("action", f"unknown map action {action!r}")
+    return Rebased(base, edit)
+
+
+def replace_edit(activity_id: str, venue_id: str, base: PlanV1) -> PlanEdit:
+    return Rebased(base, Replace(activity_id, venue_id))
+
+
+# -- road trips ---------------------------------------------------------------------------------
+def nearest_town(route: Route, corridor_miles: float, lat: float, lon: float) -> TownOnRoute:
+    """The route town inside the corridor nearest (geodesic) to the point."""
+    towns = route.towns_in_corridor(corridor_miles)
+    if not towns:
+        raise InputError("stops", f"{route.name} has no town within {corridor_miles:.0f} miles")
+    return min(towns, key=lambda t: geodesic_miles((lat, lon), (t.town.lat, t.town.lon)))
+
+
+def town_label(town: TownOnRoute) -> str:
+    return f"{town.town.name}, {town.town.admin1}"
+
+
+def anchor_day(activity_id: str) -> int | None:
+    """0-based day of a road-trip marker id such as ``d3-overnight``."""
+    match = _DAY_ID.match(activity_id)
+    return int(match.group(1)) if match else None
+
+
+def with_forced_stop(intent: RoadTripIntent, itinerary: ItineraryV1, route: Route, town: TownOnRoute,
+                     replacing_day: int | None = None) -> RoadTripIntent:
+    """``intent`` with ``town`` as a forced stop, in travel order. When the anchor of
+    ``replacing_day`` was itself a forced stop, that stop gives way to the new one."""
+    progress = _stop_progress(intent, itinerary, route)
+    stops = list(intent.stops)
+    if replacing_day is not None and 0 <= replacing_day < len(itinerary.days):
+        anchor = itinerary.days[replacing_day].anchor
+        if anchor is not None and anchor.source == "user":
+            stops = [s for s in stops if not _same_place(s, anchor.name)]
+    label = town_label(town)
+    stops = [s for s in stops if not _same_place(s, label)] + [label]
+    progress[label] = town.progress_miles
+    forward = _travels_forward(itinerary, route)
+    ordered = sorted(stops, key=lambda s: progress.get(s, math.inf if forward else -math.inf), reverse=not forward)
+    return RoadTripIntent.model_validate({**intent.model_dump(), "stops": ordered})
+
+
+def _stop_progress(intent: RoadTripIntent, itinerary: ItineraryV1, route: Route) -> dict[str, float]:
+    """Progress along ``route`` of each requested stop: a route town of that name, else the
+    forced anchor the planner made of it."""
+    out: dict[str, float] = {}
+    user_anchors = [d.anchor for d in itinerary.days if d.anchor is not None and d.anchor.source == "user"]
+    for stop in intent.stops:
+        town = next((t for t in route.towns if _same_place(stop, f"{t.name}, {t.admin1}")), None)
+        if town is not None:
+            out[stop] = route.progress_miles(town.lat, town.lon)
+            continue
+        anchor = next((a for a in user_anchors if a.geo is not None and _same_place(stop, a.name)), None)
+        if anchor is not None:
+            out[stop] = route.progress_miles(anchor.geo.lat, anchor.geo.lon)
+    return out
+
+
+def _travels_forward(itinerary: ItineraryV1, route: Route) -> bool:
+    located = [d.anchor.geo for d in itinerary.days if d.anchor is not None and d.anchor.geo is not None]
+    if len(located) < 2:
+        return True
+    return route.progress_miles(located[0].lat, located[0].lon) <= route.progress_miles(located[-1].lat,
+                                                                                        located[-1].lon)
+
+
+def _same_place(a: str, b: str) -> bool:
+    """"Kingman" matches "Kingman, AZ"; a qualifier, when both have one, must agree."""
+    ha, _, qa = (part.strip().casefold() for part in a.partition(","))
+    hb, _, qb = (part.strip().casefold() for part in b.partition(","))
+    return ha == hb and (not qa or not qb or qa == qb)

@@ -1,0 +1,42 @@
+"""Ask the map page what it shows (``window.tripwright.state()``) from a coroutine on the GUI loop.
+
+Used by ``tripwright screenshot`` and the bench to wait until the map has really painted."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+
+async def page_state(view, script: str = "window.tripwright.state()", timeout: float = 5.0) -> dict | None:
+    """The page's JSON answer to ``script``, decoded (None if the page has not answered)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future = loop.create_future()
+
+    def settle(value) -> None:
+        if not answer.done():
+            answer.set_result(value)
+
+    view.page().runJavaScript(script, 0, settle)
+    try:
+        text = await asyncio.wait_for(answer, timeout)
+    except asyncio.TimeoutError:
+        return None
+    try:
+        return json.loads(text) if isinstance(text, str) and text else None
+    except ValueError:
+        return None
+
+
+async def wait_for_markers(view, *, at_least: int = 1, timeout: float = 20.0, poll: float = 0.05) -> dict:
+    """Poll until the page shows ``at_least`` markers; returns the last state."""
+    deadline = time.monotonic() + timeout
+    state: dict | None = None
+    while time.monotonic() < deadline:
+        if view.is_ready:
+            state = await page_state(view)
+            if state and state.get("markers", 0) >= at_least:
+                return state
+        await asyncio.sleep(poll)
+    raise TimeoutError(f"the map showed no markers within {timeout:.0f} s (last state {state})")

@@ -1,0 +1,143 @@
+"""A printable PDF itinerary with Qt's own PDF writer: a cover page with the map snapshot and the
+totals, then one page per day with its activities and times.
+
+Everything from the itinerary is HTML-escaped before it reaches the QTextDocument. The PDF is
+rendered into memory and written with the engine's atomic writer (a temp file next to the target,
+then ``os.replace``), so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocument
+
+from engine.export import write_atomic
+from engine.models import ItineraryV1, format_usd
+
+MAP_RESOURCE = "tripwright://map.png"
+PAGE_MARGIN_MM = 5
+# QTextDocument.print_() lays the page out at 96 dpi and adds 2 cm of its own margins: the text
+# width of an A4 page is what is left of its 210 mm.
+TEXT_WIDTH_PX = round((210 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96)
+
+
+def itinerary_pdf_bytes(itinerary: ItineraryV1, map_image: QImage | None = None, *, title: str = "") -> bytes:
+    document = QTextDocument()
+    document.setDefaultStyleSheet(_STYLE)
+    if map_image is not None and not map_image.isNull():
+        document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(MAP_RESOURCE), map_image)
+    document.setHtml(itinerary_html(itinerary, has_map=map_image is not None and not map_image.isNull(),
+                                    map_height=_scaled_height(map_image), title=title))
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setTitle(title or _title(itinerary))
+    writer.setCreator("Tripwright")
+    margins = QMarginsF(PAGE_MARGIN_MM, PAGE_MARGIN_MM, PAGE_MARGIN_MM, PAGE_MARGIN_MM)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                     margins, QPageLayout.Unit.Millimeter))
+    document.print_(writer)
+    del writer  # finishes the PDF into the buffer
+    buffer.close()
+    return bytes(data.data())
+
+
+def write_itinerary_pdf(path: str | os.PathLike[str], itinerary: ItineraryV1, map_image: QImage | None = None,
+                        *, title: str = "") -> None:
+    write_atomic(path, itinerary_pdf_bytes(itinerary, map_image, title=title))
+
+
+def itinerary_html(itinerary: ItineraryV1, *, has_map: bool = False, map_height: int = 0, title: str = "") -> str:
+    parts = [f"<h1>{_e(title or _title(itinerary))}</h1>", f"<p class='sub'>{_e(_subtitle(itinerary))}</p>"]
+    if has_map:
+        parts.append(f"<p><img src='{MAP_RESOURCE}' width='{TEXT_WIDTH_PX}' height='{map_height}'></p>")
+    parts.append(_totals(itinerary))
+    if itinerary.violations:
+        parts.append("<h3>Advisories</h3><ul>" + "".join(
+            f"<li>{_e(v.details.get('message', v.reason))}</li>" for v in itinerary.violations) + "</ul>")
+    parts.append(f"<p class='note'>{_e(itinerary.disclaimer)}</p>")
+    for index, day in enumerate(itinerary.days):
+        parts.append(_day_page(itinerary, index, day))
+    return "<html><body>" + "".join(parts) + "</body></html>"
+
+
+def _day_page(itinerary: ItineraryV1, index: int, day) -> str:
+    head = f"<h2 style='page-break-before: always'>Day {index + 1} \u00b7 {day.date:%A %d %B %Y}</h2>"
+    lines = []
+    if day.drive is not None:
+        lines.append(f"Drive {day.drive.miles:,.0f} mi (about {day.drive.hours:.1f} h): "
+                     f"{day.drive.from_name} \u2192 {day.drive.to_name}")
+    if day.anchor is not None:
+        lines.append(f"Overnight: {day.anchor.name}")
+    info = "".join(f"<p class='sub'>{_e(line)}</p>" for line in lines)
+    rows = "".join(_row(a) for a in day.activities)
+    table = ("<table width='100%' cellspacing='0' cellpadding='4'>"
+             "<tr><th align='left'>Time</th><th align='left'>Activity</th><th align='right'>Cost</th></tr>"
+             f"{rows}</table>")
+    return head + info + table
+
+
+def _row(activity) -> str:
+    transfer = activity.role == "transfer"
+    cls = " class='transfer'" if transfer else ""
+    cost = format_usd(activity.cost_usd_cents) if activity.cost_usd_cents else ""
+    mark = " \U0001f512" if activity.locked else ""
+    notes = "" if transfer or not activity.notes else f"<br><span class='note'>{_e(_short(activity.notes))}</span>"
+    return (f"<tr{cls}><td valign='top' width='90'>{_e(activity.window.label())}</td>"
+            f"<td valign='top'>{_e(activity.name)}{mark}{notes}</td>"
+            f"<td valign='top' align='right' width='80'>{_e(cost)}</td></tr>")
+
+
+def _totals(itinerary: ItineraryV1) -> str:
+    c = itinerary.cost_breakdown
+    rows = [("Flights", c.flights_usd_cents), ("Lodging", c.lodging_usd_cents),
+            ("Attractions", c.attractions_usd_cents), ("Transit / fuel", c.transit_usd_cents),
+            ("Daily spend", c.daily_spend_usd_cents)]
+    cells = "".join(f"<tr><td>{name}</td><td align='right'>{format_usd(v)}</td></tr>" for name, v in rows if v)
+    return (f"<table cellspacing='0' cellpadding='3'>{cells}<tr><td><b>Total</b></td>"
+            f"<td align='right'><b>{format_usd(c.total_usd_cents)}</b></td></tr></table>"
+            f"<p class='note'>{_e(c.currency_disclaimer)}</p>")
+
+
+def _title(itinerary: ItineraryV1) -> str:
+    intent = itinerary.intent
+    if intent.mode == "road_trip":
+        via = f" via {intent.route}" if intent.route else ""
+        return f"{intent.origin} \u2192 {intent.terminus}{via}"
+    return f"{intent.city}, {len(itinerary.days)} days"
+
+
+def _subtitle(itinerary: ItineraryV1) -> str:
+    days = itinerary.days
+    span = f"{days[0].date:%d %b %Y} \u2013 {days[-1].date:%d %b %Y}" if days else ""
+    return f"{len(days)} days \u00b7 {span} \u00b7 total {format_usd(itinerary.cost_breakdown.total_usd_cents)}"
+
+
+def _scaled_height(image: QImage | None) -> int:
+    if image is None or image.isNull() or image.width() == 0:
+        return 0
+    return round(TEXT_WIDTH_PX * image.height() / image.width())
+
+
+def _short(text: str, limit: int = 240) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def _e(text: str) -> str:
+    return html.escape(str(text), quote=True)
+
+
+_STYLE = """
+h1 { font-size: 20pt; margin-bottom: 2px; }
+h2 { font-size: 15pt; margin-bottom: 2px; }
+h3 { font-size: 12pt; }
+p.sub { color: #37474f; margin: 0; }
+.note { color: #616161; font-size: 8pt; }
+th { background-color: #eceff1; }
+tr.transfer td { color: #78909c; font-size: 8pt; }
+"""

@@ -1,0 +1,319 @@
+"""The window's flows: plan, edit on the map and re-plan, cancel, undo/redo, export.
+
+Thin ``@asyncSlot`` slots that await a service: the engine runs in ``PlannerService``'s worker
+thread, exports in a thread or on the GUI thread (the PDF paints). Every outcome is shown in the
+window: a new version on the map and in the itinerary panel, or a one-line message that leaves the
+open trip as it was (a failed drag puts the marker back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from qasync import asyncSlot
+
+from engine.errors import InputError, TripwrightError
+from engine.models import ItineraryV1, format_usd
+from engine.roadtrip.itinerary import zone_at
+from engine.roadtrip.routes import find_route
+from widgets.map_layers import corridor_geometry
+
+from .exports import KINDS, ExportKind, export_itinerary
+from .map_edits import (Rebased, alternatives, anchor_day, city_edit, nearest_town, replace_edit, town_label,
+                        with_forced_stop)
+from .planner_service import PlannerService
+from .trip_session import Intent, TripSession, TripVersion
+
+log = logging.getLogger(__name__)
+_VERBS = {"lock": "Locked", "unlock": "Unlocked", "remove": "Removed"}
+MAP_FIRST_S = 0.04
+
+
+class TripController(QObject):
+    def __init__(self, window, trip: TripSession, planning) -> None:
+        super().__init__(window)
+        self.w = window
+        self.trip = trip
+        self.planning = planning
+        self._service: PlannerService | None = None
+        self.task: asyncio.Task | None = None  # the planning run in flight
+        self.run_events: list = []
+        self.last_result = None
+        self._ticket: object | None = None
+
+    @property
+    def service(self) -> PlannerService:
+        if self._service is None:
+            self._service = PlannerService(self.planning, asyncio.get_event_loop())
+        return self._service
+
+    @property
+    def busy(self) -> bool:
+        """A flow is running: planning, or drawing what it planned."""
+        return self.task is not None and not self.task.done()
+
+    @asyncSlot()
+    async def warm_up(self) -> None:
+        """Load the engine's lazy data in the planner's worker while the user reads the window."""
+        await self.service.warm_up(lambda: warm_engine(self.planning))
+
+    # -- planning -------------------------------------------------------------------------------
+    @asyncSlot(object)
+    async def plan_intent(self, intent: Intent) -> TripVersion | None:
+        return await self.run(intent, description="Planned")
+
+    @asyncSlot()
+    async def replan(self) -> TripVersion | None:
+        version = self.trip.current
+        if version is None:
+            self.w.plan_from_form()
+            return None
+        edits = [Rebased(version.plan, _keep)] if version.plan is not None else None  # keep the edits
+        return await self.run(version.intent, edits=edits, description="Re-planned")
+
+    async def run(self, intent: Intent, *, edits=None, description: str) -> TripVersion | None:
+        """One planning run, shown live; a completed run becomes the new current version.
+        A newer run supersedes this one: it is cancelled and its outcome is dropped quietly."""
+        self.cancel()
+        ticket = self._ticket = object()
+        events: list = []
+        self.run_events = events
+
+        def on_event(event) -> None:
+            if self._ticket is ticket:
+                events.append(event)
+                self.w.progress.append(event)
+
+        self.task = asyncio.current_task()
+        self.w.progress.start_run()
+        self.w.show_progress_tab()
+        self.w.set_busy(True)
+        try:
+            result = await self.service.plan(intent, on_event=on_event, edits=edits)
+        except (InputError, TripwrightError) as exc:
+            if self._ticket is ticket:
+                self._refused(_one_line(exc))
+            return None
+        finally:
+            if self._ticket is ticket:
+                self.w.set_busy(False)
+                self.w.diagnostics.refresh(events, self.planning.toolbox.executor.stats)
+        if self._ticket is not ticket:
+            return None
+        self.last_result = result
+        if result.status == "cancelled":
+            self._refused("Planning cancelled; the trip is unchanged.", level="info")
+            return None
+        if result.status != "completed" or result.itinerary is None:
+            kept = "\nThe open trip is unchanged." if self.trip.current is not None else ""
+            self._refused(_failure_text(result) + kept, level="error")
+            return None
+        await warm_corridor(intent)
+        if self._ticket is not ticket:
+            return None
+        before = self.trip.current
+        version = self.trip.push(TripVersion.of(result, intent, description))
+        # The map first, and a moment for its frame to arrive, before the itinerary panel's
+        # heavier relayout: the map is where the user is looking after an edit.
+        self.w.show_on_map(version)
+        await asyncio.sleep(MAP_FIRST_S)
+        self.w.show_version(version, map_shown=True)
+        self.w.report_change(description, before, version)
+        return version
+
+    def _refused(self, text: str, level: str = "error") -> None:
+        self.w.show_message(text, level)
+        self.w.redraw_current()  # e.g. puts a dragged marker back
+
+    def cancel(self) -> None:
+        if self._service is not None:
+            self._service.cancel()
+
+    # -- edits on the map -----------------------------------------------------------------------
+    @asyncSlot(str, str)
+    async def marker_action(self, activity_id: str, action: str) -> TripVersion | None:
+        version = self.trip.current
+        if version is None:
+            return None
+        name = _activity_name(version.itinerary, activity_id)
+        if version.mode == "road_trip":
+            return await self._road_action(version, activity_id, action, name)
+        if version.plan is None:
+            self.w.show_message("This version cannot be edited (no plan to start from); re-plan first.", "warning")
+            return None
+        if action == "replace":
+            self.offer_alternatives(activity_id, name)
+            return None
+        try:
+            edit = city_edit(action, activity_id, version.plan)
+        except InputError as exc:
+            self.w.show_message(_one_line(exc), "error")
+            return None
+        verb = f"Moved {name} to day {int(action.split(':')[1]) + 1}" if action.startswith("move:") \
+            else f"{_VERBS[action]} {name}"
+        return await self.run(version.intent, edits=[edit], description=verb)
+
+    def offer_alternatives(self, activity_id: str, name: str) -> None:
+        version = self.trip.current
+        options = alternatives(version.plan, activity_id)
+        if not options:
+            self.w.show_message(f"No alternative for {name} that is not already in the plan.", "info")
+            return
+        self.w.open_replace_chooser(activity_id, name, options)
+
+    @asyncSlot(str, str)
+    async def replace_with(self, activity_id: str, venue_id: str) -> TripVersion | None:
+        version = self.trip.current
+        if version is None or version.plan is None:
+            return None
+        name = _activity_name(version.itinerary, activity_id)
+        label = next((a.label for a in alternatives(version.plan, activity_id) if a.venue_id == venue_id), venue_id)
+        return await self.run(version.intent, edits=[replace_edit(activity_id, venue_id, version.plan)],
+                              description=f"Replaced {name} with {label}")
+
+    async def _road_action(self, version: TripVersion, activity_id: str, action: str, name: str):
+        day = anchor_day(activity_id)
+        is_anchor = activity_id.endswith("-overnight") and day is not None
+        if action == "lock" and is_anchor:
+            anchor = version.itinerary.days[day].anchor
+            if anchor is None or anchor.geo is None:
+                self.w.show_message(f"{name} has no position to keep.", "warning")
+                return None
+            return await self.force_stop(anchor.geo.lat, anchor.geo.lon, description="Kept overnight stop {town}")
+        self.w.show_message(f"Road-trip stops along the way cannot be {_past(action)} yet; drag an overnight "
+                            f"stop or add a stop on the map instead.", "info")
+        return None
+
+    @asyncSlot(str, float, float)
+    async def anchor_dragged(self, activity_id: str, lat: float, lon: float) -> TripVersion | None:
+        return await self.force_stop(lat, lon, replacing_day=anchor_day(activity_id),
+                                     description="Moved an overnight stop to {town}")
+
+    @asyncSlot(float, float)
+    async def add_stop(self, lat: float, lon: float) -> TripVersion | None:
+        return await self.force_stop(lat, lon, description="Added a stop in {town}")
+
+    def snap(self, lat: float, lon: float):
+        """(route, nearest corridor town) for the current road trip; raises InputError."""
+        version = self.trip.current
+        if version is None or version.mode != "road_trip":
+            raise InputError("stops", "stops can be added to road trips only")
+        if not version.intent.route:
+            raise InputError("route", "moving stops on the map needs a named route (e.g. Route 66)")
+        route = find_route(version.intent.route)
+        return route, nearest_town(route, version.intent.corridor_max_deviation_miles, lat, lon)
+
+    async def force_stop(self, lat: float, lon: float, *, description: str,
+                         replacing_day: int | None = None) -> TripVersion | None:
+        version = self.trip.current
+        try:
+            route, town = self.snap(lat, lon)
+            label = town_label(town)
+            days = version.itinerary.days
+            if replacing_day is not None and not 0 <= replacing_day < len(days):
+                replacing_day = None
+            if replacing_day is not None and days[replacing_day].anchor.name == label:
+                self._refused(f"Day {replacing_day + 1} already ends in {label}.", level="info")
+                return None
+            intent = with_forced_stop(version.intent, version.itinerary, route, town, replacing_day)
+        except (InputError, TripwrightError, ValueError) as exc:
+            self._refused(_one_line(exc))
+            return None
+        return await self.run(intent, description=description.format(town=label))
+
+    # -- history --------------------------------------------------------------------------------
+    def undo(self) -> TripVersion | None:
+        return self._move(self.trip.undo(), "Undid")
+
+    def redo(self) -> TripVersion | None:
+        return self._move(self.trip.redo(), "Redid")
+
+    def _move(self, version: TripVersion | None, verb: str) -> TripVersion | None:
+        if version is None:
+            return None
+        self.cancel()  # a run still in flight would land on top of the version moved to
+        self.w.show_version(version)
+        self.w.progress.replay(version.events)
+        self.w.diagnostics.refresh(version.events, self.planning.toolbox.executor.stats)
+        self.w.show_status(f"{verb}: now at {self.trip.label()} \u2014 {version.edit}")
+        return version
+
+    # -- exports --------------------------------------------------------------------------------
+    @asyncSlot(str, str)
+    async def export_to(self, key: str, path: str) -> Path | None:
+        version = self.trip.current
+        if version is None:
+            self.w.show_message("Plan a trip before exporting it.", "info")
+            return None
+        kind: ExportKind = KINDS[key]
+        image = self.w.map_view.grab().toImage() if kind.key == "pdf" else None
+        try:
+            written = await export_itinerary(kind, version.itinerary, path, image, title=self.w.trip_title())
+        except (OSError, TripwrightError) as exc:
+            self.w.show_message(f"Could not export to {path}: {_one_line(exc)}", "error")
+            return None
+        what = kind.label.rstrip("\u2026")
+        self.w.show_status(f"Exported {what} to {written}", timeout_ms=15_000)
+        return written
+
+
+def warm_engine(planning) -> None:
+    """What the first road trip would otherwise load mid-run, holding the GIL in C for tens of
+    milliseconds at a time (the gazetteer index, timezonefinder's data)."""
+    planning.geocoder()
+    zone_at(41.88, -87.63)
+
+
+async def warm_corridor(intent: Intent) -> None:
+    """Buffer the route's corridor band in a thread before the trip is drawn: the map's layer
+    builder caches it (``corridor_geometry`` is memoised on exactly these arguments), so drawing
+    does not spend a first 100+ ms of shapely/pyproj work on the GUI thread. Not during the
+    engine's run: a third thread competing for the GIL starves the GUI thread for 40+ ms."""
+    if intent.mode != "road_trip" or not intent.route:
+        return
+    try:
+        route = find_route(intent.route)
+        polyline = tuple((float(lon), float(lat)) for lon, lat in route.polyline)
+        await asyncio.to_thread(corridor_geometry, polyline, float(intent.corridor_max_deviation_miles))
+    except Exception:  # noqa: BLE001 — only a head start; the map builds the band itself if this fails
+        log.debug("corridor warm-up failed", exc_info=True)
+
+
+def _keep(plan, facts):
+    return plan
+
+
+def _activity_name(itinerary: ItineraryV1, activity_id: str) -> str:
+    for day in itinerary.days:
+        for activity in day.activities:
+            if activity.id == activity_id:
+                return activity.name
+    return activity_id
+
+
+def _past(action: str) -> str:
+    return {"lock": "locked", "unlock": "unlocked", "remove": "removed", "replace": "replaced"}.get(action, "moved")
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _failure_text(result) -> str:
+    failure = result.failure
+    if failure is None:
+        return f"Planning ended without a plan ({result.status})."
+    lines = [failure.message]
+    left = [v.details.get("message", v.reason) for v in failure.violations if v.blocking]
+    unsaid = [text for text in left if text not in failure.message]
+    if unsaid:
+        lines.append("Still wrong: " + "; ".join(unsaid[:3]))
+    for diff in failure.attempts[:5]:
+        moves = ", ".join(f"{m.move_type.value} {m.old_value} \u2192 {m.new_value}" for m in diff.moves)
+        lines.append(f"Attempt {diff.cycle}: {moves or 'no move applied'}")
+    if failure.best_total_usd_cents:
+        lines.append(f"Best plan found costs {format_usd(failure.best_total_usd_cents)}.")
+    return "\n".join(lines)

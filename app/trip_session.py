@@ -1,0 +1,110 @@
+"""The open trip, in memory: its intent and a linear history of planned versions with undo/redo.
+
+Qt-free and engine-typed on purpose, so the store (``engine/store/``) can back it later: a
+version is what a trip version row will hold (intent, itinerary, the plan the next edit starts
+from, the run's summary and events, and what the user did to get there).
+
+Undo/redo move a pointer; a new version after an undo drops the versions after the pointer (as
+every editor does). The session outlives the window: a new ``MainWindow`` given the same
+``TripSession`` shows the open trip again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.models import IntentV1, ItineraryV1, PlanV1, RoadTripIntent, StreamEvent
+
+Intent = IntentV1 | RoadTripIntent
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What a version's planning run came to, in plain values."""
+
+    run_id: str
+    status: str  # completed | error | cancelled
+    events: int
+    total_usd_cents: int
+    violations: int  # advisory violations left in the itinerary
+    reuse: float  # share of pipeline nodes answered from the memo
+
+    @classmethod
+    def of(cls, result: Any) -> "RunSummary":
+        itinerary = result.itinerary
+        return cls(run_id=result.run_id, status=result.status, events=len(result.events),
+                   total_usd_cents=itinerary.cost_breakdown.total_usd_cents if itinerary else 0,
+                   violations=len(itinerary.violations) if itinerary else 0, reuse=float(result.reuse))
+
+
+@dataclass(frozen=True)
+class TripVersion:
+    intent: Intent
+    itinerary: ItineraryV1
+    plan: PlanV1 | None  # city trips: the plan the next edit starts from; road trips: None
+    summary: RunSummary
+    edit: str  # what made this version, e.g. "Planned" or "Locked Louvre"
+    events: tuple[StreamEvent, ...] = ()
+
+    @property
+    def mode(self) -> str:
+        return self.intent.mode
+
+    @classmethod
+    def of(cls, result: Any, intent: Intent, edit: str) -> "TripVersion":
+        return cls(intent=intent, itinerary=result.itinerary, plan=result.plan, summary=RunSummary.of(result),
+                   edit=edit, events=tuple(result.events))
+
+
+@dataclass
+class TripSession:
+    """One open trip: the versions planned so far and which one is shown."""
+
+    versions: list[TripVersion] = field(default_factory=list)
+    pointer: int = -1  # index of the shown version; -1 when nothing has been planned
+
+    @property
+    def current(self) -> TripVersion | None:
+        return self.versions[self.pointer] if self.pointer >= 0 else None
+
+    @property
+    def intent(self) -> Intent | None:
+        current = self.current
+        return current.intent if current is not None else None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.pointer > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.pointer < len(self.versions) - 1
+
+    def push(self, version: TripVersion) -> TripVersion:
+        """Make ``version`` the current one; versions after the pointer (undone ones) are dropped."""
+        del self.versions[self.pointer + 1:]
+        self.versions.append(version)
+        self.pointer = len(self.versions) - 1
+        return version
+
+    def undo(self) -> TripVersion | None:
+        if not self.can_undo:
+            return None
+        self.pointer -= 1
+        return self.current
+
+    def redo(self) -> TripVersion | None:
+        if not self.can_redo:
+            return None
+        self.pointer += 1
+        return self.current
+
+    def clear(self) -> None:
+        """New trip: forget every version."""
+        self.versions.clear()
+        self.pointer = -1
+
+    def label(self) -> str:
+        """``"v2/3"``: the shown version out of all of them ("" before the first plan)."""
+        return f"v{self.pointer + 1}/{len(self.versions)}" if self.versions else ""

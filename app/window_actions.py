@@ -1,0 +1,123 @@
+"""The main window's actions, menus and toolbar, with their keyboard shortcuts.
+
+File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Quit (Ctrl+Q).
+Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5),
+Cancel (Esc). View: the docks, Online tiles. Help: About.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
+
+from .exports import EXPORT_KINDS
+from .welcome import examples
+
+
+@dataclass
+class WindowActions:
+    new_trip: QAction
+    quit: QAction
+    undo: QAction
+    redo: QAction
+    plan: QAction
+    replan: QAction
+    cancel: QAction
+    export_any: QAction
+    online: QAction
+    about: QAction
+    examples: dict[str, QAction] = field(default_factory=dict)
+    exports: dict[str, QAction] = field(default_factory=dict)
+
+    def edit_actions(self) -> list[QAction]:
+        """Actions that need a planned trip."""
+        return [self.replan, self.export_any, *self.exports.values()]
+
+
+def _action(window: QMainWindow, text: str, shortcuts=(), *, icon=None, tip: str = "",
+            checkable: bool = False) -> QAction:
+    action = QAction(text, window)
+    if shortcuts:
+        action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    if icon is not None:
+        action.setIcon(window.style().standardIcon(icon))
+    if tip:
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+    action.setCheckable(checkable)
+    window.addAction(action)  # shortcuts work even when the menu bar is hidden
+    return action
+
+
+def build_actions(window: QMainWindow, today) -> WindowActions:
+    P = QStyle.StandardPixmap
+    actions = WindowActions(
+        new_trip=_action(window, "&New trip", [QKeySequence.StandardKey.New], icon=P.SP_FileIcon,
+                         tip="Start a new trip (the welcome page)"),
+        quit=_action(window, "&Quit", [QKeySequence.StandardKey.Quit]),
+        undo=_action(window, "&Undo", ["Ctrl+Z"], icon=P.SP_ArrowBack, tip="Go back to the previous version"),
+        redo=_action(window, "&Redo", ["Ctrl+Shift+Z", "Ctrl+Y"], icon=P.SP_ArrowForward,
+                     tip="Go forward to the next version"),
+        plan=_action(window, "&Plan", ["Ctrl+R"], icon=P.SP_MediaPlay, tip="Plan the trip in the form (Ctrl+R)"),
+        replan=_action(window, "&Re-plan", ["Ctrl+Shift+R", "F5"], icon=P.SP_BrowserReload,
+                       tip="Plan the open trip again, keeping its edits"),
+        cancel=_action(window, "&Cancel", ["Esc"], icon=P.SP_BrowserStop, tip="Stop the planning run (Esc)"),
+        export_any=_action(window, "&Export\u2026", ["Ctrl+E"], icon=P.SP_DialogSaveButton,
+                           tip="Export the trip: JSON, GPX, iCalendar, HTML map or PDF (Ctrl+E)"),
+        online=_action(window, "&Online tiles", tip="Show OpenStreetMap tiles under the trip (needs a network)",
+                       checkable=True),
+        about=_action(window, "&About Tripwright"),
+    )
+    for key, example in examples(today).items():
+        actions.examples[key] = _action(window, example.title.replace("&", "&&"), tip=example.prompt)
+    for kind in EXPORT_KINDS:
+        actions.exports[kind.key] = _action(window, kind.label)
+    actions.cancel.setEnabled(False)
+    return actions
+
+
+def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
+    bar = window.menuBar()
+    file_menu = bar.addMenu("&File")
+    file_menu.addAction(actions.new_trip)
+    examples_menu = file_menu.addMenu("Open &example")
+    for action in actions.examples.values():
+        examples_menu.addAction(action)
+    export_menu = file_menu.addMenu("E&xport")
+    export_menu.addAction(actions.export_any)
+    export_menu.addSeparator()
+    for action in actions.exports.values():
+        export_menu.addAction(action)
+    file_menu.addSeparator()
+    file_menu.addAction(actions.quit)
+    edit_menu = bar.addMenu("&Edit")
+    edit_menu.addAction(actions.undo)
+    edit_menu.addAction(actions.redo)
+    plan_menu = bar.addMenu("&Plan")
+    for action in (actions.plan, actions.replan, actions.cancel):
+        plan_menu.addAction(action)
+    view_menu = bar.addMenu("&View")
+    for dock in docks:
+        view_menu.addAction(dock.toggleViewAction())
+    view_menu.addSeparator()
+    view_menu.addAction(actions.online)
+    help_menu = bar.addMenu("&Help")
+    help_menu.addAction(actions.about)
+
+    toolbar = QToolBar("Main", window)
+    toolbar.setObjectName("main_toolbar")
+    toolbar.setMovable(False)
+    toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    for action in (actions.new_trip, actions.plan, actions.replan, actions.cancel):
+        toolbar.addAction(action)
+    toolbar.addSeparator()
+    toolbar.addAction(actions.undo)
+    toolbar.addAction(actions.redo)
+    toolbar.addSeparator()
+    toolbar.addAction(actions.export_any)
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+    return toolbar

@@ -1,0 +1,250 @@
+"""Edit-and-replan on the map: a dragged anchor, right-click actions, add a stop, undo/redo, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from engine.geocode.trust import geodesic_miles
+from engine.models import EventStatus
+from app.map_edits import alternatives
+from tests.app.conftest import PLAN_TIMEOUT_MS, wait_task
+from tests.app.test_main_window import PARIS, ROUTE66, plan
+from tests.widgets.test_map_view import run_js, state
+
+KINGMAN = (35.1894, -114.0530)
+
+
+def anchors(version):
+    return [(d.anchor.name, d.anchor.source) for d in version.itinerary.days]
+
+
+def activity(version, activity_id):
+    for di, day in enumerate(version.itinerary.days):
+        for a in day.activities:
+            if a.id == activity_id:
+                return di, a
+    return None
+
+
+def visits(version, day_index):
+    return [a.id for a in version.itinerary.days[day_index].activities if a.role == "activity"]
+
+
+def wait_versions(qtbot, window, count):
+    qtbot.waitUntil(lambda: len(window.trip.versions) == count and not window.controller.busy,
+                    timeout=PLAN_TIMEOUT_MS)
+    return window.trip.current
+
+
+@pytest.fixture
+def road_window(qtbot, make_window):
+    window = make_window()
+    plan(qtbot, window, ROUTE66)
+    qtbot.waitUntil(lambda: state(qtbot, window.map_view)["markers"] > 0, timeout=10_000)
+    return window
+
+
+@pytest.fixture
+def city_window(qtbot, make_window):
+    window = make_window()
+    plan(qtbot, window, PARIS)
+    qtbot.waitUntil(lambda: state(qtbot, window.map_view)["markers"] > 0, timeout=10_000)
+    return window
+
+
+# -- road trips ---------------------------------------------------------------------------------
+def test_dragged_anchor_snaps_to_a_route_town_and_becomes_a_forced_stop(qtbot, road_window):
+    window, view = road_window, road_window.map_view
+    before = window.trip.current
+    assert anchors(before)[0] == ("Needles, CA", "route_town")
+    # A drop a few miles off Kingman, through the page's own drag handler and the web channel.
+    run_js(qtbot, view, """(() => { const m = tripwright.marker('d0-overnight');
+        m.setLatLng([35.23, -114.10]); m.fire('dragend'); return 'null'; })()""")
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.stops == ["Kingman, AZ"]
+    assert ("Kingman, AZ", "user") in anchors(after) and anchors(after) != anchors(before)
+    assert window.last_change.startswith("Moved an overnight stop to Kingman, AZ: day")
+    assert "cost" in window.last_change and "violations" in window.last_change
+    # The map shows the new anchor where Kingman is.
+    marker = next(m for m in view.document["markers"] if m["label"] == "Overnight in Kingman, AZ")
+    qtbot.waitUntil(lambda: run_js(qtbot, view, f"JSON.stringify(!!tripwright.marker({marker['id']!r}))"),
+                    timeout=5_000)
+    where = run_js(qtbot, view, f"JSON.stringify(tripwright.marker({marker['id']!r}).getLatLng())")
+    assert geodesic_miles((where["lat"], where["lng"]), KINGMAN) < 2
+
+
+def test_second_drag_of_a_forced_stop_replaces_it(qtbot, road_window):
+    window, bridge = road_window, road_window.map_view.bridge
+    bridge.marker_dragged("d0-overnight", *KINGMAN)
+    first = wait_versions(qtbot, window, 2)
+    day = next(i for i, (name, _) in enumerate(anchors(first)) if name == "Kingman, AZ")
+    bridge.marker_dragged(f"d{day}-overnight", 35.5281, -108.7426)  # Gallup, NM
+    second = wait_versions(qtbot, window, 3)
+    assert second.intent.stops == ["Gallup, NM"]
+
+
+def test_add_a_stop_here_from_a_map_click(qtbot, road_window):
+    window = road_window
+    window.map_view.bridge.map_clicked(35.20, -101.85)  # Amarillo
+    assert window.map_menu is not None
+    action = window.map_menu.actions()[0]
+    assert action.text() == "Add a stop here: Amarillo, TX"
+    action.trigger()
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.stops == ["Amarillo, TX"] and ("Amarillo, TX", "user") in anchors(after)
+    assert window.last_change.startswith("Added a stop in Amarillo, TX")
+
+
+def test_stops_are_kept_in_travel_order(qtbot, road_window):
+    window = road_window
+    window.map_view.bridge.map_clicked(36.154, -95.993)  # Tulsa first ...
+    window.map_menu.actions()[0].trigger()
+    wait_versions(qtbot, window, 2)
+    window.map_view.bridge.map_clicked(*KINGMAN)  # ... then Kingman, which comes before it
+    window.map_menu.actions()[0].trigger()
+    after = wait_versions(qtbot, window, 3)
+    assert after.intent.stops == ["Kingman, AZ", "Tulsa, OK"]
+    assert [name for name, source in anchors(after) if source == "user"] == ["Kingman, AZ", "Tulsa, OK"]
+
+
+def test_lock_on_a_road_anchor_keeps_its_town(qtbot, road_window):
+    window = road_window
+    window.map_view.bridge.marker_action("d2-overnight", "lock")
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.stops == ["Santa Rosa, NM"]
+    assert ("Santa Rosa, NM", "user") in anchors(after)
+
+
+def test_a_refused_drag_puts_the_marker_back(qtbot, road_window):
+    window, view = road_window, road_window.map_view
+    before = window.trip.current
+    # Needles is already day 1's stop: nothing to re-plan, the marker returns.
+    run_js(qtbot, view, """(() => { const m = tripwright.marker('d0-overnight');
+        m.setLatLng([34.90, -114.70]); m.fire('dragend'); return 'null'; })()""")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Day 1 already ends in Needles"),
+                    timeout=5_000)
+    assert window.trip.current is before
+    qtbot.waitUntil(lambda: geodesic_miles(tuple(run_js(qtbot, view, "JSON.stringify(Object.values("
+                                                        "tripwright.marker('d0-overnight').getLatLng()))")),
+                                           (34.848, -114.6141)) < 0.5, timeout=5_000)
+
+
+# -- city trips ---------------------------------------------------------------------------------
+def test_lock_and_remove_on_city_activities_make_new_versions(qtbot, city_window):
+    window = city_window
+    first = window.trip.current
+    target, other = visits(first, 1)[:2]
+    window.map_view.bridge.marker_action(target, "lock")
+    locked = wait_versions(qtbot, window, 2)
+    assert activity(locked, target)[1].locked
+    assert locked.edit.startswith("Locked ")
+    marker = next(m for m in window.map_view.document["markers"] if m["id"] == target)
+    assert marker["locked"] and marker["actions"] == ["unlock"]
+    window.map_view.bridge.marker_action(other, "remove")
+    removed = wait_versions(qtbot, window, 3)
+    assert activity(removed, other) is None and activity(removed, target)[1].locked  # the lock is kept
+    assert "day 2 changed" in window.last_change
+    assert window.windowTitle().endswith("v3/3")
+
+
+def test_move_to_another_day(qtbot, city_window):
+    window = city_window
+    target = visits(window.trip.current, 3)[0]
+    window.map_view.bridge.marker_action(target, "move:1")
+    moved = wait_versions(qtbot, window, 2)
+    assert activity(moved, target)[0] == 1
+    assert moved.edit.endswith("to day 2")
+
+
+def test_replace_offers_alternatives_in_a_non_modal_chooser(qtbot, city_window):
+    window = city_window
+    current = window.trip.current
+    target = next(a for d in range(len(current.itinerary.days)) for a in visits(current, d)
+                  if alternatives(current.plan, a))
+    window.map_view.bridge.marker_action(target, "replace")
+    qtbot.waitUntil(lambda: window.replace_chooser is not None and window.replace_chooser.isVisible(), timeout=5_000)
+    chooser = window.replace_chooser
+    assert not chooser.isModal() and chooser.list.count() >= 1
+    assert "cost" in chooser.list.item(0).text()
+    venue = chooser.list.item(0).data(0x0100)
+    chooser.choose(0)
+    replaced = wait_versions(qtbot, window, 2)
+    assert activity(replaced, target) is None
+    assert any(a.ref == venue for d in replaced.itinerary.days for a in d.activities)
+    assert replaced.edit.startswith("Replaced ")
+
+
+def test_undo_and_redo_move_between_versions_and_redraw(qtbot, city_window):
+    window, view = city_window, city_window.map_view
+    target = visits(window.trip.current, 1)[0]
+    window.map_view.bridge.marker_action(target, "remove")
+    wait_versions(qtbot, window, 2)
+    qtbot.waitUntil(lambda: target not in [m["id"] for m in view.document["markers"]], timeout=5_000)
+    assert window.commands.undo.isEnabled() and not window.commands.redo.isEnabled()
+    window.commands.undo.trigger()
+    assert window.trip.pointer == 0 and window.windowTitle().endswith("v1/2")
+    assert target in [m["id"] for m in view.document["markers"]]
+    qtbot.waitUntil(lambda: run_js(qtbot, view, f"JSON.stringify(!!tripwright.marker({target!r}))"), timeout=5_000)
+    assert window.itinerary_panel.itinerary() is window.trip.current.itinerary
+    assert window.progress.status_label.text().startswith("Replay")
+    window.commands.redo.trigger()
+    assert window.trip.pointer == 1 and target not in [m["id"] for m in view.document["markers"]]
+    window.commands.undo.trigger()
+    # A new edit after an undo drops the undone version.
+    window.map_view.bridge.marker_action(target, "lock")
+    qtbot.waitUntil(lambda: window.trip.current.edit.startswith("Locked") and not window.controller.busy,
+                    timeout=PLAN_TIMEOUT_MS)
+    assert len(window.trip.versions) == 2 and not window.commands.redo.isEnabled()
+
+
+# -- cancel -------------------------------------------------------------------------------------
+def test_cancel_mid_run_takes_effect_within_200_ms(qtbot, city_window):
+    window = city_window
+    release = threading.Event()
+
+    def stuck(plan, facts):  # the engine is busy inside a node: it cannot see the token yet
+        release.wait(20)
+        return plan
+
+    try:
+        task = asyncio.ensure_future(window.controller.run(PARIS, edits=[stuck], description="Planned"))
+        qtbot.waitUntil(lambda: window.controller.busy, timeout=5_000)
+        qtbot.waitUntil(lambda: any(e.node == "selector" and e.status is EventStatus.completed
+                                    for e in window.controller.run_events), timeout=10_000)
+        assert window.commands.cancel.isEnabled() and window.progress.cancel_button.isEnabled()
+        started = time.perf_counter()
+        window.commands.cancel.trigger()  # Esc
+        qtbot.waitUntil(lambda: task.done() and window.progress.status_label.text() == "Cancelled", timeout=2_000)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+    finally:
+        release.set()
+    assert elapsed_ms < 200, elapsed_ms
+    assert task.result() is None and len(window.trip.versions) == 1
+    assert window.message_bar.text() == "Planning cancelled; the trip is unchanged."
+    assert not window.commands.cancel.isEnabled()
+    events = window.controller.run_events
+    assert events[-1].status is EventStatus.cancelled
+    assert not [e for e in events if e.node in ("verifier", "repair", "synthesizer")]
+
+
+def test_cancel_button_of_the_progress_panel(qtbot, city_window):
+    window = city_window
+    release = threading.Event()
+
+    def stuck(plan, facts):
+        release.wait(20)
+        return plan
+
+    try:
+        task = asyncio.ensure_future(window.controller.run(PARIS, edits=[stuck], description="x"))
+        qtbot.waitUntil(lambda: window.controller.busy and bool(window.controller.run_events), timeout=10_000)
+        window.progress.cancel_button.click()
+        qtbot.waitUntil(task.done, timeout=1_000)
+    finally:
+        release.set()
+    assert window.progress.status_label.text() == "Cancelled"
+    assert wait_task(qtbot, task) is None

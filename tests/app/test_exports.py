@@ -1,0 +1,104 @@
+"""Exports from the window: through the non-modal save dialog, atomically, with a confirmation."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QFileDialog
+
+from app.exports import EXPORT_KINDS, kind_for_path, suggested_name
+from app.pdf_itinerary import itinerary_html
+from tests.app.conftest import wait_task
+from tests.app.test_main_window import PARIS, ROUTE66, plan
+from tests.widgets.test_map_layers import XSS, with_activity
+
+GPX_XSD = Path(__file__).resolve().parents[3] / "shared" / "reference" / "gpx-1.1.xsd"
+
+
+def pdf_pages(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?!s)", data))
+
+
+def export_through_dialog(qtbot, window, key, path: Path) -> Path:
+    dialog = window.choose_export(key)
+    assert isinstance(dialog, QFileDialog) and dialog.isVisible()
+    assert dialog.acceptMode() == QFileDialog.AcceptMode.AcceptSave
+    dialog.selectFile(str(path))
+    dialog.accept()  # emits fileSelected: the export runs as an asyncSlot
+    qtbot.waitUntil(lambda: path.exists() and window.statusBar().currentMessage().startswith("Exported"),
+                    timeout=20_000)
+    return path
+
+
+@pytest.fixture
+def road_window(qtbot, make_window):
+    window = make_window()
+    plan(qtbot, window, ROUTE66)
+    return window
+
+
+def test_gpx_export_validates_against_the_schema(qtbot, road_window, tmp_path):
+    path = export_through_dialog(qtbot, road_window, "gpx", tmp_path / "route66.gpx")
+    assert str(path) in road_window.statusBar().currentMessage()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # atomic: no temp left
+    if not GPX_XSD.exists():
+        pytest.skip(f"{GPX_XSD} is not here")
+    from lxml import etree
+    schema = etree.XMLSchema(etree.parse(str(GPX_XSD)))
+    document = etree.parse(str(path))
+    assert schema.validate(document), schema.error_log
+    assert len(document.getroot().findall("{http://www.topografix.com/GPX/1/1}trk")) >= 1
+
+
+def test_pdf_itinerary_has_a_map_page_and_a_page_per_day(qtbot, make_window, tmp_path):
+    window = make_window()
+    plan(qtbot, window, PARIS)
+    qtbot.wait(300)  # the map snapshot is taken from the painted view
+    path = export_through_dialog(qtbot, window, "pdf", tmp_path / "paris.pdf")
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert pdf_pages(data) >= 1 + len(window.trip.current.itinerary.days) > 1
+    assert f"to {path}" in window.statusBar().currentMessage()
+
+
+def test_export_any_picks_the_format_from_the_file_name(qtbot, road_window, tmp_path):
+    dialog = road_window.choose_export(None)
+    assert len(dialog.nameFilters()) == len(EXPORT_KINDS)
+    path = tmp_path / "trip.ics"
+    dialog.selectFile(str(path))
+    dialog.accept()
+    qtbot.waitUntil(path.exists, timeout=20_000)
+    assert path.read_text().startswith("BEGIN:VCALENDAR")
+
+
+@pytest.mark.parametrize("key, check", [
+    ("json", lambda text: json.loads(text)["intent"]["mode"] == "road_trip"),
+    ("html", lambda text: "<html" in text.lower() and "leaflet" in text.lower()),
+])
+def test_engine_exports(qtbot, road_window, tmp_path, key, check):
+    path = tmp_path / f"trip.{key}"
+    written = wait_task(qtbot, road_window.controller.export_to(key, str(path)), timeout=20_000)
+    assert written == path and check(path.read_text(encoding="utf-8"))
+
+
+def test_export_to_a_missing_folder_is_a_one_line_message(qtbot, road_window, tmp_path):
+    target = tmp_path / "nowhere" / "trip.gpx"
+    assert wait_task(qtbot, road_window.controller.export_to("gpx", str(target))) is None
+    text = road_window.message_bar.text()
+    assert text.startswith(f"Could not export to {target}") and "\n" not in text
+
+
+def test_pdf_text_is_escaped():
+    from tests.widgets.test_map_layers import city_trip
+    itinerary = with_activity(city_trip(), "d2-activity-louvre", name=XSS)
+    html = itinerary_html(itinerary)
+    assert XSS not in html and "&lt;img src=x onerror=window.__xss=1&gt;" in html
+
+
+def test_file_names_and_kinds():
+    from tests.widgets.test_map_layers import road_trip
+    assert suggested_name(road_trip(), kind_for_path("x.gpx")) == "los-angeles-chicago.gpx"
+    assert kind_for_path("a.PDF").key == "pdf" and kind_for_path("a.txt", fallback="json").key == "json"
