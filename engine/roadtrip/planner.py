@@ -131,18 +131,25 @@ class RoadTripPlanner:
 
     def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int) -> list[_Leg]:
         points = [(start, p0)] + [f for f in fixed if p0 < f[1] < p1] + [(end, p1)]
-        total = p1 - p0
-        legs, used = [], 0
-        for k, ((a, pa), (b, pb)) in enumerate(zip(points, points[1:])):
-            last = k == len(points) - 2
-            share = days - used if last else max(1, round(days * (pb - pa) / total)) if total else 1
-            share = min(share, days - used - (len(points) - 2 - k))
-            if share < 1:
-                raise InputError("stops", f"{days} days are too few to stop at every requested place")
-            legs.append(_Leg(a, pa, b, pb, share, True))
-            used += share
+        pairs = list(zip(points, points[1:]))
+        shares = self._shares([abs(pb - pa) * self.factor for (_, pa), (_, pb) in pairs], days)
+        legs = [_Leg(a, pa, b, pb, n, True) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
         self._check_cap(legs)
         return legs
+
+    def _shares(self, miles: list[float], days: int) -> list[int]:
+        """Days per stretch between fixed stops: each gets what the daily cap needs, the rest goes
+        where the days are longest (largest remaining miles per day first)."""
+        cap = self.intent.max_daily_miles
+        shares = [max(1, math.ceil(m / cap - 1e-9)) for m in miles]
+        if sum(shares) > days:
+            via = f" with {len(miles) - 1} requested stop(s)" if len(miles) > 1 else ""
+            raise InputError("days", f"about {sum(miles):.0f} road miles{via} need at least {sum(shares)} "
+                                     f"day(s) under the {cap:.0f}-mile daily cap; {days} given")
+        for _ in range(days - sum(shares)):
+            k = max(range(len(miles)), key=lambda i: (miles[i] / shares[i], -i))
+            shares[k] += 1
+        return shares
 
     def _check_cap(self, legs: list[_Leg]) -> None:
         cap = self.intent.max_daily_miles

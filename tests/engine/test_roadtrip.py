@@ -209,3 +209,12 @@ def test_delivered_plans_never_break_direction_corridor_or_geo(gazetteer, pair, 
     bad = [v for v in verify_road_plan(plan) if v.blocking
            and v.details["invariant"].split("-")[1] in ("DIR", "CORR", "GEO")]
     assert bad == [], [v.describe() for v in bad]
+
+
+@pytest.mark.parametrize("stop", ["Kingman", "Amarillo", "Rolla", "Springfield, IL"])
+def test_forced_stops_get_the_days_their_stretch_needs(gazetteer, stop) -> None:
+    """Rolla leaves 402 miles to Chicago: that stretch needs two days, not a proportional one."""
+    plan = plan_road_trip(trip(stops=[stop]), gazetteer)
+    assert any(d.forced or d.anchor.source == "user" or d.anchor.name == stop.split(",")[0] for d in plan.days)
+    assert all(d.drive_miles <= 400 for d in plan.days)
+    assert blocking(verify_road_plan(plan)) == []
