@@ -159,25 +159,27 @@ class _Run:
         if self.edits:
             chosen = dataclasses.replace(chosen, plan=self._apply_edits(chosen.plan, inputs))
         self._decide_selection(chosen, scored)
-        self.checkpoints.save("selector", digest(chosen.plan), chosen.plan)
-        await self._node("tool_executor", ["enrich", digest(chosen.plan)], lambda: self._enrich(chosen.plan, inputs), 55,
+        plan_key = digest(chosen.plan)  # once: plans are the largest inputs to hash
+        self.checkpoints.save("selector", plan_key, chosen.plan)
+        await self._node("tool_executor", ["enrich", plan_key], lambda: self._enrich(chosen.plan, inputs), 55,
                          note=lambda n: f"{n} transfers timed; weather for {len(inputs.weather)} days")
-        violations = await self._node("verifier", ["verify", digest(chosen.plan), intent],
+        violations = await self._node("verifier", ["verify", plan_key, intent],
                                       lambda: verify_plan(chosen.plan, intent, inputs.facts), 65,
                                       note=lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
         self.checkpoints.save("verifier", digest(violations), chosen.plan)
         fixed: RepairResult = await self._node(
-            "repair", ["repair", digest(chosen.plan), intent, digest(violations)],
+            "repair", ["repair", plan_key, intent, digest(violations)],
             lambda: repair(chosen.plan, RepairContext(inputs, intent, inputs.facts), violations), 80,
             note=lambda r: f"{len(r.diffs)} cycle(s), {sum(len(d.moves) for d in r.diffs)} move(s); "
                            f"{len(blocking(r.violations))} blocking left")
         if not fixed.ok:
             raise self._infeasible(fixed)
-        itinerary = await self._node("synthesizer", ["synth", digest(fixed.plan), intent, digest(fixed.violations)],
+        fixed_key = plan_key if fixed.plan is chosen.plan else digest(fixed.plan)
+        itinerary = await self._node("synthesizer", ["synth", fixed_key, intent, digest(fixed.violations)],
                                      lambda: self._synthesize(fixed, inputs), 95,
                                      note=lambda it: f"{len(it.citations)} citations")
         itinerary = itinerary.model_copy(update={"trace_id": self.trace_id, "run_id": self.run_id})
-        self.checkpoints.save("responder", digest(fixed.plan), fixed.plan)
+        self.checkpoints.save("responder", fixed_key, fixed.plan)
         return itinerary, fixed.plan
 
     async def _planner(self) -> tuple[PlannerInputs, list[PlanV1]]:
