@@ -22,11 +22,31 @@ LOAD_TIMEOUT_MS = 20_000
 PLAN_TIMEOUT_MS = 60_000  # the first road trip of a run builds the gazetteer index
 
 
-@pytest.fixture
-def gui_loop(qapp, qtbot):
+@pytest.fixture(scope="session")
+def _qasync_loop(qapp):
+    """One qasync loop for the whole session, never closed: closing one tears down Qt notifiers
+    and timers that events still queued in the QApplication may reach, and a new loop per test
+    made pytest-qt's event processing crash now and then (seen once as a segfault in CI)."""
     import qasync
 
     loop = qasync.QEventLoop(qapp, already_running=True)
+    _park(loop)
+    yield loop
+    loop.close()  # at the very end: stops its executor threads before Qt is torn down
+
+
+def _park(loop) -> None:
+    """Outside app tests the loop is not "running", so plain asyncio.run() still works."""
+    loop._QEventLoop__is_running = False  # noqa: SLF001 — see the module docstring: no stop()
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def gui_loop(_qasync_loop, qtbot):
+    loop = _qasync_loop
+    loop._QEventLoop__is_running = True  # noqa: SLF001
+    asyncio.events._set_running_loop(loop)
     asyncio.set_event_loop(loop)
     yield loop
     pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
@@ -34,10 +54,7 @@ def gui_loop(qapp, qtbot):
         task.cancel()
     if pending:
         qtbot.waitUntil(lambda: all(t.done() for t in pending), timeout=5_000)
-    loop._QEventLoop__is_running = False  # noqa: SLF001 — see the module docstring: no stop()
-    asyncio.events._set_running_loop(None)
-    loop.close()
-    asyncio.set_event_loop(None)
+    _park(loop)
 
 
 @pytest.fixture(scope="module")
