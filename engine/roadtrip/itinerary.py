@@ -97,7 +97,8 @@ class _Builder:
         return Activity(id=f"d{d.index}-{'arrive' if last else 'overnight'}", ref=a.name,
                         role="arrival" if last else "checkin", window=_window(d.arrive_min, d.arrive_min + 30),
                         kind=ChoiceKind.transit if last else ChoiceKind.lodging, name=f"{what} {a.label}", geo=geo,
-                        notes=notes, confidence=a.confidence, provenance=prov)
+                        notes=notes, confidence=a.confidence, provenance=prov,
+                        locked=a.source == "user")  # a requested stop is kept by every re-plan
 
     def _anchor(self, d: RoadDay) -> Anchor:
         a = d.anchor

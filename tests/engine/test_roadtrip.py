@@ -218,3 +218,11 @@ def test_forced_stops_get_the_days_their_stretch_needs(gazetteer, stop) -> None:
     assert any(d.forced or d.anchor.source == "user" or d.anchor.name == stop.split(",")[0] for d in plan.days)
     assert all(d.drive_miles <= 400 for d in plan.days)
     assert blocking(verify_road_plan(plan)) == []
+
+
+def test_requested_stops_are_locked_in_the_itinerary(gazetteer) -> None:
+    session = PlanningSession(today=date(2026, 11, 23), geocoder=gazetteer)
+    itin = asyncio.run(session.plan(trip(stops=["Amarillo"]))).itinerary
+    nights = {a.name: a.locked for d in itin.days for a in d.activities if a.role == "checkin"}
+    assert nights["Overnight in Amarillo, TX"] is True
+    assert sum(nights.values()) == 1
