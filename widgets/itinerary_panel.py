@@ -82,10 +82,19 @@ class ItineraryPanel(QWidget):
         tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         header = tree.header()
         header.setStretchLastSection(False)
+        # Fixed widths from sample texts: sizing columns to their contents made Qt read every
+        # cell on each new plan (thousands of data() calls, a visible stall after planning).
+        adv = tree.fontMetrics().horizontalAdvance
+        widths = {ItineraryModel.COL_WHEN: max(adv("Wed 15 Jun"), adv("00:00–00:00")) + 2 * tree.indentation() + 12,
+                  ItineraryModel.COL_KIND: adv("Transit") + 34,  # status dot
+                  ItineraryModel.COL_COST: adv("≈ $10,000.00") + 14,
+                  ItineraryModel.COL_MARKS: adv("locked · low conf.") + 34}
         for col in range(len(ItineraryModel.HEADERS)):
-            mode = QHeaderView.ResizeMode.Stretch if col == ItineraryModel.COL_NAME else \
-                QHeaderView.ResizeMode.ResizeToContents
-            header.setSectionResizeMode(col, mode)
+            if col == ItineraryModel.COL_NAME:
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+                continue
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, widths[col])
         tree.selectionModel().currentChanged.connect(self._on_current_changed)
         return tree
 
