@@ -208,6 +208,7 @@ class MainWindow(QMainWindow):
             if not map_shown:
                 self.show_on_map(version)
             self.itinerary_panel.set_itinerary(version.itinerary)
+            self.intent_form.set_intent(version.intent)  # map edits and undo show in the form too
             self.right_stack.setCurrentWidget(self.itinerary_panel)
             self.itinerary_dock.setWindowTitle("Itinerary")
             self.itinerary_dock.raise_()

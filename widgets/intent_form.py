@@ -49,6 +49,8 @@ class IntentForm(QWidget):
         self.set_home_airport(home_airport)
 
     # -- building ---------------------------------------------------------------------
+    _carried: IntentV1 | None = None  # locked slots kept across set_intent (see set_intent)
+
     def _build(self) -> None:
         content = QWidget()
         body = QVBoxLayout(content)
@@ -241,7 +243,7 @@ class IntentForm(QWidget):
         if errors:
             self._errors.show(errors)
             raise InputError(*errors[0])
-        return intent
+        return self._carry_locked(intent) if intent.mode == "city" else intent
 
     def request_plan(self) -> None:
         try:
@@ -371,6 +373,49 @@ class IntentForm(QWidget):
         if parsed.max_daily_miles is not None:
             self.max_miles_spin.setValue(round(parsed.max_daily_miles))
         self._set_preferences(parsed.themes, parsed.kid_friendly)
+
+    # -- showing an intent (undo/redo, map edits) ----------------------------------------------
+    def set_intent(self, intent: IntentV1 | RoadTripIntent) -> None:
+        """Fill the form from an intent, so a trip edited on the map (a dragged stop, a locked
+        visit) is what the next Plan sends. Locked city slots have no field: they are kept and
+        sent again while the city and dates stay the same."""
+        self.clear_errors()
+        if intent.mode == "road_trip":
+            self._carried = None
+            self.set_mode("road_trip")
+            self.origin_edit.setText(intent.origin)
+            self.terminus_edit.setText(intent.terminus)
+            self.road_days_spin.setValue(intent.days)
+            self.road_start_edit.setDate(QDate(intent.start_date))
+            self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(intent.trip_type))
+            self.route_combo.setCurrentIndex(max(self.route_combo.findData(intent.route), 0) if intent.route else 0)
+            self.stops_edit.setPlainText("\n".join(intent.stops))
+            self.corridor_spin.setValue(round(intent.corridor_max_deviation_miles))
+            self.max_miles_spin.setValue(round(intent.max_daily_miles))
+            self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly)
+            return
+        self.set_mode("city")
+        self.city_combo.setCurrentText(intent.city)
+        self.start_edit.setDate(QDate(intent.date_window.start))
+        self.days_spin.setValue(intent.days)
+        self.set_home_airport(intent.origin_airport)
+        for i in range(self.airports_list.count()):
+            item = self.airports_list.item(i)
+            code = item.data(Qt.ItemDataRole.UserRole)
+            item.setCheckState(Qt.CheckState.Checked if code in intent.airports else Qt.CheckState.Unchecked)
+        self.currency_combo.setCurrentText("USD")
+        self.budget_spin.setValue(intent.budget_usd_cents / 100)
+        self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly)
+        self.redeye_check.setChecked(intent.prefs.avoid_overnight)
+        self._carried = intent if intent.prefs.locked_slots else None
+
+    def _carry_locked(self, intent: IntentV1) -> IntentV1:
+        carried = getattr(self, "_carried", None)
+        same_trip = carried is not None and (carried.city, carried.date_window) == (intent.city, intent.date_window)
+        if not same_trip:
+            return intent
+        return intent.model_copy(update={"prefs": intent.prefs.model_copy(
+            update={"locked_slots": carried.prefs.locked_slots})})
 
     def _set_preferences(self, themes: list[str], kid_friendly: bool) -> None:
         for theme, check in self.theme_checks.items():

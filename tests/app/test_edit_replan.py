@@ -67,6 +67,7 @@ def test_dragged_anchor_snaps_to_a_route_town_and_becomes_a_forced_stop(qtbot, r
     after = wait_versions(qtbot, window, 2)
     assert after.intent.stops == ["Kingman, AZ"]
     assert ("Kingman, AZ", "user") in anchors(after) and anchors(after) != anchors(before)
+    assert window.intent_form.current_intent() == after.intent  # the next Plan keeps the forced stop
     assert window.last_change.startswith("Moved an overnight stop to Kingman, AZ: day")
     assert "cost" in window.last_change and "violations" in window.last_change
     # The map shows the new anchor where Kingman is.

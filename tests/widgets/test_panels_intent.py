@@ -227,3 +227,27 @@ def test_a_prompt_with_an_unsupported_currency_flags_the_currency(form):
     form.prompt_edit.setPlainText("5 days in Paris from 2027-06-15, flying from JFK, budget 4000 CHF")
     assert form.read_prompt()
     assert form.field_errors()["currency"].startswith("Currency: CHF is not offered")
+
+
+def test_set_intent_round_trips_city_and_road_intents(qtbot) -> None:
+    """What the map edits produce (a forced road stop, a locked city visit) is what Plan sends next."""
+    from datetime import date
+    from engine.catalog import default_catalog
+    from engine.models import IntentV1, RoadTripIntent
+    from engine.roadtrip.routes import load_routes
+    from widgets.intent_form import IntentForm
+    form = IntentForm(default_catalog(), {r.name: r for r in load_routes().values()}, today=date(2026, 11, 23))
+    qtbot.addWidget(form)
+    road = RoadTripIntent(origin="Los Angeles", terminus="Chicago", days=8, start_date=date(2027, 5, 3),
+                          route="Route 66", stops=["Amarillo"], max_daily_miles=380, corridor_max_deviation_miles=40)
+    form.set_intent(road)
+    assert form.current_intent() == road
+    city = IntentV1.model_validate({
+        "city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
+        "budget_usd_cents": 400000, "airports": ["CDG"], "origin_airport": "JFK",
+        "prefs": {"themes": ["art"], "locked_slots": [{"day_offset": 2, "activity_id": "eiffel_tower",
+                                                       "window": {"start": "14:00", "end": "16:00"}}]}})
+    form.set_intent(city)
+    assert form.current_intent() == city
+    form.days_spin.setValue(4)  # another trip: the locked visit no longer applies
+    assert form.current_intent().prefs.locked_slots == []
