@@ -79,9 +79,11 @@ class PlanBuilder:
 
     def build(self, branch: Branch, *, skip_venues: frozenset[str] = frozenset()) -> PlanV1:
         days = self._frame(branch)
+        a = self.assumptions()  # the buffers the verifiers will check against
         builder = DayBuilder(self.inputs.facts, themes=self.intent.prefs.themes, kid=self.intent.prefs.kid_friendly,
-                             hotel=branch.hotel.geo, transit_buffer=15, museum_buffer=20,
-                             airport_buffer=120, ranking=self.ranking)
+                             hotel=branch.hotel.geo, transit_buffer=a.transit_buffer_minutes,
+                             museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
+                             ranking=self.ranking)
         used = set(skip_venues) | {s.selected.option_ref for d in days for s in d if s.locked}
         venues = list(self.inputs.attractions)
         for di, fixed in enumerate(days):

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import shapely
 from pyproj import Geod
-from shapely.geometry import LineString, Point
-from shapely.ops import substring
+from shapely.geometry import LineString
 
-from .routes import METERS_PER_MILE, Route, _transformers, route_projection
+from .routes import ProjectedLine, Route, _transformers, route_projection
 
 DIRECT_ROAD_FACTOR = 1.3  # seed INV-PACE-02: straight-line miles × 1.3 ≈ road miles
 GEODESIC_STEP_M = 10_000
 
 
-class DirectCorridor:
+class DirectCorridor(ProjectedLine):
     """No named route: a band around the geodesic from origin to terminus (same measurement API
     as :class:`Route`; ``road_factor`` turns its miles into driving miles)."""
 
@@ -30,54 +29,13 @@ class DirectCorridor:
         xs, ys = self._fwd.transform([p[0] for p in lonlats], [p[1] for p in lonlats])
         self._line = LineString(list(zip(xs, ys)))
         shapely.prepare(self._line)
-
-    def length_miles(self) -> float:
-        return self._line.length / METERS_PER_MILE
-
-    def _xy(self, lat: float, lon: float) -> Point:
-        return Point(*self._fwd.transform(lon, lat))
-
-    def progress_miles(self, lat: float, lon: float) -> float:
-        return self._line.project(self._xy(lat, lon)) / METERS_PER_MILE
-
-    def offset_miles(self, lat: float, lon: float) -> float:
-        return self._line.distance(self._xy(lat, lon)) / METERS_PER_MILE
-
-    def measure(self, lat: float, lon: float) -> tuple[float, float]:
-        p = self._xy(lat, lon)
-        return self._line.project(p) / METERS_PER_MILE, self._line.distance(p) / METERS_PER_MILE
-
-    def point_at(self, progress_miles: float) -> tuple[float, float]:
-        d = min(max(progress_miles * METERS_PER_MILE, 0.0), self._line.length)
-        p = self._line.interpolate(d)
-        lon, lat = self._inv.transform(p.x, p.y)
-        return (lat, lon)
-
-    def path(self, start_miles: float, end_miles: float, max_points: int = 200) -> list[tuple[float, float]]:
-        return _path(self._line, self._inv, start_miles, end_miles, max_points)
+        self._length_m = float(self._line.length)
 
     def towns_in_corridor(self, max_miles: float) -> list:
         return []  # no named route: towns come from the gazetteer (gazetteer_towns)
 
     def pois_in_corridor(self, max_miles: float) -> list:
         return []
-
-
-def route_path(route: Route, start_miles: float, end_miles: float, max_points: int = 200) -> list[tuple[float, float]]:
-    """The driven geometry between two progress values of a named route, as (lat, lon)."""
-    return _path(route._line, route._inv, start_miles, end_miles, max_points)  # noqa: SLF001 same package
-
-
-def _path(line: LineString, inv, start_miles: float, end_miles: float, max_points: int) -> list[tuple[float, float]]:
-    a, b = sorted((start_miles * METERS_PER_MILE, end_miles * METERS_PER_MILE))
-    piece = substring(line, a, b)
-    coords = list(piece.coords) if piece.geom_type == "LineString" else [piece.coords[0]]
-    if len(coords) > max_points:
-        step = len(coords) / max_points
-        coords = [coords[int(i * step)] for i in range(max_points)] + [coords[-1]]
-    lons, lats = inv.transform([c[0] for c in coords], [c[1] for c in coords])
-    points = list(zip(lats, lons))
-    return points if start_miles <= end_miles else points[::-1]
 
 
 def road_factor(corridor) -> float:

@@ -4,7 +4,7 @@ text validation report (seed 000 §10)."""
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 from functools import lru_cache
 
 from engine.geocode.trust import check_point, geodesic_miles
@@ -12,7 +12,6 @@ from engine.models import (Activity, Anchor, ChoiceKind, Citation, CostBreakdown
                            Geo, ItineraryV1, Provenance, RoadTripIntent, TimeWindow, Violation, format_usd)
 from engine.tools.provenance import stamp
 
-from .corridor import DirectCorridor, route_path
 from .plan import Place, RoadDay, RoadPlan, RoadStop
 
 FUEL_USD_PER_MILE = {"us": 3.60 / 25, "europe": 1.85 * 6.5 / 100 * 1.609344}  # local price per mile
@@ -64,13 +63,8 @@ class _Builder:
         return DayItinerary(date=d.date, activities=acts, anchor=self._anchor(d), tz=zone_at(d.anchor.lat, d.anchor.lon),
                             drive=Drive(miles=d.drive_miles, hours=d.drive_hours, from_name=d.start.label,
                                         to_name=d.anchor.label),
-                            path=[Geo(lat=lat, lon=lon) for lat, lon in self._path(d)])
-
-    def _path(self, d: RoadDay) -> list[tuple[float, float]]:
-        corridor = self.plan.corridor
-        if isinstance(corridor, DirectCorridor):
-            return corridor.path(d.start_progress, d.anchor_progress)
-        return route_path(corridor, d.start_progress, d.anchor_progress)
+                            path=[Geo(lat=lat, lon=lon) for lat, lon in
+                                  self.plan.corridor.path(d.start_progress, d.anchor_progress)])
 
     def _drive(self, d: RoadDay, n: int, start: int, end: int, frm: str, to: str) -> Activity:
         prov = stamp("road_planner", f"{d.index}|{frm}|{to}", data_source="computed")

@@ -54,16 +54,15 @@ class PlaceResolver:
                 allow_detour: bool = False) -> Place:
         """``allow_detour``: a user-requested stop may lie off the corridor (INV-CORR-02 exception);
         the deviation is logged on the place."""
-        self.allow_detour = allow_detour
         town = self._route_town(query, near)
         if town is not None:
             return town
         log: list[str] = []
         rejected: list[GeoCandidate] = []
-        place = self._from_candidates(query, near, log, rejected)
+        place = self._from_candidates(query, near, log, rejected, allow_detour)
         for context in self._contexts(query, near, rejected) if place is None else []:
             log.append(f"re-geocoding with context: {query}, {context}")
-            place = self._from_candidates(f"{query}, {context}", near, log, [])
+            place = self._from_candidates(f"{query}, {context}", near, log, [], allow_detour)
             if place is not None:
                 break
         if place is None:
@@ -90,7 +89,8 @@ class PlaceResolver:
                      considered=tuple(f"{h.town.name}, {h.town.admin1} (route town)" for h in hits))
 
     # -- gazetteer -----------------------------------------------------------------------------
-    def _from_candidates(self, query: str, near, log: list[str], rejected: list) -> Place | None:
+    def _from_candidates(self, query: str, near, log: list[str], rejected: list,
+                         allow_detour: bool = False) -> Place | None:
         cands = self.geocoder.candidates(GeocodeRequest(query=query, near=near, limit=25))
         ok, off = [], []
         for c in cands:
@@ -108,7 +108,7 @@ class PlaceResolver:
         meant_off = best_off is not None and (not ok or max(c.confidence for c, _ in ok)
                                               < MEANT_ELSEWHERE * best_off[0].confidence)
         if meant_off:
-            return self._detour(best_off, log) if getattr(self, "allow_detour", False) else self._refuse(best_off, log)
+            return self._detour(best_off, log) if allow_detour else self._refuse(best_off, log)
         return self._choose(ok, near, log) if ok else None
 
     def _refuse(self, best_off, log: list[str]) -> None:

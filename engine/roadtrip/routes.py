@@ -35,6 +35,7 @@ from typing import NamedTuple
 import shapely
 from pyproj import Transformer
 from shapely.geometry import LineString, Point
+from shapely.ops import substring
 
 from engine.catalog import fixtures_dir
 from engine.catalog.loader import read_model
@@ -45,7 +46,7 @@ from .route_schema import RawRoute, RoutePOI, RouteTown
 METERS_PER_MILE = 1609.344
 ROUTES_SUBDIR = "routes"
 
-__all__ = ["METERS_PER_MILE", "Route", "TownOnRoute", "POIOnRoute", "find_route", "load_routes",
+__all__ = ["METERS_PER_MILE", "ProjectedLine", "Route", "TownOnRoute", "POIOnRoute", "find_route", "load_routes",
            "normalize_route_name", "route_projection"]
 
 
@@ -87,8 +88,57 @@ def _transformers(proj: str) -> tuple[Transformer, Transformer]:
     return fwd, inv
 
 
+# -- measurement on a projected polyline ---------------------------------------------------------
+class ProjectedLine:
+    """Corridor measurements in miles on a polyline already projected to a plane; shared by named
+    routes and the direct corridor. Needs ``_line`` (prepared LineString), ``_length_m``, and the
+    ``_fwd``/``_inv`` transformers of its projection."""
+
+    __slots__ = ()
+
+    def length_miles(self) -> float:
+        return self._length_m / METERS_PER_MILE
+
+    def _xy(self, lat: float, lon: float) -> Point:
+        x, y = self._fwd.transform(lon, lat)
+        return Point(x, y)
+
+    def progress_miles(self, lat: float, lon: float) -> float:
+        """Distance along the route, from its start, of the point's projection onto the centreline."""
+        return self._line.project(self._xy(lat, lon)) / METERS_PER_MILE
+
+    def offset_miles(self, lat: float, lon: float) -> float:
+        """Shortest distance from the point to the centreline."""
+        return self._line.distance(self._xy(lat, lon)) / METERS_PER_MILE
+
+    def measure(self, lat: float, lon: float) -> tuple[float, float]:
+        """``(progress_miles, offset_miles)`` with a single projection of the point."""
+        p = self._xy(lat, lon)
+        return (self._line.project(p) / METERS_PER_MILE, self._line.distance(p) / METERS_PER_MILE)
+
+    def point_at(self, progress_miles: float) -> tuple[float, float]:
+        """``(lat, lon)`` of the centreline point at this progress (clamped to the route)."""
+        d = min(max(progress_miles * METERS_PER_MILE, 0.0), self._length_m)
+        p = self._line.interpolate(d)
+        lon, lat = self._inv.transform(p.x, p.y)
+        return (lat, lon)
+
+    def path(self, start_miles: float, end_miles: float, max_points: int = 200) -> list[tuple[float, float]]:
+        """The centreline between two progress values as (lat, lon), in travel order, thinned to
+        ``max_points``: the driven geometry of a road-trip day."""
+        a, b = sorted((start_miles * METERS_PER_MILE, end_miles * METERS_PER_MILE))
+        piece = substring(self._line, a, b)
+        coords = list(piece.coords) if piece.geom_type == "LineString" else [piece.coords[0]]
+        if len(coords) > max_points:
+            step = len(coords) / max_points
+            coords = [coords[int(i * step)] for i in range(max_points)] + [coords[-1]]
+        lons, lats = self._inv.transform([c[0] for c in coords], [c[1] for c in coords])
+        points = list(zip(lats, lons))
+        return points if start_miles <= end_miles else points[::-1]
+
+
 # -- the route ----------------------------------------------------------------------------------
-class Route:
+class Route(ProjectedLine):
     """An immutable named route, in one direction of travel (``reversed()`` gives the other)."""
 
     __slots__ = ("_raw", "_forward", "_proj", "_fwd", "_inv", "_line", "_length_m", "_memo")
@@ -197,34 +247,6 @@ class Route:
     @property
     def terminus(self) -> RouteTown:
         return self.town(self.endpoints[1])
-
-    # -- measurements ---------------------------------------------------------------------------
-    def length_miles(self) -> float:
-        return self._length_m / METERS_PER_MILE
-
-    def _xy(self, lat: float, lon: float) -> Point:
-        x, y = self._fwd.transform(lon, lat)
-        return Point(x, y)
-
-    def progress_miles(self, lat: float, lon: float) -> float:
-        """Distance along the route, from its start, of the point's projection onto the centreline."""
-        return self._line.project(self._xy(lat, lon)) / METERS_PER_MILE
-
-    def offset_miles(self, lat: float, lon: float) -> float:
-        """Shortest distance from the point to the centreline."""
-        return self._line.distance(self._xy(lat, lon)) / METERS_PER_MILE
-
-    def measure(self, lat: float, lon: float) -> tuple[float, float]:
-        """``(progress_miles, offset_miles)`` with a single projection of the point."""
-        p = self._xy(lat, lon)
-        return (self._line.project(p) / METERS_PER_MILE, self._line.distance(p) / METERS_PER_MILE)
-
-    def point_at(self, progress_miles: float) -> tuple[float, float]:
-        """``(lat, lon)`` of the centreline point at this progress (clamped to the route)."""
-        d = min(max(progress_miles * METERS_PER_MILE, 0.0), self._length_m)
-        p = self._line.interpolate(d)
-        lon, lat = self._inv.transform(p.x, p.y)
-        return (lat, lon)
 
     def _town_measures(self) -> list[TownOnRoute]:
         got = self._memo.get("towns")
