@@ -8,8 +8,8 @@ the same trip. Flows (plan, edit, undo, export) are in :mod:`app.trip_controller
 
 from __future__ import annotations
 
-import os
 from decimal import Decimal
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCursor
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QM
                                QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
 
 from engine.errors import InputError
+from engine.settings import effective_home_airport, load_settings
 from engine.models import format_usd
 from engine.pipeline import PlanningSession
 from engine.roadtrip.routes import find_route, load_routes
@@ -26,11 +27,14 @@ from widgets.intent_form import IntentForm
 from widgets.itinerary_panel import ItineraryPanel
 from widgets.map_view import MapView
 from widgets.progress_panel import ProgressPanel
+from widgets.trip_list import TripListPanel
 
 from .exports import export_dialog
+from .library import TripLibrary
 from .map_edits import town_label
 from .message_bar import MessageBar
 from .replace_chooser import ReplaceChooser
+from .settings_dialog import SettingsDialog
 from .trip_controller import TripController
 from .trip_session import TripSession, TripVersion
 from .version_diff import describe_change
@@ -47,10 +51,18 @@ BOTTOM_HEIGHT = 165  # status line, progress bar and the last few events
 
 class MainWindow(QMainWindow):
     def __init__(self, trip: TripSession | None = None, planning: PlanningSession | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, use_store: bool = False, store_url: str | None = None,
+                 settings_path: Path | None = None) -> None:
+        """``use_store``: sign in to the trip store (the app does; tests and the screenshot tool
+        work in memory unless they ask); ``store_url``/``settings_path`` override the defaults."""
         super().__init__(parent)
         self.trip = trip if trip is not None else TripSession()
         self.planning = planning if planning is not None else PlanningSession()
+        self.settings_path = settings_path
+        loaded = load_settings(settings_path)
+        self.settings = loaded.settings
+        self._secrets = None
+        self.library = TripLibrary(self, url=store_url, enabled=use_store)
         self.setWindowTitle(APP_TITLE)
         self.resize(1400, 900)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
@@ -58,15 +70,17 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.North)
-        self.controller = TripController(self, self.trip, self.planning)
+        self.controller = TripController(self, self.trip, self.planning, self.library)
         self.replace_chooser: ReplaceChooser | None = None
+        self.settings_dialog: SettingsDialog | None = None
         self.export_dialog: QFileDialog | None = None
         self.map_menu: QMenu | None = None
         self.about_box: QMessageBox | None = None
         self._build_central()
         self._build_docks()
         self.commands = build_actions(self, self.planning.today)
-        self.toolbar = build_menus(self, self.commands, (self.form_dock, self.itinerary_dock, self.bottom_dock))
+        self.toolbar = build_menus(self, self.commands,
+                                   (self.trips_dock, self.form_dock, self.itinerary_dock, self.bottom_dock))
         self._build_status_bar()
         self._connect()
         self._laid_out = False
@@ -75,6 +89,10 @@ class MainWindow(QMainWindow):
         self.show_version(self.trip.current)
         if self.trip.current is None:
             self.show_status("Pick an example trip, or describe yours in the Trip form and press Plan (Ctrl+R).")
+        if loaded.warning:
+            self.show_message(f"Settings: {loaded.warning}", "warning")
+        if self.settings.online_tiles:
+            self.commands.online.setChecked(True)
 
     # -- building -------------------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -92,10 +110,12 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         today = self.planning.today
         self.intent_form = IntentForm(self.planning.catalog, load_routes(), today=today, fx_to_usd=self._fx_to_usd,
-                                      home_airport=os.environ.get("TRIPWRIGHT_HOME_AIRPORT"))
+                                      home_airport=effective_home_airport(self.settings))
         self.form_dock = self._dock("Trip", "form_dock", self.intent_form, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.trip_list = TripListPanel()
+        self.trips_dock = self._dock("Trips", "trips_dock", self.trip_list, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.welcome = WelcomePanel(today)
-        self.itinerary_panel = ItineraryPanel()
+        self.itinerary_panel = ItineraryPanel(distance_unit=self.settings.distance_unit)
         self.right_stack = QStackedWidget()
         self.right_stack.addWidget(self.welcome)
         self.right_stack.addWidget(self.itinerary_panel)
@@ -122,18 +142,17 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         fx_as_of = self.planning.toolbox.fx_as_of
-        self.user_label = QLabel(USER_TEXT)
-        self.database_label = QLabel(DATABASE_TEXT)
+        self.user_label = QLabel()
+        self.database_label = QLabel()
         self.online_label = QLabel()
         self.data_label = QLabel(f"Fixtures \u00b7 FX as-of {fx_as_of.isoformat()}")
-        self.user_label.setToolTip("Signed in locally (accounts come with the trip store)")
-        self.database_label.setToolTip("Trips are kept in memory for this session")
         self.data_label.setToolTip("Prices, hours and schedules come from the embedded fixtures")
         for label in (self.user_label, self.database_label, self.online_label, self.data_label):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setContentsMargins(6, 0, 6, 0)
             self.statusBar().addPermanentWidget(label)
         self._show_online(False)
+        self.show_store_state()
 
     def _connect(self) -> None:
         a, c = self.commands, self.controller
@@ -157,6 +176,16 @@ class MainWindow(QMainWindow):
         a.export_any.triggered.connect(lambda: self.choose_export(None))
         a.online.toggled.connect(self.set_online)
         a.about.triggered.connect(self.show_about)
+        a.settings.triggered.connect(self.open_settings)
+        a.sign_in.triggered.connect(self.library.ask_login)
+        a.sign_out.triggered.connect(self.library.sign_out)
+        self.library.state_changed.connect(self.show_store_state)
+        trips = self.trip_list
+        trips.open_requested.connect(self.library.open_requested)
+        trips.rename_requested.connect(self.library.rename_requested)
+        trips.delete_requested.connect(self.library.delete_requested)
+        trips.restore_requested.connect(self.library.restore_requested)
+        trips.new_requested.connect(self.new_trip)
         for key, action in a.examples.items():
             action.triggered.connect(lambda _=False, k=key: self.open_example(k))
         for key, action in a.exports.items():
@@ -168,6 +197,7 @@ class MainWindow(QMainWindow):
             self._laid_out = True
             self.apply_default_layout()
             QTimer.singleShot(0, self._size_docks)  # once the first layout has run
+            QTimer.singleShot(0, self.library.start)  # the store opens while the map loads
 
     def apply_default_layout(self) -> None:
         """Form on the left, itinerary on the right, progress under the map. When the window is
@@ -176,9 +206,13 @@ class MainWindow(QMainWindow):
         compact = self.width() < FORM_WIDTH + ITINERARY_WIDTH + MAP_MIN_WIDTH
         if compact:
             self.tabifyDockWidget(self.itinerary_dock, self.form_dock)
+            self.tabifyDockWidget(self.itinerary_dock, self.trips_dock)
             self.itinerary_dock.raise_()  # the welcome page (or the trip) first
         else:
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.form_dock)
+            self.tabifyDockWidget(self.form_dock, self.trips_dock)
+            self.form_dock.raise_()
+        self.trips_dock.setVisible(self.library.enabled)
         self._size_docks()
 
     def _size_docks(self) -> None:
@@ -293,6 +327,53 @@ class MainWindow(QMainWindow):
         self.map_view.set_online(online)
         self._show_online(online)
 
+    def show_store_state(self) -> None:
+        """Who is signed in, where trips are kept (or why they are not)."""
+        library = self.library
+        ws = library.workspace
+        if library.active:
+            who = ws.identity
+            self.user_label.setText(f"{who.display_name or who.email} \u00b7 {who.org_name}")
+            self.user_label.setToolTip(f"Signed in as {who.email} in {who.org_name}")
+            self.database_label.setText("SQLite" if ws.store.is_sqlite else "PostgreSQL")
+            self.database_label.setToolTip(f"Trips are saved in {ws.store.display_url}")
+        else:
+            self.user_label.setText("Not signed in" if ws is not None else USER_TEXT)
+            self.user_label.setToolTip(library.problem or "Trips are kept in memory for this session")
+            self.database_label.setText("Not saving" if library.problem else DATABASE_TEXT)
+            self.database_label.setToolTip(library.problem or "Trips are kept in memory for this session")
+        self.commands.sign_in.setEnabled(ws is not None and not library.active)
+        self.commands.sign_out.setEnabled(library.active and ws.can_sign_out)
+        self.trips_dock.setEnabled(library.active)
+
+    def open_settings(self) -> SettingsDialog:
+        if self.settings_dialog is not None:
+            self.settings_dialog.raise_()
+            return self.settings_dialog
+        dialog = SettingsDialog(self.settings, self.secrets, on_audit=self.library.audit, path=self.settings_path,
+                                parent=self)
+        dialog.saved.connect(self.apply_settings)
+        dialog.destroyed.connect(lambda _=None: setattr(self, "settings_dialog", None))
+        self.settings_dialog = dialog
+        dialog.show()
+        return dialog
+
+    @property
+    def secrets(self):
+        """The app's one keyring access (a key kept in memory must outlive the dialogs)."""
+        if self._secrets is None:
+            from engine.store.secret_store import SecretStore
+
+            self._secrets = SecretStore()
+        return self._secrets
+
+    def apply_settings(self, settings) -> None:
+        self.settings = settings
+        self.intent_form.set_home_airport(effective_home_airport(settings))
+        self.itinerary_panel.set_distance_unit(settings.distance_unit)
+        self.commands.online.setChecked(settings.online_tiles)
+        self.show_status("Settings saved.", 5000)
+
     def _show_online(self, online: bool) -> None:
         self.online_label.setText("Online \u00b7 OSM tiles" if online else "Offline")
         self.online_label.setStyleSheet("color: #2e7d32;" if online else "color: #616161;")
@@ -323,6 +404,8 @@ class MainWindow(QMainWindow):
     def new_trip(self) -> None:
         self.controller.cancel()
         self.trip.clear()
+        self.trip_list.set_current(None)
+        self.library.remember_shown()
         self.message_bar.clear()
         self.show_version(None)
         self.show_status("New trip: describe it in the form or pick an example.")
@@ -384,7 +467,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         self.controller.cancel()  # the worker stops at its next node; the trip stays in the session
-        for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu):
+        for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu, self.settings_dialog,
+                    self.library.login_dialog):
             try:
                 if box is not None:
                     box.close()  # a visible dialog would keep the app from quitting

@@ -116,7 +116,8 @@ class PlannerService:
             run.token.cancel()
             run.cancel_now()
 
-    async def plan(self, intent, *, on_event: EventSink | None = None, edits=None) -> PlanResult:
+    async def plan(self, intent, *, on_event: EventSink | None = None, edits=None,
+                   run_id: str | None = None) -> PlanResult:
         self.cancel()
         token = CancelToken()
         run = self._run = _Run(token, self.gui_loop.create_future(), on_event)
@@ -133,7 +134,7 @@ class PlannerService:
                     return
                 try:
                     result = asyncio.run(self.session.plan(
-                        intent, on_event=lambda e: post(run.deliver, e), cancel=token, edits=edits))
+                        intent, on_event=lambda e: post(run.deliver, e), cancel=token, edits=edits, run_id=run_id))
                 except BaseException as exc:  # noqa: BLE001 — handed to the awaiting coroutine
                     post(run.settle, run.done.set_exception, exc)
                 else:

@@ -24,6 +24,7 @@ from widgets.map_layers import corridor_geometry
 from .exports import KINDS, ExportKind, export_itinerary
 from .map_edits import (Rebased, alternatives, anchor_day, city_edit, nearest_town, replace_edit, town_label,
                         with_forced_stop)
+from .library import Reused, TripLibrary, replan_key
 from .planner_service import PlannerService
 from .trip_session import Intent, TripSession, TripVersion
 
@@ -33,12 +34,13 @@ MAP_FIRST_S = 0.04
 
 
 class TripController(QObject):
-    def __init__(self, window, trip: TripSession, planning) -> None:
+    def __init__(self, window, trip: TripSession, planning, library: TripLibrary) -> None:
         super().__init__(window)
         self.w = window
         self.trip = trip
         self.planning = planning
         self._service: PlannerService | None = None
+        self.library = library
         self.task: asyncio.Task | None = None  # the planning run in flight
         self.run_events: list = []
         self.last_result = None
@@ -63,7 +65,18 @@ class TripController(QObject):
     # -- planning -------------------------------------------------------------------------------
     @asyncSlot(object)
     async def plan_intent(self, intent: Intent) -> TripVersion | None:
-        return await self.run(intent, description="Planned")
+        """Plan what the form says: a new version of the open trip when it is the same trip (same
+        kind, same place), else a new trip. The same request twice is planned once."""
+        return await self.run(intent, description="Planned", new_trip=not self._continues(intent),
+                              request_key="form")
+
+    def _continues(self, intent: Intent) -> bool:
+        current = self.trip.current
+        if current is None or current.mode != intent.mode:
+            return False
+        if intent.mode == "road_trip":
+            return (current.intent.origin, current.intent.terminus) == (intent.origin, intent.terminus)
+        return current.intent.city == intent.city
 
     @asyncSlot()
     async def replan(self) -> TripVersion | None:
@@ -72,28 +85,42 @@ class TripController(QObject):
             self.w.plan_from_form()
             return None
         edits = [Rebased(version.plan, _keep)] if version.plan is not None else None  # keep the edits
-        return await self.run(version.intent, edits=edits, description="Re-planned")
+        return await self.run(version.intent, edits=edits, description="Re-planned", request_key=replan_key())
 
-    async def run(self, intent: Intent, *, edits=None, description: str) -> TripVersion | None:
-        """One planning run, shown live; a completed run becomes the new current version.
-        A newer run supersedes this one: it is cancelled and its outcome is dropped quietly."""
+    async def run(self, intent: Intent, *, edits=None, description: str, new_trip: bool = False,
+                  request_key: str | None = None) -> TripVersion | None:
+        """One planning run, shown live and recorded in the store as it streams; a completed run
+        becomes the new current version (of a new trip when ``new_trip``). A newer run supersedes
+        this one: it is cancelled and its outcome is dropped quietly. Edits are keyed by what
+        they do and the version they start from, so the same edit twice is planned once."""
         self.cancel()
         ticket = self._ticket = object()
         events: list = []
         self.run_events = events
+        base = self.trip.current
+        key = request_key or f"{description}|{base.number if base is not None else '-'}"
+        recording = await self.library.begin(intent, new_trip=new_trip or base is None, request_key=key)
+        if isinstance(recording, Reused):
+            return await self._reuse(recording, ticket)
+        if self._ticket is not ticket:
+            await self.library.abandon(recording, None)
+            return None
 
         def on_event(event) -> None:
             if self._ticket is ticket:
                 events.append(event)
                 self.w.progress.append(event)
+            self.library.event(recording, event)
 
         self.task = asyncio.current_task()
         self.w.progress.start_run()
         self.w.show_progress_tab()
         self.w.set_busy(True)
         try:
-            result = await self.service.plan(intent, on_event=on_event, edits=edits)
+            run_id = recording.ticket.run_id if recording is not None else None
+            result = await self.service.plan(intent, on_event=on_event, edits=edits, run_id=run_id)
         except (InputError, TripwrightError) as exc:
+            await self.library.abandon(recording, None, error=_one_line(exc))
             if self._ticket is ticket:
                 self._refused(_one_line(exc))
             return None
@@ -101,6 +128,8 @@ class TripController(QObject):
             if self._ticket is ticket:
                 self.w.set_busy(False)
                 self.w.diagnostics.refresh(events, self.planning.toolbox.executor.stats)
+        if self._ticket is not ticket or result.status != "completed" or result.itinerary is None:
+            await self.library.abandon(recording, result)
         if self._ticket is not ticket:
             return None
         self.last_result = result
@@ -111,11 +140,15 @@ class TripController(QObject):
             kept = "\nThe open trip is unchanged." if self.trip.current is not None else ""
             self._refused(_failure_text(result) + kept, level="error")
             return None
+        version = await self.library.finish(recording, result, intent, TripVersion.of(result, intent, description))
         await warm_corridor(intent)
         if self._ticket is not ticket:
             return None
         before = self.trip.current
-        version = self.trip.push(TripVersion.of(result, intent, description))
+        if new_trip or (recording is not None and recording.created_trip):
+            self.trip.clear()  # another trip: its own history
+        version = self.trip.push(version)
+        self.library.adopt(recording)
         # The map first, and a moment for its frame to arrive, before the itinerary panel's
         # heavier relayout: the map is where the user is looking after an edit.
         self.w.show_on_map(version)
@@ -123,6 +156,17 @@ class TripController(QObject):
         self.w.show_version(version, map_shown=True)
         self.w.report_change(description, before, version)
         return version
+
+    async def _reuse(self, reused: Reused, ticket: object) -> TripVersion | None:
+        """The same request was planned moments ago: show that version instead of planning again."""
+        if reused.number is None:
+            self.w.show_status("Already planning this request; its result will show here.", 8000)
+            return None
+        if self._ticket is not ticket or not await self.library.open_trip(reused.trip_id, reused.number, quiet=True):
+            return None
+        self.w.show_status(f"Same request as {self.trip.label()} a moment ago: showing it instead of planning "
+                           "again (Re-plan runs it anew).", 10_000)
+        return self.trip.current
 
     def _refused(self, text: str, level: str = "error") -> None:
         self.w.show_message(text, level)
@@ -239,6 +283,7 @@ class TripController(QObject):
         self.w.progress.replay(version.events)
         self.w.diagnostics.refresh(version.events, self.planning.toolbox.executor.stats)
         self.w.show_status(f"{verb}: now at {self.trip.label()} \u2014 {version.edit}")
+        self.library.remember_shown()
         return version
 
     # -- exports --------------------------------------------------------------------------------
@@ -257,6 +302,8 @@ class TripController(QObject):
             return None
         what = kind.label.rstrip("\u2026")
         self.w.show_status(f"Exported {what} to {written}", timeout_ms=15_000)
+        self.library.audit("exported", target_type="trip", target_id=self.trip.trip_id or "", format=kind.key,
+                           version=version.number)
         return written
 
 

@@ -1,8 +1,9 @@
 """The open trip, in memory: its intent and a linear history of planned versions with undo/redo.
 
-Qt-free and engine-typed on purpose, so the store (``engine/store/``) can back it later: a
-version is what a trip version row will hold (intent, itinerary, the plan the next edit starts
-from, the run's summary and events, and what the user did to get there).
+Qt-free and engine-typed on purpose: a version is what a trip version row holds (intent,
+itinerary, the plan the next edit starts from, the run's summary and events, and what the user
+did to get there). When the app is signed in to the store, ``trip_id`` names the trip's row and
+each version carries its stored ``number`` (app/workspace.py loads and saves them).
 
 Undo/redo move a pointer; a new version after an undo drops the versions after the pointer (as
 every editor does). The session outlives the window: a new ``MainWindow`` given the same
@@ -46,6 +47,7 @@ class TripVersion:
     summary: RunSummary
     edit: str  # what made this version, e.g. "Planned" or "Locked Louvre"
     events: tuple[StreamEvent, ...] = ()
+    number: int | None = None  # the stored version's number; None when not saved
 
     @property
     def mode(self) -> str:
@@ -63,6 +65,8 @@ class TripSession:
 
     versions: list[TripVersion] = field(default_factory=list)
     pointer: int = -1  # index of the shown version; -1 when nothing has been planned
+    trip_id: str | None = None  # the stored trip; None until its first version is saved
+    name: str = ""  # the stored trip's name
 
     @property
     def current(self) -> TripVersion | None:
@@ -101,9 +105,22 @@ class TripSession:
         return self.current
 
     def clear(self) -> None:
-        """New trip: forget every version."""
+        """New trip: forget every version (the stored trip, if any, stays in the store)."""
         self.versions.clear()
         self.pointer = -1
+        self.trip_id, self.name = None, ""
+
+    def replace_with(self, other: "TripSession") -> None:
+        """Show another trip (opened from the store) in this session, keeping its identity."""
+        self.versions[:] = other.versions
+        self.pointer, self.trip_id, self.name = other.pointer, other.trip_id, other.name
+
+    def point_at(self, number: int | None) -> TripVersion | None:
+        """Show the version with stored ``number`` (the latest when absent or unknown)."""
+        for index, version in enumerate(self.versions):
+            if number is not None and version.number == number:
+                self.pointer = index
+        return self.current
 
     def label(self) -> str:
         """``"v2/3"``: the shown version out of all of them ("" before the first plan)."""

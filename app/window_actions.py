@@ -1,8 +1,8 @@
 """The main window's actions, menus and toolbar, with their keyboard shortcuts.
 
-File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Quit (Ctrl+Q).
-Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5),
-Cancel (Esc). View: the docks, Online tiles. Help: About.
+File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Sign in…, Sign out,
+Quit (Ctrl+Q). Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z), Settings… (Ctrl+,). Plan: Plan (Ctrl+R),
+Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). View: the docks, Online tiles. Help: About.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ class WindowActions:
     export_any: QAction
     online: QAction
     about: QAction
+    settings: QAction
+    sign_in: QAction
+    sign_out: QAction
     examples: dict[str, QAction] = field(default_factory=dict)
     exports: dict[str, QAction] = field(default_factory=dict)
 
@@ -71,7 +74,13 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
         online=_action(window, "&Online tiles", tip="Show OpenStreetMap tiles under the trip (needs a network)",
                        checkable=True),
         about=_action(window, "&About Tripwright"),
+        settings=_action(window, "&Settings\u2026", ["Ctrl+,"],
+                         tip="Home airport, distance units, map tiles, language model and API key"),
+        sign_in=_action(window, "Sign &in\u2026", tip="Sign in to see and save your org's trips"),
+        sign_out=_action(window, "Sign &out", tip="Sign out and forget this computer's remembered login"),
     )
+    actions.sign_in.setEnabled(False)
+    actions.sign_out.setEnabled(False)
     for key, example in examples(today).items():
         actions.examples[key] = _action(window, example.title.replace("&", "&&"), tip=example.prompt)
     for kind in EXPORT_KINDS:
@@ -93,10 +102,15 @@ def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
     for action in actions.exports.values():
         export_menu.addAction(action)
     file_menu.addSeparator()
+    file_menu.addAction(actions.sign_in)
+    file_menu.addAction(actions.sign_out)
+    file_menu.addSeparator()
     file_menu.addAction(actions.quit)
     edit_menu = bar.addMenu("&Edit")
     edit_menu.addAction(actions.undo)
     edit_menu.addAction(actions.redo)
+    edit_menu.addSeparator()
+    edit_menu.addAction(actions.settings)
     plan_menu = bar.addMenu("&Plan")
     for action in (actions.plan, actions.replan, actions.cancel):
         plan_menu.addAction(action)

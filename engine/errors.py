@@ -2,7 +2,8 @@
 
     TripwrightError
     ├── InputError            bad user input; names the field (CLI exit 2)
-    │   └── UnknownCityError  a city the fixtures do not cover
+    │   ├── UnknownCityError  a city the fixtures do not cover
+    │   └── VersionCapError   a trip already has MAX_VERSIONS LLM revisions
     ├── FixtureError          an embedded data file is missing or invalid (a bug, not user input)
     ├── InfeasiblePlan        bounded repair ran out; carries the best plan and what is left (exit 3)
     ├── PlanCancelled         the caller cancelled a run
@@ -34,6 +35,16 @@ class InputError(TripwrightError, ValueError):
 class UnknownCityError(InputError):
     def __init__(self, city: str, supported: list[str]) -> None:
         super().__init__("city", f"unknown city {city!r}; supported: {', '.join(supported)}")
+
+
+class VersionCapError(InputError):
+    """A trip has used up its LLM revisions (SPEC_DECISIONS §2.8: at most ``MAX_VERSIONS``, default
+    3). Deterministic re-plans from map edits are never capped, so the trip stays editable."""
+
+    def __init__(self, cap: int, setting: str = "TRIPWRIGHT_MAX_VERSIONS") -> None:
+        self.cap = cap
+        super().__init__("version", f"this trip already has {cap} LLM revision(s), the most allowed; "
+                                    f"edit it on the map instead, or raise {setting}")
 
 
 class FixtureError(TripwrightError):

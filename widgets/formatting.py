@@ -9,6 +9,9 @@ import html
 from datetime import date, datetime, time
 
 from engine.models import TimeWindow
+from engine.settings import DISTANCE_UNITS
+
+KM_PER_MILE = 1.609344
 
 MINUS = "\u2212"  # a real minus sign lines up with the digits, a hyphen does not
 EN_DASH = "\u2013"
@@ -86,6 +89,21 @@ def short_day_label(d: date) -> str:
 
 def miles(value: float | None) -> str:
     return "" if value is None else f"{value:,.0f} mi"
+
+
+def check_distance_unit(unit: str) -> str:
+    """``unit`` if it is one the settings offer; a typo fails where it is set, not at a paint."""
+    if unit not in DISTANCE_UNITS:
+        raise ValueError(f"unknown distance unit {unit!r}; expected one of {', '.join(DISTANCE_UNITS)}")
+    return unit
+
+
+def distance(value_miles: float | None, unit: str = "mi") -> str:
+    """A distance the engine gives in miles, shown in the user's unit: ``"1,234 mi"``, ``"1,986 km"``."""
+    check_distance_unit(unit)
+    if value_miles is None:
+        return ""
+    return miles(value_miles) if unit == "mi" else f"{value_miles * KM_PER_MILE:,.0f} km"
 
 
 def hours(value: float | None) -> str:

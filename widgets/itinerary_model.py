@@ -59,8 +59,9 @@ class ItineraryModel(QAbstractItemModel):
     LockedRole = Qt.ItemDataRole.UserRole + 7
     KindRole = Qt.ItemDataRole.UserRole + 8  # ChoiceKind value; "day" on day rows
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, *, distance_unit: str = "mi") -> None:
         super().__init__(parent)
+        self.distance_unit = fmt.check_distance_unit(distance_unit)
         self._itinerary: ItineraryV1 | None = None
         self._where: dict[str, tuple[int, int]] = {}
         self._icons: dict[ChoiceKind | str, QIcon] = {}
@@ -74,6 +75,16 @@ class ItineraryModel(QAbstractItemModel):
 
     def itinerary(self) -> ItineraryV1 | None:
         return self._itinerary
+
+    def set_distance_unit(self, unit: str) -> None:
+        """Show distances in ``unit`` ("mi" | "km"). Only day rows carry distances, so only they
+        are re-read (a reset would lose the selection and the expanded days)."""
+        if fmt.check_distance_unit(unit) == self.distance_unit:
+            return
+        self.distance_unit = unit
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(self.HEADERS) - 1),
+                                  [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
 
     def has_marks(self) -> bool:
         """Whether any row is locked or low-confidence (else the Marks column can be hidden)."""
@@ -182,7 +193,7 @@ class ItineraryModel(QAbstractItemModel):
         if day.anchor is not None:
             parts = [day.anchor.name]
             if day.drive is not None:
-                parts += [fmt.miles(day.drive.miles), fmt.hours(day.drive.hours)]
+                parts += [fmt.distance(day.drive.miles, self.distance_unit), fmt.hours(day.drive.hours)]
             return "\u2192 " + " \u00b7 ".join(parts)
         counts: dict[str, int] = {}
         for a in day.activities:
@@ -203,7 +214,7 @@ class ItineraryModel(QAbstractItemModel):
                 lines.append(a.note)
         if day.drive is not None:
             lines.append(f"Drive {day.drive.from_name} \u2192 {day.drive.to_name}: "
-                         f"{fmt.miles(day.drive.miles)}, {fmt.hours(day.drive.hours)}")
+                         f"{fmt.distance(day.drive.miles, self.distance_unit)}, {fmt.hours(day.drive.hours)}")
         if day.tz:
             lines.append(f"Times in {day.tz}")
         return "\n".join(lines)

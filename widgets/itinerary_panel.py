@@ -27,9 +27,9 @@ class ItineraryPanel(QWidget):
     day_selected = Signal(int)
     WIDE = 900  # wider than this: details beside the tree, else below it
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, distance_unit: str = "mi") -> None:
         super().__init__(parent)
-        self.model = ItineraryModel(self)
+        self.model = ItineraryModel(self, distance_unit=distance_unit)
         self._syncing = False
         self.banner = plain_label("")
         self.banner.setObjectName("degradation_banner")
@@ -109,12 +109,22 @@ class ItineraryPanel(QWidget):
         for i, (title, _) in enumerate(self.details.tabs(), start=1):
             self.tabs.setTabText(i, title)
         self._layout_splitter(force=True)
-        self.title.setText(_title(itinerary))
+        self.title.setText(_title(itinerary, self.model.distance_unit))
         self.disclaimer.setText(itinerary.disclaimer if itinerary else "")
         self._set_banner(itinerary)
 
     def itinerary(self) -> ItineraryV1 | None:
         return self.model.itinerary()
+
+    @property
+    def distance_unit(self) -> str:
+        return self.model.distance_unit
+
+    def set_distance_unit(self, unit: str) -> None:
+        """Show distances in ``unit`` ("mi" | "km"): the title and the day rows re-render; the
+        selection and the expanded days stay."""
+        self.model.set_distance_unit(unit)
+        self.title.setText(_title(self.model.itinerary(), unit))
 
     def _set_banner(self, itinerary: ItineraryV1 | None) -> None:
         problems = []
@@ -186,7 +196,7 @@ class ItineraryPanel(QWidget):
             self.splitter.setSizes([int(total * 0.68), total - int(total * 0.68)])
 
 
-def _title(itinerary: ItineraryV1 | None) -> str:
+def _title(itinerary: ItineraryV1 | None, unit: str = "mi") -> str:
     if itinerary is None:
         return "No trip planned yet"
     intent, days = itinerary.intent, itinerary.days
@@ -195,5 +205,5 @@ def _title(itinerary: ItineraryV1 | None) -> str:
         via = f" via {intent.route}" if intent.route else ""
         total = sum(d.drive.miles for d in days if d.drive)
         return f"{intent.origin} \u2192 {intent.terminus}{via} \u00b7 {len(days)} days \u00b7 " \
-               f"{fmt.miles(total)} \u00b7 {span}"
+               f"{fmt.distance(total, unit)} \u00b7 {span}"
     return f"{intent.city} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"

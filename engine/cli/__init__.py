@@ -1,5 +1,8 @@
 """``tripwright`` command line (SPEC_DECISIONS §3). Exit codes: 0 ok, 1 verify found a blocking
-violation (or eval below target), 2 invalid input, 3 no feasible plan after bounded repair."""
+violation (or eval below target), 2 invalid input, 3 no feasible plan after bounded repair.
+
+Logs go to stderr (``-v`` INFO, ``-vv`` DEBUG, ``--log-json``), never to stdout, which holds the
+command's own output; the options work before or after the command name."""
 
 from __future__ import annotations
 
@@ -17,10 +20,27 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_INPUT)
 
 
+def _log_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """On the main parser with defaults, and on each command without (``SUPPRESS``), so the
+    command's own parse keeps what was given before the command name."""
+    unset = argparse.SUPPRESS
+    parser.add_argument("-v", "--verbose", action="count", default=0 if top else unset,
+                        help="log more to stderr: -v info, -vv debug (default: warnings only)")
+    parser.add_argument("--log-json", action="store_true", default=False if top else unset,
+                        help="log as JSON lines instead of key=value")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tripwright", description="Plan trips and prove they are feasible.")
+    _log_options(parser, top=True)
+    common = argparse.ArgumentParser(add_help=False)
+    _log_options(common, top=False)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    plan = sub.add_parser("plan", help="plan a trip from an intent file or a prompt")
+
+    def command(name: str, summary: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=summary, parents=[common])
+
+    plan = command("plan", "plan a trip from an intent file or a prompt")
     src = plan.add_mutually_exclusive_group(required=True)
     src.add_argument("--intent", help="IntentV1 JSON file")
     src.add_argument("--prompt", help='free text, e.g. "5 days in Paris from 2027-06-15, flying from JFK"')
@@ -34,20 +54,20 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--save", action="store_true", help="store the result as a new version of a trip")
     plan.add_argument("--trip", help="with --save: the trip to add a version to (default: a new trip)")
     plan.add_argument("--name", help="with --save: the new trip's name")
-    verify = sub.add_parser("verify", help="re-verify a saved itinerary")
+    verify = command("verify", "re-verify a saved itinerary")
     verify.add_argument("itinerary")
-    export = sub.add_parser("export", help="export a saved itinerary")
+    export = command("export", "export a saved itinerary")
     export.add_argument("itinerary")
     export.add_argument("--gpx")
     export.add_argument("--ics")
     export.add_argument("--json", dest="json_out")
     export.add_argument("--html", help="standalone HTML map (works offline)")
-    trips = sub.add_parser("trips", help="list, show or delete stored trips")
+    trips = command("trips", "list, show or delete stored trips")
     trips.add_argument("action", choices=["list", "show", "delete"])
     trips.add_argument("trip_id", nargs="?")
-    ev = sub.add_parser("eval", help="run the YAML scenario suite")
+    ev = command("eval", "run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
-    bench = sub.add_parser("bench", help="print the performance figures")
+    bench = command("bench", "print the performance figures")
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
     return parser
@@ -55,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from engine.log_setup import configure
+    configure(args.verbose, json=args.log_json)
     with cli_errors() as outcome:
         outcome.code = _dispatch(args)
     return outcome.code

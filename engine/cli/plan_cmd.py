@@ -94,10 +94,11 @@ def intent_from_prompt(text: str, session: PlanningSession, home: str | None) ->
 def run_plan(args) -> int:
     session = PlanningSession(default_catalog(), today=_today(args.today))
     intent = read_intent_file(args.intent) if args.intent else intent_from_prompt(args.prompt, session, args.home_airport)
-    result = asyncio.run(session.plan(intent))
     if args.save:
-        from .trips_cmd import save_result
-        save_result(result, intent, trip_id=args.trip, name=args.name)
+        from .trips_cmd import plan_and_save
+        result = plan_and_save(session, intent, trip_id=args.trip, name=args.name)
+    else:
+        result = asyncio.run(session.plan(intent))
     if getattr(args, "report", False) and "report" in result.extra:
         print(result.extra["report"], end="")
     if args.events:

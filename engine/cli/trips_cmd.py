@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from contextlib import contextmanager
 
-from engine.errors import InputError
+import structlog
+
+from engine.errors import InputError, TripwrightError
 from engine.models import format_usd
+
+log = structlog.get_logger("tripwright.cli")
 
 
 @contextmanager
-def org_scope():
-    """The signed-in org: the personal user on a local file, else a remembered login."""
+def signed_in():
+    """(store, ctx) of the signed-in org: the personal user on a local file, else a remembered login."""
     from engine.store import Accounts, Store
     store = Store.open()
     try:
@@ -23,10 +28,16 @@ def org_scope():
                 raise InputError("login", "this database needs a sign-in: open the app once and choose "
                                           "'remember me', then run the command again")
             ctx = login.ctx
-        with store.org(ctx) as repo:
-            yield repo
+        yield store, ctx
     finally:
         store.close()
+
+
+@contextmanager
+def org_scope():
+    """One transaction in the signed-in org."""
+    with signed_in() as (store, ctx), store.org(ctx) as repo:
+        yield repo
 
 
 def run_trips(args) -> int:
@@ -52,15 +63,51 @@ def run_trips(args) -> int:
         return 0
 
 
-def save_result(result, intent, *, trip_id: str | None, name: str | None) -> str:
-    """Store a plan as a new version of ``trip_id`` (or of a new trip named ``name``)."""
-    with org_scope() as repo:
-        if trip_id is None:
-            mode = "road_trip" if intent.mode == "road_trip" else "city"
-            default = intent.city if intent.mode == "city" else f"{intent.origin} → {intent.terminus}"
-            trip_id = repo.trips.create(name or default, mode=mode).trip_id
-        repo.runs.record_result(result, intent=intent, trip_id=trip_id)
-        if result.itinerary is not None:
-            version = repo.versions.save(trip_id, result.itinerary, intent=intent, run_id=result.run_id)
-            print(f"saved as version {version.number} of trip {trip_id}", file=sys.stderr)
-    return trip_id
+def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
+    """Plan ``intent`` recording the run live, and store the plan as the next version of
+    ``trip_id`` (or of a new trip named ``name``). The same request (trip, intent, planning date)
+    saved within the idempotency TTL is reused, not planned and saved again. Returns a PlanResult."""
+    from engine.store import PlanRecorder
+    with signed_in() as (store, ctx):
+        recorder = PlanRecorder(store, ctx)
+        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}")
+        if ticket.duplicate is not None:
+            minutes = int(recorder.ttl.total_seconds() // 60)
+            print(f"reused version {ticket.duplicate.number} of trip {ticket.trip_id}: the same request was saved "
+                  f"in the last {minutes} minutes, nothing new saved", file=sys.stderr)
+            return _stored_result(store, ctx, ticket)
+        if ticket.duplicate_pending:
+            raise InputError("trip", f"the same plan is being saved right now (run {ticket.run_id}); "
+                                     "run the command again when it has finished")
+        result = _plan_recorded(session, intent, recorder, ticket)
+        version = recorder.finish(ticket, result)
+        if version is not None:
+            print(f"saved as version {version.number} of trip {version.trip_id}", file=sys.stderr)
+        return result
+
+
+def _plan_recorded(session, intent, recorder, ticket):
+    """Run the pipeline with every event going to the recorder; a raise closes the run first."""
+    try:
+        return asyncio.run(session.plan(intent, on_event=lambda e: recorder.event(ticket, e)))
+    except BaseException as exc:
+        try:
+            recorder.abandon(ticket, None, error="" if isinstance(exc, KeyboardInterrupt) else str(exc) or repr(exc))
+        except TripwrightError as failed:  # the database is gone too: report the plan's error
+            log.warning("run_not_closed", run_id=ticket.run_id, error=str(failed))
+        raise
+
+
+def _stored_result(store, ctx, ticket):
+    """The saved version as a PlanResult, so ``--out``/``--gpx``/``--events`` work as for a new plan."""
+    from engine.pipeline import Checkpoints, PlanResult
+    version = ticket.duplicate
+    with store.org(ctx) as repo:
+        try:
+            events = repo.runs.replay(ticket.run_id)
+        except InputError:  # the run was pruned; the version stays
+            events = []
+    itinerary = version.itinerary_v1()
+    return PlanResult(run_id=ticket.run_id or "", trace_id=itinerary.trace_id, status="completed",
+                      itinerary=itinerary, failure=None, plan=version.plan_v1(), events=events,
+                      checkpoints=Checkpoints(), reuse=1.0)

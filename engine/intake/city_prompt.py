@@ -13,7 +13,6 @@ it (a year is never taken for a budget, "from New York" is never taken for the d
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -23,53 +22,29 @@ from engine.errors import InputError, UnknownCityError
 from engine.models.intent import MAX_CITY_DAYS, MIN_CITY_DAYS
 
 from .preferences import avoids_overnight, themes_in, wants_kid_friendly
-from .vocabulary import (CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, MONTH_NUMBERS,
-                         WEEKDAYS, WORD_NUMBERS)
+from .prompt_text import (DATE_PATTERNS, FLAGS, DateMention, Scan, clean_prompt, date_mention, explicit_span,
+                          is_calendar_word)
+from .vocabulary import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, WORD_NUMBERS
 
-MAX_PROMPT_CHARS = 2000
 TRIP_LENGTH_TEXT = f"a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days"
 
-# Blanked-out text is replaced by this character: it is neither a word character nor
-# whitespace, so a blank never glues its neighbours together into something new.
-_BLANK = "\x00"
-
-_FLAGS = re.IGNORECASE | re.ASCII  # ASCII: "\d" must not accept Arabic-Indic or other digits
-
-# --------------------------------------------------------------------------- dates
-_MONTH = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
-          r"|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\.?")
-_DAY = r"(?P<day>[0-3]?\d)(?!\d)(?:st|nd|rd|th)?"
-_DAY2 = _DAY.replace("<day>", "<day2>")
-_CURRENCY_WORD = r"(?:k\b|usd|eur|gbp|jpy|dollars?|euros?|yen|pounds?)"
-_YEAR = rf"(?:,?\s*(?P<year>20\d\d)\b(?!\s*{_CURRENCY_WORD}))?"
-_RANGE_SEP = r"\s*(?:-|\u2013|\u2014|to|until|till|through|thru)\s*"
-_NOT_A_LENGTH = r"(?![\s-]*(?:days?|nights?|weeks?)\b)"  # "June 15 - 4 nights" is no range
-
-# Most specific first: once "June 3-7 2027" is taken, "June 3" cannot be read on its own.
-_DATE_PATTERNS = tuple(re.compile(p, _FLAGS) for p in (
-    r"\b(?P<year>\d{4})[-/.](?P<mon>\d{1,2})[-/.](?P<day>\d{1,2})\b",
-    rf"\b{_MONTH}\s*{_DAY}{_RANGE_SEP}{_DAY2}\b{_NOT_A_LENGTH}{_YEAR}",
-    rf"\b{_DAY}{_RANGE_SEP}{_DAY2}\s+(?:of\s+)?{_MONTH}{_YEAR}",
-    rf"\b{_MONTH}\s*{_DAY}\b{_NOT_A_LENGTH}{_YEAR}",
-    rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}",
-))
 _LENGTH = re.compile(
-    rf"\b(?P<n>\d{{1,3}}|{'|'.join(WORD_NUMBERS)})[\s-]+(?P<unit>days?|nights?|weeks?)\b", _FLAGS)
+    rf"\b(?P<n>\d{{1,3}}|{'|'.join(WORD_NUMBERS)})[\s-]+(?P<unit>days?|nights?|weeks?)\b", FLAGS)
 _LONG_WEEKEND = re.compile(r"\blong[\s-]+weekend\b", re.IGNORECASE)
 
 # --------------------------------------------------------------------------- money
 _SYMBOL = r"(?P<sym>us\$|\$|\u20ac|\u00a3|\u00a5)"
 _CODE = rf"(?P<code>{'|'.join(CURRENCY_CODES + tuple(CURRENCY_NAMES))})\b"
 _NUMBER = r"(?P<neg>-\s*)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<k>k)\b)?"
-_MONEY_PATTERNS = tuple(re.compile(p, _FLAGS) for p in (
+_MONEY_PATTERNS = tuple(re.compile(p, FLAGS) for p in (
     rf"(?P<pre>-\s*)?{_SYMBOL}\s*{_NUMBER}(?!\d)",
     rf"\b{_CODE}\s*{_NUMBER}(?!\d)",
     rf"(?<![\w.,]){_NUMBER}\s*(?:{_CODE}|{_SYMBOL})",
 ))
 _BUDGET_WORD = (r"\bbudget(?:\s+(?:of|is|around|about|roughly|approx(?:imately)?|up\s+to|max"
                 r"(?:imum)?|total))*\s*[:=]?\s*")
-_AFTER_BUDGET_WORD = re.compile(rf"{_BUDGET_WORD}$", _FLAGS)
-_BUDGET_ONLY_NUMBER = re.compile(rf"{_BUDGET_WORD}{_NUMBER}(?!\d)", _FLAGS)
+_AFTER_BUDGET_WORD = re.compile(rf"{_BUDGET_WORD}$", FLAGS)
+_BUDGET_ONLY_NUMBER = re.compile(rf"{_BUDGET_WORD}{_NUMBER}(?!\d)", FLAGS)
 
 # --------------------------------------------------------------------------- places
 _ORIGIN_CUE = re.compile(
@@ -96,43 +71,17 @@ class CityPromptResult:
 
 
 @dataclass(frozen=True)
-class _DateMention:
-    position: int
-    text: str
-    year: int | None
-    month: int
-    day: int
-    end_day: int | None  # set for "June 3-7"
-
-
-@dataclass(frozen=True)
 class _Origin:
     code: str | None
     problem: str | None  # reported only after city, dates and budget, in field order
 
 
-class _Scan:
-    """The prompt with every recognised piece blanked out, so later rules cannot misread it."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
-        matches = list(pattern.finditer(self.text))
-        for m in matches:
-            self.blank(m.start(), m.end())
-        return matches
-
-    def blank(self, start: int, end: int) -> None:
-        self.text = self.text[:start] + _BLANK * (end - start) + self.text[end:]
-
-
 def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
                       airports: Mapping[str, str], today: date) -> CityPromptResult:
     """Parse a free-text city-trip request; raise InputError naming the first bad field."""
-    clean = _clean(text)
-    scan = _Scan(clean)
-    dates = [_date_mention(m) for p in _DATE_PATTERNS for m in scan.take(p)]
+    clean = clean_prompt(text)
+    scan = Scan(clean)
+    dates = [date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)]
     length = _trip_length(scan.take(_LENGTH) + scan.take(_LONG_WEEKEND))
     origin = _find_origin(scan, airports, cities)
     city = _find_city(scan.text, cities)
@@ -146,36 +95,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
         kid_friendly=wants_kid_friendly(clean), avoid_overnight=avoids_overnight(clean))
 
 
-def _clean(text: str) -> str:
-    """Plain single-line text: compatibility forms folded, control/format characters dropped."""
-    if not isinstance(text, str):
-        raise InputError("prompt", "must be text")
-    if len(text) > MAX_PROMPT_CHARS:
-        raise InputError("prompt", f"is {len(text)} characters long; keep it under "
-                                   f"{MAX_PROMPT_CHARS}")
-    # NFKC turns full-width digits and currency signs ("２０２７", "￥") into the ASCII forms.
-    folded = unicodedata.normalize("NFKC", text)
-    visible = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in folded)
-    clean = " ".join(visible.split())
-    if not clean:
-        raise InputError("prompt", "is empty; describe the trip, e.g. "
-                                   "'5 days in Paris from 2027-06-15, budget 3000 USD'")
-    return clean
-
-
 # --------------------------------------------------------------------------- dates
-def _date_mention(m: re.Match[str]) -> _DateMention:
-    month, year, day2 = m["mon"], m["year"], m.groupdict().get("day2")
-    return _DateMention(
-        position=m.start(), text=m.group(0), year=int(year) if year else None,
-        month=int(month) if month.isdigit() else MONTH_NUMBERS[month[:3].lower()],
-        day=int(m["day"]), end_day=int(day2) if day2 else None)
-
-
-def _is_calendar_word(word: str) -> bool:
-    return bool(re.fullmatch(_MONTH, word, re.IGNORECASE)) or word.lower() in WEEKDAYS
-
-
 def _trip_length(matches: list[re.Match[str]]) -> int | None:
     """Days implied by the first length phrase: N nights is N+1 days, a long weekend is 4."""
     if not matches:
@@ -189,71 +109,27 @@ def _trip_length(matches: list[re.Match[str]]) -> int | None:
     return n + 1 if unit.startswith("night") else n * 7 if unit.startswith("week") else n
 
 
-def _resolve_window(dates: list[_DateMention], length: int | None,
+def _resolve_window(dates: list[DateMention], length: int | None,
                     today: date) -> tuple[date, date]:
     if not dates:
         raise InputError("date_window", "no travel dates found; give a start date and a length,"
                          f" e.g. '5 days from 2027-06-15' ({TRIP_LENGTH_TEXT})")
-    first = dates[0]
-    if first.end_day is not None:
-        start = _occurrence(first, today, +1)
-        end = _calendar_date(start.year, first.month, first.end_day, first.text)
-    elif len(dates) > 1:
-        # Explicit end dates beat length words: people say "a week" for 7 nights as often
-        # as for 7 days.
-        start, end = _pair(first, dates[1], today)
-    elif length is not None:
-        start = _occurrence(first, today, +1)
+    start, end = explicit_span(dates, today)
+    if end is None:
+        if length is None:
+            raise InputError("date_window", f"found a start date ({dates[0].text}) but no end date or "
+                             f"trip length; add e.g. '5 days' ({TRIP_LENGTH_TEXT})")
         _check_length(length, "the trip")
         end = _shift(start, length - 1)
-    else:
-        raise InputError("date_window", f"found a start date ({first.text}) but no end date or "
-                         f"trip length; add e.g. '5 days' ({TRIP_LENGTH_TEXT})")
     if end < start:
         raise InputError("date_window", f"end date {end} is before start date {start}")
     _check_length((end - start).days + 1, f"{start} to {end}")
     return start, end
 
 
-def _pair(first: _DateMention, second: _DateMention, today: date) -> tuple[date, date]:
-    """Start and end from two dates; a year written on only one of them applies to both."""
-    if first.year is None and second.year is not None:
-        end = _calendar_date(second.year, second.month, second.day, second.text)
-        return _occurrence(first, end, -1), end
-    start = _occurrence(first, today, +1)
-    return start, _occurrence(second, start, +1)
-
-
 def _check_length(days: int, what: str) -> None:
     if not MIN_CITY_DAYS <= days <= MAX_CITY_DAYS:
         raise InputError("date_window", f"{what} is {days} days; {TRIP_LENGTH_TEXT}")
-
-
-def _calendar_date(year: int, month: int, day: int, text: str) -> date:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        raise InputError("date_window", f"{text!r} is not a valid calendar date") from None
-
-
-def _occurrence(mention: _DateMention, anchor: date, direction: int) -> date:
-    """The written date; without a year, its first occurrence from `anchor` on, going
-    forward (+1, "June 15" means the next June 15) or backward (-1)."""
-    if mention.year is not None:
-        return _calendar_date(mention.year, mention.month, mention.day, mention.text)
-    # Any nine consecutive years include a 29 February, so every real month/day turns up.
-    for offset in range(9):
-        candidate = _valid_date(anchor.year + direction * offset, mention.month, mention.day)
-        if candidate is not None and (candidate - anchor).days * direction >= 0:
-            return candidate
-    raise InputError("date_window", f"{mention.text!r} is not a valid calendar date")
-
-
-def _valid_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
 
 
 def _shift(start: date, days: int) -> date:
@@ -264,7 +140,7 @@ def _shift(start: date, days: int) -> date:
 
 
 # --------------------------------------------------------------------------- places
-def _find_origin(scan: _Scan, airports: Mapping[str, str],
+def _find_origin(scan: Scan, airports: Mapping[str, str],
                  cities: Mapping[str, Sequence[str]]) -> _Origin | None:
     """The first origin cue ("from", "flying from", "out of", ...) that names an airport."""
     for cue in _ORIGIN_CUE.finditer(scan.text):
@@ -296,7 +172,7 @@ def _origin_from_words(words: list[str], strong_cue: bool, airports: Mapping[str
     looks_like_code = len(head) == 3 and head.isupper() and head.lower() not in CURRENCY_CODES
     # After a bare "from" an unknown name may be anything ("from Monday"); only flight
     # words make it certain the user meant an airport we do not know.
-    named = strong_cue and head[0].isupper() and not _is_calendar_word(head)
+    named = strong_cue and head[0].isupper() and not is_calendar_word(head)
     if looks_like_code or named:
         return _Origin(None, f"{head!r} is not a known airport; use one of "
                              f"{_some_codes(airports)}"), 1
@@ -335,7 +211,7 @@ def _find_city(text: str, cities: Mapping[str, Sequence[str]]) -> str:
         return names[0]
     supported = sorted(cities)
     guess = next((m["name"] for m in _UNKNOWN_CITY.finditer(text)
-                  if not _is_calendar_word(m["name"].split(" ")[0])), None)
+                  if not is_calendar_word(m["name"].split(" ")[0])), None)
     if guess is not None:
         raise UnknownCityError(guess, supported)
     raise InputError("city", f"no destination city found; supported: {', '.join(supported)}")
@@ -357,7 +233,7 @@ def _city_hits(text: str, cities: Mapping[str, Sequence[str]]) -> list[tuple[int
 
 
 # --------------------------------------------------------------------------- budget
-def _find_budget(scan: _Scan) -> tuple[Decimal, str]:
+def _find_budget(scan: Scan) -> tuple[Decimal, str]:
     mentions = sorted((m for p in _MONEY_PATTERNS for m in scan.take(p)), key=lambda m: m.start())
     # Several amounts ("hotels under $200, budget $4,000"): the one right after "budget"
     # wins, then the first; a bare number counts only right after "budget".

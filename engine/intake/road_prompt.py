@@ -31,11 +31,8 @@ from typing import Literal
 from engine.errors import InputError
 from engine.models.road_trip import MAX_ROAD_DAYS, MIN_ROAD_DAYS
 
-# The city parser's text cleaning and date rules are shared on purpose: both parsers must read
-# "June 3 2027", "3 June", "2027-06-03" and a missing year the same way.
-from .city_prompt import (_BLANK, _DATE_PATTERNS, MAX_PROMPT_CHARS, _calendar_date, _clean,
-                          _date_mention, _DateMention, _is_calendar_word, _occurrence, _pair,
-                          _Scan)
+from .prompt_text import (BLANK, DATE_PATTERNS, MAX_PROMPT_CHARS, DateMention, Scan, clean_prompt, date_mention,
+                          explicit_span, is_calendar_word)
 from .preferences import themes_in, wants_kid_friendly
 from .vocabulary import WORD_NUMBERS
 
@@ -147,8 +144,8 @@ _ROUTEISH = re.compile(
     r"|autobahn|strasse|straße)s?\b|\bi-?\s?[0-9]+\b|\bu\.?s\.?[\s-]?[0-9]+\b"
     r"|\b(?:sr|ca|state\s+route)[\s-]?[0-9]+\b)|\bUS\b|\bU\.S\.|\bI-")
 _VIA = re.compile(r"\bvia\s+", _I)
-_PHRASE_STOP = re.compile(  # where the name after "via" ends; _BLANK marks text already read
-    rf"[,;:!?()\[\]|{_BLANK}]|(?<![A-Z])\.(?=\s|$)"
+_PHRASE_STOP = re.compile(  # where the name after "via" ends; BLANK marks text already read
+    rf"[,;:!?()\[\]|{BLANK}]|(?<![A-Z])\.(?=\s|$)"
     r"|\s(?i:to|from|for|starting|leaving|departing|with|then|in|on|stopping|through|and)\s")
 # "take the Lincoln Highway", "on Route 9", "along I-80": a road, so it must be a known route.
 _NAMED_ROAD = re.compile(
@@ -195,10 +192,10 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
     start_date, route, max_daily_miles.
     """
     clean = _clean_road(text)
-    scan = _Scan(clean)
+    scan = Scan(clean)
     daily, daily_problem = _daily_miles(scan)
     route, route_problem = _find_route(scan, routes)
-    dates = sorted((_date_mention(m) for p in _DATE_PATTERNS for m in scan.take(p)),
+    dates = sorted((date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)),
                    key=lambda d: d.position)
     length = _trip_length(scan.take(_LENGTH))
     round_trip = bool(scan.take(_ROUND_TRIP))
@@ -240,10 +237,10 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
 
 
 def _clean_road(text: str) -> str:
-    """The city parser's cleaning (type, length, NFKC, control characters out), with a
+    """The shared cleaning (type, length, NFKC, control characters out), with a
     road-trip example when nothing is left."""
     try:
-        return _clean(text)
+        return clean_prompt(text)
     except InputError as err:
         if err.message.startswith("is empty"):
             raise InputError("prompt", f"is empty; describe the drive, e.g. {_EXAMPLE}") from None
@@ -261,7 +258,7 @@ def _unique(names: Iterable[str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- distance
-def _daily_miles(scan: _Scan) -> tuple[float | None, str | None]:
+def _daily_miles(scan: Scan) -> tuple[float | None, str | None]:
     """(miles, problem) from the first "max 350 miles a day" / "500 km per day"."""
     mentions = sorted((m for p in _DAILY_PATTERNS for m in scan.take(p)), key=lambda m: m.start())
     if not mentions:
@@ -277,7 +274,7 @@ def _daily_miles(scan: _Scan) -> tuple[float | None, str | None]:
 
 
 # --------------------------------------------------------------------------- routes
-def _find_route(scan: _Scan, routes: Mapping[str, Sequence[str]]) -> tuple[str | None,
+def _find_route(scan: Scan, routes: Mapping[str, Sequence[str]]) -> tuple[str | None,
                                                                            str | None]:
     """(canonical route, problem): every alias mention is blanked; two different routes is
     a problem (an intent follows one named route)."""
@@ -311,7 +308,7 @@ def _known_routes(routes: Mapping[str, Sequence[str]]) -> str:
     return ", ".join(sorted(routes)) or "(none configured)"
 
 
-def _unknown_route(scan: _Scan, routes: Mapping[str, Sequence[str]]) -> str | None:
+def _unknown_route(scan: Scan, routes: Mapping[str, Sequence[str]]) -> str | None:
     """A road-shaped name the route table does not know ("via I-80", "take the Lincoln
     Highway"); "via Tulsa" is a stop and is left for the place rules."""
     text = scan.text
@@ -359,21 +356,14 @@ def _number(raw: str) -> int:
     return _NUMBER_WORDS[words[0]]
 
 
-def _resolve_dates(dates: list[_DateMention], length: int | None,
+def _resolve_dates(dates: list[DateMention], length: int | None,
                    today: date) -> tuple[date, int]:
     """Start date and trip length. An explicit end ("June 3-9", "2027-05-01 to 2027-05-09")
     fixes the length, as in the city parser; otherwise the length phrase does."""
     start = end = None
     if dates:
         try:
-            first = dates[0]
-            if first.end_day is not None:
-                start = _occurrence(first, today, +1)
-                end = _calendar_date(start.year, first.month, first.end_day, first.text)
-            elif len(dates) > 1:
-                start, end = _pair(first, dates[1], today)
-            else:
-                start = _occurrence(first, today, +1)
+            start, end = explicit_span(dates, today)
         except InputError as err:  # the city parser says "date_window"
             raise InputError("start_date", err.message) from None
     if end is not None and start is not None:
@@ -447,7 +437,7 @@ def _read_place(text: str, pos: int, *, allow_lower: bool, qualify: bool = True)
     if first is None:
         return None
     token = first.group(0)
-    if token.casefold() in _STOPWORDS or _is_calendar_word(token):
+    if token.casefold() in _STOPWORDS or is_calendar_word(token):
         return None
     capitalised = _capitalised(token)
     if not capitalised and not allow_lower:
@@ -482,7 +472,7 @@ def _read_place(text: str, pos: int, *, allow_lower: bool, qualify: bool = True)
 
 
 def _ends_name(token: str) -> bool:
-    return token.casefold() in _KEYWORDS or _is_calendar_word(token)
+    return token.casefold() in _KEYWORDS or is_calendar_word(token)
 
 
 def _connector_run(text: str, token: re.Match[str]) -> list[re.Match[str]]:
@@ -501,7 +491,7 @@ def _connector_run(text: str, token: re.Match[str]) -> list[re.Match[str]]:
 class _Places:
     """Finds origin, terminus and stops in the scan, blanking each place once used."""
 
-    def __init__(self, scan: _Scan, lower_prompt: bool) -> None:
+    def __init__(self, scan: Scan, lower_prompt: bool) -> None:
         self.scan = scan
         self.lower_prompt = lower_prompt
 
@@ -622,7 +612,7 @@ def looks_like_road_trip(text: str, *, routes: Mapping[str, Sequence[str]] | Non
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_PROMPT_CHARS:
         return False
     try:
-        clean = _clean(text)
+        clean = clean_prompt(text)
     except InputError:
         return False
     if _STRONG_ROAD.search(clean) or (routes and _route_hits(clean, routes)):
@@ -631,8 +621,8 @@ def looks_like_road_trip(text: str, *, routes: Mapping[str, Sequence[str]] | Non
         return False
     if _MEDIUM_ROAD.search(clean):
         return True
-    scan = _Scan(clean)
-    for p in _DATE_PATTERNS:
+    scan = Scan(clean)
+    for p in DATE_PATTERNS:
         scan.take(p)
     scan.take(_LENGTH)
     places = _Places(scan, lower_prompt=False)

@@ -18,10 +18,10 @@ from .control import CancelToken, Checkpoints
 from .events import EventEmitter
 
 
-async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken):
+async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str):
     from .run import PlanResult
 
-    trace_id, run_id = uuid.uuid4().hex, str(uuid.uuid4())
+    trace_id = uuid.uuid4().hex
     emitter = EventEmitter(trace_id, run_id, on_event)
     checkpoints = Checkpoints()
     session.memo.reset_counts()

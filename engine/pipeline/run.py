@@ -68,13 +68,16 @@ class PlanningSession:
         self.last_facts: TripFacts | None = None
 
     async def plan(self, intent: IntentV1 | RoadTripIntent, *, on_event: EventCallback | None = None,
-                   cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None) -> PlanResult:
+                   cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None,
+                   run_id: str | None = None) -> PlanResult:
         """Plan ``intent``; ``edits`` are user edits applied to the selected plan before it is
-        verified and repaired (the map's drag/remove/retime actions and eval perturbations)."""
+        verified and repaired (the map's drag/remove/retime actions and eval perturbations).
+        ``run_id``: the id the store already gave this run (events and itinerary carry it)."""
+        run_id = run_id or str(uuid.uuid4())
         if intent.mode == "road_trip":
             from .road_run import run_road_trip
-            return await run_road_trip(self, intent, on_event, cancel or CancelToken())
-        run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [])
+            return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id)
+        run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id)
         return await run.execute()
 
     def geocoder(self):
@@ -87,13 +90,13 @@ class PlanningSession:
 
 class _Run:
     def __init__(self, session: PlanningSession, intent: IntentV1, on_event, cancel: CancelToken,
-                 edits: list[PlanEdit]) -> None:
+                 edits: list[PlanEdit], run_id: str) -> None:
         self.s = session
         self.edits = edits
         self.intent = intent
         self.cancel = cancel
         self.trace_id = uuid.uuid4().hex
-        self.run_id = str(uuid.uuid4())
+        self.run_id = run_id
         self.emitter = EventEmitter(self.trace_id, self.run_id, on_event)
         self.checkpoints = Checkpoints()
         self.decisions: list[Decision] = []

@@ -3,17 +3,36 @@
 Public surface (ORM rows never leave this package; everything returned is a pydantic record):
 ``Store`` (open/migrate/backup), ``OrgContext`` + ``Store.org(ctx)`` → ``OrgScope`` with
 ``trips``, ``versions``, ``runs``, ``tool_cache``, ``idempotency`` and ``audit``; ``Accounts``
-(first run, passwords, lockout, remember-me) over a ``SecretStore``; ``prune`` (retention).
+(first run, passwords, lockout, remember-me) over a ``SecretStore``; ``prune`` (retention);
+``PlanRecorder`` (a planning run recorded live, idempotent, saved as a version).
+
+The names are loaded on first use (PEP 562): SQLAlchemy, Alembic and Argon2 take about a second
+to import, and a widget that only needs ``engine.store.records`` must not pay it at app start.
 """
 
-from .accounts import Accounts, Login
-from .records import (AuditRecord, Checkpoint, DayChange, IdempotencyHit, RunDetail, RunStatus, TripDetail,
-                      TripSummary, Version, VersionDiff, VersionSummary)
-from .retention import PruneReport, prune
-from .secret_store import SecretStore
-from .store import OrgScope, Store
-from .tenancy import OrgContext
+from __future__ import annotations
 
-__all__ = ["Accounts", "AuditRecord", "Checkpoint", "DayChange", "IdempotencyHit", "Login", "OrgContext",
-           "OrgScope", "PruneReport", "RunDetail", "RunStatus", "SecretStore", "Store", "TripDetail",
-           "TripSummary", "Version", "VersionDiff", "VersionSummary", "prune"]
+import importlib
+from typing import Any
+
+_HOME = {
+    "Accounts": "accounts", "Login": "accounts",
+    "AuditRecord": "records", "Checkpoint": "records", "DayChange": "records", "IdempotencyHit": "records",
+    "RunDetail": "records", "RunStatus": "records", "TripDetail": "records", "TripSummary": "records",
+    "Version": "records", "VersionDiff": "records", "VersionSummary": "records",
+    "PlanRecorder": "recorder", "RunTicket": "recorder",
+    "PruneReport": "retention", "prune": "retention",
+    "SecretStore": "secret_store",
+    "OrgScope": "store", "Store": "store",
+    "OrgContext": "tenancy",
+}
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine.store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

@@ -27,6 +27,7 @@ TOKEN_REUSE = "remember_token_reuse"
 TRIP_CREATED = "trip_created"
 TRIP_RENAMED = "trip_renamed"
 TRIP_DELETED = "trip_deleted"
+TRIP_DISCARDED = "trip_discarded"  # a new trip removed again: its first plan never produced a version
 VERSION_SAVED = "version_saved"
 EXPORTED = "exported"
 SETTINGS_CHANGED = "settings_changed"

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from ..errors import InputError
 from .columns import utcnow
@@ -54,21 +55,37 @@ class IdempotencyKeys:
         self._ctx = ctx
         self._org = ctx.org_id
 
-    def claim(self, key: str, ttl: timedelta = DEFAULT_IDEMPOTENCY_TTL) -> IdempotencyHit | None:
-        """None: the caller owns the key and should do the work. A hit: the work is done (or
-        in flight) — use its run instead. An expired claim is taken over."""
+    def claim(self, key: str, ttl: timedelta = DEFAULT_IDEMPOTENCY_TTL, *,
+              run_id: str | None = None) -> IdempotencyHit | None:
+        """None: the caller owns the key and should do the work (``run_id``, when given, tells a
+        later duplicate which run to follow). A hit: the work is done (or in flight) — use its run
+        instead. An expired or failed claim is taken over."""
         now = utcnow()
         row = self._s.get(Idempotency, {"key": key, "org_id": self._org})
-        if row is not None and row.ttl_until > now and row.status != "error":
-            return IdempotencyHit(key=key, status=row.status, run_id=row.run_id,  # type: ignore[arg-type]
-                                  version_number=row.version_number)
         if row is None:
-            row = Idempotency(key=key)
-            self._s.add(row)
-        row.user_id, row.status, row.run_id, row.version_number = self._ctx.user_id, "pending", None, None
+            return self._insert(Idempotency(key=key, user_id=self._ctx.user_id, status="pending", run_id=run_id,
+                                            created_at=now, ttl_until=now + ttl))
+        if row.ttl_until > now and row.status != "error":
+            return _hit(row)
+        row.user_id, row.status, row.run_id, row.version_number = self._ctx.user_id, "pending", run_id, None
         row.created_at, row.ttl_until = now, now + ttl
         self._s.flush()
         return None
+
+    def _insert(self, row: Idempotency) -> IdempotencyHit | None:
+        """Claim a new key. On PostgreSQL two transactions can both miss the row and the second
+        INSERT then fails on the key: the savepoint keeps our transaction usable, and we answer
+        like a duplicate of the claim that won. (SQLite claimers serialise on the write lock when
+        they use ``Store.org(write=True)``.)"""
+        try:
+            with self._s.begin_nested():
+                self._s.add(row)
+            return None
+        except IntegrityError:
+            winner = self._s.scalars(select(Idempotency).where(Idempotency.key == row.key)).first()
+            if winner is None:
+                raise
+            return _hit(winner)
 
     def complete(self, key: str, *, run_id: str, version_number: int | None = None,
                  status: str = "completed", response_hash: str | None = None) -> None:
@@ -82,5 +99,9 @@ class IdempotencyKeys:
         row = self._s.scalars(select(Idempotency).where(Idempotency.key == key)).first()
         if row is None or row.ttl_until <= utcnow():
             return None
-        return IdempotencyHit(key=key, status=row.status, run_id=row.run_id,  # type: ignore[arg-type]
-                              version_number=row.version_number)
+        return _hit(row)
+
+
+def _hit(row: Idempotency) -> IdempotencyHit:
+    return IdempotencyHit(key=row.key, status=row.status, run_id=row.run_id,  # type: ignore[arg-type]
+                          version_number=row.version_number)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import IntentV1, ItineraryV1
+from ..models import IntentV1, ItineraryV1, PlanV1
 
 TripMode = Literal["city", "road_trip"]
 RunState = Literal["running", "completed", "error", "cancelled"]
@@ -48,6 +48,17 @@ class Version(VersionSummary):
     itinerary: dict[str, Any]
     repairs: list[Any]
     llm_meta: dict[str, Any]
+    plan: dict[str, Any] | None = None  # the PlanV1 as JSON; None for road trips and older versions
+    note: str = ""  # what made this version (the app's undo label); "" when not given
+
+    @property
+    def llm_revision(self) -> bool:
+        """Made by an LLM (counts towards MAX_VERSIONS); deterministic re-plans are not."""
+        return bool(self.llm_meta)
+
+    def plan_v1(self) -> PlanV1 | None:
+        """The plan the next edit starts from (a reopened city trip stays editable)."""
+        return PlanV1.model_validate(self.plan) if self.plan is not None else None
 
     def itinerary_v1(self) -> ItineraryV1:
         """The city itinerary contract (road-trip itineraries are validated by their own model)."""

@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..models import StreamEvent
 from .columns import utcnow
 from .records import Checkpoint, RunDetail, RunState, RunStatus
-from .schema import RUN_STATUSES, AgentRun, RunEvent
+from .schema import RUN_STATUSES, AgentRun, Idempotency, RunEvent
 from .tenancy import OrgContext, OrgSession
 
 CHECKPOINTS_KEPT = 3
@@ -60,9 +60,12 @@ class Runs:
         self._s.flush()
         return RunStatus(**_status(run))
 
-    def record_events(self, run_id: str, events: Iterable[StreamEvent]) -> int:
-        """Append events (the stored log replayed after a reconnect) and move the progress on."""
+    def record_events(self, run_id: str, events: Iterable[StreamEvent], *, trace_id: str | None = None) -> int:
+        """Append events (the stored log replayed after a reconnect) and move the progress on.
+        ``trace_id``: the pipeline's trace, when the run was started before it was known."""
         run = self._row(run_id)
+        if trace_id:
+            run.trace_id = trace_id
         count = 0
         for e in events:
             self._s.add(RunEvent(run_id=run_id, seq=e.seq, ts=e.ts, node=e.node, status=e.status.value,
@@ -128,15 +131,21 @@ class Runs:
         return [StreamEvent.model_validate(p) for p in self._s.scalars(stmt)]
 
     def fail_orphans(self, message: str = "interrupted: Tripwright stopped while planning") -> int:
-        """Call once at start-up: this user's runs still ``running`` belong to a process that is gone."""
-        count = 0
+        """Call once at start-up: this user's runs still ``running`` belong to a process that is gone.
+        Their pending idempotency claims fail with them, so the same request can be retried at
+        once instead of waiting for the claim's TTL."""
+        orphans = []
         stmt = select(AgentRun).where(AgentRun.status == "running", AgentRun.user_id == self._ctx.user_id)
         for run in self._s.scalars(stmt):
             run.status, run.error_message = "error", message
             run.updated_at = run.completed_at = utcnow()
-            count += 1
+            orphans.append(run.run_id)
+        if orphans:
+            claims = select(Idempotency).where(Idempotency.run_id.in_(orphans), Idempotency.status == "pending")
+            for claim in self._s.scalars(claims):
+                claim.status = "error"
         self._s.flush()
-        return count
+        return len(orphans)
 
     def _row(self, run_id: str) -> AgentRun:
         run = self._s.get(AgentRun, run_id) if isinstance(run_id, str) else None

@@ -116,7 +116,9 @@ class ItineraryVersion(OrgScoped, Base):
     intent: Mapped[dict[str, Any]] = mapped_column(JSONDoc)
     itinerary: Mapped[dict[str, Any]] = mapped_column(JSONDoc)
     repairs: Mapped[list[Any]] = mapped_column(JSONDoc, default=list)
-    llm_meta: Mapped[dict[str, Any]] = mapped_column(JSONDoc, default=dict)
+    llm_meta: Mapped[dict[str, Any]] = mapped_column(JSONDoc, default=dict)  # non-empty: an LLM revision
+    plan: Mapped[dict[str, Any] | None] = mapped_column(JSONDoc)  # PlanV1 (city trips): the next edit starts here
+    note: Mapped[str | None] = mapped_column(Text)  # what made this version ("Planned", "Locked Louvre")
     run_id: Mapped[str | None] = _id()  # soft reference: runs are pruned after 30 days, versions stay
     total_usd_cents: Mapped[int | None] = mapped_column(Integer)
     day_count: Mapped[int] = mapped_column(Integer, default=0)

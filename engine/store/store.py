@@ -55,6 +55,8 @@ class OrgScope:
 class Store:
     def __init__(self, engine: Engine, url: URL) -> None:
         self._engine = engine
+        # SQLite: BEGIN IMMEDIATE for transactions that read and then write (see ``org``).
+        self._writer = engine.execution_options(sqlite_immediate=True)
         self.url = url
 
     @classmethod
@@ -102,9 +104,16 @@ class Store:
 
     # -- sessions --------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def org(self, ctx: OrgContext | None) -> Iterator[OrgScope]:
-        """One Session for one org context; commits on success, rolls back on any error."""
-        with self._transaction(org_session(self._engine, ctx)) as session:
+    def org(self, ctx: OrgContext | None, *, write: bool = False) -> Iterator[OrgScope]:
+        """One Session for one org context; commits on success, rolls back on any error.
+
+        ``write=True`` takes SQLite's write lock when the transaction begins. Use it when a
+        transaction reads before it writes and may run beside another writer (a worker thread
+        recording a run while the UI saves): a plain ``BEGIN`` would fail at its first write
+        with "database is locked" once the other writer commits (a stale WAL snapshot cannot be
+        upgraded), whereas ``BEGIN IMMEDIATE`` simply waits its turn. PostgreSQL ignores it."""
+        engine = self._writer if write else self._engine
+        with self._transaction(org_session(engine, ctx)) as session:
             yield OrgScope(session, ctx)  # type: ignore[arg-type]
 
     @contextlib.contextmanager

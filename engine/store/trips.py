@@ -5,13 +5,13 @@ Soft delete keeps the versions (undo, audit); retention purges a trip 90 days af
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..errors import InputError
 from . import audit
 from .columns import utcnow
 from .records import TripDetail, TripMode, TripSummary, Version, VersionSummary
-from .schema import TRIP_MODES, ItineraryVersion, Trip, TripMember
+from .schema import TRIP_MODES, AgentRun, ItineraryVersion, Trip, TripMember
 from .tenancy import OrgContext, OrgSession
 
 MAX_NAME = 200
@@ -48,7 +48,8 @@ def version_record(v: ItineraryVersion) -> Version:
     return Version(trip_id=v.trip_id, number=v.number, status=v.status, total_usd_cents=v.total_usd_cents,
                    day_count=v.day_count, blocking_count=v.blocking_count, advisory_count=v.advisory_count,
                    run_id=v.run_id, created_by=v.created_by, created_at=v.created_at, intent=v.intent,
-                   itinerary=v.itinerary, repairs=list(v.repairs or []), llm_meta=dict(v.llm_meta or {}))
+                   itinerary=v.itinerary, repairs=list(v.repairs or []), llm_meta=dict(v.llm_meta or {}),
+                   plan=v.plan, note=v.note or "")
 
 
 class Trips:
@@ -113,6 +114,20 @@ class Trips:
         self._audit("trip_restored", trip_id, name=trip.name)
         self._s.flush()
         return trip_summary(trip)
+
+    def discard_if_empty(self, trip_id: str) -> bool:
+        """Remove a trip that never got a version: a new trip whose first plan failed or was
+        cancelled should not linger as an empty entry (nor pile up on retries). Its runs stay,
+        detached, for diagnostics; the audit log keeps that it existed. Returns whether it went."""
+        trip = self.row(trip_id, include_deleted=True)
+        if trip.version_count:
+            return False
+        self._s.execute(update(AgentRun).where(AgentRun.trip_id == trip_id).values(trip_id=None)
+                        .execution_options(synchronize_session=False))
+        self._audit(audit.TRIP_DISCARDED, trip_id, name=trip.name)
+        self._s.delete(trip)
+        self._s.flush()
+        return True
 
     def row(self, trip_id: str, *, include_deleted: bool = False) -> Trip:
         """The ORM row (store-internal): an unknown id and another org's id look the same."""

@@ -65,7 +65,8 @@ def planning():
 
 @pytest.fixture
 def make_window(qtbot, gui_loop, planning):
-    """make_window(trip=None, planning=None): a shown MainWindow whose map page is ready."""
+    """make_window(trip=None, session=None, size=..., **options): a shown MainWindow whose map
+    page is ready; ``options`` go to MainWindow (``use_store``, ``store_url``, ``settings_path``)."""
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
@@ -73,8 +74,8 @@ def make_window(qtbot, gui_loop, planning):
 
     windows = []
 
-    def make(trip=None, session=None, size=(1400, 900)):
-        window = MainWindow(trip=trip, planning=session or planning)
+    def make(trip=None, session=None, size=(1400, 900), **options):
+        window = MainWindow(trip=trip, planning=session or planning, **options)
         windows.append(window)
         window.resize(*size)
         with qtbot.waitSignal(window.map_view.ready, timeout=LOAD_TIMEOUT_MS):
@@ -95,6 +96,7 @@ def make_window(qtbot, gui_loop, planning):
             assert service.join(15), "a planner thread outlived the test"
         # Delete the web views now, while the QApplication still exists.
         window.close()
+        window.library.close()
         window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 

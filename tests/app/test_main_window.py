@@ -49,7 +49,8 @@ def test_shell_has_map_docks_menus_shortcuts_and_status(make_window):
     assert window.windowTitle() == "Tripwright"
     assert isinstance(window.map_view, MapView) and window.centralWidget().isAncestorOf(window.map_view)
     docks = {d.objectName(): d for d in window.findChildren(QDockWidget)}
-    assert set(docks) == {"form_dock", "itinerary_dock", "bottom_dock"}
+    assert set(docks) == {"trips_dock", "form_dock", "itinerary_dock", "bottom_dock"}
+    assert not docks["trips_dock"].isVisible()  # in memory (no store asked for): no saved trips to list
     assert isinstance(window.intent_form, IntentForm) and isinstance(window.itinerary_panel, ItineraryPanel)
     assert isinstance(window.progress, ProgressPanel) and isinstance(window.diagnostics, DiagnosticsPanel)
     assert [window.bottom_tabs.tabText(i) for i in range(2)] == ["Progress", "Diagnostics"]
@@ -58,11 +59,12 @@ def test_shell_has_map_docks_menus_shortcuts_and_status(make_window):
     assert menus == ["File", "Edit", "Plan", "View", "Help"]
     c = window.commands
     shortcuts = {name: [s.toString() for s in getattr(c, name).shortcuts()]
-                 for name in ("new_trip", "plan", "replan", "export_any", "undo", "redo", "cancel")}
+                 for name in ("new_trip", "plan", "replan", "export_any", "undo", "redo", "cancel", "settings")}
     assert shortcuts["new_trip"] == [QKeySequence(QKeySequence.StandardKey.New).toString()] == ["Ctrl+N"]
     assert shortcuts["plan"] == ["Ctrl+R"] and "Ctrl+Shift+R" in shortcuts["replan"]
     assert shortcuts["export_any"] == ["Ctrl+E"] and shortcuts["undo"] == ["Ctrl+Z"]
     assert shortcuts["redo"][0] == "Ctrl+Shift+Z" and shortcuts["cancel"] == ["Esc"]
+    assert shortcuts["settings"] == ["Ctrl+,"]
     assert sorted(c.exports) == ["gpx", "html", "ics", "json", "pdf"] and sorted(c.examples) == ["city", "road"]
     assert window.user_label.text() == "Local user" and window.database_label.text() == "In-memory"
     assert window.online_label.text() == "Offline"
@@ -76,7 +78,7 @@ def test_shell_has_map_docks_menus_shortcuts_and_status(make_window):
 def test_default_layout_keeps_the_map_wide(make_window):
     narrow = make_window(size=(1400, 900))
     assert narrow.map_view.width() >= 700  # the form shares the right dock as a tab
-    assert narrow.tabifiedDockWidgets(narrow.itinerary_dock) == [narrow.form_dock]
+    assert narrow.tabifiedDockWidgets(narrow.itinerary_dock) == [narrow.form_dock]  # Trips: hidden without a store
     wide = make_window(size=(1800, 1000))
     assert wide.dockWidgetArea(wide.form_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert wide.dockWidgetArea(wide.itinerary_dock) == Qt.DockWidgetArea.RightDockWidgetArea

@@ -183,3 +183,81 @@ def test_road_prompt_is_recognised_and_planned() -> None:
     assert "→ Chicago, IL" in done.stdout
     unknown = tw("plan", "--prompt", "Atlantis to Chicago via Route 66, 7 days from 2027-05-03")
     assert unknown.returncode == 2 and unknown.stderr.startswith("tripwright: origin:")
+
+
+# -- logging (engine/log_setup.py): stderr only, levels from -v, JSON, secrets redacted ------------
+@pytest.fixture()
+def restore_logging():
+    import logging
+
+    import structlog
+    config, root = structlog.get_config(), logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    structlog.configure(**config)
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def test_secrets_never_reach_the_log(capsys, restore_logging) -> None:
+    import logging
+
+    import structlog
+
+    from engine.log_setup import configure
+    secrets = ["hunter2-pw", "sk-live-123", "tok-abc", "5f4dcc3b5aa765d6", "nested-s3cret", "std-key-9"]
+    for as_json in (False, True):
+        configure(2, json=as_json)
+        structlog.get_logger("tripwright.test").warning(
+            "login_failed", email="me@example.com", password=secrets[0], api_key=secrets[1], access_token=secrets[2],
+            password_hash=secrets[3], request={"headers": [{"client_secret": secrets[4]}]}, prompt_tokens=812)
+        logging.getLogger("tripwright.stdlib").warning("stdlib record", extra={"apiKey": secrets[5]})
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert not [s for s in secrets if s in captured.err], captured.err
+        assert captured.err.count("***") >= 6 and "me@example.com" in captured.err and "812" in captured.err
+        if as_json:
+            lines = [json.loads(line) for line in captured.err.splitlines()]
+            assert lines[0]["password"] == "***" and lines[0]["request"]["headers"][0]["client_secret"] == "***"
+            assert lines[1]["apiKey"] == "***" and lines[1]["event"] == "stdlib record"
+
+
+@pytest.mark.parametrize("verbosity, shown", [(0, {"warning"}), (1, {"warning", "info"}),
+                                              (2, {"warning", "info", "debug"}), (5, {"warning", "info", "debug"})])
+def test_verbosity_selects_the_level(capsys, restore_logging, verbosity, shown) -> None:
+    import structlog
+
+    from engine.log_setup import configure
+    configure(verbosity, json=True)
+    log = structlog.get_logger("tripwright.test")
+    log.debug("d")
+    log.info("i")
+    log.warning("w")
+    err = capsys.readouterr().err
+    assert {json.loads(line)["level"] for line in err.splitlines()} == shown
+
+
+def test_cli_logs_go_to_stderr_and_stdout_stays_clean(tmp_path, intent_file) -> None:
+    import os
+    env = os.environ | {"TRIPWRIGHT_DATABASE_URL": f"sqlite:///{tmp_path / 'trips.sqlite3'}"}
+    quiet = subprocess.run([str(EXE), "plan", "--intent", str(intent_file()), "--save", "--today", TODAY],
+                           capture_output=True, text=True, env=env, timeout=120)
+    chatty = subprocess.run([str(EXE), "-v", "--log-json", "plan", "--intent", str(intent_file()), "--save",
+                             "--today", "2026-11-24", "-v"], capture_output=True, text=True, env=env, timeout=120)
+    listed = subprocess.run([str(EXE), "trips", "list", "-vv"], capture_output=True, text=True, env=env, timeout=120)
+    assert quiet.returncode == chatty.returncode == listed.returncode == 0, chatty.stderr
+    assert quiet.stderr.splitlines() == [next(l for l in quiet.stderr.splitlines() if l.startswith("saved as"))]
+    assert chatty.stdout.splitlines()[0] == quiet.stdout.splitlines()[0]  # the same summary, no log lines
+    records = [json.loads(line) for line in chatty.stderr.splitlines() if line.startswith("{")]
+    assert {"plan_run_started", "plan_run_saved"} <= {r["event"] for r in records}
+    assert listed.stdout.splitlines()[-1] == "2 trip(s)" and "level=" in listed.stderr  # key=value by default
+    assert "level=" not in listed.stdout and "level" not in chatty.stdout
+
+
+def test_log_options_work_before_or_after_the_command() -> None:
+    from engine.cli import build_parser
+    parse = build_parser().parse_args
+    assert (parse(["trips", "list"]).verbose, parse(["trips", "list"]).log_json) == (0, False)
+    assert parse(["-vv", "trips", "list"]).verbose == 2
+    assert parse(["trips", "list", "-v", "--log-json"]).verbose == 1
+    assert parse(["--log-json", "bench"]).log_json is True

@@ -58,3 +58,40 @@ def test_saved_version_holds_the_itinerary(tmp_path) -> None:
         assert saved["cost_breakdown"] == json.loads(out.read_text())["cost_breakdown"]
     finally:
         store.close()
+
+
+def test_a_repeated_save_within_the_ttl_reuses_the_version(tmp_path) -> None:
+    db = tmp_path / "trips.sqlite3"
+    base = ("plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23")
+    first = tw(db, *base, "--name", "Paris")
+    trip_id = tw(db, "trips", "list").stdout.split()[0]
+    second = tw(db, *base, "--trip", trip_id)
+    out, events = tmp_path / "again.json", tmp_path / "again.jsonl"
+    again = tw(db, *base, "--trip", trip_id, "--out", str(out), "--events", str(events))
+    assert first.returncode == second.returncode == again.returncode == 0, again.stderr
+    assert "saved as version 2" in second.stderr
+    assert f"reused version 2 of trip {trip_id}" in again.stderr and "saved as" not in again.stderr
+    assert again.stdout.startswith("Paris: 5 days")  # the summary, from the stored version
+    assert json.loads(out.read_text())["status"] == "ok"  # --out written from the stored itinerary
+    assert len(events.read_text().splitlines()) >= 10  # the stored run's events, replayed
+    assert "2 version(s)" in tw(db, "trips", "show", trip_id).stdout
+    other_day = tw(db, "plan", "--intent", str(INTENT), "--save", "--trip", trip_id, "--today", "2026-11-24")
+    assert other_day.returncode == 0 and "saved as version 3" in other_day.stderr  # another FX date
+
+
+def test_a_new_trip_is_named_from_the_intent_and_an_unknown_trip_fails_before_planning(tmp_path) -> None:
+    db = tmp_path / "trips.sqlite3"
+    assert tw(db, "plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23").returncode == 0
+    assert tw(db, "trips", "list").stdout.split("\n")[0].endswith("Paris, 5 days")
+    missing = tw(db, "plan", "--intent", str(INTENT), "--save", "--trip", "nope", "--out", str(tmp_path / "x.json"))
+    assert missing.returncode == 2 and missing.stderr.startswith("tripwright: trip: no trip")
+    assert missing.stderr.count("\n") == 1 and not (tmp_path / "x.json").exists()
+
+
+def test_an_infeasible_saved_plan_exits_3_and_leaves_no_empty_trip(tmp_path) -> None:
+    db = tmp_path / "trips.sqlite3"
+    poor = tmp_path / "poor.json"
+    poor.write_text(json.dumps(json.loads(INTENT.read_text()) | {"budget_usd_cents": 100000}))
+    done = tw(db, "plan", "--intent", str(poor), "--save", "--today", "2026-11-23")
+    assert done.returncode == 3 and "budget" in done.stderr
+    assert "0 trip(s)" in tw(db, "trips", "list").stdout

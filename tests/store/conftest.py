@@ -22,6 +22,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from engine.models import IntentV1, ItineraryV1
+from tests.engine.conftest import PARIS_DEMO
 from engine.store import Accounts, SecretStore, Store
 
 PG_URL = os.environ.get("TRIPWRIGHT_TEST_PG_URL")
@@ -114,14 +115,7 @@ def org_b(accounts):
 _PLANNED: dict[str, Any] = {}
 
 
-PARIS: dict[str, Any] = {
-    "city": "Paris",
-    "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
-    "budget_usd_cents": 400000,
-    "airports": ["CDG", "ORY"],
-    "origin_airport": "JFK",
-    "prefs": {"kid_friendly": False, "themes": ["art", "food"], "avoid_overnight": False},
-}
+PARIS: dict[str, Any] = PARIS_DEMO  # the engine suite's demo trip
 
 
 def paris_intent() -> IntentV1:

@@ -17,6 +17,6 @@ def save_forever(url: str, org_id: str, user_id: str, trip_id: str, doc_path: st
     store = Store.open(url)
     while True:
         with store.org(ctx) as repo:
-            repo.versions.save(trip_id, doc, llm_meta={"writer": "crash_worker"})
+            repo.versions.save(trip_id, doc, note="crash_worker")  # not an LLM revision: never capped
         with saved.get_lock():
             saved.value += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,11 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, event, text
 
 from engine.errors import StoreError
-from engine.store import Store, migrate, sqlite_file
+from engine.store import OrgContext, Store, migrate, sqlite_file
 from engine.store.database import make_engine, resolve_url
 from engine.store.schema import Base
+
+from .conftest import planned
 
 VERSIONS = Path(migrate.SCRIPTS) / "versions"
 
@@ -140,3 +143,63 @@ def test_two_processes_opening_a_new_database_at_once_both_succeed(db_url):
     assert errors == []
     with Store.open(db_url) as store:
         assert store.schema_revision() == migrate.head()
+
+
+def _at_revision(url: str, revision: str):
+    """An engine on ``url`` whose schema was brought to ``revision`` only (an older Tripwright)."""
+    engine = make_engine(resolve_url(url))
+    cfg = migrate.alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+    return engine
+
+
+def _rows_of_0002(conn, itinerary) -> OrgContext:
+    """An org, a user, a trip and its version as a 0002-era Tripwright wrote them (no plan, no note)."""
+    from sqlalchemy import column, table
+
+    from engine.store.columns import JSONDoc, UTCDateTime
+    now = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+    ts = UTCDateTime()
+
+    def insert(table_name: str, /, **values) -> None:
+        types = {k: JSONDoc if isinstance(v, (dict, list)) else ts if isinstance(v, datetime) else None
+                 for k, v in values.items()}
+        conn.execute(table(table_name, *(column(k, t) for k, t in types.items())).insert().values(**values))
+
+    insert("org", org_id="o-old", name="Old org", personal=True, created_at=now)
+    insert("user", org_id="o-old", user_id="u-old", email="me@old.example", display_name="Me",
+           failed_logins=0, created_at=now)
+    insert("trip", org_id="o-old", trip_id="t-old", name="Paris (2026)", mode="city", created_by="u-old",
+           created_at=now, updated_at=now, version_count=1)
+    doc = itinerary.model_dump(mode="json")
+    insert("itinerary_version", org_id="o-old", version_id="v-old", trip_id="t-old", number=1, status="ok",
+           intent=doc["intent"], itinerary=doc, repairs=[], llm_meta={"model": "old"}, run_id=None,
+           total_usd_cents=doc["cost_breakdown"]["total_usd_cents"], day_count=len(doc["days"]),
+           blocking_count=0, advisory_count=0, created_by="u-old", created_at=now)
+    return OrgContext("o-old", "u-old")
+
+
+def test_upgrading_a_0002_database_with_data_keeps_it(db_url, itinerary):
+    engine = _at_revision(db_url, "0002")
+    with engine.begin() as conn:
+        ctx = _rows_of_0002(conn, itinerary)
+    engine.dispose()
+    with Store.open(db_url) as store:
+        assert store.schema_revision() == migrate.head() == "0003"
+        with store.org(ctx) as repo:
+            detail = repo.trips.open("t-old")
+            old = repo.versions.get("t-old", 1)
+            assert detail.trip.name == "Paris (2026)" and detail.latest == old
+            assert old.itinerary_v1() == itinerary and old.llm_meta == {"model": "old"}
+            assert old.plan is None and old.plan_v1() is None and old.note == ""
+            assert repo.versions.llm_revisions_left("t-old") == 2  # the old LLM revision counts
+            repo.versions.save("t-old", itinerary, plan=planned().plan, note="Edited")
+        with store.org(ctx) as repo:
+            assert repo.versions.get("t-old", 2).plan_v1() == planned().plan
+        with pytest.raises(Exception, match="cannot be changed"), store._engine.begin() as conn:
+            conn.execute(text("UPDATE itinerary_version SET note = 'x'"))  # still guarded after the ALTER
+    if db_url.startswith("sqlite"):
+        backups = sqlite_file.list_backups(Path(db_url.removeprefix("sqlite:///")))
+        assert [b.name for b in backups if "rev0002" in b.name]

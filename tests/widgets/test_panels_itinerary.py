@@ -258,3 +258,34 @@ def test_orientation_follows_the_width(qtbot, paris):
     qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Horizontal, timeout=2_000)
     panel.resize(450, 800)
     qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Vertical, timeout=2_000)
+
+
+# -- distance units (Settings → Distances) --------------------------------------------------
+def test_distance_formats_miles_in_either_unit():
+    assert fmt.distance(1234.4, "mi") == "1,234 mi" == fmt.miles(1234.4)
+    assert fmt.distance(100, "km") == "161 km"
+    assert fmt.distance(None, "km") == ""
+    with pytest.raises(ValueError, match="unknown distance unit 'furlong'"):
+        fmt.distance(1, "furlong")
+
+
+def test_the_panel_shows_distances_in_the_chosen_unit_and_switches_in_place(qtbot, route66):
+    panel = ItineraryPanel(distance_unit="km")
+    qtbot.addWidget(panel)
+    panel.set_itinerary(route66)
+    first = route66.days[0]
+    total = sum(d.drive.miles for d in route66.days if d.drive)
+    summary = lambda: panel.model.index(0, ItineraryModel.COL_NAME).data()  # noqa: E731
+    assert fmt.distance(first.drive.miles, "km") in summary() and fmt.miles(first.drive.miles) not in summary()
+    assert fmt.distance(total, "km") in panel.title.text()
+    assert fmt.distance(first.drive.miles, "km") in panel.model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+    activity = first.activities[-1].id
+    panel.select_activity(activity)
+    with qtbot.waitSignal(panel.model.dataChanged, timeout=1_000):
+        panel.set_distance_unit("mi")
+    assert panel.distance_unit == "mi"
+    assert fmt.miles(first.drive.miles) in summary() and fmt.miles(total) in panel.title.text()
+    assert panel.selected_activity() == activity  # re-rendered in place: the selection stays
+    with pytest.raises(ValueError):
+        panel.set_distance_unit("leagues")
+    assert panel.distance_unit == "mi"

@@ -1,0 +1,270 @@
+"""The Settings dialog: home airport, distance unit, map tiles, and the OpenAI-compatible model
+(endpoint, model, API key).
+
+Non-modal: the caller uses ``show()`` or ``open()``, never ``exec()`` (a nested event loop inside
+the qasync loop is forbidden). Save validates everything first and keeps the dialog open with an
+error under each bad field; only then is ``settings.json`` written, the key stored, and
+``saved(Settings)`` emitted. The API key goes to the OS keyring (``SecretStore``), never to the
+file, and never into an audit detail or a signal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
+                               QLabel, QLineEdit, QVBoxLayout, QWidget)
+
+from engine.catalog import default_catalog
+from engine.settings import (API_KEY_ENV, DEFAULT_LLM_ENDPOINT, Settings, check_api_key, delete_api_key,
+                             endpoint_or_default, env_overrides, field_errors, save_settings, set_api_key,
+                             stored_api_key)
+from engine.store.secret_store import SecretStore
+from widgets.intent_fields import INVALID_BACKGROUND, FieldErrors, plain
+
+AuditHook = Callable[..., None]  # on_audit(action: str, **detail)
+NAMES = {"home_airport": "Home airport", "distance_unit": "Distances", "online_tiles": "Map tiles",
+         "llm_endpoint": "Endpoint", "llm_model": "Model", "api_key": "API key", "form": "Settings"}
+UNITS = (("Miles (mi)", "mi"), ("Kilometres (km)", "km"))
+KEYRING_NOTE = "Kept in the OS keyring, never in settings.json."
+NO_KEYRING_NOTE = ("No OS keyring is available on this computer: the key will be forgotten when "
+                   "Tripwright closes.")
+NOTE_STYLE = "color: #616161;"
+WARNING_STYLE = ("background: #fff3cd; color: #5d4200; border: 1px solid #e0c36c; border-radius: 3px;"
+                 " padding: 4px 6px;")
+
+
+class SettingsErrors(FieldErrors):
+    """The intent form's inline error lines, named for the settings' fields."""
+
+    def show(self, errors: list[tuple[str, str]]) -> None:
+        for key, message in errors:
+            label = self.labels[key]
+            if label.isHidden():
+                label.setText(f"{NAMES.get(key, key)}: {message}")
+                label.show()
+                if key in self.fields:
+                    _tint(self.fields[key])
+
+
+class SettingsDialog(QDialog):
+    """Edits ``settings``; emits ``saved(Settings)`` after the file is written.
+
+    ``secrets`` is the app's one SecretStore (its in-memory fallback must outlive the dialog);
+    ``on_audit(action, **detail)`` hears "settings_changed" (the changed field names),
+    "api_key_set" and "api_key_removed" (the endpoint, never the key); ``path`` overrides the
+    settings file (tests); ``environ`` is where the overrides are read (default ``os.environ``).
+    """
+
+    saved = Signal(object)
+
+    def __init__(self, settings: Settings, secrets: SecretStore, *, on_audit: AuditHook | None = None,
+                 path: Path | None = None, environ: Mapping[str, str] | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.secrets = secrets
+        self.on_audit = on_audit
+        self.path = path
+        self.environ = environ
+        self.setWindowTitle("Tripwright settings")
+        self.setModal(False)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.errors = SettingsErrors()
+        self._build()
+        self._fill(settings)
+        self.refresh_key_state()
+
+    # -- building -------------------------------------------------------------------------------
+    def _build(self) -> None:
+        overrides = env_overrides(self.environ)
+        self.airport_edit = QLineEdit()
+        self.airport_edit.setMaxLength(3)
+        self.airport_edit.setMaximumWidth(self.airport_edit.fontMetrics().horizontalAdvance("MMMM") + 24)
+        self.airport_edit.setPlaceholderText("e.g. JFK")
+        self.airport_edit.setCompleter(_airport_completer(self))
+        self.unit_combo = QComboBox()
+        for text, unit in UNITS:
+            self.unit_combo.addItem(text, unit)
+        self.tiles_check = QCheckBox("Load OpenStreetMap tiles when online")
+        self.tiles_check.setToolTip("Off: the offline basemap only; nothing is fetched from the network")
+        trips = QGroupBox("Trips and map")
+        general = QFormLayout(trips)
+        general.addRow(self._row_label("home_airport"), self._field("home_airport", self.airport_edit, overrides))
+        general.addRow(self._row_label("distance_unit"), self._field("distance_unit", self.unit_combo, overrides))
+        general.addRow(self._row_label("online_tiles"), self._field("online_tiles", self.tiles_check, overrides))
+        self.form_error = self.errors.label("form")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(trips)
+        layout.addWidget(self._llm_group(overrides))
+        layout.addWidget(self.form_error)
+        layout.addStretch(1)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(560)
+
+    def _llm_group(self, overrides: dict) -> QGroupBox:
+        self.endpoint_edit = QLineEdit()
+        self.endpoint_edit.setPlaceholderText(f"empty: {DEFAULT_LLM_ENDPOINT}")
+        self.endpoint_edit.editingFinished.connect(self.refresh_key_state)
+        self.model_edit = QLineEdit()
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setObjectName("api_key")
+        self.forget_check = QCheckBox("Forget the stored key")
+        self.key_note = plain("")
+        self.key_note.setObjectName("keyring_note")
+        self.key_note.setWordWrap(True)
+        key_column = QWidget()
+        column = QVBoxLayout(key_column)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        column.addWidget(self.errors.wrap("api_key", self.key_edit))
+        column.addWidget(self.forget_check)
+        column.addWidget(self.key_note)
+        if (self.environ if self.environ is not None else os.environ).get(API_KEY_ENV, "").strip():
+            column.addWidget(_note(f"{API_KEY_ENV} is set: it is used instead of the stored key."))
+        group = QGroupBox("Language model (optional, any OpenAI-compatible server)")
+        form = QFormLayout(group)
+        form.addRow(self._row_label("llm_endpoint"), self._field("llm_endpoint", self.endpoint_edit, overrides))
+        form.addRow(self._row_label("llm_model"), self._field("llm_model", self.model_edit, overrides))
+        form.addRow(self._row_label("api_key"), key_column)
+        return group
+
+    def _row_label(self, key: str) -> QLabel:
+        """Labels of one width, so the two groups' fields line up."""
+        label = plain(NAMES[key])
+        label.setMinimumWidth(max(label.fontMetrics().horizontalAdvance(name) for name in NAMES.values()) + 8)
+        return label
+
+    def _field(self, key: str, widget: QWidget, overrides: dict) -> QWidget:
+        """The input, its (hidden) error line, and a note when an environment variable wins."""
+        holder = self.errors.wrap(key, widget)
+        if key in overrides:
+            variable, value = overrides[key]
+            holder.layout().addWidget(_note(f"{variable}={value} is set: it wins over this setting while set."))
+        return holder
+
+    def _fill(self, settings: Settings) -> None:
+        self.airport_edit.setText(settings.home_airport)
+        self.unit_combo.setCurrentIndex(max(self.unit_combo.findData(settings.distance_unit), 0))
+        self.tiles_check.setChecked(settings.online_tiles)
+        self.endpoint_edit.setText(settings.llm_endpoint)
+        self.model_edit.setText(settings.llm_model)
+
+    # -- the key's state ------------------------------------------------------------------------
+    def refresh_key_state(self) -> None:
+        """Say whether a key is stored for the endpoint as typed, and whether a keyring exists
+        (reading it is how SecretStore finds out)."""
+        stored = stored_api_key(self.endpoint_edit.text(), self.secrets) is not None
+        self.key_edit.setPlaceholderText("A key is stored; type a new one to replace it" if stored
+                                         else "No key stored")
+        self.forget_check.setEnabled(stored)
+        if not stored:
+            self.forget_check.setChecked(False)
+        self._show_keyring_note()
+
+    def _show_keyring_note(self) -> None:
+        missing = self.secrets.warning is not None
+        self.key_note.setText(NO_KEYRING_NOTE if missing else KEYRING_NOTE)
+        self.key_note.setStyleSheet(WARNING_STYLE if missing else NOTE_STYLE)
+
+    @property
+    def keyring_missing(self) -> bool:
+        return self.secrets.warning is not None
+
+    # -- saving ---------------------------------------------------------------------------------
+    def values(self) -> dict:
+        return {"home_airport": self.airport_edit.text(), "distance_unit": self.unit_combo.currentData(),
+                "online_tiles": self.tiles_check.isChecked(), "llm_endpoint": self.endpoint_edit.text(),
+                "llm_model": self.model_edit.text()}
+
+    def save(self) -> Settings | None:
+        """Validate, write, store the key, emit ``saved``; on any problem stay open and say why."""
+        self.errors.clear()
+        settings, key = self._validated()
+        if settings is None:
+            return None
+        try:
+            save_settings(settings, self.path)
+        except OSError as exc:
+            self.errors.show([("form", f"could not save: {exc.strerror or exc}")])
+            return None
+        self._apply_key(settings, key)
+        self._audit_changes(settings)
+        self.settings = settings
+        self.saved.emit(settings)
+        self.accept()
+        return settings
+
+    def _validated(self) -> tuple[Settings | None, str | None]:
+        problems: list[tuple[str, str]] = []
+        settings = key = None
+        try:
+            settings = Settings.model_validate(self.values())
+        except ValidationError as exc:
+            problems += list(field_errors(exc).items())
+        if self.key_edit.text():  # blank means "keep the stored key"; spaces alone are a mistake
+            try:
+                key = check_api_key(self.key_edit.text())
+            except ValueError as exc:
+                problems.append(("api_key", str(exc)))
+        if problems:
+            self.errors.show(problems)
+            self._focus_first(problems)
+            return None, None
+        return settings, key
+
+    def _focus_first(self, problems: list[tuple[str, str]]) -> None:
+        widget = self.errors.fields.get(problems[0][0])
+        if widget is not None:
+            widget.setFocus()
+
+    def _apply_key(self, settings: Settings, key: str | None) -> None:
+        endpoint = endpoint_or_default(settings.llm_endpoint)
+        if key is not None:
+            kept = set_api_key(settings.llm_endpoint, key, self.secrets)
+            self.key_edit.clear()
+            self._audit("api_key_set", endpoint=endpoint, kept_in="keyring" if kept else "memory")
+        elif self.forget_check.isChecked():
+            delete_api_key(settings.llm_endpoint, self.secrets)
+            self._audit("api_key_removed", endpoint=endpoint)
+
+    def _audit_changes(self, settings: Settings) -> None:
+        changed = [name for name in Settings.model_fields if getattr(settings, name) != getattr(self.settings, name)]
+        if changed:
+            self._audit("settings_changed", fields=changed)
+
+    def _audit(self, action: str, **detail) -> None:  # noqa: ANN003
+        if self.on_audit is not None:
+            self.on_audit(action, **detail)
+
+
+def _note(text: str) -> QLabel:
+    label = plain(text)
+    label.setWordWrap(True)
+    label.setStyleSheet(NOTE_STYLE)
+    return label
+
+
+def _tint(widget: QWidget) -> None:
+    """The intent form's invalid-field tint (a palette: style sheets would cascade)."""
+    widget.setProperty("invalid", True)
+    palette = widget.palette()
+    for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Button):
+        palette.setColor(role, QColor(INVALID_BACKGROUND))
+    widget.setPalette(palette)
+
+
+def _airport_completer(parent: QWidget) -> QCompleter:
+    completer = QCompleter(sorted(default_catalog().airport_names()), parent)
+    completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    return completer

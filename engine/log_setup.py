@@ -1,0 +1,85 @@
+"""Logging for the CLI: structlog and the standard library, both to stderr, secrets redacted.
+
+Why: stdout carries the machine-readable output (itinerary summaries, ``bench --json``), so logs
+go to stderr only; WARNING by default keeps a normal run quiet, ``-v`` shows INFO, ``-vv``
+DEBUG. structlog events and stdlib records (alembic, the gazetteer) are rendered by one
+formatter, as ``key=value`` pairs or, with ``json=True``, one JSON object per line. Any key named
+like a password, token, secret, API key or hash is replaced by ``***`` at any depth before
+rendering, so a careless ``log.info(..., password=pw)`` cannot leak it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+import structlog
+
+REDACTED = "***"
+# Whole words of a key (snake, kebab or camel case), so "token_hash" and "apiKey" are secrets but
+# "prompt_tokens" (a count) and "passengers" are not.
+SECRET_WORDS = frozenset({"password", "passwd", "passphrase", "pwd", "token", "secret", "secrets", "hash",
+                          "apikey", "credential", "credentials", "authorization", "cookie"})
+LEVELS = (logging.WARNING, logging.INFO, logging.DEBUG)
+_HANDLER_NAME = "tripwright-cli"
+CHATTY = ("alembic",)  # INFO on every open (plugins, context): shown from -vv only
+_MAX_DEPTH = 6
+
+
+def level_for(verbosity: int) -> int:
+    return LEVELS[max(0, min(verbosity, len(LEVELS) - 1))]
+
+
+def is_secret_key(key: str) -> bool:
+    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).lower())
+    return any(w in SECRET_WORDS for w in words) or any(a == "api" and b == "key" for a, b in zip(words, words[1:]))
+
+
+def _redacted(value: Any, depth: int = 0) -> Any:
+    if depth >= _MAX_DEPTH:
+        return value
+    if isinstance(value, Mapping):
+        return {k: REDACTED if isinstance(k, str) and is_secret_key(k) else _redacted(v, depth + 1)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_redacted(v, depth + 1) for v in value)
+    return value
+
+
+def redact_secrets(_logger: Any, _method: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+    """structlog processor: secret-looking keys become ``***`` (nested dicts and lists too)."""
+    return {k: REDACTED if k != "event" and is_secret_key(k) else _redacted(v) for k, v in event_dict.items()}
+
+
+def _shared() -> list[Any]:
+    return [structlog.contextvars.merge_contextvars, structlog.stdlib.add_logger_name,
+            structlog.stdlib.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
+
+
+def configure(verbosity: int = 0, json: bool = False, *, stream: TextIO | None = None) -> None:
+    """Send every log to ``stream`` (stderr) at the level ``verbosity`` selects. Call once per
+    process; calling again replaces the previous configuration (tests)."""
+    renderer = structlog.processors.JSONRenderer() if json else structlog.processors.KeyValueRenderer(
+        key_order=["timestamp", "level", "logger", "event"], drop_missing=True)
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[*_shared(), structlog.stdlib.ExtraAdder()],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, redact_secrets,
+                    structlog.processors.format_exc_info, renderer])
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.set_name(_HANDLER_NAME)
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level_for(verbosity))
+    for name in CHATTY:
+        logging.getLogger(name).setLevel(logging.NOTSET if verbosity >= 2 else logging.WARNING)
+    structlog.configure(
+        processors=[structlog.stdlib.filter_by_level, *_shared(), structlog.processors.StackInfoRenderer(),
+                    structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(), wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=False)

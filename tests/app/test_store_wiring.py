@@ -1,0 +1,231 @@
+"""The window over a real SQLite trip store: signed in on first run, every plan and edit saved as
+a version with its run recorded live, the trip list (open, rename, delete with undo), the same
+request answered from the store, the open trip restored in a new window, orphaned runs failed at
+start, a login when the account has a password, and an unusable database that loses nothing."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QDockWidget
+
+from engine.models import IntentV1
+from engine.store import Accounts, SecretStore, Store
+from tests.app.conftest import LOAD_TIMEOUT_MS, PLAN_TIMEOUT_MS, wait_task
+from tests.engine.conftest import PARIS_DEMO as PARIS
+from tests.store.conftest import FAST_HASHER, PASSWORD, memory_keyring  # noqa: F401 (a fixture)
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch, memory_keyring):  # noqa: F811 (the imported fixture)
+    """A data dir of this test's own (the open-trip file lives there) and a database in it."""
+    monkeypatch.setenv("TRIPWRIGHT_HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def db_url(home) -> str:
+    return f"sqlite:///{home}/trips.db"
+
+
+@pytest.fixture
+def open_window(qtbot, make_window, db_url, home):
+    """A window signed in to the test's store (the start-up flow has run)."""
+
+    def make(**options):
+        window = make_window(use_store=True, store_url=db_url, settings_path=home / "settings.json", **options)
+        qtbot.waitUntil(lambda: window.library.ready, timeout=LOAD_TIMEOUT_MS)
+        return window
+
+    return make
+
+
+def plan(qtbot, window, intent) -> object:
+    return wait_task(qtbot, window.controller.plan_intent(intent))
+
+
+def stored(db_url):
+    """A second, independent connection to the test's database (what another process sees)."""
+    store = Store.open(db_url)
+    ctx = Accounts(store, SecretStore()).first_run()
+    return store, ctx
+
+
+def paris(**changes) -> IntentV1:
+    return IntentV1.model_validate({**PARIS, **changes})
+
+
+def listed(qtbot, window, count: int) -> list:
+    qtbot.waitUntil(lambda: window.trip_list.model.rowCount() == count, timeout=5_000)
+    model = window.trip_list.model
+    return [model.trip(trip_id) for trip_id in model.trip_ids()]
+
+
+def test_first_run_signs_in_and_shows_who_and_where(qtbot, open_window):
+    window = open_window()
+    assert window.library.active and window.library.workspace.identity.org_name.endswith("(personal)")
+    assert "(personal)" in window.user_label.text() and window.database_label.text() == "SQLite"
+    assert "trips.db" in window.database_label.toolTip()
+    dock = {d.objectName(): d for d in window.findChildren(QDockWidget)}["trips_dock"]
+    assert dock.isVisibleTo(window) and dock.isEnabled()
+    assert window.trip_list.model.rowCount() == 0 and window.trip_list.empty_label.isVisibleTo(window.trip_list)
+    assert not window.commands.sign_out.isEnabled()  # a personal user without a password cannot sign out
+
+
+def test_plans_and_edits_are_saved_as_versions_with_their_runs(qtbot, open_window, db_url):
+    window = open_window()
+    first = plan(qtbot, window, paris())
+    assert first is not None and first.number == 1 and window.trip.trip_id
+    (trip,) = listed(qtbot, window, 1)
+    assert trip.trip_id == window.trip.trip_id and trip.name == "Paris, 5 days" and trip.mode == "city"
+    venue = next(a for d in first.itinerary.days for a in d.activities if a.role == "activity")
+    locked = wait_task(qtbot, window.controller.marker_action(venue.id, "lock"))
+    assert locked is not None and locked.number == 2
+    store, ctx = stored(db_url)
+    with store, store.org(ctx) as repo:
+        versions = repo.versions.list(window.trip.trip_id)
+        assert [v.number for v in versions] == [1, 2]
+        v2 = repo.versions.get(window.trip.trip_id, 2)
+        assert v2.note == locked.edit and v2.plan_v1() is not None  # the next edit starts from it
+        run = repo.runs.status(v2.run_id)
+        assert run.status == "completed" and run.run_id == locked.itinerary.run_id
+        replayed = repo.runs.replay(v2.run_id)
+        assert [e.seq for e in replayed] == [e.seq for e in locked.events]  # recorded live, all of them
+
+
+def test_the_same_request_twice_is_answered_from_the_store(qtbot, open_window, db_url):
+    window = open_window()
+    first = plan(qtbot, window, paris())
+    again = plan(qtbot, window, paris())
+    assert again is not None and again.number == first.number == 1
+    assert "Same request" in window.statusBar().currentMessage()
+    replanned = wait_task(qtbot, window.controller.replan())  # Re-plan always runs anew
+    assert replanned.number == 2
+    store, ctx = stored(db_url)
+    with store, store.org(ctx) as repo:
+        assert [v.number for v in repo.versions.list(window.trip.trip_id)] == [1, 2]
+
+
+def test_another_city_is_another_trip_with_its_own_history(qtbot, open_window):
+    window = open_window()
+    plan(qtbot, window, paris())
+    paris_id = window.trip.trip_id
+    rome = plan(qtbot, window, paris(city="Rome", airports=["FCO"], date_window={
+        "start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Rome"}))
+    assert rome is not None and window.trip.trip_id != paris_id and not window.trip.can_undo
+    assert {t.name for t in listed(qtbot, window, 2)} == {"Paris, 5 days", "Rome, 5 days"}
+
+
+def test_a_new_window_reopens_the_trip_and_version_that_were_shown(qtbot, open_window):
+    window = open_window()
+    first = plan(qtbot, window, paris())
+    venue = next(a for d in first.itinerary.days for a in d.activities if a.role == "activity")
+    wait_task(qtbot, window.controller.marker_action(venue.id, "lock"))
+    window.commands.undo.trigger()  # back to v1: that is what was on screen at "close"
+    trip_id = window.trip.trip_id
+    window.close()
+
+    again = open_window()
+    qtbot.waitUntil(lambda: again.trip.current is not None, timeout=PLAN_TIMEOUT_MS)
+    assert again.trip.trip_id == trip_id and again.trip.current.number == 1 and again.trip.can_redo
+    assert again.right_stack.currentWidget() is again.itinerary_panel
+    assert again.trip_list.model.rowCount() == 1
+    # The reopened version can be edited again: its plan came back from the store.
+    edited = wait_task(qtbot, again.controller.marker_action(venue.id, "remove"))
+    assert edited is not None and edited.number == 3
+
+
+def test_rename_delete_and_undo_from_the_trip_list(qtbot, open_window, db_url):
+    window = open_window()
+    plan(qtbot, window, paris())
+    trip_id = window.trip.trip_id
+    listed(qtbot, window, 1)
+    window.trip_list.rename_requested.emit(trip_id, "Paris with Sam")
+    qtbot.waitUntil(lambda: window.trip_list.model.trip(trip_id).name == "Paris with Sam", timeout=5_000)
+    window.trip_list.delete_requested.emit(trip_id)
+    qtbot.waitUntil(lambda: window.trip_list.pending_undo == trip_id, timeout=5_000)
+    assert window.trip.current is None and window.right_stack.currentWidget() is window.welcome
+    listed(qtbot, window, 0)
+    window.trip_list.undo_delete()
+    (back,) = listed(qtbot, window, 1)
+    assert back.trip_id == trip_id and back.name == "Paris with Sam"
+    store, ctx = stored(db_url)
+    with store, store.org(ctx) as repo:
+        actions = [e.action for e in repo.audit_log()]
+        assert {"trip_renamed", "trip_deleted", "trip_restored"} <= set(actions)
+    window.trip_list.open_requested.emit(trip_id)
+    qtbot.waitUntil(lambda: window.trip.trip_id == trip_id, timeout=5_000)
+    assert window.trip.current.number == 1
+
+
+def test_a_run_left_running_by_a_killed_app_is_failed_at_start(qtbot, open_window, db_url):
+    store, ctx = stored(db_url)
+    with store:
+        from engine.store import PlanRecorder
+
+        ticket = PlanRecorder(store, ctx).begin(paris())  # ...and the process died
+        run_id = ticket.run_id
+    window = open_window()
+    assert window.library.active
+    store, ctx = stored(db_url)
+    with store, store.org(ctx) as repo:
+        run = repo.runs.status(run_id)
+        assert run.status == "error" and "interrupted" in run.error_message
+
+
+def test_an_account_with_a_password_asks_to_sign_in(qtbot, open_window, db_url):
+    store, ctx = stored(db_url)
+    with store:
+        Accounts(store, SecretStore(), hasher=FAST_HASHER).set_password(ctx, PASSWORD)
+    window = open_window()
+    dialog = window.library.login_dialog
+    assert dialog is not None and not window.library.active and window.user_label.text() == "Not signed in"
+    with Store.open(db_url) as again, again.org(ctx) as repo:
+        from engine.store.schema import User
+
+        address = repo.session.get(User, ctx.user_id).email
+    dialog.email_edit.setText(address)
+    dialog.password_edit.setText(PASSWORD)
+    dialog.login_button.click()
+    qtbot.waitUntil(lambda: window.commands.sign_out.isEnabled(), timeout=10_000)
+    assert window.library.active and window.library.login_dialog is None and window.user_label.text() != "Not signed in"
+    plan(qtbot, window, paris())
+    listed(qtbot, window, 1)
+
+
+def test_an_unusable_database_keeps_the_app_planning_in_memory(qtbot, make_window, home):
+    (home / "broken.db").write_bytes(b"this is not a database" * 100)
+    window = make_window(use_store=True, store_url=f"sqlite:///{home}/broken.db")
+    qtbot.waitUntil(lambda: window.library.ready, timeout=LOAD_TIMEOUT_MS)
+    assert "not being saved" in window.message_bar.text() and window.database_label.text() == "Not saving"
+    assert (home / "broken.db").read_bytes() == b"this is not a database" * 100  # untouched
+    version = plan(qtbot, window, paris())
+    assert version is not None and version.number is None and window.trip.current is version
+
+
+def test_settings_change_units_and_home_airport(qtbot, open_window):
+    window = open_window()
+    dialog = window.open_settings()
+    dialog.airport_edit.setText("CDG")
+    index = dialog.unit_combo.findData("km")
+    dialog.unit_combo.setCurrentIndex(index)
+    dialog.save_button.click()
+    qtbot.waitUntil(lambda: window.settings.distance_unit == "km", timeout=5_000)
+    assert window.itinerary_panel.distance_unit == "km" and window.settings.home_airport == "CDG"
+    assert window.intent_form.home_combo.currentData() == "CDG"
+
+
+def test_an_export_is_audited_with_the_version_it_wrote(qtbot, open_window, db_url, home):
+    window = open_window()
+    plan(qtbot, window, paris())
+    written = wait_task(qtbot, window.controller.export_to("json", str(home / "paris.json")))
+    assert written is not None and written.exists()
+    store, ctx = stored(db_url)
+
+    def exported():
+        with store.org(ctx) as repo:
+            return [e for e in repo.audit_log(action="exported")]
+
+    with store:
+        qtbot.waitUntil(lambda: len(exported()) == 1, timeout=5_000)
+        (entry,) = exported()
+        assert entry.target_id == window.trip.trip_id and entry.detail == {"format": "json", "version": 1}
