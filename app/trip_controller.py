@@ -45,6 +45,7 @@ class TripController(QObject):
         self.run_events: list = []
         self.last_result = None
         self._ticket: object | None = None
+        self._inflight: tuple | None = None  # (intent, request key) of the run in flight
 
     @property
     def service(self) -> PlannerService:
@@ -66,7 +67,14 @@ class TripController(QObject):
     @asyncSlot(object)
     async def plan_intent(self, intent: Intent) -> TripVersion | None:
         """Plan what the form says: a new version of the open trip when it is the same trip (same
-        kind, same place), else a new trip. The same request twice is planned once."""
+        kind, same place), else a new trip. The same request twice is planned once: the version
+        on screen already answers it, or the store does (a run in flight, or saved within the
+        idempotency window)."""
+        current = self.trip.current
+        if current is not None and current.edit == "Planned" and current.intent == intent and not self.busy:
+            self.w.show_status(f"Same request as {self.trip.label()}, which is on screen: nothing to plan "
+                               "(Re-plan runs it anew).", 10_000)
+            return current
         return await self.run(intent, description="Planned", new_trip=not self._continues(intent),
                               request_key="form")
 
@@ -93,18 +101,19 @@ class TripController(QObject):
         becomes the new current version (of a new trip when ``new_trip``). A newer run supersedes
         this one: it is cancelled and its outcome is dropped quietly. Edits are keyed by what
         they do and the version they start from, so the same edit twice is planned once."""
-        self.cancel()
-        ticket = self._ticket = object()
-        events: list = []
-        self.run_events = events
         base = self.trip.current
         key = request_key or f"{description}|{base.number if base is not None else '-'}"
+        if self.busy and self._inflight == (intent, key):  # a double click: that run answers it
+            self.w.show_status("Already planning this request; its result will show here.", 8000)
+            return None
         recording = await self.library.begin(intent, new_trip=new_trip or base is None, request_key=key)
         if isinstance(recording, Reused):
-            return await self._reuse(recording, ticket)
-        if self._ticket is not ticket:
-            await self.library.abandon(recording, None)
-            return None
+            return await self._reuse(recording)
+        self.cancel()
+        ticket = self._ticket = object()
+        self._inflight = (intent, key)
+        events: list = []
+        self.run_events = events
 
         def on_event(event) -> None:
             if self._ticket is ticket:
@@ -157,12 +166,12 @@ class TripController(QObject):
         self.w.report_change(description, before, version)
         return version
 
-    async def _reuse(self, reused: Reused, ticket: object) -> TripVersion | None:
+    async def _reuse(self, reused: Reused) -> TripVersion | None:
         """The same request was planned moments ago: show that version instead of planning again."""
         if reused.number is None:
-            self.w.show_status("Already planning this request; its result will show here.", 8000)
+            self.w.show_status("This request is being planned elsewhere (another window or process).", 8000)
             return None
-        if self._ticket is not ticket or not await self.library.open_trip(reused.trip_id, reused.number, quiet=True):
+        if not await self.library.open_trip(reused.trip_id, reused.number, quiet=True):
             return None
         self.w.show_status(f"Same request as {self.trip.label()} a moment ago: showing it instead of planning "
                            "again (Re-plan runs it anew).", 10_000)

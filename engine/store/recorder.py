@@ -63,7 +63,6 @@ class RunTicket:
     run_id: str | None
     trip_id: str | None
     created_trip: bool = False  # begin made the trip: it goes again if no version is saved
-    request_key: str | None = None
     duplicate: Version | None = None
     duplicate_pending: bool = False
     version: VersionSummary | None = None  # set by a completed finish
@@ -148,8 +147,7 @@ class PlanRecorder:
                 trip_id = repo.trips.create(name, mode=intent.mode).trip_id
             repo.runs.start(intent=intent, trace_id=run_id.replace("-", ""), run_id=run_id, trip_id=trip_id)
         log.info("plan_run_started", run_id=run_id, trip_id=trip_id, new_trip=created)
-        return RunTicket(key=key, intent=intent, run_id=run_id, trip_id=trip_id, created_trip=created,
-                         request_key=request_key)
+        return RunTicket(key=key, intent=intent, run_id=run_id, trip_id=trip_id, created_trip=created)
 
     @staticmethod
     def _check_trip(repo: OrgScope, trip_id: str, llm_revision: bool) -> None:
@@ -289,11 +287,6 @@ class PlanRecorder:
             summary = repo.versions.save(trip_id, result.itinerary, intent=intent, plan=result.plan,
                                          llm_meta=llm_meta, run_id=run_id, note=note)
             repo.idempotency.complete(ticket.key, run_id=run_id, version_number=summary.number)
-            if ticket.created_trip:
-                # The same request again names the trip it made: answer it from this version too.
-                alias = plan_idempotency_key(trip_id, ticket.intent, ticket.request_key)
-                repo.idempotency.claim(alias, self.ttl, run_id=run_id)
-                repo.idempotency.complete(alias, run_id=run_id, version_number=summary.number)
         ticket.version = summary
         log.info("plan_run_saved", run_id=run_id, trip_id=trip_id, version=summary.number,
                  events=ticket.recorded, write_ms=round(ticket.write_ms, 2))

@@ -54,8 +54,8 @@ def test_gui_starts_and_quits_cleanly():
         from app import gui, main_window
 
         class QuittingWindow(main_window.MainWindow):
-            def __init__(self):
-                super().__init__()
+            def __init__(self, **options):
+                super().__init__(**options)
                 self.map_view.loadFinished.connect(self.quit_soon)
 
             def quit_soon(self, ok):

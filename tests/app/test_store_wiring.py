@@ -105,6 +105,19 @@ def test_the_same_request_twice_is_answered_from_the_store(qtbot, open_window, d
         assert [v.number for v in repo.versions.list(window.trip.trip_id)] == [1, 2]
 
 
+def test_a_double_click_on_plan_runs_once(qtbot, open_window, db_url):
+    window = open_window()
+    first = window.controller.plan_intent(paris())
+    qtbot.waitUntil(lambda: window.controller.busy, timeout=5_000)
+    second = window.controller.plan_intent(paris())
+    assert wait_task(qtbot, second) is None and "Already planning" in window.statusBar().currentMessage()
+    version = wait_task(qtbot, first)
+    assert version is not None and version.number == 1
+    store, ctx = stored(db_url)
+    with store, store.org(ctx) as repo:
+        assert [v.number for v in repo.versions.list(window.trip.trip_id)] == [1]
+
+
 def test_another_city_is_another_trip_with_its_own_history(qtbot, open_window):
     window = open_window()
     plan(qtbot, window, paris())
