@@ -28,9 +28,11 @@ class TripFacts:
     fx_rate_to_usd: float = 1.0
     fx_as_of: date | None = None
     alternatives: Mapping[str, list[str]] = field(default_factory=dict)  # theme pools for repair
-    # Derived per-day schedules, keyed by id(day) with the day kept alive in the value so an id
-    # can never be reused for another object while its entry exists.
-    schedule_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # Per-plan schedules (engine.schedule.plan_schedule), keyed by id(plan) with the plan kept alive
+    # in the value so an id can never be reused while its entry exists. Not an init field: a copy
+    # made with dataclasses.replace (other legs, venues, weather) starts with its own, empty.
+    schedule_memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    day_legs_memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)  # by day route
 
     def venue(self, ref: str) -> Attraction | None:
         return self.venues.get(ref)

@@ -1,5 +1,9 @@
 """Reading a plan as a day-by-day schedule: where each slot is and the legs between them.
 
+``plan_schedule`` reads a plan once into flat per-day lists (``DaySchedule``) that costs, the
+planner and all seven verifier families share; verifying thousands of candidate plans is
+dominated by Python overhead, so nothing is derived twice.
+
 Conventions the planner writes and verifiers/repair read (docs/ARCHITECTURE.md):
 day 0 holds the ``arrival`` flight and the hotel ``checkin`` (the stay's whole lodging cost sits on
 that choice); the last day holds the ``checkout`` and the ``departure`` flight; ``activity`` and
@@ -10,10 +14,11 @@ from __future__ import annotations
 
 from datetime import date, datetime, time
 from functools import lru_cache
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from engine.facts import TripFacts
-from engine.models import ChoiceKind, Geo, PlanV1, Slot, TransitLeg
+from engine.models import Attraction, Choice, ChoiceKind, Geo, PlanV1, Slot, TransitLeg
 
 
 def local_dt(day: date, t: time, tz: str) -> datetime:
@@ -21,7 +26,7 @@ def local_dt(day: date, t: time, tz: str) -> datetime:
 
 
 @lru_cache(maxsize=4096)
-def _steady_offset(day: date, tz: str) -> bool:
+def steady_offset(day: date, tz: str) -> bool:
     """True when the zone's UTC offset is the same all day (no DST change on this date)."""
     zone = ZoneInfo(tz)
     return datetime.combine(day, time(0), zone).utcoffset() == datetime.combine(day, time(23, 59), zone).utcoffset()
@@ -29,7 +34,7 @@ def _steady_offset(day: date, tz: str) -> bool:
 
 def elapsed_minutes(day: date, start: time, end: time, tz: str) -> float:
     """Real minutes between two local times of one day; correct across DST changes (UTC math)."""
-    if _steady_offset(day, tz):
+    if steady_offset(day, tz):
         return (end.hour - start.hour) * 60 + (end.minute - start.minute)
     zone = ZoneInfo(tz)
     a = datetime.combine(day, start, zone).astimezone(ZoneInfo("UTC"))
@@ -47,80 +52,144 @@ def hotel_geo(plan: PlanV1) -> Geo | None:
 
 
 def airport_code(slot: Slot, facts: TripFacts) -> str | None:
-    flight = facts.flights.get(slot.selected.option_ref)
+    return _airport(slot.choices[0], facts)
+
+
+def _airport(choice: Choice, facts: TripFacts) -> str | None:
+    """The city's airport a flight choice lands at or leaves from."""
+    flight = facts.flights.get(choice.option_ref)
     if flight is None:
         return None
     return flight.dest if flight.direction == "outbound" else flight.origin
 
 
+_FLIGHT = ChoiceKind.flight  # read once: looking an enum member up on its class is slow on a per-pair path
+
+
 def pair_leg(a: Slot, b: Slot, day: date, facts: TripFacts) -> TransitLeg | None:
     """The transfer between two consecutive slots, or None when either has no place."""
-    ca, cb = a.choices[0], b.choices[0]
-    if ca.geo is None or cb.geo is None:
+    return choice_leg(a.choices[0], b.choices[0], day, facts)
+
+
+def choice_leg(a: Choice, b: Choice, day: date, facts: TripFacts) -> TransitLeg | None:
+    """The transfer between two consecutive selected choices, or None when either has no place."""
+    if a.geo is None or b.geo is None:
         return None
-    if ca.kind is ChoiceKind.flight:
-        code = airport_code(a, facts)
-        return facts.airport_leg(code, cb.geo, day) if code else None
-    if cb.kind is ChoiceKind.flight:
-        code = airport_code(b, facts)
-        return facts.airport_leg(code, ca.geo, day) if code else None
-    return facts.leg(ca.geo, cb.geo, day)
+    if a.kind is _FLIGHT:
+        code = _airport(a, facts)
+        return facts.airport_leg(code, b.geo, day) if code else None
+    if b.kind is _FLIGHT:
+        code = _airport(b, facts)
+        return facts.airport_leg(code, a.geo, day) if code else None
+    return facts.leg(a.geo, b.geo, day)
 
 
-MEMO_LIMIT = 512  # one plan under verification and repair; small keeps GC cheap
+# A few plans' worth: enough for the verifier families and costs of one plan, and for repair's
+# candidates. Kept small so entries die before the garbage collector promotes them: thousands of
+# promoted entries trigger full collections, which cost ~0.5 s each when a caller holds many
+# plans in memory (the 10,000-plan verify benchmark).
+MEMO_LIMIT = 16
+DAY_LEGS_LIMIT = 256  # distinct day routes remembered (a repair loop visits a few dozen)
+_VISITS = (ChoiceKind.attraction, ChoiceKind.meal)
+
+
+class DaySchedule(NamedTuple):
+    """One day read once into flat lists: slot i of the day is index i of each per-slot list,
+    and pair i (slot i → slot i + 1) index i of each per-pair list."""
+
+    index: int
+    date: date
+    slots: list[Slot]
+    choices: list[Choice]  # each slot's selected option, choices[0]
+    venues: list[Attraction | None]  # the venue behind an attraction or meal choice, when known
+    pairs: list[TransitLeg | None]  # slot i → slot i + 1, None when either has no place
+    gaps: list[float]  # real minutes (elapsed_minutes) from the end of slot i to the start of i + 1
+    legs: list[tuple[str, TransitLeg]]  # hotel → first slot, slot → slot, last slot → hotel
+    home: TransitLeg | None  # the evening leg back to the hotel, if the day ends away from it
+
+
+def plan_schedule(plan: PlanV1, facts: TripFacts) -> tuple[DaySchedule, ...]:
+    """Every day's schedule, memoised per plan in ``facts.schedule_memo`` (keyed by id(plan),
+    with the plan kept in the entry so its id cannot be reused while the entry exists)."""
+    memo = facts.schedule_memo
+    hit = memo.get(id(plan))
+    if hit is not None and hit[0] is plan:
+        return hit[1]
+    hotel = hotel_geo(plan)
+    days = tuple(_day_schedule(plan, di, facts, hotel) for di in range(len(plan.days)))
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[id(plan)] = (plan, days)
+    return days
 
 
 def pair_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[TransitLeg | None]:
     """The transfer between each consecutive pair of slots of day ``di`` (memoised)."""
-    day = plan.days[di]
-    key = ("pairs", id(day))
-    hit = facts.schedule_memo.get(key)
-    if hit is not None and hit[0] is day:
-        return hit[1]
-    legs = [pair_leg(a, b, day.date, facts) for a, b in zip(day.slots, day.slots[1:])]
-    if len(facts.schedule_memo) >= MEMO_LIMIT:
-        facts.schedule_memo.clear()
-    facts.schedule_memo[key] = (day, legs)
-    return legs
+    return plan_schedule(plan, facts)[di].pairs
 
 
 def day_legs(plan: PlanV1, di: int, facts: TripFacts) -> list[tuple[str, TransitLeg]]:
     """Every leg of day ``di``: hotel → first slot, slot → slot, last slot → hotel (memoised)."""
-    day = plan.days[di]
-    hotel = hotel_geo(plan)
-    key = (id(day), di, len(plan.days), (hotel.lat, hotel.lon) if hotel else None)  # Geo hashing is slow
-    hit = facts.schedule_memo.get(key)
-    if hit is not None and hit[0] is day:
-        return hit[1]
-    legs = _day_legs(plan, di, facts, hotel)
-    if len(facts.schedule_memo) >= MEMO_LIMIT:
-        facts.schedule_memo.clear()
-    facts.schedule_memo[key] = (day, legs)
-    return legs
-
-
-def _day_legs(plan: PlanV1, di: int, facts: TripFacts, hotel: Geo | None) -> list[tuple[str, TransitLeg]]:
-    day = plan.days[di]
-    slots = day.slots
-    legs: list[tuple[str, TransitLeg]] = []
-    if not slots:
-        return legs
-    choices = [s.choices[0] for s in slots]  # the selected options
-    first, last = choices[0], choices[-1]
-    starts_at_hotel = di > 0 and slots[0].role != "checkout"
-    if hotel and starts_at_hotel and first.geo and first.kind is not ChoiceKind.flight:
-        legs.append(("hotel>" + first.choice_id, facts.leg(hotel, first.geo, day.date)))
-    for a, b, leg in zip(choices, choices[1:], pair_legs(plan, di, facts)):
-        if leg is not None:
-            legs.append((a.choice_id + ">" + b.choice_id, leg))
-    ends_at_hotel = slots[-1].role in ("activity", "meal") and di < len(plan.days) - 1
-    if hotel and ends_at_hotel and last.geo:
-        legs.append((last.choice_id + ">hotel", facts.leg(last.geo, hotel, day.date)))
-    return legs
+    return plan_schedule(plan, facts)[di].legs
 
 
 def return_leg(plan: PlanV1, di: int, facts: TripFacts) -> TransitLeg | None:
     """The evening leg back to the hotel, if the day ends away from it."""
-    for label, leg in reversed(day_legs(plan, di, facts)):
-        return leg if label.endswith(">hotel") else None
-    return None
+    return plan_schedule(plan, facts)[di].home
+
+
+def _day_schedule(plan: PlanV1, di: int, facts: TripFacts, hotel: Geo | None) -> DaySchedule:
+    """One pass over the day's consecutive slots gives each pair's leg, its label and the gap."""
+    day = plan.days[di]
+    slots, when = day.slots, day.date
+    choices = [s.choices[0] for s in slots]
+    venues = [facts.venues.get(c.option_ref) if c.kind in _VISITS else None for c in choices]
+    steady = steady_offset(when, facts.tz)  # elapsed_minutes' DST check, once for the day
+    gaps: list[float] = []
+    for a, b in zip(slots, slots[1:]):  # each slot and the next
+        end, start = a.window.end, b.window.start
+        gaps.append((start.hour - end.hour) * 60 + (start.minute - end.minute) if steady
+                    else elapsed_minutes(when, end, start, facts.tz))
+    starts_at_hotel = di > 0 and bool(slots) and slots[0].role != "checkout"
+    ends_at_hotel = bool(slots) and slots[-1].role in ("activity", "meal") and di < len(plan.days) - 1
+    pairs, legs, home = _day_legs(when, choices, starts_at_hotel, ends_at_hotel, hotel, facts)
+    return DaySchedule(di, when, slots, choices, venues, pairs, gaps, legs, home)
+
+
+def _day_legs(when: date, choices: list[Choice], starts_at_hotel: bool, ends_at_hotel: bool,
+              hotel: Geo | None, facts: TripFacts) -> tuple[list, list, TransitLeg | None]:
+    """(pairs, labelled legs, leg home) of a day: they depend on where the day goes, not on when,
+    so plans that differ only in times (retimes, repair candidates, the verify benchmark's
+    variants) share them through ``facts.day_legs_memo``. The lists are shared: read them only."""
+    key = (when, starts_at_hotel, ends_at_hotel, (hotel.lat, hotel.lon) if hotel else None,
+           tuple((c.choice_id, c.option_ref, c.geo.lat, c.geo.lon) if c.geo else (c.choice_id, c.option_ref)
+                 for c in choices))
+    memo = facts.day_legs_memo
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    pairs: list[TransitLeg | None] = []
+    legs: list[tuple[str, TransitLeg]] = []
+    for ca, cb in zip(choices, choices[1:]):
+        leg = choice_leg(ca, cb, when, facts)
+        pairs.append(leg)
+        if leg is not None:
+            legs.append((ca.choice_id + ">" + cb.choice_id, leg))
+    _add_hotel_legs(legs, choices, when, starts_at_hotel, ends_at_hotel, facts, hotel)
+    home = legs[-1][1] if legs and legs[-1][0].endswith(">hotel") else None
+    if len(memo) >= DAY_LEGS_LIMIT:
+        memo.clear()
+    memo[key] = hit = (pairs, legs, home)
+    return hit
+
+
+def _add_hotel_legs(legs: list[tuple[str, TransitLeg]], choices: list[Choice], when: date, starts_at_hotel: bool,
+                    ends_at_hotel: bool, facts: TripFacts, hotel: Geo | None) -> None:
+    """The morning leg from the hotel (first) and the evening leg back (last), when the day has them."""
+    if not choices or not hotel:
+        return
+    first, last = choices[0], choices[-1]
+    if starts_at_hotel and first.geo and first.kind is not ChoiceKind.flight:
+        legs.insert(0, ("hotel>" + first.choice_id, facts.leg(hotel, first.geo, when)))
+    if ends_at_hotel and last.geo:
+        legs.append((last.choice_id + ">hotel", facts.leg(last.geo, hotel, when)))

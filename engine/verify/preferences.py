@@ -7,6 +7,7 @@ from datetime import time
 
 from engine.facts import TripFacts
 from engine.models import ChoiceKind, IntentV1, PlanV1, Violation, ViolationKind
+from engine.schedule import plan_schedule
 
 KID_LATEST_END = time(20, 0)
 _SCHEDULED = (ChoiceKind.attraction, ChoiceKind.meal)  # flights and hotel desks are not chosen hours
@@ -25,15 +26,13 @@ def _kid_rules(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violati
     if not intent.prefs.kid_friendly:
         return []
     out = []
-    for day in plan.days:
-        for slot in day.slots:
-            choice = slot.selected
+    for day in plan_schedule(plan, facts):
+        for slot, choice, venue in zip(day.slots, day.choices, day.venues):
             if choice.kind not in _SCHEDULED:
                 continue
             if slot.window.end > KID_LATEST_END:
                 out.append(_pref(choice.choice_id, "late_night", True,
                                  f"{choice.label} ends {slot.window.end:%H:%M}, after 20:00 with kids"))
-            venue = facts.venue(choice.option_ref)
             if venue is not None and venue.kid_friendly is False:
                 out.append(_pref(choice.choice_id, "not_kid_friendly", False,
                                  f"{venue.name} is not listed as kid-friendly"))
@@ -44,11 +43,12 @@ def _overnight(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violati
     if not intent.prefs.avoid_overnight:
         return []
     out = []
-    for _, _, slot in plan.slots():
-        flight = facts.flights.get(slot.selected.option_ref)
-        if slot.selected.kind is ChoiceKind.flight and flight is not None and flight.overnight:
-            out.append(_pref(slot.selected.choice_id, "overnight_flight", True,
-                             f"{flight.flight_number} is a red-eye and overnight flights were excluded"))
+    for day in plan_schedule(plan, facts):
+        for choice in day.choices:
+            flight = facts.flights.get(choice.option_ref) if choice.kind is ChoiceKind.flight else None
+            if flight is not None and flight.overnight:
+                out.append(_pref(choice.choice_id, "overnight_flight", True,
+                                 f"{flight.flight_number} is a red-eye and overnight flights were excluded"))
     return out
 
 

@@ -7,36 +7,48 @@ flight (airport buffer), 30 min after an arrival (deplaning), 20 min after a mus
 from __future__ import annotations
 
 from engine.facts import TripFacts
-from engine.models import ChoiceKind, IntentV1, PlanV1, Slot, Violation, ViolationKind, VenueType
-from engine.schedule import elapsed_minutes, pair_legs
+from engine.models import (Assumptions, Attraction, ChoiceKind, IntentV1, PlanV1, Slot, Violation, ViolationKind,
+                           VenueType)
+from engine.schedule import DaySchedule, plan_schedule
 
 DEPLANE_MINUTES = 30
 
 
+def buffer_minutes(before: str, after: str, venue_before: Attraction | None, assumptions: Assumptions) -> int:
+    """The buffer between a slot with role ``before`` (at ``venue_before``, an attraction's venue)
+    and the next slot with role ``after``: the one rule for verifying and for retiming a slot."""
+    if after == "departure":
+        return assumptions.airport_buffer_minutes
+    if before == "arrival":
+        return DEPLANE_MINUTES
+    if venue_before is not None and venue_before.venue_type is VenueType.museum:
+        return assumptions.museum_buffer_minutes
+    return assumptions.transit_buffer_minutes
+
+
 def required_gap(a: Slot, b: Slot, plan: PlanV1, facts: TripFacts, travel_min: float) -> float:
-    assumptions = plan.assumptions
-    if b.role == "departure":
-        return assumptions.airport_buffer_minutes + travel_min
-    if a.role == "arrival":
-        return DEPLANE_MINUTES + travel_min
     venue = facts.venue(a.selected.option_ref) if a.selected.kind is ChoiceKind.attraction else None
-    if venue is not None and venue.venue_type is VenueType.museum:
-        return assumptions.museum_buffer_minutes + travel_min
-    return assumptions.transit_buffer_minutes + travel_min
+    return buffer_minutes(a.role, b.role, venue, plan.assumptions) + travel_min
 
 
 def verify_timing(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violation]:
     out = []
-    for di, day in enumerate(plan.days):
-        for (a, b), leg in zip(zip(day.slots, day.slots[1:]), pair_legs(plan, di, facts)):
+    assumptions = plan.assumptions
+    for day in plan_schedule(plan, facts):
+        slots = day.slots
+        consecutive = zip(slots, slots[1:], day.choices, day.venues, day.pairs, day.gaps)  # slot i → i + 1
+        for i, (a, b, choice, venue, leg, gap) in enumerate(consecutive):
             travel = leg.duration_seconds / 60 if leg else 0.0
-            need = required_gap(a, b, plan, facts, travel)
-            gap = elapsed_minutes(day.date, a.window.end, b.window.start, facts.tz)
+            venue_before = venue if choice.kind is ChoiceKind.attraction else None  # meals: no museum buffer
+            need = buffer_minutes(a.role, b.role, venue_before, assumptions) + travel
             if gap + 1e-9 < need:
-                out.append(Violation(kind=ViolationKind.timing_infeasible, node_ref=b.selected.choice_id,
-                                     blocking=True, details={
-                    "reason": "gap_too_short", "gap_minutes": round(gap), "required": round(need),
-                    "after": a.selected.choice_id, "date": day.date.isoformat(),
-                    "message": f"only {round(gap)} min between {a.selected.label} and "
-                               f"{b.selected.label}; {round(need)} needed"}))
+                out.append(_too_short(day, i, gap, need))
     return out
+
+
+def _too_short(day: DaySchedule, i: int, gap: float, need: float) -> Violation:
+    a, b = day.choices[i], day.choices[i + 1]
+    return Violation(kind=ViolationKind.timing_infeasible, node_ref=b.choice_id, blocking=True, details={
+        "reason": "gap_too_short", "gap_minutes": round(gap), "required": round(need),
+        "after": a.choice_id, "date": day.date.isoformat(),
+        "message": f"only {round(gap)} min between {a.label} and {b.label}; {round(need)} needed"})

@@ -4,21 +4,18 @@ blackout dates mean closed. Applies to attractions and restaurants alike."""
 from __future__ import annotations
 
 from engine.facts import TripFacts
-from engine.models import ChoiceKind, IntentV1, PlanV1, Violation, ViolationKind
+from engine.models import IntentV1, PlanV1, Violation, ViolationKind
+from engine.schedule import plan_schedule
 
+from .labels import hours_label, window_label
 
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_VISITS = (ChoiceKind.attraction, ChoiceKind.meal)
 
 
 def verify_venue_hours(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violation]:
     out = []
-    for day in plan.days:
-        for slot in day.slots:
-            choice = slot.choices[0]
-            if choice.kind not in _VISITS:
-                continue
-            venue = facts.venue(choice.option_ref)
+    for day in plan_schedule(plan, facts):
+        for slot, choice, venue in zip(day.slots, day.choices, day.venues):  # venues: of visits only
             if venue is None or venue.is_open(day.date, slot.window):
                 continue
             out.append(_closed(venue, day.date, slot.window, choice.choice_id))
@@ -29,9 +26,8 @@ def _closed(venue, day, window, node_ref: str) -> Violation:
     windows = venue.windows_on(day)
     reason = ("blackout_date" if day in venue.blackout_dates
               else "closed_day" if not windows else "outside_hours")
-    hours = ", ".join(w.label() for w in windows) or "closed"
+    hours = hours_label(windows)
     weekday, iso = WEEKDAY_NAMES[day.weekday()], day.isoformat()
-    # Built from trusted values on a hot path (verifying thousands of plans): no re-validation.
-    return Violation.model_construct(kind=ViolationKind.venue_closed, node_ref=node_ref, blocking=True, details={
+    return Violation(kind=ViolationKind.venue_closed, node_ref=node_ref, blocking=True, details={
         "reason": reason, "date": iso, "weekday": weekday, "hours": hours,
-        "message": f"{venue.name} on {weekday} {iso} {window.label()}: {hours}"})
+        "message": f"{venue.name} on {weekday} {iso} {window_label(window)}: {hours}"})

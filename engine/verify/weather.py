@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.facts import TripFacts
 from engine.models import ChoiceKind, IntentV1, PlanV1, Violation, ViolationKind, WeatherDay
+from engine.schedule import plan_schedule
 
 RAIN_PROB = 0.60
 WIND_KMH = 30.0
@@ -16,12 +17,11 @@ def is_bad_weather(day: WeatherDay | None) -> bool:
 
 def verify_weather(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violation]:
     out = []
-    for day in plan.days:
+    for day in plan_schedule(plan, facts):
         forecast = facts.weather.get(day.date)
         if not is_bad_weather(forecast):
             continue
-        for slot in day.slots:
-            choice = slot.selected
+        for choice in day.choices:
             if choice.kind is not ChoiceKind.attraction or choice.features.indoor is True:
                 continue
             outdoor = choice.features.indoor is False
