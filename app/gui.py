@@ -24,7 +24,10 @@ def prepare_environment() -> None:
         os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 
 
-def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None) -> int:
+def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None,
+            use_store: bool | None = None) -> int:
+    """``use_store``: open the trip store (default: yes for the app, no for a script such as the
+    screenshot tool, which must not touch the user's trips)."""
     started = time.perf_counter()
     prepare_environment()
     from engine.log_setup import configure
@@ -44,7 +47,7 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow(use_store=script is None)  # the screenshot tool and the bench work in memory
+    window = MainWindow(use_store=script is None if use_store is None else use_store)
     reporter = ErrorReporter(lambda: window)
     reporter.install(loop)
     if size is not None:

@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
     # -- building -------------------------------------------------------------------------------
     def _build_central(self) -> None:
         self.map_view = MapView()
+        self.map_view.set_distance_unit(self.settings.distance_unit)
         self.message_bar = MessageBar()
         central = QWidget()
         central.setObjectName("map_area")
@@ -371,6 +372,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.intent_form.set_home_airport(effective_home_airport(settings))
         self.itinerary_panel.set_distance_unit(settings.distance_unit)
+        self.map_view.set_distance_unit(settings.distance_unit)
         self.commands.online.setChecked(settings.online_tiles)
         self.show_status("Settings saved.", 5000)
 

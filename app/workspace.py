@@ -38,7 +38,7 @@ from engine.store.tenancy import OrgContext
 from .trip_session import RunSummary, TripSession, TripVersion
 
 log = structlog.get_logger("tripwright.app.workspace")
-SESSION_FILE = "open-trip.json"
+SESSION_FILE = "open-trip-{database}.json"  # one per database: a team server and the local file apart
 _INTENT = TypeAdapter(AnyIntent)
 
 
@@ -176,14 +176,14 @@ class Workspace:
         doc = {"database": self.store.identity, "org_id": self.ctx.org_id if self.ctx else None,
                "trip_id": trip_id, "version": number}
         try:
-            write_atomic(_session_path(), json.dumps(doc))
+            write_atomic(self._session_path(), json.dumps(doc))
         except OSError as exc:  # a read-only data dir: the store said so already at start
             log.warning("open_trip_not_remembered", error=str(exc))
 
     def last_open(self) -> tuple[str, int | None] | None:
         """(trip_id, shown version number) of this database and org, if any."""
         try:
-            doc = json.loads(_session_path().read_text(encoding="utf-8"))
+            doc = json.loads(self._session_path().read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         if not isinstance(doc, dict) or self.ctx is None:
@@ -194,6 +194,9 @@ class Workspace:
         if not isinstance(trip_id, str) or not trip_id:
             return None
         return trip_id, number if isinstance(number, int) else None
+
+    def _session_path(self) -> Path:
+        return data_dir() / SESSION_FILE.format(database=self.store.identity)
 
     def close(self) -> None:
         self.store.close()
@@ -216,10 +219,6 @@ def _replay(scope, run_id: str) -> tuple[StreamEvent, ...]:
         return tuple(scope.runs.replay(run_id))
     except InputError:  # pruned after 30 days: the version stays, its events go
         return ()
-
-
-def _session_path() -> Path:
-    return data_dir() / SESSION_FILE
 
 
 def one_line(exc: BaseException) -> str:

@@ -317,7 +317,7 @@
       });
       if (doc.corridor) {
         list.appendChild(legendRow(el("span", "tw-swatch-band"),
-          doc.corridor.name + " corridor, ±" + Math.round(doc.corridor.width_miles) + " mi"));
+          doc.corridor.name + " corridor, " + (doc.corridor.width_label || ("±" + Math.round(doc.corridor.width_miles) + " mi"))));
       }
     }
     var stops = legendSection(body, "Stops (fill: day colour)");

@@ -6,7 +6,7 @@ to ``resources/map.js`` over the bridge as a JSON string. Shape (version 1)::
     {"version": 1, "mode": "city" | "road_trip" | "empty", "title": str, "online": bool,
      "days":     [{"index": 0, "label": "Day 1 · Mon 3 May", "colour": "#1f77b4",
                    "path": {"type": "LineString", "coordinates": [[lon, lat], ...]} | null}],
-     "corridor": {"name": "Route 66", "width_miles": 50.0,
+     "corridor": {"name": "Route 66", "width_miles": 50.0, "width_label": "±50 mi" (the user's unit),
                   "geometry": {"type": "Polygon" | "MultiPolygon", ...}} | null,
      "markers":  [{"id", "lat", "lon", "kind", "label", "day", "time", "confidence": "high"|"low",
                    "low_reason", "data_source", "locked", "draggable", "selectable",
@@ -42,6 +42,8 @@ from shapely.geometry import LineString, mapping
 
 from engine.models import Activity, DayItinerary, ItineraryV1
 from engine.roadtrip.routes import METERS_PER_MILE, route_projection
+
+from . import formatting as fmt
 
 LAYERS_VERSION = 1
 MAX_LABEL = 120
@@ -170,16 +172,16 @@ def _line(points: Iterable[tuple[float, float]]) -> dict | None:
     return {"type": "LineString", "coordinates": coords} if len(coords) > 1 else None
 
 
-def _day_label(day: DayItinerary, index: int) -> str:
+def _day_label(day: DayItinerary, index: int, unit: str) -> str:
     text = f"Day {index + 1} · {day.date:%a} {day.date.day} {day.date:%b}"
     if day.anchor is not None:
         text += f" → {day.anchor.name}"
         if day.drive is not None:
-            text += f" · {day.drive.miles:.0f} mi"
+            text += f" · {fmt.distance(day.drive.miles, unit)}"
     return _label(text)
 
 
-def _days(itinerary: ItineraryV1) -> list[dict]:
+def _days(itinerary: ItineraryV1, unit: str) -> list[dict]:
     out = []
     for di, day in enumerate(itinerary.days):
         if day.path:
@@ -188,7 +190,7 @@ def _days(itinerary: ItineraryV1) -> list[dict]:
             # Flights leave the city: a line to the airport would only stretch the day's drawing.
             path = _line((a.geo.lon, a.geo.lat) for a in day.activities
                          if a.geo is not None and a.kind.value != "flight")
-        out.append({"index": di, "label": _day_label(day, di), "colour": _day_colour(di), "path": path})
+        out.append({"index": di, "label": _day_label(day, di, unit), "colour": _day_colour(di), "path": path})
     return out
 
 
@@ -227,11 +229,12 @@ def _inverse(inv: Transformer, xy: np.ndarray) -> np.ndarray:
 
 
 def _corridor(route_polyline: Sequence[tuple[float, float]] | None, route_name: str | None,
-              width_miles: float | None) -> dict | None:
+              width_miles: float | None, unit: str) -> dict | None:
     if not route_polyline or len(route_polyline) < 2 or not width_miles or width_miles <= 0:
         return None
     polyline = tuple((float(lon), float(lat)) for lon, lat in route_polyline)
     return {"name": _label(route_name or "Route"), "width_miles": float(width_miles),
+            "width_label": "\u00b1" + fmt.distance(float(width_miles), unit),
             "geometry": corridor_geometry(polyline, float(width_miles))}
 
 
@@ -271,18 +274,20 @@ def empty_layers(*, online: bool = False) -> dict:
 
 def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float, float]] | None = None,
                  route_name: str | None = None, corridor_miles: float | None = None,
-                 online: bool = False) -> dict:
+                 online: bool = False, distance_unit: str = "mi") -> dict:
     """The layer document for ``itinerary`` (see the module docstring).
 
     ``route_polyline`` is the named route's (lon, lat) centreline (``Route.polyline``); the
     corridor band is drawn ``corridor_miles`` either side of it, by default the road-trip
-    intent's ``corridor_max_deviation_miles``.
+    intent's ``corridor_max_deviation_miles``. Distances in labels are in ``distance_unit``
+    ("mi" or "km", the user's setting).
     """
+    fmt.check_distance_unit(distance_unit)
     road = itinerary.intent.mode == "road_trip"
     if corridor_miles is None and road:
         corridor_miles = itinerary.intent.corridor_max_deviation_miles
     markers = _markers(itinerary, road)
-    days = _days(itinerary)
+    days = _days(itinerary, distance_unit)
     if road:
         title = f"{itinerary.intent.origin} → {itinerary.intent.terminus}"
     else:
@@ -293,7 +298,7 @@ def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float
         "title": _label(title),
         "online": bool(online),
         "days": days,
-        "corridor": _corridor(route_polyline, route_name, corridor_miles),
+        "corridor": _corridor(route_polyline, route_name, corridor_miles, distance_unit),
         "markers": markers,
         "banner": _banner(itinerary, markers),
         "focus": _focus(markers, days, road),

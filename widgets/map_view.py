@@ -29,6 +29,7 @@ from PySide6.QtWebEngineWidgets import QWebEngineView
 
 from engine.models import ItineraryV1
 
+from .formatting import check_distance_unit
 from .map_layers import build_layers, empty_layers, is_finite_lat_lon
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,7 @@ class MapView(QWebEngineView):
         self._ready = False
         self._pending: list[tuple[str, str]] = []
         self._online = False
+        self._distance_unit = "mi"
         self._itinerary: ItineraryV1 | None = None
         self._route = None
         self._document: dict = empty_layers()
@@ -182,6 +184,12 @@ class MapView(QWebEngineView):
             self._online = bool(online)
             self._send_document()
 
+    def set_distance_unit(self, unit: str) -> None:
+        """Miles or kilometres in the day and corridor labels (the user's setting)."""
+        if unit != self._distance_unit:
+            self._distance_unit = check_distance_unit(unit)
+            self._send_document()
+
     # -- Python -> JS -------------------------------------------------------------------------
     def _send_document(self) -> None:
         if self._itinerary is None:
@@ -191,7 +199,7 @@ class MapView(QWebEngineView):
             document = build_layers(
                 self._itinerary, online=self._online,
                 route_polyline=route.polyline if route is not None else None,
-                route_name=route.name if route is not None else None)
+                route_name=route.name if route is not None else None, distance_unit=self._distance_unit)
         if document["online"]:
             document["tile_url"] = self.tile_url
         self._document = document

@@ -224,6 +224,8 @@ def test_settings_change_units_and_home_airport(qtbot, open_window):
     dialog.save_button.click()
     qtbot.waitUntil(lambda: window.settings.distance_unit == "km", timeout=5_000)
     assert window.itinerary_panel.distance_unit == "km" and window.settings.home_airport == "CDG"
+    assert window.map_view._distance_unit == "km"  # noqa: SLF001 — the map's day and corridor labels
+    assert '"distance_unit": "km"' in (window.settings_path.read_text())
     assert window.intent_form.home_combo.currentData() == "CDG"
 
 

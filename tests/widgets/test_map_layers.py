@@ -180,6 +180,18 @@ def test_corridor_width_can_be_overridden_and_needs_a_route(road, route66):
     assert build_layers(road)["corridor"] is None
 
 
+def test_labels_follow_the_distance_unit(road, route66):
+    miles = build_layers(road, route_polyline=route66.polyline, route_name=route66.name)
+    km = build_layers(road, route_polyline=route66.polyline, route_name=route66.name, distance_unit="km")
+    assert miles["corridor"]["width_label"] == "\u00b150 mi" and km["corridor"]["width_label"] == "\u00b180 km"
+    drive = road.days[0].drive.miles
+    assert miles["days"][0]["label"].endswith(f"{drive:,.0f} mi")
+    assert km["days"][0]["label"].endswith(f"{drive * 1.609344:,.0f} km")
+    assert km["corridor"]["geometry"] == miles["corridor"]["geometry"]  # only the words change
+    with pytest.raises(ValueError):
+        build_layers(road, distance_unit="furlongs")
+
+
 def test_low_confidence_anchor_carries_the_reason(road):
     note = "no town found near the day's target; interpolated"
     doc = build_layers(with_anchor(road, 2, confidence="low", note=note, source="interpolated"))
