@@ -2,6 +2,10 @@
 
 A database stamped with a revision this build does not know was written by a newer Tripwright:
 we stop with a clear message instead of guessing (and touch nothing).
+
+Alembic (about 11 MB and a parse of every migration script) is loaded only when the schema is
+not at ``HEAD``: a database already current, every start but the first after an update, is
+checked with one SELECT. A test keeps ``HEAD`` equal to the newest migration script.
 """
 
 from __future__ import annotations
@@ -9,25 +13,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, inspect, text
 
 from ..errors import StoreError
 
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 7_413_200_404  # any fixed number: one migrator at a time per database
+HEAD = "0003"  # the newest revision in migrations/versions (tests/store/test_migrations.py checks)
 
 
-def alembic_config() -> Config:
+def alembic_config():  # noqa: ANN201 (alembic.config.Config, imported on demand)
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(SCRIPTS))
     return cfg
 
 
-def scripts() -> ScriptDirectory:
+def scripts():  # noqa: ANN201 (alembic.script.ScriptDirectory)
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config())
 
 
@@ -36,13 +41,18 @@ def head() -> str:
 
 
 def current(conn: Connection) -> str | None:
-    return MigrationContext.configure(conn).get_current_revision()
+    """The stamped revision (None for an empty database), read without Alembic."""
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
 def pending(engine: Engine) -> tuple[str | None, bool]:
     """(current revision, whether an upgrade is needed); StoreError when the schema is newer."""
     with engine.connect() as conn:
         rev = current(conn)
+    if rev == HEAD:
+        return rev, False
     if rev is not None and _unknown(rev):
         raise StoreError(f"the database schema (revision {rev}) is newer than this Tripwright "
                          f"(knows up to {head()}); update Tripwright — the data was left untouched")
@@ -74,6 +84,8 @@ def upgrade(engine: Engine, *, before: Callable[[str | None], None] | None = Non
                 return False
             if before is not None:
                 before(rev)
+            from alembic import command
+
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     return True

@@ -31,6 +31,24 @@ def test_a_new_database_is_at_head_and_matches_the_models(store):
     assert diffs == []
 
 
+def test_head_is_the_newest_migration_script():
+    assert migrate.HEAD == migrate.head()
+
+
+def test_opening_a_current_database_does_not_load_alembic(tmp_path):
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'current.db'}"
+    Store.open(url).close()  # created and migrated to head
+    code = ("import sys\nfrom engine.store import Store\n"
+            f"Store.open({url!r}).close()\n"
+            "print(any(m == 'alembic' or m.startswith('alembic.') for m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
 def test_no_migration_script_drops_anything():
     scripts = sorted(VERSIONS.glob("*.py"))
     assert len(scripts) >= 2
