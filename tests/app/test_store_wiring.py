@@ -244,3 +244,22 @@ def test_an_export_is_audited_with_the_version_it_wrote(qtbot, open_window, db_u
         qtbot.waitUntil(lambda: len(exported()) == 1, timeout=5_000)
         (entry,) = exported()
         assert entry.target_id == window.trip.trip_id and entry.detail == {"format": "json", "version": 1}
+
+
+def test_settings_changes_are_audited_without_secrets(qtbot, open_window, db_url):
+    window = open_window()
+    dialog = window.open_settings()
+    dialog.airport_edit.setText("FCO")
+    dialog.key_edit.setText("sk-test-not-a-real-key-123456")
+    dialog.save_button.click()
+    store, ctx = stored(db_url)
+
+    def actions():
+        with store.org(ctx) as repo:
+            return {e.action: e for e in repo.audit_log()}
+
+    with store:
+        qtbot.waitUntil(lambda: {"settings_changed", "api_key_set"} <= set(actions()), timeout=5_000)
+        logged = actions()
+        assert "home_airport" in str(logged["settings_changed"].detail)
+        assert "sk-test" not in str([e.detail for e in logged.values()])
