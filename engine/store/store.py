@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import structlog
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import URL
 
@@ -29,6 +30,8 @@ from .runs import Runs
 from .tenancy import OrgContext, OrgSession, org_session, system_session
 from .trips import Trips
 from .versions import Versions
+
+log = structlog.get_logger("tripwright.store")
 
 
 class OrgScope:
@@ -69,10 +72,11 @@ class Store:
         engine = make_engine(resolved, busy_timeout_s=busy_timeout_s)
         try:
             with translated(resolved):
-                migrate.upgrade(engine, before=lambda rev: cls._backup_before(path, rev, has_data))
+                migrated = migrate.upgrade(engine, before=lambda rev: cls._backup_before(path, rev, has_data))
         except BaseException:
             engine.dispose()
             raise
+        log.debug("store_opened", database=safe_url(resolved), migrated=migrated)
         return cls(engine, resolved)
 
     @staticmethod

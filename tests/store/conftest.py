@@ -150,3 +150,25 @@ def accounts_for(memory_keyring):
     yield make
     for store in opened:
         store.close()
+
+
+def run_together(action, count: int, timeout_s: float = 60) -> list[BaseException]:
+    """Run ``action`` on ``count`` threads released at the same moment; what they raised."""
+    import threading
+
+    barrier = threading.Barrier(count)
+    errors: list[BaseException] = []
+
+    def released() -> None:
+        barrier.wait()
+        try:
+            action()
+        except BaseException as exc:  # noqa: BLE001 (collected for the caller's assert)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=released) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout_s)
+    return errors

@@ -19,7 +19,7 @@ from engine.store import OrgContext, Store, migrate, sqlite_file
 from engine.store.database import make_engine, resolve_url
 from engine.store.schema import Base
 
-from .conftest import planned
+from .conftest import planned, run_together
 
 VERSIONS = Path(migrate.SCRIPTS) / "versions"
 
@@ -142,23 +142,7 @@ def test_backup_of_postgres_is_refused_clearly(store):
 
 def test_two_processes_opening_a_new_database_at_once_both_succeed(db_url):
     """The second opener waits for the first one's migration lock, then finds nothing to do."""
-    import threading
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(3)
-
-    def open_it() -> None:
-        barrier.wait()
-        try:
-            Store.open(db_url, busy_timeout_s=10).close()
-        except BaseException as exc:  # noqa: BLE001 (collected for the assert)
-            errors.append(exc)
-
-    threads = [threading.Thread(target=open_it) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert errors == []
+    assert run_together(lambda: Store.open(db_url, busy_timeout_s=10).close(), 3, timeout_s=30) == []
     with Store.open(db_url) as store:
         assert store.schema_revision() == migrate.head()
 

@@ -16,7 +16,7 @@ from engine.store import PlanRecorder, RunTicket
 from engine.store.recorder import plan_idempotency_key, trip_name_for
 from engine.store.runs import Runs
 
-from .conftest import PARIS, paris_intent
+from .conftest import PARIS, paris_intent, run_together
 
 _SESSION: list[PlanningSession] = []
 LLM = {"model": "gpt-4o-mini", "prompt_tokens": 812}
@@ -274,23 +274,8 @@ def test_recording_from_a_worker_thread_while_another_thread_reads(store, org_a)
 
 def test_identical_requests_at_once_start_exactly_one_run(store, org_a):
     recorder = PlanRecorder(store, org_a)
-    barrier = threading.Barrier(6)
     tickets: list[RunTicket] = []
-    errors: list[BaseException] = []
-
-    def submit() -> None:
-        barrier.wait()
-        try:
-            tickets.append(recorder.begin(paris_intent()))
-        except BaseException as exc:  # noqa: BLE001
-            errors.append(exc)
-
-    threads = [threading.Thread(target=submit) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert errors == []
+    assert run_together(lambda: tickets.append(recorder.begin(paris_intent())), 6) == []
     owned = [t for t in tickets if t.owned]
     assert len(owned) == 1 and all(t.duplicate_pending and t.run_id == owned[0].run_id
                                    for t in tickets if not t.owned)
