@@ -70,7 +70,7 @@ class TripLibrary(QObject):
         try:
             self.workspace = await asyncio.to_thread(_start_workspace, self.url, self.w.secrets)
         except TripwrightError as exc:
-            self._unavailable(" ".join(str(exc).split()))
+            self._unavailable(_one_line(exc))
         else:
             self.state_changed.emit()
             if self.workspace.signed_in:
@@ -274,11 +274,15 @@ class TripLibrary(QObject):
         try:
             return await asyncio.to_thread(fn, *args, **kwargs)
         except TripwrightError as exc:
-            text = " ".join(str(exc).split()) or type(exc).__name__
+            text = _one_line(exc)
             log.warning("store_call_failed", call=getattr(fn, "__name__", "?"), error=text)
             if not quiet:
                 self.w.show_message(text, "error")
             return None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _start_workspace(url: str | None, secrets):

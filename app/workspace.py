@@ -22,7 +22,7 @@ from typing import Any
 import structlog
 from pydantic import TypeAdapter
 
-from engine.errors import InputError, StoreError, TripwrightError
+from engine.errors import InputError, StoreError
 from engine.export.atomic import write_atomic
 from engine.models import AnyIntent, ItineraryV1, StreamEvent
 from engine.store import Store
@@ -220,7 +220,3 @@ def _replay(scope, run_id: str) -> tuple[StreamEvent, ...]:
     except InputError:  # pruned after 30 days: the version stays, its events go
         return ()
 
-
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if isinstance(exc, TripwrightError) else f"{type(exc).__name__}: {text}"
