@@ -1,21 +1,83 @@
-"""A standalone HTML map of an itinerary (folium), readable offline: Leaflet is inlined from
-the installed xstatic-leaflet package and no CDN asset is referenced.
+"""A standalone HTML map of an itinerary: one file that works offline and never runs a place name.
 
-Only Leaflet itself is needed: markers are circle markers and labels are tooltips (folium's
-popups and icon markers would pull jQuery, Bootstrap and Font Awesome from CDNs).
+folium builds the page skeleton (the map div and the ``L.map`` call); Leaflet, the Natural Earth
+basemap and the drawing script are inlined, so nothing is fetched. The trip reaches the page
+only as JSON in ``<script type="application/json">`` blocks (``<``, ``>`` and ``&`` written as
+``\\u003c`` etc., so no text can close the block), and ``html_map.js`` builds markers, labels,
+day paths and the itinerary list from it with DOM nodes and ``textContent``. No user text is
+ever part of JS source, HTML markup or a Jinja template. As a second fence a Content-Security-
+Policy allows only the page's own scripts (by hash), no inline handlers and no network.
 """
 
 from __future__ import annotations
 
-import html
+import base64
+import hashlib
+import json
+import re
+from functools import lru_cache
 from pathlib import Path
 
-from engine.models import ChoiceKind, ItineraryV1
+from engine.models import ItineraryV1
 
-from ._trip import plain_text, trip_title
+from .html_document import map_document
 
-DAY_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b")
-KIND_RADIUS = {ChoiceKind.lodging: 9, ChoiceKind.flight: 8, ChoiceKind.attraction: 7, ChoiceKind.meal: 5}
+_HERE = Path(__file__).resolve().parent
+BASEMAP_DIR = _HERE.parents[1] / "resources" / "basemap"
+_SCRIPT_BLOCK = re.compile(r"<script>(.*?)</script>", re.S)
+# JSON is valid JS and HTML-inert once these are escapes (ensure_ascii covers U+2028/U+2029).
+_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def itinerary_to_html(itin: ItineraryV1) -> str:
+    from ._folium_skeleton import OfflineMap, RawText
+
+    document = map_document(itin)
+    fmap = OfflineMap(location=_centre(document["bounds"]), tiles=None, control_scale=True, zoom_snap=0.25,
+                                zoom_start=5 if document["mode"] == "road_trip" else 12)
+    root = fmap.get_root()
+    root.header.add_child(RawText(_head()), name="tw_head", index=0)
+    root.html.add_child(RawText('<aside id="tw-itinerary"></aside>'), name="tw_itinerary", index=0)
+    root.html.add_child(RawText(_json_block("tw-data", document)), name="tw_data")
+    basemap = _basemap_block()
+    if basemap:
+        root.html.add_child(RawText(basemap), name="tw_basemap")
+    root.script.add_child(RawText(_asset("html_map.js")), name="tw_script")
+    return _with_csp(root.render())
+
+
+def _centre(bounds: list[list[float]] | None) -> tuple[float, float]:
+    if bounds is None:
+        return (20.0, 0.0)
+    return ((bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2)
+
+
+def json_text(value: object) -> str:
+    """JSON safe inside a ``<script>`` element: no ``<``, ``>``, ``&``, U+2028/U+2029 or non-ASCII."""
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).translate(_JSON_ESCAPES)
+
+
+def _json_block(element_id: str, value: object) -> str:
+    return f'<script type="application/json" id="{element_id}">{json_text(value)}</script>'
+
+
+@lru_cache(maxsize=1)
+def _basemap_block() -> str:
+    """The Natural Earth outlines the app map draws, or "" when the files are not installed."""
+    layers = {}
+    for name in ("countries", "admin1"):
+        path = BASEMAP_DIR / f"{name}.geojson"
+        if path.is_file():
+            layers[name] = json.loads(path.read_text(encoding="utf-8"))
+    return _json_block("tw-basemap", layers) if layers else ""
+
+
+@lru_cache(maxsize=1)
+def _head() -> str:
+    leaflet = _leaflet_dir()
+    css = leaflet.joinpath("leaflet.css").read_text(encoding="utf-8")
+    return (f"<title>Tripwright trip map</title>\n<style>{css}</style>\n"
+            f"<style>{_asset('html_map.css')}</style>\n<script>{_script(leaflet / 'leaflet.js')}</script>\n")
 
 
 def _leaflet_dir() -> Path:
@@ -23,52 +85,29 @@ def _leaflet_dir() -> Path:
     return Path(leaflet.BASE_DIR)
 
 
-def _offline_map_class():
-    import folium
-
-    class OfflineMap(folium.Map):
-        default_js: list = []
-        default_css: list = []
-
-    return OfflineMap
+def _script(path: Path) -> str:
+    # The source-map comment would only make devtools fetch a file that is not there.
+    text = path.read_text(encoding="utf-8")
+    return re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", text)
 
 
-def _label(text: str) -> str:
-    return html.escape(plain_text(text), quote=True)
+@lru_cache(maxsize=4)
+def _asset(name: str) -> str:
+    return (_HERE / name).read_text(encoding="utf-8")
 
 
-def itinerary_to_html(itin: ItineraryV1) -> str:
-    import folium  # lazy: ~0.6 s to import (PLATFORM_NOTES)
+def _with_csp(page: str) -> str:
+    """Allow exactly the page's own script blocks (by hash); no inline handlers, no network.
 
-    points = [(a.geo.lat, a.geo.lon) for d in itin.days for a in d.activities
-              if a.geo is not None and a.kind is not ChoiceKind.flight]
-    centre = points[0] if points else (0.0, 0.0)
-    fmap = _offline_map_class()(location=centre, zoom_start=12, tiles=None, control_scale=True)
-    # Street tiles when the reader is online; offline the vectors still draw on a plain background.
-    folium.TileLayer("OpenStreetMap", name="OpenStreetMap (online)", control=False).add_to(fmap)
-    for number, day in enumerate(itin.days, start=1):
-        colour = DAY_COLOURS[(number - 1) % len(DAY_COLOURS)]
-        swatch = f'<span style="color:{colour}">&#9632;</span> '
-        group = folium.FeatureGroup(name=swatch + _label(f"Day {number} – {day.date:%a %d %b}"))
-        stops = [a for a in day.activities if a.geo is not None and a.kind is not ChoiceKind.flight]
-        if len(stops) > 1:
-            folium.PolyLine([(a.geo.lat, a.geo.lon) for a in stops], color=colour, weight=3).add_to(group)
-        for a in stops:
-            tip = f"Day {number} {a.window.label()} · {a.name}" + (" (locked)" if a.locked else "")
-            folium.CircleMarker((a.geo.lat, a.geo.lon), radius=KIND_RADIUS.get(a.kind, 6), color=colour,
-                                fill=True, fill_opacity=0.85, tooltip=folium.Tooltip(_label(tip))).add_to(group)
-        group.add_to(fmap)
-    folium.LayerControl(collapsed=False).add_to(fmap)
-    if len(points) > 1:
-        fmap.fit_bounds([[min(p[0] for p in points), min(p[1] for p in points)],
-                         [max(p[0] for p in points), max(p[1] for p in points)]])
-    return _inline_leaflet(fmap.get_root().render(), trip_title(itin))
+    Hashes are taken from the rendered page, after the HTML parser's one rewrite (CR LF → LF).
+    """
+    page = page.replace("\r\n", "\n").replace("\r", "\n")
+    hashes = " ".join(f"'sha256-{_sha256(body)}'" for body in _SCRIPT_BLOCK.findall(page))
+    policy = (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
+              "base-uri 'none'; form-action 'none'")
+    meta = f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="{policy}">'
+    return page.replace("<head>", "<head>\n" + meta, 1)
 
 
-def _inline_leaflet(page: str, title: str) -> str:
-    base = _leaflet_dir()
-    js = (base / "leaflet.js").read_text(encoding="utf-8").replace("</script", "<\\/script")
-    css = (base / "leaflet.css").read_text(encoding="utf-8")
-    head = (f"<title>{_label(title)}</title>\n<style>{css}</style>\n<script>{js}</script>\n"
-            "<style>html,body{height:100%;margin:0}.folium-map{background:#dfe6ea}</style>\n")
-    return page.replace("<head>", "<head>\n" + head, 1)
+def _sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")

@@ -1,0 +1,131 @@
+"""What the standalone HTML map shows, as one JSON-ready dict (the page's only data).
+
+Shape::
+
+    {"title": str, "dates": str, "mode": "city" | "road_trip", "total": "$1,234.56",
+     "disclaimer": str,
+     "days":  [{"number": 1, "label": "Day 1 · Mon 10 May", "summary": str, "colour": "#1f77b4",
+                "path": [[lat, lon], ...] | null, "driven": bool,
+                "items": [{"time": "14:50-15:35", "name": str, "kind": "attraction",
+                           "locked": bool, "stop": index into "stops" | null}]}],
+     "stops": [{"day": 1, "lat", "lon", "name": str, "time": str, "kind": str,
+                "mark": "3" | "H" | "S" | "⌂", "numbered": bool, "label": str}],
+     "bounds": [[south, west], [north, east]] | null}
+
+Stops are what the map marks: located activities except flights (airports would stretch a city
+map). Attractions and meals are numbered in visiting order within their day; hotels are "H",
+a road trip's overnight stops and arrival "⌂", its start "S". ``label`` is the short name shown
+beside the marker: every city stop's, and on road trips the towns' (other stops are numbered
+only; their names are in the tooltip and the list). Road-trip days carry their driven ``path``;
+a city day's path joins its stops in order.
+
+Strings are plain text, never markup: the page inserts them with ``textContent``.
+"""
+
+from __future__ import annotations
+
+from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
+
+from ._trip import plain_text, trip_dates
+
+# Distinct on the light basemap and against each other (the app map's day colours).
+DAY_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+               "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79")
+MAX_TEXT = 160
+KM_PER_MILE = 1.609344
+_NUMBERED = (ChoiceKind.attraction, ChoiceKind.meal)
+_ANCHOR_ROLES = ("checkin", "arrival")
+
+
+def _text(value: str) -> str:
+    text = " ".join(plain_text(str(value)).split())
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def map_document(itin: ItineraryV1) -> dict:
+    road = itin.intent.mode == "road_trip"
+    origin = _origin(itin) if road else None
+    stops: list[dict] = [origin] if origin else []
+    days = [_day(day, number, road, stops) for number, day in enumerate(itin.days, start=1)]
+    first, last = trip_dates(itin)
+    return {"title": _text(_where(itin)), "dates": f"{first:%a %d %b %Y} – {last:%a %d %b %Y}",
+            "mode": "road_trip" if road else "city",
+            "total": _money(itin.cost_breakdown.total_usd_cents),
+            "disclaimer": _text(itin.disclaimer), "days": days, "stops": stops,
+            "bounds": _bounds(stops, days)}
+
+
+def _where(itin: ItineraryV1) -> str:
+    if itin.intent.mode == "city":
+        return itin.intent.city
+    return f"{itin.intent.origin} → {itin.intent.terminus}"
+
+
+def _day(day: DayItinerary, number: int, road: bool, stops: list[dict]) -> dict:
+    colour = DAY_COLOURS[(number - 1) % len(DAY_COLOURS)]
+    items, seq, points = [], 0, []
+    for act in day.activities:
+        stop = None
+        if act.geo is not None and act.kind is not ChoiceKind.flight:
+            numbered = act.kind in _NUMBERED
+            seq += numbered
+            stop = len(stops)
+            stops.append(_stop(act, day, number, road, str(seq) if numbered else _glyph(act, road)))
+            points.append([act.geo.lat, act.geo.lon])
+        items.append({"time": act.window.label(), "name": _text(act.name), "kind": act.kind.value,
+                      "locked": act.locked, "stop": stop})
+    driven = bool(day.path)
+    path = [[g.lat, g.lon] for g in day.path] if driven else points
+    return {"number": number, "label": f"Day {number} · {day.date:%a} {day.date.day} {day.date:%b}",
+            "summary": _drive_summary(day), "colour": colour, "path": path if len(path) > 1 else None,
+            "driven": driven, "items": items}
+
+
+def _glyph(act: Activity, road: bool) -> str:
+    if road and act.role in _ANCHOR_ROLES:
+        return "⌂"
+    return "H" if act.kind is ChoiceKind.lodging else ""
+
+
+def _stop(act: Activity, day: DayItinerary, number: int, road: bool, mark: str) -> dict:
+    anchor = road and act.role in _ANCHOR_ROLES
+    if anchor:
+        label = day.anchor.name if day.anchor is not None else act.name
+    else:
+        label = "" if road else act.name
+    return {"day": number, "lat": act.geo.lat, "lon": act.geo.lon, "name": _text(act.name),
+            "time": act.window.label(), "kind": "anchor" if anchor else act.kind.value, "mark": mark,
+            "numbered": act.kind in _NUMBERED, "label": _text(label)}
+
+
+def _origin(itin: ItineraryV1) -> dict | None:
+    first = itin.days[0] if itin.days else None
+    if first is None or not first.path:
+        return None
+    name = first.drive.from_name if first.drive else itin.intent.origin
+    return {"day": 1, "lat": first.path[0].lat, "lon": first.path[0].lon, "name": _text(f"Start: {name}"),
+            "time": "", "kind": "origin", "mark": "S", "numbered": False, "label": _text(name)}
+
+
+def _drive_summary(day: DayItinerary) -> str:
+    if day.drive is None:
+        return ""
+    miles = day.drive.miles
+    hours, minutes = divmod(round(day.drive.hours * 60), 60)
+    return _text(f"{day.drive.from_name} → {day.drive.to_name} · {miles:,.0f} mi "
+                 f"({miles * KM_PER_MILE:,.0f} km) · {hours} h {minutes:02d} min driving")
+
+
+def _money(cents: int) -> str:
+    sign = "−" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def _bounds(stops: list[dict], days: list[dict]) -> list[list[float]] | None:
+    points = [(s["lat"], s["lon"]) for s in stops]
+    points += [tuple(p) for d in days if d["driven"] and d["path"] for p in d["path"]]
+    if not points:
+        return None
+    lats, lons = [p[0] for p in points], [p[1] for p in points]
+    return [[min(lats), min(lons)], [max(lats), max(lons)]]
