@@ -280,6 +280,48 @@ def test_ics_escapes_markup_and_separators():
     assert str(events[1]["DESCRIPTION"]) == "A & B <b>bold</b>"
 
 
+# Names that try to leave their field: script and markup, XML's CDATA end and entities, and
+# iCalendar's line, property and parameter separators.
+HOSTILE_NAMES = ("Bar `${alert(1)}`", "</script><script>alert(1)</script>", "<img src=x onerror=alert(1)>",
+                 "]]><evil/><![CDATA[", "&lt;b&gt; &amp; &#x3C;", 'Joe\'s "Diner"; a,b\\c:d',
+                 "One\nEND:VEVENT\nBEGIN:VEVENT\nSUMMARY:injected", "Two\r\nDTSTART:19700101T000000Z")
+
+
+def _hostile_itinerary() -> ItineraryV1:
+    days = [list(d) for d in PARIS_DAYS]
+    slots = [(d, i) for d, day in enumerate(days) for i in range(len(day))]
+    for n, (d, i) in enumerate(slots):
+        name = HOSTILE_NAMES[n % len(HOSTILE_NAMES)]
+        days[d][i] = days[d][i][:3] + (name,) + days[d][i][4:5] + (name,)
+    return make_itinerary(date(2027, 6, 15), days)
+
+
+def test_gpx_keeps_hostile_names_as_text(gpx_schema):
+    itin = _hostile_itinerary()
+    xml = itinerary_to_gpx(itin)
+    doc = etree.fromstring(xml.encode("utf-8"))
+    waypoints = gpxpy.parse(xml).waypoints
+
+    assert gpx_schema.validate(doc), gpx_schema.error_log.last_error
+    assert {el.tag.split("}")[0] for el in doc.iter()} == {"{http://www.topografix.com/GPX/1/1"}
+    assert [w.name for w in waypoints] == [plain_text(a.name) for a in _located(itin)]
+    assert [w.description for w in waypoints] == [plain_text(a.notes) for a in _located(itin)]
+    assert "<evil" not in xml and "<img" not in xml and "<script" not in xml
+
+
+def test_ics_keeps_hostile_names_as_text():
+    itin = _hostile_itinerary()
+    ics = itinerary_to_ics(itin)
+    events = _events(ics)
+    lines = ics.decode("utf-8").split("\r\n")
+
+    assert len(events) == sum(len(d.activities) for d in itin.days) == 20
+    assert [str(e["SUMMARY"]) for e in events] == [plain_text(a.name) for d in itin.days for a in d.activities]
+    assert [str(e["DESCRIPTION"]) for e in events] == [plain_text(a.notes) for d in itin.days for a in d.activities]
+    assert sum(line == "BEGIN:VEVENT" for line in lines) == 20
+    assert "SUMMARY:injected" not in lines and not any(line.startswith("DTSTART:1970") for line in lines)
+
+
 def test_ics_repeated_activity_ids_still_get_unique_uids(itinerary):
     days = [day.model_copy(update={"activities": [
         a.model_copy(update={"id": "lunch"}) for a in day.activities]}) for day in itinerary.days]
