@@ -9,7 +9,8 @@ Shape::
                 "items": [{"time": "14:50-15:35", "name": str, "kind": "attraction",
                            "locked": bool, "stop": index into "stops" | null}]}],
      "stops": [{"day": 1, "lat", "lon", "name": str, "time": str, "kind": str,
-                "mark": "3" | "H" | "S" | "⌂", "numbered": bool, "label": str}],
+                "mark": "3" | "H" | "S" | "⌂", "numbered": bool, "label": str, "locked": bool,
+                "note": str (why the position is uncertain, or "")}],
      "bounds": [[south, west], [north, east]] | null}
 
 Stops are what the map marks: located activities except flights (airports would stretch a city
@@ -95,7 +96,17 @@ def _stop(act: Activity, day: DayItinerary, number: int, road: bool, mark: str) 
         label = "" if road else act.name
     return {"day": number, "lat": act.geo.lat, "lon": act.geo.lon, "name": _text(act.name),
             "time": act.window.label(), "kind": "anchor" if anchor else act.kind.value, "mark": mark,
-            "numbered": act.kind in _NUMBERED, "label": _text(label)}
+            "numbered": act.kind in _NUMBERED, "label": _text(label), "locked": act.locked,
+            "note": _uncertainty(act, day if anchor else None)}
+
+
+def _uncertainty(act: Activity, day: DayItinerary | None) -> str:
+    """Why a stop's position is uncertain (the app map's low-confidence mark), or ""."""
+    town = day.anchor if day is not None else None
+    if act.confidence != "low" and (town is None or town.confidence != "low"):
+        return ""
+    reason = town.note if town is not None and town.note else "located with low confidence"
+    return _text(f"Approximate position: {reason}")
 
 
 def _origin(itin: ItineraryV1) -> dict | None:
@@ -104,7 +115,8 @@ def _origin(itin: ItineraryV1) -> dict | None:
         return None
     name = first.drive.from_name if first.drive else itin.intent.origin
     return {"day": 1, "lat": first.path[0].lat, "lon": first.path[0].lon, "name": _text(f"Start: {name}"),
-            "time": "", "kind": "origin", "mark": "S", "numbered": False, "label": _text(name)}
+            "time": "", "kind": "origin", "mark": "S", "numbered": False, "label": _text(name),
+            "locked": False, "note": ""}
 
 
 def _drive_summary(day: DayItinerary) -> str:

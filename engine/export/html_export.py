@@ -33,8 +33,8 @@ def itinerary_to_html(itin: ItineraryV1) -> str:
     from ._folium_skeleton import OfflineMap, RawText
 
     document = map_document(itin)
-    fmap = OfflineMap(location=_centre(document["bounds"]), tiles=None, control_scale=True, zoom_snap=0.25,
-                                zoom_start=5 if document["mode"] == "road_trip" else 12)
+    fmap = OfflineMap(location=_centre(document["bounds"]), zoom_start=_zoom(document), tiles=None,
+                      control_scale=True, zoom_snap=0.25)
     root = fmap.get_root()
     root.header.add_child(RawText(_head()), name="tw_head", index=0)
     root.html.add_child(RawText('<aside id="tw-itinerary"></aside>'), name="tw_itinerary", index=0)
@@ -50,6 +50,13 @@ def _centre(bounds: list[list[float]] | None) -> tuple[float, float]:
     if bounds is None:
         return (20.0, 0.0)
     return ((bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2)
+
+
+def _zoom(document: dict) -> int:
+    """Where the map starts before the page fits it to the trip (or stays, with nothing located)."""
+    if document["bounds"] is None:
+        return 2
+    return 5 if document["mode"] == "road_trip" else 12
 
 
 def json_text(value: object) -> str:
@@ -105,7 +112,7 @@ def _with_csp(page: str) -> str:
     hashes = " ".join(f"'sha256-{_sha256(body)}'" for body in _SCRIPT_BLOCK.findall(page))
     policy = (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
               "base-uri 'none'; form-action 'none'")
-    meta = f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="{policy}">'
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
     return page.replace("<head>", "<head>\n" + meta, 1)
 
 

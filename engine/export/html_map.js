@@ -2,8 +2,8 @@
  *
  * Data arrives only as JSON (#tw-data: engine/export/html_document.py; #tw-basemap: the Natural
  * Earth outlines). Every string reaches the page through textContent or DOM nodes handed to
- * Leaflet, never through innerHTML or an HTML string, so a place name cannot become markup. */
-/* Runs once the document is parsed: folium's L.map call comes later in the same script block. */
+ * Leaflet, never through innerHTML or an HTML string, so a place name cannot become markup.
+ * Runs once the document is parsed: folium's L.map call comes later in the same script block. */
 document.addEventListener("DOMContentLoaded", function () {
   "use strict";
 
@@ -65,7 +65,8 @@ document.addEventListener("DOMContentLoaded", function () {
     var box = el("div", "tw-tip");
     box.appendChild(el("div", "tw-tip-title", stop.name));
     var meta = "Day " + stop.day + (stop.time ? " · " + stop.time : "") + " · " + (KIND_TEXT[stop.kind] || "Stop");
-    box.appendChild(el("div", "tw-tip-meta", meta));
+    box.appendChild(el("div", "tw-tip-meta", meta + (stop.locked ? " · locked" : "")));
+    if (stop.note) box.appendChild(el("div", "tw-tip-warn", stop.note));
     return box;
   }
 

@@ -176,6 +176,11 @@ def road_trip_itinerary(town: str = "Needles, CA") -> ItineraryV1:
 
 def test_road_trip_days_carry_their_driven_paths_and_towns():
     itin = road_trip_itinerary()
+    last = itin.days[1]
+    unsure = last.anchor.model_copy(update={"confidence": "low", "note": "no town nearby; interpolated"})
+    locked = [a.model_copy(update={"locked": a.role == "activity"}) for a in last.activities]
+    itin = itin.model_copy(update={"days": [itin.days[0], last.model_copy(update={"anchor": unsure,
+                                                                                 "activities": locked})]})
     document = map_document(itin)
     origin, stop, town = document["stops"][:3]
 
@@ -188,6 +193,9 @@ def test_road_trip_days_carry_their_driven_paths_and_towns():
     assert document["days"][0]["summary"] == "Los Angeles, CA → Needles, CA · 294 mi (472 km) · 5 h 20 min driving"
     assert document["days"][0]["items"][1]["stop"] == 1
     assert document["bounds"] == [[34.05, -118.24], [35.3705, -110.1582]]
+    assert [(s["note"], s["locked"]) for s in document["stops"][3:]] == [
+        ("", True), ("Approximate position: no town nearby; interpolated", False)]
+    assert town["note"] == "" and not town["locked"]
 
 
 def test_tripwright_export_html_writes_the_page(tmp_path):
