@@ -9,7 +9,7 @@ Shape::
                 "items": [{"time": "14:50-15:35", "name": str, "kind": "attraction",
                            "locked": bool, "stop": index into "stops" | null}]}],
      "stops": [{"day": 1, "lat", "lon", "name": str, "time": str, "kind": str,
-                "mark": "3" | "H" | "S" | "⌂", "numbered": bool, "label": str, "locked": bool,
+                "mark": "3" | "H" | "S" | "⌂", "label": str, "locked": bool,
                 "note": str (why the position is uncertain, or "")}],
      "bounds": [[south, west], [north, east]] | null}
 
@@ -68,10 +68,9 @@ def _day(day: DayItinerary, number: int, road: bool, stops: list[dict]) -> dict:
     for act in day.activities:
         stop = None
         if act.geo is not None and act.kind is not ChoiceKind.flight:
-            numbered = act.kind in _NUMBERED
-            seq += numbered
+            seq += act.kind in _NUMBERED
             stop = len(stops)
-            stops.append(_stop(act, day, number, road, str(seq) if numbered else _glyph(act, road)))
+            stops.append(_stop(act, day, number, road, str(seq) if act.kind in _NUMBERED else _glyph(act, road)))
             points.append([act.geo.lat, act.geo.lon])
         items.append({"time": act.window.label(), "name": _text(act.name), "kind": act.kind.value,
                       "locked": act.locked, "stop": stop})
@@ -96,7 +95,7 @@ def _stop(act: Activity, day: DayItinerary, number: int, road: bool, mark: str) 
         label = "" if road else act.name
     return {"day": number, "lat": act.geo.lat, "lon": act.geo.lon, "name": _text(act.name),
             "time": act.window.label(), "kind": "anchor" if anchor else act.kind.value, "mark": mark,
-            "numbered": act.kind in _NUMBERED, "label": _text(label), "locked": act.locked,
+            "label": _text(label), "locked": act.locked,
             "note": _uncertainty(act, day if anchor else None)}
 
 
@@ -115,7 +114,7 @@ def _origin(itin: ItineraryV1) -> dict | None:
         return None
     name = first.drive.from_name if first.drive else itin.intent.origin
     return {"day": 1, "lat": first.path[0].lat, "lon": first.path[0].lon, "name": _text(f"Start: {name}"),
-            "time": "", "kind": "origin", "mark": "S", "numbered": False, "label": _text(name),
+            "time": "", "kind": "origin", "mark": "S", "label": _text(name),
             "locked": False, "note": ""}
 
 

@@ -1,7 +1,7 @@
 """A standalone HTML map of an itinerary: one file that works offline and never runs a place name.
 
 folium builds the page skeleton (the map div and the ``L.map`` call); Leaflet, the Natural Earth
-basemap and the drawing script are inlined, so nothing is fetched. The trip reaches the page
+outlines of the trip's region and the drawing script are inlined, so nothing is fetched. The trip reaches the page
 only as JSON in ``<script type="application/json">`` blocks (``<``, ``>`` and ``&`` written as
 ``\\u003c`` etc., so no text can close the block), and ``html_map.js`` builds markers, labels,
 day paths and the itinerary list from it with DOM nodes and ``textContent``. No user text is
@@ -24,6 +24,7 @@ from .html_document import map_document
 
 _HERE = Path(__file__).resolve().parent
 BASEMAP_DIR = _HERE.parents[1] / "resources" / "basemap"
+REGION_MARGIN_DEG = 20.0  # around the trip; the reader cannot pan or zoom out beyond it
 _SCRIPT_BLOCK = re.compile(r"<script>(.*?)</script>", re.S)
 # JSON is valid JS and HTML-inert once these are escapes (ensure_ascii covers U+2028/U+2029).
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
@@ -39,7 +40,7 @@ def itinerary_to_html(itin: ItineraryV1) -> str:
     root.header.add_child(RawText(_head()), name="tw_head", index=0)
     root.html.add_child(RawText('<aside id="tw-itinerary"></aside>'), name="tw_itinerary", index=0)
     root.html.add_child(RawText(_json_block("tw-data", document)), name="tw_data")
-    basemap = _basemap_block()
+    basemap = _basemap_block(_region(document["bounds"]))
     if basemap:
         root.html.add_child(RawText(basemap), name="tw_basemap")
     root.script.add_child(RawText(_asset("html_map.js")), name="tw_script")
@@ -68,15 +69,51 @@ def _json_block(element_id: str, value: object) -> str:
     return f'<script type="application/json" id="{element_id}">{json_text(value)}</script>'
 
 
+def _region(bounds: list[list[float]] | None) -> list[list[float]] | None:
+    """The part of the world the page lets the reader see: the trip with a wide margin."""
+    if bounds is None:
+        return None
+    (south, west), (north, east) = bounds
+    lat_pad, lon_pad = max(REGION_MARGIN_DEG, north - south), max(REGION_MARGIN_DEG, east - west)
+    return [[round(max(south - lat_pad, -85.0), 4), round(max(west - lon_pad, -180.0), 4)],
+            [round(min(north + lat_pad, 85.0), 4), round(min(east + lon_pad, 180.0), 4)]]
+
+
+def _basemap_block(region: list[list[float]] | None) -> str:
+    """The Natural Earth outlines that meet ``region`` (whole features: nothing in it is cut),
+    or "" when none do or the files are not installed. A Paris page carries Europe, not the world."""
+    import shapely
+
+    layers = {}
+    for name, (geometries, features) in _basemap_features().items():
+        if region is None:
+            kept = features
+        else:
+            (south, west), (north, east) = region
+            meets = shapely.intersects(geometries, shapely.box(west, south, east, north))
+            kept = [feature for feature, keep in zip(features, meets) if keep]
+        if kept:
+            layers[name] = {"type": "FeatureCollection", "features": kept}
+    return _json_block("tw-basemap", {"region": region, **layers}) if layers else ""
+
+
 @lru_cache(maxsize=1)
-def _basemap_block() -> str:
-    """The Natural Earth outlines the app map draws, or "" when the files are not installed."""
+def _basemap_features() -> dict[str, tuple[object, list[dict]]]:
+    """Each basemap layer's shapely geometries (an array) and GeoJSON features, read once.
+
+    Geometries, not bounding boxes: the United States' box spans every longitude (the Aleutians
+    cross 180°), yet its land is nowhere near Paris.
+    """
+    import numpy as np
+    from shapely.geometry import shape
+
     layers = {}
     for name in ("countries", "admin1"):
         path = BASEMAP_DIR / f"{name}.geojson"
         if path.is_file():
-            layers[name] = json.loads(path.read_text(encoding="utf-8"))
-    return _json_block("tw-basemap", layers) if layers else ""
+            features = json.loads(path.read_text(encoding="utf-8"))["features"]
+            layers[name] = (np.array([shape(f["geometry"]) for f in features]), features)
+    return layers
 
 
 @lru_cache(maxsize=1)

@@ -38,6 +38,7 @@ document.addEventListener("DOMContentLoaded", function () {
 
   // -- basemap and credits ------------------------------------------------------------------------
   map.attributionControl.setPrefix("Leaflet");
+  var region = basemap && basemap.region ? L.latLngBounds(basemap.region) : null;
   if (basemap) {
     map.createPane("basemap").style.zIndex = 150;
     var renderer = L.canvas({pane: "basemap", padding: 0.5});
@@ -81,7 +82,6 @@ document.addEventListener("DOMContentLoaded", function () {
   }
 
   // -- days ---------------------------------------------------------------------------------------
-
   function dayTip(day) {
     var box = el("div", "tw-tip");
     box.appendChild(el("div", "tw-tip-title", day.label));
@@ -206,6 +206,12 @@ document.addEventListener("DOMContentLoaded", function () {
   if (doc.bounds) {
     // Labels sit right of their markers: leave them room on that side.
     map.fitBounds(doc.bounds, {paddingTopLeft: [30, 30], paddingBottomRight: [150, 30], maxZoom: 15, animate: false});
+  }
+  if (region) {
+    // The page carries the basemap of this region only: keep the view inside it.
+    map.setMinZoom(Math.min(map.getZoom(), map.getBoundsZoom(region, true)));
+    map.options.maxBoundsViscosity = 1.0;
+    map.setMaxBounds(region);
   }
   placeLabels();
 });

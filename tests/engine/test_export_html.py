@@ -125,7 +125,27 @@ def test_page_needs_no_network_and_credits_no_tiles():
     assert not [attrs for tag, attrs in parts.tags if "src" in attrs or "href" in attrs]
     assert not any(tag == "link" for tag, _ in parts.tags)
     assert "openstreetmap" not in page.lower() and "cdn." not in page
-    assert len(_data(parts, "tw-basemap")["countries"]["features"]) > 200
+
+
+
+def _basemap_names(page: str) -> dict[str, set[str]]:
+    basemap = _data(PageParts(page), "tw-basemap")
+    return {layer: {f["properties"]["iso_a3" if layer == "countries" else "postal"] for f in basemap[layer]["features"]}
+            for layer in ("countries", "admin1") if layer in basemap}
+
+
+def test_the_page_carries_the_basemap_of_the_trips_region_only():
+    paris = itinerary_to_html(make_itinerary(date(2027, 6, 15), PARIS_DAYS))
+    road = itinerary_to_html(road_trip_itinerary())
+    region = _data(PageParts(paris), "tw-basemap")["region"]
+
+    assert {"FRA", "DEU", "GBR", "ITA"} <= _basemap_names(paris)["countries"]
+    assert not {"AUS", "USA", "JPN"} & _basemap_names(paris)["countries"]
+    assert "admin1" not in _basemap_names(paris)  # US states and Canadian provinces are far away
+    assert region == [[28.8049, -17.8811], [68.8869, 22.3618]]  # the stops ± 20°
+    assert {"USA", "MEX"} <= _basemap_names(road)["countries"] and "FRA" not in _basemap_names(road)["countries"]
+    assert {"CA", "AZ", "NV"} <= _basemap_names(road)["admin1"]
+    assert len(paris) < 450_000  # the world's outlines alone are 760 kB
 
 
 # -- what the page shows -----------------------------------------------------------------------------

@@ -122,11 +122,11 @@ def run_js(qtbot, view, script):
 
 STATE = """JSON.stringify((function () {
   var map = window[document.querySelector('.folium-map').id];
-  var markers = [], lines = 0, basemap = 0;
+  var markers = [], lines = 0, basemap = [];
   map.eachLayer(function (l) {
     if (l instanceof L.Marker) markers.push(l.getTooltip().getContent().querySelector('.tw-tip-title').textContent);
     if (l instanceof L.Polyline && l.options.className === 'tw-day-path') lines += 1;
-    if (l.feature && l.options.pane === 'basemap') basemap += 1;
+    if (l.feature && l.options.pane === 'basemap') basemap.push(l.feature.properties.iso_a3 || l.feature.properties.postal);
   });
   function texts(selector) {
     return Array.from(document.querySelectorAll(selector)).map(function (e) { return e.textContent; });
@@ -145,13 +145,17 @@ def _stops(itin: ItineraryV1) -> list[str]:
     return [a.name for d in itin.days for a in d.activities if a.geo is not None and a.kind.value != "flight"]
 
 
-def _basemap_features() -> int:
-    return sum(len(json.loads((html_export.BASEMAP_DIR / f"{name}.geojson").read_text())["features"])
-               for name in ("countries", "admin1"))
+def _basemap_codes(page_text: str) -> list[str]:
+    """What the page's basemap block holds, read back with the JSON parser."""
+    block = page_text.split('<script type="application/json" id="tw-basemap">', 1)[1].split("</script>", 1)[0]
+    layers = json.loads(block)
+    return [f["properties"]["iso_a3"] for f in layers["countries"]["features"]] + [
+        f["properties"]["postal"] for f in layers.get("admin1", {}).get("features", [])]
 
 
 def test_hostile_city_names_run_nothing_and_every_layer_draws(qtbot, open_page, city):
-    view, page, requests = open_page(itinerary_to_html(city))
+    page_text = itinerary_to_html(city)
+    view, page, requests = open_page(page_text)
     state = run_js(qtbot, view, STATE)
 
     assert state["pwned"] is None and state["images"] == 0 and state["scripts"] == 5
@@ -159,7 +163,8 @@ def test_hostile_city_names_run_nothing_and_every_layer_draws(qtbot, open_page, 
     drawn_days = sum(1 for d in city.days if sum(1 for a in d.activities
                                                 if a.geo is not None and a.kind.value != "flight") > 1)
     assert state["lines"] == state["paths"] == drawn_days == 3
-    assert state["basemap"] == _basemap_features()
+    assert sorted(state["basemap"]) == sorted(_basemap_codes(page_text))
+    assert "FRA" in state["basemap"] and "USA" not in state["basemap"]
     assert state["items"] == [a.name + (" (locked)" if a.locked else "") for d in city.days for a in d.activities]
     assert set(state["labels"]) == set(_stops(city))
     assert state["heading"] == "Paris " + HOSTILE[2] and state["title"].startswith(state["heading"] + " – ")
@@ -170,7 +175,8 @@ def test_hostile_city_names_run_nothing_and_every_layer_draws(qtbot, open_page, 
 
 
 def test_hostile_road_trip_draws_each_driven_day_with_its_number(qtbot, open_page, road):
-    view, page, _ = open_page(itinerary_to_html(road))
+    page_text = itinerary_to_html(road)
+    view, page, _ = open_page(page_text)
     state = run_js(qtbot, view, STATE)
 
     origin = "Start: " + road.days[0].drive.from_name
@@ -182,6 +188,22 @@ def test_hostile_road_trip_draws_each_driven_day_with_its_number(qtbot, open_pag
     assert set(state["labels"]) == {road.days[0].drive.from_name, *towns}
     assert all(any(h in town for h in HOSTILE) for town in towns)
     assert state["heading"] == f"{road.intent.origin} → {road.intent.terminus}"
+    assert sorted(state["basemap"]) == sorted(_basemap_codes(page_text))
+    assert {"USA", "MEX", "CA", "IL"} <= set(state["basemap"])
+
+
+def test_the_reader_stays_in_the_region_the_basemap_covers(qtbot, open_page, road):
+    view, _, _ = open_page(itinerary_to_html(road))
+    seen = run_js(qtbot, view, """(function () {
+      var map = window[document.querySelector('.folium-map').id];
+      var fitted = map.getZoom();
+      map.setZoom(0, {animate: false});
+      map.panBy([-5000, -5000], {animate: false});
+      return JSON.stringify({fitted: fitted, zoom: map.getZoom(), min: map.getMinZoom(),
+                             inside: map.options.maxBounds.pad(0.02).contains(map.getBounds())});
+    })()""")
+
+    assert seen["zoom"] == seen["min"] > 2 and seen["fitted"] >= seen["min"] and seen["inside"]
 
 
 def test_the_csp_stops_markup_that_gets_in_anyway(qtbot, open_page, city):
@@ -217,14 +239,14 @@ def test_the_list_shows_stops_on_the_map_and_days_can_be_hidden(qtbot, open_page
 def test_without_the_basemap_files_the_page_credits_nothing_it_does_not_show(qtbot, open_page, city,
                                                                              monkeypatch, tmp_path):
     monkeypatch.setattr(html_export, "BASEMAP_DIR", tmp_path / "missing")
-    html_export._basemap_block.cache_clear()
+    html_export._basemap_features.cache_clear()
     try:
         view, page, _ = open_page(itinerary_to_html(city))
     finally:
-        html_export._basemap_block.cache_clear()
+        html_export._basemap_features.cache_clear()
     state = run_js(qtbot, view, STATE)
 
-    assert state["attribution"] == "Leaflet" and state["basemap"] == 0
+    assert state["attribution"] == "Leaflet" and state["basemap"] == []
     assert state["icons"] == len(_stops(city)) and page.errors == []
 
 
