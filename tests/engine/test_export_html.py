@@ -9,8 +9,11 @@ import base64
 import hashlib
 import json
 import re
+import subprocess
+import sys
 from datetime import date, time
 from html.parser import HTMLParser
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -220,14 +223,13 @@ def test_road_trip_days_carry_their_driven_paths_and_towns():
 
 def test_tripwright_export_html_writes_the_page(tmp_path):
     """Through the real executable: a saved itinerary with hostile venue names becomes a page."""
-    from tests.engine.test_cli import tw
-
     itin = hostile_city()
     itin = itin.model_copy(update={"intent": itin.intent.model_copy(update={"city": "Paris"})})
     saved, page = tmp_path / "trip.json", tmp_path / "trip.html"
     saved.write_text(itinerary_to_json(itin), encoding="utf-8")
 
-    done = tw("export", str(saved), "--html", str(page))
+    done = subprocess.run([str(Path(sys.executable).with_name("tripwright")), "export", str(saved), "--html", str(page)],
+                          capture_output=True, text=True, timeout=120)
 
     assert done.returncode == 0, done.stderr
     document = _data(PageParts(page.read_text(encoding="utf-8")), "tw-data")
