@@ -119,7 +119,8 @@ def run_plan(args) -> int:
     outputs = Outputs.check({"--out": args.out, "--gpx": args.gpx, "--ics": args.ics, "--events": args.events},
                             inputs={"--intent": args.intent})
     session = PlanningSession(default_catalog(), today=today)
-    intent = read_intent_file(args.intent) if args.intent is not None else intent_from_prompt(args.prompt, session, args.home_airport)
+    intent = (read_intent_file(args.intent) if args.intent is not None
+              else intent_from_prompt(args.prompt, session, args.home_airport))
     check_not_past(intent, today)
     if args.save:
         from .trips_cmd import plan_and_save

@@ -66,33 +66,39 @@ def _intent(**changes) -> bytes:
 
 def _budget(raw: str) -> bytes:
     """An intent whose budget is written as raw JSON (true, NaN, 1e400 ...)."""
-    return json.dumps(INTENT | {"budget_usd_cents": 0}).replace('"budget_usd_cents": 0', f'"budget_usd_cents": {raw}').encode()
+    text = json.dumps(INTENT | {"budget_usd_cents": 0})
+    return text.replace('"budget_usd_cents": 0', f'"budget_usd_cents": {raw}').encode()
 
 
 # Files each case finds in its folder: name → bytes (a "/" suffix makes a folder).
 GOOD = {"intent.json": _intent()}
+PLAN = ["plan", "--intent", "{dir}/intent.json"]   # a good intent, then the hostile part
+BUDGET = ["plan", "--intent", "{dir}/b.json"]   # an intent whose budget is hostile
 HOSTILE = [
     # --intent: what it names cannot be read as an intent
     ("intent-is-folder", ["plan", "--intent", "{dir}/sub"], {"sub/": b""}, "--intent"),
-    ("intent-not-utf8", ["plan", "--intent", "{dir}/latin1.json"], {"latin1.json": b'{"city": "Par\xeds"}'}, "--intent"),
-    ("intent-utf16", ["plan", "--intent", "{dir}/u16.json"], {"u16.json": json.dumps(INTENT).encode("utf-16")}, "--intent"),
+    ("intent-not-utf8", ["plan", "--intent", "{dir}/latin1.json"], {"latin1.json": b'{"city": "Par\xeds"}'},
+     "--intent"),
+    ("intent-utf16", ["plan", "--intent", "{dir}/u16.json"], {"u16.json": json.dumps(INTENT).encode("utf-16")},
+     "--intent"),
     ("intent-nested-arrays", ["plan", "--intent", "{dir}/deep.json"], {"deep.json": b"[" * 100_000}, "--intent"),
     ("intent-nested-objects", ["plan", "--intent", "{dir}/deep.json"], {"deep.json": b'{"a":' * 100_000}, "--intent"),
     ("intent-missing", ["plan", "--intent", "{dir}/nope.json"], {}, "--intent"),
     ("intent-empty-path", ["plan", "--intent", ""], {}, "--intent"),
     ("intent-empty-file", ["plan", "--intent", "{dir}/empty.json"], {"empty.json": b""}, "--intent"),
-    ("intent-huge-integer", ["plan", "--intent", "{dir}/big.json"], {"big.json": b'{"days": ' + b"9" * 5000 + b"}"}, "--intent"),
+    ("intent-huge-integer", ["plan", "--intent", "{dir}/big.json"], {"big.json": b'{"days": ' + b"9" * 5000 + b"}"},
+     "--intent"),
     ("intent-top-level-array", ["plan", "--intent", "{dir}/arr.json"], {"arr.json": b"[1, 2]"}, "--intent"),
     ("intent-dev-null", ["plan", "--intent", "/dev/null"], {}, "--intent"),
     # budgets that are no amount of money
-    ("budget-boolean", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget("true")}, "budget_usd_cents"),
-    ("budget-infinite", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget("1e400")}, "budget_usd_cents"),
-    ("budget-nan", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget("NaN")}, "budget_usd_cents"),
-    ("budget-minus-infinity", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget("-Infinity")}, "budget_usd_cents"),
-    ("budget-over-ten-million", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget("1000000001")}, "budget_usd_cents"),
-    ("budget-as-string", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget('"400000"')}, "budget_usd_cents"),
-    ("budget-fraction", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget("400000.5")}, "budget_usd_cents"),
-    ("budget-null", ["plan", "--intent", "{dir}/b.json"], {"b.json": _budget("null")}, "budget_usd_cents"),
+    ("budget-boolean", BUDGET, {"b.json": _budget("true")}, "budget_usd_cents"),
+    ("budget-infinite", BUDGET, {"b.json": _budget("1e400")}, "budget_usd_cents"),
+    ("budget-nan", BUDGET, {"b.json": _budget("NaN")}, "budget_usd_cents"),
+    ("budget-minus-infinity", BUDGET, {"b.json": _budget("-Infinity")}, "budget_usd_cents"),
+    ("budget-over-ten-million", BUDGET, {"b.json": _budget("1000000001")}, "budget_usd_cents"),
+    ("budget-as-string", BUDGET, {"b.json": _budget('"400000"')}, "budget_usd_cents"),
+    ("budget-fraction", BUDGET, {"b.json": _budget("400000.5")}, "budget_usd_cents"),
+    ("budget-null", BUDGET, {"b.json": _budget("null")}, "budget_usd_cents"),
     ("prompt-budget-exponent", ["plan", "--prompt", PROMPT + "budget 1e30 USD"], {}, "budget"),
     ("prompt-budget-symbol-exponent", ["plan", "--prompt", PROMPT + "budget $2E5"], {}, "budget"),
     ("prompt-budget-btc", ["plan", "--prompt", PROMPT + "budget 500 BTC"], {}, "budget"),
@@ -100,29 +106,29 @@ HOSTILE = [
     ("prompt-budget-no-fx-rate", ["plan", "--prompt", PROMPT + "budget 500 THB"], {}, "budget"),
     ("prompt-budget-absurd", ["plan", "--prompt", PROMPT + "budget 99999999999999999999 USD"], {}, "budget"),
     # trips that start before --today
-    ("intent-in-the-past", ["plan", "--intent", "{dir}/intent.json", "--today", "2027-07-01"], GOOD, "date_window"),
+    ("intent-in-the-past", PLAN + ["--today", "2027-07-01"], GOOD, "date_window"),
     ("road-in-the-past", ["plan", "--intent", "{dir}/road.json", "--today", "2027-05-04"],
      {"road.json": json.dumps(ROAD).encode()}, "start_date"),
     ("prompt-in-the-past", ["plan", "--prompt", "5 days in Rome from 2020-05-10, flying from LHR, budget 3000 USD"],
      {}, "date_window"),
-    ("today-not-a-date", ["plan", "--intent", "{dir}/intent.json", "--today", "2026-13-40"], GOOD, "today"),
+    ("today-not-a-date", PLAN + ["--today", "2026-13-40"], GOOD, "today"),
     # plan's outputs
-    ("out-missing-folder", ["plan", "--intent", "{dir}/intent.json", "--out", "{dir}/nowhere/it.json"], GOOD, "--out"),
-    ("out-onto-folder", ["plan", "--intent", "{dir}/intent.json", "--out", "{dir}/sub"], GOOD | {"sub/": b""}, "--out"),
-    ("out-empty", ["plan", "--intent", "{dir}/intent.json", "--out", ""], GOOD, "--out"),
-    ("out-is-intent", ["plan", "--intent", "{dir}/intent.json", "--out", "{dir}/intent.json"], GOOD, "--out"),
-    ("out-is-intent-by-another-name", ["plan", "--intent", "{dir}/intent.json", "--out", "{dir}/./sub/../intent.json"],
+    ("out-missing-folder", PLAN + ["--out", "{dir}/nowhere/it.json"], GOOD, "--out"),
+    ("out-onto-folder", PLAN + ["--out", "{dir}/sub"], GOOD | {"sub/": b""}, "--out"),
+    ("out-empty", PLAN + ["--out", ""], GOOD, "--out"),
+    ("out-is-intent", PLAN + ["--out", "{dir}/intent.json"], GOOD, "--out"),
+    ("out-is-intent-by-another-name", PLAN + ["--out", "{dir}/./sub/../intent.json"],
      GOOD | {"sub/": b""}, "--out"),
-    ("out-under-a-file", ["plan", "--intent", "{dir}/intent.json", "--out", "{dir}/intent.json/it.json"], GOOD, "--out"),
-    ("out-device", ["plan", "--intent", "{dir}/intent.json", "--out", "/dev/null"], GOOD, "--out"),
-    ("out-newline-in-name", ["plan", "--intent", "{dir}/intent.json", "--out", "{dir}/no\nwhere/it.json"], GOOD, "--out"),
-    ("gpx-missing-folder", ["plan", "--intent", "{dir}/intent.json", "--gpx", "{dir}/nowhere/it.gpx"], GOOD, "--gpx"),
-    ("gpx-same-as-out", ["plan", "--intent", "{dir}/intent.json", "--out", "{dir}/a", "--gpx", "{dir}/a"], GOOD, "--gpx"),
-    ("ics-onto-folder", ["plan", "--intent", "{dir}/intent.json", "--ics", "{dir}/sub"], GOOD | {"sub/": b""}, "--ics"),
-    ("ics-empty", ["plan", "--intent", "{dir}/intent.json", "--ics", " "], GOOD, "--ics"),
-    ("events-missing-folder", ["plan", "--intent", "{dir}/intent.json", "--events", "{dir}/nowhere/ev.jsonl"], GOOD,
+    ("out-under-a-file", PLAN + ["--out", "{dir}/intent.json/it.json"], GOOD, "--out"),
+    ("out-device", PLAN + ["--out", "/dev/null"], GOOD, "--out"),
+    ("out-newline-in-name", PLAN + ["--out", "{dir}/no\nwhere/it.json"], GOOD, "--out"),
+    ("gpx-missing-folder", PLAN + ["--gpx", "{dir}/nowhere/it.gpx"], GOOD, "--gpx"),
+    ("gpx-same-as-out", PLAN + ["--out", "{dir}/a", "--gpx", "{dir}/a"], GOOD, "--gpx"),
+    ("ics-onto-folder", PLAN + ["--ics", "{dir}/sub"], GOOD | {"sub/": b""}, "--ics"),
+    ("ics-empty", PLAN + ["--ics", " "], GOOD, "--ics"),
+    ("events-missing-folder", PLAN + ["--events", "{dir}/nowhere/ev.jsonl"], GOOD,
      "--events"),
-    ("events-is-intent", ["plan", "--intent", "{dir}/intent.json", "--events", "{dir}/intent.json"], GOOD, "--events"),
+    ("events-is-intent", PLAN + ["--events", "{dir}/intent.json"], GOOD, "--events"),
     ("prompt-out-onto-folder", ["plan", "--prompt", PROMPT + "budget 3000 EUR", "--out", "{dir}/sub"],
      {"sub/": b""}, "--out"),
     # verify and export read the itinerary the same way
@@ -209,6 +215,19 @@ def test_full_disk_during_the_write_leaves_every_file_as_it_was(tmp_path, saved_
     assert "No space left on device" in done.stderr and "nothing was written" in done.stderr
     assert snapshot(ok) == before  # the old --out kept, no --gpx or --events, no temp file
     assert listing.read_text().splitlines()[0].startswith("Filesystem")  # nothing in the tmpfs
+
+
+@needs_namespace
+def test_a_disk_already_full_is_refused_before_planning(tmp_path) -> None:
+    full = tmp_path / "full"
+    full.mkdir()
+    (tmp_path / "intent.json").write_text(json.dumps(INTENT))
+    fill = f'mount -t tmpfs -o size=16k tmpfs "{full}" && {{ dd if=/dev/zero of="{full}/fill" bs=4k 2>/dev/null; true; }}'
+    done = tw("plan", "--intent", str(tmp_path / "intent.json"), "--today", TODAY, "--events", str(full / "ev.jsonl"),
+              wrap=in_namespace(fill))
+    assert done.returncode == 2, done.stderr
+    assert_one_clean_line(done, "--events")
+    assert f"cannot write in {full}: No space left on device" in done.stderr  # the check, not the writer
 
 
 @needs_namespace
