@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .errors import cli_errors
+from .errors import cli_errors, quiet_broken_pipe
 
 EXIT_OK, EXIT_BLOCKING, EXIT_INPUT, EXIT_INFEASIBLE = 0, 1, 2, 3
 
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from engine.log_setup import configure
     configure(args.verbose, json=args.log_json)
-    with cli_errors() as outcome:
+    with quiet_broken_pipe(), cli_errors() as outcome:
         outcome.code = _dispatch(args)
     return outcome.code
 

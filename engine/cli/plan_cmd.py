@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
+from functools import partial
 
 from pydantic import ValidationError
 
 from engine.catalog import default_catalog
 from engine.errors import InputError
-from engine.export import export_files, write_atomic
-from engine.models import IntentV1, RoadTripIntent
+from engine.export import RENDERERS
+from engine.models import IntentV1, RoadTripIntent, format_usd
+from engine.models.intent import MAX_BUDGET_USD_CENTS
 from engine.pipeline import PlanningSession
 from engine.tools.requests import FXRequest
 
 from .errors import validation_line
+from .paths import Outputs, read_json_input
 
 
 def _today(text: str | None) -> date:
@@ -32,19 +33,25 @@ def _today(text: str | None) -> date:
 
 
 def read_intent_file(path: str) -> IntentV1 | RoadTripIntent:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise InputError("intent", f"no such file {path}") from exc
-    except json.JSONDecodeError as exc:
-        raise InputError("intent", f"malformed JSON at line {exc.lineno} column {exc.colno}") from exc
-    model = RoadTripIntent if isinstance(data, dict) and data.get("mode") == "road_trip" else IntentV1
+    data = read_json_input("--intent", path)
+    if not isinstance(data, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
+        raise InputError("--intent", f"must hold a JSON object (an intent), not {kind}")
+    model = RoadTripIntent if data.get("mode") == "road_trip" else IntentV1
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         line = validation_line(exc)
         field, _, message = line.partition(": ")
         raise InputError(field, message) from exc
+
+
+def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
+    """A trip is planned ahead: prices, opening hours and FX are read as of ``today``."""
+    field, start = (("start_date", intent.start_date) if intent.mode == "road_trip"
+                    else ("date_window", intent.date_window.start))
+    if start < today:
+        raise InputError(field, f"the trip starts {start}, before today ({today}); plan a trip from today on")
 
 
 def route_aliases() -> dict[str, list[str]]:
@@ -78,8 +85,7 @@ def intent_from_prompt(text: str, session: PlanningSession, home: str | None) ->
     if not origin:
         raise InputError("origin_airport", "say where you fly from (e.g. 'flying from JFK') or pass --from")
     city = catalog.city(parsed.city)
-    rate = session.toolbox.fx.rate(FXRequest(from_currency=parsed.budget_currency, as_of=session.today)).rate
-    budget = int(parsed.budget_amount * 100 * Decimal(str(rate)))
+    budget = _budget_cents(parsed.budget_amount, parsed.budget_currency, session)
     data = {"city": city.name, "date_window": {"start": parsed.start, "end": parsed.end, "tz": city.tz},
             "budget_usd_cents": budget, "airports": city.airports, "origin_airport": origin.upper(),
             "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly,
@@ -91,34 +97,63 @@ def intent_from_prompt(text: str, session: PlanningSession, home: str | None) ->
         raise InputError(field, message) from exc
 
 
+def _budget_cents(amount: Decimal, currency: str, session: PlanningSession) -> int:
+    """The prompt's budget in USD cents; an unknown currency or an absurd sum names ``budget``."""
+    try:
+        rate = session.toolbox.fx.rate(FXRequest(from_currency=currency, as_of=session.today)).rate
+    except InputError as exc:
+        raise InputError("budget", exc.message) from None
+    cents = int(amount * 100 * Decimal(str(rate)))
+    if cents > MAX_BUDGET_USD_CENTS:
+        raise InputError("budget", f"{_amount_text(amount)} {currency} is more than any trip needs "
+                                   f"(at most {format_usd(MAX_BUDGET_USD_CENTS)})")
+    return cents
+
+
+def _amount_text(amount: Decimal) -> str:
+    return f"{amount:,.0f}" if amount < 10**15 else f"{amount:.2e}"
+
+
 def run_plan(args) -> int:
-    session = PlanningSession(default_catalog(), today=_today(args.today))
-    intent = read_intent_file(args.intent) if args.intent else intent_from_prompt(args.prompt, session, args.home_airport)
+    today = _today(args.today)
+    outputs = Outputs.check({"--out": args.out, "--gpx": args.gpx, "--ics": args.ics, "--events": args.events},
+                            inputs={"--intent": args.intent})
+    session = PlanningSession(default_catalog(), today=today)
+    intent = (read_intent_file(args.intent) if args.intent is not None
+              else intent_from_prompt(args.prompt, session, args.home_airport))
+    check_not_past(intent, today)
     if args.save:
         from .trips_cmd import plan_and_save
         result = plan_and_save(session, intent, trip_id=args.trip, name=args.name)
     else:
         result = asyncio.run(session.plan(intent))
-    if getattr(args, "report", False) and "report" in result.extra:
-        print(result.extra["report"], end="")
-    if args.events:
-        write_atomic(args.events, "".join(e.model_dump_json() + "\n" for e in result.events))
+    events = partial(_events_jsonl, result.events)
     if result.status != "completed":
-        if args.out:
-            write_atomic(args.out, result.failure.model_dump_json(indent=2))
+        outputs.write({"--events": events, "--out": partial(result.failure.model_dump_json, indent=2)})
+        _print_report(args, result)
         print(f"tripwright: {result.failure.message}", file=sys.stderr)
         for diff in result.failure.attempts:
             moves = ", ".join(f"{m.move_type.value} {m.old_value} → {m.new_value}" for m in diff.moves) or "no move applied"
             print(f"  cycle {diff.cycle}: {moves}", file=sys.stderr)
         return 3
     itinerary = result.itinerary
-    export_files(itinerary, out=args.out, gpx=args.gpx, ics=args.ics)
+    exports = {f"--{kind}": partial(RENDERERS[kind], itinerary) for kind in ("out", "gpx", "ics")}
+    outputs.write({**exports, "--events": events})
+    _print_report(args, result)
     _summary(itinerary, args.out)
     return 0
 
 
+def _events_jsonl(events) -> str:
+    return "".join(e.model_dump_json() + "\n" for e in events)
+
+
+def _print_report(args, result) -> None:
+    if getattr(args, "report", False) and "report" in result.extra:
+        print(result.extra["report"], end="")
+
+
 def _summary(itinerary, out: str | None) -> None:
-    from engine.models import format_usd
     cost = itinerary.cost_breakdown
     if itinerary.intent.mode == "road_trip":
         miles = sum(d.drive.miles for d in itinerary.days if d.drive)

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from functools import partial
 
 from engine.catalog import default_catalog
 from engine.costs import plan_cost
-from engine.export import export_files, load_itinerary
-from engine.models import Assumptions, format_usd
+from engine.export import RENDERERS, parse_itinerary
+from engine.models import Assumptions, ItineraryV1, format_usd
 from engine.planning.inputs import gather
 from engine.reconstruct import plan_from_itinerary
 from engine.tools.toolbox import build_toolbox
 from engine.verify import blocking, verify_plan
 
+from .paths import Outputs, read_input
+
+
+def read_itinerary(path: str) -> ItineraryV1:
+    return parse_itinerary(read_input("itinerary", path))
+
 
 def run_verify(args) -> int:
-    itin = load_itinerary(args.itinerary)
+    itin = read_itinerary(args.itinerary)
     if itin.status != "ok":
         print(f"tripwright: {args.itinerary} holds no plan ({itin.message})", file=sys.stderr)
         return 1
@@ -41,12 +48,15 @@ def run_verify(args) -> int:
 
 
 def run_export(args) -> int:
-    itin = load_itinerary(args.itinerary)
-    if not (args.gpx or args.ics or args.json_out or args.html):
+    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html}
+    if not any(path is not None for path in given.values()):
         print("tripwright: export: give at least one of --gpx, --ics, --json, --html", file=sys.stderr)
         return 2
-    export_files(itin, out=args.json_out, gpx=args.gpx, ics=args.ics, html=args.html)
-    for path in filter(None, (args.json_out, args.gpx, args.ics, args.html)):
+    outputs = Outputs.check(given, inputs={"itinerary": args.itinerary})
+    itin = read_itinerary(args.itinerary)
+    kinds = {"--json": "out", "--gpx": "gpx", "--ics": "ics", "--html": "html"}
+    outputs.write({arg: partial(RENDERERS[kind], itin) for arg, kind in kinds.items()})
+    for path in outputs.paths.values():
         print(f"wrote {path}")
     return 0
 

@@ -1,33 +1,123 @@
-"""Crash-safe file writes: readers see the old file or the new one, never half of either."""
+"""Crash-safe file writes: readers see the old file or the new one, never half of either, and a
+set of files is written as one: all new, or all as they were.
+
+``write_all`` stages every file to a temp file beside its target, then renames them all into
+place. A failure while staging (a full disk, a read-only mount) removes every staged file and
+leaves every target untouched. A failure while renaming (rare: each folder took a staged file a
+moment before) puts back the targets already replaced, from hard links taken just before.
+The ``OSError`` raised names the target (``filename``), never a temp file.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 # O_BINARY exists only on Windows; without it text-mode translation would alter bytes there.
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
+StrPath = str | os.PathLike[str]
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+
+@dataclass(frozen=True)
+class _Staged:
+    given: str       # the path as the caller gave it, for error messages
+    target: Path     # symlinks resolved: we replace the file a link points to, not the link
+    tmp: Path
+
+
+def write_atomic(path: StrPath, data: str | bytes) -> None:
     """Write ``data`` (str as UTF-8) to ``path`` via a same-directory temp file and ``os.replace``.
 
     On any error, KeyboardInterrupt included, the target is left as it was and the temp removed.
     """
-    # Resolve symlinks so we replace the file a link points to, not the link itself.
-    target = Path(os.path.realpath(path))
+    write_all([(path, data)])
+
+
+def write_all(outputs: Iterable[tuple[StrPath, str | bytes]]) -> None:
+    """Write every ``(path, data)`` or none: on any error each target is left as it was."""
+    staged: list[_Staged] = []
+    try:
+        for path, data in outputs:
+            staged.append(_stage(path, data))
+        _commit(staged)
+    except BaseException:
+        for item in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(item.tmp)
+        raise
+    for directory in dict.fromkeys(item.target.parent for item in staged):
+        _fsync_dir(directory)
+
+
+def temp_name(target: Path, suffix: str) -> Path:
+    """A hidden, unique sibling of ``target`` (same folder, so a rename never crosses devices)."""
+    return target.with_name(f".{target.name}.{secrets.token_hex(6)}.{suffix}")
+
+
+def _stage(path: StrPath, data: str | bytes) -> _Staged:
+    given = os.fspath(path)
+    target = Path(os.path.realpath(given))
     payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    tmp = temp_name(target, "tmp")
     try:
         _write_synced(tmp, payload, _mode_of(target))
-        os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _naming(exc, given) from exc
         raise
-    _fsync_dir(target.parent)
+    return _Staged(given, target, tmp)
+
+
+def _commit(staged: list[_Staged]) -> None:
+    backups = [_hard_link_backup(item.target) for item in staged]
+    done: list[int] = []
+    try:
+        for i, item in enumerate(staged):
+            try:
+                os.replace(item.tmp, item.target)
+            except OSError as exc:
+                raise _naming(exc, item.given) from exc
+            done.append(i)
+    except BaseException:
+        for i in done:
+            _put_back(staged[i].target, backups[i])
+        raise
+    finally:
+        for backup in backups:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+
+
+def _hard_link_backup(target: Path) -> Path | None:
+    """A second name for the file about to be replaced; ``None`` when there is none (or the file
+    system has no hard links, where a failed rename cannot be undone)."""
+    backup = temp_name(target, "bak")
+    try:
+        os.link(target, backup)
+    except OSError:
+        return None
+    return backup
+
+
+def _put_back(target: Path, backup: Path | None) -> None:
+    with contextlib.suppress(OSError):
+        if backup is None:
+            os.unlink(target)  # the set created it
+        else:
+            os.replace(backup, target)
+
+
+def _naming(exc: OSError, given: str) -> OSError:
+    """The same error, naming the target the caller asked for rather than a temp file."""
+    return OSError(exc.errno, exc.strerror or str(exc), given)
 
 
 def _mode_of(target: Path) -> int | None:

@@ -22,6 +22,14 @@ def load_itinerary(path: str | os.PathLike[str]) -> ItineraryV1:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise InputError("path", f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    return parse_itinerary(raw)
+
+
+def parse_itinerary(raw: bytes | str) -> ItineraryV1:
+    """Validate an itinerary document (JSON text); any problem becomes an ``InputError``.
+
+    pydantic's parser refuses invalid UTF-8 and caps nesting depth, so hostile bytes end here too.
+    """
     try:
         return ItineraryV1.model_validate_json(raw)
     except ValidationError as exc:

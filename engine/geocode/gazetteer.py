@@ -410,6 +410,28 @@ def build_index(target: Path, *, cities_file: Path, routes_dir: Path | None) -> 
                       route_towns=added, route_towns_merged=merged)
 
 
+def _build_in_data_dir(path: Path, *, cities_file: Path, routes_dir: Path | None) -> BuildStats:
+    """``build_index``, with a data dir that cannot take the file (read-only, full, not a folder)
+    reported as one line naming it: the index must be built once before places can be found."""
+    try:
+        return build_index(path, cities_file=cities_file, routes_dir=routes_dir)
+    except (OSError, sqlite3.Error) as exc:
+        reason = getattr(exc, "strerror", None) or _write_problem(path.parent) or str(exc)
+        raise InputError("data_dir", f"cannot build the place index {INDEX_FILENAME} in {path.parent}: "
+                                     f"{reason}; make the folder writable or set TRIPWRIGHT_HOME") from None
+
+
+def _write_problem(folder: Path) -> str | None:
+    """Why ``folder`` takes no new file (sqlite3 errors do not say; the OS does)."""
+    probe = folder / f".probe.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    try:
+        probe.touch(exist_ok=False)
+    except OSError as exc:
+        return exc.strerror
+    probe.unlink(missing_ok=True)
+    return None
+
+
 # -- hints ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Hint:
@@ -487,7 +509,7 @@ class GazetteerIndex:
         routes_dir = Path(routes_dir) if routes_dir is not None else default_routes_dir()
         stats = None
         if rebuild or cls.stale_reason(path, cities_file=cities_file, routes_dir=routes_dir):
-            stats = build_index(path, cities_file=cities_file, routes_dir=routes_dir)
+            stats = _build_in_data_dir(path, cities_file=cities_file, routes_dir=routes_dir)
             log.info("gazetteer built: %s (%.1f s, %d bytes)", path, stats.seconds, stats.bytes)
         return cls(path, stats=stats)
 

@@ -24,7 +24,7 @@ from engine.models.intent import MAX_CITY_DAYS, MIN_CITY_DAYS
 from .preferences import avoids_overnight, themes_in, wants_kid_friendly
 from .prompt_text import (DATE_PATTERNS, FLAGS, DateMention, Scan, clean_prompt, date_mention, explicit_span,
                           is_calendar_word)
-from .vocabulary import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, WORD_NUMBERS
+from .vocabulary import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, UNKNOWN_MONEY_WORDS, WORD_NUMBERS
 
 TRIP_LENGTH_TEXT = f"a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days"
 
@@ -45,6 +45,12 @@ _BUDGET_WORD = (r"\bbudget(?:\s+(?:of|is|around|about|roughly|approx(?:imately)?
                 r"(?:imum)?|total))*\s*[:=]?\s*")
 _AFTER_BUDGET_WORD = re.compile(rf"{_BUDGET_WORD}$", FLAGS)
 _BUDGET_ONLY_NUMBER = re.compile(rf"{_BUDGET_WORD}{_NUMBER}(?!\d)", FLAGS)
+# After an amount: an exponent ("1e30") means the digits read so far are not the amount, and a
+# code-like word ("500 BTC") or a money word we do not know is a currency, never a silent USD.
+_EXPONENT = re.compile(r"e[+-]?\d", re.IGNORECASE)
+_TOKEN = re.compile(r"[\w.,+-]+")
+_CODE_LIKE = re.compile(r"\s*(?P<code>[A-Z]{3})(?![\w-])")
+_MONEY_WORD = re.compile(rf"\s*(?P<code>{'|'.join(UNKNOWN_MONEY_WORDS)})(?![\w-])", FLAGS)
 
 # --------------------------------------------------------------------------- places
 _ORIGIN_CUE = re.compile(
@@ -242,10 +248,30 @@ def _find_budget(scan: Scan) -> tuple[Decimal, str]:
     if chosen is None:
         raise InputError("budget", "no budget found; add e.g. 'budget 3000 USD', '$3,000' "
                                    "or '2500 EUR'")
+    _check_amount_text(chosen)
     amount, currency = _money(chosen)
     if amount <= 0:
         raise InputError("budget", f"must be greater than zero, got {amount} {currency}")
     return amount, currency
+
+
+def _check_amount_text(m: re.Match[str]) -> None:
+    """Refuse an amount that reads as something else: an exponent, or an unknown currency.
+
+    Reads ``m.string``, the text as it was when matched (the scan has blanked the match since).
+    """
+    text = m.string
+    after = text[m.end("num"):]
+    if _EXPONENT.match(after):
+        written = _TOKEN.match(text, m.start("num")).group(0)
+        raise InputError("budget", f"cannot read {written!r} as an amount; write plain digits, "
+                                   "e.g. 'budget 3000 USD'")
+    if any(m.groupdict().get(g) for g in ("code", "sym", "k")):
+        return
+    other = _CODE_LIKE.match(after) or _MONEY_WORD.match(after)
+    if other:
+        raise InputError("budget", f"unknown currency {other['code']!r}; give the budget in a currency "
+                                   "such as USD, EUR, GBP or JPY")
 
 
 def _money(m: re.Match[str]) -> tuple[Decimal, str]:

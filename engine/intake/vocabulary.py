@@ -43,3 +43,7 @@ CURRENCY_NAMES = {"dollar": "USD", "dollars": "USD", "bucks": "USD", "euro": "EU
 # Only listed codes count as money, so airport codes ("JFK") never read as currencies.
 CURRENCY_CODES = ("usd", "eur", "gbp", "jpy", "cad", "aud", "chf", "cny", "mxn", "inr", "nzd",
                   "sek", "nok", "dkk", "sgd", "hkd", "krw", "thb")
+# Money words for currencies we have no code for: "500 bitcoin" must not read as 500 USD.
+UNKNOWN_MONEY_WORDS = ("bitcoins?", "btc", "eth(?:er)?", "crypto", "rupees?", "yuan", "renminbi",
+                       "francs?", "pesos?", "baht", "kronor", "kron[ae]", "rubles?", "roubles?",
+                       "lira", "liras", "dirhams?", "reais", "shekels?", "zloty", "forints?")

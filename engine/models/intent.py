@@ -13,6 +13,8 @@ from .common import TimeWindow, Value
 
 MIN_CITY_DAYS = 4
 MAX_CITY_DAYS = 7
+# Beyond any sane trip: a larger figure is a typo or an attack, never a budget to plan against.
+MAX_BUDGET_USD_CENTS = 10_000_000 * 100
 _IATA = re.compile(r"^[A-Z]{3}$")
 _ACTIVITY_ID = re.compile(r"^[a-z0-9_]{1,64}$")
 
@@ -85,7 +87,7 @@ class IntentV1(Value):
     mode: Literal["city"] = "city"
     city: str = Field(min_length=1, max_length=80)
     date_window: DateWindow
-    budget_usd_cents: int
+    budget_usd_cents: int = Field(strict=True)  # strict: true, 1.0 or "4000" is no amount of cents
     airports: list[str] = Field(min_length=1, max_length=4)
     origin_airport: str
     prefs: Preferences = Field(default_factory=Preferences)
@@ -95,6 +97,8 @@ class IntentV1(Value):
     def _budget(cls, v: int) -> int:
         if v <= 0:
             raise ValueError("budget must be greater than zero")
+        if v > MAX_BUDGET_USD_CENTS:
+            raise ValueError(f"budget must be at most {MAX_BUDGET_USD_CENTS} cents (10,000,000 USD), got {v}")
         return v
 
     @field_validator("airports")

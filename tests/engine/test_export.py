@@ -17,7 +17,7 @@ from lxml import etree
 
 from engine.errors import InputError
 from engine.export import (export_files, itinerary_to_gpx, itinerary_to_ics, itinerary_to_json,
-                           load_itinerary, write_atomic)
+                           load_itinerary, write_all, write_atomic)
 from engine.export._trip import plain_text
 from engine.export._vtimezone import build_vtimezone
 from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DateWindow, DayItinerary,
@@ -432,6 +432,34 @@ def test_write_atomic_keeps_the_old_file_when_writing_fails(tmp_path, monkeypatc
 
     assert target.read_text(encoding="utf-8") == "old"
     assert os.listdir(tmp_path) == ["trip.gpx"]
+
+
+def test_write_all_takes_back_the_whole_set_when_a_later_file_cannot_be_staged(tmp_path):
+    (tmp_path / "trip.json").write_text("old", encoding="utf-8")
+    missing = tmp_path / "gone" / "trip.ics"
+
+    with pytest.raises(FileNotFoundError) as err:
+        write_all([(tmp_path / "trip.json", "new"), (tmp_path / "trip.gpx", "new"), (str(missing), "new")])
+
+    assert err.value.filename == str(missing)  # the target, never a temp file
+    assert os.listdir(tmp_path) == ["trip.json"]
+    assert (tmp_path / "trip.json").read_text(encoding="utf-8") == "old"
+
+
+def test_write_all_puts_back_what_it_replaced_when_a_later_rename_fails(tmp_path):
+    """Staging beside a non-empty folder works; renaming onto it cannot (a real EISDIR/ENOTEMPTY)."""
+    (tmp_path / "trip.json").write_text("old", encoding="utf-8")
+    folder = tmp_path / "trip.ics"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("inside", encoding="utf-8")
+
+    with pytest.raises(OSError) as err:
+        write_all([(tmp_path / "trip.json", "new"), (tmp_path / "trip.gpx", "new"), (folder, "new")])
+
+    assert err.value.filename == str(folder)
+    assert sorted(os.listdir(tmp_path)) == ["trip.ics", "trip.json"]
+    assert (tmp_path / "trip.json").read_text(encoding="utf-8") == "old"
+    assert os.listdir(folder) == ["keep.txt"]
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
