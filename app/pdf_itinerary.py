@@ -95,8 +95,8 @@ def _row(activity) -> str:
 def _totals(itinerary: ItineraryV1) -> str:
     c = itinerary.cost_breakdown
     rows = [("Flights", c.flights_usd_cents), ("Lodging", c.lodging_usd_cents),
-            ("Attractions", c.attractions_usd_cents), ("Transit / fuel", c.transit_usd_cents),
-            ("Daily spend", c.daily_spend_usd_cents)]
+            ("Attractions", c.attractions_usd_cents), ("Meals", c.meals_usd_cents),
+            ("Transit / fuel", c.transit_usd_cents), ("Daily allowance", c.daily_spend_usd_cents)]
     cells = "".join(f"<tr><td>{name}</td><td align='right'>{format_usd(v)}</td></tr>" for name, v in rows if v)
     return (f"<table cellspacing='0' cellpadding='3'>{cells}<tr><td><b>Total</b></td>"
             f"<td align='right'><b>{format_usd(c.total_usd_cents)}</b></td></tr></table>"

@@ -13,6 +13,7 @@ from .common import TimeWindow, Value
 
 MIN_CITY_DAYS = 4
 MAX_CITY_DAYS = 7
+MAX_TRAVELLERS = 12
 _IATA = re.compile(r"^[A-Z]{3}$")
 _ACTIVITY_ID = re.compile(r"^[a-z0-9_]{1,64}$")
 
@@ -89,6 +90,8 @@ class IntentV1(Value):
     airports: list[str] = Field(min_length=1, max_length=4)
     origin_airport: str
     prefs: Preferences = Field(default_factory=Preferences)
+    travellers: int = Field(default=1, ge=1, le=MAX_TRAVELLERS)  # SPEC_DECISIONS §2.9
+    rooms: int | None = Field(default=None, ge=1, le=MAX_TRAVELLERS)  # None: one per two travellers
 
     @field_validator("budget_usd_cents")
     @classmethod
@@ -119,6 +122,8 @@ class IntentV1(Value):
                 raise ValueError(
                     f"prefs.locked_slots[{i}].day_offset {slot.day_offset} is outside the "
                     f"{days}-day trip (0-{days - 1})")
+        if self.rooms is not None and self.rooms > self.travellers:
+            raise ValueError(f"rooms: {self.rooms} rooms for {self.travellers} traveller(s)")
         if self.origin_airport in self.airports:
             raise ValueError("origin_airport: must differ from the destination airports")
         return self

@@ -51,6 +51,7 @@ class CostBreakdown(Value):
     transit_usd_cents: int
     daily_spend_usd_cents: int
     total_usd_cents: int
+    meals_usd_cents: int = 0  # planned meals at their restaurants' prices (in the total)
     currency_disclaimer: str
 
 

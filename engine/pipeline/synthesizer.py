@@ -60,8 +60,7 @@ def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str 
         if v.indoor is not None:
             parts.append(claims.state("indoor" if v.indoor else "outdoor", v.provenance))
     else:
-        parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person (in daily spend)",
-                                  v.provenance))
+        parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person", v.provenance))
     return parts
 
 
@@ -117,7 +116,8 @@ def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: l
     claims.state(fx_text, fx_provenance)
     breakdown = CostBreakdown(flights_usd_cents=cost.flights, lodging_usd_cents=cost.lodging,
                               attractions_usd_cents=cost.attractions, transit_usd_cents=cost.transit,
-                              daily_spend_usd_cents=cost.daily_spend, total_usd_cents=cost.total,
+                              daily_spend_usd_cents=cost.daily_spend, meals_usd_cents=cost.meals,
+                              total_usd_cents=cost.total,
                               currency_disclaimer=fx_text)
     return ItineraryV1(itinerary_id=str(uuid.uuid4()), intent=intent, days=days, cost_breakdown=breakdown,
                        decisions=decisions, citations=claims.citations, violations=violations,

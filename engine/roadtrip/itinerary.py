@@ -7,6 +7,7 @@ import uuid
 from datetime import datetime, timezone
 from functools import lru_cache
 
+from engine.costs import rooms_for
 from engine.geocode.trust import check_point, geodesic_miles
 from engine.models import (Activity, Anchor, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision, Drive,
                            Geo, ItineraryV1, Provenance, RoadTripIntent, TimeWindow, Violation, format_usd)
@@ -107,8 +108,9 @@ class _Builder:
         miles = sum(d.drive_miles for d in self.plan.days)
         nights = len(self.plan.days) - 1  # the last day ends at the terminus
         usd = lambda local: int(local * self.rate * 100 + 0.5)  # noqa: E731
-        fuel, lodging = usd(miles * FUEL_USD_PER_MILE[region]), usd(NIGHT_LOCAL[region] * nights)
-        meals = usd(MEALS_LOCAL[region] * len(self.plan.days))
+        people, rooms = self.intent.travellers, rooms_for(self.intent.travellers, self.intent.rooms)
+        fuel, lodging = usd(miles * FUEL_USD_PER_MILE[region]), usd(NIGHT_LOCAL[region] * nights * rooms)
+        meals = usd(MEALS_LOCAL[region] * len(self.plan.days) * people)  # per person; fuel is per car
         converted = "" if CURRENCY[region] == "USD" else f" (from {CURRENCY[region]} at {self.rate:.4f})"
         text = (f"Road-trip estimates{converted}: fuel for {miles:.0f} mi, {nights} night(s) of lodging "
                 f"and meals; admissions not included")
