@@ -156,3 +156,19 @@ def test_cli_prompt_and_intent_json_carry_travellers(tmp_path) -> None:
     refused = tw("plan", "--intent", str(bad), "--out", str(tmp_path / "no.json"), "--today", CLI_TODAY)
     assert refused.returncode == 2 and "travellers" in refused.stderr and "Traceback" not in refused.stderr
     assert not (tmp_path / "no.json").exists()
+
+
+def test_road_trip_meals_scale_with_the_party_lodging_with_rooms_and_fuel_not_at_all(tmp_path) -> None:
+    import os
+    from engine.geocode import GazetteerIndex
+    from engine.roadtrip.itinerary import road_itinerary
+    from engine.roadtrip.planner import plan_road_trip
+    gazetteer = GazetteerIndex.open(os.environ.get("TRIPWRIGHT_HOME") or str(tmp_path))
+    costs = {}
+    for n in (1, 3):
+        intent = RoadTripIntent(origin="Los Angeles", terminus="Chicago", days=7, start_date=date(2027, 5, 3),
+                                route="Route 66", travellers=n)
+        costs[n] = road_itinerary(plan_road_trip(intent, gazetteer), intent, [], trace_id="t", run_id="r").cost_breakdown
+    assert costs[3].transit_usd_cents == costs[1].transit_usd_cents  # one car
+    assert costs[3].daily_spend_usd_cents == 3 * costs[1].daily_spend_usd_cents
+    assert costs[3].lodging_usd_cents == 2 * costs[1].lodging_usd_cents  # two rooms
