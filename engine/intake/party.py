@@ -33,10 +33,22 @@ def _count(raw: str) -> int:
 
 def take_party_size(scan: Scan) -> int | None:
     """The party size the prompt states (None when it says nothing); blanks what it read."""
+    return take_party(scan)[0]
+
+
+def take_party(scan: Scan) -> tuple[int | None, bool]:
+    """(party size or None, whether the phrases read mention children: "2 kids", "family of 4"),
+    so a reader of the blanked scan still knows the party has kids."""
     adults = sum(_count(m.group(1)) for m in scan.take(_ADULTS))
-    kids = sum(_count(m.group(1)) for m in scan.take(_KIDS))
-    group = [_count(m.group(1)) for m in scan.take(_GROUP) + scan.take(_PEOPLE)]
-    couple = bool(scan.take(_COUPLE))
+    kid_counts = scan.take(_KIDS)
+    kids = sum(_count(m.group(1)) for m in kid_counts)
+    families = scan.take(_GROUP)
+    group = [_count(m.group(1)) for m in families + scan.take(_PEOPLE)]
+    with_kids = bool(kid_counts) or any(m.group(0).lower().startswith("family") for m in families)
+    return _size(adults, kids, group, bool(scan.take(_COUPLE))), with_kids
+
+
+def _size(adults: int, kids: int, group: list[int], couple: bool) -> int | None:
     if group and not adults:
         size = max(group) if not kids else max(max(group), kids + 1)
     elif adults or kids:

@@ -123,7 +123,13 @@ def test_city_prompt_reads_the_party_size(catalog, text: str, size: int | None) 
 def test_road_prompt_reads_the_party_size() -> None:
     parsed = parse_road_prompt("LA to Chicago via Route 66, 7 days from 2027-05-03, family of 4",
                                routes={"Route 66": ["route 66"]}, today=TODAY)
-    assert (parsed.travellers, parsed.days) == (4, 7)
+    assert (parsed.travellers, parsed.days, parsed.kid_friendly) == (4, 7, True)  # a family travels with kids
+    kids = parse_road_prompt("LA to Chicago via Route 66, 7 days from 2027-05-03, 2 adults with 2 kids",
+                             routes={"Route 66": ["route 66"]}, today=TODAY)
+    assert (kids.travellers, kids.kid_friendly) == (4, True)
+    adults = parse_road_prompt("LA to Chicago via Route 66, 7 days from 2027-05-03, for 3 people",
+                               routes={"Route 66": ["route 66"]}, today=TODAY)
+    assert (adults.travellers, adults.kid_friendly) == (3, False)
     with pytest.raises(InputError) as err:
         parse_road_prompt("LA to Chicago via Route 66, 7 days from 2027-05-03, 13 people",
                           routes={"Route 66": ["route 66"]}, today=TODAY)
