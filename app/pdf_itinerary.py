@@ -16,6 +16,7 @@ from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocum
 
 from engine.export import write_atomic
 from engine.models import ItineraryV1, format_usd
+from widgets import formatting as fmt
 
 MAP_RESOURCE = "tripwright://map.png"
 PAGE_MARGIN_MM = 5
@@ -74,20 +75,22 @@ def _day_page(itinerary: ItineraryV1, index: int, day) -> str:
     if day.anchor is not None:
         lines.append(f"Overnight: {day.anchor.name}")
     info = "".join(f"<p class='sub'>{_e(line)}</p>" for line in lines)
-    rows = "".join(_row(a) for a in day.activities)
+    intent = itinerary.intent
+    zone = day.tz or (intent.date_window.tz if intent.mode == "city" else None)
+    rows = "".join(_row(a, fmt.when(a, day.date, zone)) for a in day.activities)
     table = ("<table width='100%' cellspacing='0' cellpadding='4'>"
              "<tr><th align='left'>Time</th><th align='left'>Activity</th><th align='right'>Cost</th></tr>"
              f"{rows}</table>")
     return head + info + table
 
 
-def _row(activity) -> str:
+def _row(activity, when: str) -> str:
     transfer = activity.role == "transfer"
     cls = " class='transfer'" if transfer else ""
     cost = format_usd(activity.cost_usd_cents) if activity.cost_usd_cents else ""
     mark = " \U0001f512" if activity.locked else ""
     notes = "" if transfer or not activity.notes else f"<br><span class='note'>{_e(_short(activity.notes))}</span>"
-    return (f"<tr{cls}><td valign='top' width='90'>{_e(activity.window.label())}</td>"
+    return (f"<tr{cls}><td valign='top' width='90'>{_e(when)}</td>"
             f"<td valign='top'>{_e(activity.name)}{mark}{notes}</td>"
             f"<td valign='top' align='right' width='80'>{_e(cost)}</td></tr>")
 
@@ -95,8 +98,8 @@ def _row(activity) -> str:
 def _totals(itinerary: ItineraryV1) -> str:
     c = itinerary.cost_breakdown
     rows = [("Flights", c.flights_usd_cents), ("Lodging", c.lodging_usd_cents),
-            ("Attractions", c.attractions_usd_cents), ("Transit / fuel", c.transit_usd_cents),
-            ("Daily spend", c.daily_spend_usd_cents)]
+            ("Attractions", c.attractions_usd_cents), ("Meals", c.meals_usd_cents),
+            ("Transit / fuel", c.transit_usd_cents), ("Daily allowance", c.daily_spend_usd_cents)]
     cells = "".join(f"<tr><td>{name}</td><td align='right'>{format_usd(v)}</td></tr>" for name, v in rows if v)
     return (f"<table cellspacing='0' cellpadding='3'>{cells}<tr><td><b>Total</b></td>"
             f"<td align='right'><b>{format_usd(c.total_usd_cents)}</b></td></tr></table>"

@@ -29,6 +29,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from engine.costs import venue_cost
 from engine.errors import InputError
 from engine.facts import TripFacts
 from engine.models import Attraction, Choice, ChoiceFeatures, ChoiceKind, DayPlan, PlanV1, Slot, TimeWindow
@@ -147,7 +148,7 @@ class Replace(_Edit):
         for dj, _, other in plan.slots():
             if other.selected.option_ref == venue.id:
                 raise self._error("venue_id", f"{venue.name} is already in the plan on day {dj}")
-        choice = venue_choice(di, slot.role, venue, kind)
+        choice = venue_choice(di, slot.role, venue, kind, plan.assumptions.travellers)
         rest = [c for c in slot.choices if c.option_ref != venue.id]
         new = Slot(window=slot.window, role=slot.role, choices=[choice, *rest][:MAX_CHOICES], locked=False)
         return self._replace_slot(plan, di, si, new)
@@ -202,9 +203,9 @@ class MoveToDay(_Edit):
 Edit = Retime | Remove | Replace | Lock | Unlock | MoveToDay
 
 
-def venue_choice(di: int, role: str, venue: Attraction, kind: ChoiceKind) -> Choice:
-    """A choice for ``venue`` as the planner writes it (meals are paid from the daily spend)."""
-    cost = venue.est_price_usd_cents if kind is ChoiceKind.attraction else 0
+def venue_choice(di: int, role: str, venue: Attraction, kind: ChoiceKind, travellers: int = 1) -> Choice:
+    """A choice for ``venue`` as the planner writes it (admission or meal for the whole party)."""
+    cost = venue_cost(venue, travellers)
     return Choice(choice_id=f"d{di}-{role}-{venue.id}", kind=kind, option_ref=venue.id, label=venue.name,
                   geo=venue.location, features=ChoiceFeatures(cost_usd_cents=cost, indoor=venue.indoor,
                                                               themes=list(venue.themes)),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
 
 from engine.models import TimeWindow
 from engine.settings import DISTANCE_UNITS
@@ -75,6 +76,24 @@ def clock(t: time) -> str:
 def window(w: TimeWindow) -> str:
     """``"09:30–10:30"`` with an en dash."""
     return f"{clock(w.start)}{EN_DASH}{clock(w.end)}"
+
+
+def when(activity, day: date, day_tz: str | None) -> str:
+    """An activity's true span: ``"17:05–19:30 EDT"`` for a flight landing in another zone,
+    ``"20:35 EDT (−1 d)–09:50"`` for one that left the day before; the window for old itineraries."""
+    if activity.start is None or activity.end is None:
+        return window(activity.window)
+    start = _moment(activity.start, activity.start_tz, day, day_tz)
+    return f"{start}{EN_DASH}{_moment(activity.end, activity.end_tz, day, day_tz)}"
+
+
+def _moment(moment: datetime, tz: str | None, day: date, day_tz: str | None) -> str:
+    local = moment.astimezone(ZoneInfo(tz)) if tz else moment
+    text = local.strftime("%H:%M")
+    if tz and day_tz and tz != day_tz:
+        text += f" {local.tzname()}"
+    shift = (local.date() - day).days
+    return text + (f" ({shift:+d} d)".replace("-", "−") if shift else "")
 
 
 def day_label(d: date) -> str:

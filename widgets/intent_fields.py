@@ -27,10 +27,12 @@ LABELS = {"prompt": "Prompt", "city": "City", "start": "Start", "days": "Days", 
 # Engine field paths (parsers and pydantic) → the form field that shows the error.
 CITY_FIELDS = {"city": "city", "date_window": "days", "start": "start", "budget_usd_cents": "budget",
                "budget": "budget", "airports": "airports", "origin_airport": "origin_airport",
-               "airport": "origin_airport", "currency": "currency", "prefs": "themes"}
+               "airport": "origin_airport", "currency": "currency", "prefs": "themes",
+               "travellers": "travellers", "rooms": "travellers"}
 ROAD_FIELDS = {"origin": "origin", "terminus": "terminus", "days": "road_days", "start_date": "road_start",
                "route": "route", "max_daily_miles": "max_daily_miles", "corridor_max_deviation_miles": "corridor",
-               "stops": "stops", "trip_type": "trip_type", "prefs": "themes"}
+               "stops": "stops", "trip_type": "trip_type", "prefs": "themes", "travellers": "travellers",
+               "rooms": "travellers"}
 
 
 def pydantic_errors(exc: ValidationError) -> list[tuple[str, str]]:

@@ -176,7 +176,10 @@ class IntentForm(QWidget):
             self.theme_checks[theme] = check
             grid.addWidget(check, i // 3, i % 3)
         self.kid_check = QCheckBox("Kid-friendly")
-        grid.addWidget(self.kid_check, len(THEMES) // 3 + 1, 0, 1, 3)
+        grid.addWidget(self.kid_check, len(THEMES) // 3 + 1, 0, 1, 2)
+        self.travellers_spin = spin(1, 12, 1, " travelling")  # per-person costs scale; one room per two
+        self.travellers_spin.setToolTip("Flights, admissions, meals and transit are per person; one room per two")
+        grid.addWidget(self._errors.wrap("travellers", self.travellers_spin), len(THEMES) // 3 + 1, 2)
         holder = QWidget()
         holder.setLayout(grid)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -270,7 +273,8 @@ class IntentForm(QWidget):
                                 "tz": city.tz},
                 "airports": airports or city.airports, "origin_airport": origin or "XXX",
                 "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked(),
-                          "avoid_overnight": self.redeye_check.isChecked()}}
+                          "avoid_overnight": self.redeye_check.isChecked()},
+                "travellers": self.travellers_spin.value()}
         return self._validate(IntentV1, data, CITY_FIELDS, errors)
 
     def _road_intent(self) -> tuple[RoadTripIntent | None, list[tuple[str, str]]]:
@@ -280,7 +284,8 @@ class IntentForm(QWidget):
                 "trip_type": self.trip_type_combo.currentData(), "route": self.route_combo.currentData(),
                 "max_daily_miles": float(self.max_miles_spin.value()),
                 "corridor_max_deviation_miles": float(self.corridor_spin.value()), "stops": stops,
-                "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked()}}
+                "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked()},
+                "travellers": self.travellers_spin.value()}
         return self._validate(RoadTripIntent, data, ROAD_FIELDS, [])
 
     @staticmethod
@@ -358,7 +363,7 @@ class IntentForm(QWidget):
         else:
             self._errors.show([("currency", f"{parsed.budget_currency} is not offered; "
                                             f"use one of {', '.join(CURRENCIES)}")])
-        self._set_preferences(parsed.themes, parsed.kid_friendly)
+        self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
         self.redeye_check.setChecked(parsed.avoid_overnight)
 
     def _fill_road(self, parsed) -> None:
@@ -372,7 +377,7 @@ class IntentForm(QWidget):
         self.stops_edit.setPlainText("\n".join(parsed.stops))
         if parsed.max_daily_miles is not None:
             self.max_miles_spin.setValue(round(parsed.max_daily_miles))
-        self._set_preferences(parsed.themes, parsed.kid_friendly)
+        self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
 
     # -- showing an intent (undo/redo, map edits) ----------------------------------------------
     def set_intent(self, intent: IntentV1 | RoadTripIntent) -> None:
@@ -392,7 +397,7 @@ class IntentForm(QWidget):
             self.stops_edit.setPlainText("\n".join(intent.stops))
             self.corridor_spin.setValue(round(intent.corridor_max_deviation_miles))
             self.max_miles_spin.setValue(round(intent.max_daily_miles))
-            self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly)
+            self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
             return
         self.set_mode("city")
         self.city_combo.setCurrentText(intent.city)
@@ -405,7 +410,7 @@ class IntentForm(QWidget):
             item.setCheckState(Qt.CheckState.Checked if code in intent.airports else Qt.CheckState.Unchecked)
         self.currency_combo.setCurrentText("USD")
         self.budget_spin.setValue(intent.budget_usd_cents / 100)
-        self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly)
+        self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
         self.redeye_check.setChecked(intent.prefs.avoid_overnight)
         self._carried = intent if intent.prefs.locked_slots else None
 
@@ -417,9 +422,11 @@ class IntentForm(QWidget):
         return intent.model_copy(update={"prefs": intent.prefs.model_copy(
             update={"locked_slots": carried.prefs.locked_slots})})
 
-    def _set_preferences(self, themes: list[str], kid_friendly: bool) -> None:
+    def _set_preferences(self, themes: list[str], kid_friendly: bool, travellers: int | None) -> None:
         for theme, check in self.theme_checks.items():
             check.setChecked(theme in themes)
         self.kid_check.setChecked(kid_friendly)
+        if travellers is not None:  # a prompt that does not say keeps the form's party
+            self.travellers_spin.setValue(travellers)
 
 

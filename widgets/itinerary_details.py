@@ -53,8 +53,8 @@ def citation_text(c: Citation) -> str:
 class CostSummary(QWidget):
     """The cost breakdown, and for city trips the total against the budget."""
 
-    ROWS = (("flights", "Flights"), ("lodging", "Lodging"), ("attractions", "Attractions & meals"),
-            ("transit", "Transit"), ("daily_spend", "Daily spend"))
+    ROWS = (("flights", "Flights"), ("lodging", "Lodging"), ("attractions", "Attractions"), ("meals", "Meals"),
+            ("transit", "Transit"), ("daily_spend", "Daily allowance"))
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -67,12 +67,12 @@ class CostSummary(QWidget):
             self.names[key], self.values[key] = plain_label(name), plain_label("")
             self.values[key].setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.values[key].setObjectName(f"cost_{key}")
-            grid.addWidget(self.names[key], row if row < 5 else row + 1, 0)
-            grid.addWidget(self.values[key], row if row < 5 else row + 1, 1)
+            grid.addWidget(self.names[key], row if row < len(self.ROWS) else row + 1, 0)
+            grid.addWidget(self.values[key], row if row < len(self.ROWS) else row + 1, 1)
         rule = QFrame()
         rule.setFrameShape(QFrame.Shape.HLine)
         rule.setFrameShadow(QFrame.Shadow.Sunken)
-        grid.addWidget(rule, 5, 0, 1, 2)
+        grid.addWidget(rule, len(self.ROWS), 0, 1, 2)
         for key in ("total",):
             self.names[key].setStyleSheet("font-weight: bold;")
             self.values[key].setStyleSheet("font-weight: bold;")
@@ -95,10 +95,10 @@ class CostSummary(QWidget):
         cost = itinerary.cost_breakdown if itinerary else None
         road = itinerary is not None and itinerary.intent.mode == "road_trip"
         self.names["transit"].setText("Fuel" if road else "Transit")
-        self.names["daily_spend"].setText("Meals" if road else "Daily spend")
+        self.names["daily_spend"].setText("Meals" if road else "Daily allowance")
         for key, _ in self.ROWS + (("total", ""),):
             self.values[key].setText(fmt.money(getattr(cost, f"{key}_usd_cents")) if cost else "")
-        for key in ("flights", "attractions"):
+        for key in ("flights", "attractions", "meals"):
             hide = road and cost is not None and getattr(cost, f"{key}_usd_cents") == 0
             self.names[key].setVisible(not hide)
             self.values[key].setVisible(not hide)

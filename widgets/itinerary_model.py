@@ -227,9 +227,9 @@ class ItineraryModel(QAbstractItemModel):
         if role in common:
             return common[role]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._activity_text(activity, col)
+            return self._activity_text(activity, col, self._itinerary.days[day])
         if role == Qt.ItemDataRole.ToolTipRole:
-            return fmt.plain_tooltip(self._activity_tooltip(activity))
+            return fmt.plain_tooltip(self._activity_tooltip(activity, self._when(activity, self._itinerary.days[day])))
         if role == Qt.ItemDataRole.DecorationRole and col == self.COL_KIND:
             return self._icon(activity.kind)
         if role == Qt.ItemDataRole.DecorationRole and col == self.COL_MARKS and activity.confidence == "low":
@@ -243,9 +243,13 @@ class ItineraryModel(QAbstractItemModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _activity_text(self, activity: Activity, col: int) -> str:
+    def _when(self, activity: Activity, day: DayItinerary) -> str:
+        intent = self._itinerary.intent
+        return fmt.when(activity, day.date, day.tz or (intent.date_window.tz if intent.mode == "city" else None))
+
+    def _activity_text(self, activity: Activity, col: int, day: DayItinerary) -> str:
         if col == self.COL_WHEN:
-            return fmt.window(activity.window)
+            return self._when(activity, day)
         if col == self.COL_KIND:
             return kind_tag(activity, self.road_trip)
         if col == self.COL_NAME:
@@ -256,8 +260,8 @@ class ItineraryModel(QAbstractItemModel):
         return " \u00b7 ".join(marks)
 
     @staticmethod
-    def _activity_tooltip(activity: Activity) -> str:
-        lines = [activity.name, f"{fmt.window(activity.window)} \u00b7 {activity.kind.value}"]
+    def _activity_tooltip(activity: Activity, when: str) -> str:
+        lines = [activity.name, f"{when} \u00b7 {activity.kind.value}"]
         if activity.confidence == "low":
             lines.append("Low confidence: " + (activity.notes or "no reason recorded"))
         elif activity.notes:

@@ -67,6 +67,8 @@ def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripInte
             "stops": parsed.stops, "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly}}
     if parsed.max_daily_miles is not None:
         data["max_daily_miles"] = parsed.max_daily_miles
+    if parsed.travellers is not None:
+        data["travellers"] = parsed.travellers
     try:
         return RoadTripIntent.model_validate(data)
     except ValidationError as exc:
@@ -90,6 +92,8 @@ def intent_from_prompt(text: str, session: PlanningSession, home: str | None) ->
             "budget_usd_cents": budget, "airports": city.airports, "origin_airport": origin.upper(),
             "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly,
                       "avoid_overnight": parsed.avoid_overnight}}
+    if parsed.travellers is not None:
+        data["travellers"] = parsed.travellers
     try:
         return IntentV1.model_validate(data)
     except ValidationError as exc:

@@ -7,9 +7,9 @@ import sys
 from functools import partial
 
 from engine.catalog import default_catalog
-from engine.costs import plan_cost
+from engine.costs import plan_assumptions, plan_cost
 from engine.export import RENDERERS, parse_itinerary
-from engine.models import Assumptions, ItineraryV1, format_usd
+from engine.models import ItineraryV1, format_usd
 from engine.planning.inputs import gather
 from engine.reconstruct import plan_from_itinerary
 from engine.tools.toolbox import build_toolbox
@@ -32,8 +32,7 @@ def run_verify(args) -> int:
     today = itin.created_at.date()
     inputs = asyncio.run(gather(itin.intent, build_toolbox(default_catalog(), today=today)))
     facts = inputs.facts
-    assumptions = Assumptions(local_currency=facts.currency, fx_rate_to_usd=facts.fx_rate_to_usd,
-                              fx_as_of=facts.fx_as_of, daily_spend_est_cents=facts.daily_spend_cents)
+    assumptions = plan_assumptions(facts, itin.intent)
     plan = plan_from_itinerary(itin, facts, assumptions)
     violations = verify_plan(plan, itin.intent, facts)
     for v in violations:

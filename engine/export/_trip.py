@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
+from engine.clocks import wall_span
 from engine.models import Activity, DayItinerary, ItineraryV1
 
 # Characters XML 1.0 forbids (C0 controls but tab/newline, lone surrogates, U+FFFE/U+FFFF). gpxpy
@@ -51,20 +52,21 @@ def as_utc(moment: datetime) -> datetime:
 
 
 def local_span(day: date, activity: Activity, zone: ZoneInfo) -> tuple[datetime, datetime]:
-    """The activity's start and end as aware datetimes in ``zone``, normalised across DST changes.
+    """The activity's true start and end as aware datetimes, each in the zone where it happens.
 
-    A wall time inside a spring-forward gap does not exist; like RFC 5545 §3.3.5 we read it with
-    the offset in force before the gap (02:30 becomes 03:30 summer time). A repeated autumn hour
-    means its first occurrence. If the gap pushes the start past the end, the planned length is kept.
+    Itineraries carry ``start``/``end`` (a flight across midnight, a road-trip stop in another
+    zone); older ones only the day's ``window``, read in ``zone`` (see ``engine.clocks``).
     """
-    start = _wall_clock(day, activity.window.start, zone)
-    end = _wall_clock(day, activity.window.end, zone)
-    # Compare and add in UTC: Python does both on the wall clock when the tzinfo is shared.
-    if end.astimezone(UTC) <= start.astimezone(UTC):
-        end = (start.astimezone(UTC) + timedelta(minutes=activity.window.minutes)).astimezone(zone)
-    return start, end
+    if activity.start is not None and activity.end is not None:
+        return (activity.start.astimezone(ZoneInfo(activity.start_tz) if activity.start_tz else UTC),
+                activity.end.astimezone(ZoneInfo(activity.end_tz) if activity.end_tz else UTC))
+    return wall_span(day, activity.window, zone)
 
 
-def _wall_clock(day: date, at: time, zone: ZoneInfo) -> datetime:
-    # The UTC round trip turns a non-existent local time into the real one it denotes.
-    return datetime.combine(day, at, tzinfo=zone).astimezone(UTC).astimezone(zone)
+def activity_zones(itin: ItineraryV1) -> list[str]:
+    """Every zone an event is written in, the days' first."""
+    zones = dict.fromkeys(day_zone(itin, d).key for d in itin.days)
+    for day in itin.days:
+        for act in day.activities:
+            zones.update(dict.fromkeys(z for z in (act.start_tz, act.end_tz) if z))
+    return list(zones) or [trip_zone(itin).key]

@@ -1,4 +1,5 @@
-"""ItineraryV1 as an iCalendar file: one VEVENT per activity, in the trip's own time zone."""
+"""ItineraryV1 as an iCalendar file: one VEVENT per activity at its true start and end, each in the
+zone where it happens (a flight departs on its origin's clock and lands on its destination's)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from icalendar import Calendar, Event
 
 from engine.models import DayItinerary, Activity, ItineraryV1
 
-from ._trip import as_utc, day_zone, local_span, plain_text, trip_dates, trip_title, trip_zone
+from ._trip import activity_zones, as_utc, day_zone, local_span, plain_text, trip_dates, trip_title
 from ._vtimezone import build_vtimezone
 
 PRODID = "-//Tripwright//EN"
@@ -65,6 +66,5 @@ def _add_timezone(cal: Calendar, itin: ItineraryV1) -> None:
         cal.add_missing_timezones(first_date=first, last_date=last)
     else:
         # VTIMEZONEs must come before the components that reference them.
-        zones = dict.fromkeys(day_zone(itin, d).key for d in itin.days) or {trip_zone(itin).key: None}
-        for key in reversed(list(zones)):
+        for key in reversed(activity_zones(itin)):
             cal.subcomponents.insert(0, build_vtimezone(key, first, last))

@@ -21,6 +21,7 @@ from decimal import Decimal
 from engine.errors import InputError, UnknownCityError
 from engine.models.intent import MAX_CITY_DAYS, MIN_CITY_DAYS
 
+from .party import take_party_size
 from .preferences import avoids_overnight, themes_in, wants_kid_friendly
 from .prompt_text import (DATE_PATTERNS, FLAGS, DateMention, Scan, clean_prompt, date_mention, explicit_span,
                           is_calendar_word)
@@ -74,6 +75,7 @@ class CityPromptResult:
     themes: list[str]
     kid_friendly: bool
     avoid_overnight: bool
+    travellers: int | None = None  # None: the prompt did not say
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     scan = Scan(clean)
     dates = [date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)]
     length = _trip_length(scan.take(_LENGTH) + scan.take(_LONG_WEEKEND))
+    travellers = take_party_size(scan)
     origin = _find_origin(scan, airports, cities)
     city = _find_city(scan.text, cities)
     start, end = _resolve_window(sorted(dates, key=lambda d: d.position), length, today)
@@ -98,7 +101,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     return CityPromptResult(
         city=city, start=start, end=end, origin_airport=origin.code if origin else None,
         budget_amount=amount, budget_currency=currency, themes=themes_in(clean),
-        kid_friendly=wants_kid_friendly(clean), avoid_overnight=avoids_overnight(clean))
+        kid_friendly=wants_kid_friendly(clean), avoid_overnight=avoids_overnight(clean), travellers=travellers)
 
 
 # --------------------------------------------------------------------------- dates

@@ -33,6 +33,7 @@ from engine.models.road_trip import MAX_ROAD_DAYS, MIN_ROAD_DAYS
 
 from .prompt_text import (BLANK, DATE_PATTERNS, MAX_PROMPT_CHARS, DateMention, Scan, clean_prompt, date_mention,
                           explicit_span, is_calendar_word)
+from .party import take_party
 from .preferences import themes_in, wants_kid_friendly
 from .vocabulary import WORD_NUMBERS
 
@@ -56,6 +57,7 @@ class RoadPromptResult:
     themes: list[str]
     kid_friendly: bool
     max_daily_miles: float | None  # None: the user did not say (the intent's default applies)
+    travellers: int | None = None  # None: the prompt did not say
 
 
 # --------------------------------------------------------------------------- small words
@@ -198,6 +200,7 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
     dates = sorted((date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)),
                    key=lambda d: d.position)
     length = _trip_length(scan.take(_LENGTH))
+    travellers, party_kids = take_party(scan)
     round_trip = bool(scan.take(_ROUND_TRIP))
     scan.take(_ONE_WAY)
     scan.take(_ROAD_TRIP_WORDS)
@@ -233,7 +236,7 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
         origin=origin.name, terminus=terminus.name, days=days, start_date=start,
         trip_type="round_trip" if round_trip else "one_way", route=route,
         stops=_unique(p.name for p in stops), themes=themes_in(scan.text),
-        kid_friendly=wants_kid_friendly(scan.text), max_daily_miles=daily)
+        kid_friendly=party_kids or wants_kid_friendly(scan.text), max_daily_miles=daily, travellers=travellers)
 
 
 def _clean_road(text: str) -> str:

@@ -15,6 +15,7 @@ MIN_CITY_DAYS = 4
 MAX_CITY_DAYS = 7
 # Beyond any sane trip: a larger figure is a typo or an attack, never a budget to plan against.
 MAX_BUDGET_USD_CENTS = 10_000_000 * 100
+MAX_TRAVELLERS = 12
 _IATA = re.compile(r"^[A-Z]{3}$")
 _ACTIVITY_ID = re.compile(r"^[a-z0-9_]{1,64}$")
 
@@ -91,6 +92,8 @@ class IntentV1(Value):
     airports: list[str] = Field(min_length=1, max_length=4)
     origin_airport: str
     prefs: Preferences = Field(default_factory=Preferences)
+    travellers: int = Field(default=1, ge=1, le=MAX_TRAVELLERS)  # SPEC_DECISIONS §2.9
+    rooms: int | None = Field(default=None, ge=1, le=MAX_TRAVELLERS)  # None: one per two travellers
 
     @field_validator("budget_usd_cents")
     @classmethod
@@ -123,6 +126,8 @@ class IntentV1(Value):
                 raise ValueError(
                     f"prefs.locked_slots[{i}].day_offset {slot.day_offset} is outside the "
                     f"{days}-day trip (0-{days - 1})")
+        if self.rooms is not None and self.rooms > self.travellers:
+            raise ValueError(f"rooms: {self.rooms} rooms for {self.travellers} traveller(s)")
         if self.origin_airport in self.airports:
             raise ValueError("origin_airport: must differ from the destination airports")
         return self

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal, Union
 
-from pydantic import Field
+from pydantic import AwareDatetime, Field, model_validator
 
 from .common import ChoiceKind, Geo, Provenance, TimeWindow, Value
 from .intent import IntentV1
@@ -30,6 +30,21 @@ class Activity(Value):
     confidence: Literal["high", "low"] = "high"
     cost_usd_cents: int = 0
     provenance: Provenance | None = None
+    # The true moments (``window`` is clipped to the day: a flight landing after midnight shows
+    # 23:59 there). ISO 8601 with the UTC offset of the zone where each happens, named in
+    # ``start_tz``/``end_tz`` (a flight leaves in its origin's zone and lands in its destination's).
+    start: AwareDatetime | None = None
+    end: AwareDatetime | None = None
+    start_tz: str | None = None
+    end_tz: str | None = None
+
+    @model_validator(mode="after")
+    def _true_span(self) -> "Activity":
+        if (self.start is None) != (self.end is None):
+            raise ValueError("start and end come together")
+        if self.start is not None and self.end < self.start:
+            raise ValueError(f"end {self.end.isoformat()} is before start {self.start.isoformat()}")
+        return self
 
 
 class DayItinerary(Value):
@@ -51,6 +66,7 @@ class CostBreakdown(Value):
     transit_usd_cents: int
     daily_spend_usd_cents: int
     total_usd_cents: int
+    meals_usd_cents: int = 0  # planned meals at their restaurants' prices (in the total)
     currency_disclaimer: str
 
 

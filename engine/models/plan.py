@@ -63,7 +63,9 @@ class Assumptions(Value):
     local_currency: str = "USD"
     fx_rate_to_usd: float = Field(default=1.0, gt=0)  # as-of T-1
     fx_as_of: date | None = None
-    daily_spend_est_cents: int = Field(ge=0)
+    daily_spend_est_cents: int = Field(ge=0)  # per traveller per day, beside the priced meals
+    travellers: int = Field(default=1, ge=1)  # per-person costs scale with it (SPEC_DECISIONS §2.9)
+    rooms: int = Field(default=1, ge=1)  # lodging scales with rooms
     transit_buffer_minutes: int = 15
     airport_buffer_minutes: int = 120
     museum_buffer_minutes: int = 20

@@ -43,6 +43,8 @@ class RoadTripIntent(Value):
     corridor_max_deviation_miles: float = Field(default=50.0, gt=0, le=300)
     stops: list[str] = Field(default_factory=list, max_length=20)
     prefs: RoadTripPreferences = Field(default_factory=RoadTripPreferences)
+    travellers: int = Field(default=1, ge=1, le=12)  # SPEC_DECISIONS §2.9: meals per person, beds by room
+    rooms: int | None = Field(default=None, ge=1, le=12)  # None: one per two travellers
 
     _places = field_validator("origin", "terminus")(lambda v: _place(v))
 
@@ -64,6 +66,8 @@ class RoadTripIntent(Value):
         if same and self.trip_type == "one_way":
             raise ValueError("terminus: a one-way trip must end somewhere other than its origin "
                              "(use trip_type round_trip to come back)")
+        if self.rooms is not None and self.rooms > self.travellers:
+            raise ValueError(f"rooms: {self.rooms} rooms for {self.travellers} traveller(s)")
         return self
 
 

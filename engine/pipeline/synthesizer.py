@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
 
+from engine.clocks import wall_span
 from engine.costs import plan_cost
 from engine.facts import TripFacts
 from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision,
@@ -60,9 +62,24 @@ def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str 
         if v.indoor is not None:
             parts.append(claims.state("indoor" if v.indoor else "outdoor", v.provenance))
     else:
-        parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person (in daily spend)",
-                                  v.provenance))
+        parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person", v.provenance))
     return parts
+
+
+def _true_span(slot: Slot, day, facts: TripFacts) -> dict:
+    """A flight's real departure and arrival, each in its airport's zone (the window is clipped
+    to the day); anything else happens on the city's clock."""
+    flight = facts.flights.get(slot.selected.option_ref) if slot.selected.kind is ChoiceKind.flight else None
+    if flight is not None:
+        frm, to = facts.airport_zones.get(flight.origin, facts.tz), facts.airport_zones.get(flight.dest, facts.tz)
+        return {"start": flight.departure.astimezone(ZoneInfo(frm)), "end": flight.arrival.astimezone(ZoneInfo(to)),
+                "start_tz": frm, "end_tz": to}
+    return _city_span(day.date, slot.window, facts.tz)
+
+
+def _city_span(day, window: TimeWindow, tz: str) -> dict:
+    start, end = wall_span(day, window, ZoneInfo(tz))
+    return {"start": start, "end": end, "start_tz": tz, "end_tz": tz}
 
 
 def _activity(slot: Slot, day, facts: TripFacts, claims: Claims) -> Activity:
@@ -70,7 +87,8 @@ def _activity(slot: Slot, day, facts: TripFacts, claims: Claims) -> Activity:
     return Activity(id=c.choice_id, ref=c.option_ref, role=slot.role, window=slot.window, kind=c.kind,
                     name=c.label, geo=c.geo,
                     notes=_notes(slot, day, facts, claims), locked=slot.locked,
-                    cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance)
+                    cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance,
+                    **_true_span(slot, day, facts))
 
 
 def _transit_activities(plan: PlanV1, di: int, facts: TripFacts, claims: Claims) -> list[Activity]:
@@ -89,7 +107,8 @@ def _transit_activities(plan: PlanV1, di: int, facts: TripFacts, claims: Claims)
         out.append(Activity(id=f"d{di}-transit-{label}", role="transfer", window=TimeWindow.of_minutes(start, end),
                             kind=ChoiceKind.transit, name=f"{leg.mode.value.title()} transfer",
                             geo=None, notes=note or "", cost_usd_cents=leg.cost_usd_cents,
-                            provenance=leg.provenance))
+                            provenance=leg.provenance,
+                            **_city_span(plan.days[di].date, TimeWindow.of_minutes(start, end), facts.tz)))
     return out
 
 
@@ -117,7 +136,8 @@ def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: l
     claims.state(fx_text, fx_provenance)
     breakdown = CostBreakdown(flights_usd_cents=cost.flights, lodging_usd_cents=cost.lodging,
                               attractions_usd_cents=cost.attractions, transit_usd_cents=cost.transit,
-                              daily_spend_usd_cents=cost.daily_spend, total_usd_cents=cost.total,
+                              daily_spend_usd_cents=cost.daily_spend, meals_usd_cents=cost.meals,
+                              total_usd_cents=cost.total,
                               currency_disclaimer=fx_text)
     return ItineraryV1(itinerary_id=str(uuid.uuid4()), intent=intent, days=days, cost_breakdown=breakdown,
                        decisions=decisions, citations=claims.citations, violations=violations,

@@ -7,6 +7,7 @@ from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
 from engine.canonical import digest
+from engine.costs import flight_cost, lodging_cost, plan_assumptions, rooms_for, venue_cost
 from engine.models import (Assumptions, Attraction, Choice, ChoiceFeatures, ChoiceKind, DayPlan,
                            FlightOption, IntentV1, Lodging, PlanV1, Slot, TimeWindow, minutes_of)
 from engine.verify.timing import DEPLANE_MINUTES
@@ -20,6 +21,7 @@ DAY_START = 9 * 60
 CHECKIN_MINUTES = 30
 CHECKOUT_MINUTES = 15
 EARLIEST_CHECKOUT = 5 * 60  # express checkout: leaving before the desk's window opens is fine
+MEAL_SHARE = 0.4  # of the money left after the frame: admissions, transit and headroom take the rest
 
 
 @dataclass(frozen=True)
@@ -39,23 +41,26 @@ def local_minutes(moment: datetime, tz: str) -> tuple[datetime, int]:
     return local, local.hour * 60 + local.minute
 
 
-def flight_choice(di: int, role: str, f: FlightOption, geo) -> Choice:
+def flight_choice(di: int, role: str, f: FlightOption, geo, travellers: int = 1) -> Choice:
     return Choice(choice_id=f"d{di}-{role}-{f.flight_id}", kind=ChoiceKind.flight, option_ref=f.flight_id,
                   label=f"{f.flight_number} {f.origin}→{f.dest}", geo=geo,
-                  features=ChoiceFeatures(cost_usd_cents=f.price_usd_cents, travel_seconds=f.duration_seconds),
+                  features=ChoiceFeatures(cost_usd_cents=flight_cost(f, travellers),
+                                          travel_seconds=f.duration_seconds),
                   provenance=f.provenance)
 
 
-def lodging_choice(di: int, role: str, h: Lodging, nights: int) -> Choice:
-    cost = h.price_per_night_usd_cents * nights if role == "checkin" else 0
+def lodging_choice(di: int, role: str, h: Lodging, nights: int, rooms: int = 1) -> Choice:
+    """The whole stay is paid on the check-in choice (checkout costs nothing)."""
+    cost = lodging_cost(h, nights, rooms) if role == "checkin" else 0
     return Choice(choice_id=f"d{di}-{role}-{h.lodging_id}", kind=ChoiceKind.lodging, option_ref=h.lodging_id,
                   label=f"{h.name} ({h.tier.value})", geo=h.geo,
                   features=ChoiceFeatures(cost_usd_cents=cost, indoor=True), provenance=h.provenance)
 
 
-def venue_choice(di: int, v: Attraction, kind: ChoiceKind = ChoiceKind.attraction) -> Choice:
-    return Choice(choice_id=f"d{di}-activity-{v.id}", kind=kind, option_ref=v.id, label=v.name,
-                  geo=v.location, features=ChoiceFeatures(cost_usd_cents=v.est_price_usd_cents,
+def venue_choice(di: int, v: Attraction, kind: ChoiceKind = ChoiceKind.attraction, travellers: int = 1,
+                 role: str = "activity") -> Choice:
+    return Choice(choice_id=f"d{di}-{role}-{v.id}", kind=kind, option_ref=v.id, label=v.name,
+                  geo=v.location, features=ChoiceFeatures(cost_usd_cents=venue_cost(v, travellers),
                                                           indoor=v.indoor, themes=list(v.themes)),
                   provenance=v.provenance)
 
@@ -71,19 +76,33 @@ class PlanBuilder:
         self.tz = inputs.city.tz
         self.dates = trip_dates(inputs.intent)
         self.ranking = {a.id: i for i, a in enumerate(inputs.attractions)}
+        self.people = inputs.intent.travellers
+        self.rooms = rooms_for(inputs.intent.travellers, inputs.intent.rooms)
 
     def assumptions(self) -> Assumptions:
-        f = self.inputs.facts
-        return Assumptions(local_currency=f.currency, fx_rate_to_usd=f.fx_rate_to_usd, fx_as_of=f.fx_as_of,
-                           daily_spend_est_cents=f.daily_spend_cents)
+        return plan_assumptions(self.inputs.facts, self.intent)
+
+    def day_builder(self, branch: Branch) -> DayBuilder:
+        """The day filler for ``branch``, with the buffers the verifiers check against and a
+        per-person meal price the budget can carry once the frame is paid."""
+        a = self.assumptions()
+        return DayBuilder(self.inputs.facts, themes=self.intent.prefs.themes, kid=self.intent.prefs.kid_friendly,
+                          hotel=branch.hotel.geo, transit_buffer=a.transit_buffer_minutes,
+                          museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
+                          ranking=self.ranking, travellers=a.travellers, meal_cap_cents=self.meal_cap(branch, a))
+
+    def meal_cap(self, b: Branch, a: Assumptions) -> int:
+        """What one meal may cost per person: a share of what is left after flights, beds and the
+        daily allowance, spread over two meals a day."""
+        days, people = len(self.dates), a.travellers
+        fixed = (flight_cost(b.outbound, people) + flight_cost(b.back, people)
+                 + lodging_cost(b.hotel, days - 1, a.rooms) + a.daily_spend_est_cents * days * people)
+        left = self.intent.budget_usd_cents - fixed
+        return max(0, int(left * MEAL_SHARE / (2 * days * people)))
 
     def build(self, branch: Branch, *, skip_venues: frozenset[str] = frozenset()) -> PlanV1:
         days = self._frame(branch)
-        a = self.assumptions()  # the buffers the verifiers will check against
-        builder = DayBuilder(self.inputs.facts, themes=self.intent.prefs.themes, kid=self.intent.prefs.kid_friendly,
-                             hotel=branch.hotel.geo, transit_buffer=a.transit_buffer_minutes,
-                             museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
-                             ranking=self.ranking)
+        builder = self.day_builder(branch)
         used = set(skip_venues) | {s.selected.option_ref for d in days for s in d if s.locked}
         venues = list(self.inputs.attractions)
         for di, fixed in enumerate(days):
@@ -101,7 +120,7 @@ class PlanBuilder:
         for lock in self.intent.prefs.locked_slots:
             venue = self.inputs.facts.venue(lock.activity_id)
             days[lock.day_offset].append(Slot(window=lock.window, role="activity", locked=True,
-                                              choices=[venue_choice(lock.day_offset, venue)]))
+                                              choices=[venue_choice(lock.day_offset, venue, travellers=self.people)]))
         return [sorted(d, key=lambda s: s.window.start) for d in days]
 
     def _arrival(self, b: Branch, nights: int) -> list[Slot]:
@@ -112,9 +131,9 @@ class PlanBuilder:
         ready = arr_min + DEPLANE_MINUTES + airport.duration_seconds // 60
         checkin_at = min(max(ceil5(ready), minutes_of(b.hotel.checkin_window.start)), 23 * 60 + 59 - CHECKIN_MINUTES)
         return [Slot(window=TimeWindow.of_minutes(start, max(arr_min, start + 1)), role="arrival",
-                     choices=[flight_choice(0, "arrival", b.outbound, self._airport_geo(b.airport))]),
+                     choices=[flight_choice(0, "arrival", b.outbound, self._airport_geo(b.airport), self.people)]),
                 Slot(window=TimeWindow.of_minutes(checkin_at, checkin_at + CHECKIN_MINUTES), role="checkin",
-                     choices=[lodging_choice(0, "checkin", b.hotel, nights)])]
+                     choices=[lodging_choice(0, "checkin", b.hotel, nights, self.rooms)])]
 
     def _departure(self, b: Branch, di: int, nights: int) -> list[Slot]:
         _, dep_min = local_minutes(b.back.departure, self.tz)
@@ -126,9 +145,9 @@ class PlanBuilder:
         out_at = max(EARLIEST_CHECKOUT, min(10 * 60, latest_out, minutes_of(window.end) - CHECKOUT_MINUTES))
         out_at = out_at // 5 * 5
         return [Slot(window=TimeWindow.of_minutes(out_at, out_at + CHECKOUT_MINUTES), role="checkout",
-                     choices=[lodging_choice(di, "checkout", b.hotel, nights)]),
+                     choices=[lodging_choice(di, "checkout", b.hotel, nights, self.rooms)]),
                 Slot(window=TimeWindow.of_minutes(dep_min, max(end, dep_min + 1)), role="departure",
-                     choices=[flight_choice(di, "departure", b.back, self._airport_geo(b.airport))])]
+                     choices=[flight_choice(di, "departure", b.back, self._airport_geo(b.airport), self.people)])]
 
     def _airport_geo(self, code: str):
         return self.inputs.facts.airport_leg(code, self.inputs.city.center, self.dates[0]).from_geo

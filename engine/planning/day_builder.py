@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from engine.costs import venue_cost
 from engine.facts import TripFacts
 from engine.models import (Attraction, Choice, ChoiceFeatures, ChoiceKind, Geo, Slot, TimeWindow,
                            VenueType, minutes_of)
@@ -65,7 +66,7 @@ class Candidate:
 class DayBuilder:
     def __init__(self, facts: TripFacts, *, themes: list[str], kid: bool, hotel: Geo,
                  transit_buffer: int, museum_buffer: int, airport_buffer: int,
-                 ranking: dict[str, int]) -> None:
+                 ranking: dict[str, int], travellers: int = 1, meal_cap_cents: int | None = None) -> None:
         self.facts = facts
         self.themes = set(themes)
         self.kid = kid
@@ -74,6 +75,8 @@ class DayBuilder:
         self.museum_buffer = museum_buffer
         self.airport_buffer = airport_buffer
         self.ranking = ranking
+        self.travellers = travellers
+        self.meal_cap = meal_cap_cents  # per person; None = no budget to respect
 
     def fill(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction]) -> None:
         while True:
@@ -121,7 +124,7 @@ class DayBuilder:
             cand = self._fit(s, r, length, limit)
             if cand is not None and earliest <= cand.start <= latest:
                 options.append(cand)
-        options.sort(key=lambda c: (c.travel_min, c.start, c.venue.id))
+        options.sort(key=lambda c: (self._over_cap(c.venue), c.travel_min, c.start, c.venue.id))
         if not options:
             return False
         best = options[0]
@@ -129,6 +132,13 @@ class DayBuilder:
         setattr(s, f"had_{meal}", True)
         self._append(s, best, "meal", ChoiceKind.meal, options[1:1 + ALTERNATIVES])
         return True
+
+    def _over_cap(self, restaurant: Attraction) -> int:
+        """How far a meal is over what the budget can carry: the nearest affordable table wins,
+        else the least dear one (repair still checks the total)."""
+        if self.meal_cap is None:
+            return 0
+        return max(0, restaurant.est_price_usd_cents - self.meal_cap)
 
     # -- visits --------------------------------------------------------------------------------
     def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction]) -> bool:
@@ -193,7 +203,7 @@ class DayBuilder:
         s.prev_museum = best.venue.venue_type is VenueType.museum
 
     def _choice(self, s: DayState, c: Candidate, role: str, kind: ChoiceKind) -> Choice:
-        cost = c.venue.est_price_usd_cents if kind is ChoiceKind.attraction else 0
+        cost = venue_cost(c.venue, self.travellers)
         return Choice(choice_id=f"d{s.di}-{role}-{c.venue.id}", kind=kind, option_ref=c.venue.id,
                       label=c.venue.name, geo=c.venue.location, score=round(c.score, 3),
                       features=ChoiceFeatures(cost_usd_cents=cost, travel_seconds=c.travel_min * 60,

@@ -149,4 +149,10 @@ def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodging
         venues={v.id: v for v in venues}, weather=weather, leg=leg, airport_leg=airport_leg,
         last_metro_minutes=city.last_metro_minutes,
         daily_spend_cents=usd_cents(city.raw.daily_spend, rate), fx_rate_to_usd=rate,
-        fx_as_of=toolbox.fx_as_of)
+        fx_as_of=toolbox.fx_as_of, airport_zones=_airport_zones(toolbox, flights))
+
+
+def _airport_zones(toolbox: Toolbox, flights: list[FlightOption]) -> dict[str, str]:
+    codes = {f.origin for f in flights} | {f.dest for f in flights}
+    airports = toolbox.catalog.raw.airports
+    return {code: airports[code].tz for code in sorted(codes) if code in airports}

@@ -13,6 +13,7 @@ from engine.costs import plan_cost
 from engine.facts import TripFacts
 from engine.models import (TIER_ORDER, ChoiceKind, IntentV1, Move, MoveType, PlanV1, Provenance, Slot,
                            ViolationKind, minutes_of)
+from engine.costs import venue_cost
 from engine.planning.builder import PlanBuilder, flight_choice, lodging_choice, venue_choice
 from engine.planning.inputs import PlannerInputs
 from engine.verify.weather import is_bad_weather
@@ -157,14 +158,15 @@ def _place(plan: PlanV1, pos: tuple[int, int], venue, ctx: RepairContext) -> Slo
     day = plan.days[di]
     if not _acceptable(venue, day.date, ctx):
         return None
-    choice = venue_choice(di, venue)
-    probe = Slot(window=day.slots[si].window, role="activity", choices=[choice])
+    old = day.slots[si]
+    choice = venue_choice(di, venue, old.selected.kind, ctx.intent.travellers, old.role)
+    probe = Slot(window=old.window, role=old.role, choices=[choice])
     window = fit_window(plan.with_slot(di, si, probe), di, si, probe, venue, ctx.facts,
                         ctx.intent.prefs.kid_friendly)
     if window is None:
         return None
     rest = [c for c in day.slots[si].choices if c.option_ref != venue.id]
-    return Slot(window=window, role="activity", choices=[choice, *rest][:4])
+    return Slot(window=window, role=old.role, choices=[choice, *rest][:4])
 
 
 # -- 4. replace activity -----------------------------------------------------------------------
@@ -216,7 +218,7 @@ def _alternatives(plan: PlanV1, slot: Slot, ctx: RepairContext, cheaper: bool):
     for v in ranked:
         if v is None or v.id in used or v.id in seen:
             continue
-        if cheaper and v.est_price_usd_cents >= slot.selected.features.cost_usd_cents:
+        if cheaper and venue_cost(v, ctx.intent.travellers) >= slot.selected.features.cost_usd_cents:
             continue
         seen.add(v.id)
         out.append(v)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from engine.models import DayPlan, PlanV1
 from engine.planning.builder import Branch, PlanBuilder
-from engine.planning.day_builder import DayBuilder
 
 
 def reframe(plan: PlanV1, ctx, *, outbound=None, back=None, hotel=None) -> PlanV1 | None:
@@ -21,11 +20,7 @@ def reframe(plan: PlanV1, ctx, *, outbound=None, back=None, hotel=None) -> PlanV
     keep = {di for di in range(len(plan.days)) if di not in (0, last)}
     used = {s.selected.option_ref for di in keep for s in plan.days[di].slots}
     used |= {s.selected.option_ref for d in frame for s in d if s.locked}
-    a = plan.assumptions
-    filler = DayBuilder(facts, themes=ctx.intent.prefs.themes, kid=ctx.intent.prefs.kid_friendly,
-                        hotel=hotel.geo, transit_buffer=a.transit_buffer_minutes,
-                        museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
-                        ranking=builder.ranking)
+    filler = builder.day_builder(branch)
     days = []
     for di, day in enumerate(plan.days):
         if di in keep:

@@ -12,6 +12,7 @@ ANCHOR_RADIUS_MILES = 12.0  # a POI this close (along the route) to the anchor i
 MIN_SPACING_MILES = 25.0
 TOWN_BREAK_MINUTES = 45
 EXPLORE_MINUTES = 90
+CHECKIN_MINUTES = 30  # the overnight (or arrival) event; town activities follow it
 LATEST_END_MIN = 22 * 60
 
 
@@ -104,15 +105,17 @@ class DayStopPicker:
             out.append(_timed(s, t, t + s.end_min))
             t += s.end_min
         arrive = t + self._drive_min(at, anchor_p)
-        t = arrive + 15
+        t = arrive + CHECKIN_MINUTES
         for s in in_town:
             out.append(_timed(s, t, t + s.end_min))
             t += s.end_min
-        return out, DEPART_MIN, min(arrive, 24 * 60 - 1)
+        return out, DEPART_MIN, arrive
 
     def _drive_min(self, a: float, b: float) -> int:
         return int(round(abs(b - a) * self.factor / self.speed * 60))
 
 
 def _timed(stop: RoadStop, start: int, end: int) -> RoadStop:
-    return replace(stop, start_min=min(start, 24 * 60 - 2), end_min=min(end, 24 * 60 - 1))
+    """Minutes on the day's timeline; past midnight they run on (the itinerary clips only its
+    windows), so events never pile up at 23:59."""
+    return replace(stop, start_min=start, end_min=end)

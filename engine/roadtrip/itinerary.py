@@ -6,12 +6,16 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timezone
 from functools import lru_cache
+from zoneinfo import ZoneInfo
 
+from engine.clocks import minutes_later, wall_moment
+from engine.costs import rooms_for
 from engine.geocode.trust import check_point, geodesic_miles
 from engine.models import (Activity, Anchor, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision, Drive,
-                           Geo, ItineraryV1, Provenance, RoadTripIntent, TimeWindow, Violation, format_usd)
+                           Geo, ItineraryV1, Provenance, RoadTripIntent, TimeWindow, Violation, format_usd, time_of)
 from engine.tools.provenance import stamp
 
+from .day_stops import CHECKIN_MINUTES
 from .plan import Place, RoadDay, RoadPlan, RoadStop
 
 FUEL_USD_PER_MILE = {"us": 3.60 / 25, "europe": 1.85 * 6.5 / 100 * 1.609344}  # local price per mile
@@ -28,6 +32,29 @@ def _tzf():
 
 def zone_at(lat: float, lon: float) -> str:
     return _tzf().timezone_at(lng=lon, lat=lat) or "UTC"
+
+
+class _DayClock:
+    """A road day's timeline (minutes from the 08:30 departure, in the start town's zone) read on
+    the clock of wherever each event happens (a day on Route 66 crosses zones)."""
+
+    def __init__(self, d: RoadDay) -> None:
+        self.date, self.depart = d.date, d.depart_min
+        self.t0 = wall_moment(d.date, time_of(d.depart_min), ZoneInfo(zone_at(d.start.lat, d.start.lon)))
+
+    def span(self, a: int, b: int, at: tuple[float, float], to: tuple[float, float] | None = None) -> dict:
+        """Activity fields for minutes ``a``..``b``: starting at ``at``, ending at ``to`` (or there)."""
+        tz0 = zone_at(*at)
+        tz1 = zone_at(*to) if to else tz0
+        start = minutes_later(self.t0, a - self.depart, ZoneInfo(tz0))
+        end = minutes_later(self.t0, max(b, a) - self.depart, ZoneInfo(tz1))
+        window = _window(self._on_day(start), self._on_day(end.astimezone(ZoneInfo(tz0))))
+        return {"window": window, "start": start, "end": end, "start_tz": tz0, "end_tz": tz1}
+
+    def _on_day(self, moment: datetime) -> int:
+        """Minutes since midnight on the trip day, clipped to it (the window is one day's)."""
+        shift = (moment.date() - self.date).days
+        return 0 if shift < 0 else 24 * 60 - 1 if shift > 0 else moment.hour * 60 + moment.minute
 
 
 def _window(a: int, b: int) -> TimeWindow:
@@ -51,35 +78,39 @@ class _Builder:
         return claim
 
     def day(self, d: RoadDay) -> DayItinerary:
+        clock = _DayClock(d)
         acts: list[Activity] = []
-        clock, frm = d.depart_min, d.start.name
+        t, frm, at = d.depart_min, d.start.name, (d.start.lat, d.start.lon)
         for n, s in enumerate(s for s in d.stops if s.en_route):
-            acts.append(self._drive(d, n, clock, s.start_min, frm, s.name))
-            acts.append(self._stop(d, s))
-            clock, frm = s.end_min, s.name
-        acts.append(self._drive(d, len(acts), clock, d.arrive_min, frm, d.anchor.name))
-        acts.append(self._overnight(d, last=d.index == len(self.plan.days) - 1))
-        acts += [self._stop(d, s) for s in d.stops if not s.en_route]
-        return DayItinerary(date=d.date, activities=acts, anchor=self._anchor(d), tz=zone_at(d.anchor.lat, d.anchor.lon),
+            acts.append(self._drive(d, n, clock.span(t, s.start_min, at, (s.lat, s.lon)), t, s.start_min, frm, s.name))
+            acts.append(self._stop(d, s, clock))
+            t, frm, at = s.end_min, s.name, (s.lat, s.lon)
+        anchor = (d.anchor.lat, d.anchor.lon)
+        acts.append(self._drive(d, len(acts), clock.span(t, d.arrive_min, at, anchor), t, d.arrive_min, frm,
+                                d.anchor.name))
+        acts.append(self._overnight(d, clock.span(d.arrive_min, d.arrive_min + CHECKIN_MINUTES, anchor),
+                                    last=d.index == len(self.plan.days) - 1))
+        acts += [self._stop(d, s, clock) for s in d.stops if not s.en_route]
+        return DayItinerary(date=d.date, activities=acts, anchor=self._anchor(d), tz=zone_at(*anchor),
                             drive=Drive(miles=d.drive_miles, hours=d.drive_hours, from_name=d.start.label,
                                         to_name=d.anchor.label),
                             path=[Geo(lat=lat, lon=lon) for lat, lon in
                                   self.plan.corridor.path(d.start_progress, d.anchor_progress)])
 
-    def _drive(self, d: RoadDay, n: int, start: int, end: int, frm: str, to: str) -> Activity:
+    def _drive(self, d: RoadDay, n: int, span: dict, start: int, end: int, frm: str, to: str) -> Activity:
         prov = stamp("road_planner", f"{d.index}|{frm}|{to}", data_source="computed")
         note = self.cite(f"Drive from {frm} to {to}, about {max(0, end - start) // 60} h {max(0, end - start) % 60:02d} min", prov)
-        return Activity(id=f"d{d.index}-drive-{n}", role="transfer", window=_window(start, end),
-                        kind=ChoiceKind.transit, name=f"Drive to {to}", geo=None, notes=note, provenance=prov)
+        return Activity(id=f"d{d.index}-drive-{n}", role="transfer", kind=ChoiceKind.transit, name=f"Drive to {to}",
+                        geo=None, notes=note, provenance=prov, **span)
 
-    def _stop(self, d: RoadDay, s: RoadStop) -> Activity:
+    def _stop(self, d: RoadDay, s: RoadStop, clock: _DayClock) -> Activity:
         prov = stamp("routes", f"{s.id}|{s.lat:.5f}|{s.lon:.5f}", ref_id=s.id)
         notes = self.cite(s.description, prov) if s.description else "Information not available."
-        return Activity(id=f"d{d.index}-stop-{s.id}", ref=s.id, role="activity", window=_window(s.start_min, s.end_min),
-                        kind=ChoiceKind.attraction, name=s.name, geo=Geo(lat=s.lat, lon=s.lon), notes=notes,
-                        provenance=prov)
+        return Activity(id=f"d{d.index}-stop-{s.id}", ref=s.id, role="activity", kind=ChoiceKind.attraction,
+                        name=s.name, geo=Geo(lat=s.lat, lon=s.lon), notes=notes, provenance=prov,
+                        **clock.span(s.start_min, s.end_min, (s.lat, s.lon)))
 
-    def _overnight(self, d: RoadDay, *, last: bool) -> Activity:
+    def _overnight(self, d: RoadDay, span: dict, *, last: bool) -> Activity:
         """The night's stop; on the last day, the arrival at the terminus."""
         a = d.anchor
         prov = _place_provenance(a, self.plan)
@@ -89,10 +120,10 @@ class _Builder:
         if a.note:
             notes += f"; {a.note}"
         return Activity(id=f"d{d.index}-{'arrive' if last else 'overnight'}", ref=a.name,
-                        role="arrival" if last else "checkin", window=_window(d.arrive_min, d.arrive_min + 30),
+                        role="arrival" if last else "checkin",
                         kind=ChoiceKind.transit if last else ChoiceKind.lodging, name=f"{what} {a.label}", geo=geo,
                         notes=notes, confidence=a.confidence, provenance=prov,
-                        locked=a.source == "user")  # a requested stop is kept by every re-plan
+                        locked=a.source == "user", **span)  # a requested stop is kept by every re-plan
 
     def _anchor(self, d: RoadDay) -> Anchor:
         a = d.anchor
@@ -107,8 +138,9 @@ class _Builder:
         miles = sum(d.drive_miles for d in self.plan.days)
         nights = len(self.plan.days) - 1  # the last day ends at the terminus
         usd = lambda local: int(local * self.rate * 100 + 0.5)  # noqa: E731
-        fuel, lodging = usd(miles * FUEL_USD_PER_MILE[region]), usd(NIGHT_LOCAL[region] * nights)
-        meals = usd(MEALS_LOCAL[region] * len(self.plan.days))
+        people, rooms = self.intent.travellers, rooms_for(self.intent.travellers, self.intent.rooms)
+        fuel, lodging = usd(miles * FUEL_USD_PER_MILE[region]), usd(NIGHT_LOCAL[region] * nights * rooms)
+        meals = usd(MEALS_LOCAL[region] * len(self.plan.days) * people)  # per person; fuel is per car
         converted = "" if CURRENCY[region] == "USD" else f" (from {CURRENCY[region]} at {self.rate:.4f})"
         text = (f"Road-trip estimates{converted}: fuel for {miles:.0f} mi, {nights} night(s) of lodging "
                 f"and meals; admissions not included")

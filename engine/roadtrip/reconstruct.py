@@ -53,8 +53,14 @@ def _corridor(intent, origin: Place, terminus: Place, days):
     return DirectCorridor(origin.point, terminus.point), region
 
 
+def _when(act):
+    """True start when the itinerary has it (windows of one day may be on different clocks)."""
+    return act.start if act.start is not None else act.window.start
+
+
 def _stops(day, corridor) -> tuple[RoadStop, ...]:
-    arrive = next((a.window.start for a in day.activities if a.role in ("checkin", "arrival")), None)
+    night = next((a for a in day.activities if a.role in ("checkin", "arrival")), None)
+    arrive = None if night is None else _when(night)
     out = []
     for act in day.activities:
         if act.kind is not ChoiceKind.attraction or act.geo is None:
@@ -62,5 +68,6 @@ def _stops(day, corridor) -> tuple[RoadStop, ...]:
         p, off = corridor.progress_miles(act.geo.lat, act.geo.lon), corridor.offset_miles(act.geo.lat, act.geo.lon)
         out.append(RoadStop(id=act.ref or act.id, name=act.name, lat=act.geo.lat, lon=act.geo.lon, kind="poi",
                             start_min=0, end_min=0, progress_miles=p, offset_miles=off,
-                            en_route=arrive is None or act.window.start < arrive))
+                            en_route=arrive is None or (act.start is None) != (night.start is None)
+                            or _when(act) < arrive))
     return tuple(out)

@@ -300,7 +300,7 @@ def test_arbitrary_text_raises_nothing_but_input_error(text: str) -> None:
     try:
         result = parse(text)
     except InputError as err:
-        assert err.field in {"prompt", "city", "date_window", "budget", "origin_airport"}
+        assert err.field in {"prompt", "city", "date_window", "budget", "origin_airport", "travellers"}
         assert "\n" not in str(err)
     else:
         assert result.city in CITIES

@@ -90,9 +90,11 @@ def test_paris_demo_itinerary(demo) -> None:
 
     cost = it.cost_breakdown
     assert cost.total_usd_cents == (cost.flights_usd_cents + cost.lodging_usd_cents + cost.attractions_usd_cents
-                                    + cost.transit_usd_cents + cost.daily_spend_usd_cents)
+                                    + cost.transit_usd_cents + cost.daily_spend_usd_cents + cost.meals_usd_cents)
     assert 0 < cost.total_usd_cents <= intent.budget_usd_cents
-    assert cost.daily_spend_usd_cents == 5 * 9869  # €85/day × 1.161
+    assert cost.daily_spend_usd_cents == 5 * round(9869 * 0.35)  # the allowance: 35% of €85/day × 1.161
+    meals = [a.cost_usd_cents for d in it.days for a in d.activities if a.kind is ChoiceKind.meal]
+    assert cost.meals_usd_cents == sum(meals) and all(m > 0 for m in meals) and len(meals) >= 6
     assert cost.currency_disclaimer == "FX as-of 2026-11-22: 1 EUR = 1.1610 USD"
     flight_costs = sum(a.cost_usd_cents for d in it.days for a in d.activities if a.kind is ChoiceKind.flight)
     assert flight_costs == cost.flights_usd_cents

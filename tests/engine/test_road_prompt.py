@@ -475,7 +475,7 @@ def test_arbitrary_text_raises_nothing_but_input_error(text: str) -> None:
         r = parse(text)
     except InputError as err:
         assert err.field in {"prompt", "origin", "terminus", "days", "start_date", "route",
-                             "max_daily_miles"}
+                             "max_daily_miles", "travellers"}
         assert "\n" not in str(err)
     else:
         assert 1 <= r.days <= 30

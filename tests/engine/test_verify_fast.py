@@ -9,6 +9,11 @@ recorded with
 
     .venv/bin/python tests/engine/test_verify_fast.py --record
 
+Re-recorded when meals got their restaurants' prices (SPEC_DECISIONS §2.9): the planner's plans
+changed (cheaper meals, priced meal choices, a smaller daily allowance), the verifiers did not —
+the workloads built from the new planner were scored by the code before and after the change with
+identical findings from every family.
+
 over the workloads built here: the first 2,000 of the benchmark's own jittered Paris plans (all
 10,000 give 31,964 violations in ``bench/engine_bench.py``, before and after), plus harsher variants
 (every slot moved independently so slots can overlap, slots dropped, ranked fallbacks promoted)
@@ -44,12 +49,12 @@ from engine.verify.labels import hours_label, window_label
 
 ROOT = Path(__file__).resolve().parents[2]
 
-GOLDEN_INPUTS = "63535e32766c683c"
+GOLDEN_INPUTS = "d87e3b1f5cb6abf1"
 GOLDEN = {
-    "bench": {"violations": 6440, "verify_plan": "4f9b7583b9d988c7", "families": "93156f410337841f", "legs": "a5c338a39c74fea3"},
-    "harsh": {"violations": 9117, "verify_plan": "60c8b5345662f35c", "families": "de3d032df49db209", "legs": "d356a93e88068232"},
-    "dst_autumn": {"violations": 2670, "verify_plan": "a703fc913ada3fc5", "families": "a599241f44841ed4", "legs": "199b36e69c109311"},
-    "dst_spring": {"violations": 2679, "verify_plan": "5dac21f206810ce1", "families": "5ae92f7a3b5a3bad", "legs": "ce6f874d947c7ee3"},
+    "bench": {"violations": 6494, "verify_plan": "44383c2c53580d88", "families": "699c288cdd2edaa7", "legs": "cbe8ce63d6f605d7"},
+    "harsh": {"violations": 8943, "verify_plan": "5e5b2c26735ff44e", "families": "004e224ebcd9af78", "legs": "618ab4ef7c0c9172"},
+    "dst_autumn": {"violations": 2615, "verify_plan": "504bde92dcb57db0", "families": "926c2295c93e8d1e", "legs": "26980c8c315c4428"},
+    "dst_spring": {"violations": 2600, "verify_plan": "5cd59339e811e16d", "families": "0f80b453ea51fa72", "legs": "b1ede480ff4942ad"},
 }
 
 

@@ -171,7 +171,7 @@ def test_replace_a_meal_with_another_restaurant(plan, facts):
     new = Replace(meal.selected.choice_id, venue_id=other.id)(plan, facts)
     di, si = new.find(f"d1-meal-{other.id}")
     choice = new.days[di].slots[si].selected
-    assert choice.kind is ChoiceKind.meal and choice.features.cost_usd_cents == 0  # meals: daily spend
+    assert choice.kind is ChoiceKind.meal and choice.features.cost_usd_cents == other.est_price_usd_cents
 
 
 def test_replace_validates_the_venue(plan, facts):

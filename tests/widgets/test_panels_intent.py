@@ -251,3 +251,18 @@ def test_set_intent_round_trips_city_and_road_intents(qtbot) -> None:
     assert form.current_intent() == city
     form.days_spin.setValue(4)  # another trip: the locked visit no longer applies
     assert form.current_intent().prefs.locked_slots == []
+
+
+def test_the_party_size_comes_from_the_prompt_and_the_spin_box(form, session):
+    """SPEC_DECISIONS §2.9: "family of 4" fills the spin box; the spin box is what Plan sends."""
+    prompt = PARIS + ", family of 4"
+    form.prompt_edit.setPlainText(prompt)
+    assert form.read_prompt() and form.travellers_spin.value() == 4
+    assert form.current_intent() == intent_from_prompt(prompt, session, None)
+    assert form.current_intent().travellers == 4
+    form.prompt_edit.setPlainText(ROUTE66)  # says nothing about the party: the form keeps it
+    assert form.read_prompt() and form.current_intent().travellers == 4
+    form.travellers_spin.setValue(2)
+    assert form.current_intent().travellers == 2
+    form.set_intent(form.current_intent().model_copy(update={"travellers": 6}))
+    assert form.travellers_spin.value() == 6

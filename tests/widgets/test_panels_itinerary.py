@@ -108,7 +108,7 @@ def test_activity_rows_show_time_kind_cost_and_icon(qapp, paris):
     assert flight.kind.value == "flight"
     index = model.activity_index(flight.id)
     row = lambda col: index.siblingAtColumn(col)  # noqa: E731
-    assert row(ItineraryModel.COL_WHEN).data() == fmt.window(flight.window)
+    assert row(ItineraryModel.COL_WHEN).data() == fmt.when(flight, paris.days[0].date, "Europe/Paris")
     assert row(ItineraryModel.COL_KIND).data() == "Flight"
     assert row(ItineraryModel.COL_COST).data() == fmt.money(flight.cost_usd_cents)
     icon = row(ItineraryModel.COL_KIND).data(Qt.ItemDataRole.DecorationRole)
@@ -116,6 +116,20 @@ def test_activity_rows_show_time_kind_cost_and_icon(qapp, paris):
     assert model.index(0, ItineraryModel.COL_WHEN).data() == "Tue 15 Jun"
     assert model.index(0, ItineraryModel.COL_COST).data() == \
         fmt.money(sum(a.cost_usd_cents for a in paris.days[0].activities))
+
+
+def test_flights_show_their_true_times_across_midnight(qapp, paris):
+    """The return leaves Paris at 17:05 and lands in New York at 19:30 (not "17:05–23:59");
+    the outbound left New York the evening before (not "00:00–09:50")."""
+    model = ItineraryModel()
+    model.set_itinerary(paris)
+    out, back = paris.days[0].activities[0], paris.days[-1].activities[-1]
+    when = lambda a: model.activity_index(a.id).siblingAtColumn(ItineraryModel.COL_WHEN).data()  # noqa: E731
+    assert when(back) == "17:05\u201319:30 EDT" and back.window.end.strftime("%H:%M") == "23:59"
+    assert when(out) == "20:35 EDT (\u22121 d)\u201309:50"
+    meal = next(a for a in paris.days[1].activities if a.kind.value == "meal")
+    assert when(meal) == fmt.window(meal.window)  # on the city's clock: nothing to add
+    assert "19:30 EDT" in model.activity_index(back.id).data(Qt.ItemDataRole.ToolTipRole)
 
 
 def test_road_trip_days_show_anchor_drive_and_their_share_of_the_cost(qapp, route66):
@@ -197,6 +211,8 @@ def test_costs_advisories_repairs_and_sources_are_shown(panel, paris):
     cost = paris.cost_breakdown
     assert panel.costs.values["total"].text() == fmt.money(cost.total_usd_cents)
     assert panel.costs.values["flights"].text() == fmt.money(cost.flights_usd_cents)
+    assert panel.costs.values["meals"].text() == fmt.money(cost.meals_usd_cents) != fmt.money(0)
+    assert panel.costs.names["daily_spend"].text() == "Daily allowance"
     assert panel.costs.values["budget"].text() == "$2,000.00"
     assert panel.costs.values["left"].text() == fmt.money(200000 - cost.total_usd_cents)
     assert not panel.costs.budget_bar.isHidden()
