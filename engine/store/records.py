@@ -41,6 +41,16 @@ class VersionSummary(Record):
     run_id: str | None
     created_by: str
     created_at: datetime
+    note: str = ""  # what made this version (the app's undo label); "" when not given
+    based_on: int | None = None  # the version it was made from; None for a first one and older rows
+
+    @property
+    def parent(self) -> int | None:
+        """The version this one was made from. Versions saved before the store recorded it
+        (``based_on`` None) are read as made from the one before them, as they were shown then."""
+        if self.based_on is not None:
+            return self.based_on
+        return self.number - 1 if self.number > 1 else None
 
 
 class Version(VersionSummary):
@@ -49,7 +59,6 @@ class Version(VersionSummary):
     repairs: list[Any]
     llm_meta: dict[str, Any]
     plan: dict[str, Any] | None = None  # the PlanV1 as JSON; None for road trips and older versions
-    note: str = ""  # what made this version (the app's undo label); "" when not given
 
     @property
     def llm_revision(self) -> bool:

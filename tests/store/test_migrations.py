@@ -189,7 +189,7 @@ def test_upgrading_a_0002_database_with_data_keeps_it(db_url, itinerary):
         ctx = _rows_of_0002(conn, itinerary)
     engine.dispose()
     with Store.open(db_url) as store:
-        assert store.schema_revision() == migrate.head() == "0003"
+        assert store.schema_revision() == migrate.head()
         with store.org(ctx) as repo:
             detail = repo.trips.open("t-old")
             old = repo.versions.get("t-old", 1)
