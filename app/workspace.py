@@ -160,7 +160,7 @@ class Workspace:
         events (while retention keeps them); the others are labels until :meth:`load_version`."""
         with self._scope() as scope:
             summary = scope.trips.get(trip_id)
-            stored = scope.versions.list(trip_id)
+            stored = scope.versions.links(trip_id)
             numbers, pointer = undo_line(stored, number)
             shown = scope.versions.get(trip_id, numbers[pointer]) if numbers else None
             events = _replay(scope, shown.run_id) if shown is not None and shown.run_id else ()

@@ -2,7 +2,7 @@
 
 An editor's history is a line: undo walks back, and a new version made after an undo replaces
 the undone ones. The store keeps every version, and each one names the version it was made from
-(``VersionSummary.parent``), so the line the user had is recovered from the links rather than
+(``VersionLink.parent``), so the line the user had is recovered from the links rather than
 from the version numbers (numbers in order would bring back an undone edit):
 
 - back from the shown version: its parent, that one's parent, ... down to the first version;
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .records import VersionSummary
+from .records import VersionLink, VersionSummary
 
 
-def undo_line(versions: Iterable[VersionSummary], shown: int | None = None) -> tuple[list[int], int]:
+def undo_line(versions: Iterable[VersionLink | VersionSummary], shown: int | None = None) -> tuple[list[int], int]:
     """(version numbers oldest first, index of ``shown`` in them). ``shown`` None or unknown: the
     latest version. No versions: ([], -1)."""
     by_number = {v.number: v for v in versions}
@@ -34,7 +34,7 @@ def undo_line(versions: Iterable[VersionSummary], shown: int | None = None) -> t
     return back + _redo_line(by_number.values(), shown), len(back) - 1
 
 
-def _redo_line(versions: Iterable[VersionSummary], shown: int) -> list[int]:
+def _redo_line(versions: Iterable[VersionLink | VersionSummary], shown: int) -> list[int]:
     newest_child: dict[int, int] = {}
     for v in versions:
         parent = v.parent

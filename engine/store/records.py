@@ -46,11 +46,27 @@ class VersionSummary(Record):
 
     @property
     def parent(self) -> int | None:
-        """The version this one was made from. Versions saved before the store recorded it
-        (``based_on`` None) are read as made from the one before them, as they were shown then."""
-        if self.based_on is not None:
-            return self.based_on
-        return self.number - 1 if self.number > 1 else None
+        return parent_number(self.number, self.based_on)
+
+
+def parent_number(number: int, based_on: int | None) -> int | None:
+    """The version ``number`` was made from. Versions saved before the store recorded it
+    (``based_on`` None) are read as made from the one before them, as they were shown then."""
+    if based_on is not None:
+        return based_on
+    return number - 1 if number > 1 else None
+
+
+class VersionLink(Record):
+    """The least a reopened trip needs of each version: where it sits in the history, its label."""
+
+    number: int
+    based_on: int | None
+    note: str
+
+    @property
+    def parent(self) -> int | None:
+        return parent_number(self.number, self.based_on)
 
 
 class Version(VersionSummary):

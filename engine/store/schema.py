@@ -113,7 +113,8 @@ class ItineraryVersion(OrgScoped, Base):
     __table_args__ = (UniqueConstraint("trip_id", "number"),
                       _parent(["org_id", "trip_id"], "trip", ["org_id", "trip_id"], "CASCADE"),
                       _parent(["org_id", "created_by"], "user", ["org_id", "user_id"]),
-                      Index("ix_itinerary_version_run_id", "run_id"))
+                      Index("ix_itinerary_version_run_id", "run_id"),
+                      Index("ix_itinerary_version_lineage", "trip_id", "number", "based_on", "note"))
     version_id: Mapped[str] = _id(primary_key=True, default=new_id)
     trip_id: Mapped[str] = _id()
     number: Mapped[int] = mapped_column(Integer)

@@ -24,7 +24,7 @@ from ..models import PlanV1
 from . import audit
 from .columns import utcnow
 from .diff import diff_itineraries
-from .records import Version, VersionDiff, VersionSummary
+from .records import Version, VersionDiff, VersionLink, VersionSummary
 from .schema import ItineraryVersion, Trip
 from .tenancy import OrgContext, OrgSession
 from .trips import SUMMARY_COLUMNS, Trips, version_record, version_summary
@@ -150,6 +150,13 @@ class Versions:
         rows = self._s.execute(select(*SUMMARY_COLUMNS).where(ItineraryVersion.trip_id == trip_id)
                                .order_by(ItineraryVersion.number)).all()
         return [version_summary(r) for r in rows]
+
+    def links(self, trip_id: str) -> list[VersionLink]:
+        """Number, parent link and note of every version (oldest first): what a reopened trip's
+        undo history is built from. One covering index answers it without reading the rows."""
+        rows = self._s.execute(select(ItineraryVersion.number, ItineraryVersion.based_on, ItineraryVersion.note)
+                               .where(ItineraryVersion.trip_id == trip_id).order_by(ItineraryVersion.number))
+        return [VersionLink(number=r.number, based_on=r.based_on, note=r.note or "") for r in rows]
 
     def latest_summaries(self, trip_ids: Iterable[str]) -> dict[str, VersionSummary]:
         """The latest version of each trip (the trip list's totals) in one query: the latest
