@@ -197,6 +197,25 @@ def test_undo_after_reopening_is_the_history_the_user_had(qtbot, open_window):
     assert again.trip.current.intent.stops == ["Amarillo, TX"]
 
 
+def test_undo_pressed_twice_while_a_version_loads_goes_back_two(qtbot, open_window):
+    window = open_window()
+    first = plan(qtbot, window, paris())
+    venues = [a for d in first.itinerary.days for a in d.activities if a.role == "activity"]
+    wait_task(qtbot, window.controller.marker_action(venues[0].id, "lock"))
+    third = wait_task(qtbot, window.controller.marker_action(venues[1].id, "remove"))
+    assert third.number == 3
+    reopened_from_the_list(qtbot, window, window.trip.trip_id)
+    assert [isinstance(v, TripVersion) for v in window.trip.versions] == [False, False, True]
+    window.commands.undo.trigger()
+    window.commands.undo.trigger()  # before v2 has arrived: the second press goes on from v2
+    qtbot.waitUntil(lambda: window.controller.fetching is None and window.trip.current.number == 1, timeout=10_000)
+    assert window.trip.label() == "v1/3" and window.trip.current.edit == "Planned"
+    assert window.itinerary_panel.itinerary() is window.trip.current.itinerary
+    window.commands.redo.trigger()  # v2 was stepped over, so it is read now
+    qtbot.waitUntil(lambda: window.trip.current.number == 2, timeout=10_000)
+    assert window.trip.current.edit.startswith("Locked") and window.trip.label() == "v2/3"
+
+
 def test_rename_delete_and_undo_from_the_trip_list(qtbot, open_window, db_url):
     window = open_window()
     plan(qtbot, window, paris())
