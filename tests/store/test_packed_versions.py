@@ -150,3 +150,15 @@ def test_versions_saved_before_0004_read_as_a_straight_line():
     mixed = legacy + [_v(4, 2)]  # a new version after an undo on an upgraded database
     assert undo_line(mixed) == ([1, 2, 4], 2)
     assert undo_line(mixed, 2) == ([1, 2, 4], 1)
+
+
+def test_links_and_the_version_plan_stay_inside_the_org(store, org_a, org_b):
+    result = planned()
+    recorder, ticket = _recorded(store, org_a)
+    recorder.finish(ticket, result)
+    with store.org(org_b) as repo:
+        assert repo.versions.links(ticket.trip_id) == []
+        assert repo.runs._version_plan(ticket.run_id) is None  # noqa: SLF001 (the reference's lookup)
+    with store.org(org_a) as repo:
+        assert [v.number for v in repo.versions.links(ticket.trip_id)] == [1]
+        assert repo.runs._version_plan(ticket.run_id) == result.plan.model_dump(mode="json")  # noqa: SLF001
