@@ -32,6 +32,7 @@ class Recording:
     ticket: object
     trip_id: str
     created_trip: bool
+    based_on: int | None = None  # the stored version the run started from (its parent in the history)
     pending: list = field(default_factory=list)
     writes: list[asyncio.Task] = field(default_factory=list)
 
@@ -152,14 +153,14 @@ class TripLibrary(QObject):
         await self.open_trip(trip_id)
 
     async def open_trip(self, trip_id: str, number: int | None = None, *, quiet: bool = False) -> bool:
-        opened = await self._call(self.workspace.open_trip, trip_id, quiet=quiet)
+        """Show the trip at version ``number`` (the latest when None) with the undo history the
+        user had; only that version is loaded now, the others when undo/redo reaches them."""
+        opened = await self._call(self.workspace.open_trip, trip_id, number, quiet=quiet)
         if opened is None or not opened.session.versions:
             return False
         self.w.controller.cancel()
-        session = opened.session
-        session.trip_id, session.name = opened.summary.trip_id, opened.summary.name
-        self.w.trip.replace_with(session)
-        version = self.w.trip.point_at(number)
+        self.w.trip.replace_with(opened.session)
+        version = self.w.trip.current
         self.w.show_version(version)
         self.w.progress.replay(version.events)
         self.w.trip_list.set_current(trip_id)
@@ -167,6 +168,12 @@ class TripLibrary(QObject):
         self.w.show_status(f"Opened \u201c{opened.summary.name}\u201d ({self.w.trip.label()})", 10_000)
         self.remember_shown()
         return True
+
+    async def load_version(self, trip_id: str, number: int) -> TripVersion | None:
+        """A version of the open trip that undo/redo reached, read off the GUI thread."""
+        if not self.active:
+            return None
+        return await self._call(self.workspace.load_version, trip_id, number)
 
     @asyncSlot(str, str)
     async def rename_requested(self, trip_id: str, name: str) -> None:
@@ -205,6 +212,7 @@ class TripLibrary(QObject):
         if not self.active:
             return None
         trip_id = None if new_trip else self.w.trip.trip_id
+        base = self.w.trip.current.number if trip_id is not None and self.w.trip.current is not None else None
         ticket = await self._call(self.workspace.recorder.begin, intent, trip_id=trip_id, request_key=request_key)
         if ticket is None:
             return None
@@ -212,7 +220,7 @@ class TripLibrary(QObject):
             return Reused(ticket.trip_id, ticket.duplicate.number)
         if ticket.duplicate_pending:
             return Reused(ticket.trip_id, None)
-        return Recording(ticket, ticket.trip_id, created_trip=trip_id is None)
+        return Recording(ticket, ticket.trip_id, created_trip=trip_id is None, based_on=base)
 
     def event(self, recording: Recording | None, event) -> None:
         """Called on the GUI thread for each streamed event; written in batches off it."""
@@ -236,7 +244,7 @@ class TripLibrary(QObject):
             self._write_events(recording)
         await asyncio.gather(*recording.writes)
         saved = await self._call(self.workspace.recorder.finish, recording.ticket, result, intent=intent,
-                                 note=version.edit)
+                                 note=version.edit, based_on=recording.based_on)
         if saved is None:
             return version
         return replace(version, number=saved.number)

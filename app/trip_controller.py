@@ -46,6 +46,9 @@ class TripController(QObject):
         self.last_result = None
         self._ticket: object | None = None
         self._inflight: tuple | None = None  # (intent, request key) of the run in flight
+        self.fetching: asyncio.Task | None = None  # loading a stored version undo/redo reached
+        self._history_target: int | None = None  # where undo/redo presses lead, while fetching
+        self._history_verb = ""
 
     @property
     def service(self) -> PlannerService:
@@ -279,10 +282,37 @@ class TripController(QObject):
 
     # -- history --------------------------------------------------------------------------------
     def undo(self) -> TripVersion | None:
-        return self._move(self.trip.undo(), "Undid")
+        return self._step(-1, "Undid")
 
     def redo(self) -> TripVersion | None:
-        return self._move(self.trip.redo(), "Redid")
+        return self._step(1, "Redid")
+
+    def _step(self, delta: int, verb: str) -> TripVersion | None:
+        """Show the version ``delta`` steps along the history: at once when it is loaded; else
+        (a reopened trip loads only its shown version) after reading it off the GUI thread.
+        Presses while it loads go on from where that one leads (None is returned then)."""
+        index = self.trip.step(delta, self._history_target)
+        if index is None:
+            return None
+        if self._history_target is None and self.trip.is_loaded(index):
+            return self._move(self.trip.move_to(index), verb)
+        self._history_target, self._history_verb = index, verb
+        if self.fetching is None:
+            self.fetching = asyncio.ensure_future(self._fetch_and_move())
+        return None
+
+    async def _fetch_and_move(self) -> TripVersion | None:
+        trip, changes = self.trip, self.trip.changes
+        try:
+            while not trip.is_loaded(index := self._history_target):
+                entry = trip.versions[index]
+                loaded = await self.library.load_version(trip.trip_id, entry.number)
+                if loaded is None or trip.changes != changes:  # unreadable, or another trip/edit since
+                    return None
+                trip.fill(index, loaded)
+            return self._move(trip.move_to(index), self._history_verb)
+        finally:
+            self.fetching, self._history_target = None, None
 
     def _move(self, version: TripVersion | None, verb: str) -> TripVersion | None:
         if version is None:

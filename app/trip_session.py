@@ -8,6 +8,10 @@ each version carries its stored ``number`` (app/workspace.py loads and saves the
 Undo/redo move a pointer; a new version after an undo drops the versions after the pointer (as
 every editor does). The session outlives the window: a new ``MainWindow`` given the same
 ``TripSession`` shows the open trip again.
+
+A trip reopened from the store has only its shown version loaded; the others on its undo line
+are :class:`UnloadedVersion` (number and label) until undo/redo reaches them and the controller
+loads them (``fill``). The shown version (``current``) is always a full :class:`TripVersion`.
 """
 
 from __future__ import annotations
@@ -59,18 +63,27 @@ class TripVersion:
                    edit=edit, events=tuple(result.events))
 
 
+@dataclass(frozen=True)
+class UnloadedVersion:
+    """A stored version on a reopened trip's undo line, not loaded until undo/redo reaches it."""
+
+    number: int
+    edit: str
+
+
 @dataclass
 class TripSession:
     """One open trip: the versions planned so far and which one is shown."""
 
-    versions: list[TripVersion] = field(default_factory=list)
+    versions: list[TripVersion | UnloadedVersion] = field(default_factory=list)
     pointer: int = -1  # index of the shown version; -1 when nothing has been planned
     trip_id: str | None = None  # the stored trip; None until its first version is saved
     name: str = ""  # the stored trip's name
+    changes: int = 0  # bumped when the history is replaced or cut: a load started before is stale
 
     @property
     def current(self) -> TripVersion | None:
-        return self.versions[self.pointer] if self.pointer >= 0 else None
+        return self.versions[self.pointer] if self.pointer >= 0 else None  # type: ignore[return-value]
 
     @property
     def intent(self) -> Intent | None:
@@ -90,37 +103,52 @@ class TripSession:
         del self.versions[self.pointer + 1:]
         self.versions.append(version)
         self.pointer = len(self.versions) - 1
+        self.changes += 1
+        return version
+
+    def step(self, delta: int, start: int | None = None) -> int | None:
+        """Index ``delta`` versions away from ``start`` (the shown one), None past either end."""
+        index = (self.pointer if start is None else start) + delta
+        return index if self.versions and 0 <= index < len(self.versions) else None
+
+    def is_loaded(self, index: int) -> bool:
+        return isinstance(self.versions[index], TripVersion)
+
+    def fill(self, index: int, version: TripVersion) -> None:
+        """Put the loaded ``version`` in place of the unloaded one it was read for."""
+        entry = self.versions[index]
+        if isinstance(entry, UnloadedVersion) and entry.number == version.number:
+            self.versions[index] = version
+
+    def move_to(self, index: int) -> TripVersion:
+        """Show the version at ``index`` (loaded: the shown version is always a full one)."""
+        version = self.versions[index]
+        if not isinstance(version, TripVersion):
+            raise ValueError(f"version {version.number} is not loaded yet")
+        self.pointer = index
         return version
 
     def undo(self) -> TripVersion | None:
-        if not self.can_undo:
-            return None
-        self.pointer -= 1
-        return self.current
+        """Back one version, when it is loaded (else see ``step``/``fill``)."""
+        index = self.step(-1)
+        return self.move_to(index) if index is not None and self.is_loaded(index) else None
 
     def redo(self) -> TripVersion | None:
-        if not self.can_redo:
-            return None
-        self.pointer += 1
-        return self.current
+        index = self.step(1)
+        return self.move_to(index) if index is not None and self.is_loaded(index) else None
 
     def clear(self) -> None:
         """New trip: forget every version (the stored trip, if any, stays in the store)."""
         self.versions.clear()
         self.pointer = -1
         self.trip_id, self.name = None, ""
+        self.changes += 1
 
     def replace_with(self, other: "TripSession") -> None:
         """Show another trip (opened from the store) in this session, keeping its identity."""
         self.versions[:] = other.versions
         self.pointer, self.trip_id, self.name = other.pointer, other.trip_id, other.name
-
-    def point_at(self, number: int | None) -> TripVersion | None:
-        """Show the version with stored ``number`` (the latest when absent or unknown)."""
-        for index, version in enumerate(self.versions):
-            if number is not None and version.number == number:
-                self.pointer = index
-        return self.current
+        self.changes += 1
 
     def label(self) -> str:
         """``"v2/3"``: the shown version out of all of them ("" before the first plan)."""

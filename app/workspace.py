@@ -27,6 +27,7 @@ from engine.export.atomic import write_atomic
 from engine.models import AnyIntent, ItineraryV1, StreamEvent
 from engine.store import Store
 from engine.store.accounts import Accounts, Login
+from engine.store.lineage import undo_line
 from engine.store.records import TripSummary, Version, VersionSummary
 from engine.store.retention import prune
 from engine.store.recorder import PlanRecorder
@@ -35,7 +36,7 @@ from engine.store.secret_store import SecretStore
 from engine.store.sqlite_file import data_dir
 from engine.store.tenancy import OrgContext
 
-from .trip_session import RunSummary, TripSession, TripVersion
+from .trip_session import RunSummary, TripSession, TripVersion, UnloadedVersion
 
 log = structlog.get_logger("tripwright.app.workspace")
 SESSION_FILE = "open-trip-{database}.json"  # one per database: a team server and the local file apart
@@ -61,7 +62,7 @@ class TripListing:
 class OpenedTrip:
     summary: TripSummary
     session: TripSession
-    numbers: list[int]  # the store's version number of each session version, in order
+    numbers: list[int]  # the store's version number of each session version (the undo line), in order
 
 
 class Workspace:
@@ -152,18 +153,30 @@ class Workspace:
         with self._scope() as scope:
             return scope.trips.restore(trip_id)
 
-    def open_trip(self, trip_id: str) -> OpenedTrip:
-        """Every version of the trip as an undo history (the latest shown), events replayed from
-        the runs the retention policy has kept."""
+    def open_trip(self, trip_id: str, number: int | None = None) -> OpenedTrip:
+        """The trip's undo history as the user had it with version ``number`` shown (the latest
+        when None or unknown): the versions it was made from, and those an undo stepped back
+        over (``engine.store.lineage``). Only the shown version is read in full, with its run's
+        events (while retention keeps them); the others are labels until :meth:`load_version`."""
         with self._scope() as scope:
             summary = scope.trips.get(trip_id)
-            numbers = [v.number for v in scope.versions.list(trip_id)]
-            versions = [scope.versions.get(trip_id, n) for n in numbers]
-            events = {v.run_id: _replay(scope, v.run_id) for v in versions if v.run_id}
-        session = TripSession()
-        for version in versions:
-            session.push(trip_version(version, events.get(version.run_id, ())))
+            stored = scope.versions.links(trip_id)
+            numbers, pointer = undo_line(stored, number)
+            shown = scope.versions.get(trip_id, numbers[pointer]) if numbers else None
+            events = _replay(scope, shown.run_id) if shown is not None and shown.run_id else ()
+        labels = {v.number: v.note or f"Version {v.number}" for v in stored}
+        session = TripSession(versions=[UnloadedVersion(n, labels[n]) for n in numbers], pointer=pointer,
+                              trip_id=summary.trip_id, name=summary.name)
+        if shown is not None:
+            session.versions[pointer] = trip_version(shown, events)
         return OpenedTrip(summary, session, numbers)
+
+    def load_version(self, trip_id: str, number: int) -> TripVersion:
+        """One stored version in full, with its run's events (undo/redo reached it)."""
+        with self._scope() as scope:
+            version = scope.versions.get(trip_id, number)
+            events = _replay(scope, version.run_id) if version.run_id else ()
+        return trip_version(version, events)
 
     def audit(self, action: str, **detail: Any) -> None:
         if self.ctx is not None:

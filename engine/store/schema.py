@@ -15,7 +15,7 @@ from sqlalchemy import (Boolean, ForeignKey, ForeignKeyConstraint, Index, Intege
                         Text, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from .columns import ID_LENGTH, JSONDoc, UTCDateTime, new_id, utcnow
+from .columns import ID_LENGTH, JSONDoc, PackedJSON, UTCDateTime, new_id, utcnow
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -103,12 +103,18 @@ class TripMember(OrgScoped, Base):
 
 
 class ItineraryVersion(OrgScoped, Base):
-    """Immutable: ``tenancy`` rejects any update or delete of a flushed row (purge aside)."""
+    """Immutable: ``tenancy`` rejects any update or delete of a flushed row (purge aside).
+
+    Since revision 0004 the itinerary and the plan are written compressed (``itinerary_z``,
+    ``plan_z``; ``itinerary`` then holds ``{}``, ``plan`` NULL); rows written before keep their
+    JSON columns, and readers take the compressed one when it is there."""
 
     __tablename__ = "itinerary_version"
     __table_args__ = (UniqueConstraint("trip_id", "number"),
                       _parent(["org_id", "trip_id"], "trip", ["org_id", "trip_id"], "CASCADE"),
-                      _parent(["org_id", "created_by"], "user", ["org_id", "user_id"]))
+                      _parent(["org_id", "created_by"], "user", ["org_id", "user_id"]),
+                      Index("ix_itinerary_version_run_id", "run_id"),
+                      Index("ix_itinerary_version_lineage", "trip_id", "number", "based_on", "note"))
     version_id: Mapped[str] = _id(primary_key=True, default=new_id)
     trip_id: Mapped[str] = _id()
     number: Mapped[int] = mapped_column(Integer)
@@ -126,6 +132,9 @@ class ItineraryVersion(OrgScoped, Base):
     advisory_count: Mapped[int] = mapped_column(Integer, default=0)
     created_by: Mapped[str] = _id()
     created_at: Mapped[datetime] = _created()
+    itinerary_z: Mapped[dict[str, Any] | None] = mapped_column(PackedJSON)
+    plan_z: Mapped[dict[str, Any] | None] = mapped_column(PackedJSON)
+    based_on: Mapped[int | None] = mapped_column(Integer)  # the version this one was made from; NULL before 0004
 
 
 class AgentRun(OrgScoped, Base):
@@ -142,13 +151,14 @@ class AgentRun(OrgScoped, Base):
     progress_pct: Mapped[int] = mapped_column(Integer, default=0)
     latest_node: Mapped[str] = mapped_column(String(64), default="")
     intent: Mapped[dict[str, Any]] = mapped_column(JSONDoc)
-    checkpoints: Mapped[list[Any]] = mapped_column(JSONDoc, default=list)  # the last 3
+    checkpoints: Mapped[list[Any]] = mapped_column(JSONDoc, default=list)  # the last 3 (before 0004)
     tool_log: Mapped[list[Any] | None] = mapped_column(JSONDoc)  # pruned after 24 h
     cost_micro_usd: Mapped[int] = mapped_column(Integer, default=0)
     error_message: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = _created()
     updated_at: Mapped[datetime] = _created()
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    checkpoints_z: Mapped[dict[str, Any] | None] = mapped_column(PackedJSON)  # since 0004: see checkpoints.py
 
 
 class RunEvent(OrgScoped, Base):

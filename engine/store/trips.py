@@ -18,7 +18,8 @@ MAX_NAME = 200
 SUMMARY_COLUMNS = (ItineraryVersion.trip_id, ItineraryVersion.number, ItineraryVersion.status,
                    ItineraryVersion.total_usd_cents, ItineraryVersion.day_count,
                    ItineraryVersion.blocking_count, ItineraryVersion.advisory_count,
-                   ItineraryVersion.run_id, ItineraryVersion.created_by, ItineraryVersion.created_at)
+                   ItineraryVersion.run_id, ItineraryVersion.created_by, ItineraryVersion.created_at,
+                   ItineraryVersion.note, ItineraryVersion.based_on)
 
 
 def clean_name(name: str) -> str:
@@ -41,15 +42,17 @@ def trip_summary(t: Trip) -> TripSummary:
 
 
 def version_summary(row) -> VersionSummary:  # noqa: ANN001 (a Row of SUMMARY_COLUMNS)
-    return VersionSummary.model_validate(dict(row._mapping))
+    return VersionSummary.model_validate(dict(row._mapping) | {"note": row.note or ""})
 
 
 def version_record(v: ItineraryVersion) -> Version:
+    """The version with its documents: the compressed columns (0004 on), else the JSON ones."""
     return Version(trip_id=v.trip_id, number=v.number, status=v.status, total_usd_cents=v.total_usd_cents,
                    day_count=v.day_count, blocking_count=v.blocking_count, advisory_count=v.advisory_count,
                    run_id=v.run_id, created_by=v.created_by, created_at=v.created_at, intent=v.intent,
-                   itinerary=v.itinerary, repairs=list(v.repairs or []), llm_meta=dict(v.llm_meta or {}),
-                   plan=v.plan, note=v.note or "")
+                   itinerary=v.itinerary_z if v.itinerary_z is not None else v.itinerary,
+                   repairs=list(v.repairs or []), llm_meta=dict(v.llm_meta or {}),
+                   plan=v.plan_z if v.plan_z is not None else v.plan, note=v.note or "", based_on=v.based_on)
 
 
 class Trips:

@@ -24,7 +24,7 @@ from ..models import PlanV1
 from . import audit
 from .columns import utcnow
 from .diff import diff_itineraries
-from .records import Version, VersionDiff, VersionSummary
+from .records import Version, VersionDiff, VersionLink, VersionSummary
 from .schema import ItineraryVersion, Trip
 from .tenancy import OrgContext, OrgSession
 from .trips import SUMMARY_COLUMNS, Trips, version_record, version_summary
@@ -88,10 +88,13 @@ class Versions:
 
     def save(self, trip_id: str, itinerary: BaseModel | dict[str, Any], *, intent: Any = None,
              repairs: Any = None, llm_meta: dict[str, Any] | None = None, run_id: str | None = None,
-             plan: PlanV1 | dict[str, Any] | None = None, note: str = "") -> VersionSummary:
+             plan: PlanV1 | dict[str, Any] | None = None, note: str = "",
+             based_on: int | None = None) -> VersionSummary:
         """Store ``itinerary`` (ItineraryV1, a road-trip itinerary or its JSON) as the next version,
         with the ``plan`` (PlanV1) it came from so the trip can be edited again after reopening.
-        A non-empty ``llm_meta`` makes it an LLM revision: VersionCapError past the cap."""
+        ``based_on``: the number of the version it was made from (an edit after an undo starts
+        from an older one; a reopened trip's undo history follows these links); by default the
+        trip's latest. A non-empty ``llm_meta`` makes it an LLM revision: VersionCapError past the cap."""
         doc = _doc(itinerary, "itinerary")
         if not isinstance(doc, dict):
             raise InputError("itinerary", "expected an itinerary object")
@@ -99,17 +102,19 @@ class Versions:
         if not isinstance(intent_doc, dict):
             raise InputError("intent", "a version needs the intent it was planned from")
         plan_doc = _plan_doc(plan)
+        _check_based_on(based_on)
         number = self._next_number(trip_id, llm=bool(llm_meta))
-        row = ItineraryVersion(trip_id=trip_id, number=number, intent=intent_doc, itinerary=doc,
+        # The documents go compressed into the *_z columns; the old NOT NULL JSON column gets {}.
+        row = ItineraryVersion(trip_id=trip_id, number=number, intent=intent_doc, itinerary={}, itinerary_z=doc,
                                repairs=_doc(repairs, "repairs") if repairs is not None else doc.get("repairs") or [],
-                               llm_meta=dict(llm_meta or {}), plan=plan_doc, note=_note(note) or None,
-                               run_id=run_id or doc.get("run_id") or None,
+                               llm_meta=dict(llm_meta or {}), plan=None, plan_z=plan_doc, note=_note(note) or None,
+                               run_id=run_id or doc.get("run_id") or None, based_on=_parent(based_on, number),
                                created_by=self._ctx.user_id, created_at=utcnow(), **_counts(doc))
         self._s.add(row)
         audit.record(self._s, org_id=self._ctx.org_id, user_id=self._ctx.user_id, action=audit.VERSION_SAVED,
                      target_type="trip", target_id=trip_id, number=number, **({"llm": True} if llm_meta else {}))
         self._s.flush()
-        return VersionSummary(**{f: getattr(row, f) for f in VersionSummary.model_fields})
+        return VersionSummary(**{f: getattr(row, f) for f in VersionSummary.model_fields} | {"note": row.note or ""})
 
     def _next_number(self, trip_id: str, *, llm: bool) -> int:
         if not llm:
@@ -146,6 +151,13 @@ class Versions:
                                .order_by(ItineraryVersion.number)).all()
         return [version_summary(r) for r in rows]
 
+    def links(self, trip_id: str) -> list[VersionLink]:
+        """Number, parent link and note of every version (oldest first): what a reopened trip's
+        undo history is built from. One covering index answers it without reading the rows."""
+        rows = self._s.execute(select(ItineraryVersion.number, ItineraryVersion.based_on, ItineraryVersion.note)
+                               .where(ItineraryVersion.trip_id == trip_id).order_by(ItineraryVersion.number))
+        return [VersionLink(number=r.number, based_on=r.based_on, note=r.note or "") for r in rows]
+
     def latest_summaries(self, trip_ids: Iterable[str]) -> dict[str, VersionSummary]:
         """The latest version of each trip (the trip list's totals) in one query: the latest
         number is the trip's ``version_count``."""
@@ -170,6 +182,22 @@ class Versions:
     def diff(self, trip_id: str, a: int, b: int) -> VersionDiff:
         va, vb = self.get(trip_id, a), self.get(trip_id, b)
         return diff_itineraries(trip_id, a, va.itinerary, b, vb.itinerary)
+
+
+def _check_based_on(based_on: Any) -> None:
+    if based_on is not None and (isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 1):
+        raise InputError("based_on", f"expected a version number (1 or more), got {based_on!r}")
+
+
+def _parent(based_on: int | None, number: int) -> int | None:
+    """The version a new one (``number``) was made from: an earlier one of the same trip. Numbers
+    run 1..version_count without gaps (versions are never deleted alone), so "earlier" is enough."""
+    if based_on is None:
+        return number - 1 or None
+    if based_on >= number:
+        raise InputError("based_on", f"version {based_on} is not an earlier version of this trip "
+                                     f"(the new one is version {number})")
+    return based_on
 
 
 def _note(note: str) -> str:

@@ -10,9 +10,15 @@ from PySide6.QtWidgets import QDockWidget
 
 from engine.models import IntentV1
 from engine.store import Accounts, SecretStore, Store
+from app.trip_session import TripVersion
 from tests.app.conftest import LOAD_TIMEOUT_MS, PLAN_TIMEOUT_MS, wait_task
+from tests.app.test_edit_replan import KINGMAN
+from tests.app.test_main_window import ROUTE66
 from tests.engine.conftest import PARIS_DEMO as PARIS
 from tests.store.conftest import FAST_HASHER, PASSWORD, memory_keyring  # noqa: F401 (a fixture)
+
+
+AMARILLO = (35.20, -101.85)
 
 
 @pytest.fixture
@@ -145,6 +151,69 @@ def test_a_new_window_reopens_the_trip_and_version_that_were_shown(qtbot, open_w
     # The reopened version can be edited again: its plan came back from the store.
     edited = wait_task(qtbot, again.controller.marker_action(venue.id, "remove"))
     assert edited is not None and edited.number == 3
+
+
+def reopened_from_the_list(qtbot, window, trip_id: str):
+    """Open ``trip_id`` from the Trips dock, as a click on it does; the version shown then."""
+    changes = window.trip.changes
+    window.trip_list.open_requested.emit(trip_id)
+    qtbot.waitUntil(lambda: window.trip.changes > changes, timeout=10_000)
+    return window.trip.current
+
+
+def test_undo_after_reopening_is_the_history_the_user_had(qtbot, open_window):
+    """Issue 9: drag a stop (v2), undo, add a stop (v3), reopen the trip from the list, undo:
+    back to v1 — not to the undone drag — with v1 read from the store only when undo reaches it."""
+    window = open_window()
+    plan(qtbot, window, ROUTE66)
+    trip_id = window.trip.trip_id
+    dragged = wait_task(qtbot, window.controller.anchor_dragged("d0-overnight", *KINGMAN))
+    assert dragged.number == 2 and dragged.intent.stops == ["Kingman, AZ"]
+    window.commands.undo.trigger()
+    assert window.trip.current.number == 1
+    added = wait_task(qtbot, window.controller.add_stop(*AMARILLO))
+    assert added.number == 3 and added.intent.stops == ["Amarillo, TX"]
+
+    shown = reopened_from_the_list(qtbot, window, trip_id)
+    assert shown.number == 3 and window.trip.label() == "v2/2"
+    assert [v.number for v in window.trip.versions] == [1, 3]
+    assert not isinstance(window.trip.versions[0], TripVersion)  # not read yet
+    window.commands.undo.trigger()
+    qtbot.waitUntil(lambda: window.trip.current.number == 1 and window.controller.fetching is None, timeout=10_000)
+    back = window.trip.current
+    assert back.intent.stops == [] and "Kingman" not in str([d.anchor.name for d in back.itinerary.days])
+    assert window.itinerary_panel.itinerary() is back.itinerary and window.windowTitle().endswith("v1/2")
+    assert window.statusBar().currentMessage().startswith("Undid: now at v1/2")
+    window.commands.redo.trigger()  # v3 is loaded: at once
+    assert window.trip.current.number == 3 and not window.commands.redo.isEnabled()
+    window.commands.undo.trigger()
+    window.close()
+
+    again = open_window()  # the next start shows v1 again, with v3 ahead of it
+    qtbot.waitUntil(lambda: again.trip.current is not None, timeout=PLAN_TIMEOUT_MS)
+    assert again.trip.current.number == 1 and again.trip.can_redo and not again.trip.can_undo
+    again.commands.redo.trigger()
+    qtbot.waitUntil(lambda: again.trip.current.number == 3, timeout=10_000)
+    assert again.trip.current.intent.stops == ["Amarillo, TX"]
+
+
+def test_undo_pressed_twice_while_a_version_loads_goes_back_two(qtbot, open_window):
+    window = open_window()
+    first = plan(qtbot, window, paris())
+    venues = [a for d in first.itinerary.days for a in d.activities if a.role == "activity"]
+    wait_task(qtbot, window.controller.marker_action(venues[0].id, "lock"))
+    third = wait_task(qtbot, window.controller.marker_action(venues[1].id, "remove"))
+    assert third.number == 3
+    reopened_from_the_list(qtbot, window, window.trip.trip_id)
+    assert [isinstance(v, TripVersion) for v in window.trip.versions] == [False, False, True]
+    window.commands.undo.trigger()
+    window.commands.undo.trigger()  # before v2 has arrived: the second press goes on from v2
+    qtbot.waitUntil(lambda: window.controller.fetching is None and window.trip.current.number == 1, timeout=10_000)
+    assert window.trip.label() == "v1/3" and window.trip.current.edit == "Planned"
+    assert window.itinerary_panel.itinerary() is window.trip.current.itinerary
+    window.commands.redo.trigger()  # v2 was stepped over, so it is read now
+    qtbot.waitUntil(lambda: window.trip.current.number == 2, timeout=10_000)
+    assert window.trip.current.edit.startswith("Locked") and window.trip.label() == "v2/3"
 
 
 def test_rename_delete_and_undo_from_the_trip_list(qtbot, open_window, db_url):

@@ -157,12 +157,11 @@ def _at_revision(url: str, revision: str):
     return engine
 
 
-def _rows_of_0002(conn, itinerary) -> OrgContext:
-    """An org, a user, a trip and its version as a 0002-era Tripwright wrote them (no plan, no note)."""
+def _inserting(conn):
+    """``insert(table, **values)`` as raw rows: JSON and timestamps typed, nothing from the models."""
     from sqlalchemy import column, table
 
     from engine.store.columns import JSONDoc, UTCDateTime
-    now = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
     ts = UTCDateTime()
 
     def insert(table_name: str, /, **values) -> None:
@@ -170,6 +169,13 @@ def _rows_of_0002(conn, itinerary) -> OrgContext:
                  for k, v in values.items()}
         conn.execute(table(table_name, *(column(k, t) for k, t in types.items())).insert().values(**values))
 
+    return insert
+
+
+def _rows_of_0002(conn, itinerary) -> OrgContext:
+    """An org, a user, a trip and its version as a 0002-era Tripwright wrote them (no plan, no note)."""
+    now = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+    insert = _inserting(conn)
     insert("org", org_id="o-old", name="Old org", personal=True, created_at=now)
     insert("user", org_id="o-old", user_id="u-old", email="me@old.example", display_name="Me",
            failed_logins=0, created_at=now)
@@ -189,7 +195,7 @@ def test_upgrading_a_0002_database_with_data_keeps_it(db_url, itinerary):
         ctx = _rows_of_0002(conn, itinerary)
     engine.dispose()
     with Store.open(db_url) as store:
-        assert store.schema_revision() == migrate.head() == "0003"
+        assert store.schema_revision() == migrate.head()
         with store.org(ctx) as repo:
             detail = repo.trips.open("t-old")
             old = repo.versions.get("t-old", 1)
@@ -205,3 +211,71 @@ def test_upgrading_a_0002_database_with_data_keeps_it(db_url, itinerary):
     if db_url.startswith("sqlite"):
         backups = sqlite_file.list_backups(Path(db_url.removeprefix("sqlite:///")))
         assert [b.name for b in backups if "rev0002" in b.name]
+
+
+def _rows_of_0003(conn, result) -> OrgContext:
+    """A trip as a 0003-era Tripwright wrote it: v1 planned, v2 an edit saved by run r-old whose
+    checkpoints hold full copies of the plan; documents as JSON, nothing says what v2 came from."""
+    from engine.store.checkpoints import checkpoint_docs
+    now = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)
+    insert = _inserting(conn)
+    insert("org", org_id="o-3", name="Org of 0003", personal=True, created_at=now)
+    insert("user", org_id="o-3", user_id="u-3", email="me@3.example", display_name="Me", failed_logins=0,
+           created_at=now)
+    insert("trip", org_id="o-3", trip_id="t-3", name="Paris", mode="city", created_by="u-3", created_at=now,
+           updated_at=now, version_count=2)
+    insert("agent_run", org_id="o-3", run_id="r-old", trip_id="t-3", user_id="u-3", trace_id="abc", status="completed",
+           progress_pct=100, latest_node="responder", intent=result.itinerary.intent.model_dump(mode="json"),
+           checkpoints=checkpoint_docs(result.checkpoints), cost_micro_usd=0, error_message="", created_at=now,
+           updated_at=now, completed_at=now)
+    doc = result.itinerary.model_dump(mode="json")
+    for number, note, run_id in ((1, "Planned", None), (2, "Locked Louvre", "r-old")):
+        insert("itinerary_version", org_id="o-3", version_id=f"v-{number}", trip_id="t-3", number=number, status="ok",
+               intent=doc["intent"], itinerary=doc, repairs=[], llm_meta={}, run_id=run_id,
+               plan=result.plan.model_dump(mode="json"), note=note,
+               total_usd_cents=doc["cost_breakdown"]["total_usd_cents"], day_count=len(doc["days"]),
+               blocking_count=0, advisory_count=0, created_by="u-3", created_at=now)
+    insert("run_event", org_id="o-3", run_id="r-old", seq=0, ts=now, node="intent", status="started",
+           payload=result.events[0].model_dump(mode="json"))
+    return OrgContext("o-3", "u-3")
+
+
+def test_upgrading_a_0003_database_with_data_keeps_it(db_url):
+    """0004 adds compressed columns and parent links; what 0003 wrote reads back unchanged."""
+    from sqlalchemy import inspect
+
+    from engine.store.checkpoints import checkpoint_docs
+    from engine.store.lineage import undo_line
+    result = planned()
+    engine = _at_revision(db_url, "0003")
+    with engine.begin() as conn:
+        ctx = _rows_of_0003(conn, result)
+    engine.dispose()
+    with Store.open(db_url) as store:
+        assert store.schema_revision() == migrate.head() == "0004"
+        indexes = {ix["name"] for ix in inspect(store._engine).get_indexes("itinerary_version")}
+        assert {"ix_itinerary_version_run_id", "ix_itinerary_version_lineage"} <= indexes
+        with store.org(ctx) as repo:
+            old = [repo.versions.get("t-3", n) for n in (1, 2)]
+            assert [(v.note, v.based_on, v.parent) for v in old] == [("Planned", None, None), ("Locked Louvre", None, 1)]
+            assert all(v.itinerary_v1() == result.itinerary and v.plan_v1() == result.plan for v in old)
+            detail = repo.runs.detail("r-old")  # the old plain checkpoints still read
+            assert [c.model_dump() for c in detail.checkpoints] == checkpoint_docs(result.checkpoints)
+            assert repo.runs.replay("r-old") == result.events[:1]
+            # After an undo to v1, a new edit: the new row records its parent and is compressed.
+            repo.versions.save("t-3", result.itinerary, plan=result.plan, note="Removed Orsay", based_on=1)
+        with store.org(ctx) as repo:
+            links = repo.versions.links("t-3")
+            assert [(v.number, v.parent) for v in links] == [(1, None), (2, 1), (3, 1)]
+            assert undo_line(links) == ([1, 3], 1)
+            assert repo.versions.get("t-3", 3).plan_v1() == result.plan
+        with store._engine.connect() as conn:
+            rows = conn.execute(text("SELECT number, itinerary_z IS NULL, plan_z IS NULL FROM itinerary_version "
+                                     "ORDER BY number")).all()
+        assert [tuple(r) for r in rows] == [(1, True, True), (2, True, True), (3, False, False)]
+        for sql in ("UPDATE itinerary_version SET based_on = 2", "DELETE FROM audit_log"):
+            with pytest.raises(Exception, match="cannot be changed"), store._engine.begin() as conn:
+                conn.execute(text(sql))  # 0004's ALTERs left 0002's guards in place
+    if db_url.startswith("sqlite"):
+        backups = sqlite_file.list_backups(Path(db_url.removeprefix("sqlite:///")))
+        assert [b.name for b in backups if "rev0003" in b.name]
