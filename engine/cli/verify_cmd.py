@@ -2,42 +2,40 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 from engine.catalog import default_catalog
-from engine.costs import plan_cost
-from engine.export import export_files, load_itinerary
-from engine.models import Assumptions, format_usd
-from engine.planning.inputs import gather
-from engine.reconstruct import plan_from_itinerary
-from engine.tools.toolbox import build_toolbox
-from engine.verify import blocking, verify_plan
+from engine.errors import InputError
+from engine.export import export_files, load_itinerary, read_plan_failure
 
 
 def run_verify(args) -> int:
-    itin = load_itinerary(args.itinerary)
+    """Exit 0: every fact re-derived and no blocking violation; 1: a blocking violation, a fact the
+    catalog does not back, or a file that holds no plan; 2: not an itinerary (the field named)."""
+    from engine.verify.saved import verify_saved
+    try:
+        itin = load_itinerary(args.itinerary)
+    except InputError:
+        failure = read_plan_failure(args.itinerary)
+        if failure is None:
+            raise
+        return _no_plan(args.itinerary, failure.message)
     if itin.status != "ok":
-        print(f"tripwright: {args.itinerary} holds no plan ({itin.message})", file=sys.stderr)
-        return 1
-    if itin.intent.mode == "road_trip":
-        return _verify_road(itin)
-    today = itin.created_at.date()
-    inputs = asyncio.run(gather(itin.intent, build_toolbox(default_catalog(), today=today)))
-    facts = inputs.facts
-    assumptions = Assumptions(local_currency=facts.currency, fx_rate_to_usd=facts.fx_rate_to_usd,
-                              fx_as_of=facts.fx_as_of, daily_spend_est_cents=facts.daily_spend_cents)
-    plan = plan_from_itinerary(itin, facts, assumptions)
-    violations = verify_plan(plan, itin.intent, facts)
-    for v in violations:
-        print(v.describe())
-    total = plan_cost(plan, facts).total
-    stated = itin.cost_breakdown.total_usd_cents
-    if total != stated:
-        print(f"[advisory] cost: recomputed {format_usd(total)}, itinerary states {format_usd(stated)}")
-    hard = blocking(violations)
-    print(f"{len(hard)} blocking, {len(violations) - len(hard)} advisory")
+        return _no_plan(args.itinerary, itin.message)
+    verdict = verify_saved(itin, default_catalog())
+    for note in verdict.notes:
+        print(f"note: {note}")
+    for v in verdict.violations:
+        invariant = v.details.get("invariant")
+        print(v.describe() + (f" ({invariant})" if invariant else ""))
+    hard = verdict.blocking
+    print(f"{len(hard)} blocking, {len(verdict.violations) - len(hard)} advisory")
     return 1 if hard else 0
+
+
+def _no_plan(path: str, message: str) -> int:
+    print(f"tripwright: {path} holds no plan ({message})", file=sys.stderr)
+    return 1
 
 
 def run_export(args) -> int:
@@ -49,14 +47,3 @@ def run_export(args) -> int:
     for path in filter(None, (args.json_out, args.gpx, args.ics, args.html)):
         print(f"wrote {path}")
     return 0
-
-
-def _verify_road(itin) -> int:
-    from engine.roadtrip.invariants import verify_road_plan
-    from engine.roadtrip.reconstruct import road_plan_from_itinerary
-    violations = verify_road_plan(road_plan_from_itinerary(itin))
-    for v in violations:
-        print(f"{v.describe()} ({v.details['invariant']})")
-    hard = blocking(violations)
-    print(f"{len(hard)} blocking, {len(violations) - len(hard)} advisory")
-    return 1 if hard else 0

@@ -10,12 +10,12 @@ from .atomic import write_atomic
 from .gpx_export import itinerary_to_gpx
 from .html_export import itinerary_to_html
 from .ical_export import itinerary_to_ics
-from .json_export import itinerary_to_json, load_itinerary
+from .json_export import itinerary_to_json, load_itinerary, read_plan_failure
 
 StrPath = str | os.PathLike[str]
 
 __all__ = ["export_files", "itinerary_to_gpx", "itinerary_to_html", "itinerary_to_ics", "itinerary_to_json",
-           "load_itinerary", "write_atomic"]
+           "load_itinerary", "read_plan_failure", "write_atomic"]
 
 
 def export_files(itin: ItineraryV1, *, out: StrPath | None = None, gpx: StrPath | None = None,

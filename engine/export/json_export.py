@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from engine.errors import InputError
 from engine.models.common import field_path
-from engine.models import ItineraryV1
+from engine.models import ItineraryV1, PlanFailure
 
 
 def itinerary_to_json(itin: ItineraryV1) -> str:
@@ -37,3 +37,12 @@ def _input_error(exc: ValidationError) -> InputError:
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more)"
     return InputError(field, message)
+
+
+def read_plan_failure(path: str | os.PathLike[str]) -> PlanFailure | None:
+    """The exit-3 failure file ``tripwright plan --out`` writes, or None when ``path`` is not one
+    (unreadable, or anything else): lets ``verify`` say "holds no plan" instead of a schema error."""
+    try:
+        return PlanFailure.model_validate_json(Path(path).read_bytes())
+    except (OSError, ValidationError):
+        return None

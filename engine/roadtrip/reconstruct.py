@@ -25,7 +25,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
     origin = _place(days[0].drive.from_name, first_point.lat, first_point.lon)
     last = days[-1].anchor
     terminus = _place(last.name, (last.geo or end_point).lat, (last.geo or end_point).lon)
-    corridor, region = _corridor(intent, origin, terminus, days)
+    corridor, region = saved_corridor(intent, origin, terminus, days)
     out = []
     for n, day in enumerate(days):
         start = _place(day.drive.from_name, day.path[0].lat, day.path[0].lon)
@@ -43,7 +43,8 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
                     max_daily_miles=intent.max_daily_miles)
 
 
-def _corridor(intent, origin: Place, terminus: Place, days):
+def saved_corridor(intent, origin: Place, terminus: Place, days):
+    """The corridor the plan followed: the named route in its direction of travel, or the direct line."""
     if intent.route:
         route = find_route(intent.route)
         a = route.progress_miles(*origin.point)
