@@ -14,7 +14,7 @@ def run_verify(args) -> int:
     catalog does not back, or a file that holds no plan; 2: not an itinerary (the field named)."""
     from engine.verify.saved import verify_saved
     try:
-        itin = load_itinerary(args.itinerary)
+        itin = load_itinerary(args.itinerary, strict=True)  # the schema first: a violation is exit 2
     except InputError:
         failure = read_plan_failure(args.itinerary)
         if failure is None:

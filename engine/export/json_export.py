@@ -16,14 +16,15 @@ def itinerary_to_json(itin: ItineraryV1) -> str:
     return itin.model_dump_json(indent=2)
 
 
-def load_itinerary(path: str | os.PathLike[str]) -> ItineraryV1:
-    """Read and validate an itinerary file; any problem becomes an ``InputError``."""
+def load_itinerary(path: str | os.PathLike[str], *, strict: bool = False) -> ItineraryV1:
+    """Read and validate an itinerary file; any problem becomes an ``InputError``. ``strict``
+    (``tripwright verify``) holds the file to the published schema: no "12" for an integer."""
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise InputError("path", f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
     try:
-        return ItineraryV1.model_validate_json(raw)
+        return ItineraryV1.model_validate_json(raw, strict=strict)
     except ValidationError as exc:
         raise _input_error(exc) from None
 

@@ -68,11 +68,11 @@ class RoadRederivation:
         self.found: list[Violation] = []
 
     def run(self) -> tuple[ItineraryV1, list[Violation]]:
-        out, start = [], self.origin
+        out, start, start_name = [], self.origin, self.itin.days[0].drive.from_name
         for n, day in enumerate(self.itin.days):
             anchor = self._anchor(n, day)
-            out.append(self._day(n, day, start, anchor))
-            start = anchor
+            out.append(self._day(n, day, (start_name, start), anchor))
+            start, start_name = anchor, day.anchor.name
         return self.itin.model_copy(update={"days": out}), self.found
 
     # -- anchors -------------------------------------------------------------------------------
@@ -125,12 +125,15 @@ class RoadRederivation:
         return self._geocoder
 
     # -- the day's drive and stops ---------------------------------------------------------------
-    def _day(self, n: int, day: DayItinerary, start: tuple[float, float], anchor: tuple[float, float]) -> DayItinerary:
+    def _day(self, n: int, day: DayItinerary, begin: tuple[str, tuple[float, float]],
+             anchor: tuple[float, float]) -> DayItinerary:
+        """``begin``: where the day starts, by the previous day's re-derived anchor (name, point)."""
+        start_name, start = begin
         miles = self._miles(start, anchor)
         hours = round(miles / SPEED_MPH[self.region], 2)
         if abs(day.drive.miles - miles) > MILES_SLACK:
             self._say(n, f"drive: itinerary says {day.drive.miles:.0f} mi, the route gives {miles:.0f} mi "
-                         f"from {day.drive.from_name} to {day.anchor.name}")
+                         f"from {start_name} to {day.anchor.name}")
         elif abs(day.drive.hours - hours) > HOURS_SLACK:
             self._say(n, f"drive: itinerary says {day.drive.hours:.1f} h, {miles:.0f} mi take {hours:.1f} h")
         geo = Geo(lat=anchor[0], lon=anchor[1])

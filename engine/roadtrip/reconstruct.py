@@ -3,6 +3,8 @@ seed 000 invariants against the route geometry (not against what the file claims
 
 from __future__ import annotations
 
+import math
+
 from engine.errors import InputError
 from engine.models import ChoiceKind, ItineraryV1
 
@@ -51,6 +53,10 @@ def saved_corridor(intent, origin: Place, terminus: Place, days):
         b = route.progress_miles(days[0].path[-1].lat, days[0].path[-1].lon)
         return (route if b >= a else route.reversed()), route.region
     region = "us" if (days[0].anchor.country or "US") == "US" else "europe"
+    if intent.trip_type == "round_trip":  # the line runs to the turnaround, the last outbound night
+        turn = days[max(1, math.ceil(len(days) / 2)) - 1]
+        far = turn.anchor.geo or turn.path[-1]
+        return DirectCorridor(origin.point, (far.lat, far.lon)), region
     return DirectCorridor(origin.point, terminus.point), region
 
 
