@@ -100,7 +100,8 @@ class _Rederivation:
     # -- one day's slots -----------------------------------------------------------------------
     def _slots(self, di: int, day) -> list[Slot]:
         slots = []
-        booked = [a for a in day.activities if a.kind is not ChoiceKind.transit]
+        # Transfers are re-derived as legs by plan_cost; anything else books an option, whatever its kind says.
+        booked = [a for a in day.activities if a.role != "transfer" and (a.role or a.kind is not ChoiceKind.transit)]
         for n, act in enumerate(booked, start=1):
             label = f"{act.role or act.kind.value} day {di + 1} #{n}"
             if act.role not in ROLES:
@@ -110,6 +111,9 @@ class _Rederivation:
             if built is None:
                 continue
             choice, window, priced_as = built
+            if act.kind is not choice.kind:
+                self.found.append(mismatch(act.id, f"{label}: kind {act.kind.value!r}, but {priced_as} "
+                                                   f"is booked as {choice.kind.value!r}"))
             self._check_price(act, choice, label, priced_as)
             slots.append(Slot(window=window, role=act.role, locked=act.locked,
                               choices=[choice.model_copy(update={"choice_id": act.id})]))

@@ -51,6 +51,23 @@ def test_a_fresh_plan_records_its_planning_date_and_verifies(tmp_path, paris) ->
     assert done.stdout.strip().splitlines()[-1] == "0 blocking, 0 advisory"
 
 
+@pytest.mark.parametrize("changes", [
+    {"city": "Rome", "date_window": {"start": "2027-05-10", "end": "2027-05-14", "tz": "Europe/Rome"},
+     "airports": ["FCO", "CIA"], "prefs": {"themes": ["history"]}},
+    {"city": "New York", "date_window": {"start": "2027-03-06", "end": "2027-03-12", "tz": "America/New_York"},
+     "airports": ["JFK", "EWR"], "origin_airport": "LAX", "prefs": {"themes": ["art"], "kid_friendly": True}},
+    {"city": "Tokyo", "date_window": {"start": "2027-10-30", "end": "2027-11-03", "tz": "Asia/Tokyo"},
+     "airports": ["HND", "NRT"], "origin_airport": "LAX", "prefs": {"themes": ["food"], "avoid_overnight": True}},
+    {"budget_usd_cents": 200000},  # repaired: the hotel is downgraded to fit
+], ids=["rome", "new-york-kids", "tokyo-yen", "paris-repaired"])
+def test_real_plans_in_every_city_re_derive_exactly(tmp_path, changes) -> None:
+    """No false alarms: what the planner wrote is what the catalog re-derives, in every currency."""
+    data = _plan(tmp_path, INTENT | changes, "city")
+    done = verify(tmp_path, data)
+    assert done.returncode == 0, done.stdout
+    assert "fact_mismatch" not in done.stdout
+
+
 def test_budget_lowered_and_hotel_and_flights_repriced_to_a_cent(tmp_path, paris) -> None:
     data = copy.deepcopy(paris)
     data["intent"]["budget_usd_cents"] = 100000
@@ -230,3 +247,12 @@ def test_road_costs_are_recomputed(tmp_path, route66) -> None:
     done = verify(tmp_path, data)
     assert done.returncode == 1
     assert "cost_breakdown.lodging_usd_cents: itinerary says $1.00, re-derived from the route" in done.stdout
+
+
+def test_a_paid_visit_disguised_as_a_transfer_is_still_priced(tmp_path, paris) -> None:
+    data = copy.deepcopy(paris)
+    paid = next(a for d in data["days"] for a in d["activities"] if a["role"] == "activity" and a["cost_usd_cents"])
+    paid.update(kind="transit", cost_usd_cents=0)
+    done = verify(tmp_path, data)
+    assert done.returncode == 1
+    assert "kind 'transit', but" in done.stdout and "itinerary says $0.00, catalog price for" in done.stdout
