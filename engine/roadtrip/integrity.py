@@ -11,7 +11,7 @@ corrected itinerary then goes through the seed 000 invariants (direction, pacing
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from engine.catalog.catalog import Catalog
 from engine.errors import InputError
@@ -68,6 +68,11 @@ class RoadRederivation:
         self.found: list[Violation] = []
 
     def run(self) -> tuple[ItineraryV1, list[Violation]]:
+        want = [self.intent.start_date + timedelta(days=i) for i in range(self.intent.days)]
+        have = [d.date for d in self.itin.days]
+        if have != want:
+            self.found.append(mismatch("trip", f"days: itinerary has {len(have)} day(s) {have[0]}..{have[-1]}, "
+                                               f"the intent asks for {len(want)} from {want[0]}"))
         out, start, start_name = [], self.origin, self.itin.days[0].drive.from_name
         for n, day in enumerate(self.itin.days):
             anchor = self._anchor(n, day)

@@ -30,7 +30,8 @@ _BREAKDOWN = (("flights", "flights_usd_cents"), ("lodging", "lodging_usd_cents")
 
 @dataclass(frozen=True)
 class Rederived:
-    plan: PlanV1  # the file's slots and times over catalog choices (unknown refs left out)
+    plan: PlanV1 | None  # the file's slots and times over catalog choices (unknown refs left out);
+    # None when the days themselves are not the intent's (nothing to verify day by day)
     facts: TripFacts  # the tools' facts plus every catalog entry the file refers to
     violations: list[Violation]  # blocking fact_mismatch findings, in file order
 
@@ -54,7 +55,8 @@ class _Rederivation:
         self.lodgings: dict = {}
 
     def run(self) -> Rederived:
-        self._check_dates()
+        if not self._dates_match():
+            return Rederived(plan=None, facts=self.facts, violations=self.found)
         days = [DayPlan(date=day.date, slots=self._slots(di, day)) for di, day in enumerate(self.itin.days)]
         self._check_frame(days)
         facts = dataclasses.replace(self.facts, venues={**self.facts.venues, **self.venues},
@@ -66,12 +68,13 @@ class _Rederivation:
         return Rederived(plan=plan, facts=facts, violations=self.found)
 
     # -- the trip's frame ----------------------------------------------------------------------
-    def _check_dates(self) -> None:
+    def _dates_match(self) -> bool:
         want = trip_dates(self.intent)
         have = [d.date for d in self.itin.days]
         if have != want:
             self.found.append(mismatch("trip", f"days: itinerary has {_span(have)}, the intent's window "
                                                f"is {_span(want)}"))
+        return have == want
 
     def _check_frame(self, days: list[DayPlan]) -> None:
         """Outbound flight and check-in on day 1, check-out and return flight on the last day."""

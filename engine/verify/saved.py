@@ -54,5 +54,5 @@ def _verify_city(itin: ItineraryV1, catalog: Catalog, day: date) -> list[Violati
     except InputError as exc:  # the intent parsed, but the catalog does not back it (e.g. an airport)
         return [mismatch("intent", f"intent.{exc.field}: {exc.message}")]
     redone = rederive_city(itin, facts, toolbox)
-    checked = verify_plan(redone.plan, itin.intent, redone.facts)
+    checked = verify_plan(redone.plan, itin.intent, redone.facts) if redone.plan is not None else []
     return sorted(redone.violations + checked, key=lambda v: not v.blocking)

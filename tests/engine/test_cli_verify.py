@@ -241,6 +241,14 @@ def test_a_stop_that_is_not_a_point_of_interest_of_the_route(tmp_path, route66) 
     assert done.returncode == 1 and "stop 'nowhere_poi' is not a Route 66 point of interest" in done.stdout
 
 
+def test_a_road_trip_day_deleted(tmp_path, route66) -> None:
+    data = copy.deepcopy(route66)
+    del data["days"][3]
+    done = verify(tmp_path, data)
+    assert done.returncode == 1
+    assert "days: itinerary has 6 day(s) 2027-05-03..2027-05-09, the intent asks for 7 from 2027-05-03" in done.stdout
+
+
 def test_road_costs_are_recomputed(tmp_path, route66) -> None:
     data = copy.deepcopy(route66)
     data["cost_breakdown"]["lodging_usd_cents"] = 100
@@ -256,3 +264,34 @@ def test_a_paid_visit_disguised_as_a_transfer_is_still_priced(tmp_path, paris) -
     done = verify(tmp_path, data)
     assert done.returncode == 1
     assert "kind 'transit', but" in done.stdout and "itinerary says $0.00, catalog price for" in done.stdout
+
+
+def test_a_hotel_that_does_not_exist(tmp_path, paris) -> None:
+    data = copy.deepcopy(paris)
+    for role in ("checkin", "checkout"):
+        _acts(data, 0 if role == "checkin" else -1, role)[0]["ref"] = "hotel_nowhere"
+    done = verify(tmp_path, data)
+    assert done.returncode == 1
+    assert "checkin day 1 #2: hotel 'hotel_nowhere' is not in the Paris catalog" in done.stdout
+
+
+def test_a_deleted_day(tmp_path, paris) -> None:
+    data = copy.deepcopy(paris)
+    del data["days"][2]
+    done = verify(tmp_path, data)
+    assert done.returncode == 1
+    assert "days: itinerary has 4 day(s) 2027-06-15..2027-06-19, the intent's window is 5 day(s)" in done.stdout
+
+
+def test_an_itinerary_marked_as_an_error_holds_no_plan(tmp_path, paris) -> None:
+    data = copy.deepcopy(paris) | {"status": "error", "message": "gave up"}
+    done = verify(tmp_path, data)
+    assert done.returncode == 1 and "holds no plan (gave up)" in done.stderr
+
+
+def test_a_direct_round_trip_verifies_against_its_turnaround(tmp_path) -> None:
+    """The corridor of a round trip without a named route runs to the turnaround, not origin to origin."""
+    data = _plan(tmp_path, {"mode": "road_trip", "origin": "Denver", "terminus": "Moab", "days": 4,
+                            "start_date": "2027-05-03", "trip_type": "round_trip"}, "direct")
+    done = verify(tmp_path, data)
+    assert done.returncode == 0, done.stdout
