@@ -37,6 +37,11 @@ _COSTS = ("lodging_usd_cents", "transit_usd_cents", "daily_spend_usd_cents", "to
 
 def verify_saved_road(itin: ItineraryV1, catalog: Catalog, day: date, geocoder=None) -> list[Violation]:
     from engine.tools.toolbox import build_toolbox
+    if itin.intent.route:
+        try:
+            find_route(itin.intent.route)
+        except InputError as exc:  # the intent parsed, but no fixture backs its route
+            return [mismatch("intent", f"intent.{exc.field}: {exc.message}")]
     fixed, found = RoadRederivation(itin, geocoder).run()
     plan = road_plan_from_itinerary(fixed)
     rate = build_toolbox(catalog, today=day).rates_to_usd.get(CURRENCY[plan.region], 1.0)
@@ -145,7 +150,7 @@ class RoadRederivation:
         return day.model_copy(update={
             "anchor": day.anchor.model_copy(update={"geo": geo}), "path": [Geo(lat=start[0], lon=start[1]), geo],
             "drive": day.drive.model_copy(update={"miles": miles, "hours": hours}),
-            "activities": [self._stop(n, k, act) for k, act in enumerate(day.activities, start=1)]})
+            "activities": self._stops(n, day.activities)})
 
     def _miles(self, start: tuple[float, float], anchor: tuple[float, float]) -> float:
         """The planner's formula: progress along the corridor × the road factor (short hops by air × 1.3)."""
@@ -154,6 +159,11 @@ class RoadRederivation:
         if miles < 1 and geodesic_miles(start, anchor) > 1:
             miles = geodesic_miles(start, anchor) * 1.3
         return round(miles, 1)
+
+    def _stops(self, n: int, activities: list) -> list:
+        """Each stop numbered like the city trips' bookings: transfers (the drives) not counted."""
+        booked = [a for a in activities if a.role != "transfer"]
+        return [self._stop(n, booked.index(a) + 1, a) if a in booked else a for a in activities]
 
     def _stop(self, n: int, k: int, act):
         if self.route is None or act.kind is not ChoiceKind.attraction or act.geo is None:

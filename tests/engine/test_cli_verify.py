@@ -89,7 +89,7 @@ def test_budget_lowered_and_hotel_and_flights_repriced_to_a_cent(tmp_path, paris
            f"${flight['cost_usd_cents'] / 100:,.2f}" in done.stdout
     total = f"${paris['cost_breakdown']['total_usd_cents'] / 100:,.2f}"
     assert f"budget_exceeded at trip: total {total} exceeds budget $1,000.00" in done.stdout
-    assert f"cost_breakdown.total_usd_cents: itinerary says" in done.stdout
+    assert "cost_breakdown.total_usd_cents: itinerary says" in done.stdout
 
 
 def test_an_activity_at_a_venue_that_does_not_exist(tmp_path, paris) -> None:
@@ -158,7 +158,7 @@ def test_a_file_without_planning_date_is_verified_with_a_note(tmp_path, paris) -
     data["created_at"] = f"{TODAY}T09:00:00Z"
     done = verify(tmp_path, data)
     assert done.returncode == 0, done.stdout
-    assert f"note: itinerary has no planning_date" in done.stdout and f"created_at day {TODAY}" in done.stdout
+    assert "note: itinerary has no planning_date" in done.stdout and f"created_at day {TODAY}" in done.stdout
 
 
 @pytest.mark.parametrize("where, value, field", [
@@ -229,7 +229,7 @@ def test_a_day_that_moves_backwards_by_name_only(tmp_path, route66) -> None:
     data["days"][3]["anchor"].update(name=earlier["name"], admin1=earlier["admin1"])
     done = verify(tmp_path, data)
     assert done.returncode == 1
-    assert f"behind the previous night along Route 66" in done.stdout and "(INV-DIR-04)" in done.stdout
+    assert "behind the previous night along Route 66" in done.stdout and "(INV-DIR-04)" in done.stdout
     assert f"itinerary puts {earlier['name']} at" in done.stdout
 
 
@@ -238,7 +238,7 @@ def test_a_stop_that_is_not_a_point_of_interest_of_the_route(tmp_path, route66) 
     stop = _acts(data, 1, "activity")[0]
     stop["ref"] = "nowhere_poi"
     done = verify(tmp_path, data)
-    assert done.returncode == 1 and "stop 'nowhere_poi' is not a Route 66 point of interest" in done.stdout
+    assert done.returncode == 1 and "activity day 2 #1: stop 'nowhere_poi' is not a Route 66 point of interest" in done.stdout
 
 
 def test_a_road_trip_day_deleted(tmp_path, route66) -> None:
@@ -247,6 +247,13 @@ def test_a_road_trip_day_deleted(tmp_path, route66) -> None:
     done = verify(tmp_path, data)
     assert done.returncode == 1
     assert "days: itinerary has 6 day(s) 2027-05-03..2027-05-09, the intent asks for 7 from 2027-05-03" in done.stdout
+
+
+def test_a_road_trip_on_a_route_with_no_fixture(tmp_path, route66) -> None:
+    data = copy.deepcopy(route66)
+    data["intent"]["route"] = "Route 67"
+    done = verify(tmp_path, data)
+    assert done.returncode == 1 and done.stdout.startswith("[blocking] fact_mismatch at intent: intent.route:")
 
 
 def test_road_costs_are_recomputed(tmp_path, route66) -> None:
