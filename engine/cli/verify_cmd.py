@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from engine.catalog import default_catalog
 from engine.errors import InputError
 from engine.export import export_files, load_itinerary, read_plan_failure
 
@@ -22,7 +21,7 @@ def run_verify(args) -> int:
         return _no_plan(args.itinerary, failure.message)
     if itin.status != "ok":
         return _no_plan(args.itinerary, itin.message)
-    verdict = verify_saved(itin, default_catalog())
+    verdict = verify_saved(itin)
     for note in verdict.notes:
         print(f"note: {note}")
     for v in verdict.violations:

@@ -35,8 +35,7 @@ HOURS_SLACK = 0.05
 _COSTS = ("lodging_usd_cents", "transit_usd_cents", "daily_spend_usd_cents", "total_usd_cents")
 
 
-def verify_saved_road(itin: ItineraryV1, catalog: Catalog, day: date, geocoder=None) -> list[Violation]:
-    from engine.tools.toolbox import build_toolbox
+def verify_saved_road(itin: ItineraryV1, catalog: Catalog | None, day: date, geocoder=None) -> list[Violation]:
     if itin.intent.route:
         try:
             find_route(itin.intent.route)
@@ -44,14 +43,22 @@ def verify_saved_road(itin: ItineraryV1, catalog: Catalog, day: date, geocoder=N
             return [mismatch("intent", f"intent.{exc.field}: {exc.message}")]
     fixed, found = RoadRederivation(itin, geocoder).run()
     plan = road_plan_from_itinerary(fixed)
-    rate = build_toolbox(catalog, today=day).rates_to_usd.get(CURRENCY[plan.region], 1.0)
-    derived = road_costs(plan, rate)
+    derived = road_costs(plan, _rate_to_usd(CURRENCY[plan.region], catalog, day))
     for field in _COSTS:
         says, redone = getattr(itin.cost_breakdown, field), getattr(derived, field)
         if says != redone:
             found.append(mismatch("cost_breakdown", f"cost_breakdown.{field}: itinerary says {format_usd(says)}, "
                                                     f"re-derived from the route {format_usd(redone)}"))
     return sorted(found + verify_road_plan(plan), key=lambda v: not v.blocking)
+
+
+def _rate_to_usd(currency: str, catalog: Catalog | None, day: date) -> float:
+    """The FX rate the planner used (as-of T-1 of the planning day); USD needs no catalog."""
+    if currency == "USD":
+        return 1.0
+    from engine.catalog.catalog import default_catalog
+    from engine.tools.toolbox import build_toolbox
+    return build_toolbox(catalog or default_catalog(), today=day).rates_to_usd.get(currency, 1.0)
 
 
 class RoadRederivation:

@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import dataclass, field
 from datetime import date
 
-from engine.catalog.catalog import Catalog
+from engine.catalog.catalog import Catalog, default_catalog
 from engine.errors import InputError
 from engine.models import ItineraryV1, Violation
 
@@ -34,12 +34,14 @@ def planning_day(itin: ItineraryV1) -> tuple[date, list[str]]:
                  f"re-derived as-of its created_at day {day}"]
 
 
-def verify_saved(itin: ItineraryV1, catalog: Catalog) -> SavedVerdict:
+def verify_saved(itin: ItineraryV1, catalog: Catalog | None = None) -> SavedVerdict:
+    """``catalog`` defaults to the embedded fixtures, loaded only when needed (a US road trip
+    needs no FX and no city data)."""
     day, notes = planning_day(itin)
     if itin.intent.mode == "road_trip":
         from engine.roadtrip.integrity import verify_saved_road
         return SavedVerdict(verify_saved_road(itin, catalog, day), notes)
-    return SavedVerdict(_verify_city(itin, catalog, day), notes)
+    return SavedVerdict(_verify_city(itin, catalog or default_catalog(), day), notes)
 
 
 def _verify_city(itin: ItineraryV1, catalog: Catalog, day: date) -> list[Violation]:
