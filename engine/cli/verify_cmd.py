@@ -2,48 +2,48 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from functools import partial
 
-from engine.catalog import default_catalog
-from engine.costs import plan_assumptions, plan_cost
-from engine.export import RENDERERS, parse_itinerary
-from engine.models import ItineraryV1, format_usd
-from engine.planning.inputs import gather
-from engine.reconstruct import plan_from_itinerary
-from engine.tools.toolbox import build_toolbox
-from engine.verify import blocking, verify_plan
+from engine.errors import InputError
+from engine.export import RENDERERS, parse_itinerary, parse_plan_failure
+from engine.models import ItineraryV1
 
 from .paths import Outputs, read_input
 
 
-def read_itinerary(path: str) -> ItineraryV1:
-    return parse_itinerary(read_input("itinerary", path))
+def read_itinerary(path: str, *, strict: bool = False) -> ItineraryV1:
+    return parse_itinerary(read_input("itinerary", path), strict=strict)
 
 
 def run_verify(args) -> int:
-    itin = read_itinerary(args.itinerary)
+    """Exit 0: every fact re-derived and no blocking violation; 1: a blocking violation, a fact the
+    catalog does not back, or a file that holds no plan; 2: not an itinerary (the field named)."""
+    from engine.verify.saved import verify_saved
+    raw = read_input("itinerary", args.itinerary)
+    try:
+        itin = parse_itinerary(raw, strict=True)  # the schema first: a violation is exit 2
+    except InputError:
+        failure = parse_plan_failure(raw)
+        if failure is None:
+            raise
+        return _no_plan(args.itinerary, failure.message)
     if itin.status != "ok":
-        print(f"tripwright: {args.itinerary} holds no plan ({itin.message})", file=sys.stderr)
-        return 1
-    if itin.intent.mode == "road_trip":
-        return _verify_road(itin)
-    today = itin.created_at.date()
-    inputs = asyncio.run(gather(itin.intent, build_toolbox(default_catalog(), today=today)))
-    facts = inputs.facts
-    assumptions = plan_assumptions(facts, itin.intent)
-    plan = plan_from_itinerary(itin, facts, assumptions)
-    violations = verify_plan(plan, itin.intent, facts)
-    for v in violations:
-        print(v.describe())
-    total = plan_cost(plan, facts).total
-    stated = itin.cost_breakdown.total_usd_cents
-    if total != stated:
-        print(f"[advisory] cost: recomputed {format_usd(total)}, itinerary states {format_usd(stated)}")
-    hard = blocking(violations)
-    print(f"{len(hard)} blocking, {len(violations) - len(hard)} advisory")
+        return _no_plan(args.itinerary, itin.message)
+    verdict = verify_saved(itin)
+    for note in verdict.notes:
+        print(f"note: {note}")
+    for v in verdict.violations:
+        invariant = v.details.get("invariant")
+        print(v.describe() + (f" ({invariant})" if invariant else ""))
+    hard = verdict.blocking
+    print(f"{len(hard)} blocking, {len(verdict.violations) - len(hard)} advisory")
     return 1 if hard else 0
+
+
+def _no_plan(path: str, message: str) -> int:
+    print(f"tripwright: {path} holds no plan ({message})", file=sys.stderr)
+    return 1
 
 
 def run_export(args) -> int:
@@ -58,14 +58,3 @@ def run_export(args) -> int:
     for path in outputs.paths.values():
         print(f"wrote {path}")
     return 0
-
-
-def _verify_road(itin) -> int:
-    from engine.roadtrip.invariants import verify_road_plan
-    from engine.roadtrip.reconstruct import road_plan_from_itinerary
-    violations = verify_road_plan(road_plan_from_itinerary(itin))
-    for v in violations:
-        print(f"{v.describe()} ({v.details['invariant']})")
-    hard = blocking(violations)
-    print(f"{len(hard)} blocking, {len(violations) - len(hard)} advisory")
-    return 1 if hard else 0

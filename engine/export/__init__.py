@@ -10,7 +10,7 @@ from .atomic import StrPath, write_all, write_atomic
 from .gpx_export import itinerary_to_gpx
 from .html_export import itinerary_to_html
 from .ical_export import itinerary_to_ics
-from .json_export import itinerary_to_json, load_itinerary, parse_itinerary
+from .json_export import itinerary_to_json, load_itinerary, parse_itinerary, parse_plan_failure
 
 __all__ = ["RENDERERS", "export_files", "itinerary_to_gpx", "itinerary_to_html", "itinerary_to_ics",
            "itinerary_to_json", "load_itinerary", "parse_itinerary", "write_all", "write_atomic"]

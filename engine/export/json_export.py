@@ -9,29 +9,30 @@ from pydantic import ValidationError
 
 from engine.errors import InputError
 from engine.models.common import field_path
-from engine.models import ItineraryV1
+from engine.models import ItineraryV1, PlanFailure
 
 
 def itinerary_to_json(itin: ItineraryV1) -> str:
     return itin.model_dump_json(indent=2)
 
 
-def load_itinerary(path: str | os.PathLike[str]) -> ItineraryV1:
-    """Read and validate an itinerary file; any problem becomes an ``InputError``."""
+def load_itinerary(path: str | os.PathLike[str], *, strict: bool = False) -> ItineraryV1:
+    """Read and validate an itinerary file; any problem becomes an ``InputError``. ``strict``
+    (``tripwright verify``) holds the file to the published schema: no "12" for an integer."""
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise InputError("path", f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    return parse_itinerary(raw)
+    return parse_itinerary(raw, strict=strict)
 
 
-def parse_itinerary(raw: bytes | str) -> ItineraryV1:
+def parse_itinerary(raw: bytes | str, *, strict: bool = False) -> ItineraryV1:
     """Validate an itinerary document (JSON text); any problem becomes an ``InputError``.
 
     pydantic's parser refuses invalid UTF-8 and caps nesting depth, so hostile bytes end here too.
     """
     try:
-        return ItineraryV1.model_validate_json(raw)
+        return ItineraryV1.model_validate_json(raw, strict=strict)
     except ValidationError as exc:
         raise _input_error(exc) from None
 
@@ -45,3 +46,12 @@ def _input_error(exc: ValidationError) -> InputError:
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more)"
     return InputError(field, message)
+
+
+def parse_plan_failure(raw: bytes | str) -> PlanFailure | None:
+    """The exit-3 failure document ``tripwright plan --out`` writes, or None when ``raw`` is not one:
+    lets ``verify`` say "holds no plan" instead of a schema error."""
+    try:
+        return PlanFailure.model_validate_json(raw)
+    except ValidationError:
+        return None

@@ -99,6 +99,9 @@ class ItineraryV1(Value):
     created_at: datetime
     trace_id: str
     run_id: str = ""
+    # The planning day (``--today``) whose FX and prices the plan used; ``tripwright verify``
+    # re-derives as-of this day. None in files written before it existed.
+    planning_date: date | None = None
 
 
 class PlanFailure(Value):

@@ -23,6 +23,8 @@ class ViolationKind(str, Enum):
     corridor_violated = "corridor_violated"
     geocode_rejected = "geocode_rejected"
     location_ambiguous = "location_ambiguous"
+    # tripwright verify: a saved fact (ref, price, total, flight, anchor) that the catalog does not back
+    fact_mismatch = "fact_mismatch"
 
 
 class Violation(Value):

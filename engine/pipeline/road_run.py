@@ -46,7 +46,8 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
                                 lambda: road_itinerary(plan, intent, [v for v in violations if not v.blocking],
                                                        trace_id=trace_id, run_id=run_id, rate_to_usd=rate), 95,
                                 lambda it: f"{len(it.citations)} citations")
-        itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id})
+        itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id,
+                                                 "planning_date": session.today})
         checkpoints.save("responder", key, itinerary)
     except PlanCancelled:
         emitter.emit("responder", EventStatus.cancelled, note="cancelled by the user")

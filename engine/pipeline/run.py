@@ -247,9 +247,10 @@ class _Run:
                                           rationale=f"cycle {diff.cycle}: {m.move_type.value} ({m.reason}) "
                                                     f"replaced {m.old_value}"))
         fx = self.s.toolbox.fx.rate(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
-        return synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
-                          violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
-                          run_id=self.run_id, degraded=list(self.s.toolbox.degraded), fx_provenance=fx.provenance)
+        itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
+                               violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
+                               run_id=self.run_id, degraded=list(self.s.toolbox.degraded), fx_provenance=fx.provenance)
+        return itinerary.model_copy(update={"planning_date": self.s.today})  # verify re-derives as-of this day
 
     def _infeasible(self, fixed: RepairResult) -> InfeasiblePlan:
         left = blocking(fixed.violations)

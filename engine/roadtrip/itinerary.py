@@ -134,19 +134,26 @@ class _Builder:
                       admin1=a.admin1, country=a.country, source=a.source, note=a.note)
 
     def costs(self) -> CostBreakdown:
-        region = self.plan.region
-        miles = sum(d.drive_miles for d in self.plan.days)
-        nights = len(self.plan.days) - 1  # the last day ends at the terminus
-        usd = lambda local: int(local * self.rate * 100 + 0.5)  # noqa: E731
-        people, rooms = self.intent.travellers, rooms_for(self.intent.travellers, self.intent.rooms)
-        fuel, lodging = usd(miles * FUEL_USD_PER_MILE[region]), usd(NIGHT_LOCAL[region] * nights * rooms)
-        meals = usd(MEALS_LOCAL[region] * len(self.plan.days) * people)  # per person; fuel is per car
-        converted = "" if CURRENCY[region] == "USD" else f" (from {CURRENCY[region]} at {self.rate:.4f})"
-        text = (f"Road-trip estimates{converted}: fuel for {miles:.0f} mi, {nights} night(s) of lodging "
-                f"and meals; admissions not included")
-        return CostBreakdown(flights_usd_cents=0, lodging_usd_cents=lodging, attractions_usd_cents=0,
-                             transit_usd_cents=fuel, daily_spend_usd_cents=meals,
-                             total_usd_cents=fuel + lodging + meals, currency_disclaimer=text)
+        return road_costs(self.plan, self.rate, travellers=self.intent.travellers, rooms=self.intent.rooms)
+
+
+def road_costs(plan: RoadPlan, rate_to_usd: float, *, travellers: int = 1, rooms: int | None = None
+               ) -> CostBreakdown:
+    """Fuel, lodging and meals from the driven miles and nights (``tripwright verify`` re-derives
+    them with this too): meals per person, lodging per room, fuel per car."""
+    region = plan.region
+    miles = sum(d.drive_miles for d in plan.days)
+    nights = len(plan.days) - 1  # the last day ends at the terminus
+    usd = lambda local: int(local * rate_to_usd * 100 + 0.5)  # noqa: E731
+    rooms = rooms_for(travellers, rooms)
+    fuel, lodging = usd(miles * FUEL_USD_PER_MILE[region]), usd(NIGHT_LOCAL[region] * nights * rooms)
+    meals = usd(MEALS_LOCAL[region] * len(plan.days) * travellers)
+    converted = "" if CURRENCY[region] == "USD" else f" (from {CURRENCY[region]} at {rate_to_usd:.4f})"
+    text = (f"Road-trip estimates{converted}: fuel for {miles:.0f} mi, {nights} night(s) of lodging "
+            f"and meals; admissions not included")
+    return CostBreakdown(flights_usd_cents=0, lodging_usd_cents=lodging, attractions_usd_cents=0,
+                         transit_usd_cents=fuel, daily_spend_usd_cents=meals,
+                         total_usd_cents=fuel + lodging + meals, currency_disclaimer=text)
 
 
 def road_itinerary(plan: RoadPlan, intent: RoadTripIntent, violations: list[Violation], *, trace_id: str,

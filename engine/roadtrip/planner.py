@@ -25,6 +25,7 @@ from .routes import find_route
 EUROPE = frozenset("AT BE CH CZ DE DK ES FI FR GB IE IT LU NL NO PL PT SE SI SK HR HU GR".split())
 MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
 MAX_STEP_SHARE = 1.35
+SPEED_MPH = {"us": 55.0, "europe": 45.0}  # average driving speed by region (hours = miles / speed)
 
 
 @dataclass
@@ -59,7 +60,7 @@ class RoadTripPlanner:
         corridor, origin, terminus, region = self._ends()
         self.corridor, self.region = corridor, region
         self.factor = road_factor(corridor)
-        self.speed = 55.0 if region == "us" else 45.0
+        self.speed = SPEED_MPH[region]
         towns = None
         if isinstance(corridor, DirectCorridor):
             towns = gazetteer_towns(corridor, self.geocoder, self.intent.corridor_max_deviation_miles)

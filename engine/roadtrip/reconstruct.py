@@ -3,6 +3,8 @@ seed 000 invariants against the route geometry (not against what the file claims
 
 from __future__ import annotations
 
+import math
+
 from engine.errors import InputError
 from engine.models import ChoiceKind, ItineraryV1
 
@@ -25,7 +27,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
     origin = _place(days[0].drive.from_name, first_point.lat, first_point.lon)
     last = days[-1].anchor
     terminus = _place(last.name, (last.geo or end_point).lat, (last.geo or end_point).lon)
-    corridor, region = _corridor(intent, origin, terminus, days)
+    corridor, region = saved_corridor(intent, origin, terminus, days)
     out = []
     for n, day in enumerate(days):
         start = _place(day.drive.from_name, day.path[0].lat, day.path[0].lon)
@@ -43,13 +45,18 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
                     max_daily_miles=intent.max_daily_miles)
 
 
-def _corridor(intent, origin: Place, terminus: Place, days):
+def saved_corridor(intent, origin: Place, terminus: Place, days):
+    """The corridor the plan followed: the named route in its direction of travel, or the direct line."""
     if intent.route:
         route = find_route(intent.route)
         a = route.progress_miles(*origin.point)
         b = route.progress_miles(days[0].path[-1].lat, days[0].path[-1].lon)
         return (route if b >= a else route.reversed()), route.region
     region = "us" if (days[0].anchor.country or "US") == "US" else "europe"
+    if intent.trip_type == "round_trip":  # the line runs to the turnaround, the last outbound night
+        turn = days[max(1, math.ceil(len(days) / 2)) - 1]
+        far = turn.anchor.geo or turn.path[-1]
+        return DirectCorridor(origin.point, (far.lat, far.lon)), region
     return DirectCorridor(origin.point, terminus.point), region
 
 

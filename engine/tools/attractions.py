@@ -82,3 +82,8 @@ class FixtureDining:
         rate = self._rates.get(city.currency, 1.0)
         return [restaurant_to_attraction(r, city.tz, rate) for r in city.raw.restaurants
                 if r.kid_friendly or not request.kid_friendly]
+
+    def by_id(self, city_name: str, restaurant_id: str) -> Attraction | None:
+        city = self._catalog.city(city_name)
+        found = city.restaurant(restaurant_id)
+        return restaurant_to_attraction(found, city.tz, self._rates.get(city.currency, 1.0)) if found else None

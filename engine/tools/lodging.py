@@ -40,6 +40,11 @@ class FixtureLodging:
             picked += [h for h in hotels if h.tier == tier][:per_tier]
         return [self._lodging(h, rate) for h in picked[:MAX_OPTIONS]]
 
+    def by_id(self, city_name: str, hotel_id: str) -> Lodging | None:
+        city = self._catalog.city(city_name)
+        hotel = city.hotel(hotel_id)
+        return self._lodging(hotel, self._rates.get(city.currency, 1.0)) if hotel else None
+
     @staticmethod
     def _lodging(h, rate: float) -> Lodging:
         price = usd_cents(h.price_per_night, rate)

@@ -1,0 +1,187 @@
+"""Re-deriving a saved road-trip itinerary (``tripwright verify``) from the route fixtures and the
+gazetteer instead of trusting what the file says.
+
+Each overnight anchor is looked up again (a route town by name, else a gazetteer place near where
+the file puts it; an interpolated point must lie on the corridor) and its coordinates replaced by
+the catalog's; each day starts where the previous one ended; drive miles and hours are recomputed
+with the planner's formula (progress along the corridor × the road factor); a named route's stops
+must be its points of interest; the cost breakdown is recomputed from the re-derived miles. The
+corrected itinerary then goes through the seed 000 invariants (direction, pacing, corridor, geo).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from engine.catalog.catalog import Catalog
+from engine.errors import InputError
+from engine.geocode.trust import geodesic_miles
+from engine.models import ChoiceKind, DayItinerary, Geo, ItineraryV1, Violation, format_usd
+from engine.verify.integrity import mismatch
+
+from .corridor import road_factor
+from .invariants import verify_road_plan
+from .itinerary import CURRENCY, road_costs
+from .plan import Place
+from .planner import SPEED_MPH
+from .reconstruct import road_plan_from_itinerary, saved_corridor
+from .routes import find_route
+
+TOWN_SLACK_MILES = 2.0  # a route town's fixture point vs the file's
+GAZETTEER_SLACK_MILES = 10.0  # gazetteer candidates near the file's point
+ON_CORRIDOR_MILES = 1.0  # an interpolated overnight point sits on the corridor line
+MILES_SLACK = 1.0
+HOURS_SLACK = 0.05
+_COSTS = ("lodging_usd_cents", "transit_usd_cents", "daily_spend_usd_cents", "total_usd_cents")
+
+
+def verify_saved_road(itin: ItineraryV1, catalog: Catalog | None, day: date, geocoder=None) -> list[Violation]:
+    if itin.intent.route:
+        try:
+            find_route(itin.intent.route)
+        except InputError as exc:  # the intent parsed, but no fixture backs its route
+            return [mismatch("intent", f"intent.{exc.field}: {exc.message}")]
+    fixed, found = RoadRederivation(itin, geocoder).run()
+    plan = road_plan_from_itinerary(fixed)
+    derived = road_costs(plan, _rate_to_usd(CURRENCY[plan.region], catalog, day),
+                         travellers=itin.intent.travellers, rooms=itin.intent.rooms)
+    for field in _COSTS:
+        says, redone = getattr(itin.cost_breakdown, field), getattr(derived, field)
+        if says != redone:
+            found.append(mismatch("cost_breakdown", f"cost_breakdown.{field}: itinerary says {format_usd(says)}, "
+                                                    f"re-derived from the route {format_usd(redone)}"))
+    return sorted(found + verify_road_plan(plan), key=lambda v: not v.blocking)
+
+
+def _rate_to_usd(currency: str, catalog: Catalog | None, day: date) -> float:
+    """The FX rate the planner used (as-of T-1 of the planning day); USD needs no catalog."""
+    if currency == "USD":
+        return 1.0
+    from engine.catalog.catalog import default_catalog
+    from engine.tools.toolbox import build_toolbox
+    return build_toolbox(catalog or default_catalog(), today=day).rates_to_usd.get(currency, 1.0)
+
+
+class RoadRederivation:
+    """The itinerary with every re-derivable fact replaced by the catalog's, and what differed."""
+
+    def __init__(self, itin: ItineraryV1, geocoder=None) -> None:
+        self.itin, self.intent = itin, itin.intent
+        days = itin.days
+        if not days or any(d.anchor is None or d.drive is None or not d.path for d in days):
+            raise InputError("days", "a road-trip itinerary needs an anchor, a drive and a driven path on every day")
+        self.route = find_route(self.intent.route) if self.intent.route else None
+        self._geocoder = geocoder
+        first, last = days[0].path[0], days[-1].anchor
+        origin = Place(name=days[0].drive.from_name.split(",")[0], lat=first.lat, lon=first.lon)
+        end = last.geo or days[-1].path[-1]
+        terminus = Place(name=last.name.split(",")[0], lat=end.lat, lon=end.lon)
+        self.corridor, self.region = saved_corridor(self.intent, origin, terminus, days)
+        self.origin = (first.lat, first.lon)
+        self.found: list[Violation] = []
+
+    def run(self) -> tuple[ItineraryV1, list[Violation]]:
+        want = [self.intent.start_date + timedelta(days=i) for i in range(self.intent.days)]
+        have = [d.date for d in self.itin.days]
+        if have != want:
+            self.found.append(mismatch("trip", f"days: itinerary has {len(have)} day(s) {have[0]}..{have[-1]}, "
+                                               f"the intent asks for {len(want)} from {want[0]}"))
+        out, start, start_name = [], self.origin, self.itin.days[0].drive.from_name
+        for n, day in enumerate(self.itin.days):
+            anchor = self._anchor(n, day)
+            out.append(self._day(n, day, (start_name, start), anchor))
+            start, start_name = anchor, day.anchor.name
+        return self.itin.model_copy(update={"days": out}), self.found
+
+    # -- anchors -------------------------------------------------------------------------------
+    def _anchor(self, n: int, day: DayItinerary) -> tuple[float, float]:
+        a = day.anchor
+        stated = (a.geo.lat, a.geo.lon) if a.geo else (day.path[-1].lat, day.path[-1].lon)
+        if a.source == "interpolated":
+            off = self.corridor.offset_miles(*stated)
+            if off > ON_CORRIDOR_MILES:
+                self._say(n, f"overnight point {a.name!r} is interpolated but lies {off:.0f} mi off "
+                             f"{self.corridor.name}")
+            return stated
+        found = self._route_town(a) if a.source in ("route_town", "user") else None
+        if found is None and a.source != "route_town":
+            found = self._gazetteer_place(a, stated)
+        if found is None:
+            where = f"a {self.route.name} town" if a.source == "route_town" and self.route else "in the gazetteer"
+            self._say(n, f"overnight stop {a.name!r} is not {where}")
+            return stated
+        miles = geodesic_miles(stated, found)
+        if miles > (TOWN_SLACK_MILES if a.source == "route_town" else GAZETTEER_SLACK_MILES):
+            self._say(n, f"itinerary puts {a.name} at ({stated[0]:.4f}, {stated[1]:.4f}), "
+                         f"{miles:.0f} mi from where it is ({found[0]:.4f}, {found[1]:.4f})")
+        return found
+
+    def _route_town(self, a) -> tuple[float, float] | None:
+        if self.route is None:
+            return None
+        name = a.name.split(",")[0].strip().casefold()
+        for town in self.route.towns:
+            if town.name.casefold() == name and (not a.admin1 or a.admin1 == town.admin1):
+                return town.lat, town.lon
+        return None
+
+    def _gazetteer_place(self, a, stated: tuple[float, float]) -> tuple[float, float] | None:
+        name = a.name.split(",")[0].strip()
+        try:
+            found = self.geocoder.lookup(name, country_hint=a.country or None, near=stated)
+        except InputError:
+            return None
+        near = [(geodesic_miles(stated, (c.lat, c.lon)), (c.lat, c.lon)) for c in found
+                if not a.admin1 or a.admin1 in (c.admin1, c.admin1_name)]
+        return min(near)[1] if near else None
+
+    @property
+    def geocoder(self):
+        if self._geocoder is None:
+            from engine.geocode import default_gazetteer
+            self._geocoder = default_gazetteer()
+        return self._geocoder
+
+    # -- the day's drive and stops ---------------------------------------------------------------
+    def _day(self, n: int, day: DayItinerary, begin: tuple[str, tuple[float, float]],
+             anchor: tuple[float, float]) -> DayItinerary:
+        """``begin``: where the day starts, by the previous day's re-derived anchor (name, point)."""
+        start_name, start = begin
+        miles = self._miles(start, anchor)
+        hours = round(miles / SPEED_MPH[self.region], 2)
+        if abs(day.drive.miles - miles) > MILES_SLACK:
+            self._say(n, f"drive: itinerary says {day.drive.miles:.0f} mi, the route gives {miles:.0f} mi "
+                         f"from {start_name} to {day.anchor.name}")
+        elif abs(day.drive.hours - hours) > HOURS_SLACK:
+            self._say(n, f"drive: itinerary says {day.drive.hours:.1f} h, {miles:.0f} mi take {hours:.1f} h")
+        geo = Geo(lat=anchor[0], lon=anchor[1])
+        return day.model_copy(update={
+            "anchor": day.anchor.model_copy(update={"geo": geo}), "path": [Geo(lat=start[0], lon=start[1]), geo],
+            "drive": day.drive.model_copy(update={"miles": miles, "hours": hours}),
+            "activities": self._stops(n, day.activities)})
+
+    def _miles(self, start: tuple[float, float], anchor: tuple[float, float]) -> float:
+        """The planner's formula: progress along the corridor × the road factor (short hops by air × 1.3)."""
+        along = abs(self.corridor.progress_miles(*anchor) - self.corridor.progress_miles(*start))
+        miles = along * road_factor(self.corridor)
+        if miles < 1 and geodesic_miles(start, anchor) > 1:
+            miles = geodesic_miles(start, anchor) * 1.3
+        return round(miles, 1)
+
+    def _stops(self, n: int, activities: list) -> list:
+        """Each stop numbered like the city trips' bookings: transfers (the drives) not counted."""
+        booked = [a for a in activities if a.role != "transfer"]
+        return [self._stop(n, booked.index(a) + 1, a) if a in booked else a for a in activities]
+
+    def _stop(self, n: int, k: int, act):
+        if self.route is None or act.kind is not ChoiceKind.attraction or act.geo is None:
+            return act
+        poi = next((p for p in self.route.pois if p.id == act.ref), None)
+        if poi is None:
+            self.found.append(mismatch(act.id, f"activity day {n + 1} #{k}: stop {act.ref!r} is not a "
+                                               f"{self.route.name} point of interest", ref=act.ref))
+            return act
+        return act.model_copy(update={"geo": Geo(lat=poi.lat, lon=poi.lon)})
+
+    def _say(self, n: int, message: str) -> None:
+        self.found.append(mismatch(f"day:{n}", f"day {n + 1}: {message}"))
