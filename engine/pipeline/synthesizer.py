@@ -53,7 +53,9 @@ def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str 
     if v is None:
         return []
     hours = ", ".join(w.label() for w in v.windows_on(day.date)) or "closed"
-    parts = [claims.state(f"open {hours} on {WEEKDAY[day.date.weekday()]}", v.provenance)]
+    note = v.note_on(day.date)  # the rule's word for that date, e.g. the free last Sunday
+    said = f"open {hours} on {WEEKDAY[day.date.weekday()]} {day.date:%Y-%m-%d}" + (f" ({note})" if note else "")
+    parts = [claims.state(said, v.provenance)]
     if slot.selected.kind is ChoiceKind.attraction:
         price = "free" if v.est_price_usd_cents == 0 else f"admission about {format_usd(v.est_price_usd_cents)}"
         parts.append(claims.state(price, v.provenance))
