@@ -13,7 +13,7 @@ from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayIti
                            Violation, format_usd, minutes_of)
 from engine.schedule import day_legs
 
-WEEKDAY = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")
+WEEKDAY = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 class Claims:
