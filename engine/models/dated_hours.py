@@ -25,10 +25,12 @@ NEIGHBOUR_WEEKS = 4  # how far a closure looks for the same weekday open, to cal
 
 
 class Day(NamedTuple):
-    """One date's opening windows and the rule's comment for that date ('' when none)."""
+    """One date's opening windows, the rule's comment for that date ('' when none) and the
+    windows as plain (start, end) clock pairs for the verifier's hot path."""
 
     windows: tuple[TimeWindow, ...]
     note: str
+    spans: tuple[tuple[time, time], ...]
 
 
 class DatedHours:
@@ -54,6 +56,14 @@ class DatedHours:
     def windows_on(self, on: date) -> tuple[TimeWindow, ...]:
         found = self._days.get(on)
         return (found or self.day(on)).windows
+
+    def covers(self, on: date, start: time, end: time) -> bool:
+        """Whether one window of the date holds [start, end] (both ends inclusive)."""
+        found = self._days.get(on) or self.day(on)
+        for opens, closes in found.spans:
+            if opens <= start and end <= closes:
+                return True
+        return False
 
     def closed_reason(self, on: date) -> str:
         """Why a date has no window: ``blackout_date`` (the same weekday opens within a few weeks:
@@ -82,7 +92,7 @@ class DatedHours:
             first, last = max(opens, start).time(), END_OF_DAY if closes >= end else closes.time()
             if state == opening_hours.State.OPEN and first < last:
                 windows.append(TimeWindow(start=first, end=last))
-        return Day(tuple(windows), "; ".join(notes))
+        return Day(tuple(windows), "; ".join(notes), tuple((w.start, w.end) for w in windows))
 
 
 @lru_cache(maxsize=None)  # one entry per distinct (rule, country): a few hundred for the fixtures
