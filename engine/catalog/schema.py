@@ -24,9 +24,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engine.models.dated_hours import RULE_ERRORS, dated_hours
-
 from engine.models import Geo, Tier, VenueType
+from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.tool_results import FareTier, WEEKDAYS
 
 _RANGE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$")

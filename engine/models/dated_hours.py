@@ -22,6 +22,7 @@ MIDNIGHT = time(0, 0)
 END_OF_DAY = time(23, 59)  # a window open until 24:00 ends at 23:59 (the engine's convention)
 RULE_ERRORS = (opening_hours.ParserError, opening_hours.UnknownCountryError)
 NEIGHBOUR_WEEKS = 4  # how far a closure looks for the same weekday open, to call it one date's closure
+MEMO_DATES = 4096  # dates remembered per rule before starting over (a long-running app plans many trips)
 
 
 class Day(NamedTuple):
@@ -50,6 +51,9 @@ class DatedHours:
     def day(self, on: date) -> Day:
         found = self._days.get(on)
         if found is None:
+            if len(self._days) >= MEMO_DATES:
+                self._days.clear()
+                self._reasons.clear()
             found = self._days[on] = self._evaluate(on)
         return found
 
@@ -67,7 +71,7 @@ class DatedHours:
 
     def closed_reason(self, on: date) -> str:
         """Why a date has no window: ``blackout_date`` (the same weekday opens within a few weeks:
-        a holiday, a market's closed Wednesday, a Sunday that is not the month's last),
+        a holiday, a Sunday that is not the month's last),
         ``closed_day`` (that weekday is closed in the weeks around) or ``closed_season`` (closed
         every day of the surrounding weeks: a season, a renovation)."""
         reason = self._reasons.get(on)
