@@ -85,6 +85,14 @@ class Attraction(Value):
             raise ValueError(f"opening_hours {self.opening_hours!r}: {str(exc).splitlines()[0]}") from None
         return self
 
+    def model_copy(self, *, update=None, deep: bool = False) -> "Attraction":
+        """A copy never keeps the original's cached hours or closures: an update may change them."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            for cached in ("hours", "_closed_on"):
+                copied.__dict__.pop(cached, None)
+        return copied
+
     @cached_property
     def hours(self) -> DatedHours:
         return dated_hours(self.opening_hours, self.country)

@@ -91,6 +91,15 @@ def test_each_rule_is_parsed_once_and_each_date_evaluated_once(tb) -> None:
     assert louvre.windows_on(day) is again.windows_on(day)  # served from the memo
 
 
+def test_a_copy_with_other_hours_answers_from_its_own_rule(tb) -> None:
+    louvre = tb.attractions.by_id("Paris", "louvre")
+    tuesday, wednesday = date(2027, 6, 15), date(2027, 6, 16)
+    assert louvre.windows_on(tuesday) == () and louvre.windows_on(wednesday)  # caches filled
+    copy = louvre.model_copy(update={"opening_hours": "Mo-Su 10:00-11:00", "blackout_dates": [wednesday]})
+    assert labels(copy.windows_on(tuesday)) == ["10:00-11:00"] and copy.windows_on(wednesday) == ()
+    assert louvre.windows_on(tuesday) == () and labels(louvre.windows_on(wednesday)) == ["09:00-21:00"]
+
+
 def test_a_bad_rule_stops_the_load_naming_the_venue(tmp_path) -> None:
     root = tmp_path / "fixtures"
     shutil.copytree(fixtures_dir(), root)
