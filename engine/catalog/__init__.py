@@ -1,7 +1,6 @@
 """Embedded fixtures: on-disk schema, loader and the read-only Catalog."""
 
-from .catalog import Catalog, City, closure_dates, default_catalog, parse_window, weekly_hours
+from .catalog import Catalog, City, default_catalog, parse_window
 from .loader import fixtures_dir, load_raw
 
-__all__ = ["Catalog", "City", "closure_dates", "default_catalog", "fixtures_dir", "load_raw",
-           "parse_window", "weekly_hours"]
+__all__ = ["Catalog", "City", "default_catalog", "fixtures_dir", "load_raw", "parse_window"]

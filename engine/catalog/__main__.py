@@ -23,8 +23,10 @@ def main(argv: list[str]) -> int:
         if not argv:
             raw = load_raw()
             for slug, c in raw.cities.items():
+                newest = max(r.verified_on for r in [*c.venues, *c.restaurants, c.transit])
+                checked = sum(r.verified_on == newest for r in [*c.venues, *c.restaurants, c.transit])
                 print(f"{slug}: {len(c.venues)} venues, {len(c.restaurants)} restaurants, "
-                      f"{len(c.hotels)} hotels, airports {c.airports}")
+                      f"{len(c.hotels)} hotels, airports {c.airports}; {checked} row(s) verified on {newest}")
             print(f"{len(raw.airports)} airports, {len(raw.flights.flights)} flights, "
                   f"fx {sorted(raw.fx.weekly)}")
     except FixtureError as exc:

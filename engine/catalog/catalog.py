@@ -12,8 +12,6 @@ from engine.models.tool_results import WEEKDAYS
 from .loader import RawFixtures, load_raw
 from .schema import RawCity, RawHotel, RawRestaurant, RawVenue
 
-ANNUAL_YEARS = range(2024, 2031)
-
 
 def parse_window(text: str) -> TimeWindow:
     start, end = text.split("-")
@@ -29,21 +27,6 @@ def minutes_past_midnight(text: str) -> int:
     """'25:30' → 1530 (after midnight service counts past 24:00)."""
     hh, mm = (int(p) for p in text.split(":"))
     return hh * 60 + mm
-
-
-def weekly_hours(hours: dict[str, list[str]]) -> dict[int, list[TimeWindow]]:
-    return {i: [parse_window(r) for r in hours[name]] for i, name in enumerate(WEEKDAYS)}
-
-
-def closure_dates(entries: list[str]) -> list[date]:
-    out: set[date] = set()
-    for entry in entries:
-        if len(entry) == 5:  # "MM-DD" recurs every year
-            month, day = (int(p) for p in entry.split("-"))
-            out.update(date(y, month, day) for y in ANNUAL_YEARS)
-        else:
-            out.add(date.fromisoformat(entry))
-    return sorted(out)
 
 
 class City:

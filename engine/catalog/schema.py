@@ -1,7 +1,19 @@
 """The on-disk format of the embedded fixtures (``fixtures/``), validated once at load.
 
-Human-friendly on purpose: prices in the local currency's major units, hours as "HH:MM-HH:MM"
-strings per weekday, annual closures as "MM-DD". ``catalog.py`` turns them into engine models.
+Human-friendly on purpose: prices in the local currency's major units; venue and restaurant hours
+as one OpenStreetMap ``opening_hours`` rule (``"Mo,We-Su 09:00-18:00; Tu off; Dec 25 off"``; see
+https://wiki.openstreetmap.org/wiki/Key:opening_hours), which can say what a weekly table cannot:
+the last Sunday of a month (``Su[-1]``), public holidays of the city's country (``PH off``),
+seasons (``Nov-Mar off``), a renovation (``2022 Apr 01-2026 Mar 30 off``); ``unknown`` counts as
+closed. Every rule is parsed here, once, at load. ``catalog.py`` turns rows into engine models.
+
+Provenance per venue, restaurant and transit block: ``source_url``, ``verified_on`` and ``note``.
+``verified_on`` is the date the row's facts (hours, price, fares) were last checked against a
+source: for rows re-checked for issue 9 it is that day, and ``note`` says against what; every other
+row carries the fixture's own date (2026-11-23, when the data was compiled), which is not a
+promise that anyone re-checked it since. ``price`` is what the traveller pays: where the price
+depends on residency and the intent cannot say (IntentV1 has no residency), it is the higher
+non-EU price and ``note`` gives the others.
 """
 
 from __future__ import annotations
@@ -13,11 +25,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.models import Geo, Tier, VenueType
+from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.tool_results import FareTier, WEEKDAYS
 
 _RANGE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$")
 _CLOCK = re.compile(r"^([0-2]\d):([0-5]\d)$")  # may exceed 24:00 for after-midnight service
-_ANNUAL = re.compile(r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 _ID = re.compile(r"^[a-z0-9_]{2,64}$")
 
 
@@ -56,29 +68,12 @@ class RawVenue(Raw):
     kid_friendly: bool | None
     themes: list[str] = Field(min_length=1)
     geo: Geo
-    hours: dict[str, list[str]]
-    closed_dates: list[str] = Field(default_factory=list)
+    opening_hours: str = Field(min_length=1)
     price: float = Field(ge=0)
     duration_minutes: int = Field(ge=30, le=480)
     source_url: str
-
-    @field_validator("hours")
-    @classmethod
-    def _hours(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
-        if set(v) != set(WEEKDAYS):
-            raise ValueError(f"hours must list every weekday {WEEKDAYS} (empty list = closed)")
-        for ranges in v.values():
-            for r in ranges:
-                check_range(r)
-        return v
-
-    @field_validator("closed_dates")
-    @classmethod
-    def _closed(cls, v: list[str]) -> list[str]:
-        for d in v:
-            if not _ANNUAL.match(d):
-                date.fromisoformat(d)
-        return v
+    verified_on: date
+    note: str | None = None
 
 
 class RawRestaurant(Raw):
@@ -88,11 +83,11 @@ class RawRestaurant(Raw):
     meals: list[Literal["lunch", "dinner"]] = Field(min_length=1)
     kid_friendly: bool
     price_per_person: float = Field(gt=0)
-    hours: dict[str, list[str]]
+    opening_hours: str = Field(min_length=1)
     cuisine: str
     source_url: str
-
-    _hours = field_validator("hours")(RawVenue._hours.__func__)
+    verified_on: date
+    note: str | None = None
 
 
 class RawHotel(Raw):
@@ -117,6 +112,8 @@ class RawTransit(Raw):
     taxi_per_km: float = Field(gt=0)
     airport_transfer: dict[str, float]  # IATA -> typical one-way fare by train/shuttle, local units
     source_url: str
+    verified_on: date
+    note: str | None = None
 
     @field_validator("metro_last_departure")
     @classmethod
@@ -149,6 +146,12 @@ class RawCity(Raw):
         dupes = {i for i in ids if ids.count(i) > 1}
         if dupes:
             raise ValueError(f"duplicate ids: {sorted(dupes)}")
+        for row in [*self.venues, *self.restaurants]:
+            try:
+                dated_hours(row.opening_hours, self.country)  # parsed once; Attraction reuses it
+            except RULE_ERRORS as exc:
+                raise ValueError(f"{row.id}: opening_hours {row.opening_hours!r}: "
+                                 f"{str(exc).splitlines()[0]}") from None
         tiers = {h.tier for h in self.hotels}
         if tiers != set(Tier):
             raise ValueError(f"hotels must cover every tier, have {sorted(t.value for t in tiers)}")

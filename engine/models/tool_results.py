@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from .common import Geo, Provenance, Tier, TimeWindow, TransitMode, Value, VenueType
+from .dated_hours import RULE_ERRORS, DatedHours, dated_hours
 
 FareTier = Literal["budget", "mid", "premium"]
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -57,7 +58,9 @@ class Lodging(Value):
 
 
 class Attraction(Value):
-    """A venue with weekly opening windows (local time, keys 0=Monday .. 6=Sunday)."""
+    """A venue whose opening hours are an OSM ``opening_hours`` rule evaluated by local date
+    (``country`` selects the public-holiday calendar for ``PH``); ``blackout_dates`` are closures
+    on top of the rule (a strike, a tool's own knowledge)."""
 
     id: str
     name: str
@@ -65,7 +68,8 @@ class Attraction(Value):
     indoor: bool | None
     kid_friendly: bool | None
     themes: list[str] = Field(default_factory=list)
-    opening_hours: dict[int, list[TimeWindow]]
+    opening_hours: str
+    country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
     blackout_dates: list[date] = Field(default_factory=list)
     location: Geo
     est_price_usd_cents: int = Field(default=0, ge=0)
@@ -73,29 +77,47 @@ class Attraction(Value):
     tz: str
     provenance: Provenance
 
-    @field_validator("opening_hours")
-    @classmethod
-    def _week(cls, v: dict[int, list[TimeWindow]]) -> dict[int, list[TimeWindow]]:
-        if set(v) - set(range(7)):
-            raise ValueError("opening_hours keys must be weekdays 0 (Monday) .. 6 (Sunday)")
-        return {d: sorted(v.get(d, []), key=lambda w: w.start) for d in range(7)}
+    @model_validator(mode="after")
+    def _rule(self) -> "Attraction":
+        try:
+            self.hours  # parsed once per distinct rule and country, shared by every copy
+        except RULE_ERRORS as exc:
+            raise ValueError(f"opening_hours {self.opening_hours!r}: {str(exc).splitlines()[0]}") from None
+        return self
+
+    def model_copy(self, *, update=None, deep: bool = False) -> "Attraction":
+        """A copy never keeps the original's cached hours or closures: an update may change them."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            for cached in ("hours", "_closed_on"):
+                copied.__dict__.pop(cached, None)
+        return copied
+
+    @cached_property
+    def hours(self) -> DatedHours:
+        return dated_hours(self.opening_hours, self.country)
 
     @cached_property
     def _closed_on(self) -> frozenset[date]:
         return frozenset(self.blackout_dates)
 
-    def windows_on(self, day: date) -> list[TimeWindow]:
-        """Opening windows on a date: none on blackout dates or closed weekdays."""
+    def windows_on(self, day: date) -> tuple[TimeWindow, ...]:
+        """Opening windows on a date: none on blackout dates, else what the rule says that day."""
         if day in self._closed_on:
-            return []
-        return self.opening_hours.get(day.weekday(), [])
+            return ()
+        return self.hours.windows_on(day)
+
+    def closed_reason(self, day: date) -> str:
+        """For a date without windows: ``blackout_date``, ``closed_day`` or ``closed_season``."""
+        return "blackout_date" if day in self._closed_on else self.hours.closed_reason(day)
+
+    def note_on(self, day: date) -> str:
+        """The rule's comment for a date ('free admission', 'market holiday'), '' when none."""
+        return "" if day in self._closed_on else self.hours.day(day).note
 
     def is_open(self, day: date, window: TimeWindow) -> bool:
-        start, end = window.start, window.end
-        for w in self.windows_on(day):
-            if w.start <= start and end <= w.end:
-                return True
-        return False
+        """Some window of that date covers ``window`` (the verifier's hot path: memo lookups only)."""
+        return day not in self._closed_on and self.hours.covers(day, window.start, window.end)
 
 
 class WeatherDay(Value):

@@ -15,7 +15,7 @@ from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayIti
                            Violation, format_usd, minutes_of)
 from engine.schedule import day_legs
 
-WEEKDAY = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")
+WEEKDAY = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 class Claims:
@@ -55,7 +55,9 @@ def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str 
     if v is None:
         return []
     hours = ", ".join(w.label() for w in v.windows_on(day.date)) or "closed"
-    parts = [claims.state(f"open {hours} on {WEEKDAY[day.date.weekday()]}", v.provenance)]
+    note = v.note_on(day.date)  # the rule's word for that date, e.g. the free last Sunday
+    said = f"open {hours} on {WEEKDAY[day.date.weekday()]} {day.date:%Y-%m-%d}" + (f" ({note})" if note else "")
+    parts = [claims.state(said, v.provenance)]
     if slot.selected.kind is ChoiceKind.attraction:
         price = "free" if v.est_price_usd_cents == 0 else f"admission about {format_usd(v.est_price_usd_cents)}"
         parts.append(claims.state(price, v.provenance))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.catalog.catalog import Catalog, closure_dates, weekly_hours
+from engine.catalog.catalog import Catalog
 from engine.catalog.schema import RawRestaurant, RawVenue
 from engine.models import Attraction
 
@@ -22,15 +22,16 @@ class DiningTool(Protocol):
     def search(self, request: DiningRequest) -> list[Attraction]: ...
 
 
-def venue_to_attraction(v: RawVenue, tz: str, rate: float) -> Attraction:
+def venue_to_attraction(v: RawVenue, tz: str, rate: float, country: str | None = None) -> Attraction:
     price = usd_cents(v.price, rate)
     return Attraction(id=v.id, name=v.name, venue_type=v.venue_type, indoor=v.indoor,
                       kid_friendly=v.kid_friendly, themes=list(v.themes),
-                      opening_hours=weekly_hours(v.hours), blackout_dates=closure_dates(v.closed_dates),
+                      opening_hours=v.opening_hours, country=country,
                       location=v.geo, est_price_usd_cents=price, duration_minutes=v.duration_minutes,
                       tz=tz, provenance=stamp("attractions", {"id": v.id, "price": price,
-                                                              "hours": v.hours}, ref_id=v.id,
-                                              source_url=v.source_url))
+                                                              "opening_hours": v.opening_hours,
+                                                              "verified_on": v.verified_on.isoformat()},
+                                              ref_id=v.id, source_url=v.source_url))
 
 
 class FixtureAttractions:
@@ -50,23 +51,25 @@ class FixtureAttractions:
         wanted = set(request.themes)
         ranked = sorted(enumerate(venues), key=lambda iv: (-len(wanted & set(iv[1].themes)), iv[0]))
         rate = self._rates.get(city.currency, 1.0)
-        return [venue_to_attraction(v, city.tz, rate) for _, v in ranked[:MAX_ATTRACTIONS]]
+        return [venue_to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:MAX_ATTRACTIONS]]
 
     def by_id(self, city_name: str, venue_id: str) -> Attraction | None:
         city = self._catalog.city(city_name)
         venue = city.venue(venue_id)
-        return venue_to_attraction(venue, city.tz, self._rates.get(city.currency, 1.0)) if venue else None
+        rate = self._rates.get(city.currency, 1.0)
+        return venue_to_attraction(venue, city.tz, rate, city.raw.country) if venue else None
 
 
-def restaurant_to_attraction(r: RawRestaurant, tz: str, rate: float) -> Attraction:
+def restaurant_to_attraction(r: RawRestaurant, tz: str, rate: float, country: str | None = None) -> Attraction:
     """Restaurants share the venue contract so hours are verified the same way; meals are paid
     from the daily spend, so the price here is informational."""
     price = usd_cents(r.price_per_person, rate)
     return Attraction(id=r.id, name=r.name, venue_type="other", indoor=True, kid_friendly=r.kid_friendly,
                       themes=["food", r.cuisine.lower()[:32]] if r.cuisine else ["food"],
-                      opening_hours=weekly_hours(r.hours), location=r.geo, est_price_usd_cents=price,
-                      duration_minutes=75, tz=tz,
-                      provenance=stamp("dining", {"id": r.id, "price": price, "hours": r.hours},
+                      opening_hours=r.opening_hours, country=country, location=r.geo,
+                      est_price_usd_cents=price, duration_minutes=75, tz=tz,
+                      provenance=stamp("dining", {"id": r.id, "price": price, "opening_hours": r.opening_hours,
+                                                  "verified_on": r.verified_on.isoformat()},
                                        ref_id=r.id, source_url=r.source_url))
 
 
@@ -80,7 +83,7 @@ class FixtureDining:
     def search(self, request: DiningRequest) -> list[Attraction]:
         city = self._catalog.city(request.city)
         rate = self._rates.get(city.currency, 1.0)
-        return [restaurant_to_attraction(r, city.tz, rate) for r in city.raw.restaurants
+        return [restaurant_to_attraction(r, city.tz, rate, city.raw.country) for r in city.raw.restaurants
                 if r.kid_friendly or not request.kid_friendly]
 
     def by_id(self, city_name: str, restaurant_id: str) -> Attraction | None:

@@ -1,5 +1,6 @@
-"""Venue hours (seed §6.3, §18.3): some opening window must cover the slot; closures and
-blackout dates mean closed. Applies to attractions and restaurants alike."""
+"""Venue hours (seed §6.3, §18.3): some opening window *of that date* must cover the slot (the
+venue's ``opening_hours`` rule evaluated by date: holidays, a month's last Sunday, seasons, extra
+blackout dates). Applies to attractions and restaurants alike."""
 
 from __future__ import annotations
 
@@ -24,10 +25,10 @@ def verify_venue_hours(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list
 
 def _closed(venue, day, window, node_ref: str) -> Violation:
     windows = venue.windows_on(day)
-    reason = ("blackout_date" if day in venue.blackout_dates
-              else "closed_day" if not windows else "outside_hours")
-    hours = hours_label(windows)
+    reason = venue.closed_reason(day) if not windows else "outside_hours"
+    hours, note = hours_label(windows), venue.note_on(day)
     weekday, iso = WEEKDAY_NAMES[day.weekday()], day.isoformat()
+    said = f"{hours} ({note})" if note else hours
     return Violation(kind=ViolationKind.venue_closed, node_ref=node_ref, blocking=True, details={
         "reason": reason, "date": iso, "weekday": weekday, "hours": hours,
-        "message": f"{venue.name} on {weekday} {iso} {window_label(window)}: {hours}"})
+        "message": f"{venue.name} on {weekday} {iso} {window_label(window)}: {said}"})

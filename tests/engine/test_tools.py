@@ -156,11 +156,11 @@ def test_kid_filter_excludes_venues_that_are_not_kid_friendly(tb, catalog) -> No
 
 def test_louvre_hours_closures_and_blackouts_come_from_the_fixture(tb) -> None:
     louvre = tb.attractions.by_id("Paris", "louvre")
-    assert louvre.opening_hours[1] == []  # Tuesday: closed (SPEC_DECISIONS §2.2)
-    assert [w.label() for w in louvre.opening_hours[0]] == ["09:00-18:00"]
-    assert date(2027, 12, 25) in louvre.blackout_dates
-    assert louvre.windows_on(date(2027, 12, 25)) == []
-    assert louvre.est_price_usd_cents == 2554  # €22 × 1.161
+    assert louvre.opening_hours == "Mo,Th,Sa,Su 09:00-18:00; We,Fr 09:00-21:00; Tu off; Jan 01,May 01,Dec 25 off"
+    assert louvre.windows_on(date(2027, 6, 15)) == ()  # a Tuesday: closed (SPEC_DECISIONS §2.2)
+    assert [w.label() for w in louvre.windows_on(date(2027, 6, 14))] == ["09:00-18:00"]  # a Monday
+    assert louvre.windows_on(date(2027, 12, 25)) == ()  # a Saturday, but Christmas
+    assert louvre.est_price_usd_cents == 3715  # €32 (the non-EU price, issue 9) × 1.161
     assert tb.attractions.by_id("Paris", "no_such_place") is None
 
 

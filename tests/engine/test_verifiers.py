@@ -16,7 +16,7 @@ from engine.verify import (blocking, verify_budget, verify_last_train, verify_lo
                            verify_preferences, verify_timing, verify_venue_hours, verify_weather)
 
 from .conftest import (attraction_slot, flight_slot, gather_inputs, lodging_slot, make_intent, paris_demo,
-                       placeless_slot, plan_of, venue_slot, win)
+                       placeless_slot, plan_of, venue_slot)
 
 JUNE_15 = date(2027, 6, 15)  # a Tuesday: the Louvre is closed
 JUNE_16 = date(2027, 6, 16)  # a Wednesday
@@ -142,9 +142,8 @@ def test_a_departure_needs_the_airport_buffer(paris_facts) -> None:
 def split_facts(paris_facts):
     """The seed's split-hours venue (10–12, 14–18 every day) added to the real Paris facts."""
     base = paris_facts.venue("musee_rodin")
-    hours = {d: [win("10:00", "12:00"), win("14:00", "18:00")] for d in range(7)}
-    venue = base.model_copy(update={"id": "split_hours_gallery", "name": "Split Hours Gallery",
-                                    "opening_hours": hours, "blackout_dates": []})
+    venue = type(base).model_validate({**base.model_dump(), "id": "split_hours_gallery", "name": "Split Hours Gallery",
+                                       "opening_hours": "Mo-Su 10:00-12:00,14:00-18:00", "blackout_dates": []})
     return dataclasses.replace(paris_facts, venues={**paris_facts.venues, venue.id: venue}), venue
 
 

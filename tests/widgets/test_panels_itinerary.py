@@ -17,7 +17,8 @@ from widgets.itinerary_panel import ItineraryModel, ItineraryPanel, day_cost_cen
 
 TODAY = date(2026, 11, 23)
 # A tight budget: the planner downgrades the hotel (a repair) and warns about slippage (an advisory).
-PARIS = "5 days in Paris from 2027-06-15, flying from JFK, budget 2000 USD, art and food"
+# ($2,020 since the Louvre's non-EU €32: at $2,000 repair would also drop the Louvre.)
+PARIS = "5 days in Paris from 2027-06-15, flying from JFK, budget 2020 USD, art and food"
 ROUTE66 = "LA to Chicago via Route 66, 7 days from 2027-05-03"
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -213,8 +214,8 @@ def test_costs_advisories_repairs_and_sources_are_shown(panel, paris):
     assert panel.costs.values["flights"].text() == fmt.money(cost.flights_usd_cents)
     assert panel.costs.values["meals"].text() == fmt.money(cost.meals_usd_cents) != fmt.money(0)
     assert panel.costs.names["daily_spend"].text() == "Daily allowance"
-    assert panel.costs.values["budget"].text() == "$2,000.00"
-    assert panel.costs.values["left"].text() == fmt.money(200000 - cost.total_usd_cents)
+    assert panel.costs.values["budget"].text() == "$2,020.00"
+    assert panel.costs.values["left"].text() == fmt.money(202000 - cost.total_usd_cents)
     assert not panel.costs.budget_bar.isHidden()
     assert panel.costs.citations.text().startswith(f"{len(paris.citations)} citation")
 
