@@ -13,10 +13,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from engine.costs import plan_cost
+from engine.costs import plan_assumptions, plan_cost, rooms_for
 from engine.edits import venue_choice
 from engine.facts import TripFacts
-from engine.models import (Activity, Assumptions, Choice, ChoiceKind, CostBreakdown, DayPlan, FlightOption,
+from engine.models import (Activity, Choice, ChoiceKind, CostBreakdown, DayPlan, FlightOption,
                            ItineraryV1, PlanV1, Slot, TimeWindow, Violation, ViolationKind, format_usd)
 from engine.planning.builder import flight_choice, local_minutes, lodging_choice
 from engine.planning.inputs import trip_dates
@@ -50,6 +50,8 @@ class _Rederivation:
         self.itin, self.intent, self.facts, self.toolbox = itin, itin.intent, facts, toolbox
         self.city = toolbox.catalog.city(facts.city)
         self.nights = max(0, len(itin.days) - 1)
+        self.travellers = itin.intent.travellers
+        self.rooms = rooms_for(itin.intent.travellers, itin.intent.rooms)
         self.found: list[Violation] = []
         self.venues: dict = {}
         self.lodgings: dict = {}
@@ -61,9 +63,7 @@ class _Rederivation:
         self._check_frame(days)
         facts = dataclasses.replace(self.facts, venues={**self.facts.venues, **self.venues},
                                     lodgings={**self.facts.lodgings, **self.lodgings})
-        assumptions = Assumptions(local_currency=facts.currency, fx_rate_to_usd=facts.fx_rate_to_usd,
-                                  fx_as_of=facts.fx_as_of, daily_spend_est_cents=facts.daily_spend_cents)
-        plan = PlanV1(days=days, assumptions=assumptions, rng_seed=0, branch="saved")
+        plan = PlanV1(days=days, assumptions=plan_assumptions(facts, self.intent), rng_seed=0, branch="saved")
         self._check_breakdown(plan, facts)
         return Rederived(plan=plan, facts=facts, violations=self.found)
 
@@ -131,7 +131,7 @@ class _Rederivation:
                 return self._unknown(act, label, "hotel")
             self.lodgings[hotel.lodging_id] = hotel
             nights = f" {self.nights} night{'s' if self.nights != 1 else ''}" if act.role == "checkin" else ""
-            return lodging_choice(di, act.role, hotel, self.nights), act.window, f"{hotel.name}{nights}"
+            return lodging_choice(di, act.role, hotel, self.nights, self.rooms), act.window, f"{hotel.name}{nights}"
         meal = act.role == "meal"
         tool = self.toolbox.dining if meal else self.toolbox.attractions
         venue = tool.by_id(self.city.name, act.ref)
@@ -139,7 +139,7 @@ class _Rederivation:
             return self._unknown(act, label, "restaurant" if meal else "venue")
         self.venues[venue.id] = venue
         kind = ChoiceKind.meal if meal else ChoiceKind.attraction
-        return venue_choice(di, act.role, venue, kind), act.window, venue.name
+        return venue_choice(di, act.role, venue, kind, self.travellers), act.window, venue.name
 
     def _unknown(self, act: Activity, label: str, what: str) -> None:
         self.found.append(mismatch(act.id, f"{label}: {what} {act.ref!r} is not in the {self.city.name} catalog",
@@ -161,7 +161,7 @@ class _Rederivation:
         code = flight.dest if outbound else flight.origin
         geo = self.facts.airport_leg(code, self.city.center, self.itin.days[0].date).from_geo
         window = self._flight_window(act, flight, label)
-        return flight_choice(di, act.role, flight, geo), window, f"{flight.flight_number} {flight.origin}→{flight.dest}"
+        return flight_choice(di, act.role, flight, geo, self.travellers), window, f"{flight.flight_number} {flight.origin}→{flight.dest}"
 
     def _flight_window(self, act: Activity, flight: FlightOption, label: str) -> TimeWindow:
         """The city-side clock time comes from the catalog: landing for arrivals, take-off for departures."""
