@@ -26,6 +26,7 @@ from . import audit, migrate, sqlite_file
 from .cache import IdempotencyKeys, ToolCache
 from .records import AuditRecord
 from .database import make_engine, resolve_url, safe_url, sqlite_path, translated
+from .run_lease import RunLeases
 from .runs import Runs
 from .tenancy import OrgContext, OrgSession, org_session, system_session
 from .trips import Trips
@@ -37,12 +38,12 @@ log = structlog.get_logger("tripwright.store")
 class OrgScope:
     """The repositories of one org context, sharing one Session (and so one transaction)."""
 
-    def __init__(self, session: OrgSession, ctx: OrgContext) -> None:
+    def __init__(self, session: OrgSession, ctx: OrgContext, leases: RunLeases | None = None) -> None:
         self.session = session
         self.ctx = ctx
         self.trips = Trips(session, ctx)
         self.versions = Versions(session, ctx)
-        self.runs = Runs(session, ctx)
+        self.runs = Runs(session, ctx, leases)
         self.tool_cache = ToolCache(session, ctx)
         self.idempotency = IdempotencyKeys(session, ctx)
 
@@ -61,6 +62,7 @@ class Store:
         # SQLite: BEGIN IMMEDIATE for transactions that read and then write (see ``org``).
         self._writer = engine.execution_options(sqlite_immediate=True)
         self.url = url
+        self.run_leases = RunLeases(engine, sqlite_path(url))
 
     @classmethod
     def open(cls, url: str | None = None, *, busy_timeout_s: float = 5.0) -> "Store":
@@ -118,7 +120,7 @@ class Store:
         upgraded), whereas ``BEGIN IMMEDIATE`` simply waits its turn. PostgreSQL ignores it."""
         engine = self._writer if write else self._engine
         with self._transaction(org_session(engine, ctx)) as session:
-            yield OrgScope(session, ctx)  # type: ignore[arg-type]
+            yield OrgScope(session, ctx, self.run_leases)  # type: ignore[arg-type]
 
     @contextlib.contextmanager
     def system(self) -> Iterator[OrgSession]:
