@@ -19,6 +19,8 @@ def signed_in():
     """(store, ctx) of the signed-in org: the personal user on a local file, else a remembered login."""
     from engine.store import Accounts, Store
     store = Store.open()
+    if store.recovery:  # a damaged database was replaced by its newest good backup
+        print(f"tripwright: {store.recovery}", file=sys.stderr)
     try:
         accounts = Accounts(store)
         ctx = accounts.first_run()

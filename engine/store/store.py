@@ -63,23 +63,33 @@ class Store:
         self._writer = engine.execution_options(sqlite_immediate=True)
         self.url = url
         self.run_leases = RunLeases(engine, sqlite_path(url))
+        self.recovery = ""  # set by open(): what was done to a damaged database, for the user
 
     @classmethod
     def open(cls, url: str | None = None, *, busy_timeout_s: float = 5.0) -> "Store":
-        """Check the file (SQLite), back it up and migrate when the schema is behind, and return
-        a ready store. Raises StoreError with one line when the database cannot be used."""
+        """Check the file (SQLite: recover a damaged or emptied one from its backups, take the
+        daily backup), back it up and migrate when the schema is behind, and return a ready
+        store; ``recovery`` then holds the one line to show the user, if any. Raises StoreError
+        with one line when the database cannot be used."""
         resolved = resolve_url(url)
         path = sqlite_path(resolved)
-        has_data = sqlite_file.preflight(path, busy_timeout_s) if path else False
-        engine = make_engine(resolved, busy_timeout_s=busy_timeout_s)
-        try:
-            with translated(resolved):
-                migrated = migrate.upgrade(engine, before=lambda rev: cls._backup_before(path, rev, has_data))
-        except BaseException:
-            engine.dispose()
-            raise
+        with sqlite_file.opening(path, busy_timeout_s) if path else contextlib.nullcontext():
+            checked = sqlite_file.preflight(path, busy_timeout_s) if path else sqlite_file.Preflight(False)
+            if path and checked.has_data and sqlite_file.daily_backup_due(path):
+                sqlite_file.backup(path, "daily")
+            engine = make_engine(resolved, busy_timeout_s=busy_timeout_s)
+            try:
+                with translated(resolved):
+                    migrated = migrate.upgrade(engine, before=lambda rev: cls._backup_before(path, rev, checked.has_data))
+            except BaseException:
+                engine.dispose()
+                raise
+        if checked.notice:
+            log.info("store_recovered", notice=checked.notice)  # the caller shows the notice itself
         log.debug("store_opened", database=safe_url(resolved), migrated=migrated)
-        return cls(engine, resolved)
+        store = cls(engine, resolved)
+        store.recovery = checked.notice
+        return store
 
     @staticmethod
     def _backup_before(path: Path | None, rev: str | None, has_data: bool) -> None:
