@@ -196,11 +196,15 @@ def backup(path: Path, label: str) -> Path:
     folder = path.parent / BACKUP_DIR
     folder.mkdir(exist_ok=True)
     target = folder / f"{path.stem}-{_stamp()}-{label}.db"
-    conn = sqlite3.connect(path, isolation_level=None)
     try:
-        conn.execute("VACUUM INTO ?", (str(target),))
-    finally:
-        conn.close()
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute("VACUUM INTO ?", (str(target),))
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        target.unlink(missing_ok=True)
+        raise StoreError(f"could not back up {path} to {folder}: {exc}") from None
     kind = _kind(target)
     for old in [b for b in list_backups(path) if _kind(b) == kind][:-BACKUPS_KEPT[kind]]:
         old.unlink(missing_ok=True)

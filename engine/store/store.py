@@ -75,12 +75,13 @@ class Store:
         path = sqlite_path(resolved)
         with sqlite_file.opening(path, busy_timeout_s) if path else contextlib.nullcontext():
             checked = sqlite_file.preflight(path, busy_timeout_s) if path else sqlite_file.Preflight(False)
-            if path and checked.has_data and sqlite_file.daily_backup_due(path):
-                sqlite_file.backup(path, "daily")
             engine = make_engine(resolved, busy_timeout_s=busy_timeout_s)
             try:
                 with translated(resolved):
                     migrated = migrate.upgrade(engine, before=lambda rev: cls._backup_before(path, rev, checked.has_data))
+                # after the schema check: a database this build refuses is left byte for byte
+                if path and checked.has_data and sqlite_file.daily_backup_due(path):
+                    cls._daily_backup(path)
             except BaseException:
                 engine.dispose()
                 raise
@@ -90,6 +91,14 @@ class Store:
         store = cls(engine, resolved)
         store.recovery = checked.notice
         return store
+
+    @staticmethod
+    def _daily_backup(path: Path) -> None:
+        """A missed daily copy (disk full) must not keep the user from their trips: logged only."""
+        try:
+            sqlite_file.backup(path, "daily")
+        except StoreError as exc:
+            log.warning("daily_backup_failed", error=str(exc))
 
     @staticmethod
     def _backup_before(path: Path | None, rev: str | None, has_data: bool) -> None:
