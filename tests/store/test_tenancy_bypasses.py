@@ -121,7 +121,8 @@ def test_aliased_classes_work_and_stay_scoped(store, org_a, two_orgs):
 
 def test_versions_cannot_be_deleted_or_changed(store, org_a, two_orgs):
     """Attack: a bulk ORM delete (or ``session.delete``) removed versions; deleting the trip
-    cascaded them away. Closed in the session (a later migration adds a trigger, see README)."""
+    cascaded them away. Closed in the session (no migration here: docs/ARCHITECTURE.md names the trigger
+    a later migration should add)."""
     trip_a, _ = two_orgs
     attempts = [
         lambda s: s.execute(delete(ItineraryVersion)),
