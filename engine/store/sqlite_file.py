@@ -55,11 +55,11 @@ def preflight(path: Path, timeout_s: float) -> Preflight:
         return Preflight(False)
     try:
         if path.stat().st_size == 0:
-            raise _Damaged("empty (0 bytes)")
+            raise _Damaged("empty (0 bytes)", empty=True)
         _check_header(path)
         _quick_check(path, timeout_s)
     except _Damaged as damage:
-        return _recover(path, damage.what)
+        return _recover(path, damage)
     return Preflight(True)
 
 
@@ -91,20 +91,21 @@ def opening(path: Path, timeout_s: float) -> Iterator[None]:
 
 
 class _Damaged(Exception):
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, *, empty: bool = False) -> None:
         super().__init__(what)
         self.what = what
+        self.empty = empty  # nothing in the file to lose
 
 
-def _recover(path: Path, what: str) -> Preflight:
+def _recover(path: Path, damage: _Damaged) -> Preflight:
     good = next((b for b in reversed(list_backups(path)) if _usable(b)), None)
-    folder = path.parent / BACKUP_DIR
-    if good is None and "0 bytes" not in what:
+    folder, what = path.parent / BACKUP_DIR, damage.what
+    if good is None and not damage.empty:
         raise StoreError(f"{path} is {what} and no good backup is in {folder}; it was left untouched — "
                          "move it away to start a new database")
     aside = _move_aside(path)
     if good is None:
-        return Preflight(False, f"the database {path} was {what} and there is no backup in {folder}: "
+        return Preflight(False, f"the database {path} was {what} and there is no good backup in {folder}: "
                                 f"it was moved to {aside.name} and a new, empty database started")
     _restore(good, path)
     made = datetime.fromtimestamp(good.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
