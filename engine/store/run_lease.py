@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 from sqlalchemy import Engine, text
@@ -44,8 +45,32 @@ class RunLeases:
     def __init__(self, engine: Engine, sqlite_path: Path | None) -> None:
         self._engine = engine
         self._folder = sqlite_path.with_name(sqlite_path.name + ".runs") if sqlite_path else None
+        self._held: set[Lease] = set()
+        self._lock = threading.Lock()
 
     def hold(self, run_id: str) -> Lease:
+        lease = self._hold(run_id)
+        with self._lock:
+            self._held.add(lease)
+        inner = lease._release
+
+        def release() -> None:
+            with self._lock:
+                self._held.discard(lease)
+            if callable(inner):
+                inner()
+        lease._release = release
+        return lease
+
+    def release_all(self) -> None:
+        """On ``Store.close``: runs of a closed store can no longer be recorded, and a PostgreSQL
+        lease holds a pooled connection that must not outlive the engine."""
+        with self._lock:
+            held = list(self._held)
+        for lease in held:
+            lease.release()
+
+    def _hold(self, run_id: str) -> Lease:
         if self._folder is None:
             return self._hold_advisory(run_id)
         if fcntl is None:

@@ -171,6 +171,7 @@ class Store:
         return "ok"
 
     def close(self) -> None:
+        self.run_leases.release_all()
         self._engine.dispose()
 
     def __enter__(self) -> "Store":
