@@ -78,6 +78,8 @@ class TripLibrary(QObject):
                 await self._after_sign_in()
             else:
                 self.ask_login()
+            if self.workspace.store.recovery:  # a damaged database was replaced by a backup
+                self.w.show_message(f"Trips: {self.workspace.store.recovery}", "warning")
             self.state_changed.emit()
         self.ready = True
 

@@ -19,6 +19,8 @@ def signed_in():
     """(store, ctx) of the signed-in org: the personal user on a local file, else a remembered login."""
     from engine.store import Accounts, Store
     store = Store.open()
+    if store.recovery:  # a damaged database was replaced by its newest good backup
+        print(f"tripwright: {store.recovery}", file=sys.stderr)
     try:
         accounts = Accounts(store)
         ctx = accounts.first_run()
@@ -28,9 +30,19 @@ def signed_in():
                 raise InputError("login", "this database needs a sign-in: open the app once and choose "
                                           "'remember me', then run the command again")
             ctx = login.ctx
+        _fail_orphans(store, ctx)
         yield store, ctx
     finally:
         store.close()
+
+
+def _fail_orphans(store, ctx) -> None:
+    """Runs a killed ``plan --save`` left ``running`` (no live process holds their lease) become
+    errors and free their requests, as the app does at start-up."""
+    with store.org(ctx, write=True) as repo:
+        failed = repo.runs.fail_orphans()
+    if failed:
+        print(f"tripwright: {failed} interrupted run(s) left by a stopped Tripwright marked failed", file=sys.stderr)
 
 
 @contextmanager

@@ -44,6 +44,7 @@ from ..errors import InputError, StoreError, TripwrightError, VersionCapError
 from ..models import IntentV1, RoadTripIntent, StreamEvent
 from .cache import DEFAULT_IDEMPOTENCY_TTL, idempotency_key
 from .columns import new_id
+from .run_lease import Lease
 from .records import IdempotencyHit, RunState, Version, VersionSummary
 from .store import OrgScope, Store
 from .tenancy import OrgContext
@@ -73,6 +74,7 @@ class RunTicket:
     _next_seq: int = field(default=0, repr=False)
     _done: bool = field(default=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _lease: Lease | None = field(default=None, repr=False)  # tells other processes this run is alive
 
     @property
     def owned(self) -> bool:
@@ -132,26 +134,35 @@ class PlanRecorder:
         key = plan_idempotency_key(trip_id, intent, request_key)
         name = clean_name(trip_name) if trip_name is not None else trip_name_for(intent)
         run_id = new_id()
-        with self._store.org(self._ctx, write=True) as repo:
-            if trip_id is not None:
-                self._check_trip(repo, trip_id, llm_revision)
-            hit = repo.idempotency.claim(key, self.ttl, run_id=run_id)
-            if hit is not None:
-                duplicate = self._duplicate(repo, hit, key, intent, trip_id)
-                if duplicate is not None:
-                    log.info("plan_request_duplicate", run_id=duplicate.run_id, pending=duplicate.duplicate_pending)
-                    return duplicate
-                self._take_over(repo, key, run_id)
-            created = trip_id is None
-            if created:
-                trip_id = repo.trips.create(name, mode=intent.mode).trip_id
-            repo.runs.start(intent=intent, trace_id=run_id.replace("-", ""), run_id=run_id, trip_id=trip_id)
+        lease = self._store.run_leases.hold(run_id)  # before the row: a running row always has one
+        try:
+            with self._store.org(self._ctx, write=True) as repo:
+                if trip_id is not None:
+                    self._check_trip(repo, trip_id, llm_revision, intent.mode)
+                hit = repo.idempotency.claim(key, self.ttl, run_id=run_id)
+                if hit is not None:
+                    duplicate = self._duplicate(repo, hit, key, intent, trip_id)
+                    if duplicate is not None:
+                        log.info("plan_request_duplicate", run_id=duplicate.run_id, pending=duplicate.duplicate_pending)
+                        lease.release()
+                        return duplicate
+                    self._take_over(repo, key, run_id)
+                created = trip_id is None
+                if created:
+                    trip_id = repo.trips.create(name, mode=intent.mode).trip_id
+                repo.runs.start(intent=intent, trace_id=run_id.replace("-", ""), run_id=run_id, trip_id=trip_id)
+        except BaseException:
+            lease.release()
+            raise
         log.info("plan_run_started", run_id=run_id, trip_id=trip_id, new_trip=created)
-        return RunTicket(key=key, intent=intent, run_id=run_id, trip_id=trip_id, created_trip=created)
+        return RunTicket(key=key, intent=intent, run_id=run_id, trip_id=trip_id, created_trip=created, _lease=lease)
 
     @staticmethod
-    def _check_trip(repo: OrgScope, trip_id: str, llm_revision: bool) -> None:
-        repo.trips.get(trip_id)
+    def _check_trip(repo: OrgScope, trip_id: str, llm_revision: bool, mode: str) -> None:
+        trip = repo.trips.get(trip_id)
+        if trip.mode != mode:
+            raise InputError("trip", f"trip {trip_id} is a {trip.mode.replace('_', ' ')} trip; this plan is a "
+                                     f"{mode.replace('_', ' ')} (save it as a new trip instead)")
         if llm_revision and repo.versions.llm_revisions_left(trip_id) == 0:
             raise VersionCapError(max_llm_revisions(), MAX_VERSIONS_ENV)
 
@@ -160,7 +171,7 @@ class PlanRecorder:
         """The ticket for an earlier identical request, or None when what it saved is gone (its
         trip was deleted since): then the request is planned again."""
         trip_id = trip_id or self._run_trip(repo, hit.run_id)
-        if hit.status == "pending":
+        if hit.status == "pending" and not repo.runs.fail_if_orphaned([hit.run_id] if hit.run_id else []):
             return RunTicket(key=key, intent=intent, run_id=hit.run_id, trip_id=trip_id, duplicate_pending=True)
         if trip_id is None or hit.version_number is None:
             return None
@@ -240,6 +251,17 @@ class PlanRecorder:
         ticket.write_ms += elapsed
         log.debug("run_written", run_id=ticket.run_id, events=len(events), ms=round(elapsed, 2))
 
+    @staticmethod
+    @contextlib.contextmanager
+    def _released(ticket: RunTicket) -> Iterator[None]:
+        """The run's lease goes once its closing transaction is over, committed or not (a run
+        left ``running`` by a failed close is then an orphan for the next start to fail)."""
+        try:
+            yield
+        finally:
+            if ticket._lease is not None:
+                ticket._lease.release()
+
     # -- finish ------------------------------------------------------------------------------
     def finish(self, ticket: RunTicket, result: Any, *, intent: Any = None,
                llm_meta: dict[str, Any] | None = None, note: str = "",
@@ -283,7 +305,7 @@ class PlanRecorder:
     def _save(self, ticket: RunTicket, result: Any, events: list[StreamEvent], intent: Any,
               llm_meta: dict[str, Any] | None, note: str, based_on: int | None) -> VersionSummary:
         run_id, trip_id = str(ticket.run_id), str(ticket.trip_id)
-        with self._writing(ticket, events) as repo:
+        with self._released(ticket), self._writing(ticket, events) as repo:
             # The checkpoints name the version's plan instead of repeating it (one copy of a plan).
             repo.runs.finish(run_id, "completed", checkpoints=result.checkpoints, version_plan=result.plan)
             intent = intent if intent is not None else ticket.intent
@@ -298,7 +320,7 @@ class PlanRecorder:
     def _close(self, ticket: RunTicket, events: list[StreamEvent], status: RunState, message: str,
                checkpoints: Any) -> None:
         run_id = str(ticket.run_id)
-        with self._writing(ticket, events) as repo:
+        with self._released(ticket), self._writing(ticket, events) as repo:
             repo.runs.finish(run_id, status, checkpoints=checkpoints, error_message=message)
             repo.idempotency.complete(ticket.key, run_id=run_id, status="error")
             discarded = ticket.created_trip and repo.trips.discard_if_empty(str(ticket.trip_id))

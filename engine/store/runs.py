@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from pydantic_core import to_jsonable_python
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..errors import InputError
 from ..models import StreamEvent
@@ -20,7 +20,9 @@ from .checkpoints import pack_checkpoints, unpack_checkpoints
 from .columns import utcnow
 from .records import Checkpoint, RunDetail, RunState, RunStatus
 from .schema import RUN_STATUSES, AgentRun, Idempotency, ItineraryVersion, RunEvent
+from .run_lease import RunLeases
 from .tenancy import OrgContext, OrgSession
+from .trips import Trips
 
 FINAL = ("completed", "error", "cancelled")
 
@@ -37,9 +39,10 @@ def _status(r: AgentRun) -> dict[str, Any]:
 
 
 class Runs:
-    def __init__(self, session: OrgSession, ctx: OrgContext) -> None:
+    def __init__(self, session: OrgSession, ctx: OrgContext, leases: RunLeases | None = None) -> None:
         self._s = session
         self._ctx = ctx
+        self._leases = leases
 
     def start(self, *, intent: Any, trace_id: str, run_id: str | None = None,
               trip_id: str | None = None) -> RunStatus:
@@ -135,21 +138,39 @@ class Runs:
         return [StreamEvent.model_validate(p) for p in self._s.scalars(stmt)]
 
     def fail_orphans(self, message: str = "interrupted: Tripwright stopped while planning") -> int:
-        """Call once at start-up: this user's runs still ``running`` belong to a process that is gone.
-        Their pending idempotency claims fail with them, so the same request can be retried at
-        once instead of waiting for the claim's TTL."""
-        orphans = []
-        stmt = select(AgentRun).where(AgentRun.status == "running", AgentRun.user_id == self._ctx.user_id)
-        for run in self._s.scalars(stmt):
-            run.status, run.error_message = "error", message
-            run.updated_at = run.completed_at = utcnow()
-            orphans.append(run.run_id)
-        if orphans:
-            claims = select(Idempotency).where(Idempotency.run_id.in_(orphans), Idempotency.status == "pending")
-            for claim in self._s.scalars(claims):
-                claim.status = "error"
-        self._s.flush()
-        return len(orphans)
+        """This user's runs left ``running`` by a process that is gone become errors, and their
+        pending idempotency claims fail with them, so the same request can be retried at once
+        instead of waiting for the claim's TTL. A run whose lease a live process holds (a plan
+        being saved by the CLI while the app starts, or the other way round) is left alone."""
+        stmt = select(AgentRun.run_id).where(AgentRun.status == "running", AgentRun.user_id == self._ctx.user_id)
+        return len(self.fail_if_orphaned([r for r in self._s.scalars(stmt)], message))
+
+    def fail_if_orphaned(self, run_ids: list[str],
+                         message: str = "interrupted: Tripwright stopped while planning") -> list[str]:
+        """Fail those of ``run_ids`` still ``running`` with no live owner; returns the ones failed.
+        The UPDATE re-checks the status, so a run its owner closed meanwhile keeps its outcome."""
+        orphans = [r for r in run_ids if not (self._leases and self._leases.is_held(r))]
+        if not orphans:
+            return []
+        now = utcnow()
+        failed = list(self._s.scalars(
+            update(AgentRun).where(AgentRun.run_id.in_(orphans), AgentRun.status == "running")
+            .values(status="error", error_message=message, updated_at=now, completed_at=now)
+            .returning(AgentRun.run_id).execution_options(synchronize_session="fetch")))
+        if failed:
+            self._s.execute(update(Idempotency).where(Idempotency.run_id.in_(failed), Idempotency.status == "pending")
+                            .values(status="error").execution_options(synchronize_session="fetch"))
+            self._discard_empty_trips(failed)
+        return failed
+
+    def _discard_empty_trips(self, failed: list[str]) -> None:
+        """A killed first plan leaves no empty trip behind (as ``PlanRecorder.abandon`` would
+        not): a trip of a failed run with no version and no other run in flight goes."""
+        trip_ids = set(self._s.scalars(select(AgentRun.trip_id).where(AgentRun.run_id.in_(failed))))
+        busy = set(self._s.scalars(select(AgentRun.trip_id).where(AgentRun.status == "running")))
+        trips = Trips(self._s, self._ctx)
+        for trip_id in sorted(t for t in trip_ids - busy if t):
+            trips.discard_if_empty(trip_id)
 
     def _row(self, run_id: str) -> AgentRun:
         run = self._s.get(AgentRun, run_id) if isinstance(run_id, str) else None

@@ -26,6 +26,7 @@ from . import audit, migrate, sqlite_file
 from .cache import IdempotencyKeys, ToolCache
 from .records import AuditRecord
 from .database import make_engine, resolve_url, safe_url, sqlite_path, translated
+from .run_lease import RunLeases
 from .runs import Runs
 from .tenancy import OrgContext, OrgSession, org_session, system_session
 from .trips import Trips
@@ -37,12 +38,12 @@ log = structlog.get_logger("tripwright.store")
 class OrgScope:
     """The repositories of one org context, sharing one Session (and so one transaction)."""
 
-    def __init__(self, session: OrgSession, ctx: OrgContext) -> None:
+    def __init__(self, session: OrgSession, ctx: OrgContext, leases: RunLeases | None = None) -> None:
         self.session = session
         self.ctx = ctx
         self.trips = Trips(session, ctx)
         self.versions = Versions(session, ctx)
-        self.runs = Runs(session, ctx)
+        self.runs = Runs(session, ctx, leases)
         self.tool_cache = ToolCache(session, ctx)
         self.idempotency = IdempotencyKeys(session, ctx)
 
@@ -61,23 +62,43 @@ class Store:
         # SQLite: BEGIN IMMEDIATE for transactions that read and then write (see ``org``).
         self._writer = engine.execution_options(sqlite_immediate=True)
         self.url = url
+        self.run_leases = RunLeases(engine, sqlite_path(url))
+        self.recovery = ""  # set by open(): what was done to a damaged database, for the user
 
     @classmethod
     def open(cls, url: str | None = None, *, busy_timeout_s: float = 5.0) -> "Store":
-        """Check the file (SQLite), back it up and migrate when the schema is behind, and return
-        a ready store. Raises StoreError with one line when the database cannot be used."""
+        """Check the file (SQLite: recover a damaged or emptied one from its backups, take the
+        daily backup), back it up and migrate when the schema is behind, and return a ready
+        store; ``recovery`` then holds the one line to show the user, if any. Raises StoreError
+        with one line when the database cannot be used."""
         resolved = resolve_url(url)
         path = sqlite_path(resolved)
-        has_data = sqlite_file.preflight(path, busy_timeout_s) if path else False
-        engine = make_engine(resolved, busy_timeout_s=busy_timeout_s)
-        try:
-            with translated(resolved):
-                migrated = migrate.upgrade(engine, before=lambda rev: cls._backup_before(path, rev, has_data))
-        except BaseException:
-            engine.dispose()
-            raise
+        with sqlite_file.opening(path, busy_timeout_s) if path else contextlib.nullcontext():
+            checked = sqlite_file.preflight(path, busy_timeout_s) if path else sqlite_file.Preflight(False)
+            engine = make_engine(resolved, busy_timeout_s=busy_timeout_s)
+            try:
+                with translated(resolved):
+                    migrated = migrate.upgrade(engine, before=lambda rev: cls._backup_before(path, rev, checked.has_data))
+                # after the schema check: a database this build refuses is left byte for byte
+                if path and checked.has_data and sqlite_file.daily_backup_due(path):
+                    cls._daily_backup(path)
+            except BaseException:
+                engine.dispose()
+                raise
+        if checked.notice:
+            log.info("store_recovered", notice=checked.notice)  # the caller shows the notice itself
         log.debug("store_opened", database=safe_url(resolved), migrated=migrated)
-        return cls(engine, resolved)
+        store = cls(engine, resolved)
+        store.recovery = checked.notice
+        return store
+
+    @staticmethod
+    def _daily_backup(path: Path) -> None:
+        """A missed daily copy (disk full) must not keep the user from their trips: logged only."""
+        try:
+            sqlite_file.backup(path, "daily")
+        except StoreError as exc:
+            log.warning("daily_backup_failed", error=str(exc))
 
     @staticmethod
     def _backup_before(path: Path | None, rev: str | None, has_data: bool) -> None:
@@ -118,7 +139,7 @@ class Store:
         upgraded), whereas ``BEGIN IMMEDIATE`` simply waits its turn. PostgreSQL ignores it."""
         engine = self._writer if write else self._engine
         with self._transaction(org_session(engine, ctx)) as session:
-            yield OrgScope(session, ctx)  # type: ignore[arg-type]
+            yield OrgScope(session, ctx, self.run_leases)  # type: ignore[arg-type]
 
     @contextlib.contextmanager
     def system(self) -> Iterator[OrgSession]:
@@ -150,6 +171,7 @@ class Store:
         return "ok"
 
     def close(self) -> None:
+        self.run_leases.release_all()
         self._engine.dispose()
 
     def __enter__(self) -> "Store":

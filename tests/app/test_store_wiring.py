@@ -244,7 +244,8 @@ def test_a_run_left_running_by_a_killed_app_is_failed_at_start(qtbot, open_windo
     with store:
         from engine.store import PlanRecorder
 
-        ticket = PlanRecorder(store, ctx).begin(paris())  # ...and the process died
+        ticket = PlanRecorder(store, ctx).begin(paris())  # ...and the process died:
+        ticket._lease.release()  # its lease goes with it (tests/store/test_run_leases.py kills one for real)
         run_id = ticket.run_id
     window = open_window()
     assert window.library.active
@@ -279,9 +280,23 @@ def test_an_unusable_database_keeps_the_app_planning_in_memory(qtbot, make_windo
     window = make_window(use_store=True, store_url=f"sqlite:///{home}/broken.db")
     qtbot.waitUntil(lambda: window.library.ready, timeout=LOAD_TIMEOUT_MS)
     assert "not being saved" in window.message_bar.text() and window.database_label.text() == "Not saving"
-    assert (home / "broken.db").read_bytes() == b"this is not a database" * 100  # untouched
+    assert (home / "broken.db").read_bytes() == b"this is not a database" * 100  # untouched: no backup
     version = plan(qtbot, window, paris())
     assert version is not None and version.number is None and window.trip.current is version
+
+
+def test_a_damaged_database_is_restored_from_its_backup_and_the_app_says_so(qtbot, open_window, db_url, home):
+    window = open_window()
+    plan(qtbot, window, paris())
+    window.close()
+    with Store.open(db_url) as store:
+        store.backup()
+    (home / "trips.db").write_bytes(b"\x00" * 8192)  # damaged after the backup was taken
+    again = open_window()
+    message = again.message_bar.text()
+    assert "Trips: the database" in message and "trips-damaged-" in message and "restored" in message
+    assert again.library.active and len(listed(qtbot, again, 1)) == 1
+    assert [p.name for p in home.glob("trips-damaged-*.db")]
 
 
 def test_settings_change_units_and_home_airport(qtbot, open_window):

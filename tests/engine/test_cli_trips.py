@@ -95,3 +95,18 @@ def test_an_infeasible_saved_plan_exits_3_and_leaves_no_empty_trip(tmp_path) -> 
     done = tw(db, "plan", "--intent", str(poor), "--save", "--today", "2026-11-23")
     assert done.returncode == 3 and "budget" in done.stderr
     assert "0 trip(s)" in tw(db, "trips", "list").stdout
+
+
+def test_a_plan_of_another_mode_is_refused_for_an_existing_trip(tmp_path) -> None:
+    """``--trip ID`` of a city trip with a road-trip intent: exit 2 before planning, nothing saved."""
+    from tests.engine.test_cli import ROAD
+    db = tmp_path / "trips.sqlite3"
+    assert tw(db, "plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23").returncode == 0
+    trip_id = tw(db, "trips", "list").stdout.split()[0]
+    road = tmp_path / "road.json"
+    road.write_text(json.dumps(ROAD))
+    out = tmp_path / "road_out.json"
+    refused = tw(db, "plan", "--intent", str(road), "--save", "--trip", trip_id, "--out", str(out), "--today", "2026-11-23")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith(f"tripwright: trip: trip {trip_id} is a city trip; this plan is a road trip")
+    assert not out.exists() and " v1 " in tw(db, "trips", "list").stdout

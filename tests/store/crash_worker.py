@@ -20,3 +20,21 @@ def save_forever(url: str, org_id: str, user_id: str, trip_id: str, doc_path: st
             repo.versions.save(trip_id, doc, note="crash_worker")  # not an LLM revision: never capped
         with saved.get_lock():
             saved.value += 1
+
+
+def begin_and_hang(url: str, org_id: str, user_id: str, intent_path: str, today: str, started: Any) -> None:
+    """Begin a ``plan --save`` run exactly as the CLI would (same idempotency key), then wait to
+    be killed: the run stays ``running`` and its request claimed, with this process's lease."""
+    import time
+
+    from engine.models import IntentV1
+    from engine.store import PlanRecorder
+
+    with open(intent_path, encoding="utf-8") as fh:
+        intent = IntentV1.model_validate(json.load(fh))
+    store = Store.open(url)
+    ticket = PlanRecorder(store, OrgContext(org_id, user_id)).begin(intent, request_key=f"today={today}")
+    with started.get_lock():
+        started.value = 1 if ticket.owned else -1
+    while True:
+        time.sleep(1)

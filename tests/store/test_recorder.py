@@ -148,10 +148,14 @@ def test_an_infeasible_plan_records_the_failure_and_frees_the_claim(store, org_a
 def test_a_run_begun_and_never_finished_is_failed_as_an_orphan(store, db_url, org_a):
     recorder = PlanRecorder(store, org_a, flush_every=2)
     ticket = recorder.begin(paris_intent())
-    result = plan(recorder, ticket)  # the process "dies" here: no finish
+    result = plan(recorder, ticket)  # no finish: alive while its lease is held
     with store.org(org_a) as repo:
         assert len(repo.runs.replay(ticket.run_id)) == len(result.events) // 2 * 2
         assert [r.run_id for r in repo.runs.running()] == [ticket.run_id]
+        assert repo.runs.fail_orphans() == 0  # a live run is left alone
+    assert recorder.begin(paris_intent()).duplicate_pending
+    ticket._lease.release()  # what the OS does when the process dies (test_run_leases kills one for real)
+    with store.org(org_a) as repo:
         assert repo.runs.fail_orphans() == 1
     with store.org(org_a) as repo:
         status = repo.runs.status(ticket.run_id)
