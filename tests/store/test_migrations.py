@@ -81,6 +81,26 @@ def test_history_and_versions_are_guarded_by_triggers(store, org_a, itinerary):
         assert [e.action for e in repo.audit_log()] == ["version_saved", "trip_created"]
 
 
+def test_a_version_goes_only_with_its_trip(store, org_a, itinerary):
+    """0005: plain SQL cannot delete a saved version; purging the trip (retention, 90 days after
+    the user deleted it) still takes its versions with it through the cascade."""
+    from datetime import timedelta
+
+    from engine.store.retention import prune
+    with store.org(org_a) as repo:
+        kept, purged = repo.trips.create("Kept"), repo.trips.create("Purged")
+        for trip in (kept, purged):
+            repo.versions.save(trip.trip_id, itinerary)
+        repo.trips.delete(purged.trip_id)
+    for sql in ("DELETE FROM itinerary_version", f"DELETE FROM itinerary_version WHERE trip_id = '{kept.trip_id}'"):
+        with pytest.raises(Exception, match="a version goes only with its trip"), store._engine.begin() as conn:
+            conn.execute(text(sql))
+    prune(store, now=datetime.now(timezone.utc) + timedelta(days=91))
+    with store._engine.connect() as conn:
+        left = conn.execute(text("SELECT trip_id FROM itinerary_version")).scalars().all()
+    assert left == [kept.trip_id]
+
+
 def _stamp(url: str, revision: str) -> None:
     engine = create_engine(url)
     with engine.begin() as conn:
@@ -252,7 +272,7 @@ def test_upgrading_a_0003_database_with_data_keeps_it(db_url):
         ctx = _rows_of_0003(conn, result)
     engine.dispose()
     with Store.open(db_url) as store:
-        assert store.schema_revision() == migrate.head() == "0004"
+        assert store.schema_revision() == migrate.head()
         indexes = {ix["name"] for ix in inspect(store._engine).get_indexes("itinerary_version")}
         assert {"ix_itinerary_version_run_id", "ix_itinerary_version_lineage"} <= indexes
         with store.org(ctx) as repo:
