@@ -57,6 +57,8 @@ class TripLibrary(QObject):
         self.problem = ""  # why trips are not being saved, when they are not
         self.login_dialog = None
         self.ready = False  # start() has done all it does without the user (tests and the bench wait for it)
+        self._shown: tuple[str | None, int | None] | None = None  # the trip and version to remember
+        self._remembering: asyncio.Future | None = None
 
     @property
     def active(self) -> bool:
@@ -204,8 +206,23 @@ class TripLibrary(QObject):
         if not self.active:
             return
         current = self.w.trip.current
-        trip_id, number = self.w.trip.trip_id, current.number if current is not None else None
-        asyncio.ensure_future(asyncio.to_thread(self.workspace.remember_open, trip_id, number))
+        self._shown = (self.w.trip.trip_id, current.number if current is not None else None)
+        if self._remembering is None or self._remembering.done():
+            self._remembering = asyncio.ensure_future(self._write_shown())
+
+    async def _write_shown(self) -> None:
+        """One writer at a time, always ending on the newest shown version: two writes racing in
+        the thread pool (undo then redo in quick succession) could otherwise land out of order."""
+        written = None
+        while self._shown != written:
+            written = self._shown
+            await asyncio.to_thread(self.workspace.remember_open, *written)
+
+    def remember_on_close(self) -> None:
+        """The window is closing: write the shown version now (a write still queued for the
+        thread pool might never run once the loop stops)."""
+        if self.active and self._shown is not None:
+            self.workspace.remember_open(*self._shown)
 
     # -- recording runs ----------------------------------------------------------------------------
     async def begin(self, intent, *, new_trip: bool, request_key: str | None) -> Recording | Reused | None:

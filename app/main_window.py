@@ -469,6 +469,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         self.controller.cancel()  # the worker stops at its next node; the trip stays in the session
+        self.library.remember_on_close()
         for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu, self.settings_dialog,
                     self.library.login_dialog):
             try:
