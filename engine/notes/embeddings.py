@@ -1,0 +1,100 @@
+"""Embeddings from the configured OpenAI-compatible endpoint (``{base}/embeddings``).
+
+Configured = an embedding model in Settings (or ``TRIPWRIGHT_EMBEDDING_MODEL``) and not
+``TRIPWRIGHT_OFFLINE=1``; the endpoint and key are the LLM's (``OPENAI_BASE_URL``,
+``OPENAI_API_KEY`` or the keyring). Unconfigured, notes are searched lexically and nothing is
+sent anywhere. The SDK's defaults (600 s, 2 retries) are replaced by ``OPENAI_TIMEOUT_S`` and one
+retry. Vectors are returned unit-length float32, so a dot product is the cosine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import ToolError
+
+BATCH = 64
+DEFAULT_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class EmbeddingConfig:
+    base_url: str
+    api_key: str
+    model: str
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+
+def embedding_config(environ: Mapping[str, str] | None = None) -> EmbeddingConfig | None:
+    """The effective configuration from settings + environment, or None (lexical only)."""
+    from engine.settings import apply_env, endpoint_or_default, get_api_key, load_settings
+
+    environ = os.environ if environ is None else environ
+    if environ.get("TRIPWRIGHT_OFFLINE") == "1":
+        return None
+    settings = apply_env(load_settings().settings, environ)
+    if not settings.embedding_model:
+        return None
+    base = endpoint_or_default(settings.llm_endpoint)
+    key = (environ.get("OPENAI_API_KEY") or "").strip()
+    if not key:
+        from engine.store import SecretStore
+        key = get_api_key(base, SecretStore(), environ) or "none"  # local servers need no key
+    try:
+        timeout = float(environ.get("OPENAI_TIMEOUT_S") or DEFAULT_TIMEOUT_S)
+    except ValueError:
+        timeout = DEFAULT_TIMEOUT_S
+    return EmbeddingConfig(base_url=base, api_key=key, model=settings.embedding_model, timeout_s=timeout)
+
+
+class Embedder:
+    def __init__(self, config: EmbeddingConfig) -> None:
+        self.config = config
+
+    @property
+    def model(self) -> str:
+        return self.config.model
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), dims) float32, unit rows. ToolError with one line when the endpoint fails."""
+        import openai
+
+        client = openai.AsyncOpenAI(base_url=self.config.base_url, api_key=self.config.api_key,
+                                    timeout=self.config.timeout_s, max_retries=1)
+        rows: list[list[float]] = []
+        try:
+            async with client:
+                for start in range(0, len(texts), BATCH):
+                    batch = list(texts[start:start + BATCH])
+                    answer = await client.embeddings.create(model=self.config.model, input=batch)
+                    got = sorted(answer.data, key=lambda d: d.index)
+                    if len(got) != len(batch):
+                        raise ToolError("embeddings", f"asked for {len(batch)} vectors, got {len(got)}")
+                    rows += [d.embedding for d in got]
+        except openai.OpenAIError as exc:
+            raise ToolError("embeddings", f"{self.config.base_url} failed: {_reason(exc)}") from None
+        return unit_rows(np.asarray(rows, dtype=np.float32))
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Synchronous form, for worker threads and the CLI (never call it on a running loop)."""
+        return asyncio.run(self.aembed(texts))
+
+
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    if matrix.ndim != 2 or matrix.shape[0] == 0:
+        return matrix.reshape(0, 0) if matrix.size == 0 else matrix
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    if not np.all(np.isfinite(matrix)) or np.any(norms == 0):
+        raise ToolError("embeddings", "the endpoint returned an empty or invalid vector")
+    return (matrix / norms).astype(np.float32)
+
+
+def _reason(exc: Exception) -> str:
+    status = getattr(exc, "status_code", None)
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return f"HTTP {status}: {text}"[:200] if status else text[:200]

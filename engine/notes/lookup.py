@@ -1,0 +1,87 @@
+"""``StoreNotesLookup``: the synthesizer's view of an org's notes, lexical and in memory.
+
+Planning must stay fast and offline, so a plan's lookups never call an endpoint: a place is found
+by its name's distinctive words ("Musée du Louvre" → "louvre"), with the same calibrated
+confidence as ``notes ask`` (``terms.coverage``, τ = 0.70). A destination's chunks are read once
+per change (one query) and searched in memory; then the best sentence of the best chunk is the
+hint, and it too must reach τ.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from . import terms as T
+from .chunking import sentences
+from .hints import NoteHint
+from .retrieval import TAU, rag_disabled, source_label
+
+MAX_HINT_CHARS = 280
+
+
+@dataclass
+class _Snapshot:
+    generation: tuple
+    chunks: list  # NoteChunk
+    stems: list[frozenset[str]]
+
+    def df(self, word: str) -> int:
+        s = T.stem(word)
+        return sum(1 for st in self.stems if s in st)
+
+
+class StoreNotesLookup:
+    active = True
+
+    def __init__(self, store, ctx) -> None:  # noqa: ANN001
+        self.store, self.ctx = store, ctx
+        self._snapshots: dict[str, _Snapshot] = {}
+        self._slugs: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def about(self, destination: str, place: str) -> NoteHint | None:
+        if rag_disabled():
+            return None
+        snap = self._snapshot(self._slug(destination))
+        words = T.query_terms(place, place_name=True)
+        if not snap.chunks or not words:
+            return None
+        n = len(snap.chunks)
+        weights = {w: T.idf(n, snap.df(w)) for w in words}
+        score, i = max((T.coverage(words, weights, st), -i) for i, st in enumerate(snap.stems))
+        if score < TAU:
+            return None
+        chunk = snap.chunks[-i]
+        best = max(((T.coverage(words, weights, T.stems(s)), s.strip()) for s in sentences(chunk.text)),
+                   key=lambda x: x[0])
+        if best[0] < TAU:
+            return None
+        text = best[1] if len(best[1]) <= MAX_HINT_CHARS else best[1][:MAX_HINT_CHARS - 1] + "…"
+        return NoteHint(text=text, item_id=chunk.item_id, chunk_id=chunk.chunk_id, score=score,
+                        source=source_label(chunk.source_kind, chunk.source_name, chunk.title),
+                        builtin=chunk.source_kind == "tripwright")
+
+    def revision(self, destination: str) -> str:
+        with self.store.org(self.ctx) as repo:
+            count, newest = repo.knowledge.generation(self._slug(destination))
+        return f"{count}:{newest.isoformat() if newest else ''}:{rag_disabled()}"
+
+    def _slug(self, destination: str) -> str:
+        if destination not in self._slugs:
+            from .destinations import resolve_destination
+            self._slugs[destination] = resolve_destination(destination).slug
+        return self._slugs[destination]
+
+    def _snapshot(self, slug: str) -> _Snapshot:
+        from .library import NotesLibrary
+
+        NotesLibrary(self.store, self.ctx).ensure_builtin()
+        with self._lock, self.store.org(self.ctx) as repo:
+            generation = repo.knowledge.generation(slug)
+            snap = self._snapshots.get(slug)
+            if snap is None or snap.generation != generation:
+                chunks = repo.knowledge.destination_chunks(slug)
+                snap = _Snapshot(generation, chunks, [T.stems(c.text) for c in chunks])
+                self._snapshots[slug] = snap
+            return snap

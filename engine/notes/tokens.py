@@ -1,0 +1,21 @@
+"""cl100k_base token counts, offline: ``bpe-openai`` embeds the vocabulary (tiktoken would
+download it on first use, which fails offline — PLATFORM_NOTES)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1)
+def encoding():  # noqa: ANN201 (bpe_openai's Encoding)
+    import bpe_openai
+
+    return bpe_openai.build_encoding_from_name("cl100k_base")
+
+
+def count_tokens(text: str) -> int:
+    return len(encoding().encode(text)) if text else 0
+
+
+def token_counts(texts: list[str]) -> list[int]:
+    return [len(ids) for ids in encoding().encode_batch(texts)] if texts else []
