@@ -53,8 +53,9 @@ def embedding_config(environ: Mapping[str, str] | None = None) -> EmbeddingConfi
 
 
 class Embedder:
-    def __init__(self, config: EmbeddingConfig) -> None:
+    def __init__(self, config: EmbeddingConfig, *, batch: int = BATCH) -> None:
         self.config = config
+        self.batch = batch
 
     @property
     def model(self) -> str:
@@ -69,8 +70,8 @@ class Embedder:
         rows: list[list[float]] = []
         try:
             async with client:
-                for start in range(0, len(texts), BATCH):
-                    batch = list(texts[start:start + BATCH])
+                for start in range(0, len(texts), self.batch):
+                    batch = list(texts[start:start + self.batch])
                     answer = await client.embeddings.create(model=self.config.model, input=batch)
                     got = sorted(answer.data, key=lambda d: d.index)
                     if len(got) != len(batch):

@@ -29,7 +29,7 @@ def read_note_file(path: Path) -> ReadNote:
         raise InputError(field, "no such file")
     size = path.stat().st_size
     if size > MAX_BYTES:
-        raise InputError(field, f"{size / 1e6:.0f} MB is over the {MAX_BYTES // 2**20} MB limit for a note")
+        raise InputError(field, f"{size / 2**20:.0f} MB is over the {MAX_BYTES // 2**20} MB limit for a note")
     data = path.read_bytes()
     kind = _kind(path, data)
     if kind == "pdf":

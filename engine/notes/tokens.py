@@ -8,9 +8,13 @@ from functools import lru_cache
 
 @lru_cache(maxsize=1)
 def encoding():  # noqa: ANN201 (bpe_openai's Encoding)
-    import bpe_openai
+    import warnings
 
-    return bpe_openai.build_encoding_from_name("cl100k_base")
+    with warnings.catch_warnings():  # bpe-openai 0.1.4 loads its data with importlib.resources.open_binary
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import bpe_openai
+
+        return bpe_openai.build_encoding_from_name("cl100k_base")
 
 
 def count_tokens(text: str) -> int:
