@@ -10,7 +10,7 @@ hint, and it too must reach τ.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import terms as T
 from .chunking import sentences
@@ -25,6 +25,13 @@ class _Snapshot:
     generation: tuple
     chunks: list  # NoteChunk
     stems: list[frozenset[str]]
+
+    sentences: dict[int, list[tuple[str, frozenset[str]]]] = field(default_factory=dict)
+
+    def sentences_of(self, index: int) -> list[tuple[str, frozenset[str]]]:
+        if index not in self.sentences:
+            self.sentences[index] = [(s.strip(), T.stems(s)) for s in sentences(self.chunks[index].text)]
+        return self.sentences[index]
 
     def df(self, word: str) -> int:
         s = T.stem(word)
@@ -43,17 +50,18 @@ class StoreNotesLookup:
     def about(self, destination: str, place: str) -> NoteHint | None:
         if rag_disabled():
             return None
-        snap = self._snapshot(self._slug(destination))
+        slug = self._slug(destination)
+        snap = self._snapshots.get(slug) or self._refresh(slug)
         words = T.query_terms(place, place_name=True)
         if not snap.chunks or not words:
             return None
         n = len(snap.chunks)
         weights = {w: T.idf(n, snap.df(w)) for w in words}
-        score, i = max((T.coverage(words, weights, st), -i) for i, st in enumerate(snap.stems))
+        score, index = max((T.coverage(words, weights, st), -i) for i, st in enumerate(snap.stems))
         if score < TAU:
             return None
-        chunk = snap.chunks[-i]
-        best = max(((T.coverage(words, weights, T.stems(s)), s.strip()) for s in sentences(chunk.text)),
+        chunk = snap.chunks[-index]
+        best = max(((T.coverage(words, weights, st), s) for s, st in snap.sentences_of(-index)),
                    key=lambda x: x[0])
         if best[0] < TAU:
             return None
@@ -63,8 +71,9 @@ class StoreNotesLookup:
                         builtin=chunk.source_kind == "tripwright")
 
     def revision(self, destination: str) -> str:
-        with self.store.org(self.ctx) as repo:
-            count, newest = repo.knowledge.generation(self._slug(destination))
+        """Called once per plan (the synthesizer's memo key): re-reads the destination's chunks only
+        when they changed, so the plan's lookups then cost no query at all."""
+        count, newest = self._refresh(self._slug(destination)).generation
         return f"{count}:{newest.isoformat() if newest else ''}:{rag_disabled()}"
 
     def _slug(self, destination: str) -> str:
@@ -73,7 +82,7 @@ class StoreNotesLookup:
             self._slugs[destination] = resolve_destination(destination).slug
         return self._slugs[destination]
 
-    def _snapshot(self, slug: str) -> _Snapshot:
+    def _refresh(self, slug: str) -> _Snapshot:
         from .library import NotesLibrary
 
         NotesLibrary(self.store, self.ctx).ensure_builtin()

@@ -87,7 +87,8 @@ class Retriever:
             if qvec is not None:
                 for cid, cos in self._vector(repo.knowledge, destination, qvec).items():
                     scored[cid] = max(scored.get(cid, 0.0), cos)
-            best = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:CANDIDATES]
+            rank = {cid: i for i, cid in enumerate(lex)}  # full-text rank breaks ties of confidence
+            best = sorted(scored.items(), key=lambda kv: (-kv[1], rank.get(kv[0], CANDIDATES), kv[0]))[:CANDIDATES]
             chunks = {c.chunk_id: c for c in repo.knowledge.chunks([cid for cid, _ in best])}
         picked = mmr([(cid, s) for cid, s in best if cid in chunks],
                      {cid: T.stems(c.text) for cid, c in chunks.items()})
@@ -103,6 +104,7 @@ class Retriever:
         if not ids:
             return {}
         weights = self.weights(knowledge, destination, words)
+        # in full-text rank order (chunks() keeps the order asked)
         return {c.chunk_id: T.coverage(words, weights, T.stems(c.text)) for c in knowledge.chunks(ids)}
 
     def weights(self, knowledge, destination: str, words: list[str]) -> dict[str, float]:  # noqa: ANN001

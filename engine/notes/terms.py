@@ -37,9 +37,14 @@ village de du des la le les di del della dei degli da e et the of national nazio
 """.split())
 
 
+_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
 def fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """Case and diacritics folded ("Musée" → "musee"), as the full-text indexes do."""
+    if text.isascii():
+        return text.lower()
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
 @lru_cache(maxsize=1)
