@@ -57,12 +57,15 @@ class StoreNotesLookup:
             return None
         n = len(snap.chunks)
         weights = {w: T.idf(n, snap.df(w)) for w in words}
-        score, index = max((T.coverage(words, weights, st), -i) for i, st in enumerate(snap.stems))
+        # ties go to the traveller's own notes, then to the earlier chunk
+        score, _own, index = max((T.coverage(words, weights, st), snap.chunks[i].source_kind != "tripwright", -i)
+                                 for i, st in enumerate(snap.stems))
         if score < TAU:
             return None
         chunk = snap.chunks[-index]
+        # ties go to the fuller sentence: a heading ("Louvre tips") names the place but says nothing
         best = max(((T.coverage(words, weights, st), s) for s, st in snap.sentences_of(-index)),
-                   key=lambda x: x[0])
+                   key=lambda x: (x[0], min(len(x[1]), MAX_HINT_CHARS)))
         if best[0] < TAU:
             return None
         text = best[1] if len(best[1]) <= MAX_HINT_CHARS else best[1][:MAX_HINT_CHARS - 1] + "…"

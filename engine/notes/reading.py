@@ -4,12 +4,14 @@ over the size limit — is an :class:`InputError` naming the file, before anythi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import InputError
 
 MAX_BYTES = 20 * 1024 * 1024  # a guidebook PDF fits; a 50 MB file is refused
+_MD_HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 TEXT_SUFFIXES = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown",
                  ".html": "html", ".htm": "html", ".pdf": "pdf"}
 
@@ -32,8 +34,9 @@ def read_note_file(path: Path) -> ReadNote:
         raise InputError(field, f"{size / 2**20:.0f} MB is over the {MAX_BYTES // 2**20} MB limit for a note")
     data = path.read_bytes()
     kind = _kind(path, data)
+    raw = ""
     if kind == "pdf":
-        text, pages = pdf_text(data, field), 0
+        text = pdf_text(data, field)
         pages = text.count("\f") + 1
         text = text.replace("\f", "\n\n")
     else:
@@ -42,8 +45,9 @@ def read_note_file(path: Path) -> ReadNote:
         pages = 0
     if not text.strip():
         raise InputError(field, "the file holds no text" if size else "the file is empty")
-    return ReadNote(title=path.stem.replace("_", " ").replace("-", " ").strip() or path.name,
-                    text=text, kind=kind, pages=pages)
+    heading = _MD_HEADING.search(raw) if kind == "markdown" else None
+    title = heading.group(1).strip() if heading else path.stem.replace("_", " ").replace("-", " ").strip()
+    return ReadNote(title=title[:200] or path.name, text=text, kind=kind, pages=pages)
 
 
 def _kind(path: Path, data: bytes) -> str:
