@@ -91,7 +91,7 @@ class Retriever:
             best = sorted(scored.items(), key=lambda kv: (-kv[1], rank.get(kv[0], CANDIDATES), kv[0]))[:CANDIDATES]
             chunks = {c.chunk_id: c for c in repo.knowledge.chunks([cid for cid, _ in best])}
         picked = mmr([(cid, s) for cid, s in best if cid in chunks],
-                     {cid: T.stems(c.text) for cid, c in chunks.items()})
+                     {cid: T.word_set(c.text) for cid, c in chunks.items()})
         passages = [Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
                             source_label(chunks[cid].source_kind, chunks[cid].source_name, chunks[cid].title),
                             "vector" if s > lex.get(cid, 0.0) else "lexical")
@@ -105,7 +105,7 @@ class Retriever:
             return {}
         weights = self.weights(knowledge, destination, words)
         # in full-text rank order (chunks() keeps the order asked)
-        return {c.chunk_id: T.coverage(words, weights, T.stems(c.text)) for c in knowledge.chunks(ids)}
+        return {c.chunk_id: T.coverage(words, weights, T.word_set(c.text)) for c in knowledge.chunks(ids)}
 
     def weights(self, knowledge, destination: str, words: list[str]) -> dict[str, float]:  # noqa: ANN001
         """BM25 IDF of each word over the destination's chunks (document counts cached by generation)."""
@@ -145,7 +145,7 @@ class Retriever:
 def mmr(candidates: Sequence[tuple[str, float]], stems: dict[str, frozenset[str]], *, k: int = TOP,
         lam: float = MMR_LAMBDA) -> list[tuple[str, float]]:
     """Maximal marginal relevance: each pick maximises λ·relevance − (1−λ)·max similarity to the
-    picks so far (similarity: Jaccard of the passages' stems), so three near-copies (overlapping
+    picks so far (similarity: Jaccard of the passages' words), so three near-copies (overlapping
     chunks, the same tip imported twice) do not crowd out a different passage."""
     left, picked = list(candidates), []
     while left and len(picked) < k:

@@ -76,17 +76,27 @@ def query_terms(text: str, *, place_name: bool = False) -> list[str]:
     return terms[:16]
 
 
-def stems(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in words(text))
+def word_set(text: str) -> frozenset[str]:
+    """A passage's distinct folded words (cheap: no stemming until a query word needs it)."""
+    return frozenset(words(text))
+
+
+def has_word(passage: frozenset[str], word: str) -> bool:
+    """Whether the passage holds ``word`` up to stemming ("hours" finds "hour"). Only the
+    passage's words sharing the first three letters are stemmed."""
+    if word in passage:
+        return True
+    target, head = stem(word), word[:3]
+    return any(w.startswith(head) and stem(w) == target for w in passage)
 
 
 def idf(n_chunks: int, df: int) -> float:
     return math.log(1 + (n_chunks - df + 0.5) / (df + 0.5))
 
 
-def coverage(terms: list[str], weights: dict[str, float], passage_stems: frozenset[str]) -> float:
-    """The calibrated lexical confidence of a passage (see the module docstring)."""
+def coverage(terms: list[str], weights: dict[str, float], passage: frozenset[str]) -> float:
+    """The calibrated lexical confidence of a passage, given its ``word_set`` (module docstring)."""
     total = sum(weights[t] for t in terms)
     if total <= 0:
         return 0.0
-    return sum(weights[t] for t in terms if stem(t) in passage_stems) / total
+    return sum(weights[t] for t in terms if has_word(passage, t)) / total

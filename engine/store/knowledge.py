@@ -8,24 +8,27 @@ bound parameters built from ``[^\\W_]+`` words only, so no query syntax can be i
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, Float, MetaData, String, Table, Text, func, literal_column, select
+from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, func, literal_column, select
 from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.orm import defer
 
 from ..errors import InputError
 from . import audit
 from .columns import utcnow
 from .records import NoteChunk, NoteItem, NoteVectors
-from .schema_notes import KnowledgeChunk, KnowledgeItem
+from .schema_notes import KnowledgeChunk, KnowledgeItem, fulltext_scope
 from .tenancy import OrgContext, OrgSession
 
 _FTS_META = MetaData()
-SQLITE_FTS = Table("knowledge_fts", _FTS_META, Column("chunk_id", String), Column("text", Text),
-                   Column("rank", Float))
-POSTGRES_TSV = Table("knowledge_tsv", _FTS_META, Column("chunk_id", String), Column("tsv", TSVECTOR))
+SQLITE_FTS = Table("knowledge_fts", _FTS_META, Column("chunk_id", String), Column("scope", Text),
+                   Column("text", Text), Column("rank", Float))
+POSTGRES_TSV = Table("knowledge_tsv", _FTS_META, Column("chunk_id", String), Column("scope", Text),
+                     Column("tsv", TSVECTOR))
+OVERFETCH = 4  # full-text hits read per result wanted (some may belong to deleted items)
 
 
 def item_record(item: KnowledgeItem, chunk_count: int) -> NoteItem:
@@ -52,7 +55,7 @@ class Knowledge:
         transaction: a failure anywhere leaves nothing behind."""
         now = utcnow()
         item = KnowledgeItem(destination=destination, title=title, source_kind=source_kind,
-                             source_name=source_name, content=content, meta=metadata,
+                             source_name=source_name, content=content, meta=metadata, chunk_count=len(chunks),
                              created_by=self._ctx.user_id, created_at=now)
         self._s.add(item)
         self._s.flush()
@@ -72,29 +75,27 @@ class Knowledge:
         item.deleted_at = utcnow()
         self._audit("note_deleted", item_id, destination=item.destination)
         self._s.flush()
-        return item_record(item, self._chunk_count(item_id))
+        return item_record(item, item.chunk_count)
 
     def restore(self, item_id: str) -> NoteItem:
         item = self._row(item_id, include_deleted=True)
         item.deleted_at = None
         self._audit("note_restored", item_id, destination=item.destination)
         self._s.flush()
-        return item_record(item, self._chunk_count(item_id))
+        return item_record(item, item.chunk_count)
 
     # -- reading ---------------------------------------------------------------------------------
     def items(self, destination: str | None = None, *, include_deleted: bool = False) -> list[NoteItem]:
-        counts = (select(KnowledgeChunk.item_id, func.count().label("n"))
-                  .group_by(KnowledgeChunk.item_id).subquery())
-        stmt = (select(KnowledgeItem, counts.c.n).outerjoin(counts, counts.c.item_id == KnowledgeItem.item_id)
-                .order_by(KnowledgeItem.destination, KnowledgeItem.created_at, KnowledgeItem.item_id))
+        stmt = (select(KnowledgeItem).order_by(KnowledgeItem.destination, KnowledgeItem.created_at, KnowledgeItem.item_id))
         if destination is not None:
             stmt = stmt.where(KnowledgeItem.destination == destination)
         if not include_deleted:
             stmt = stmt.where(KnowledgeItem.deleted_at.is_(None))
-        return [item_record(item, n or 0) for item, n in self._s.execute(stmt)]
+        return [item_record(item, item.chunk_count) for item in self._s.scalars(stmt)]
 
     def get(self, item_id: str, *, include_deleted: bool = False) -> NoteItem:
-        return item_record(self._row(item_id, include_deleted=include_deleted), self._chunk_count(item_id))
+        item = self._row(item_id, include_deleted=include_deleted)
+        return item_record(item, item.chunk_count)
 
     def has_source(self, source_kind: str, source_name: str) -> bool:
         """Whether an item from this source exists, deleted ones included (Tripwright's own notes
@@ -108,23 +109,27 @@ class Knowledge:
         if not chunk_ids:
             return []
         stmt = self._active(select(KnowledgeChunk, KnowledgeItem.title, KnowledgeItem.source_kind,
-                                   KnowledgeItem.source_name)).where(KnowledgeChunk.chunk_id.in_(list(chunk_ids)))
+                                   KnowledgeItem.source_name)).where(KnowledgeChunk.chunk_id.in_(list(chunk_ids))
+                                                                     ).options(defer(KnowledgeChunk.embedding))
         found = {c.chunk_id: _chunk_record(c, title, kind, name) for c, title, kind, name in self._s.execute(stmt)}
         return [found[i] for i in chunk_ids if i in found]
 
     def destination_chunks(self, destination: str) -> list[NoteChunk]:
         """Every active chunk of ``destination`` (the plan-time lookup searches them in memory)."""
         stmt = self._active(select(KnowledgeChunk, KnowledgeItem.title, KnowledgeItem.source_kind,
-                                   KnowledgeItem.source_name)).where(KnowledgeChunk.destination == destination)
+                                   KnowledgeItem.source_name)).where(KnowledgeChunk.destination == destination
+                                                                     ).options(defer(KnowledgeChunk.embedding))
         return [_chunk_record(c, title, kind, name) for c, title, kind, name in
                 self._s.execute(stmt.order_by(KnowledgeChunk.item_id, KnowledgeChunk.ordinal))]
 
-    def generation(self, destination: str) -> tuple[int, datetime | None]:
-        """Changes whenever the searchable chunks of ``destination`` change (cache key)."""
-        stmt = self._active(select(func.count(), func.max(KnowledgeChunk.created_at))).where(
-            KnowledgeChunk.destination == destination)
-        count, newest = self._s.execute(stmt).one()
-        return int(count), newest
+    def generation(self, destination: str) -> tuple[int, str]:
+        """(searchable chunks, digest of the active items): changes whenever the searchable chunks
+        of ``destination`` change (a cache key). Reads the small item rows only."""
+        rows = self._s.execute(select(KnowledgeItem.item_id, KnowledgeItem.chunk_count).where(
+            KnowledgeItem.destination == destination, KnowledgeItem.deleted_at.is_(None))
+            .order_by(KnowledgeItem.item_id)).all()
+        ids = hashlib.sha256(",".join(r[0] for r in rows).encode()).hexdigest()[:16]
+        return sum(r[1] for r in rows), ids
 
     def vectors(self, destination: str, model: str) -> NoteVectors:
         stmt = self._active(select(KnowledgeChunk.chunk_id, KnowledgeChunk.embedding)).where(
@@ -135,45 +140,64 @@ class Knowledge:
 
     # -- full text ---------------------------------------------------------------------------------
     def lexical(self, destination: str, terms: Sequence[str], limit: int) -> list[str]:
-        """Chunk ids matching any of ``terms``, best first (BM25 on SQLite, ts_rank_cd on PostgreSQL)."""
-        if not terms:
+        """Chunk ids matching ``terms``, best first (BM25 on SQLite, ts_rank_cd on PostgreSQL).
+
+        Chunks holding every term come first (they are the ones the calibrated confidence rates
+        1.0); the rest are filled from chunks holding any term, leaving out terms most chunks hold
+        (ranking every chunk by a near-stopword is what makes full-text search slow). The index is
+        read within this org's destination only (its scope word); hits then pass through the
+        org-scoped chunk table, which drops deleted items."""
+        found = self._alive(destination, self._fulltext_hits(destination, terms, limit * OVERFETCH, every=True))
+        if len(found) < limit and len(terms) > 1:
+            some = self._distinctive(destination, terms)
+            more = self._alive(destination, self._fulltext_hits(destination, some, limit * OVERFETCH))
+            found += [h for h in more if h not in found]
+        return found[:limit]
+
+    def _distinctive(self, destination: str, terms: Sequence[str]) -> list[str]:
+        total = self.generation(destination)[0]
+        df = {t: self.document_frequency(destination, t) for t in terms}
+        kept = [t for t in terms if 0 < df[t] <= total / 2]
+        return kept or [min(terms, key=lambda t: df[t] or total + 1)]
+
+    def _alive(self, destination: str, hits: list[str]) -> list[str]:
+        if not hits:
             return []
-        score, match, fts_id = self._fulltext(terms)
-        order = score.asc() if self._dialect == "sqlite" else score.desc()
-        stmt = self._active(select(KnowledgeChunk.chunk_id).join_from(
-            KnowledgeChunk, _fts_table(self._dialect), fts_id == KnowledgeChunk.chunk_id)).where(
-            match, KnowledgeChunk.destination == destination).order_by(order, KnowledgeChunk.chunk_id).limit(limit)
-        return list(self._s.scalars(stmt))
+        alive = set(self._s.scalars(self._active(select(KnowledgeChunk.chunk_id)).where(
+            KnowledgeChunk.chunk_id.in_(hits), KnowledgeChunk.destination == destination)))
+        return [h for h in hits if h in alive]
 
     def document_frequency(self, destination: str, term: str) -> int:
-        """How many active chunks of ``destination`` contain ``term`` (stemmed like the index)."""
-        _score, match, fts_id = self._fulltext([term])
-        stmt = self._active(select(func.count()).select_from(KnowledgeChunk).join(
-            _fts_table(self._dialect), fts_id == KnowledgeChunk.chunk_id)).where(
-            match, KnowledgeChunk.destination == destination)
-        return int(self._s.scalar(stmt) or 0)
+        """How many chunks of ``destination`` contain ``term`` (stemmed like the index; chunks of
+        deleted items still count until purged — a small, safe skew of the IDF)."""
+        table, where = self._fulltext_filter(destination, [term])
+        return int(self._s.scalar(select(func.count()).select_from(table).where(where)) or 0)
 
-    def _fulltext(self, terms: Sequence[str]) -> tuple[Any, Any, Any]:
+    def _fulltext_hits(self, destination: str, terms: Sequence[str], limit: int, *, every: bool = False) -> list[str]:
+        table, where = self._fulltext_filter(destination, terms, every=every)
+        if self._dialect == "sqlite":
+            order = func.bm25(literal_column("knowledge_fts"), 0.0, 0.0, 1.0).asc()
+        else:
+            order = func.ts_rank_cd(table.c.tsv, _tsquery(terms, every)).desc()
+        return list(self._s.scalars(select(table.c.chunk_id).where(where).order_by(order, table.c.chunk_id)
+                                    .limit(limit)))
+
+    def _fulltext_filter(self, destination: str, terms: Sequence[str], *, every: bool = False) -> tuple[Table, Any]:
         clean = [t for t in terms if t.isalnum()]
         if not clean:
             raise InputError("question", "no searchable words")
+        scope = fulltext_scope(self._ctx.org_id, destination)
         if self._dialect == "sqlite":
-            query = " OR ".join(f'"{t}"' for t in clean)
-            table = literal_column("knowledge_fts")
-            return func.bm25(table), table.op("MATCH")(query), SQLITE_FTS.c.chunk_id
-        tsquery = func.to_tsquery("english", " | ".join(clean))
-        return (func.ts_rank_cd(POSTGRES_TSV.c.tsv, tsquery), POSTGRES_TSV.c.tsv.op("@@")(tsquery),
-                POSTGRES_TSV.c.chunk_id)
+            joined = (" AND " if every else " OR ").join(f'"{t}"' for t in clean)
+            query = f'scope : "{scope}" AND text : ({joined})'
+            return SQLITE_FTS, literal_column("knowledge_fts").op("MATCH")(query)
+        return POSTGRES_TSV, and_(POSTGRES_TSV.c.scope == scope, POSTGRES_TSV.c.tsv.op("@@")(_tsquery(clean, every)))
 
     # -- internals ---------------------------------------------------------------------------------
     @staticmethod
     def _active(stmt: Any) -> Any:
         return stmt.join(KnowledgeItem, KnowledgeItem.item_id == KnowledgeChunk.item_id).where(
             KnowledgeItem.deleted_at.is_(None))
-
-    def _chunk_count(self, item_id: str) -> int:
-        return int(self._s.scalar(select(func.count()).select_from(KnowledgeChunk)
-                                  .where(KnowledgeChunk.item_id == item_id)) or 0)
 
     def _row(self, item_id: str, *, include_deleted: bool = False) -> KnowledgeItem:
         item = self._s.get(KnowledgeItem, item_id) if isinstance(item_id, str) else None
@@ -186,8 +210,8 @@ class Knowledge:
                      target_type="knowledge_item", target_id=item_id, **detail)
 
 
-def _fts_table(dialect: str) -> Table:
-    return SQLITE_FTS if dialect == "sqlite" else POSTGRES_TSV
+def _tsquery(terms: Sequence[str], every: bool = False) -> Any:
+    return func.to_tsquery("english", (" & " if every else " | ").join(t for t in terms if t.isalnum()))
 
 
 def _chunk_record(c: KnowledgeChunk, title: str, kind: str, name: str) -> NoteChunk:

@@ -8,7 +8,8 @@ search filters on one table (tenancy scopes it like every org table).
 The seed keys notes by a ``destination`` table; Tripwright keys them by a destination slug (a
 fixture city, a named route or any place name), which needs no extra table. The full-text
 indexes (FTS5 on SQLite, a tsvector table on PostgreSQL) are created by migration 0005 only,
-outside these models, and kept in step by triggers.
+outside these models, and kept in step by triggers; each full-text row carries a ``scope`` token
+(org + destination, :func:`fulltext_scope`) so a search reads only its own destination's rows.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class KnowledgeItem(OrgScoped, Base):
     source_kind: Mapped[str] = mapped_column(String(16))  # file | pasted | tripwright
     source_name: Mapped[str] = mapped_column(Text, default="")
     content: Mapped[str] = mapped_column(Text)  # the whole text, PII removed
+    chunk_count: Mapped[int] = mapped_column(Integer, default=0)
     meta: Mapped[dict[str, Any]] = mapped_column("metadata", JSONDoc, default=dict)
     created_by: Mapped[str] = _id()
     created_at: Mapped[datetime] = _created()
@@ -60,3 +62,9 @@ class KnowledgeChunk(OrgScoped, Base):
     embedding: Mapped[bytes | None] = mapped_column(LargeBinary)  # float32, unit length
     embedding_model: Mapped[str | None] = mapped_column(String(120))
     created_at: Mapped[datetime] = _created()
+
+
+def fulltext_scope(org_id: str, destination: str) -> str:
+    """The one-word scope of a chunk in the full-text index; the migration's triggers build the
+    same word from the new row (hyphens and underscores are separators for the tokenizers)."""
+    return ("o" + org_id.replace("-", "") + "x" + destination.replace("-", "").replace("_", "")).lower()

@@ -21,20 +21,20 @@ SYNONYMS = {"timetable": "hours", "schedule": "hours", "times": "hours", "hour":
 STOP = {"the", "a", "an", "and", "of", "to", "in", "is", "are", "at", "on", "for", "it", "its", "what"}
 
 
-def vector(text: str) -> list[float]:
-    bag = [0.0] * DIMS
+def vector(text: str, dims: int = DIMS) -> list[float]:
+    bag = [0.0] * dims
     for word in re.findall(r"[a-z0-9]+", text.lower()):
         if word in STOP:
             continue
         word = SYNONYMS.get(word, word)
-        bag[int(hashlib.sha256(word.encode()).hexdigest(), 16) % DIMS] += 1.0
+        bag[int(hashlib.sha256(word.encode()).hexdigest(), 16) % dims] += 1.0
     norm = math.sqrt(sum(x * x for x in bag)) or 1.0
     half = math.sqrt(0.5)
     return [half * x / norm for x in bag] + [half]
 
 
 class EmbeddingServer:
-    def __init__(self) -> None:
+    def __init__(self, dims: int = DIMS) -> None:
         self.requests: list[dict] = []
         self.fail_from: int | None = None  # 1-based request number from which answers are 500
         server = self
@@ -48,7 +48,7 @@ class EmbeddingServer:
                 if server.fail_from is not None and len(server.requests) >= server.fail_from:
                     return self._send(500, {"error": {"message": "the model is overloaded"}})
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                data = [{"object": "embedding", "index": i, "embedding": vector(t)} for i, t in enumerate(texts)]
+                data = [{"object": "embedding", "index": i, "embedding": vector(t, dims)} for i, t in enumerate(texts)]
                 self._send(200, {"object": "list", "data": data, "model": body["model"],
                                  "usage": {"prompt_tokens": 0, "total_tokens": 0}})
 

@@ -135,16 +135,16 @@ def test_lexical_confidence_is_calibrated_to_the_best_possible_score():
     words = T.query_terms("What are the Eiffel Tower hours?")
     assert words == ["eiffel", "tower", "hours"]
     weights = {"eiffel": T.idf(10, 1), "tower": T.idf(10, 3), "hours": T.idf(10, 6)}
-    assert T.coverage(words, weights, T.stems("Eiffel Tower: open 9-23, hour by hour.")) == 1.0
-    partial = T.coverage(words, weights, T.stems("Tower hours vary."))
+    assert T.coverage(words, weights, T.word_set("Eiffel Tower: open 9-23, hour by hour.")) == 1.0
+    partial = T.coverage(words, weights, T.word_set("Tower hours vary."))
     assert 0 < partial < 0.5  # the rarest word (the name) is missing
     assert T.query_terms("Musée du Louvre", place_name=True) == ["louvre"]
     assert T.query_terms("Central Park", place_name=True) == ["central"]
 
 
 def test_mmr_prefers_a_different_passage_over_a_near_copy():
-    stems = {"a": T.stems("eiffel tower hours nine to midnight"),
-             "a2": T.stems("eiffel tower hours nine to midnight daily"),
-             "b": T.stems("eiffel tower tickets online")}
+    stems = {"a": T.word_set("eiffel tower hours nine to midnight"),
+             "a2": T.word_set("eiffel tower hours nine to midnight daily"),
+             "b": T.word_set("eiffel tower tickets online")}
     picked = mmr([("a", 0.95), ("a2", 0.94), ("b", 0.80)], stems, k=2)
     assert [p for p, _ in picked] == ["a", "b"]
