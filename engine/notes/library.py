@@ -107,10 +107,7 @@ class NotesLibrary:
                 with self.store.org(self.ctx) as repo:
                     if repo.knowledge.has_source("tripwright", path.name):
                         continue
-                note = read_note_file(path)
-                title = next((ln[2:].strip() for ln in path.read_text("utf-8").splitlines()
-                              if ln.startswith("# ")), note.title)
-                note = ReadNote(title=title, text=note.text, kind=note.kind)
+                note = read_note_file(path)  # its title is the file's first heading
                 try:
                     self._store(note, resolve_destination(path.stem), source_kind="tripwright",
                                 source_name=path.name, embed=self.embedder is not None)

@@ -82,14 +82,15 @@ class Retriever:
         words = T.query_terms(question)
         qvec = self.embedder.embed([question])[0] if self.embedder and question.strip() else None
         with self.store.org(self.ctx) as repo:
-            lex = self._lexical(repo.knowledge, destination, words)
+            lex, chunks = self._lexical(repo.knowledge, destination, words)
             scored = dict(lex)
             if qvec is not None:
                 for cid, cos in self._vector(repo.knowledge, destination, qvec).items():
                     scored[cid] = max(scored.get(cid, 0.0), cos)
             rank = {cid: i for i, cid in enumerate(lex)}  # full-text rank breaks ties of confidence
             best = sorted(scored.items(), key=lambda kv: (-kv[1], rank.get(kv[0], CANDIDATES), kv[0]))[:CANDIDATES]
-            chunks = {c.chunk_id: c for c in repo.knowledge.chunks([cid for cid, _ in best])}
+            missing = [cid for cid, _ in best if cid not in chunks]
+            chunks |= {c.chunk_id: c for c in repo.knowledge.chunks(missing)}
         picked = mmr([(cid, s) for cid, s in best if cid in chunks],
                      {cid: T.word_set(c.text) for cid, c in chunks.items()})
         passages = [Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
@@ -99,13 +100,14 @@ class Retriever:
         return Answer("found" if passages else "unknown", passages, method)
 
     # -- lexical ---------------------------------------------------------------------------------
-    def _lexical(self, knowledge, destination: str, words: list[str]) -> dict[str, float]:  # noqa: ANN001
+    def _lexical(self, knowledge, destination: str, words: list[str]) -> tuple[dict[str, float], dict]:  # noqa: ANN001
+        """Calibrated confidence of the full-text candidates (in rank order), and the chunks read."""
         ids = knowledge.lexical(destination, words, CANDIDATES) if words else []
         if not ids:
-            return {}
+            return {}, {}
         weights = self.weights(knowledge, destination, words)
-        # in full-text rank order (chunks() keeps the order asked)
-        return {c.chunk_id: T.coverage(words, weights, T.word_set(c.text)) for c in knowledge.chunks(ids)}
+        chunks = {c.chunk_id: c for c in knowledge.chunks(ids)}
+        return {cid: T.coverage(words, weights, T.word_set(c.text)) for cid, c in chunks.items()}, chunks
 
     def weights(self, knowledge, destination: str, words: list[str]) -> dict[str, float]:  # noqa: ANN001
         """BM25 IDF of each word over the destination's chunks (document counts cached by generation)."""
@@ -120,26 +122,30 @@ class Retriever:
 
     # -- vectors ---------------------------------------------------------------------------------
     def _vector(self, knowledge, destination: str, qvec: np.ndarray) -> dict[str, float]:  # noqa: ANN001
-        ids, matrix = self._matrix(knowledge, destination)
-        if not ids or matrix.shape[1] != qvec.shape[0]:
+        ids, matrix = self._matrix(knowledge, destination, qvec.shape[0])
+        if not ids:
             return {}
         cos = matrix @ qvec
-        top = np.argsort(-cos)[:CANDIDATES]
+        top = np.argpartition(-cos, min(CANDIDATES, len(ids) - 1))[:CANDIDATES]
         return {ids[i]: float(cos[i]) for i in top}
 
-    def _matrix(self, knowledge, destination: str) -> tuple[list[str], np.ndarray]:  # noqa: ANN001
-        key = (self.store.identity, self.ctx.org_id, destination, self.embedder.model)
+    def _matrix(self, knowledge, destination: str, dims: int) -> tuple[list[str], np.ndarray]:  # noqa: ANN001
+        """The destination's vectors of this model and size (a model's size can change between
+        imports: vectors of another size are left out), cached until the chunks change."""
+        key = (self.store.identity, self.ctx.org_id, destination, self.embedder.model, dims)
         generation = knowledge.generation(destination)
         with _VECTORS_LOCK:
             hit = _VECTORS.get(key)
         if hit and hit[0] == generation:
             return hit[1], hit[2]
         found = knowledge.vectors(destination, self.embedder.model)
-        matrix = (np.frombuffer(b"".join(found.blobs), dtype=np.float32).reshape(len(found.blobs), -1)
-                  if found.blobs else np.zeros((0, 0), np.float32))
+        keep = [i for i, blob in enumerate(found.blobs) if len(blob) == 4 * dims]
+        ids = [found.chunk_ids[i] for i in keep]
+        matrix = (np.frombuffer(b"".join(found.blobs[i] for i in keep), dtype=np.float32).reshape(len(keep), dims)
+                  if keep else np.zeros((0, dims), np.float32))
         with _VECTORS_LOCK:
-            _VECTORS[key] = (generation, found.chunk_ids, matrix)
-        return found.chunk_ids, matrix
+            _VECTORS[key] = (generation, ids, matrix)
+        return ids, matrix
 
 
 def mmr(candidates: Sequence[tuple[str, float]], stems: dict[str, frozenset[str]], *, k: int = TOP,

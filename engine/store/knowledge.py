@@ -14,7 +14,6 @@ from typing import Any
 
 from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, func, literal_column, select
 from sqlalchemy.dialects.postgresql import TSVECTOR
-from sqlalchemy.orm import defer
 
 from ..errors import InputError
 from . import audit
@@ -28,6 +27,9 @@ SQLITE_FTS = Table("knowledge_fts", _FTS_META, Column("chunk_id", String), Colum
                    Column("text", Text), Column("rank", Float))
 POSTGRES_TSV = Table("knowledge_tsv", _FTS_META, Column("chunk_id", String), Column("scope", Text),
                      Column("tsv", TSVECTOR))
+_CHUNK_COLUMNS = (KnowledgeChunk.chunk_id, KnowledgeChunk.item_id, KnowledgeChunk.destination, KnowledgeChunk.ordinal,
+                  KnowledgeChunk.text, KnowledgeChunk.token_count, KnowledgeItem.title, KnowledgeItem.source_kind,
+                  KnowledgeItem.source_name)
 OVERFETCH = 4  # full-text hits read per result wanted (some may belong to deleted items)
 
 
@@ -105,22 +107,19 @@ class Knowledge:
         return self._s.scalar(stmt) is not None
 
     def chunks(self, chunk_ids: Sequence[str]) -> list[NoteChunk]:
-        """The chunks asked for (active items only), in the order asked."""
+        """The chunks asked for (active items only), in the order asked. Columns, not objects:
+        passages are read on every question."""
         if not chunk_ids:
             return []
-        stmt = self._active(select(KnowledgeChunk, KnowledgeItem.title, KnowledgeItem.source_kind,
-                                   KnowledgeItem.source_name)).where(KnowledgeChunk.chunk_id.in_(list(chunk_ids))
-                                                                     ).options(defer(KnowledgeChunk.embedding))
-        found = {c.chunk_id: _chunk_record(c, title, kind, name) for c, title, kind, name in self._s.execute(stmt)}
+        stmt = self._active(select(*_CHUNK_COLUMNS)).where(KnowledgeChunk.chunk_id.in_(list(chunk_ids)))
+        found = {row.chunk_id: NoteChunk.model_construct(**row._mapping) for row in self._s.execute(stmt)}
         return [found[i] for i in chunk_ids if i in found]
 
     def destination_chunks(self, destination: str) -> list[NoteChunk]:
         """Every active chunk of ``destination`` (the plan-time lookup searches them in memory)."""
-        stmt = self._active(select(KnowledgeChunk, KnowledgeItem.title, KnowledgeItem.source_kind,
-                                   KnowledgeItem.source_name)).where(KnowledgeChunk.destination == destination
-                                                                     ).options(defer(KnowledgeChunk.embedding))
-        return [_chunk_record(c, title, kind, name) for c, title, kind, name in
-                self._s.execute(stmt.order_by(KnowledgeChunk.item_id, KnowledgeChunk.ordinal))]
+        stmt = self._active(select(*_CHUNK_COLUMNS)).where(KnowledgeChunk.destination == destination)
+        return [NoteChunk.model_construct(**row._mapping)
+                for row in self._s.execute(stmt.order_by(KnowledgeChunk.item_id, KnowledgeChunk.ordinal))]
 
     def generation(self, destination: str) -> tuple[int, str]:
         """(searchable chunks, digest of the active items): changes whenever the searchable chunks
@@ -212,8 +211,3 @@ class Knowledge:
 
 def _tsquery(terms: Sequence[str], every: bool = False) -> Any:
     return func.to_tsquery("english", (" & " if every else " | ").join(t for t in terms if t.isalnum()))
-
-
-def _chunk_record(c: KnowledgeChunk, title: str, kind: str, name: str) -> NoteChunk:
-    return NoteChunk(chunk_id=c.chunk_id, item_id=c.item_id, destination=c.destination, ordinal=c.ordinal,
-                     text=c.text, token_count=c.token_count, title=title, source_kind=kind, source_name=name)
