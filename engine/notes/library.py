@@ -53,6 +53,7 @@ class NotesLibrary:
                embed: bool = True):  # noqa: ANN202
         clean = strip_pii(note.text, region=dest.country)
         title = strip_pii(note.title, region=dest.country).text
+        source_name = strip_pii(source_name, region=dest.country).text  # "mail-from-john@x.org.txt"
         chunks = chunk_text(clean.text)
         if not chunks:
             raise InputError(f"file {source_name}", "the file holds no text")

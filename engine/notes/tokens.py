@@ -22,4 +22,6 @@ def count_tokens(text: str) -> int:
 
 
 def token_counts(texts: list[str]) -> list[int]:
-    return [len(ids) for ids in encoding().encode_batch(texts)] if texts else []
+    # one encode per text: bpe-openai's encode_batch sets up a thread pool per call (10x slower)
+    encode = encoding().encode
+    return [len(encode(t)) for t in texts]
