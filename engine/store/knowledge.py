@@ -144,7 +144,7 @@ class Knowledge:
         Chunks holding every term come first (they are the ones the calibrated confidence rates
         1.0); the rest are filled from chunks holding any term, leaving out terms most chunks hold
         (ranking every chunk by a near-stopword is what makes full-text search slow). The index is
-        read within this org's destination only (its scope word); hits then pass through the
+        read within this org's destination only (its scope); hits then pass through the
         org-scoped chunk table, which drops deleted items."""
         found = self._alive(destination, self._fulltext_hits(destination, terms, limit * OVERFETCH, every=True))
         if len(found) < limit and len(terms) > 1:
@@ -188,8 +188,10 @@ class Knowledge:
         scope = fulltext_scope(self._ctx.org_id, destination)
         if self._dialect == "sqlite":
             joined = (" AND " if every else " OR ").join(f'"{t}"' for t in clean)
-            query = f'scope : "{scope}" AND text : ({joined})'
-            return SQLITE_FTS, literal_column("knowledge_fts").op("MATCH")(query)
+            # scope is UNINDEXED: checked on the term's hits only (a desktop's chunks are mostly one
+            # org's, so an indexed scope word would mean reading every chunk's entry on each search)
+            return SQLITE_FTS, and_(literal_column("knowledge_fts").op("MATCH")(f"text : ({joined})"),
+                                    SQLITE_FTS.c.scope == scope)
         return POSTGRES_TSV, and_(POSTGRES_TSV.c.scope == scope, POSTGRES_TSV.c.tsv.op("@@")(_tsquery(clean, every)))
 
     # -- internals ---------------------------------------------------------------------------------

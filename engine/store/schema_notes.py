@@ -9,7 +9,7 @@ The seed keys notes by a ``destination`` table; Tripwright keys them by a destin
 fixture city, a named route or any place name), which needs no extra table. The full-text
 indexes (FTS5 on SQLite, a tsvector table on PostgreSQL) are created by migration 0005 only,
 outside these models, and kept in step by triggers; each full-text row carries a ``scope`` token
-(org + destination, :func:`fulltext_scope`) so a search reads only its own destination's rows.
+(org + destination, :func:`fulltext_scope`) so a search keeps only its own destination's rows.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def upgrade() -> None:
 
 
 def _sqlite_fts() -> None:
-    op.execute("CREATE VIRTUAL TABLE knowledge_fts USING fts5(chunk_id UNINDEXED, scope, text, "
+    op.execute("CREATE VIRTUAL TABLE knowledge_fts USING fts5(chunk_id UNINDEXED, scope UNINDEXED, text, "
                "tokenize = 'porter unicode61 remove_diacritics 2')")
     op.execute("CREATE TRIGGER knowledge_fts_add AFTER INSERT ON knowledge_chunk BEGIN "
                f"INSERT INTO knowledge_fts (chunk_id, scope, text) VALUES (new.chunk_id, {SCOPE_SQL}, new.text); END")
