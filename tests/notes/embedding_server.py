@@ -8,10 +8,12 @@ It records every request and can be told to fail from the Nth request on.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import math
 import re
+import struct
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -33,6 +35,10 @@ def vector(text: str, dims: int = DIMS) -> list[float]:
     return [half * x / norm for x in bag] + [half]
 
 
+def _base64(values: list[float]) -> str:
+    return base64.b64encode(struct.pack(f"<{len(values)}f", *values)).decode()
+
+
 class EmbeddingServer:
     def __init__(self, dims: int = DIMS) -> None:
         self.requests: list[dict] = []
@@ -48,7 +54,10 @@ class EmbeddingServer:
                 if server.fail_from is not None and len(server.requests) >= server.fail_from:
                     return self._send(500, {"error": {"message": "the model is overloaded"}})
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                data = [{"object": "embedding", "index": i, "embedding": vector(t, dims)} for i, t in enumerate(texts)]
+                packed = body.get("encoding_format") == "base64"  # as the real endpoint does
+                data = [{"object": "embedding", "index": i,
+                         "embedding": _base64(vector(t, dims)) if packed else vector(t, dims)}
+                        for i, t in enumerate(texts)]
                 self._send(200, {"object": "list", "data": data, "model": body["model"],
                                  "usage": {"prompt_tokens": 0, "total_tokens": 0}})
 

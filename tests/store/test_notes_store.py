@@ -202,3 +202,15 @@ def test_a_0003_database_with_data_is_upgraded_and_takes_notes(db_url, itinerary
         assert notes.ask("Orsay clock window", "paris").status == "found"
         with store._engine.connect() as conn:
             assert conn.execute(select(text("count(*)")).select_from(text("knowledge_chunk"))).scalar() > 1
+
+
+def test_the_async_embedder_gives_the_same_unit_vectors(server):
+    import asyncio
+
+    import numpy as np
+
+    texts = ["Eiffel Tower hours", "Louvre entrance"]
+    sync, run_async = embedder(server).embed(texts), asyncio.run(embedder(server).aembed(texts))
+    assert sync.shape == run_async.shape == (2, 129) and sync.dtype == np.float32
+    assert np.allclose(sync, run_async) and np.allclose(np.linalg.norm(sync, axis=1), 1.0)
+    assert all(r["encoding_format"] == "base64" for r in server.requests)
