@@ -6,8 +6,8 @@ Create Date: 2026-11-24
 
 Additive: two new tables, their indexes, and a full-text index kept in step by triggers — an
 FTS5 virtual table on SQLite (porter stemming, diacritics folded), a tsvector table with a GIN
-index on PostgreSQL ('english' configuration). Each full-text row carries a scope word (org +
-destination, as ``schema_notes.fulltext_scope`` builds it) so a search reads only its own rows.
+index on PostgreSQL ('english' configuration). Each full-text row carries a scope (org +
+destination, as ``schema_notes.fulltext_scope`` builds it) so a search keeps only its own rows.
 Chunks are never updated, only inserted or removed with their item, so insert/delete triggers are all the index needs.
 """
 from __future__ import annotations
