@@ -26,6 +26,7 @@ from widgets.diagnostics_panel import DiagnosticsPanel
 from widgets.intent_form import IntentForm
 from widgets.itinerary_panel import ItineraryPanel
 from widgets.map_view import MapView
+from widgets.notes_panel import NotesPanel
 from widgets.progress_panel import ProgressPanel
 from widgets.trip_list import TripListPanel
 
@@ -33,6 +34,7 @@ from .exports import export_dialog
 from .library import TripLibrary
 from .map_edits import town_label
 from .message_bar import MessageBar
+from .notes_service import NotesService
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .trip_controller import TripController
@@ -80,9 +82,11 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self.commands = build_actions(self, self.planning.today)
         self.toolbar = build_menus(self, self.commands,
-                                   (self.trips_dock, self.form_dock, self.itinerary_dock, self.bottom_dock))
+                                   (self.trips_dock, self.form_dock, self.itinerary_dock, self.bottom_dock,
+                                    self.notes_dock))
         self._build_status_bar()
         self._connect()
+        self.notes = NotesService(self, self.notes_panel, self.notes_dock)
         self._laid_out = False
         self._warmed = False
         self.last_change = ""
@@ -115,6 +119,8 @@ class MainWindow(QMainWindow):
         self.form_dock = self._dock("Trip", "form_dock", self.intent_form, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.trip_list = TripListPanel()
         self.trips_dock = self._dock("Trips", "trips_dock", self.trip_list, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.notes_panel = NotesPanel()
+        self.notes_dock = self._dock("Notes", "notes_dock", self.notes_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.welcome = WelcomePanel(today)
         self.itinerary_panel = ItineraryPanel(distance_unit=self.settings.distance_unit)
         self.right_stack = QStackedWidget()
@@ -208,12 +214,15 @@ class MainWindow(QMainWindow):
         if compact:
             self.tabifyDockWidget(self.itinerary_dock, self.form_dock)
             self.tabifyDockWidget(self.itinerary_dock, self.trips_dock)
+            self.tabifyDockWidget(self.itinerary_dock, self.notes_dock)
             self.itinerary_dock.raise_()  # the welcome page (or the trip) first
         else:
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.form_dock)
             self.tabifyDockWidget(self.form_dock, self.trips_dock)
+            self.tabifyDockWidget(self.form_dock, self.notes_dock)
             self.form_dock.raise_()
         self.trips_dock.setVisible(self.library.enabled)
+        self.notes_dock.setVisible(self.library.enabled)  # notes live in the trip store
         self._size_docks()
 
     def _size_docks(self) -> None:
@@ -470,6 +479,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         self.controller.cancel()  # the worker stops at its next node; the trip stays in the session
         self.library.remember_on_close()
+        self.notes.detach()  # the planning session may outlive this window and its store
         for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu, self.settings_dialog,
                     self.library.login_dialog):
             try:

@@ -42,7 +42,7 @@ DEFAULT_LLM_ENDPOINT = "https://api.openai.com/v1"  # what the openai SDK uses w
 API_KEY_PREFIX = "llm-api-key:"
 MAX_KEY_LENGTH = 4096
 ENV_OVERRIDES = {"home_airport": "TRIPWRIGHT_HOME_AIRPORT", "llm_endpoint": "OPENAI_BASE_URL",
-                 "llm_model": "OPENAI_MODEL"}
+                 "llm_model": "OPENAI_MODEL", "embedding_model": "TRIPWRIGHT_EMBEDDING_MODEL"}
 API_KEY_ENV = "OPENAI_API_KEY"
 _IATA = re.compile(r"[A-Z]{3}")
 _MODEL = re.compile(r"\S{1,200}")
@@ -58,6 +58,7 @@ class Settings(BaseModel):
     llm_endpoint: str = ""  # an OpenAI-compatible base URL; "" = DEFAULT_LLM_ENDPOINT
     llm_model: str = DEFAULT_LLM_MODEL
     online_tiles: bool = False  # OSM tiles on the map (the offline basemap otherwise)
+    embedding_model: str = ""  # at the same endpoint; "" = destination notes are searched lexically
 
     @field_validator("home_airport", mode="before")
     @classmethod
@@ -83,6 +84,15 @@ class Settings(BaseModel):
             value = value.strip()
             if not _MODEL.fullmatch(value):
                 raise ValueError("expected a model name such as gpt-4o-mini (no spaces)")
+        return value
+
+    @field_validator("embedding_model", mode="before")
+    @classmethod
+    def _embedding_model(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip()
+            if value and not _MODEL.fullmatch(value):
+                raise ValueError("expected a model name such as text-embedding-3-small (no spaces), or nothing")
         return value
 
 

@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     trips = command("trips", "list, show or delete stored trips")
     trips.add_argument("action", choices=["list", "show", "delete"])
     trips.add_argument("trip_id", nargs="?")
+    from .notes_cmd import add_notes_parser
+    add_notes_parser(command)
     ev = command("eval", "run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
     bench = command("bench", "print the performance figures")
@@ -95,6 +97,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "trips":
         from .trips_cmd import run_trips
         return run_trips(args)
+    if args.command == "notes":
+        from .notes_cmd import run_notes
+        return run_notes(args)
     if args.command == "eval":
         from engine.evaluation import main as eval_main
         return eval_main(args.paths)

@@ -81,6 +81,9 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
     saved within the idempotency TTL is reused, not planned and saved again. Returns a PlanResult."""
     from engine.store import PlanRecorder
     with signed_in() as (store, ctx):
+        if getattr(intent, "city", None):  # the org's destination notes go into the itinerary
+            from engine.notes.lookup import StoreNotesLookup
+            session.notes = StoreNotesLookup(store, ctx)
         recorder = PlanRecorder(store, ctx)
         ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}")
         if ticket.duplicate is not None:

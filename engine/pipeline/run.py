@@ -19,6 +19,7 @@ from engine.catalog import default_catalog
 from engine.catalog.catalog import Catalog
 from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
 from engine.facts import TripFacts
+from engine.notes.hints import NO_NOTES, NotesLookup
 from engine.models import (Decision, EventStatus, IntentV1, RoadTripIntent, ItineraryV1, PlanFailure, PlanV1, StreamEvent,
                            Violation, format_usd)
 from engine.planning.branches import enumerate_branches
@@ -59,8 +60,9 @@ class PlanResult:
 class PlanningSession:
     def __init__(self, catalog: Catalog | None = None, *, today: date | None = None,
                  overrides: ToolOverrides | None = None, toolbox: Toolbox | None = None,
-                 geocoder=None) -> None:
+                 geocoder=None, notes: NotesLookup | None = None) -> None:
         self._geocoder = geocoder
+        self.notes = notes or NO_NOTES  # destination notes for the synthesizer (NO_NOTES: none)
         self.catalog = catalog or default_catalog()
         self.today = today or date.today()
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
@@ -178,7 +180,8 @@ class _Run:
         if not fixed.ok:
             raise self._infeasible(fixed)
         fixed_key = plan_key if fixed.plan is chosen.plan else digest(fixed.plan)
-        itinerary = await self._node("synthesizer", ["synth", fixed_key, intent, digest(fixed.violations)],
+        itinerary = await self._node("synthesizer", ["synth", fixed_key, intent, digest(fixed.violations),
+                                                     self.s.notes.revision(self.intent.city)],
                                      lambda: self._synthesize(fixed, inputs), 95,
                                      note=lambda it: f"{len(it.citations)} citations")
         itinerary = itinerary.model_copy(update={"trace_id": self.trace_id, "run_id": self.run_id})
@@ -249,7 +252,8 @@ class _Run:
         fx = self.s.toolbox.fx.rate(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                                violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
-                               run_id=self.run_id, degraded=list(self.s.toolbox.degraded), fx_provenance=fx.provenance)
+                               run_id=self.run_id, degraded=list(self.s.toolbox.degraded), fx_provenance=fx.provenance,
+                               notes=self.s.notes)
         return itinerary.model_copy(update={"planning_date": self.s.today})  # verify re-derives as-of this day
 
     def _infeasible(self, fixed: RepairResult) -> InfeasiblePlan:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
@@ -13,6 +14,7 @@ from engine.facts import TripFacts
 from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision,
                            IntentV1, ItineraryV1, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
                            Violation, format_usd, minutes_of)
+from engine.notes.hints import NO_NOTES, NotesLookup
 from engine.schedule import day_legs
 
 WEEKDAY = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -29,7 +31,23 @@ class Claims:
         return text
 
 
-def _notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> str:
+def _from_notes(place: str, city: str, notes: NotesLookup, claims: Claims) -> str | None:
+    """What the traveller's (or Tripwright's) notes say about ``place``, cited as ``source="rag"``.
+    The passage is quoted as data: it is never parsed, followed or fed back into planning."""
+    if not notes.active:
+        return None
+    hint = notes.about(city, place)
+    if hint is None:
+        return "From your notes: information not available"
+    provenance = Provenance(source="rag", tool="notes", call_ts=datetime.now(timezone.utc),
+                            response_digest=hashlib.sha256(hint.text.encode()).hexdigest()[:16],
+                            ref_id=f"{hint.item_id}/{hint.chunk_id}", source_url=hint.source,
+                            data_source="fixture" if hint.builtin else "user")
+    whose = "Tripwright's notes" if hint.builtin else "your notes"
+    return claims.state(f"From {whose}: {hint.text}", provenance)
+
+
+def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str | None = None) -> str:
     c = slot.selected
     parts: list[str | None] = []
     if c.kind is ChoiceKind.flight:
@@ -46,7 +64,7 @@ def _notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> str:
                 else f"checkout by {h.checkout_window.end:%H:%M}"
             parts.append(claims.state(what, h.provenance))
     else:
-        parts += _venue_notes(slot, day, facts, claims)
+        parts += _venue_notes(slot, day, facts, claims) + [place_notes]
     return "; ".join(p for p in parts if p) or "Information not available."
 
 
@@ -84,11 +102,13 @@ def _city_span(day, window: TimeWindow, tz: str) -> dict:
     return {"start": start, "end": end, "start_tz": tz, "end_tz": tz}
 
 
-def _activity(slot: Slot, day, facts: TripFacts, claims: Claims) -> Activity:
+def _activity(slot: Slot, day, facts: TripFacts, claims: Claims, notes: NotesLookup, city: str) -> Activity:
     c = slot.selected
+    venue = c.kind in (ChoiceKind.attraction, ChoiceKind.meal)
+    place_notes = _from_notes(c.label, city, notes, claims) if venue else None
     return Activity(id=c.choice_id, ref=c.option_ref, role=slot.role, window=slot.window, kind=c.kind,
                     name=c.label, geo=c.geo,
-                    notes=_notes(slot, day, facts, claims), locked=slot.locked,
+                    notes=_notes(slot, day, facts, claims, place_notes), locked=slot.locked,
                     cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance,
                     **_true_span(slot, day, facts))
 
@@ -124,11 +144,12 @@ def _weather_note(day, facts: TripFacts, claims: Claims) -> None:
 
 def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: list[Decision],
                violations: list[Violation], repairs: list[RepairDiff], trace_id: str, run_id: str,
-               degraded: list[str], fx_provenance: Provenance | None) -> ItineraryV1:
+               degraded: list[str], fx_provenance: Provenance | None,
+               notes: NotesLookup = NO_NOTES) -> ItineraryV1:
     claims = Claims()
     days = []
     for di, day in enumerate(plan.days):
-        acts = [_activity(s, day, facts, claims) for s in day.slots] + _transit_activities(plan, di, facts, claims)
+        acts = [_activity(s, day, facts, claims, notes, intent.city) for s in day.slots] + _transit_activities(plan, di, facts, claims)
         _weather_note(day, facts, claims)
         days.append(DayItinerary(date=day.date, activities=sorted(acts, key=lambda a: (a.window.start, a.kind != "transit"))))
     cost = plan_cost(plan, facts)

@@ -19,7 +19,7 @@ _HOME = {
     "Accounts": "accounts", "Login": "accounts",
     "AuditRecord": "records", "Checkpoint": "records", "DayChange": "records", "IdempotencyHit": "records",
     "RunDetail": "records", "RunStatus": "records", "TripDetail": "records", "TripSummary": "records",
-    "Version": "records", "VersionDiff": "records", "VersionSummary": "records",
+    "Version": "records", "NoteItem": "records", "NoteChunk": "records", "VersionDiff": "records", "VersionSummary": "records",
     "PlanRecorder": "recorder", "RunTicket": "recorder",
     "PruneReport": "retention", "prune": "retention",
     "SecretStore": "secret_store",

@@ -169,3 +169,35 @@ class AuditRecord(Record):
     target_id: str
     detail: dict[str, Any]
 
+
+
+class NoteItem(Record):
+    """One imported note (destination notes, issue 13) without its text."""
+
+    item_id: str
+    destination: str
+    title: str
+    source_kind: str  # file | pasted | tripwright
+    source_name: str
+    created_by: str
+    created_at: datetime
+    deleted: bool
+    chunk_count: int
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class NoteChunk(Record):
+    chunk_id: str
+    item_id: str
+    destination: str
+    ordinal: int
+    text: str
+    token_count: int
+    title: str
+    source_kind: str
+    source_name: str
+
+
+class NoteVectors(Record):
+    chunk_ids: list[str]
+    blobs: list[bytes]

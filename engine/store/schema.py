@@ -229,3 +229,4 @@ class AuditEntry(OrgScoped, Base):
 
 
 from . import schema_social  # noqa: E402,F401  (registers the LLM-issue tables on Base.metadata)
+from . import schema_notes  # noqa: E402,F401  (registers the destination-notes tables)

@@ -24,6 +24,7 @@ from sqlalchemy.engine import URL
 from ..errors import StoreError
 from . import audit, migrate, sqlite_file
 from .cache import IdempotencyKeys, ToolCache
+from .knowledge import Knowledge
 from .records import AuditRecord
 from .database import make_engine, resolve_url, safe_url, sqlite_path, translated
 from .run_lease import RunLeases
@@ -46,6 +47,7 @@ class OrgScope:
         self.runs = Runs(session, ctx, leases)
         self.tool_cache = ToolCache(session, ctx)
         self.idempotency = IdempotencyKeys(session, ctx)
+        self.knowledge = Knowledge(session, ctx)
 
     def audit(self, action: str, *, target_type: str = "", target_id: str = "", **detail: Any) -> None:
         """Record an action the store does not see itself (exports, settings and key changes)."""

@@ -86,7 +86,7 @@ def test_round_trip_in_the_data_dir(home):
     assert path == settings_path() == home / SETTINGS_FILE
     assert json.loads(path.read_text()) == {"distance_unit": "km", "home_airport": "CDG",
                                              "llm_endpoint": "http://localhost:11434/v1", "llm_model": "llama3.1",
-                                             "online_tiles": True}
+                                             "online_tiles": True, "embedding_model": ""}
     assert load_settings() == (CUSTOM, None)
     assert [p.name for p in home.iterdir()] == [SETTINGS_FILE]  # the atomic write left no temp file
 
@@ -189,3 +189,12 @@ def test_without_a_keyring_the_key_lives_in_memory_with_a_warning(no_keyring):
     assert secrets.warning == NO_KEYRING
     assert get_api_key("", secrets, {}) == "sk-test"  # this session still has it
     assert get_api_key("", SecretStore(), {}) is None  # the next one will not
+
+
+def test_embedding_model_setting_and_override():
+    """Destination notes use vectors only when an embedding model is named (issue 13)."""
+    assert Settings().embedding_model == ""
+    assert Settings(embedding_model=" text-embedding-3-small ").embedding_model == "text-embedding-3-small"
+    with pytest.raises(ValidationError, match="no spaces"):
+        Settings(embedding_model="two words")
+    assert apply_env(Settings(), {"TRIPWRIGHT_EMBEDDING_MODEL": "nomic-embed-text"}).embedding_model == "nomic-embed-text"

@@ -1,0 +1,107 @@
+"""``tripwright notes import|list|delete|ask`` (SPEC_DECISIONS §3): destination notes from the CLI.
+
+Every file is read and checked before the first one is stored, and each file is stored in its own
+transaction after its vectors are made, so a bad file or a failing endpoint leaves nothing half
+imported (files already stored are named in the message)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from engine.errors import InputError, ToolError
+
+
+
+
+def add_notes_parser(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
+    notes = command("notes", "destination notes: import, list, delete, ask")
+    notes.add_argument("action", choices=["import", "list", "delete", "ask"])
+    notes.add_argument("args", nargs="*", help="import: files (- = text on stdin); delete: note id; "
+                                               "ask: the question")
+    notes.add_argument("--destination", help="a city (paris), a named route (route66) or a place name")
+    notes.add_argument("--title", help="import -: the pasted note's title")
+    notes.add_argument("--json", action="store_true", help="ask: print the answer as JSON")
+
+
+def run_notes(args) -> int:  # noqa: ANN001
+    from engine.notes.embeddings import Embedder, embedding_config
+    from engine.notes.library import NotesLibrary
+
+    from .trips_cmd import signed_in
+
+    config = embedding_config()
+    with signed_in() as (store, ctx):
+        library = NotesLibrary(store, ctx, embedder=Embedder(config) if config else None)
+        try:
+            return _ACTIONS[args.action](library, args)
+        except ToolError as exc:
+            raise InputError("embeddings", f"{exc.reason}; nothing of this file was stored") from None
+
+
+def _import(library, args) -> int:  # noqa: ANN001
+    from engine.notes.reading import read_note_file
+
+    if not args.args:
+        raise InputError("path", "name at least one file to import (or - for text on stdin)")
+    destination = _destination(args)
+    files = [Path(p) for p in args.args if p != "-"]
+    for path in files:
+        read_note_file(path)  # every file checked before anything is stored
+    done = []
+    for given in args.args:
+        try:
+            item = (library.import_text(sys.stdin.read(), destination, title=args.title or "Pasted note")
+                    if given == "-" else library.import_file(Path(given), destination))
+        except (InputError, ToolError) as exc:
+            if done:
+                print(f"imported before the error: {', '.join(done)}", file=sys.stderr)
+            raise exc
+        done.append(item.item_id)
+        meta = item.metadata
+        print(f"{item.item_id}  {item.destination}  {item.chunk_count} chunk(s)  {item.title}  "
+              f"(removed {meta.get('emails_removed', 0)} e-mail(s), {meta.get('phones_removed', 0)} phone(s))")
+    return 0
+
+
+def _list(library, args) -> int:  # noqa: ANN001
+    items = library.list(args.destination)
+    for it in items:
+        origin = "Tripwright" if it.source_kind == "tripwright" else it.source_kind
+        print(f"{it.item_id}  {it.destination:14} {it.chunk_count:3} chunk(s)  {origin:10}  {it.title}")
+    print(f"{len(items)} note(s)")
+    return 0
+
+
+def _delete(library, args) -> int:  # noqa: ANN001
+    if len(args.args) != 1:
+        raise InputError("id", "'notes delete' needs one note id (see 'tripwright notes list')")
+    item = library.delete(args.args[0])
+    print(f"deleted {item.item_id}  {item.title}")
+    return 0
+
+
+def _ask(library, args) -> int:  # noqa: ANN001
+    question = " ".join(args.args).strip()
+    if not question:
+        raise InputError("question", 'ask a question, e.g. notes ask "Eiffel Tower hours" --destination paris')
+    answer = library.ask(question, _destination(args))
+    if args.json:
+        print(json.dumps(answer.as_json(), ensure_ascii=False, indent=2))
+        return 0
+    if answer.status == "unknown":
+        print("Information not available.")
+        return 0
+    for p in answer.passages:
+        print(f"[{p.score:.2f}] {p.source} ({p.item_id})\n{p.text}\n")
+    return 0
+
+
+def _destination(args) -> str:  # noqa: ANN001
+    if not args.destination:
+        raise InputError("destination", f"'notes {args.action}' needs --destination (e.g. paris)")
+    return args.destination
+
+
+_ACTIONS = {"import": _import, "list": _list, "delete": _delete, "ask": _ask}

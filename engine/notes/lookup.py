@@ -1,0 +1,116 @@
+"""``StoreNotesLookup``: the synthesizer's view of an org's notes — lexical, offline, fast.
+
+Planning must stay fast and offline, so a plan's lookups never call an endpoint: a place is found
+by its name's distinctive words ("Musée du Louvre" → "louvre"), with the same calibrated
+confidence as ``notes ask`` (``terms.coverage``, τ = 0.70); then the best sentence of the best
+chunk is the hint, and it too must reach τ. A destination with up to ``SNAPSHOT_MAX`` chunks is
+read once per change and searched in memory; a bigger one goes through the full-text index. Hints
+are remembered per (destination, its generation, place), so a re-plan costs one query
+(``revision``) however many places it visits.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from . import terms as T
+from .chunking import sentences
+from .hints import NoteHint
+from .retrieval import CANDIDATES, TAU, Retriever, rag_disabled, source_label
+
+MAX_HINT_CHARS = 280
+SNAPSHOT_MAX = 400
+
+
+@dataclass
+class _Snapshot:
+    generation: tuple
+    chunks: list | None  # NoteChunk records; None = too many, use the full-text index
+    words: list[frozenset[str]] = field(default_factory=list)
+    hints: dict[str, NoteHint | None] = field(default_factory=dict)
+
+    def df(self, word: str) -> int:
+        return sum(1 for ws in self.words if T.has_word(ws, word))
+
+
+class StoreNotesLookup:
+    active = True
+
+    def __init__(self, store, ctx) -> None:  # noqa: ANN001
+        self.store, self.ctx = store, ctx
+        self._snapshots: dict[str, _Snapshot] = {}
+        self._slugs: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._retriever = Retriever(store, ctx)
+
+    def about(self, destination: str, place: str) -> NoteHint | None:
+        if rag_disabled():
+            return None
+        slug = self._slug(destination)
+        snap = self._snapshots.get(slug) or self._refresh(slug)
+        if place not in snap.hints:
+            words = T.query_terms(place, place_name=True)
+            snap.hints[place] = self._find(slug, snap, words) if words else None
+        return snap.hints[place]
+
+    def revision(self, destination: str) -> str:
+        """Called once per plan (the synthesizer's memo key): re-reads the destination only when
+        its chunks changed."""
+        count, items = self._refresh(self._slug(destination)).generation
+        return f"{count}:{items}:{rag_disabled()}"
+
+    # -- finding -----------------------------------------------------------------------------------
+    def _find(self, slug: str, snap: _Snapshot, words: list[str]) -> NoteHint | None:
+        if snap.chunks is not None:
+            n = len(snap.chunks)
+            weights = {w: T.idf(n, snap.df(w)) for w in words}
+            return _best(snap.chunks, snap.words, words, weights)
+        with self.store.org(self.ctx) as repo:  # a big destination: the full-text index
+            ids = repo.knowledge.lexical(slug, words, CANDIDATES)
+            weights = self._retriever.weights(repo.knowledge, slug, words)
+            chunks = repo.knowledge.chunks(ids)
+        return _best(chunks, [T.word_set(c.text) for c in chunks], words, weights)
+
+    def _slug(self, destination: str) -> str:
+        if destination not in self._slugs:
+            from .destinations import resolve_destination
+            self._slugs[destination] = resolve_destination(destination).slug
+        return self._slugs[destination]
+
+    def _refresh(self, slug: str) -> _Snapshot:
+        from .library import NotesLibrary
+
+        NotesLibrary(self.store, self.ctx).ensure_builtin()
+        with self._lock, self.store.org(self.ctx) as repo:
+            generation = repo.knowledge.generation(slug)
+            snap = self._snapshots.get(slug)
+            if snap is None or snap.generation != generation:
+                if generation[0] > SNAPSHOT_MAX:
+                    snap = _Snapshot(generation, None)
+                else:
+                    chunks = repo.knowledge.destination_chunks(slug)
+                    snap = _Snapshot(generation, chunks, [T.word_set(c.text) for c in chunks])
+                self._snapshots[slug] = snap
+            return snap
+
+
+def _best(chunks: list, word_sets: list[frozenset[str]], words: list[str],
+          weights: dict[str, float]) -> NoteHint | None:
+    if not chunks:
+        return None
+    # ties go to the traveller's own notes, then to the earlier chunk
+    score, _own, index = max((T.coverage(words, weights, ws), chunks[i].source_kind != "tripwright", -i)
+                             for i, ws in enumerate(word_sets))
+    if score < TAU:
+        return None
+    chunk = chunks[-index]
+    # ties go to the fuller sentence: a heading ("Louvre tips") names the place but says nothing
+    cov, text = max(((T.coverage(words, weights, T.word_set(s)), s.strip()) for s in sentences(chunk.text)),
+                    key=lambda x: (x[0], min(len(x[1]), MAX_HINT_CHARS)))
+    if cov < TAU:
+        return None
+    text = text if len(text) <= MAX_HINT_CHARS else text[:MAX_HINT_CHARS - 1] + "…"
+    return NoteHint(text=text, item_id=chunk.item_id, chunk_id=chunk.chunk_id, score=score,
+                    source=source_label(chunk.source_kind, chunk.source_name, chunk.title),
+                    builtin=chunk.source_kind == "tripwright")

@@ -1,0 +1,168 @@
+"""Retrieval behind one interface (seed §11.1, §11.3): lexical (FTS5 BM25 / PostgreSQL
+full-text) always, vectors too when an embeddings endpoint is configured — hybrid then.
+
+Top-8 candidates → MMR (λ = 0.5) → top-3; a passage counts only at confidence ≥ τ = 0.70
+(cosine for vectors, the calibrated coverage of ``terms`` for lexical; in hybrid a passage takes
+the higher of the two). None at τ → ``unknown``, no passages: never a guess.
+
+Vectors on SQLite are searched by brute-force cosine in numpy over the stored float32 blobs (this
+CPython's sqlite3 cannot load sqlite-vec; ~10,000 chunks take a few ms); the matrix of a
+destination is cached per process until its chunks change. PostgreSQL uses the same path.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import terms as T
+from .embeddings import Embedder
+
+TAU = 0.70
+CANDIDATES = 8
+TOP = 3
+MMR_LAMBDA = 0.5
+
+
+@dataclass(frozen=True)
+class Passage:
+    chunk_id: str
+    item_id: str
+    text: str
+    score: float
+    source: str
+    method: str  # lexical | vector
+
+    def as_json(self) -> dict:
+        return {"text": self.text, "score": round(self.score, 4), "source": self.source,
+                "item_id": self.item_id, "chunk_id": self.chunk_id, "method": self.method}
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: str  # found | unknown
+    passages: list[Passage] = field(default_factory=list)
+    method: str = "lexical"
+
+    def as_json(self) -> dict:
+        return {"answer_status": self.status, "method": self.method,
+                "passages": [p.as_json() for p in self.passages]}
+
+
+def source_label(kind: str, name: str, title: str) -> str:
+    if kind == "tripwright":
+        return f"Tripwright's notes: {title}"
+    return f"pasted: {title}" if kind == "pasted" else name
+
+
+def rag_disabled() -> bool:
+    """SIMULATE_EMPTY_RAG=1 (seed §16.3): retrieval returns nothing."""
+    return os.environ.get("SIMULATE_EMPTY_RAG") == "1"
+
+
+_VECTORS: dict[tuple, tuple] = {}  # (db, org, destination, model) -> (generation, ids, matrix)
+_VECTORS_LOCK = threading.Lock()
+
+
+class Retriever:
+    """One org's notes in one store. ``embedder`` None = lexical only."""
+
+    def __init__(self, store, ctx, embedder: Embedder | None = None) -> None:  # noqa: ANN001
+        self.store, self.ctx, self.embedder = store, ctx, embedder
+        self._df: dict[tuple, int] = {}
+
+    def ask(self, question: str, destination: str) -> Answer:
+        method = "hybrid" if self.embedder else "lexical"
+        if rag_disabled():
+            return Answer("unknown", [], method)
+        words = T.query_terms(question)
+        qvec = self.embedder.embed([question])[0] if self.embedder and question.strip() else None
+        with self.store.org(self.ctx) as repo:
+            lex, chunks = self._lexical(repo.knowledge, destination, words)
+            scored = dict(lex)
+            if qvec is not None:
+                for cid, cos in self._vector(repo.knowledge, destination, qvec).items():
+                    scored[cid] = max(scored.get(cid, 0.0), cos)
+            rank = {cid: i for i, cid in enumerate(lex)}  # full-text rank breaks ties of confidence
+            best = sorted(scored.items(), key=lambda kv: (-kv[1], rank.get(kv[0], CANDIDATES), kv[0]))[:CANDIDATES]
+            missing = [cid for cid, _ in best if cid not in chunks]
+            chunks |= {c.chunk_id: c for c in repo.knowledge.chunks(missing)}
+        picked = mmr([(cid, s) for cid, s in best if cid in chunks],
+                     {cid: T.word_set(c.text) for cid, c in chunks.items()})
+        passages = [Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
+                            source_label(chunks[cid].source_kind, chunks[cid].source_name, chunks[cid].title),
+                            "vector" if s > lex.get(cid, 0.0) else "lexical")
+                    for cid, s in picked if s >= TAU]
+        return Answer("found" if passages else "unknown", passages, method)
+
+    # -- lexical ---------------------------------------------------------------------------------
+    def _lexical(self, knowledge, destination: str, words: list[str]) -> tuple[dict[str, float], dict]:  # noqa: ANN001
+        """Calibrated confidence of the full-text candidates (in rank order), and the chunks read."""
+        ids = knowledge.lexical(destination, words, CANDIDATES) if words else []
+        if not ids:
+            return {}, {}
+        weights = self.weights(knowledge, destination, words)
+        chunks = {c.chunk_id: c for c in knowledge.chunks(ids)}
+        return {cid: T.coverage(words, weights, T.word_set(c.text)) for cid, c in chunks.items()}, chunks
+
+    def weights(self, knowledge, destination: str, words: list[str]) -> dict[str, float]:  # noqa: ANN001
+        """BM25 IDF of each word over the destination's chunks (document counts cached by generation)."""
+        n, newest = knowledge.generation(destination)
+        out = {}
+        for w in words:
+            key = (destination, n, newest, w)
+            if key not in self._df:
+                self._df[key] = knowledge.document_frequency(destination, w)
+            out[w] = T.idf(n, self._df[key])
+        return out
+
+    # -- vectors ---------------------------------------------------------------------------------
+    def _vector(self, knowledge, destination: str, qvec: np.ndarray) -> dict[str, float]:  # noqa: ANN001
+        ids, matrix = self._matrix(knowledge, destination, qvec.shape[0])
+        if not ids:
+            return {}
+        cos = matrix @ qvec
+        top = np.argpartition(-cos, min(CANDIDATES, len(ids) - 1))[:CANDIDATES]
+        return {ids[i]: float(cos[i]) for i in top}
+
+    def _matrix(self, knowledge, destination: str, dims: int) -> tuple[list[str], np.ndarray]:  # noqa: ANN001
+        """The destination's vectors of this model and size (a model's size can change between
+        imports: vectors of another size are left out), cached until the chunks change."""
+        key = (self.store.identity, self.ctx.org_id, destination, self.embedder.model, dims)
+        generation = knowledge.generation(destination)
+        with _VECTORS_LOCK:
+            hit = _VECTORS.get(key)
+        if hit and hit[0] == generation:
+            return hit[1], hit[2]
+        found = knowledge.vectors(destination, self.embedder.model)
+        keep = [i for i, blob in enumerate(found.blobs) if len(blob) == 4 * dims]
+        ids = [found.chunk_ids[i] for i in keep]
+        matrix = (np.frombuffer(b"".join(found.blobs[i] for i in keep), dtype=np.float32).reshape(len(keep), dims)
+                  if keep else np.zeros((0, dims), np.float32))
+        with _VECTORS_LOCK:
+            _VECTORS[key] = (generation, ids, matrix)
+        return ids, matrix
+
+
+def mmr(candidates: Sequence[tuple[str, float]], stems: dict[str, frozenset[str]], *, k: int = TOP,
+        lam: float = MMR_LAMBDA) -> list[tuple[str, float]]:
+    """Maximal marginal relevance: each pick maximises λ·relevance − (1−λ)·max similarity to the
+    picks so far (similarity: Jaccard of the passages' words), so three near-copies (overlapping
+    chunks, the same tip imported twice) do not crowd out a different passage."""
+    left, picked = list(candidates), []
+    while left and len(picked) < k:
+        def gain(item: tuple[str, float]) -> float:
+            sim = max((_jaccard(stems[item[0]], stems[p]) for p, _ in picked), default=0.0)
+            return lam * item[1] - (1 - lam) * sim
+        best = max(left, key=gain)
+        picked.append(best)
+        left.remove(best)
+    return picked
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0

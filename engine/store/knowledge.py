@@ -1,0 +1,215 @@
+"""Destination notes in the store: items, chunks, full-text candidates and vectors (org-scoped).
+
+Every statement is an ORM statement on ``KnowledgeItem``/``KnowledgeChunk``, so ``tenancy``
+adds the org filter; the full-text tables (created by migration 0005, no ``org_id`` of their own)
+only ever appear joined to the scoped chunk table. Search terms reach the full-text engines as
+bound parameters built from ``[^\\W_]+`` words only, so no query syntax can be injected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, func, literal_column, select
+from sqlalchemy.dialects.postgresql import TSVECTOR
+
+from ..errors import InputError
+from . import audit
+from .columns import utcnow
+from .records import NoteChunk, NoteItem, NoteVectors
+from .schema_notes import KnowledgeChunk, KnowledgeItem, fulltext_scope
+from .tenancy import OrgContext, OrgSession
+
+_FTS_META = MetaData()
+SQLITE_FTS = Table("knowledge_fts", _FTS_META, Column("chunk_id", String), Column("scope", Text),
+                   Column("text", Text), Column("rank", Float))
+POSTGRES_TSV = Table("knowledge_tsv", _FTS_META, Column("chunk_id", String), Column("scope", Text),
+                     Column("tsv", TSVECTOR))
+_CHUNK_COLUMNS = (KnowledgeChunk.chunk_id, KnowledgeChunk.item_id, KnowledgeChunk.destination, KnowledgeChunk.ordinal,
+                  KnowledgeChunk.text, KnowledgeChunk.token_count, KnowledgeItem.title, KnowledgeItem.source_kind,
+                  KnowledgeItem.source_name)
+OVERFETCH = 4  # full-text hits read per result wanted (some may belong to deleted items)
+
+
+def item_record(item: KnowledgeItem, chunk_count: int) -> NoteItem:
+    return NoteItem(item_id=item.item_id, destination=item.destination, title=item.title,
+                    source_kind=item.source_kind, source_name=item.source_name, created_by=item.created_by,
+                    created_at=item.created_at, deleted=item.deleted_at is not None, chunk_count=chunk_count,
+                    metadata=dict(item.meta or {}))
+
+
+class Knowledge:
+    def __init__(self, session: OrgSession, ctx: OrgContext) -> None:
+        self._s = session
+        self._ctx = ctx
+
+    @property
+    def _dialect(self) -> str:
+        return self._s.get_bind().dialect.name
+
+    # -- writing ---------------------------------------------------------------------------------
+    def add(self, *, destination: str, title: str, source_kind: str, source_name: str, content: str,
+            chunks: Sequence[tuple[str, int, bytes | None]], embedding_model: str | None,
+            metadata: dict[str, Any]) -> NoteItem:
+        """One item and its chunks (text, token count, float32 vector or None), in the caller's
+        transaction: a failure anywhere leaves nothing behind."""
+        now = utcnow()
+        item = KnowledgeItem(destination=destination, title=title, source_kind=source_kind,
+                             source_name=source_name, content=content, meta=metadata, chunk_count=len(chunks),
+                             created_by=self._ctx.user_id, created_at=now)
+        self._s.add(item)
+        self._s.flush()
+        for ordinal, (text, tokens, vector) in enumerate(chunks):
+            self._s.add(KnowledgeChunk(item_id=item.item_id, destination=destination, ordinal=ordinal,
+                                       text=text, token_count=tokens, embedding=vector,
+                                       embedding_model=embedding_model if vector is not None else None,
+                                       created_at=now))
+        self._s.flush()
+        self._audit("note_imported", item.item_id, destination=destination, chunks=len(chunks),
+                    source_kind=source_kind)
+        return item_record(item, len(chunks))
+
+    def delete(self, item_id: str) -> NoteItem:
+        """Soft delete (the UI offers undo); searches skip deleted items at once."""
+        item = self._row(item_id)
+        item.deleted_at = utcnow()
+        self._audit("note_deleted", item_id, destination=item.destination)
+        self._s.flush()
+        return item_record(item, item.chunk_count)
+
+    def restore(self, item_id: str) -> NoteItem:
+        item = self._row(item_id, include_deleted=True)
+        item.deleted_at = None
+        self._audit("note_restored", item_id, destination=item.destination)
+        self._s.flush()
+        return item_record(item, item.chunk_count)
+
+    # -- reading ---------------------------------------------------------------------------------
+    def items(self, destination: str | None = None, *, include_deleted: bool = False) -> list[NoteItem]:
+        stmt = (select(KnowledgeItem).order_by(KnowledgeItem.destination, KnowledgeItem.created_at, KnowledgeItem.item_id))
+        if destination is not None:
+            stmt = stmt.where(KnowledgeItem.destination == destination)
+        if not include_deleted:
+            stmt = stmt.where(KnowledgeItem.deleted_at.is_(None))
+        return [item_record(item, item.chunk_count) for item in self._s.scalars(stmt)]
+
+    def get(self, item_id: str, *, include_deleted: bool = False) -> NoteItem:
+        item = self._row(item_id, include_deleted=include_deleted)
+        return item_record(item, item.chunk_count)
+
+    def has_source(self, source_kind: str, source_name: str) -> bool:
+        """Whether an item from this source exists, deleted ones included (Tripwright's own notes
+        are seeded once: a user who deleted them does not get them back)."""
+        stmt = select(KnowledgeItem.item_id).where(KnowledgeItem.source_kind == source_kind,
+                                                   KnowledgeItem.source_name == source_name).limit(1)
+        return self._s.scalar(stmt) is not None
+
+    def chunks(self, chunk_ids: Sequence[str]) -> list[NoteChunk]:
+        """The chunks asked for (active items only), in the order asked. Columns, not objects:
+        passages are read on every question."""
+        if not chunk_ids:
+            return []
+        stmt = self._active(select(*_CHUNK_COLUMNS)).where(KnowledgeChunk.chunk_id.in_(list(chunk_ids)))
+        found = {row.chunk_id: NoteChunk.model_construct(**row._mapping) for row in self._s.execute(stmt)}
+        return [found[i] for i in chunk_ids if i in found]
+
+    def destination_chunks(self, destination: str) -> list[NoteChunk]:
+        """Every active chunk of ``destination`` (the plan-time lookup searches them in memory)."""
+        stmt = self._active(select(*_CHUNK_COLUMNS)).where(KnowledgeChunk.destination == destination)
+        return [NoteChunk.model_construct(**row._mapping)
+                for row in self._s.execute(stmt.order_by(KnowledgeChunk.item_id, KnowledgeChunk.ordinal))]
+
+    def generation(self, destination: str) -> tuple[int, str]:
+        """(searchable chunks, digest of the active items): changes whenever the searchable chunks
+        of ``destination`` change (a cache key). Reads the small item rows only."""
+        rows = self._s.execute(select(KnowledgeItem.item_id, KnowledgeItem.chunk_count).where(
+            KnowledgeItem.destination == destination, KnowledgeItem.deleted_at.is_(None))
+            .order_by(KnowledgeItem.item_id)).all()
+        ids = hashlib.sha256(",".join(r[0] for r in rows).encode()).hexdigest()[:16]
+        return sum(r[1] for r in rows), ids
+
+    def vectors(self, destination: str, model: str) -> NoteVectors:
+        stmt = self._active(select(KnowledgeChunk.chunk_id, KnowledgeChunk.embedding)).where(
+            KnowledgeChunk.destination == destination, KnowledgeChunk.embedding_model == model,
+            KnowledgeChunk.embedding.is_not(None)).order_by(KnowledgeChunk.chunk_id)
+        rows = self._s.execute(stmt).all()
+        return NoteVectors(chunk_ids=[r[0] for r in rows], blobs=[r[1] for r in rows])
+
+    # -- full text ---------------------------------------------------------------------------------
+    def lexical(self, destination: str, terms: Sequence[str], limit: int) -> list[str]:
+        """Chunk ids matching ``terms``, best first (BM25 on SQLite, ts_rank_cd on PostgreSQL).
+
+        Chunks holding every term come first (they are the ones the calibrated confidence rates
+        1.0); the rest are filled from chunks holding any term, leaving out terms most chunks hold
+        (ranking every chunk by a near-stopword is what makes full-text search slow). The index is
+        read within this org's destination only (its scope); hits then pass through the
+        org-scoped chunk table, which drops deleted items."""
+        found = self._alive(destination, self._fulltext_hits(destination, terms, limit * OVERFETCH, every=True))
+        if len(found) < limit and len(terms) > 1:
+            some = self._distinctive(destination, terms)
+            more = self._alive(destination, self._fulltext_hits(destination, some, limit * OVERFETCH))
+            found += [h for h in more if h not in found]
+        return found[:limit]
+
+    def _distinctive(self, destination: str, terms: Sequence[str]) -> list[str]:
+        total = self.generation(destination)[0]
+        df = {t: self.document_frequency(destination, t) for t in terms}
+        kept = [t for t in terms if 0 < df[t] <= total / 2]
+        return kept or [min(terms, key=lambda t: df[t] or total + 1)]
+
+    def _alive(self, destination: str, hits: list[str]) -> list[str]:
+        if not hits:
+            return []
+        alive = set(self._s.scalars(self._active(select(KnowledgeChunk.chunk_id)).where(
+            KnowledgeChunk.chunk_id.in_(hits), KnowledgeChunk.destination == destination)))
+        return [h for h in hits if h in alive]
+
+    def document_frequency(self, destination: str, term: str) -> int:
+        """How many chunks of ``destination`` contain ``term`` (stemmed like the index; chunks of
+        deleted items still count until purged — a small, safe skew of the IDF)."""
+        table, where = self._fulltext_filter(destination, [term])
+        return int(self._s.scalar(select(func.count()).select_from(table).where(where)) or 0)
+
+    def _fulltext_hits(self, destination: str, terms: Sequence[str], limit: int, *, every: bool = False) -> list[str]:
+        table, where = self._fulltext_filter(destination, terms, every=every)
+        if self._dialect == "sqlite":
+            order = func.bm25(literal_column("knowledge_fts"), 0.0, 0.0, 1.0).asc()
+        else:
+            order = func.ts_rank_cd(table.c.tsv, _tsquery(terms, every)).desc()
+        return list(self._s.scalars(select(table.c.chunk_id).where(where).order_by(order, table.c.chunk_id)
+                                    .limit(limit)))
+
+    def _fulltext_filter(self, destination: str, terms: Sequence[str], *, every: bool = False) -> tuple[Table, Any]:
+        clean = [t for t in terms if t.isalnum()]
+        if not clean:
+            raise InputError("question", "no searchable words")
+        scope = fulltext_scope(self._ctx.org_id, destination)
+        if self._dialect == "sqlite":
+            joined = (" AND " if every else " OR ").join(f'"{t}"' for t in clean)
+            # scope is UNINDEXED: checked on the term's hits only (a desktop's chunks are mostly one
+            # org's, so an indexed scope word would mean reading every chunk's entry on each search)
+            return SQLITE_FTS, and_(literal_column("knowledge_fts").op("MATCH")(f"text : ({joined})"),
+                                    SQLITE_FTS.c.scope == scope)
+        return POSTGRES_TSV, and_(POSTGRES_TSV.c.scope == scope, POSTGRES_TSV.c.tsv.op("@@")(_tsquery(clean, every)))
+
+    # -- internals ---------------------------------------------------------------------------------
+    @staticmethod
+    def _active(stmt: Any) -> Any:
+        return stmt.join(KnowledgeItem, KnowledgeItem.item_id == KnowledgeChunk.item_id).where(
+            KnowledgeItem.deleted_at.is_(None))
+
+    def _row(self, item_id: str, *, include_deleted: bool = False) -> KnowledgeItem:
+        item = self._s.get(KnowledgeItem, item_id) if isinstance(item_id, str) else None
+        if item is None or (item.deleted_at is not None and not include_deleted):
+            raise InputError("id", f"no note {item_id!r} in this org")
+        return item
+
+    def _audit(self, action: str, item_id: str, **detail: object) -> None:
+        audit.record(self._s, org_id=self._ctx.org_id, user_id=self._ctx.user_id, action=action,
+                     target_type="knowledge_item", target_id=item_id, **detail)
+
+
+def _tsquery(terms: Sequence[str], every: bool = False) -> Any:
+    return func.to_tsquery("english", (" & " if every else " | ").join(t for t in terms if t.isalnum()))
