@@ -205,7 +205,11 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise InputError(str(path), f"cannot read scenario: {exc}") from None
+        raise InputError(str(path), f"cannot read scenario: {' '.join(str(exc).split())}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), f"not UTF-8 text (bad byte at offset {exc.start})") from None
+    except RecursionError:
+        raise InputError(str(path), "nests too deeply to be a scenario") from None
     if not isinstance(raw, dict):
         raise InputError(str(path), "a scenario file must hold a mapping")
     try:

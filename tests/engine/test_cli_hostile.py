@@ -314,3 +314,13 @@ def test_plan_piped_into_head_prints_one_line() -> None:
                            capture_output=True, text=True, timeout=180)
     assert shell.stdout.splitlines()[0].startswith("Rome: 5 days")
     assert shell.stdout.splitlines()[-1] == "status=0" and shell.stderr == ""
+
+
+def test_eval_reports_unreadable_scenario_files_and_never_crashes(tmp_path) -> None:
+    """A scenario file that is not UTF-8 or nests absurdly is an invalid scenario, named, not a traceback."""
+    (tmp_path / "binary.yaml").write_bytes(b"scenario_id: x\n\xff\xfe bad\n")
+    (tmp_path / "deep.yaml").write_text("[" * 100_000)
+    done = tw("eval", str(tmp_path / "binary.yaml"), str(tmp_path / "deep.yaml"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout
+    assert "binary.yaml: not UTF-8 text (bad byte at offset 15)" in done.stdout
+    assert "deep.yaml: nests too deeply to be a scenario" in done.stdout
