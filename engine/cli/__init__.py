@@ -7,6 +7,7 @@ command's own output; the options work before or after the command name."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .errors import cli_errors, quiet_broken_pipe
@@ -95,6 +96,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "trips":
         from .trips_cmd import run_trips
         return run_trips(args)
+    if args.command in ("eval", "bench"):
+        # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the
+        # caller explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.
+        os.environ.setdefault("TRIPWRIGHT_OFFLINE", "1")
     if args.command == "eval":
         from engine.evaluation import main as eval_main
         return eval_main(args.paths)

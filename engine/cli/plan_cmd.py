@@ -100,7 +100,7 @@ def intent_from_prompt(text: str, session: PlanningSession, home: str | None) ->
 def _budget_cents(amount: Decimal, currency: str, session: PlanningSession) -> int:
     """The prompt's budget in USD cents; an unknown currency or an absurd sum names ``budget``."""
     try:
-        rate = session.toolbox.fx.rate(FXRequest(from_currency=currency, as_of=session.today)).rate
+        rate = session.toolbox.rate_now(FXRequest(from_currency=currency, as_of=session.today)).rate
     except InputError as exc:
         raise InputError("budget", exc.message) from None
     cents = int(amount * 100 * Decimal(str(rate)))

@@ -246,10 +246,10 @@ class _Run:
                 decisions.append(Decision(node="repair", selected=m.new_value, alternatives_considered=1,
                                           rationale=f"cycle {diff.cycle}: {m.move_type.value} ({m.reason}) "
                                                     f"replaced {m.old_value}"))
-        fx = self.s.toolbox.fx.rate(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
+        fx = self.s.toolbox.rate_now(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
         return synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                           violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
-                          run_id=self.run_id, degraded=list(self.s.toolbox.degraded), fx_provenance=fx.provenance)
+                          run_id=self.run_id, degraded=list(inputs.degraded), fx_provenance=fx.provenance)
 
     def _infeasible(self, fixed: RepairResult) -> InfeasiblePlan:
         left = blocking(fixed.violations)
