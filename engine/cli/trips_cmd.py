@@ -68,7 +68,9 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
     ``trip_id`` (or of a new trip named ``name``). The same request (trip, intent, planning date)
     saved within the idempotency TTL is reused, not planned and saved again. Returns a PlanResult."""
     from engine.store import PlanRecorder
+    from engine.tools.durable_cache import StoreToolCache
     with signed_in() as (store, ctx):
+        session.toolbox.executor.durable = StoreToolCache(store, ctx)  # real answers outlive the process
         recorder = PlanRecorder(store, ctx)
         ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}")
         if ticket.duplicate is not None:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from datetime import date, timedelta
 from statistics import mean
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from engine.errors import ToolResponseError
 from engine.models import WeatherDay
@@ -45,8 +45,8 @@ class _Daily(BaseModel):
 
 
 class _Answer(BaseModel):
-    latitude: float
-    longitude: float
+    latitude: float = Field(ge=-90, le=90)
+    longitude: float = Field(ge=-180, le=180)
     daily: _Daily
 
 
