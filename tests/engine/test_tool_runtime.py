@@ -262,3 +262,16 @@ async def test_offline_makes_no_attempt_and_a_dead_network_is_tried_once(server,
     second = await PlanningSession(default_catalog(), today=TODAY, toolbox=session.toolbox).plan(make_intent())
     assert second.itinerary.degraded_tools == ["weather"]
     assert session.toolbox.executor.stats["weather"].errors == refused  # no second attempt
+
+
+async def test_simulated_tool_timeout_hits_the_hard_timeout_and_opens_the_breaker(monkeypatch) -> None:
+    monkeypatch.setenv("SIMULATE_TOOL_TIMEOUT", "flights:0.5s")
+    toolbox = build_toolbox(default_catalog(), today=TODAY)
+    ex, clock, sleep = executor(hard_timeout_s=0.02)
+    for i in range(5):
+        request = {"origin": "JFK", "dest": "CDG", "n": i}
+        with pytest.raises(ToolTimeout):
+            await ex.call("flights", lambda r: toolbox.flights, request)
+    assert ex.breaker_state("flights") == "open" and len(sleep.waits) == 5  # one retry each
+    with pytest.raises(ToolUnavailable, match="circuit open"):
+        await ex.call("flights", lambda r: toolbox.flights, {"n": 99})
