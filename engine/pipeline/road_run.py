@@ -30,7 +30,8 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     emitter.emit("intent_extractor", EventStatus.completed, args_digest=key, duration_ms=0, cache_hit=False,
                  note=f"{intent.origin} → {intent.terminus}, {intent.days} days", progress=5)
     try:
-        plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, session.geocoder()),
+        geocoder, degraded = await _geocoder(session, intent)
+        plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, geocoder),
                            30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
         checkpoints.save("planner", key, plan)
         violations = await _node(session, emitter, cancel, "verifier", key, lambda: verify_road_plan(plan), 70,
@@ -46,7 +47,8 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
                                 lambda: road_itinerary(plan, intent, [v for v in violations if not v.blocking],
                                                        trace_id=trace_id, run_id=run_id, rate_to_usd=rate), 95,
                                 lambda it: f"{len(it.citations)} citations")
-        itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id})
+        itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id,
+                                                 "degraded_tools": sorted(set(itinerary.degraded_tools) | set(degraded))})
         checkpoints.save("responder", key, itinerary)
     except PlanCancelled:
         emitter.emit("responder", EventStatus.cancelled, note="cancelled by the user")
@@ -68,6 +70,21 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
                         session.memo.reuse)
     result.extra.update(report=report, road_plan=plan)
     return result
+
+
+async def _geocoder(session, intent: RoadTripIntent):
+    """The offline gazetteer, with Nominatim's answers (through the executor) for the places it
+    does not know; ``["geocode"]`` as degraded when an online lookup was needed and failed."""
+    gazetteer = session.geocoder()
+    if session.toolbox.network.offline():
+        return gazetteer, []
+    from engine.geocode.layered import LayeredGeocoder, prefetch
+    from engine.geocode.nominatim import NominatimGeocoder
+    from engine.tools.network import user_agent
+    online = await prefetch(gazetteer, [intent.origin, intent.terminus, *intent.stops], session.toolbox.executor,
+                            NominatimGeocoder(user_agent()))
+    layered = LayeredGeocoder(gazetteer, online) if online.by_query else gazetteer
+    return layered, ["geocode"] if online.failed else []
 
 
 async def _node(session, emitter: EventEmitter, cancel: CancelToken, node: str, key: str, fn, progress: int, note):

@@ -37,7 +37,11 @@ class Seen:
 PLACES = {"hoboken": [{"lat": "40.7440", "lon": "-74.0324", "display_name": "Hoboken, Hudson County, New Jersey, "
                        "United States", "importance": 0.62, "addresstype": "city", "type": "city",
                        "class": "place", "address": {"city": "Hoboken", "state": "New Jersey",
-                                                     "country": "United States", "country_code": "us"}}]}
+                                                     "country": "United States", "country_code": "us"}}],
+          "zzyzx": [{"lat": "35.1433", "lon": "-116.1047", "name": "Zzyzx", "display_name": "Zzyzx, San Bernardino "
+                     "County, California, United States", "importance": 0.41, "osm_type": "node", "osm_id": 150951371,
+                     "address": {"hamlet": "Zzyzx", "state": "California", "ISO3166-2-lvl4": "US-CA",
+                                 "country": "United States", "country_code": "us"}}]}
 
 
 class StandIn:
