@@ -68,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     trips.add_argument("trip_id", nargs="?")
     ev = command("eval", "run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
+    diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
+    diag.add_argument("--json", action="store_true", help="the report as JSON")
+    diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
+    diag.add_argument("--bundle", help="write a .zip with the report, metrics, versions and redacted logs")
     bench = command("bench", "print the performance figures")
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -100,6 +104,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the
         # caller explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.
         os.environ.setdefault("TRIPWRIGHT_OFFLINE", "1")
+    if args.command == "diagnostics":
+        from .diagnostics_cmd import run_diagnostics
+        return run_diagnostics(args)
     if args.command == "eval":
         from engine.evaluation import main as eval_main
         return eval_main(args.paths)

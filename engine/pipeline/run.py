@@ -19,6 +19,7 @@ from engine.catalog import default_catalog
 from engine.catalog.catalog import Catalog
 from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
 from engine.facts import TripFacts
+from engine.metrics import METRICS
 from engine.models import (Decision, EventStatus, IntentV1, RoadTripIntent, ItineraryV1, PlanFailure, PlanV1, StreamEvent,
                            Violation, format_usd)
 from engine.planning.branches import enumerate_branches
@@ -175,6 +176,7 @@ class _Run:
             lambda: repair(chosen.plan, RepairContext(inputs, intent, inputs.facts), violations), 80,
             note=lambda r: f"{len(r.diffs)} cycle(s), {sum(len(d.moves) for d in r.diffs)} move(s); "
                            f"{len(blocking(r.violations))} blocking left")
+        METRICS.repair_cycles(len(fixed.diffs), fixed.ok)
         if not fixed.ok:
             raise self._infeasible(fixed)
         fixed_key = plan_key if fixed.plan is chosen.plan else digest(fixed.plan)

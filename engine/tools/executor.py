@@ -92,6 +92,9 @@ class ToolExecutor:
         self.policy = policy or ExecutorPolicy()
         self.stats: dict[str, ToolStats] = {}
         self.durable = durable
+        if observer is None:
+            from engine.metrics import METRICS
+            observer = METRICS
         self.observer = observer
         self._clock, self._sleep, self._rng = clock, sleep, rng or random.Random()
         self._cache: dict[str, tuple[float, Any]] = {}
