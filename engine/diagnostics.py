@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import platform
-import re
 import sys
 import zipfile
 from datetime import datetime, timezone
@@ -16,11 +15,10 @@ from pathlib import Path
 from statistics import quantiles
 from typing import Any
 
+from engine.log_setup import redact_text
 from engine.metrics import METRICS
 
 SNAPSHOT_NAME = "diagnostics-last.json"
-# Secrets in URLs (httpx logs whole URLs) and in key=value text.
-SECRET_PARAM = re.compile(r"(?i)\b(appid|api_key|apikey|key|token|access_token|password|secret)=([^&\s\"']+)")
 PACKAGES = ("tripwright", "httpx", "geopy", "pydantic", "sqlalchemy", "prometheus_client", "PySide6")
 
 
@@ -83,7 +81,7 @@ def load(path: Path | None = None) -> dict | None:
 
 
 def redact(text: str) -> str:
-    return SECRET_PARAM.sub(lambda m: f"{m.group(1)}=***", text)
+    return redact_text(text)
 
 
 def bundle(report: dict, target: Path, log_dir: Path | None = None) -> list[str]:

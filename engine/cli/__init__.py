@@ -80,8 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from engine.log_setup import configure
-    configure(args.verbose, json=args.log_json)
+    from engine.log_setup import configure, default_log_dir
+    configure(args.verbose, json=args.log_json, log_dir=default_log_dir())
     with quiet_broken_pipe(), cli_errors() as outcome:
         outcome.code = _dispatch(args)
     return outcome.code

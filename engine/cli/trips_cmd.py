@@ -71,6 +71,7 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
     from engine.tools.durable_cache import StoreToolCache
     with signed_in() as (store, ctx):
         session.toolbox.executor.durable = StoreToolCache(store, ctx)  # real answers outlive the process
+        session.org_id, session.user_id = ctx.org_id, ctx.user_id
         recorder = PlanRecorder(store, ctx)
         ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}")
         if ticket.duplicate is not None:

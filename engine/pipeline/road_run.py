@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 import uuid
 
+import structlog
+
 from engine.canonical import digest
 from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
 from engine.models import EventStatus, PlanFailure, RoadTripIntent
@@ -18,10 +20,11 @@ from .control import CancelToken, Checkpoints
 from .events import EventEmitter
 
 
-async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str):
+async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str,
+                        trace_id: str | None = None):
     from .run import PlanResult
 
-    trace_id = uuid.uuid4().hex
+    trace_id = trace_id or uuid.uuid4().hex
     emitter = EventEmitter(trace_id, run_id, on_event)
     checkpoints = Checkpoints()
     session.memo.reset_counts()
@@ -89,6 +92,11 @@ async def _geocoder(session, intent: RoadTripIntent):
 
 async def _node(session, emitter: EventEmitter, cancel: CancelToken, node: str, key: str, fn, progress: int, note):
     cancel.raise_if_cancelled()
+    with structlog.contextvars.bound_contextvars(node=node):
+        return await _node_run(session, emitter, node, key, fn, progress, note)
+
+
+async def _node_run(session, emitter: EventEmitter, node: str, key: str, fn, progress: int, note):
     started = time.perf_counter()
     found, value = session.memo.get(f"road.{node}", key)
     if not found:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Callable
 
+import structlog
+
 from engine.canonical import digest
 from engine.catalog import default_catalog
 from engine.catalog.catalog import Catalog
@@ -67,6 +69,8 @@ class PlanningSession:
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None
+        self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
+        self.user_id: str | None = None
 
     async def plan(self, intent: IntentV1 | RoadTripIntent, *, on_event: EventCallback | None = None,
                    cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None,
@@ -75,11 +79,15 @@ class PlanningSession:
         verified and repaired (the map's drag/remove/retime actions and eval perturbations).
         ``run_id``: the id the store already gave this run (events and itinerary carry it)."""
         run_id = run_id or str(uuid.uuid4())
-        if intent.mode == "road_trip":
-            from .road_run import run_road_trip
-            return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id)
-        run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id)
-        return await run.execute()
+        trace_id = uuid.uuid4().hex
+        # Every log line of the run carries these (seed §13.1); nodes bind ``node`` as they run.
+        with structlog.contextvars.bound_contextvars(trace_id=trace_id, run_id=run_id, org_id=self.org_id,
+                                                     user_id=self.user_id, node="intent_extractor"):
+            if intent.mode == "road_trip":
+                from .road_run import run_road_trip
+                return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
+            run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id, trace_id)
+            return await run.execute()
 
     def geocoder(self):
         """The offline gazetteer by default (built once into the data dir); injectable."""
@@ -91,12 +99,12 @@ class PlanningSession:
 
 class _Run:
     def __init__(self, session: PlanningSession, intent: IntentV1, on_event, cancel: CancelToken,
-                 edits: list[PlanEdit], run_id: str) -> None:
+                 edits: list[PlanEdit], run_id: str, trace_id: str) -> None:
         self.s = session
         self.edits = edits
         self.intent = intent
         self.cancel = cancel
-        self.trace_id = uuid.uuid4().hex
+        self.trace_id = trace_id
         self.run_id = run_id
         self.emitter = EventEmitter(self.trace_id, self.run_id, on_event)
         self.checkpoints = Checkpoints()
@@ -142,6 +150,10 @@ class _Run:
     async def _node(self, node: str, key_obj, fn, progress: int, note=None):
         """One pipeline node under memo, cancellation and events (started → completed)."""
         self.cancel.raise_if_cancelled()
+        with structlog.contextvars.bound_contextvars(node=node):
+            return await self._node_run(node, key_obj, fn, progress, note)
+
+    async def _node_run(self, node: str, key_obj, fn, progress: int, note):
         key = digest(key_obj)
         started = time.perf_counter()
         if node != "intent_extractor" and (node, key) not in self.s.memo.store:  # a memo hit just completes
@@ -190,6 +202,10 @@ class _Run:
     async def _planner(self) -> tuple[PlannerInputs, list[PlanV1]]:
         """Planner node: fetch tool data (memoised apart: it depends on where and when, not on
         the budget or locked windows), then build ≤ 4 branches."""
+        with structlog.contextvars.bound_contextvars(node="planner"):
+            return await self._planner_run()
+
+    async def _planner_run(self) -> tuple[PlannerInputs, list[PlanV1]]:
         intent = self.intent
         started = time.perf_counter()
         plan_key = digest(["plan", intent])
