@@ -44,16 +44,19 @@ class Metrics:
         self.active_runs = Gauge("active_runs", "Runs in flight", registry=r)
         self.cost_usd = Summary("cost_usd", "LLM and tool cost per node", ["node"], registry=r)
         self._hits: dict[str, deque[tuple[float, bool]]] = {}
+        self._hit_counts: dict[str, int] = {}  # hits inside each window, kept as it slides
 
     # -- tools (the executor's observer) -----------------------------------------------------
     def tool_call(self, tool: str, latency_ms: float, cache_hit: bool) -> None:
         self.tool_latency_ms.labels(tool).observe(latency_ms)
-        window = self._hits.setdefault(tool, deque(maxlen=MAX_WINDOW_SAMPLES))
+        window = self._hits.setdefault(tool, deque())
         now = self._clock()
         window.append((now, cache_hit))
-        while window and now - window[0][0] > HIT_WINDOW_S:
-            window.popleft()
-        self.cache_hit_rate.labels(tool).set(sum(h for _, h in window) / len(window))
+        hits = self._hit_counts[tool] = self._hit_counts.get(tool, 0) + cache_hit
+        while window and (now - window[0][0] > HIT_WINDOW_S or len(window) > MAX_WINDOW_SAMPLES):
+            hits -= window.popleft()[1]
+        self._hit_counts[tool] = hits
+        self.cache_hit_rate.labels(tool).set(hits / len(window))
 
     def tool_error(self, tool: str, reason: str) -> None:
         self.tool_errors_total.labels(tool, reason).inc()

@@ -16,6 +16,7 @@ The clock, the sleep and the jitter source are injectable so tests need no real 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import os
 import random
@@ -26,7 +27,7 @@ from typing import Any, Awaitable, Callable, Protocol
 import structlog
 from pydantic import TypeAdapter
 
-from engine.canonical import canonical_json, digest
+from engine.canonical import canonical_json
 from engine.errors import ToolError, ToolTimeout, ToolUnavailable
 
 from .breaker import Breaker
@@ -98,6 +99,7 @@ class ToolExecutor:
         self.observer = observer
         self._clock, self._sleep, self._rng = clock, sleep, rng or random.Random()
         self._cache: dict[str, tuple[float, Any]] = {}
+        self._marked: dict[str, Any] = {}  # the cache-hit copy of each entry, made once (values are frozen)
         self._breakers: dict[str, Breaker] = {}
         self._inflight: dict[str, asyncio.Future] = {}
         self._delays = simulated_delays()
@@ -112,7 +114,7 @@ class ToolExecutor:
         key = cache_key(tool, request)
         cached = self._lookup(tool, key, result_type)
         if cached is not None:
-            return self._hit(tool, stats, cached)
+            return self._hit(tool, stats, cached, key)
         pending = self._inflight.get(key)
         if pending is not None:  # an identical call is under way: share its answer
             result = await asyncio.shield(pending)
@@ -140,7 +142,7 @@ class ToolExecutor:
         key = cache_key(tool, request)
         cached = self._lookup(tool, key, None)
         if cached is not None:
-            return self._hit(tool, stats, cached)[0]
+            return self._hit(tool, stats, cached, key)[0]
         breaker = self._breaker(tool)
         try:
             breaker.admit(tool, self._clock())
@@ -189,13 +191,20 @@ class ToolExecutor:
     def _remember(self, key: str, result: Any) -> None:
         if len(self._cache) >= MAX_L1_ENTRIES:
             self._cache.clear()
+            self._marked.clear()
         self._cache[key] = (self._clock(), result)
+        self._marked.pop(key, None)
 
-    def _hit(self, tool: str, stats: ToolStats, result: Any) -> tuple[Any, bool]:
+    def _hit(self, tool: str, stats: ToolStats, result: Any, key: str | None = None) -> tuple[Any, bool]:
         stats.cache_hits += 1
         if self.observer is not None:
             self.observer.tool_call(tool, 0.0, True)
-        return mark_cached(result), True
+        if key is None:
+            return mark_cached(result), True
+        marked = self._marked.get(key)
+        if marked is None:
+            marked = self._marked[key] = mark_cached(result)
+        return marked, True
 
     # -- a fresh call -----------------------------------------------------------------------------
     async def _fresh(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats) -> Any:
@@ -282,8 +291,9 @@ class ToolExecutor:
 
 
 def cache_key(tool: str, request: Any) -> str:
-    """sha256 of the canonical request (requests never hold secrets: adapters keep the keys)."""
-    return digest({"tool": tool, "request": canonical_json(request)})
+    """sha256 of the tool name and the canonical request (sorted keys, no whitespace). Requests
+    never hold secrets: adapters keep their keys."""
+    return hashlib.sha256(f"{tool}|{canonical_json(request)}".encode()).hexdigest()
 
 
 def mark_cached(result: Any) -> Any:
