@@ -3,6 +3,7 @@ invariants) → synthesizer → responder, with the same events, memo and cancel
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
@@ -10,7 +11,7 @@ import structlog
 
 from engine.canonical import digest
 from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
-from engine.models import EventStatus, PlanFailure, RoadTripIntent
+from engine.models import Citation, EventStatus, PlanFailure, RoadTripIntent
 from engine.roadtrip.invariants import verify_road_plan
 from engine.roadtrip.itinerary import road_itinerary, validation_report
 from engine.roadtrip.planner import plan_road_trip
@@ -50,7 +51,11 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
                                 lambda: road_itinerary(plan, intent, [v for v in violations if not v.blocking],
                                                        trace_id=trace_id, run_id=run_id, rate_to_usd=rate), 95,
                                 lambda it: f"{len(it.citations)} citations")
+        with structlog.contextvars.bound_contextvars(node="synthesizer"):
+            weather, weather_degraded = await _stop_weather(session, itinerary)
+        degraded = [*degraded, *(["weather"] if weather_degraded else [])]
         itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id,
+                                                 "citations": [*itinerary.citations, *weather],
                                                  "degraded_tools": sorted(set(itinerary.degraded_tools) | set(degraded))})
         checkpoints.save("responder", key, itinerary)
     except PlanCancelled:
@@ -73,6 +78,22 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
                         session.memo.reuse)
     result.extra.update(report=report, road_plan=plan)
     return result
+
+
+async def _stop_weather(session, itinerary) -> tuple[list[Citation], bool]:
+    """Weather at every overnight stop on its night, through the weather ladder (concurrently):
+    forecast inside the horizon, typical weather beyond it; a claim per known day."""
+    stops = [(day.date, day.anchor.geo, day.anchor.name) for day in itinerary.days if day.anchor is not None and day.anchor.geo is not None]
+    answers = await asyncio.gather(*(session.toolbox.weather.for_place(geo, [when]) for when, geo, _ in stops))
+    claims = []
+    for (when, _, name), answer in zip(stops, answers):
+        w = answer.days.get(when)
+        if w is not None:
+            label = "Typical weather" if w.typical else "Forecast"
+            credit = " (weather data by Open-Meteo.com, CC BY 4.0)" if w.provenance.ref_id == "open-meteo" else ""
+            claims.append(Citation(claim=f"{label} at {name} {when}: {w.precip_prob:.0%} chance of rain, "
+                                         f"{w.temp_c_low:.0f}–{w.temp_c_high:.0f} °C{credit}", provenance=w.provenance))
+    return claims, any(a.degraded for a in answers)
 
 
 async def _geocoder(session, intent: RoadTripIntent):

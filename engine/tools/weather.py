@@ -72,7 +72,7 @@ def weather_api_disabled() -> bool:
 @dataclass
 class WeatherAnswer:
     days: dict[date, WeatherDay]
-    degraded: bool  # a forecast day came from a lower rung, or a day is unknown
+    degraded: bool  # a forecast-horizon day came from a lower rung, or a real rung asked failed
     calls: int = 0
     hits: int = 0
 
@@ -97,9 +97,8 @@ class WeatherLadder:
         answer.degraded = any(d not in answer.days for d in near)
         if self.fixture.covers(geo):
             self._fixture_days(answer, geo, [d for d in dates if d not in answer.days])
-        else:
-            await self._real(answer, geo, far, typical=True)
-        answer.degraded = answer.degraded or any(d not in answer.days for d in dates)
+        elif not await self._real(answer, geo, far, typical=True):
+            answer.degraded = True  # the archive was asked and failed (offline: simply unknown)
         answer.days = dict(sorted(answer.days.items()))
         return answer
 
@@ -111,9 +110,10 @@ class WeatherLadder:
             answer.calls += 1
             answer.hits += found.provenance.cache_hit
 
-    async def _real(self, answer: WeatherAnswer, geo: Geo, dates: list[date], *, typical: bool) -> None:
+    async def _real(self, answer: WeatherAnswer, geo: Geo, dates: list[date], *, typical: bool) -> bool:
+        """False when the real rung was asked and failed."""
         if not dates or self.real is None or weather_api_disabled() or not self.real.available():
-            return
+            return True
         request = WeatherRangeRequest(lat=round(geo.lat, 4), lon=round(geo.lon, 4), start=min(dates),
                                       end=max(dates))
         tool, fn = ("weather_archive", self.real.typical) if typical else ("weather", self.real.forecast)
@@ -121,10 +121,11 @@ class WeatherLadder:
         try:
             series, hit = await self._ex.call(tool, fn, request, result_type=WeatherSeries)
         except ToolError:
-            return  # the executor counted and logged it; the next rung answers
+            return False  # the executor counted and logged it; the next rung answers
         answer.hits += hit
         wanted = set(dates)
         answer.days |= {d.date: d for d in series.days if d.date in wanted}
+        return True
 
 
 def trip_days(start: date, count: int) -> list[date]:

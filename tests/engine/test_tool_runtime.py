@@ -212,6 +212,9 @@ async def test_a_plan_inside_the_horizon_uses_the_real_forecast_and_a_replan_the
     weather = result.inputs.weather
     assert {w.provenance.data_source for w in weather.values()} == {"real"}
     assert len(server.hits("/v1/forecast")) == 1  # one call for the whole date range
+    credited = [c for c in itinerary.citations if c.claim.startswith("Forecast")]
+    assert len(credited) == 5 and all("Open-Meteo.com, CC BY 4.0" in c.claim for c in credited)
+    assert all(c.provenance.source_url == "https://open-meteo.com/" for c in credited)
     # A new session (no node memo) over the same long-lived toolbox: the executor's cache answers.
     again = await PlanningSession(default_catalog(), today=TODAY, toolbox=session.toolbox).plan(make_intent())
     assert {w.provenance.data_source for w in again.inputs.weather.values()} == {"cache"}
@@ -275,3 +278,28 @@ async def test_simulated_tool_timeout_hits_the_hard_timeout_and_opens_the_breake
     assert ex.breaker_state("flights") == "open" and len(sleep.waits) == 5  # one retry each
     with pytest.raises(ToolUnavailable, match="circuit open"):
         await ex.call("flights", lambda r: toolbox.flights, {"n": 99})
+
+
+async def test_every_road_trip_overnight_stop_gets_its_forecast_in_one_call_each(server) -> None:
+    from engine.models import RoadTripIntent
+    intent = RoadTripIntent.model_validate({"mode": "road_trip", "origin": "Los Angeles, CA",
+                                            "terminus": "Chicago, IL", "route": "route_66", "days": 7,
+                                            "start_date": "2027-05-03", "trip_type": "one_way"})
+    result = await PlanningSession(default_catalog(), today=date(2027, 5, 1)).plan(intent)
+    assert result.status == "completed", result.failure
+    claims = [c for c in result.itinerary.citations if c.claim.startswith("Forecast at ")]
+    anchors = [d.anchor.name for d in result.itinerary.days]
+    assert [c.claim.split(" at ")[1].split(" 2027")[0] for c in claims] == anchors
+    assert all(c.provenance.data_source == "real" and "Open-Meteo.com" in c.claim for c in claims)
+    assert len(server.hits("/v1/forecast")) == len(anchors) and result.itinerary.degraded_tools == []
+
+
+async def test_offline_road_trips_beyond_the_horizon_carry_no_weather_and_no_banner(monkeypatch) -> None:
+    from engine.models import RoadTripIntent
+    monkeypatch.setenv("TRIPWRIGHT_OFFLINE", "1")
+    intent = RoadTripIntent.model_validate({"mode": "road_trip", "origin": "Los Angeles, CA",
+                                            "terminus": "Chicago, IL", "route": "route_66", "days": 7,
+                                            "start_date": "2027-05-03", "trip_type": "one_way"})
+    result = await PlanningSession(default_catalog(), today=date(2026, 11, 23)).plan(intent)
+    assert result.itinerary.degraded_tools == []
+    assert not [c for c in result.itinerary.citations if "weather" in c.claim.lower()]
