@@ -156,7 +156,7 @@ def _save_diagnostics(session: PlanningSession) -> None:
     try:
         diagnostics.save(diagnostics.collect(session.toolbox.executor))
     except OSError as exc:
-        log.warning("diagnostics_not_saved", error=str(exc))
+        log.debug("diagnostics_not_saved", error=str(exc))  # the plan's own message is what matters
 
 
 def _events_jsonl(events) -> str:
