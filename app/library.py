@@ -163,7 +163,8 @@ class TripLibrary(QObject):
         self.w.show_version(version)
         self.w.progress.replay(version.events)
         self.w.trip_list.set_current(trip_id)
-        self.w.diagnostics.refresh(version.events, self.w.planning.toolbox.executor.stats)
+        self.w.diagnostics.refresh(version.events, self.w.planning.toolbox.executor.stats,
+                                     self.w.planning.toolbox.executor.breaker_states())
         self.w.show_status(f"Opened \u201c{opened.summary.name}\u201d ({self.w.trip.label()})", 10_000)
         self.remember_shown()
         return True

@@ -95,7 +95,6 @@ class PlannerService:
         finally:
             self._stop_engine()
 
-
     @property
     def running(self) -> bool:
         return self.worker is not None and self.worker.is_alive()
