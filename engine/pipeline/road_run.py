@@ -18,15 +18,27 @@ from engine.roadtrip.planner import plan_road_trip
 from engine.verify import blocking
 
 from .control import CancelToken, Checkpoints
+from engine.tools.executor import NETWORK_WAIT
+
 from .events import EventEmitter
 
 
 async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str,
                         trace_id: str | None = None):
-    from .run import PlanResult
+    from .run import heartbeat_to
 
     trace_id = trace_id or uuid.uuid4().hex
     emitter = EventEmitter(trace_id, run_id, on_event)
+    waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
+    try:
+        return await _run_road_trip(session, intent, emitter, cancel, run_id, trace_id)
+    finally:
+        NETWORK_WAIT.reset(waiting)
+
+
+async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter, cancel: CancelToken, run_id: str,
+                         trace_id: str):
+    from .run import PlanResult
     checkpoints = Checkpoints()
     session.memo.reset_counts()
     key = digest(intent)

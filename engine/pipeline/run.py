@@ -29,6 +29,7 @@ from engine.planning.builder import PlanBuilder
 from engine.planning.inputs import PlannerInputs, gather
 from engine.planning.selector import select
 from engine.repair import RepairContext, RepairResult, repair
+from engine.tools.executor import NETWORK_WAIT
 from engine.tools.requests import FXRequest
 from engine.tools.toolbox import ToolOverrides, Toolbox, build_toolbox
 from engine.schedule import day_legs
@@ -87,7 +88,11 @@ class PlanningSession:
                 from .road_run import run_road_trip
                 return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
             run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id, trace_id)
-            return await run.execute()
+            waiting = NETWORK_WAIT.set(heartbeat_to(run.emitter))
+            try:
+                return await run.execute()
+            finally:
+                NETWORK_WAIT.reset(waiting)
 
     def geocoder(self):
         """The offline gazetteer by default (built once into the data dir); injectable."""
@@ -95,6 +100,14 @@ class PlanningSession:
             from engine.geocode import default_gazetteer
             self._geocoder = default_gazetteer()
         return self._geocoder
+
+
+def heartbeat_to(emitter: EventEmitter):
+    """A heartbeat event for the node that is waiting on the network (seed §8: "alive")."""
+    def beat(tool: str) -> None:
+        node = structlog.contextvars.get_contextvars().get("node", "tool_executor")
+        emitter.emit(node, EventStatus.heartbeat, note=f"waiting for {tool}")
+    return beat
 
 
 class _Run:

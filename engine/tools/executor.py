@@ -21,6 +21,7 @@ import inspect
 import os
 import random
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
@@ -48,6 +49,12 @@ class ExecutorPolicy:
     breaker_failures: int = 5
     breaker_window_s: float = 60.0
     breaker_probe_s: float = 30.0
+    heartbeat_s: float = 1.0
+
+
+# While a call waits on the network, this (set by the pipeline for its run) is called every
+# ``heartbeat_s`` with the tool's name: the progress panel's "alive" signal.
+NETWORK_WAIT: ContextVar[Callable[[str], None] | None] = ContextVar("tripwright_network_wait", default=None)
 
 
 @dataclass
@@ -283,11 +290,21 @@ class ToolExecutor:
                 return await fn(request)
             except OSError as exc:  # a socket error the adapter did not classify
                 raise ToolUnavailable(tool, str(exc) or type(exc).__name__) from exc
+        hook = NETWORK_WAIT.get()
+        beat = asyncio.ensure_future(self._heartbeat(hook, tool)) if hook is not None else None
         try:
             async with asyncio.timeout(self.policy.hard_timeout_s):
                 return await run()
         except TimeoutError as exc:
             raise ToolTimeout(tool, f"timed out after {self.policy.hard_timeout_s:g}s") from exc
+        finally:
+            if beat is not None:
+                beat.cancel()
+
+    async def _heartbeat(self, hook: Callable[[str], None], tool: str) -> None:
+        while True:
+            await asyncio.sleep(self.policy.heartbeat_s)
+            hook(tool)
 
 
 def cache_key(tool: str, request: Any) -> str:

@@ -303,3 +303,13 @@ async def test_offline_road_trips_beyond_the_horizon_carry_no_weather_and_no_ban
     result = await PlanningSession(default_catalog(), today=date(2026, 11, 23)).plan(intent)
     assert result.itinerary.degraded_tools == []
     assert not [c for c in result.itinerary.citations if "weather" in c.claim.lower()]
+
+
+async def test_a_node_waiting_on_the_network_sends_a_heartbeat_every_second(server) -> None:
+    server.then("/v1/forecast", Reply(delay_s=2.5))
+    events = []
+    result = await PlanningSession(default_catalog(), today=TODAY).plan(make_intent(), on_event=events.append)
+    assert result.status == "completed"
+    beats = [e for e in events if e.status.value == "heartbeat"]
+    assert len(beats) == 2 and {(e.node, e.decision_note) for e in beats} == {("planner", "waiting for weather")}
+    assert [e.seq for e in result.events] == list(range(len(result.events)))
