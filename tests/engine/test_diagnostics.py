@@ -99,9 +99,9 @@ def test_diagnostics_names_the_error_reasons_of_a_failing_service(tmp_path, serv
 
 def test_bundle_holds_report_metrics_versions_and_redacted_logs(tmp_path, server) -> None:
     plan(tmp_path, server)
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    (logs / "tripwright.log").write_text(
+    logs = tmp_path / "logs"  # the CLI's own rotating log is here already; add an older rotated file
+    assert (logs / "tripwright.log").exists()
+    (logs / "tripwright.log.1").write_text(
         "HTTP Request: GET https://api.openweathermap.org/data/3.0/onecall?lat=1&lon=2&appid=SECRET123 200\n"
         "token=SECRET456 api_key=SECRET789\n")
     target = tmp_path / "diag.zip"
@@ -109,7 +109,7 @@ def test_bundle_holds_report_metrics_versions_and_redacted_logs(tmp_path, server
     assert done.returncode == 0, done.stderr
     with zipfile.ZipFile(target) as zf:
         names = set(zf.namelist())
-        assert {"report.json", "metrics.prom", "versions.json", "logs/tripwright.log"} <= names
+        assert {"report.json", "metrics.prom", "versions.json", "logs/tripwright.log", "logs/tripwright.log.1"} <= names
         everything = "".join(zf.read(n).decode() for n in names)
     assert "SECRET" not in everything and "appid=***" in everything
     assert json.loads(zipfile.ZipFile(target).read("versions.json"))["httpx"]
