@@ -15,7 +15,7 @@ from pathlib import Path
 from statistics import quantiles
 from typing import Any
 
-from engine.log_setup import redact_text
+from engine.log_setup import default_log_dir, redact_text
 from engine.metrics import METRICS
 
 SNAPSHOT_NAME = "diagnostics-last.json"
@@ -23,8 +23,8 @@ PACKAGES = ("tripwright", "httpx", "geopy", "pydantic", "sqlalchemy", "prometheu
 
 
 def data_dir() -> Path:
-    from engine.store.sqlite_file import data_dir as store_data_dir
-    return store_data_dir()
+    """The store's data dir rule without importing the store (that import costs ~1 s)."""
+    return default_log_dir().parent
 
 
 def snapshot_path() -> Path:
@@ -43,7 +43,7 @@ def collect(executor: Any | None = None) -> dict:
     metrics = METRICS.snapshot()
     cost = sum(row.get("sum", 0.0) for row in metrics.get("cost_usd", []))
     return {"generated_at": datetime.now(timezone.utc).isoformat(), "tools": tools, "cost_usd": cost,
-            "metrics": metrics, "prometheus": METRICS.prometheus_text(), "versions": versions()}
+            "metrics": metrics, "prometheus": METRICS.prometheus_text()}
 
 
 def _percentiles(values: list[float]) -> dict:
@@ -87,10 +87,11 @@ def redact(text: str) -> str:
 def bundle(report: dict, target: Path, log_dir: Path | None = None) -> list[str]:
     """Write the zip; returns the names inside. Logs are redacted line by line on the way in."""
     names = []
+    report = report | {"versions": versions()}
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         body = {k: v for k, v in report.items() if k != "prometheus"}
         for name, text in (("report.json", json.dumps(body, indent=2)), ("metrics.prom", report.get("prometheus", "")),
-                           ("versions.json", json.dumps(report.get("versions") or versions(), indent=2))):
+                           ("versions.json", json.dumps(report["versions"], indent=2))):
             zf.writestr(name, redact(text))
             names.append(name)
         for log in sorted((log_dir or data_dir() / "logs").glob("*.log*")):

@@ -16,11 +16,12 @@ import time
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
 from importlib import metadata
-from typing import Any, Callable
-
-import httpx
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
+
+if TYPE_CHECKING:  # httpx costs ~75 ms to import: only runs that go online pay for it
+    import httpx
 
 OFFLINE_FOR_S = 120.0
 PROJECT_URL = "https://github.com/tripwright/tripwright"
@@ -54,6 +55,7 @@ class NetworkState:
         self._down_until = self._clock() + self._offline_for_s
 
     def client(self) -> httpx.AsyncClient:
+        import httpx
         loop = asyncio.get_running_loop()
         held = self._clients.get(id(loop))
         if held is None or held[0] is not loop or held[1].is_closed:
@@ -75,6 +77,7 @@ class NetworkState:
         """GET ``url`` and return its JSON body, or raise the tool error that says why not."""
         if self.offline():
             raise ToolUnavailable(tool, "offline", retryable=False)
+        import httpx
         try:
             response = await self.client().get(url, params=params)
         except httpx.TimeoutException as exc:
