@@ -118,18 +118,28 @@ class TripLibrary(QObject):
         self.w.show_message("Not signed in: trips are planned but not saved. Sign in from the File menu.", "info")
         self.state_changed.emit()
 
+    def _use_tool_cache(self, ws) -> None:
+        """Real tool answers (weather, geocoding) are kept in the signed-in org's tool cache."""
+        from engine.tools.durable_cache import StoreToolCache
+        executor = self.w.planning.toolbox.executor
+        executor.durable = StoreToolCache(ws.store, ws.ctx) if ws is not None and ws.ctx is not None else None
+        self.w.planning.org_id = ws.ctx.org_id if ws is not None and ws.ctx is not None else None
+        self.w.planning.user_id = ws.ctx.user_id if ws is not None and ws.ctx is not None else None
+
     @asyncSlot()
     async def sign_out(self) -> None:
         if not self.active:
             return
         self.w.new_trip()
         await asyncio.to_thread(self.workspace.sign_out)
+        self._use_tool_cache(None)
         self.w.trip_list.set_trips([])
         self.state_changed.emit()
         self.ask_login()
 
     async def _after_sign_in(self) -> None:
         ws = self.workspace
+        self._use_tool_cache(ws)
         if ws.keyring_warning:
             self.w.show_message(f"Remember-me: {ws.keyring_warning}", "warning")
         if ws.maintenance:
@@ -168,7 +178,8 @@ class TripLibrary(QObject):
         self.w.show_version(version)
         self.w.progress.replay(version.events)
         self.w.trip_list.set_current(trip_id)
-        self.w.diagnostics.refresh(version.events, self.w.planning.toolbox.executor.stats)
+        self.w.diagnostics.refresh(version.events, self.w.planning.toolbox.executor.stats,
+                                     self.w.planning.toolbox.executor.breaker_states())
         self.w.show_status(f"Opened \u201c{opened.summary.name}\u201d ({self.w.trip.label()})", 10_000)
         self.remember_shown()
         return True

@@ -473,7 +473,7 @@ class MainWindow(QMainWindow):
         box.show()
 
     def _fx_to_usd(self, amount: Decimal, currency: str) -> int:
-        rate = self.planning.toolbox.fx.rate(FXRequest(from_currency=currency, as_of=self.planning.today)).rate
+        rate = self.planning.toolbox.rate_now(FXRequest(from_currency=currency, as_of=self.planning.today)).rate
         return int(amount * 100 * Decimal(str(rate)))
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)

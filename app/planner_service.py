@@ -1,5 +1,6 @@
-"""Planning off the GUI thread: the engine runs in a worker thread with its own event loop and
-reports back on the GUI loop (``call_soon_threadsafe``), so the window never stalls.
+"""Planning off the GUI thread: the engine runs on one long-lived engine loop in its own thread
+(a worker thread per run hands the run to it and waits) and reports back on the GUI loop
+(``call_soon_threadsafe``), so the window never stalls.
 
 Qt-free on purpose: the GUI passes its running loop (qasync's) and callbacks; tests use a plain
 asyncio loop. One run at a time: starting a new run cancels the one in flight.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -69,6 +71,29 @@ class PlannerService:
         self._lock = threading.Lock()  # a PlanningSession is used by one run at a time
         self.worker: threading.Thread | None = None
         self._threads: list[threading.Thread] = []
+        self._engine_loop: asyncio.AbstractEventLoop | None = None
+
+    def engine_loop(self) -> asyncio.AbstractEventLoop:
+        """The one long-lived loop every run executes on (started on first use): the HTTP client,
+        rate limiters and breakers of the real tools live on it across runs."""
+        if self._engine_loop is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="tripwright-engine-loop", daemon=True)
+            thread.start()
+            self._engine_loop = loop
+            self._stop_engine = weakref.finalize(self, _stop_loop, loop, thread)  # also at exit
+        return self._engine_loop
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        """Close the engine loop's HTTP client and stop the loop (at app exit)."""
+        loop, self._engine_loop = self._engine_loop, None
+        if loop is None:
+            return
+        closing = asyncio.run_coroutine_threadsafe(self.session.toolbox.network.aclose(), loop)
+        try:
+            closing.result(timeout)
+        finally:
+            self._stop_engine()
 
     @property
     def running(self) -> bool:
@@ -133,8 +158,9 @@ class PlannerService:
                 if token.cancelled:
                     return
                 try:
-                    result = asyncio.run(self.session.plan(
-                        intent, on_event=lambda e: post(run.deliver, e), cancel=token, edits=edits, run_id=run_id))
+                    result = asyncio.run_coroutine_threadsafe(self.session.plan(
+                        intent, on_event=lambda e: post(run.deliver, e), cancel=token, edits=edits, run_id=run_id),
+                        self.engine_loop()).result()
                 except BaseException as exc:  # noqa: BLE001 — handed to the awaiting coroutine
                     post(run.settle, run.done.set_exception, exc)
                 else:
@@ -146,3 +172,10 @@ class PlannerService:
         finally:
             if self._run is run:
                 self._run = None
+
+
+def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    if not loop.is_closed():
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()

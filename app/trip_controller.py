@@ -139,7 +139,8 @@ class TripController(QObject):
         finally:
             if self._ticket is ticket:
                 self.w.set_busy(False)
-                self.w.diagnostics.refresh(events, self.planning.toolbox.executor.stats)
+                self.w.diagnostics.refresh(events, self.planning.toolbox.executor.stats,
+                                     self.planning.toolbox.executor.breaker_states())
         if self._ticket is not ticket or result.status != "completed" or result.itinerary is None:
             await self.library.abandon(recording, result)
         if self._ticket is not ticket:
@@ -320,7 +321,8 @@ class TripController(QObject):
         self.cancel()  # a run still in flight would land on top of the version moved to
         self.w.show_version(version)
         self.w.progress.replay(version.events)
-        self.w.diagnostics.refresh(version.events, self.planning.toolbox.executor.stats)
+        self.w.diagnostics.refresh(version.events, self.planning.toolbox.executor.stats,
+                                     self.planning.toolbox.executor.breaker_states())
         self.w.show_status(f"{verb}: now at {self.trip.label()} \u2014 {version.edit}")
         self.library.remember_shown()
         return version

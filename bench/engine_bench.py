@@ -153,6 +153,16 @@ def bench_geocode() -> dict:
     return {f"geocode_{k}": v for k, v in found.items() if k in keep}
 
 
+def bench_tools(quick: bool) -> dict:
+    """Executor overhead and a cold-weather-cache plan against a local stand-in (bench/tools_bench.py)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("tools_bench", Path(__file__).with_name("tools_bench.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = module.run(quick)
+    return {k: v for k, v in found.items() if k != "weather_requests"}
+
+
 def run(quick: bool = False) -> dict:
     reps = 5 if quick else 30
     figures = {}
@@ -161,6 +171,7 @@ def run(quick: bool = False) -> dict:
     figures |= asyncio.run(bench_verify(2_000 if quick else 10_000))
     figures |= bench_road(reps)
     figures |= bench_geocode()
+    figures |= bench_tools(quick)
     figures |= bench_process(2 if quick else 5)
     return figures
 

@@ -7,7 +7,10 @@
     ├── FixtureError          an embedded data file is missing or invalid (a bug, not user input)
     ├── InfeasiblePlan        bounded repair ran out; carries the best plan and what is left (exit 3)
     ├── PlanCancelled         the caller cancelled a run
-    ├── ToolError             a tool adapter failed (timeout, breaker open, bad response)
+    ├── ToolError             a tool adapter failed (``reason`` is a short metric label)
+    │   ├── ToolTimeout       no answer within the hard timeout (retried once)
+    │   ├── ToolUnavailable   breaker open, 5xx/429 or no network; ``retry_after_s`` when known
+    │   └── ToolResponseError garbage, wrong content type, 200 with an error body (never retried)
     ├── ModelOutputError      an LLM answered something that is not valid for its schema
     ├── TenancyError          an operation without (or across) an org context
     ├── StoreError            the database cannot be opened or written (locked, corrupt, unreachable, too new)
@@ -68,10 +71,36 @@ class PlanCancelled(TripwrightError):
 
 
 class ToolError(TripwrightError):
+    """A tool failed. ``reason`` is the human line; ``kind`` the label for ``tool_errors_total``."""
+
+    kind = "error"
+
     def __init__(self, tool: str, reason: str) -> None:
         self.tool = tool
         self.reason = reason
         super().__init__(f"{tool}: {reason}")
+
+
+class ToolTimeout(ToolError):
+    kind = "timeout"
+
+
+class ToolUnavailable(ToolError):
+    """Breaker open, a 5xx/429 answer, or no network. Retried once unless the breaker is open."""
+
+    kind = "unavailable"
+
+    def __init__(self, tool: str, reason: str, *, retry_after_s: float | None = None,
+                 retryable: bool = True) -> None:
+        self.retry_after_s = retry_after_s
+        self.retryable = retryable
+        super().__init__(tool, reason)
+
+
+class ToolResponseError(ToolError):
+    """The service answered, but not with what we asked for: retrying would get the same."""
+
+    kind = "bad_response"
 
 
 class ModelOutputError(TripwrightError):

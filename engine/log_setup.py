@@ -11,8 +11,11 @@ rendering, so a careless ``log.info(..., password=pw)`` cannot leak it.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, TextIO
 
@@ -25,8 +28,15 @@ SECRET_WORDS = frozenset({"password", "passwd", "passphrase", "pwd", "token", "s
                           "apikey", "credential", "credentials", "authorization", "cookie"})
 LEVELS = (logging.WARNING, logging.INFO, logging.DEBUG)
 _HANDLER_NAME = "tripwright-cli"
+_FILE_HANDLER_NAME = "tripwright-file"
 CHATTY = ("alembic",)  # INFO on every open (plugins, context): shown from -vv only
 _MAX_DEPTH = 6
+# Secrets in URLs and key=value text (httpx logs whole request URLs at INFO).
+SECRET_PARAM = re.compile(r"(?i)\b(appid|api_key|apikey|key|token|access_token|password|secret)=([^&\s\"']+)")
+LOG_FILE = "tripwright.log"
+LOG_FILE_BYTES = 2_000_000
+LOG_FILE_BACKUPS = 5
+RUN_KEYS = ("trace_id", "run_id", "org_id", "user_id", "node")
 
 
 def level_for(verbosity: int) -> int:
@@ -38,9 +48,15 @@ def is_secret_key(key: str) -> bool:
     return any(w in SECRET_WORDS for w in words) or any(a == "api" and b == "key" for a, b in zip(words, words[1:]))
 
 
+def redact_text(text: str) -> str:
+    return SECRET_PARAM.sub(lambda m: f"{m.group(1)}=***", text)
+
+
 def _redacted(value: Any, depth: int = 0) -> Any:
     if depth >= _MAX_DEPTH:
         return value
+    if isinstance(value, str):
+        return redact_text(value) if "=" in value else value
     if isinstance(value, Mapping):
         return {k: REDACTED if isinstance(k, str) and is_secret_key(k) else _redacted(v, depth + 1)
                 for k, v in value.items()}
@@ -59,23 +75,57 @@ def _shared() -> list[Any]:
             structlog.stdlib.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
 
 
-def configure(verbosity: int = 0, json: bool = False, *, stream: TextIO | None = None) -> None:
-    """Send every log to ``stream`` (stderr) at the level ``verbosity`` selects. Call once per
-    process; calling again replaces the previous configuration (tests)."""
+def default_log_dir() -> Path:
+    """``<data dir>/logs`` (the store's data dir rule, without importing the store: it is slow)."""
+    home = os.environ.get("TRIPWRIGHT_HOME")
+    if home:
+        return Path(home) / "logs"
+    import platformdirs
+    return platformdirs.user_data_path("tripwright", appauthor=False) / "logs"
+
+
+def _formatter(json: bool) -> logging.Formatter:
     renderer = structlog.processors.JSONRenderer() if json else structlog.processors.KeyValueRenderer(
         key_order=["timestamp", "level", "logger", "event"], drop_missing=True)
-    formatter = structlog.stdlib.ProcessorFormatter(
+    return structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*_shared(), structlog.stdlib.ExtraAdder()],
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, redact_secrets,
                     structlog.processors.format_exc_info, renderer])
+
+
+def _file_handler(log_dir: Path) -> logging.Handler | None:
+    """JSON lines at INFO into ``<data dir>/logs``, rotated (5 × 2 MB); None when the folder
+    cannot be written (a read-only home must not stop the CLI)."""
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        handler = RotatingFileHandler(log_dir / LOG_FILE, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS,
+                                      encoding="utf-8", delay=True)
+    except OSError:
+        return None
+    handler.set_name(_FILE_HANDLER_NAME)
+    handler.setLevel(logging.INFO)
+    handler.setFormatter(_formatter(json=True))
+    return handler
+
+
+def configure(verbosity: int = 0, json: bool = False, *, stream: TextIO | None = None,
+              log_dir: Path | None = None) -> None:
+    """Send every log to ``stream`` (stderr) at the level ``verbosity`` selects and, with
+    ``log_dir``, INFO and up as JSON lines to a rotating file there. Call once per process;
+    calling again replaces the previous configuration (tests)."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.set_name(_HANDLER_NAME)
-    handler.setFormatter(formatter)
+    handler.setLevel(level_for(verbosity))
+    handler.setFormatter(_formatter(json))
     root = logging.getLogger()
-    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+    for old in [h for h in root.handlers if h.get_name() in (_HANDLER_NAME, _FILE_HANDLER_NAME)]:
         root.removeHandler(old)
+        old.close()
     root.addHandler(handler)
-    root.setLevel(level_for(verbosity))
+    file_handler = _file_handler(log_dir) if log_dir is not None else None
+    if file_handler is not None:
+        root.addHandler(file_handler)
+    root.setLevel(min(level_for(verbosity), logging.INFO if file_handler else logging.CRITICAL))
     for name in CHATTY:
         logging.getLogger(name).setLevel(logging.NOTSET if verbosity >= 2 else logging.WARNING)
     structlog.configure(

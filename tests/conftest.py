@@ -12,6 +12,13 @@ if "TRIPWRIGHT_HOME" not in os.environ:
     os.environ["TRIPWRIGHT_HOME"] = _home
     atexit.register(shutil.rmtree, _home, ignore_errors=True)
 
+# No test reaches the internet: the real adapters (Open-Meteo, Nominatim) make no attempt unless a
+# test points their URLs at its own 127.0.0.1 server and clears this (monkeypatch.delenv). The CLI
+# subprocesses inherit it.
+os.environ["TRIPWRIGHT_OFFLINE"] = "1"
+for _url in ("TRIPWRIGHT_OPEN_METEO_URL", "TRIPWRIGHT_NOMINATIM_URL"):
+    os.environ.pop(_url, None)
+
 # Before any Qt import: render offscreen, and let QtWebEngine start as root.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")

@@ -54,6 +54,8 @@ class ToolRow:
     errors: int
     p50_ms: float | None
     slow: int
+    breaker: str = "closed"  # closed | open | half_open
+    reasons: str = ""  # "timeout 1, unavailable 2"
 
     @property
     def hit_rate(self) -> float:
@@ -84,12 +86,16 @@ def node_latencies(events: Iterable[StreamEvent]) -> list[NodeLatency]:
             for node, d in durations.items()]
 
 
-def tool_rows(stats: Mapping[str, Any]) -> list[ToolRow]:
-    """Rows from ``ToolExecutor.stats`` (ToolStats objects or plain mappings), sorted by tool."""
+def tool_rows(stats: Mapping[str, Any], breakers: Mapping[str, str] | None = None) -> list[ToolRow]:
+    """Rows from ``ToolExecutor.stats`` (ToolStats objects or plain mappings) and
+    ``ToolExecutor.breaker_states()``, sorted by tool."""
     def get(s: Any, key: str, default: Any = 0) -> Any:
         return s.get(key, default) if isinstance(s, Mapping) else getattr(s, key, default)
+    breakers = breakers or {}
     return [ToolRow(tool, int(get(s, "calls")), int(get(s, "cache_hits")), int(get(s, "errors")),
-                    percentile(list(get(s, "latencies_ms", [])), 50), int(get(s, "slow")))
+                    percentile(list(get(s, "latencies_ms", [])), 50), int(get(s, "slow")),
+                    breakers.get(tool, "closed"),
+                    ", ".join(f"{k} {v}" for k, v in sorted(dict(get(s, "error_reasons", {}) or {}).items())))
             for tool, s in sorted(stats.items())]
 
 
@@ -144,17 +150,19 @@ class NodeLatencyModel(_RowsModel):
 
 
 class ToolStatsModel(_RowsModel):
-    COL_TOOL, COL_CALLS, COL_HIT_RATE, COL_ERRORS, COL_P50, COL_SLOW = range(6)
-    HEADERS = ("Tool", "Calls", "Cache hit rate", "Errors", "p50 latency", "Slow")
+    COL_TOOL, COL_CALLS, COL_HIT_RATE, COL_ERRORS, COL_P50, COL_SLOW, COL_BREAKER = range(7)
+    HEADERS = ("Tool", "Calls", "Cache hit rate", "Errors", "p50 latency", "Slow", "Breaker")
     NUMERIC = frozenset({1, 2, 3, 4, 5})
 
     def cell(self, row: ToolRow, column: int) -> str:
         rate = fmt.percent(row.cache_hits, row.calls) or "\u2013"
         latency = fmt.duration_ms(row.p50_ms) if row.p50_ms is not None else "\u2013"
-        return (row.tool, str(row.calls), rate, str(row.errors), latency, str(row.slow))[column]
+        errors = f"{row.errors} ({row.reasons})" if row.errors and row.reasons else str(row.errors)
+        breaker = row.breaker.replace("_", "-")
+        return (row.tool, str(row.calls), rate, errors, latency, str(row.slow), breaker)[column]
 
     def is_bad(self, row: ToolRow, column: int) -> bool:
-        return column == self.COL_ERRORS and row.errors > 0
+        return (column == self.COL_ERRORS and row.errors > 0) or (column == self.COL_BREAKER and row.breaker != "closed")
 
 
 class ErrorListModel(_RowsModel):
@@ -198,9 +206,10 @@ class DiagnosticsPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
 
-    def refresh(self, events: Iterable[StreamEvent], tool_stats: Mapping[str, Any] | None = None) -> None:
+    def refresh(self, events: Iterable[StreamEvent], tool_stats: Mapping[str, Any] | None = None,
+                breakers: Mapping[str, str] | None = None) -> None:
         events = list(events)
-        tools = tool_rows(tool_stats or {})
+        tools = tool_rows(tool_stats or {}, breakers)
         self.nodes.set_rows(node_latencies(events))
         self.tools.set_rows(tools)
         errors = [ErrorRow(e.node, e.status.value, e.decision_note or "failed", fmt.event_clock(e.ts))

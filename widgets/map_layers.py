@@ -70,7 +70,8 @@ def _label(text: str) -> str:
 
 def _data_source(activity: Activity) -> str:
     source = activity.provenance.data_source if activity.provenance else "omitted"
-    return "real" if source == "user" else source  # the traveller's own input is first-hand
+    # The traveller's own input is first-hand; a cached real answer is still real data.
+    return "real" if source in ("user", "cache") else source
 
 
 # -- markers ------------------------------------------------------------------------------------

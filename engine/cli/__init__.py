@@ -7,6 +7,7 @@ command's own output; the options work before or after the command name."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .errors import cli_errors, quiet_broken_pipe
@@ -69,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_notes_parser(command)
     ev = command("eval", "run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
+    diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
+    diag.add_argument("--json", action="store_true", help="the report as JSON")
+    diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
+    diag.add_argument("--bundle", help="write a .zip with the report, metrics, versions and redacted logs")
     bench = command("bench", "print the performance figures")
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -77,8 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from engine.log_setup import configure
-    configure(args.verbose, json=args.log_json)
+    from engine.log_setup import configure, default_log_dir
+    configure(args.verbose, json=args.log_json, log_dir=default_log_dir())
     with quiet_broken_pipe(), cli_errors() as outcome:
         outcome.code = _dispatch(args)
     return outcome.code
@@ -100,6 +105,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "notes":
         from .notes_cmd import run_notes
         return run_notes(args)
+    if args.command in ("eval", "bench"):
+        # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the
+        # caller explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.
+        os.environ.setdefault("TRIPWRIGHT_OFFLINE", "1")
+    if args.command == "diagnostics":
+        from .diagnostics_cmd import run_diagnostics
+        return run_diagnostics(args)
     if args.command == "eval":
         from engine.evaluation import main as eval_main
         return eval_main(args.paths)

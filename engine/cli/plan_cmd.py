@@ -9,6 +9,7 @@ from datetime import date
 from decimal import Decimal
 from functools import partial
 
+import structlog
 from pydantic import ValidationError
 
 from engine.catalog import default_catalog
@@ -21,6 +22,8 @@ from engine.tools.requests import FXRequest
 
 from .errors import validation_line
 from .paths import Outputs, read_json_input
+
+log = structlog.get_logger("tripwright.cli")
 
 
 def _today(text: str | None) -> date:
@@ -104,7 +107,7 @@ def intent_from_prompt(text: str, session: PlanningSession, home: str | None) ->
 def _budget_cents(amount: Decimal, currency: str, session: PlanningSession) -> int:
     """The prompt's budget in USD cents; an unknown currency or an absurd sum names ``budget``."""
     try:
-        rate = session.toolbox.fx.rate(FXRequest(from_currency=currency, as_of=session.today)).rate
+        rate = session.toolbox.rate_now(FXRequest(from_currency=currency, as_of=session.today)).rate
     except InputError as exc:
         raise InputError("budget", exc.message) from None
     cents = int(amount * 100 * Decimal(str(rate)))
@@ -126,11 +129,14 @@ def run_plan(args) -> int:
     intent = (read_intent_file(args.intent) if args.intent is not None
               else intent_from_prompt(args.prompt, session, args.home_airport))
     check_not_past(intent, today)
-    if args.save:
-        from .trips_cmd import plan_and_save
-        result = plan_and_save(session, intent, trip_id=args.trip, name=args.name)
-    else:
-        result = asyncio.run(session.plan(intent))
+    try:
+        if args.save:
+            from .trips_cmd import plan_and_save
+            result = plan_and_save(session, intent, trip_id=args.trip, name=args.name)
+        else:
+            result = asyncio.run(session.plan(intent))
+    finally:
+        _save_diagnostics(session)
     events = partial(_events_jsonl, result.events)
     if result.status != "completed":
         outputs.write({"--events": events, "--out": partial(result.failure.model_dump_json, indent=2)})
@@ -146,6 +152,15 @@ def run_plan(args) -> int:
     _print_report(args, result)
     _summary(itinerary, args.out)
     return 0
+
+
+def _save_diagnostics(session: PlanningSession) -> None:
+    """For ``tripwright diagnostics``: a failure to write it never fails the plan."""
+    from engine import diagnostics
+    try:
+        diagnostics.save(diagnostics.collect(session.toolbox.executor))
+    except OSError as exc:
+        log.debug("diagnostics_not_saved", error=str(exc))  # the plan's own message is what matters
 
 
 def _events_jsonl(events) -> str:

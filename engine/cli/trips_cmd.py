@@ -80,10 +80,13 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
     ``trip_id`` (or of a new trip named ``name``). The same request (trip, intent, planning date)
     saved within the idempotency TTL is reused, not planned and saved again. Returns a PlanResult."""
     from engine.store import PlanRecorder
+    from engine.tools.durable_cache import StoreToolCache
     with signed_in() as (store, ctx):
         if getattr(intent, "city", None):  # the org's destination notes go into the itinerary
             from engine.notes.lookup import StoreNotesLookup
             session.notes = StoreNotesLookup(store, ctx)
+        session.toolbox.executor.durable = StoreToolCache(store, ctx)  # real answers outlive the process
+        session.org_id, session.user_id = ctx.org_id, ctx.user_id
         recorder = PlanRecorder(store, ctx)
         ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}")
         if ticket.duplicate is not None:

@@ -202,7 +202,7 @@ def scenario_intent(scenario: Scenario, session: PlanningSession):
     spec = scenario.budget_spec
     cents = None
     if spec is not None:
-        rate = session.toolbox.fx.rate(FXRequest(from_currency=spec.currency, as_of=scenario.today)).rate
+        rate = session.toolbox.rate_now(FXRequest(from_currency=spec.currency, as_of=scenario.today)).rate
         cents = usd_cents(spec.amount, rate)
     return IntentV1.model_validate(scenario.intent_data(cents))
 

@@ -8,6 +8,7 @@ from collections import deque
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
+from engine.metrics import METRICS
 from engine.models import EventStatus, StreamEvent
 
 EventCallback = Callable[[StreamEvent], None]
@@ -21,6 +22,9 @@ class EventEmitter:
         self.run_id = run_id
         self.callback = callback
         self.events: list[StreamEvent] = []
+        self._started = time.perf_counter()
+        self._open = True
+        METRICS.active_runs.inc()
 
     def emit(self, node: str, status: EventStatus, *, args_digest: str = "", duration_ms: int | None = None,
              cache_hit: bool | None = None, note: str | None = None, progress: int = 0) -> StreamEvent:
@@ -29,9 +33,21 @@ class EventEmitter:
                             duration_ms=duration_ms, cache_hit=cache_hit, decision_note=note,
                             progress_pct=progress)
         self.events.append(event)
+        self._measure(event)
         if self.callback is not None:
             self.callback(event)
         return event
+
+    def _measure(self, event: StreamEvent) -> None:
+        METRICS.event(event.node)
+        if event.seq == 0:
+            METRICS.ttfe_ms.observe((time.perf_counter() - self._started) * 1000)
+        if event.status is EventStatus.completed and event.duration_ms is not None:
+            METRICS.node_done(event.node, event.duration_ms)
+        if self._open and event.node == "responder" and event.status in (EventStatus.done, EventStatus.cancelled):
+            self._open = False
+            METRICS.active_runs.dec()
+            METRICS.e2e_latency_ms.observe((time.perf_counter() - self._started) * 1000)
 
 
 def replay_after(events: Iterable[StreamEvent], last_ts: datetime | None) -> list[StreamEvent]:

@@ -3,26 +3,42 @@ invariants) → synthesizer → responder, with the same events, memo and cancel
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
+import structlog
+
 from engine.canonical import digest
 from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
-from engine.models import EventStatus, PlanFailure, RoadTripIntent
+from engine.models import Citation, EventStatus, PlanFailure, RoadTripIntent
 from engine.roadtrip.invariants import verify_road_plan
 from engine.roadtrip.itinerary import road_itinerary, validation_report
 from engine.roadtrip.planner import plan_road_trip
 from engine.verify import blocking
 
 from .control import CancelToken, Checkpoints
+from engine.tools.executor import NETWORK_WAIT
+
 from .events import EventEmitter
 
 
-async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str):
-    from .run import PlanResult
+async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str,
+                        trace_id: str | None = None):
+    from .run import heartbeat_to
 
-    trace_id = uuid.uuid4().hex
+    trace_id = trace_id or uuid.uuid4().hex
     emitter = EventEmitter(trace_id, run_id, on_event)
+    waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
+    try:
+        return await _run_road_trip(session, intent, emitter, cancel, run_id, trace_id)
+    finally:
+        NETWORK_WAIT.reset(waiting)
+
+
+async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter, cancel: CancelToken, run_id: str,
+                         trace_id: str):
+    from .run import PlanResult
     checkpoints = Checkpoints()
     session.memo.reset_counts()
     key = digest(intent)
@@ -30,7 +46,8 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     emitter.emit("intent_extractor", EventStatus.completed, args_digest=key, duration_ms=0, cache_hit=False,
                  note=f"{intent.origin} → {intent.terminus}, {intent.days} days", progress=5)
     try:
-        plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, session.geocoder()),
+        geocoder, degraded = await _geocoder(session, intent)
+        plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, geocoder),
                            30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
         checkpoints.save("planner", key, plan)
         violations = await _node(session, emitter, cancel, "verifier", key, lambda: verify_road_plan(plan), 70,
@@ -46,8 +63,12 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
                                 lambda: road_itinerary(plan, intent, [v for v in violations if not v.blocking],
                                                        trace_id=trace_id, run_id=run_id, rate_to_usd=rate), 95,
                                 lambda it: f"{len(it.citations)} citations")
-        itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id,
-                                                 "planning_date": session.today})
+        with structlog.contextvars.bound_contextvars(node="synthesizer"):
+            weather, weather_degraded = await _stop_weather(session, itinerary)
+        degraded = [*degraded, *(["weather"] if weather_degraded else [])]
+        itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id, "planning_date": session.today,
+                                                 "citations": [*itinerary.citations, *weather],
+                                                 "degraded_tools": sorted(set(itinerary.degraded_tools) | set(degraded))})
         checkpoints.save("responder", key, itinerary)
     except PlanCancelled:
         emitter.emit("responder", EventStatus.cancelled, note="cancelled by the user")
@@ -71,8 +92,44 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     return result
 
 
+async def _stop_weather(session, itinerary) -> tuple[list[Citation], bool]:
+    """Weather at every overnight stop on its night, through the weather ladder (concurrently):
+    forecast inside the horizon, typical weather beyond it; a claim per known day."""
+    stops = [(day.date, day.anchor.geo, day.anchor.name) for day in itinerary.days if day.anchor is not None and day.anchor.geo is not None]
+    answers = await asyncio.gather(*(session.toolbox.weather.for_place(geo, [when]) for when, geo, _ in stops))
+    claims = []
+    for (when, _, name), answer in zip(stops, answers):
+        w = answer.days.get(when)
+        if w is not None:
+            label = "Typical weather" if w.typical else "Forecast"
+            credit = " (weather data by Open-Meteo.com, CC BY 4.0)" if w.provenance.ref_id == "open-meteo" else ""
+            claims.append(Citation(claim=f"{label} at {name} {when}: {w.precip_prob:.0%} chance of rain, "
+                                         f"{w.temp_c_low:.0f}–{w.temp_c_high:.0f} °C{credit}", provenance=w.provenance))
+    return claims, any(a.degraded for a in answers)
+
+
+async def _geocoder(session, intent: RoadTripIntent):
+    """The offline gazetteer, with Nominatim's answers (through the executor) for the places it
+    does not know; ``["geocode"]`` as degraded when an online lookup was needed and failed."""
+    gazetteer = session.geocoder()
+    if session.toolbox.network.offline():
+        return gazetteer, []
+    from engine.geocode.layered import LayeredGeocoder, prefetch
+    from engine.geocode.nominatim import NominatimGeocoder
+    from engine.tools.network import user_agent
+    online = await prefetch(gazetteer, [intent.origin, intent.terminus, *intent.stops], session.toolbox.executor,
+                            NominatimGeocoder(user_agent()))
+    layered = LayeredGeocoder(gazetteer, online) if online.by_query else gazetteer
+    return layered, ["geocode"] if online.failed else []
+
+
 async def _node(session, emitter: EventEmitter, cancel: CancelToken, node: str, key: str, fn, progress: int, note):
     cancel.raise_if_cancelled()
+    with structlog.contextvars.bound_contextvars(node=node):
+        return await _node_run(session, emitter, node, key, fn, progress, note)
+
+
+async def _node_run(session, emitter: EventEmitter, node: str, key: str, fn, progress: int, note):
     started = time.perf_counter()
     found, value = session.memo.get(f"road.{node}", key)
     if not found:

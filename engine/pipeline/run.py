@@ -14,12 +14,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Callable
 
+import structlog
+
 from engine.canonical import digest
 from engine.catalog import default_catalog
 from engine.catalog.catalog import Catalog
 from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
 from engine.facts import TripFacts
 from engine.notes.hints import NO_NOTES, NotesLookup
+from engine.metrics import METRICS
 from engine.models import (Decision, EventStatus, IntentV1, RoadTripIntent, ItineraryV1, PlanFailure, PlanV1, StreamEvent,
                            Violation, format_usd)
 from engine.planning.branches import enumerate_branches
@@ -27,6 +30,7 @@ from engine.planning.builder import PlanBuilder
 from engine.planning.inputs import PlannerInputs, gather
 from engine.planning.selector import select
 from engine.repair import RepairContext, RepairResult, repair
+from engine.tools.executor import NETWORK_WAIT
 from engine.tools.requests import FXRequest
 from engine.tools.toolbox import ToolOverrides, Toolbox, build_toolbox
 from engine.schedule import day_legs
@@ -68,6 +72,8 @@ class PlanningSession:
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None
+        self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
+        self.user_id: str | None = None
 
     async def plan(self, intent: IntentV1 | RoadTripIntent, *, on_event: EventCallback | None = None,
                    cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None,
@@ -76,11 +82,19 @@ class PlanningSession:
         verified and repaired (the map's drag/remove/retime actions and eval perturbations).
         ``run_id``: the id the store already gave this run (events and itinerary carry it)."""
         run_id = run_id or str(uuid.uuid4())
-        if intent.mode == "road_trip":
-            from .road_run import run_road_trip
-            return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id)
-        run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id)
-        return await run.execute()
+        trace_id = uuid.uuid4().hex
+        # Every log line of the run carries these (seed §13.1); nodes bind ``node`` as they run.
+        with structlog.contextvars.bound_contextvars(trace_id=trace_id, run_id=run_id, org_id=self.org_id,
+                                                     user_id=self.user_id, node="intent_extractor"):
+            if intent.mode == "road_trip":
+                from .road_run import run_road_trip
+                return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
+            run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id, trace_id)
+            waiting = NETWORK_WAIT.set(heartbeat_to(run.emitter))
+            try:
+                return await run.execute()
+            finally:
+                NETWORK_WAIT.reset(waiting)
 
     def geocoder(self):
         """The offline gazetteer by default (built once into the data dir); injectable."""
@@ -90,14 +104,22 @@ class PlanningSession:
         return self._geocoder
 
 
+def heartbeat_to(emitter: EventEmitter):
+    """A heartbeat event for the node that is waiting on the network (seed §8: "alive")."""
+    def beat(tool: str) -> None:
+        node = structlog.contextvars.get_contextvars().get("node", "tool_executor")
+        emitter.emit(node, EventStatus.heartbeat, note=f"waiting for {tool}")
+    return beat
+
+
 class _Run:
     def __init__(self, session: PlanningSession, intent: IntentV1, on_event, cancel: CancelToken,
-                 edits: list[PlanEdit], run_id: str) -> None:
+                 edits: list[PlanEdit], run_id: str, trace_id: str) -> None:
         self.s = session
         self.edits = edits
         self.intent = intent
         self.cancel = cancel
-        self.trace_id = uuid.uuid4().hex
+        self.trace_id = trace_id
         self.run_id = run_id
         self.emitter = EventEmitter(self.trace_id, self.run_id, on_event)
         self.checkpoints = Checkpoints()
@@ -143,6 +165,10 @@ class _Run:
     async def _node(self, node: str, key_obj, fn, progress: int, note=None):
         """One pipeline node under memo, cancellation and events (started → completed)."""
         self.cancel.raise_if_cancelled()
+        with structlog.contextvars.bound_contextvars(node=node):
+            return await self._node_run(node, key_obj, fn, progress, note)
+
+    async def _node_run(self, node: str, key_obj, fn, progress: int, note):
         key = digest(key_obj)
         started = time.perf_counter()
         if node != "intent_extractor" and (node, key) not in self.s.memo.store:  # a memo hit just completes
@@ -177,6 +203,7 @@ class _Run:
             lambda: repair(chosen.plan, RepairContext(inputs, intent, inputs.facts), violations), 80,
             note=lambda r: f"{len(r.diffs)} cycle(s), {sum(len(d.moves) for d in r.diffs)} move(s); "
                            f"{len(blocking(r.violations))} blocking left")
+        METRICS.repair_cycles(len(fixed.diffs), fixed.ok)
         if not fixed.ok:
             raise self._infeasible(fixed)
         fixed_key = plan_key if fixed.plan is chosen.plan else digest(fixed.plan)
@@ -191,6 +218,10 @@ class _Run:
     async def _planner(self) -> tuple[PlannerInputs, list[PlanV1]]:
         """Planner node: fetch tool data (memoised apart: it depends on where and when, not on
         the budget or locked windows), then build ≤ 4 branches."""
+        with structlog.contextvars.bound_contextvars(node="planner"):
+            return await self._planner_run()
+
+    async def _planner_run(self) -> tuple[PlannerInputs, list[PlanV1]]:
         intent = self.intent
         started = time.perf_counter()
         plan_key = digest(["plan", intent])
@@ -249,10 +280,10 @@ class _Run:
                 decisions.append(Decision(node="repair", selected=m.new_value, alternatives_considered=1,
                                           rationale=f"cycle {diff.cycle}: {m.move_type.value} ({m.reason}) "
                                                     f"replaced {m.old_value}"))
-        fx = self.s.toolbox.fx.rate(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
+        fx = self.s.toolbox.rate_now(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                                violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
-                               run_id=self.run_id, degraded=list(self.s.toolbox.degraded), fx_provenance=fx.provenance,
+                               run_id=self.run_id, degraded=list(inputs.degraded), fx_provenance=fx.provenance,
                                notes=self.s.notes)
         return itinerary.model_copy(update={"planning_date": self.s.today})  # verify re-derives as-of this day
 

@@ -138,8 +138,9 @@ def _weather_note(day, facts: TripFacts, claims: Claims) -> None:
     w = facts.weather.get(day.date)
     if w is not None:
         label = "Typical weather" if w.typical else "Forecast"
+        credit = " (weather data by Open-Meteo.com, CC BY 4.0)" if w.provenance.ref_id == "open-meteo" else ""
         claims.state(f"{label} {day.date}: {w.precip_prob:.0%} chance of rain, {w.temp_c_low:.0f}–"
-                     f"{w.temp_c_high:.0f} °C", w.provenance)
+                     f"{w.temp_c_high:.0f} °C{credit}", w.provenance)
 
 
 def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: list[Decision],

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from engine.catalog.catalog import City
-from engine.errors import InputError
+from engine.errors import InfeasiblePlan, InputError, ToolError
 from engine.facts import TripFacts
 from engine.models import Attraction, FlightOption, Geo, IntentV1, Lodging, TIER_ORDER, Tier, WeatherDay
 from engine.tools.requests import (AttractionsRequest, DiningRequest, FlightRequest, LodgingRequest,
-                                   TransitRequest, WeatherRequest)
+                                   TransitRequest, VenueRequest)
 from engine.tools.toolbox import Toolbox
 from engine.tools.provenance import usd_cents
 
@@ -29,6 +30,7 @@ class PlannerInputs:
     facts: TripFacts
     cache_hits: int
     calls: int
+    degraded: list[str] = field(default_factory=list)  # tools that fell below their real rung
 
 
 def trip_dates(intent: IntentV1) -> list[date]:
@@ -49,39 +51,66 @@ def validate_against_catalog(intent: IntentV1, toolbox: Toolbox) -> City:
 
 
 async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
+    """Every tool call through the executor; independent calls run concurrently. Flights and
+    lodging have no fallback (seed §12): their failure ends the plan ("Flight data unavailable")."""
     city = validate_against_catalog(intent, toolbox)
     ex = toolbox.executor
-    calls = hits = 0
+    counts = {"calls": 0, "hits": 0}
 
     async def call(tool: str, fn, request):
-        nonlocal calls, hits
         result, hit = await ex.call(tool, fn, request)
-        calls, hits = calls + 1, hits + hit
+        counts["calls"] += 1
+        counts["hits"] += hit
         return result
 
-    flights: list[FlightOption] = []
-    for airport in intent.airports:
-        req = FlightRequest(origin=intent.origin_airport, dest=airport, date_window=intent.date_window,
-                            avoid_overnight=intent.prefs.avoid_overnight)
-        flights += await call("flights", toolbox.flights.search, req)
-    flights = _top_airports(flights)
-    lodgings = await call("lodging", toolbox.lodging.search, LodgingRequest(
-        city=city.name, checkin=intent.date_window.start, checkout=intent.date_window.end,
-        tier_prefs=list(reversed(TIER_ORDER)), kid_friendly=intent.prefs.kid_friendly))
-    lodgings += await _more_lodging(call, toolbox, intent, city, lodgings)
-    attractions = await call("attractions", toolbox.attractions.search, AttractionsRequest(
-        city=city.name, themes=intent.prefs.themes, kid_friendly=intent.prefs.kid_friendly))
-    attractions += _locked_venues(intent, toolbox, city, attractions)
-    restaurants = await call("dining", toolbox.dining.search,
-                             DiningRequest(city=city.name, kid_friendly=intent.prefs.kid_friendly))
-    weather = {}
-    for day in trip_dates(intent):
-        weather[day] = await call("weather", toolbox.weather.day,
-                                  WeatherRequest(lat=city.center.lat, lon=city.center.lon, date=day))
-    facts = build_facts(intent, city, toolbox, flights, lodgings, attractions + restaurants, weather)
+    dates = trip_dates(intent)
+    try:
+        async with asyncio.TaskGroup() as tg:
+            flights_t = tg.create_task(_flights(call, toolbox, intent))
+            lodging_t = tg.create_task(_lodging(call, toolbox, intent, city))
+            attractions_t = tg.create_task(call("attractions", toolbox.attractions.search, AttractionsRequest(
+                city=city.name, themes=intent.prefs.themes, kid_friendly=intent.prefs.kid_friendly)))
+            restaurants_t = tg.create_task(call("dining", toolbox.dining.search,
+                                                DiningRequest(city=city.name, kid_friendly=intent.prefs.kid_friendly)))
+            weather_t = tg.create_task(toolbox.weather.for_place(city.center, dates))
+    except BaseExceptionGroup as group:  # the first failure, as itself (no group on the CLI)
+        raise _first(group) from None
+    flights, lodgings, weather = flights_t.result(), lodging_t.result(), weather_t.result()
+    attractions = attractions_t.result()
+    attractions += await _locked_venues(call, intent, toolbox, city, attractions)
+    restaurants = restaurants_t.result()
+    counts["calls"] += weather.calls
+    counts["hits"] += weather.hits
+    facts = build_facts(intent, city, toolbox, flights, lodgings, attractions + restaurants, weather.days)
     return PlannerInputs(intent=intent, city=city, flights=flights, lodgings=lodgings,
-                         attractions=attractions, restaurants=restaurants, weather=weather, facts=facts,
-                         cache_hits=hits, calls=calls)
+                         attractions=attractions, restaurants=restaurants, weather=weather.days, facts=facts,
+                         cache_hits=counts["hits"], calls=counts["calls"],
+                         degraded=["weather"] if weather.degraded else [])
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+async def _flights(call, toolbox: Toolbox, intent: IntentV1) -> list[FlightOption]:
+    requests = [FlightRequest(origin=intent.origin_airport, dest=airport, date_window=intent.date_window,
+                              avoid_overnight=intent.prefs.avoid_overnight) for airport in intent.airports]
+    try:
+        answers = await asyncio.gather(*(call("flights", toolbox.flights.search, r) for r in requests))
+    except ToolError as exc:
+        raise InfeasiblePlan(f"Flight data unavailable: {exc.reason}") from exc
+    return _top_airports([f for answer in answers for f in answer])
+
+
+async def _lodging(call, toolbox: Toolbox, intent: IntentV1, city: City) -> list[Lodging]:
+    try:
+        lodgings = await call("lodging", toolbox.lodging.search, LodgingRequest(
+            city=city.name, checkin=intent.date_window.start, checkout=intent.date_window.end,
+            tier_prefs=list(reversed(TIER_ORDER)), kid_friendly=intent.prefs.kid_friendly))
+        return lodgings + await _more_lodging(call, toolbox, intent, city, lodgings)
+    except ToolError as exc:
+        raise InfeasiblePlan(f"Lodging data unavailable: {exc.reason}") from exc
 
 
 def _top_airports(flights: list[FlightOption]) -> list[FlightOption]:
@@ -109,13 +138,15 @@ async def _more_lodging(call, toolbox: Toolbox, intent: IntentV1, city: City, ha
     return extra
 
 
-def _locked_venues(intent: IntentV1, toolbox: Toolbox, city: City, have: list[Attraction]) -> list[Attraction]:
+async def _locked_venues(call, intent: IntentV1, toolbox: Toolbox, city: City,
+                         have: list[Attraction]) -> list[Attraction]:
     ids = {a.id for a in have}
     out = []
     for i, lock in enumerate(intent.prefs.locked_slots):
         if lock.activity_id in ids:
             continue
-        venue = toolbox.attractions.by_id(city.name, lock.activity_id)
+        venue = await call("attractions", toolbox.attractions.by_id,
+                           VenueRequest(city=city.name, venue_id=lock.activity_id))
         if venue is None:
             raise InputError(f"prefs.locked_slots[{i}].activity_id",
                              f"{lock.activity_id!r} is not a known venue in {city.name}")

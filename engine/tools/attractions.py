@@ -9,13 +9,15 @@ from engine.catalog.schema import RawRestaurant, RawVenue
 from engine.models import Attraction
 
 from .provenance import stamp, usd_cents
-from .requests import AttractionsRequest, DiningRequest
+from .requests import AttractionsRequest, DiningRequest, VenueRequest
 
 MAX_ATTRACTIONS = 20
 
 
 class AttractionsTool(Protocol):
     def search(self, request: AttractionsRequest) -> list[Attraction]: ...
+
+    def by_id(self, request: VenueRequest) -> Attraction | None: ...
 
 
 class DiningTool(Protocol):
@@ -53,9 +55,9 @@ class FixtureAttractions:
         rate = self._rates.get(city.currency, 1.0)
         return [venue_to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:MAX_ATTRACTIONS]]
 
-    def by_id(self, city_name: str, venue_id: str) -> Attraction | None:
-        city = self._catalog.city(city_name)
-        venue = city.venue(venue_id)
+    def by_id(self, request: VenueRequest) -> Attraction | None:
+        city = self._catalog.city(request.city)
+        venue = city.venue(request.venue_id)
         rate = self._rates.get(city.currency, 1.0)
         return venue_to_attraction(venue, city.tz, rate, city.raw.country) if venue else None
 

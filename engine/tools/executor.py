@@ -1,25 +1,43 @@
-"""Executor policy around every tool call (seed §4.2): cache, timeouts, one retry, circuit breaker.
+"""Executor policy around every tool call (seed §4.2, STRICT).
 
-Fixture adapters are synchronous and instant, so they are called inline (no thread hop); real
-adapters are coroutines and get the 2 s soft / 4 s hard timeout and a jittered retry.
+- cache: key sha256 of the canonical request; an in-memory L1 and, for results that name their type,
+  a durable L2 (the store's ``tool_cache`` table); TTLs weather 24 h, FX 24 h, everything else forever;
+- identical concurrent calls share one attempt;
+- 2 s soft (counted, logged) / 4 s hard timeout; exactly one retry after 200–500 ms of jitter on a
+  timeout or an unavailable answer (a Retry-After longer than the hard timeout is not waited for);
+  an unusable answer (``ToolResponseError``) is never retried;
+- a breaker per tool (``breaker.py``).
+
+Fixture adapters are synchronous and instant, so they are called inline (no thread hop). Programming
+errors (``KeyError``, ``ValueError`` …) raised by our own code propagate: they are bugs, not outages.
+The clock, the sleep and the jitter source are injectable so tests need no real waiting.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import os
+import random
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable, Protocol
 
-import stamina
+import structlog
+from pydantic import TypeAdapter
 
-from engine.canonical import canonical_json, digest
-from engine.errors import InputError, ToolError
+from engine.canonical import canonical_json
+from engine.errors import ToolError, ToolTimeout, ToolUnavailable
+
+from .breaker import Breaker
+
+log = structlog.get_logger("tripwright.tools")
 
 DAY_S = 24 * 3600
-TTL_S = {"weather": DAY_S, "fx": DAY_S}  # fixtures: forever
+TTL_S: dict[str, float] = {"weather": DAY_S, "fx": DAY_S}  # every other tool: forever
+MAX_L1_ENTRIES = 20_000
 
 
 @dataclass(frozen=True)
@@ -31,6 +49,12 @@ class ExecutorPolicy:
     breaker_failures: int = 5
     breaker_window_s: float = 60.0
     breaker_probe_s: float = 30.0
+    heartbeat_s: float = 1.0
+
+
+# While a call waits on the network, this (set by the pipeline for its run) is called every
+# ``heartbeat_s`` with the tool's name: the progress panel's "alive" signal.
+NETWORK_WAIT: ContextVar[Callable[[str], None] | None] = ContextVar("tripwright_network_wait", default=None)
 
 
 @dataclass
@@ -39,27 +63,25 @@ class ToolStats:
     cache_hits: int = 0
     errors: int = 0
     slow: int = 0
+    retries: int = 0
     latencies_ms: list[float] = field(default_factory=list)
+    error_reasons: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass
-class Breaker:
-    failures: list[float] = field(default_factory=list)
-    opened_at: float | None = None
+class DurableCache(Protocol):
+    """The L2: JSON payloads by key (``engine.tools.durable_cache.StoreToolCache`` over the store)."""
 
-    def check(self, tool: str, policy: ExecutorPolicy, now: float) -> None:
-        if self.opened_at is not None and now - self.opened_at < policy.breaker_probe_s:
-            retry_after = int(policy.breaker_probe_s - (now - self.opened_at)) + 1
-            raise ToolError(tool, f"circuit open; retry after {retry_after}s")
+    def get(self, key: str) -> Any | None: ...
 
-    def record(self, ok: bool, policy: ExecutorPolicy, now: float) -> None:
-        if ok:
-            self.failures.clear()
-            self.opened_at = None
-            return
-        self.failures = [t for t in self.failures if now - t < policy.breaker_window_s] + [now]
-        if len(self.failures) >= policy.breaker_failures:
-            self.opened_at = now
+    def put(self, key: str, tool: str, payload: Any, ttl_s: float | None) -> None: ...
+
+
+class ExecutorObserver(Protocol):
+    """Where the executor reports (the metrics registry); every method is optional in spirit."""
+
+    def tool_call(self, tool: str, latency_ms: float, cache_hit: bool) -> None: ...
+
+    def tool_error(self, tool: str, reason: str) -> None: ...
 
 
 def simulated_delays() -> dict[str, float]:
@@ -72,48 +94,191 @@ def simulated_delays() -> dict[str, float]:
 
 
 class ToolExecutor:
-    def __init__(self, policy: ExecutorPolicy | None = None) -> None:
+    def __init__(self, policy: ExecutorPolicy | None = None, *, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, rng: random.Random | None = None,
+                 durable: DurableCache | None = None, observer: ExecutorObserver | None = None) -> None:
         self.policy = policy or ExecutorPolicy()
         self.stats: dict[str, ToolStats] = {}
+        self.durable = durable
+        if observer is None:
+            from engine.metrics import METRICS
+            observer = METRICS
+        self.observer = observer
+        self._clock, self._sleep, self._rng = clock, sleep, rng or random.Random()
         self._cache: dict[str, tuple[float, Any]] = {}
+        self._marked: dict[str, Any] = {}  # the cache-hit copy of each entry, made once (values are frozen)
         self._breakers: dict[str, Breaker] = {}
+        self._inflight: dict[str, asyncio.Future] = {}
         self._delays = simulated_delays()
 
-    async def call(self, tool: str, fn: Callable[[Any], Any], request: Any) -> tuple[Any, bool]:
-        """Run ``fn(request)`` under the policy; returns (result, cache_hit)."""
+    # -- public -----------------------------------------------------------------------------------
+    async def call(self, tool: str, fn: Callable[[Any], Any], request: Any, *,
+                   result_type: Any = None) -> tuple[Any, bool]:
+        """Run ``fn(request)`` under the policy; returns (result, cache_hit). ``result_type``
+        (a pydantic-validatable type) makes the result durable in the L2 cache."""
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
-        key = digest({"tool": tool, "request": canonical_json(request)})
-        hit = self._cache.get(key)
-        now = time.monotonic()
-        if hit and (tool not in TTL_S or now - hit[0] < TTL_S[tool]):
-            stats.cache_hits += 1
-            return mark_cached(hit[1]), True
-        breaker = self._breakers.setdefault(tool, Breaker())
-        breaker.check(tool, self.policy, now)
-        started = time.perf_counter()
+        key = cache_key(tool, request)
+        cached = self._lookup(tool, key, result_type)
+        if cached is not None:
+            return self._hit(tool, stats, cached, key)
+        pending = self._inflight.get(key)
+        if pending is not None:  # an identical call is under way: share its answer
+            result = await asyncio.shield(pending)
+            return self._hit(tool, stats, result)
+        future = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
         try:
-            result = await self._attempts(tool, fn, request)
-        except ToolError:
-            stats.errors += 1
-            breaker.record(False, self.policy, time.monotonic())
+            result = await self._fresh(tool, fn, request, stats)
+        except BaseException as exc:
+            _settle(future, exc=exc)
             raise
-        elapsed = time.perf_counter() - started
-        stats.latencies_ms.append(elapsed * 1000)
-        stats.slow += elapsed > self.policy.soft_timeout_s
-        breaker.record(True, self.policy, time.monotonic())
-        self._cache[key] = (time.monotonic(), result)
+        finally:
+            self._inflight.pop(key, None)
+        _settle(future, result=result)
+        self._store(tool, key, result, result_type)
         return result, False
 
-    async def _attempts(self, tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
+    def call_sync(self, tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
+        """A synchronous (fixture) adapter called from synchronous code, e.g. a display conversion:
+        the same cache, breaker and stats, no timeout (it cannot block)."""
+        if inspect.iscoroutinefunction(fn):
+            raise TypeError(f"{tool}: call_sync needs a synchronous adapter")
+        stats = self.stats.setdefault(tool, ToolStats())
+        stats.calls += 1
+        key = cache_key(tool, request)
+        cached = self._lookup(tool, key, None)
+        if cached is not None:
+            return self._hit(tool, stats, cached, key)[0]
+        breaker = self._breaker(tool)
+        try:
+            breaker.admit(tool, self._clock())
+            result = _sync_call(tool, fn, request)
+        except ToolError as exc:
+            breaker.record(False, self._clock())
+            self._count_error(tool, stats, exc)
+            raise
+        breaker.record(True, self._clock())
+        self._remember(key, result)
+        return result
+
+    def breaker_state(self, tool: str) -> str:
+        breaker = self._breakers.get(tool)
+        return breaker.state(self._clock()) if breaker else "closed"
+
+    def breaker_states(self) -> dict[str, str]:
+        return {tool: self.breaker_state(tool) for tool in sorted(set(self._breakers) | set(self.stats))}
+
+    def cache_hit_rate(self, tool: str | None = None) -> float:
+        rows = [self.stats[tool]] if tool in self.stats else [] if tool else list(self.stats.values())
+        calls = sum(s.calls for s in rows)
+        return sum(s.cache_hits for s in rows) / calls if calls else 0.0
+
+    # -- cache ------------------------------------------------------------------------------------
+    def _lookup(self, tool: str, key: str, result_type: Any) -> Any | None:
+        hit = self._cache.get(key)
+        now = self._clock()
+        if hit is not None and (tool not in TTL_S or now - hit[0] < TTL_S[tool]):
+            return hit[1]
+        if self.durable is None or result_type is None:
+            return None
+        payload = self.durable.get(key)
+        if payload is None:
+            return None
+        result = _adapter(result_type).validate_python(payload)
+        self._remember(key, result)
+        return result
+
+    def _store(self, tool: str, key: str, result: Any, result_type: Any) -> None:
+        self._remember(key, result)
+        if self.durable is not None and result_type is not None:
+            payload = _adapter(result_type).dump_python(result, mode="json")
+            self.durable.put(key, tool, payload, TTL_S.get(tool))
+
+    def _remember(self, key: str, result: Any) -> None:
+        if len(self._cache) >= MAX_L1_ENTRIES:
+            self._cache.clear()
+            self._marked.clear()
+        self._cache[key] = (self._clock(), result)
+        self._marked.pop(key, None)
+
+    def _hit(self, tool: str, stats: ToolStats, result: Any, key: str | None = None) -> tuple[Any, bool]:
+        stats.cache_hits += 1
+        if self.observer is not None:
+            self.observer.tool_call(tool, 0.0, True)
+        if key is None:
+            return mark_cached(result), True
+        marked = self._marked.get(key)
+        if marked is None:
+            marked = self._marked[key] = mark_cached(result)
+        return marked, True
+
+    # -- a fresh call -----------------------------------------------------------------------------
+    async def _fresh(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats) -> Any:
+        breaker = self._breaker(tool)
+        try:
+            breaker.admit(tool, self._clock())
+        except ToolUnavailable as exc:
+            self._count_error(tool, stats, exc)
+            raise
+        started = time.perf_counter()
+        try:
+            result = await self._attempts(tool, fn, request, stats)
+        except ToolError as exc:
+            breaker.record(False, self._clock())
+            self._count_error(tool, stats, exc)
+            raise
+        except BaseException:
+            breaker.probing = False  # a bug or a cancellation says nothing about the service
+            raise
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        stats.latencies_ms.append(elapsed_ms)
+        if elapsed_ms > self.policy.soft_timeout_s * 1000:
+            stats.slow += 1
+            log.warning("tool_slow", tool=tool, latency_ms=round(elapsed_ms, 1))
+        breaker.record(True, self._clock())
+        if self.observer is not None:
+            self.observer.tool_call(tool, elapsed_ms, False)
+        return result
+
+    def _breaker(self, tool: str) -> Breaker:
+        breaker = self._breakers.get(tool)
+        if breaker is None:
+            p = self.policy
+            breaker = self._breakers[tool] = Breaker(p.breaker_failures, p.breaker_window_s, p.breaker_probe_s)
+        return breaker
+
+    def _count_error(self, tool: str, stats: ToolStats, exc: ToolError) -> None:
+        stats.errors += 1
+        stats.error_reasons[exc.kind] = stats.error_reasons.get(exc.kind, 0) + 1
+        log.warning("tool_error", tool=tool, reason=exc.kind, detail=exc.reason)
+        if self.observer is not None:
+            self.observer.tool_error(tool, exc.kind)
+
+    async def _attempts(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats) -> Any:
         if not inspect.iscoroutinefunction(fn) and tool not in self._delays:
             return _sync_call(tool, fn, request)
-        lo, hi = self.policy.retry_wait_s
-        async for attempt in stamina.retry_context(on=ToolError, attempts=1 + self.policy.retries,
-                                                   wait_initial=lo, wait_jitter=hi - lo, wait_max=hi):
-            with attempt:
+        for attempt in range(1 + self.policy.retries):
+            try:
                 return await self._once(tool, fn, request)
+            except (ToolTimeout, ToolUnavailable) as exc:
+                wait = self._retry_wait(exc)
+                if attempt == self.policy.retries or wait is None:
+                    raise
+            stats.retries += 1
+            log.info("tool_retry", tool=tool, wait_s=round(wait, 3))
+            await self._sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _retry_wait(self, exc: ToolError) -> float | None:
+        """Jitter in the policy's range, or the server's Retry-After when it fits the budget."""
+        if isinstance(exc, ToolUnavailable) and not exc.retryable:
+            return None
+        jitter = self._rng.uniform(*self.policy.retry_wait_s)
+        retry_after = getattr(exc, "retry_after_s", None)
+        if retry_after is None:
+            return jitter
+        return max(jitter, retry_after) if retry_after <= self.policy.hard_timeout_s else None
 
     async def _once(self, tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
         async def run() -> Any:
@@ -123,35 +288,72 @@ class ToolExecutor:
                 return _sync_call(tool, fn, request)
             try:
                 return await fn(request)
-            except (ToolError, InputError):
-                raise
-            except (OSError, KeyError, ValueError) as exc:  # same failures as the sync path
-                raise ToolError(tool, str(exc) or type(exc).__name__) from exc
+            except OSError as exc:  # a socket error the adapter did not classify
+                raise ToolUnavailable(tool, str(exc) or type(exc).__name__) from exc
+        hook = NETWORK_WAIT.get()
+        beat = asyncio.ensure_future(self._heartbeat(hook, tool)) if hook is not None else None
         try:
-            return await asyncio.wait_for(run(), timeout=self.policy.hard_timeout_s)
-        except asyncio.TimeoutError as exc:
-            raise ToolError(tool, f"timed out after {self.policy.hard_timeout_s:g}s") from exc
+            async with asyncio.timeout(self.policy.hard_timeout_s):
+                return await run()
+        except TimeoutError as exc:
+            raise ToolTimeout(tool, f"timed out after {self.policy.hard_timeout_s:g}s") from exc
+        finally:
+            if beat is not None:
+                beat.cancel()
 
-    def cache_hit_rate(self, tool: str | None = None) -> float:
-        rows = [self.stats[tool]] if tool else list(self.stats.values())
-        calls = sum(s.calls for s in rows)
-        return sum(s.cache_hits for s in rows) / calls if calls else 0.0
+    async def _heartbeat(self, hook: Callable[[str], None], tool: str) -> None:
+        while True:
+            await asyncio.sleep(self.policy.heartbeat_s)
+            hook(tool)
+
+
+def cache_key(tool: str, request: Any) -> str:
+    """sha256 of the tool name and the canonical request (sorted keys, no whitespace). Requests
+    never hold secrets: adapters keep their keys."""
+    return hashlib.sha256(f"{tool}|{canonical_json(request)}".encode()).hexdigest()
 
 
 def mark_cached(result: Any) -> Any:
-    """The cached answer, its provenance saying ``cache_hit=True`` (seed §3.7)."""
+    """The cached answer, its provenance saying ``cache_hit=True`` and, for a real answer, that
+    the cache rung served it (seed §3.7, §12)."""
     if isinstance(result, list):
         return [mark_cached(r) for r in result]
+    as_cached = getattr(result, "as_cached", None)
+    if as_cached is not None:
+        return as_cached()
     provenance = getattr(result, "provenance", None)
     if provenance is None or provenance.cache_hit:
         return result
-    return result.model_copy(update={"provenance": provenance.model_copy(update={"cache_hit": True})})
+    update: dict[str, Any] = {"cache_hit": True}
+    if provenance.data_source == "real":
+        update["data_source"] = "cache"
+    return result.model_copy(update={"provenance": provenance.model_copy(update=update)})
+
+
+_ADAPTERS: dict[Any, TypeAdapter] = {}
+
+
+def _adapter(result_type: Any) -> TypeAdapter:
+    adapter = _ADAPTERS.get(result_type)
+    if adapter is None:
+        adapter = _ADAPTERS[result_type] = TypeAdapter(result_type)
+    return adapter
+
+
+def _settle(future: asyncio.Future, *, result: Any = None, exc: BaseException | None = None) -> None:
+    if future.done():
+        return
+    if exc is None:
+        future.set_result(result)
+    elif isinstance(exc, asyncio.CancelledError):
+        future.cancel()
+    else:
+        future.set_exception(exc)
+        future.exception()  # retrieved: no "never retrieved" warning when nobody shared the call
 
 
 def _sync_call(tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
     try:
         return fn(request)
-    except (ToolError, InputError):
-        raise
-    except (OSError, KeyError, ValueError) as exc:
-        raise ToolError(tool, str(exc)) from exc
+    except OSError as exc:  # a fixture file that cannot be read
+        raise ToolUnavailable(tool, str(exc) or type(exc).__name__) from exc

@@ -30,6 +30,13 @@ class AttractionsRequest(Value):
     kid_friendly: bool = False
 
 
+class VenueRequest(Value):
+    """One venue by id (a locked slot naming a venue the theme search did not return)."""
+
+    city: str
+    venue_id: str
+
+
 class DiningRequest(Value):
     city: str
     kid_friendly: bool = False
@@ -53,3 +60,12 @@ class WeatherRequest(Value):
     lat: float
     lon: float
     date: date
+
+
+class WeatherRangeRequest(Value):
+    """One call per place for the whole trip (not one per day)."""
+
+    lat: float = Field(ge=-90, le=90)
+    lon: float = Field(ge=-180, le=180)
+    start: date
+    end: date

@@ -1,4 +1,6 @@
-"""The set of tools one planning run uses, built over the fixture catalog."""
+"""The set of tools planning runs use, typed to their protocols, and the executor every call goes
+through. A toolbox (with its executor, breakers, caches and network state) lives as long as its
+planning session, so breakers and caches carry across runs."""
 
 from __future__ import annotations
 
@@ -7,14 +9,16 @@ from datetime import date
 
 from engine.catalog.catalog import Catalog
 
-from .attractions import FixtureAttractions, FixtureDining
+from .attractions import AttractionsTool, DiningTool, FixtureAttractions, FixtureDining
 from .executor import ToolExecutor
-from .flights import FixtureFlights
-from .fx import FixtureFX
-from .lodging import FixtureLodging
+from .flights import FixtureFlights, FlightsTool
+from .fx import FixtureFX, FXTool
+from .lodging import FixtureLodging, LodgingTool
+from .network import NetworkState
+from .open_meteo import OpenMeteoWeather
 from .requests import FXRequest
-from .transit import FixtureTransit
-from .weather import FixtureWeather
+from .transit import FixtureTransit, TransitTool
+from .weather import FixtureWeather, WeatherLadder
 
 
 @dataclass(frozen=True)
@@ -28,28 +32,40 @@ class ToolOverrides:
 @dataclass
 class Toolbox:
     catalog: Catalog
-    flights: FixtureFlights
-    lodging: FixtureLodging
-    attractions: FixtureAttractions
-    dining: FixtureDining
-    transit: FixtureTransit
-    fx: FixtureFX
-    weather: FixtureWeather
+    flights: FlightsTool
+    lodging: LodgingTool
+    attractions: AttractionsTool
+    dining: DiningTool
+    transit: TransitTool
+    fx: FXTool
+    weather: WeatherLadder
     executor: ToolExecutor
+    network: NetworkState
     rates_to_usd: dict[str, float]
     fx_as_of: date
-    degraded: list[str] = field(default_factory=list)
+
+    def rate_now(self, request: FXRequest):
+        """An FX rate through the executor, from synchronous code (display conversions)."""
+        return fx_now(self.executor, self.fx, request)
 
 
 def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | None = None,
-                  executor: ToolExecutor | None = None) -> Toolbox:
+                  executor: ToolExecutor | None = None, network: NetworkState | None = None) -> Toolbox:
     overrides = overrides or ToolOverrides()
+    executor = executor or ToolExecutor()
+    network = network or NetworkState()
     fx = FixtureFX(catalog.raw.fx, overrides.fx)
     currencies = {c.currency for c in catalog.raw.cities.values()}
-    rates = {cur: fx.rate(FXRequest(from_currency=cur, as_of=today)).rate for cur in currencies}
+    # Fixture FX is synchronous and instant: the executor calls it inline (no event loop needed).
+    rates = {cur: fx_now(executor, fx, FXRequest(from_currency=cur, as_of=today)).rate for cur in currencies}
+    weather = WeatherLadder(FixtureWeather(catalog, overrides.weather), OpenMeteoWeather(network), executor, today)
     return Toolbox(
         catalog=catalog, flights=FixtureFlights(catalog), lodging=FixtureLodging(catalog, rates),
         attractions=FixtureAttractions(catalog, rates), dining=FixtureDining(catalog, rates),
-        transit=FixtureTransit(catalog, rates), fx=fx,
-        weather=FixtureWeather(catalog, overrides.weather), executor=executor or ToolExecutor(),
-        rates_to_usd=rates, fx_as_of=fx.rate(FXRequest(from_currency="EUR", as_of=today)).as_of)
+        transit=FixtureTransit(catalog, rates), fx=fx, weather=weather, executor=executor, network=network,
+        rates_to_usd=rates, fx_as_of=fx_now(executor, fx, FXRequest(from_currency="EUR", as_of=today)).as_of)
+
+
+def fx_now(executor: ToolExecutor, fx: FXTool, request: FXRequest):
+    """A synchronous FX lookup through the executor's policy (cache, stats, breaker)."""
+    return executor.call_sync("fx", fx.rate, request)

@@ -133,8 +133,8 @@ class _Rederivation:
             nights = f" {self.nights} night{'s' if self.nights != 1 else ''}" if act.role == "checkin" else ""
             return lodging_choice(di, act.role, hotel, self.nights, self.rooms), act.window, f"{hotel.name}{nights}"
         meal = act.role == "meal"
-        tool = self.toolbox.dining if meal else self.toolbox.attractions
-        venue = tool.by_id(self.city.name, act.ref)
+        venue = (self.toolbox.dining.by_id(self.city.name, act.ref) if meal
+                 else self.toolbox.attractions.by_id(VenueRequest(city=self.city.name, venue_id=act.ref)))
         if venue is None:
             return self._unknown(act, label, "restaurant" if meal else "venue")
         self.venues[venue.id] = venue

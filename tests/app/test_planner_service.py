@@ -100,3 +100,29 @@ def test_cancel_settles_at_once_while_the_engine_is_still_inside_a_node() -> Non
     assert result.events == seen and seen[-1].run_id == seen[0].run_id
     assert late == [] and not service.worker.is_alive()
     assert waited < 5
+
+
+def test_runs_share_one_long_lived_engine_loop_and_one_http_client(monkeypatch) -> None:
+    """The HTTP client, breakers and caches live across runs (a real 127.0.0.1 forecast stand-in)."""
+    from tests.engine.standin_server import StandIn
+    server = StandIn().start()
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+    monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", server.url)
+
+    async def scenario():
+        session = PlanningSession(today=date(2027, 6, 10))
+        service = PlannerService(session, asyncio.get_running_loop())
+        first = await service.plan(IntentV1.model_validate(PARIS))
+        clients = dict(session.toolbox.network._clients)  # noqa: SLF001
+        second = await service.plan(IntentV1.model_validate(PARIS | {"budget_usd_cents": 390000}))
+        same = session.toolbox.network._clients == clients  # noqa: SLF001
+        loop = service.engine_loop()
+        service.shutdown()
+        return first, second, clients, same, loop
+    try:
+        first, second, clients, same, loop = asyncio.run(scenario())
+    finally:
+        server.stop()
+    assert first.status == second.status == "completed"
+    assert len(clients) == 1 and same and next(iter(clients.values()))[0] is loop
+    assert len(server.hits("/v1/forecast")) == 1  # the second run was answered by the kept cache

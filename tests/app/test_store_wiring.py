@@ -75,6 +75,11 @@ def test_first_run_signs_in_and_shows_who_and_where(qtbot, open_window):
     assert dock.isVisibleTo(window) and dock.isEnabled()
     assert window.trip_list.model.rowCount() == 0 and window.trip_list.empty_label.isVisibleTo(window.trip_list)
     assert not window.commands.sign_out.isEnabled()  # a personal user without a password cannot sign out
+    # Real tool answers go to the org's tool cache (the executor's durable L2); logs name the org.
+    executor = window.planning.toolbox.executor
+    assert executor.durable is not None and window.planning.org_id == window.library.workspace.ctx.org_id
+    executor.durable.put("k" * 64, "weather", {"days": []}, 60.0)
+    assert executor.durable.get("k" * 64) == {"days": []}
 
 
 def test_plans_and_edits_are_saved_as_versions_with_their_runs(qtbot, open_window, db_url):

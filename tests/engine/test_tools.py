@@ -11,12 +11,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from engine.errors import InputError, ToolError
+from engine.errors import InputError, ToolError, ToolUnavailable
 from engine.models import DateWindow, Geo, Tier, TransitMode
 from engine.tools import ToolOverrides
 from engine.tools.executor import ExecutorPolicy, ToolExecutor
 from engine.tools.requests import (AttractionsRequest, DiningRequest, FlightRequest, FXRequest,
-                                   LodgingRequest, TransitRequest, WeatherRequest)
+                                   LodgingRequest, TransitRequest, VenueRequest, WeatherRequest)
 
 from .conftest import new_toolbox
 
@@ -155,13 +155,13 @@ def test_kid_filter_excludes_venues_that_are_not_kid_friendly(tb, catalog) -> No
 
 
 def test_louvre_hours_closures_and_blackouts_come_from_the_fixture(tb) -> None:
-    louvre = tb.attractions.by_id("Paris", "louvre")
+    louvre = tb.attractions.by_id(VenueRequest(city="Paris", venue_id="louvre"))
     assert louvre.opening_hours == "Mo,Th,Sa,Su 09:00-18:00; We,Fr 09:00-21:00; Tu off; Jan 01,May 01,Dec 25 off"
     assert louvre.windows_on(date(2027, 6, 15)) == ()  # a Tuesday: closed (SPEC_DECISIONS §2.2)
     assert [w.label() for w in louvre.windows_on(date(2027, 6, 14))] == ["09:00-18:00"]  # a Monday
     assert louvre.windows_on(date(2027, 12, 25)) == ()  # a Saturday, but Christmas
     assert louvre.est_price_usd_cents == 3715  # €32 (the non-EU price, issue 9) × 1.161
-    assert tb.attractions.by_id("Paris", "no_such_place") is None
+    assert tb.attractions.by_id(VenueRequest(city="Paris", venue_id="no_such_place")) is None
 
 
 def test_dining_filters_for_kids(tb, catalog) -> None:
@@ -260,14 +260,16 @@ def test_an_fx_override_pins_the_rate_everywhere() -> None:
 def test_weather_is_typical_climatology_unless_overridden() -> None:
     rainy = date(2027, 6, 17)
     tb = new_toolbox(ToolOverrides(weather={rainy: {"precip_prob": 0.8}}))
-    normal = tb.weather.day(WeatherRequest(lat=48.8566, lon=2.3522, date=date(2027, 6, 16)))
+    normal = tb.weather.fixture.day(WeatherRequest(lat=48.8566, lon=2.3522, date=date(2027, 6, 16)))
     assert (normal.precip_prob, normal.wind_kmh, normal.typical) == (0.27, 14.0, True)
-    wet = tb.weather.day(WeatherRequest(lat=48.8566, lon=2.3522, date=rainy))
+    wet = tb.weather.fixture.day(WeatherRequest(lat=48.8566, lon=2.3522, date=rainy))
     assert (wet.precip_prob, wet.wind_kmh, wet.temp_c_high, wet.typical) == (0.8, 14.0, 23.3, False)
     assert_provenance(wet, "weather")
     assert wet.provenance.response_digest != normal.provenance.response_digest
-    tokyo = tb.weather.day(WeatherRequest(lat=35.68, lon=139.76, date=date(2027, 6, 16)))
-    assert tokyo.provenance.ref_id == "tokyo"
+    tokyo = tb.weather.fixture.day(WeatherRequest(lat=35.68, lon=139.76, date=date(2027, 6, 16)))
+    assert tokyo.provenance.ref_id == "climatology:tokyo"
+    # Our climatology rows, not an answer from a weather service: no service URL claimed.
+    assert normal.provenance.source_url is None and normal.provenance.data_source == "fixture"
 
 
 # -- executor -----------------------------------------------------------------------------------
@@ -314,13 +316,15 @@ async def test_circuit_breaker_opens_after_five_failures_with_retry_after() -> N
     assert info.value.tool == "weather"
     m = re.search(r"circuit open; retry after (\d+)s", info.value.reason)
     assert m and 29 <= int(m.group(1)) <= 31
-    assert ex.stats["weather"].errors == 5
+    assert ex.stats["weather"].error_reasons == {"unavailable": 5, "circuit_open": 1}
+    assert ex.breaker_state("weather") == "open"
     # Other tools are unaffected.
     assert (await ex.call("fx", lambda r: 1.5, {"x": 1})) == (1.5, False)
 
 
 async def test_breaker_half_open_probe_closes_it_on_success() -> None:
-    ex = ToolExecutor(ExecutorPolicy(breaker_probe_s=0.05))
+    now = [1000.0]
+    ex = ToolExecutor(clock=lambda: now[0])
     state = {"fail": True}
 
     def tool(request):
@@ -333,7 +337,7 @@ async def test_breaker_half_open_probe_closes_it_on_success() -> None:
             await ex.call("geocode", tool, i)
     with pytest.raises(ToolError, match="circuit open"):
         await ex.call("geocode", tool, 5)
-    await asyncio.sleep(0.06)
+    now[0] += 30  # the probe interval, on the injected clock
     state["fail"] = False
     assert await ex.call("geocode", tool, 6) == ("up", False)
     assert await ex.call("geocode", tool, 7) == ("up", False)  # closed again
@@ -363,7 +367,7 @@ async def test_flaky_async_tool_succeeds_on_the_retry() -> None:
     async def flaky(request):
         attempts.append(request)
         if len(attempts) == 1:
-            raise ToolError("weather", "HTTP 503")
+            raise ToolUnavailable("weather", "HTTP 503")
         return {"precip": 0.1}
 
     result, hit = await ex.call("weather", flaky, {"lat": 1})

@@ -113,3 +113,25 @@ def test_errors_from_events_and_tools_are_listed(qtbot, runs):
     assert panel.tools.index(0, ToolStatsModel.COL_P50).data() == "10 ms"
     responder = next(r for r in range(panel.nodes.rowCount()) if panel.nodes.index(r, 0).data() == "responder")
     assert panel.nodes.index(responder, NodeLatencyModel.COL_ERRORS).data() == "1"
+
+
+async def test_the_panel_shows_breaker_states_and_error_reasons(qapp):
+    from engine.errors import ToolError
+    from engine.tools.executor import ToolExecutor
+
+    def refused(request):
+        raise ConnectionRefusedError("connection refused")
+    ex = ToolExecutor()
+    for i in range(6):
+        with pytest.raises(ToolError):
+            await ex.call("weather", refused, {"n": i})
+    await ex.call("fx", lambda r: 1.0, {"x": 1})
+    panel = DiagnosticsPanel()
+    panel.refresh([], ex.stats, ex.breaker_states())
+    model = panel.tools
+    cells = {r.tool: [model.cell(r, c) for c in range(len(model.HEADERS))] for r in model.rows()}
+    assert cells["weather"][ToolStatsModel.COL_BREAKER] == "open"
+    assert cells["weather"][ToolStatsModel.COL_ERRORS] == "6 (circuit_open 1, unavailable 5)"
+    assert cells["fx"][ToolStatsModel.COL_BREAKER] == "closed"
+    weather = next(r for r in model.rows() if r.tool == "weather")
+    assert model.is_bad(weather, ToolStatsModel.COL_BREAKER)

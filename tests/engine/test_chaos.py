@@ -1,0 +1,74 @@
+"""Seed §16.3 chaos toggles through the real ``tripwright`` executable: each runs the happy path and
+asserts the degraded behaviour (no crash, the right exit code, the banner's data)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.models import ItineraryV1
+
+from .standin_server import StandIn
+
+EXE = Path(sys.executable).with_name("tripwright")
+TODAY = "2027-06-10"  # the trip (15–19 June) is inside the forecast horizon: the real rung is asked
+INTENT = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
+          "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
+          "prefs": {"themes": ["art", "food"]}}
+
+
+@pytest.fixture()
+def server():
+    standin = StandIn().start()
+    yield standin
+    standin.stop()
+
+
+def plan(tmp_path: Path, server: StandIn, **env: str) -> tuple[subprocess.CompletedProcess, Path]:
+    intent, out = tmp_path / "intent.json", tmp_path / "it.json"
+    intent.write_text(json.dumps(INTENT))
+    environ = {k: v for k, v in os.environ.items() if k != "TRIPWRIGHT_OFFLINE"}
+    environ |= {"TRIPWRIGHT_OPEN_METEO_URL": server.url, "TRIPWRIGHT_NOMINATIM_URL": server.url, **env}
+    done = subprocess.run([str(EXE), "plan", "--intent", str(intent), "--out", str(out), "--today", TODAY],
+                          capture_output=True, text=True, env=environ, timeout=120)
+    return done, out
+
+
+def banner_of(out: Path) -> str | None:
+    from widgets.map_layers import build_layers  # Qt-free: the map's layer document
+    return build_layers(ItineraryV1.model_validate_json(out.read_text()))["banner"]
+
+
+def test_happy_path_uses_the_real_forecast_without_a_banner(tmp_path, server) -> None:
+    done, out = plan(tmp_path, server)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["degraded_tools"] == []
+    assert len(server.hits("/v1/forecast")) == 1 and banner_of(out) is None
+
+
+def test_disable_weather_api_plans_on_fixture_weather_with_the_banner(tmp_path, server) -> None:
+    done, out = plan(tmp_path, server, DISABLE_WEATHER_API="1")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["degraded_tools"] == ["weather"]
+    assert server.seen == []  # no call at all
+    assert "Limited data available" in banner_of(out) and "weather" in banner_of(out)
+
+
+def test_offline_makes_no_network_attempt_and_says_weather_is_estimated(tmp_path, server) -> None:
+    done, out = plan(tmp_path, server, TRIPWRIGHT_OFFLINE="1")
+    assert done.returncode == 0, done.stderr
+    assert server.seen == [] and json.loads(out.read_text())["degraded_tools"] == ["weather"]
+
+
+def test_simulated_flight_timeout_fails_clearly_with_out_written(tmp_path, server) -> None:
+    done, out = plan(tmp_path, server, SIMULATE_TOOL_TIMEOUT="flights:5s")
+    assert done.returncode == 3, done.stderr
+    failure = json.loads(out.read_text())
+    assert failure["status"] == "error" and failure["message"].startswith("Flight data unavailable")
+    assert "timed out after 4s" in failure["message"]
+    assert "Traceback" not in done.stderr and "Flight data unavailable" in done.stderr

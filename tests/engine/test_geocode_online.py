@@ -1,0 +1,86 @@
+"""Nominatim behind the offline gazetteer, against a real 127.0.0.1 stand-in: only what the
+gazetteer cannot answer is asked, once (cached), at most one request per second, with our
+User-Agent; every online candidate still passes the seed 000 trust checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from engine.catalog import default_catalog
+from engine.errors import InputError
+from engine.geocode.models import GeocodeRequest
+from engine.geocode.nominatim import NominatimGeocoder, Throttle
+from engine.models import RoadTripIntent
+from engine.pipeline import PlanningSession
+from engine.tools.executor import ToolExecutor
+from engine.tools.network import user_agent
+
+from .standin_server import Reply, StandIn
+
+ROAD = {"mode": "road_trip", "origin": "Zzyzx, CA", "terminus": "Las Vegas, NV", "days": 1,
+        "start_date": "2027-05-03", "trip_type": "one_way"}
+
+
+@pytest.fixture()
+def server(monkeypatch):
+    standin = StandIn().start()
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+    monkeypatch.setenv("TRIPWRIGHT_NOMINATIM_URL", standin.url)
+    monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", standin.url)
+    yield standin
+    standin.stop()
+
+
+def road(**changes) -> RoadTripIntent:
+    return RoadTripIntent.model_validate(ROAD | changes)
+
+
+async def test_a_place_the_gazetteer_does_not_know_is_found_online_once(server) -> None:
+    session = PlanningSession(default_catalog())
+    result = await session.plan(road())
+    assert result.status == "completed", result.failure
+    first = result.itinerary.days[0]
+    assert result.itinerary.degraded_tools == []
+    searches = server.hits("/search")
+    assert len(searches) == 1 and searches[0].query["q"] == "Zzyzx, CA"  # Las Vegas: the gazetteer's
+    assert searches[0].headers["User-Agent"] == user_agent()
+    assert first.activities and result.extra["road_plan"].origin.lat == pytest.approx(35.1433)
+    again = await PlanningSession(default_catalog(), toolbox=session.toolbox).plan(road())
+    assert again.status == "completed" and len(server.hits("/search")) == 1  # cached forever
+
+
+async def test_offline_the_unknown_place_is_a_clear_input_error_without_a_request(server, monkeypatch) -> None:
+    monkeypatch.setenv("TRIPWRIGHT_OFFLINE", "1")
+    with pytest.raises(InputError, match="origin: could not find 'Zzyzx, CA'"):
+        await PlanningSession(default_catalog()).plan(road())
+    assert server.seen == []
+
+
+async def test_an_online_candidate_on_null_island_fails_the_trust_checks(server) -> None:
+    body = [{"lat": "0", "lon": "0", "name": "Zzyzx", "display_name": "Zzyzx", "importance": 0.9, "osm_type": "node", "osm_id": 1,
+             "address": {"country_code": "us", "state": "California"}}]
+    server.then("/search", Reply(body=json.dumps(body).encode()))
+    with pytest.raises(InputError, match=r"origin: could not find 'Zzyzx, CA'.*INV-GEO-02"):
+        await PlanningSession(default_catalog()).plan(road())
+
+
+@pytest.mark.parametrize("reply", [Reply(body=b"[{\"lat\": "), Reply(status=503), Reply(status=200, body=b"{}")])
+async def test_a_broken_geocoding_service_is_a_tool_failure_never_a_crash(server, reply) -> None:
+    server.then("/search", reply, reply)
+    with pytest.raises(InputError, match="origin: could not find"):
+        await PlanningSession(default_catalog()).plan(road())
+    assert 1 <= len(server.hits("/search")) <= 2
+
+
+async def test_one_request_per_second_under_concurrency(server) -> None:
+    geocoder = NominatimGeocoder(user_agent(), throttle=Throttle())
+    ex = ToolExecutor()
+    names = ["Zzyzx", "Hoboken", "Nowhere at all"]
+    await asyncio.gather(*(ex.call("geocode", geocoder.candidates, GeocodeRequest(query=n))
+                           for n in names))
+    arrivals = sorted(s.at for s in server.hits("/search"))
+    assert len(arrivals) == 3
+    assert all(b - a >= 0.95 for a, b in zip(arrivals, arrivals[1:])), arrivals
