@@ -20,6 +20,7 @@ from engine.models import (Activity, Choice, ChoiceKind, CostBreakdown, DayPlan,
                            ItineraryV1, PlanV1, Slot, TimeWindow, Violation, ViolationKind, format_usd)
 from engine.planning.builder import flight_choice, local_minutes, lodging_choice
 from engine.planning.inputs import trip_dates
+from engine.tools.requests import VenueRequest
 from engine.tools.toolbox import Toolbox
 
 ROLES = ("arrival", "checkin", "activity", "meal", "checkout", "departure")

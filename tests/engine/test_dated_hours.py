@@ -22,7 +22,7 @@ from engine.errors import FixtureError
 from engine.models import ViolationKind
 from engine.models.dated_hours import dated_hours
 from engine.pipeline import PlanningSession
-from engine.tools.requests import TransitRequest
+from engine.tools.requests import TransitRequest, VenueRequest
 from engine.verify import verify_venue_hours
 
 from .conftest import TODAY, cached_inputs, make_intent, new_toolbox, plan_of, venue_slot
@@ -53,7 +53,7 @@ def tb():
 def test_vatican_museums_open_on_the_last_sunday_only(tb) -> None:
     """museivaticani.va: closed on Sundays except the last of the month (free, 09:00 to 14:00, last
     entry 12:30), unless that Sunday is Easter, 29 June or 25/26 December."""
-    vatican = tb.attractions.by_id("Rome", "vatican_museums")
+    vatican = tb.attractions.by_id(VenueRequest(city="Rome", venue_id="vatican_museums"))
     last, other = date(2027, 6, 27), date(2027, 6, 20)
     assert labels(vatican.windows_on(last)) == ["09:00-14:00"]
     assert "free admission" in vatican.note_on(last) and "12:30" in vatican.note_on(last)
@@ -64,7 +64,7 @@ def test_vatican_museums_open_on_the_last_sunday_only(tb) -> None:
 
 
 def test_toyosu_closes_on_national_holidays_and_wednesdays_by_date(tb) -> None:
-    toyosu = tb.attractions.by_id("Tokyo", "toyosu_market")
+    toyosu = tb.attractions.by_id(VenueRequest(city="Tokyo", venue_id="toyosu_market"))
     assert labels(toyosu.windows_on(date(2027, 7, 12))) == ["05:00-17:00"]  # a Monday
     marine_day = date(2027, 7, 19)  # a Monday, and a national holiday in Japan
     assert toyosu.windows_on(marine_day) == () and "national holidays" in toyosu.note_on(marine_day)
@@ -74,7 +74,7 @@ def test_toyosu_closes_on_national_holidays_and_wednesdays_by_date(tb) -> None:
 
 
 def test_luna_park_is_seasonal(tb) -> None:
-    luna = tb.attractions.by_id("New York", "coney_island")
+    luna = tb.attractions.by_id(VenueRequest(city="New York", venue_id="coney_island"))
     assert luna.windows_on(date(2027, 1, 15)) == ()
     assert luna.closed_reason(date(2027, 1, 15)) == "closed_season"
     assert "closed for the season" in luna.note_on(date(2027, 1, 15))
@@ -84,15 +84,15 @@ def test_luna_park_is_seasonal(tb) -> None:
 
 
 def test_each_rule_is_parsed_once_and_each_date_evaluated_once(tb) -> None:
-    louvre = tb.attractions.by_id("Paris", "louvre")
-    again = tb.attractions.by_id("Paris", "louvre")
+    louvre = tb.attractions.by_id(VenueRequest(city="Paris", venue_id="louvre"))
+    again = tb.attractions.by_id(VenueRequest(city="Paris", venue_id="louvre"))
     assert louvre is not again and louvre.hours is again.hours is dated_hours(louvre.opening_hours, "FR")
     day = date(2027, 6, 16)
     assert louvre.windows_on(day) is again.windows_on(day)  # served from the memo
 
 
 def test_a_copy_with_other_hours_answers_from_its_own_rule(tb) -> None:
-    louvre = tb.attractions.by_id("Paris", "louvre")
+    louvre = tb.attractions.by_id(VenueRequest(city="Paris", venue_id="louvre"))
     tuesday, wednesday = date(2027, 6, 15), date(2027, 6, 16)
     assert louvre.windows_on(tuesday) == () and louvre.windows_on(wednesday)  # caches filled
     copy = louvre.model_copy(update={"opening_hours": "Mo-Su 10:00-11:00", "blackout_dates": [wednesday]})
@@ -198,14 +198,14 @@ WEEK = [date(2027, 6, 14 + i) for i in range(7)]  # Monday 14 .. Sunday 20 June 
     ("Paris", "versailles", ["", *["09:00-18:30"] * 6]),
 ])
 def test_corrected_weekly_hours(tb, catalog, city, venue_id, week) -> None:
-    venue = tb.attractions.by_id(city, venue_id)
+    venue = tb.attractions.by_id(VenueRequest(city=city, venue_id=venue_id))
     assert [", ".join(labels(venue.windows_on(d))) for d in WEEK] == week
     raw = catalog.city(city).venue(venue_id)
     assert raw.verified_on == CHECKED and raw.note
 
 
 def test_edo_tokyo_museum_reopened_on_31_march_2026_at_800_yen(tb, catalog) -> None:
-    edo = tb.attractions.by_id("Tokyo", "edo_tokyo_museum")
+    edo = tb.attractions.by_id(VenueRequest(city="Tokyo", venue_id="edo_tokyo_museum"))
     assert edo.windows_on(date(2026, 3, 29)) == () and "renovation" in edo.note_on(date(2026, 3, 29))
     assert labels(edo.windows_on(date(2026, 3, 31))) == ["09:30-17:30"]  # the Tuesday it reopened
     assert catalog.city("Tokyo").venue("edo_tokyo_museum").price == 800
@@ -217,7 +217,7 @@ def test_corrected_admission_prices_are_what_a_non_eu_traveller_pays(tb, catalog
     raw = catalog.city(city).venue(venue_id)
     assert raw.price == price and raw.verified_on == CHECKED
     rate = tb.rates_to_usd["EUR"]
-    assert tb.attractions.by_id(city, venue_id).est_price_usd_cents == int(price * rate * 100 + 0.5)
+    assert tb.attractions.by_id(VenueRequest(city=city, venue_id=venue_id)).est_price_usd_cents == int(price * rate * 100 + 0.5)
     if venue_id == "louvre":
         assert "€22 for EU/EEA residents" in raw.note and "non-EU" in raw.note
 
