@@ -95,7 +95,7 @@ def _weights(stretch: Stretch, nodes: list[Node], directed: bool) -> np.ndarray:
     node_cost = np.array([(INTERPOLATED_COST if node.interpolated else 0.0) + node.extra_cost
                           - POPULATION_BONUS * math.log10(1 + node.population) for node in nodes])
     w = w + node_cost[None, :]
-    stay = np.eye(len(nodes), dtype=bool)
+    stay = np.diag([not node.interpolated for node in nodes])
     stay[0, 0] = False  # never a second night at home
     w[stay] = STAY_COST + 1.0  # a day without driving is also one full target short
     ok |= stay

@@ -12,6 +12,7 @@ ANCHOR_RADIUS_MILES = 12.0  # a POI this close (along the route) to the anchor i
 MIN_SPACING_MILES = 25.0
 TOWN_VISIT_MINUTES = 60
 REST_MINUTES = 20
+DAY_TRIP_MILES = 50.0
 TOWN_MARGIN_MILES = 10.0  # a town this close to either end belongs to the start or the night
 EXPLORE_MINUTES = 90
 CHECKIN_MINUTES = 30  # the overnight (or arrival) event; town activities follow it
@@ -97,6 +98,13 @@ class DayStopPicker:
         if len(stops) + len(extra) < 2 and start is not None and start.source != "interpolated":
             extra.append(self._town_visit(start, start_p, 0.0, f"morning_d{day}", TOWN_VISIT_MINUTES, en_route=True,
                                           name=f"Morning walk in {start.name}"))
+        here = {anchor.name, start.name if start else ""}
+        for t in self._towns_nearby(start_p, anchor_p):
+            if len(stops) + len(extra) >= 2:
+                break
+            if t.town.name not in here and all(s.id != f"visit_{t.town.id}" for s in extra):
+                extra.append(self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
+                                              TOWN_VISIT_MINUTES, en_route=True))
         if need_break:
             mid = (start_p + anchor_p) / 2
             lat, lon = self.corridor.point_at(mid)
@@ -109,11 +117,23 @@ class DayStopPicker:
     def _towns_on_the_way(self, start_p: float, anchor_p: float) -> list:
         lo, hi = sorted((start_p, anchor_p))
         middle = (start_p + anchor_p) / 2
+        stay = hi - lo < 1
+        if stay:  # a second night in the same town: day trips to the towns around it
+            lo, hi = lo - DAY_TRIP_MILES, hi + DAY_TRIP_MILES
         towns = [t for t in self.towns if lo + TOWN_MARGIN_MILES < t.progress_miles < hi - TOWN_MARGIN_MILES
+                 and not (stay and abs(t.progress_miles - middle) < TOWN_MARGIN_MILES / 2)
                  and f"visit_{t.town.id}" not in self.used]
         # Larger towns have more to see; the middle of the drive breaks it best.
         return sorted(towns, key=lambda t: (abs(t.progress_miles - middle) / 50 - math.log10(1 + (t.town.population or 0)),
                                             t.town.id))
+
+    def _towns_nearby(self, start_p: float, anchor_p: float) -> list:
+        """Last resort for an empty stretch (an interpolated night): the corridor towns nearest to
+        it, a short detour from the drive."""
+        lo, hi = sorted((start_p, anchor_p))
+        gap = [(max(lo - t.progress_miles, t.progress_miles - hi, 0.0), t) for t in self.towns
+               if f"visit_{t.town.id}" not in self.used]
+        return [t for g, t in sorted(gap, key=lambda x: (x[0], x[1].town.id)) if g <= DAY_TRIP_MILES]
 
     @staticmethod
     def _town_visit(town, progress: float, offset: float, ident: str, minutes: int, *, en_route: bool,

@@ -100,7 +100,7 @@ class RoadTripPlanner:
         region = region_of(origin, "origin")
         origin = PlaceResolver(self.geocoder, region=region).resolve(i.origin, field="origin")
         if i.origin.casefold() == i.terminus.casefold():
-            self.loop_turn = loop_turnaround(origin, region, self.geocoder, days=math.ceil(i.days / 2),
+            self.loop_turn = loop_turnaround(origin, region, self.geocoder, days=max(1, i.days // 2),
                                              cap=i.max_daily_miles)
             self.log.append(f"round trip from home: a loop out to {self.loop_turn.label} and back by other towns")
             return DirectCorridor(origin.point, self.loop_turn.point), origin, origin, region
@@ -125,6 +125,7 @@ class RoadTripPlanner:
         legs = self._split(origin, p0, fixed, turn, turn_p, out_days)
         if i.days > out_days:
             legs.append(_Leg(turn, turn_p, origin, p0, i.days - out_days, True, returning=True))
+            self._check_cap(legs[-1:])
         return legs
 
     def _forced(self, p0: float) -> list[tuple[Place, float]]:
