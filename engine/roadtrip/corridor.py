@@ -62,7 +62,9 @@ def gazetteer_towns(corridor, geocoder, corridor_miles: float, *, min_population
     steps = max(1, int(corridor.length_miles() // TOWN_SAMPLE_MILES))
     for k in range(steps + 1):
         lat, lon = corridor.point_at(corridor.length_miles() * k / steps)
-        for c in geocoder.nearby(lat, lon, radius_miles=radius, min_population=min_population, limit=8):
+        found = geocoder.nearby(lat, lon, radius_miles=radius, min_population=min_population, limit=8)
+        # An empty stretch (desert, mountains) takes its villages: better nights than a mile marker.
+        for c in found or geocoder.nearby(lat, lon, radius_miles=radius, min_population=0, limit=4):
             key = f"geonames_{c.feature_id.split(':')[-1]}".lower()
             if key in seen or not key.replace("_", "").isalnum():
                 continue

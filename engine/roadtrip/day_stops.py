@@ -5,7 +5,13 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from engine.geocode.trust import geodesic_miles
+
+from .loop import AWAY_FROM_HOME_MILES
 from .plan import Place, RoadStop
+from .resolve import region_name
+from .route_schema import RouteTown
+from .routes import TownOnRoute
 
 DEPART_MIN = 8 * 60 + 30
 ANCHOR_RADIUS_MILES = 12.0  # a POI this close (along the route) to the anchor is "in town"
@@ -13,6 +19,7 @@ MIN_SPACING_MILES = 25.0
 TOWN_VISIT_MINUTES = 60
 REST_MINUTES = 20
 DAY_TRIP_MILES = 50.0
+SMALL_PLACE_MILES = 30.0
 TOWN_MARGIN_MILES = 10.0  # a town this close to either end belongs to the start or the night
 EXPLORE_MINUTES = 90
 CHECKIN_MINUTES = 30  # the overnight (or arrival) event; town activities follow it
@@ -20,8 +27,12 @@ LATEST_END_MIN = 22 * 60
 
 
 class DayStopPicker:
-    def __init__(self, corridor, corridor_miles: float, speed_mph: float, factor: float, towns=None) -> None:
+    def __init__(self, corridor, corridor_miles: float, speed_mph: float, factor: float, towns=None, *,
+                 home: tuple[float, float] | None = None, geocoder=None) -> None:
         self.corridor = corridor
+        self.corridor_miles = corridor_miles
+        self.home = home  # INV-DIR-03: no visit within reach of home after day 1
+        self.geocoder = geocoder  # small places for stretches the town list leaves empty
         self.speed = speed_mph
         self.factor = factor
         self.towns = towns if towns is not None else corridor.towns_in_corridor(corridor_miles)
@@ -85,7 +96,7 @@ class DayStopPicker:
         extra: list[RoadStop] = []
         drive_h = abs(anchor_p - start_p) * self.factor / self.speed
         need_break = drive_h > 6 and not any(s.en_route for s in stops)
-        for t in self._towns_on_the_way(start_p, anchor_p):
+        for t in self._towns_on_the_way(start_p, anchor_p, day):
             if not need_break and len(stops) + len(extra) >= 2:
                 break
             if all(abs(t.progress_miles - s.progress_miles) >= MIN_SPACING_MILES for s in stops + extra):
@@ -99,7 +110,7 @@ class DayStopPicker:
             extra.append(self._town_visit(start, start_p, 0.0, f"morning_d{day}", TOWN_VISIT_MINUTES, en_route=True,
                                           name=f"Morning walk in {start.name}"))
         here = {anchor.name, start.name if start else ""}
-        for t in self._towns_nearby(start_p, anchor_p):
+        for t in self._towns_nearby(start_p, anchor_p, day) + self._small_places(start_p, anchor_p, day):
             if len(stops) + len(extra) >= 2:
                 break
             if t.town.name not in here and all(s.id != f"visit_{t.town.id}" for s in extra):
@@ -114,7 +125,26 @@ class DayStopPicker:
         self.used |= {s.id for s in extra}
         return extra
 
-    def _towns_on_the_way(self, start_p: float, anchor_p: float) -> list:
+    def _away(self, town, day: int) -> bool:
+        return day == 0 or self.home is None or geodesic_miles(self.home, (town.lat, town.lon)) > AWAY_FROM_HOME_MILES
+
+    def _small_places(self, start_p: float, anchor_p: float, day: int) -> list:
+        """Villages (any population) near the day's stretch, from the gazetteer."""
+        if self.geocoder is None:
+            return []
+        out = []
+        for p in (anchor_p, *(start_p + (anchor_p - start_p) * k / 4 for k in (2, 1, 3))):
+            lat, lon = self.corridor.point_at(p)
+            for c in self.geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0, limit=6):
+                progress, offset = self.corridor.measure(c.lat, c.lon)
+                town = RouteTown(id=f"geonames_{c.feature_id.split(':')[-1]}"[:64], name=c.name,
+                                 admin1=region_name(c), country=c.country, lat=c.lat, lon=c.lon,
+                                 population=c.population)
+                if offset <= self.corridor_miles and f"visit_{town.id}" not in self.used and self._away(town, day):
+                    out.append(TownOnRoute(town, progress, offset))
+        return out
+
+    def _towns_on_the_way(self, start_p: float, anchor_p: float, day: int) -> list:
         lo, hi = sorted((start_p, anchor_p))
         middle = (start_p + anchor_p) / 2
         stay = hi - lo < 1
@@ -122,17 +152,17 @@ class DayStopPicker:
             lo, hi = lo - DAY_TRIP_MILES, hi + DAY_TRIP_MILES
         towns = [t for t in self.towns if lo + TOWN_MARGIN_MILES < t.progress_miles < hi - TOWN_MARGIN_MILES
                  and not (stay and abs(t.progress_miles - middle) < TOWN_MARGIN_MILES / 2)
-                 and f"visit_{t.town.id}" not in self.used]
+                 and f"visit_{t.town.id}" not in self.used and self._away(t.town, day)]
         # Larger towns have more to see; the middle of the drive breaks it best.
         return sorted(towns, key=lambda t: (abs(t.progress_miles - middle) / 50 - math.log10(1 + (t.town.population or 0)),
                                             t.town.id))
 
-    def _towns_nearby(self, start_p: float, anchor_p: float) -> list:
+    def _towns_nearby(self, start_p: float, anchor_p: float, day: int) -> list:
         """Last resort for an empty stretch (an interpolated night): the corridor towns nearest to
         it, a short detour from the drive."""
         lo, hi = sorted((start_p, anchor_p))
         gap = [(max(lo - t.progress_miles, t.progress_miles - hi, 0.0), t) for t in self.towns
-               if f"visit_{t.town.id}" not in self.used]
+               if f"visit_{t.town.id}" not in self.used and self._away(t.town, day)]
         return [t for g, t in sorted(gap, key=lambda x: (x[0], x[1].town.id)) if g <= DAY_TRIP_MILES]
 
     @staticmethod

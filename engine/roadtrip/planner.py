@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from engine.errors import InputError
-from engine.geocode.trust import geodesic_miles
+from engine.geocode.models import GeocodeRequest
+from engine.geocode.trust import check_point, geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
@@ -21,7 +22,7 @@ from .corridor import DirectCorridor, gazetteer_towns, road_factor
 from .day_stops import DayStopPicker
 from .loop import AWAY_FROM_HOME_MILES, loop_turnaround
 from .plan import Place, RoadDay, RoadPlan
-from .resolve import PlaceResolver
+from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .routes import find_route
 
 EUROPE = frozenset("AT BE CH CZ DE DK ES FI FR GB IE IT LU NL NO PL PT SE SI SK HR HU GR".split())
@@ -42,6 +43,10 @@ class _Leg:
     days: int
     forced_end: bool
     returning: bool = False
+
+
+def _region_or_none(c) -> str | None:
+    return "us" if c.country == "US" else "europe" if c.country in EUROPE else None
 
 
 def region_of(place: Place, field: str) -> str:
@@ -70,7 +75,7 @@ class RoadTripPlanner:
             towns = gazetteer_towns(corridor, self.geocoder, self.intent.corridor_max_deviation_miles)
             self.log.append(f"no named route: {len(towns)} gazetteer towns along the direct corridor")
         self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor,
-                                   towns=towns)
+                                   towns=towns, home=origin.point, geocoder=self.geocoder)
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
         legs = self._legs(origin, terminus)
         days: list[RoadDay] = []
@@ -104,9 +109,31 @@ class RoadTripPlanner:
                                              cap=i.max_daily_miles)
             self.log.append(f"round trip from home: a loop out to {self.loop_turn.label} and back by other towns")
             return DirectCorridor(origin.point, self.loop_turn.point), origin, origin, region
+        self._no_ocean_crossing(origin, region)
         # No ``near`` here: it would turn "Atlanta to Dallas" into Dallas, Georgia.
         terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus")
         return DirectCorridor(origin.point, terminus.point), origin, terminus, region
+
+    def _no_ocean_crossing(self, origin: Place, region: str) -> None:
+        """"New York to Paris" means Paris, France: no road gets there, so say so rather than
+        drive to Paris, Texas. A qualified name ("Paris, TX") is taken as written."""
+        query = self.intent.terminus
+        if "," in query:
+            return
+        cands = self.geocoder.candidates(GeocodeRequest(query=query, limit=25))
+        if not cands:
+            return
+        top = max(cands, key=lambda c: c.confidence)
+        if _region_or_none(top) == region:
+            return
+        local = [c for c in cands if _region_or_none(c) == region and not check_point(c.lat, c.lon, region)]
+        best_local = max(local, key=lambda c: c.confidence, default=None)
+        if best_local is not None and best_local.confidence >= MEANT_ELSEWHERE * top.confidence:
+            return
+        why = (f"no road crosses the ocean from {origin.label}" if _region_or_none(top) is not None
+               else "outside the continental US and Europe that road trips cover")
+        hint = f"; for {best_local.label} write it with its state or country" if best_local is not None else ""
+        raise InputError("terminus", f"{query!r} is {top.label} (confidence {top.confidence:.2f}): {why}{hint}")
 
     def _resolver(self, corridor, region: str) -> PlaceResolver:
         towns = corridor.towns_in_corridor(self.intent.corridor_max_deviation_miles) if hasattr(corridor, "towns_in_corridor") else []
