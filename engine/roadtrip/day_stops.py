@@ -130,7 +130,7 @@ class DayStopPicker:
 
     def _small_places(self, start_p: float, anchor_p: float, day: int) -> list:
         """Villages (any population) near the day's stretch, from the gazetteer."""
-        if self.geocoder is None:
+        if getattr(self.geocoder, "nearby", None) is None:
             return []
         out = []
         for p in (anchor_p, *(start_p + (anchor_p - start_p) * k / 4 for k in (2, 1, 3))):
@@ -158,12 +158,12 @@ class DayStopPicker:
                                             t.town.id))
 
     def _towns_nearby(self, start_p: float, anchor_p: float, day: int) -> list:
-        """Last resort for an empty stretch (an interpolated night): the corridor towns nearest to
-        it, a short detour from the drive."""
+        """For an empty stretch (an interpolated night; a direct line over water until real
+        routing lands): the corridor towns nearest to it, however far along."""
         lo, hi = sorted((start_p, anchor_p))
         gap = [(max(lo - t.progress_miles, t.progress_miles - hi, 0.0), t) for t in self.towns
                if f"visit_{t.town.id}" not in self.used and self._away(t.town, day)]
-        return [t for g, t in sorted(gap, key=lambda x: (x[0], x[1].town.id)) if g <= DAY_TRIP_MILES]
+        return [t for g, t in sorted(gap, key=lambda x: (x[0], x[1].town.id))]
 
     @staticmethod
     def _town_visit(town, progress: float, offset: float, ident: str, minutes: int, *, en_route: bool,
