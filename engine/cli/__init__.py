@@ -59,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "export a saved itinerary")
     export.add_argument("itinerary")
     export.add_argument("--gpx")
+    export.add_argument("--gpx-per-day", action="store_true",
+                        help="with --gpx: also one GPX file per day next to it (FILE-day-01-DATE.gpx)")
     export.add_argument("--ics")
     export.add_argument("--json", dest="json_out")
     export.add_argument("--html", help="standalone HTML map (works offline)")

@@ -94,16 +94,23 @@ def _thin(items: list, limit: int) -> list:
 
 
 def simplified(points: list[tuple[float, float]], limit: int) -> list[tuple[float, float]]:
-    """The polyline (lat, lon) with at most ``limit`` vertices: Douglas–Peucker (shapely) with a
-    tolerance doubled until it fits, so bends are kept and straight stretches lose points."""
+    """The polyline (lat, lon) with at most ``limit`` vertices: Douglas–Peucker (shapely) at the
+    smallest tolerance that fits (doubled until it does, then bisected), so bends are kept and
+    straight stretches lose their points."""
     if len(points) <= limit:
         return points
-    line, tolerance = LineString([(lon, lat) for lat, lon in points]), 1e-5
-    while True:
-        coords = list(line.simplify(tolerance, preserve_topology=False).coords)
-        if len(coords) <= limit:
-            return [(lat, lon) for lon, lat in coords]
-        tolerance *= 2
+    line = LineString([(lon, lat) for lat, lon in points])
+
+    def at(tolerance: float) -> list:
+        return list(line.simplify(tolerance, preserve_topology=False).coords)
+
+    lo, hi = 0.0, 1e-5
+    while len(at(hi)) > limit:
+        lo, hi = hi, hi * 2
+    for _ in range(16):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if len(at(mid)) > limit else (lo, mid)
+    return [(lat, lon) for lon, lat in at(hi)]
 
 
 def _track(label: str, stops: list[_Stop]) -> gpxpy.gpx.GPXTrack:
