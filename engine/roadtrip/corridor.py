@@ -18,6 +18,7 @@ class DirectCorridor(ProjectedLine):
 
     name = "direct"
     road_factor = DIRECT_ROAD_FACTOR
+    own_towns = False  # no towns associated with it (INV-CORR-03 does not apply)
 
     def __init__(self, a: tuple[float, float], b: tuple[float, float]) -> None:
         geod = Geod(ellps="WGS84")
@@ -36,6 +37,32 @@ class DirectCorridor(ProjectedLine):
 
     def pois_in_corridor(self, max_miles: float) -> list:
         return []
+
+
+class TrackCorridor(DirectCorridor):
+    """An imported route (GPX/KML): the track is the road, so no road factor; towns come from
+    the gazetteer along it, as for a direct corridor."""
+
+    road_factor = 1.0
+
+    def __init__(self, points: list[tuple[float, float]], name: str = "imported route") -> None:
+        self.name = name
+        lonlats = [(lon, lat) for lat, lon in points]
+        self._proj = route_projection(lonlats)
+        self._fwd, self._inv = _transformers(self._proj)
+        xs, ys = self._fwd.transform([p[0] for p in lonlats], [p[1] for p in lonlats])
+        self._line = LineString(list(zip(xs, ys)))
+        shapely.prepare(self._line)
+        self._length_m = float(self._line.length)
+
+
+def track_corridor(track: list[tuple[float, float]], name: str | None, origin: tuple[float, float],
+                   terminus: tuple[float, float]) -> TrackCorridor:
+    """The imported track in the direction of travel (reversed when the terminus lies behind)."""
+    corridor = TrackCorridor(list(track), name or "imported route")
+    if origin != terminus and corridor.progress_miles(*terminus) < corridor.progress_miles(*origin):
+        corridor = TrackCorridor(list(track)[::-1], name or "imported route")
+    return corridor
 
 
 def road_factor(corridor) -> float:

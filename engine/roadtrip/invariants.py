@@ -115,7 +115,7 @@ def check_corridor(plan: RoadPlan) -> list[Violation]:
             if s.offset_miles > limit:
                 out.append(_v(ViolationKind.corridor_violated, "INV-CORR-01", f"day:{d.index}:{s.id}",
                               f"{s.name} is {s.offset_miles:.0f} mi off the corridor"))
-        if d.anchor.source not in ("route_town", "user") and plan.corridor.name != "direct":
+        if d.anchor.source not in ("route_town", "user") and getattr(plan.corridor, "own_towns", True):
             out.append(_v(ViolationKind.corridor_violated, "INV-CORR-03", f"day:{d.index}",
                           f"{d.anchor.label} is not a town associated with {plan.corridor.name}", blocking=False))
     return out

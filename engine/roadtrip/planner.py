@@ -18,7 +18,7 @@ from engine.geocode.trust import check_point, geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
-from .corridor import DirectCorridor, gazetteer_towns, road_factor
+from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
 from .day_stops import DayStopPicker
 from .loop import AWAY_FROM_HOME_MILES, loop_turnaround
 from .plan import Place, RoadDay, RoadPlan
@@ -73,7 +73,8 @@ class RoadTripPlanner:
         towns = None
         if isinstance(corridor, DirectCorridor):
             towns = gazetteer_towns(corridor, self.geocoder, self.intent.corridor_max_deviation_miles)
-            self.log.append(f"no named route: {len(towns)} gazetteer towns along the direct corridor")
+            what = "the direct corridor" if corridor.name == "direct" else f"the imported route {corridor.name!r}"
+            self.log.append(f"{len(towns)} gazetteer towns along {what}")
         self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor,
                                    towns=towns, home=origin.point, geocoder=self.geocoder)
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
@@ -103,8 +104,10 @@ class RoadTripPlanner:
         plain = PlaceResolver(self.geocoder, region=None)
         origin = plain.resolve(i.origin, field="origin")
         region = region_of(origin, "origin")
+        if i.route_track:
+            return self._track_ends(origin, region)
         origin = PlaceResolver(self.geocoder, region=region).resolve(i.origin, field="origin")
-        if i.origin.casefold() == i.terminus.casefold():
+        if i.origin.casefold() == i.terminus.casefold():  # a loop from home
             self.loop_turn = loop_turnaround(origin, region, self.geocoder, days=max(1, i.days // 2),
                                              cap=i.max_daily_miles)
             self.log.append(f"round trip from home: a loop out to {self.loop_turn.label} and back by other towns")
@@ -113,6 +116,18 @@ class RoadTripPlanner:
         # No ``near`` here: it would turn "Atlanta to Dallas" into Dallas, Georgia.
         terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus")
         return DirectCorridor(origin.point, terminus.point), origin, terminus, region
+
+    def _track_ends(self, origin: Place, region: str):
+        """An imported track: both ends resolved near it (a town on the way, not its namesake)."""
+        i = self.intent
+        rough = TrackCorridor(list(i.route_track), i.route_track_name or "imported route")
+        resolver = PlaceResolver(self.geocoder, region=region, corridor=rough,
+                                 corridor_miles=i.corridor_max_deviation_miles)
+        origin = resolver.resolve(i.origin, field="origin")
+        same = i.origin.casefold() == i.terminus.casefold()
+        terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
+        corridor = track_corridor(i.route_track, i.route_track_name, origin.point, terminus.point)
+        return corridor, origin, terminus, region
 
     def _no_ocean_crossing(self, origin: Place, region: str) -> None:
         """"New York to Paris" means Paris, France: no road gets there, so say so rather than
