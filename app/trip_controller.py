@@ -23,7 +23,7 @@ from widgets.map_layers import corridor_geometry
 
 from .exports import KINDS, ExportKind, export_itinerary
 from .map_edits import (Rebased, alternatives, anchor_day, city_edit, nearest_town, replace_edit, town_label,
-                        with_forced_stop)
+                        with_forced_stop, without_stop)
 from .library import Reused, TripLibrary, replan_key
 from .planner_service import PlannerService
 from .trip_session import Intent, TripSession, TripVersion
@@ -239,8 +239,16 @@ class TripController(QObject):
                 self.w.show_message(f"{name} has no position to keep.", "warning")
                 return None
             return await self.force_stop(anchor.geo.lat, anchor.geo.lon, description="Kept overnight stop {town}")
-        self.w.show_message(f"Road-trip stops along the way cannot be {_past(action)} yet; drag an overnight "
-                            f"stop or add a stop on the map instead.", "info")
+        if action in ("remove", "replace") and not is_anchor:
+            try:
+                intent, stop = without_stop(version.intent, version.itinerary, activity_id)
+            except InputError as exc:
+                self.w.show_message(_one_line(exc), "info")
+                return None
+            verb = "Removed" if action == "remove" else "Replaced"
+            return await self.run(intent, description=f"{verb} {stop}")
+        self.w.show_message(f"Road-trip stops cannot be {_past(action)}: drag an overnight stop, or add a "
+                            f"stop on the map, instead.", "info")
         return None
 
     @asyncSlot(str, float, float)

@@ -48,6 +48,8 @@ class RoadTripIntent(Value):
     # An imported route (plan --route-file): its track as (lat, lon), the corridor instead of a named route.
     route_track: list[tuple[float, float]] | None = Field(default=None, min_length=2, max_length=2000)
     route_track_name: str | None = Field(default=None, max_length=120)
+    # Stops the traveller removed on the map (their ids): the planner picks others in their place.
+    skip_stops: list[str] = Field(default_factory=list, max_length=200)
 
     _places = field_validator("origin", "terminus")(lambda v: _place(v))
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from itertools import chain
 from dataclasses import replace
 
 from engine.geocode.trust import geodesic_miles
@@ -110,9 +112,9 @@ class DayStopPicker:
             extra.append(self._town_visit(start, start_p, 0.0, f"morning_d{day}", TOWN_VISIT_MINUTES, en_route=True,
                                           name=f"Morning walk in {start.name}"))
         here = {anchor.name, start.name if start else ""}
-        for t in self._towns_nearby(start_p, anchor_p, day) + self._small_places(start_p, anchor_p, day):
+        for t in chain(self._towns_nearby(start_p, anchor_p, day), self._small_places(start_p, anchor_p, day)):
             if len(stops) + len(extra) >= 2:
-                break
+                break  # the gazetteer is asked for villages only when the towns run out
             if t.town.name not in here and all(s.id != f"visit_{t.town.id}" for s in extra):
                 extra.append(self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
                                               TOWN_VISIT_MINUTES, en_route=True))
@@ -128,11 +130,10 @@ class DayStopPicker:
     def _away(self, town, day: int) -> bool:
         return day == 0 or self.home is None or geodesic_miles(self.home, (town.lat, town.lon)) > AWAY_FROM_HOME_MILES
 
-    def _small_places(self, start_p: float, anchor_p: float, day: int) -> list:
-        """Villages (any population) near the day's stretch, from the gazetteer."""
+    def _small_places(self, start_p: float, anchor_p: float, day: int) -> Iterator:
+        """Villages (any population) near the day's stretch, from the gazetteer, lazily."""
         if getattr(self.geocoder, "nearby", None) is None:
-            return []
-        out = []
+            return
         for p in (anchor_p, *(start_p + (anchor_p - start_p) * k / 4 for k in (2, 1, 3))):
             lat, lon = self.corridor.point_at(p)
             for c in self.geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0, limit=6):
@@ -141,8 +142,7 @@ class DayStopPicker:
                                  admin1=region_name(c), country=c.country, lat=c.lat, lon=c.lon,
                                  population=c.population)
                 if offset <= self.corridor_miles and f"visit_{town.id}" not in self.used and self._away(town, day):
-                    out.append(TownOnRoute(town, progress, offset))
-        return out
+                    yield TownOnRoute(town, progress, offset)
 
     def _towns_on_the_way(self, start_p: float, anchor_p: float, day: int) -> list:
         lo, hi = sorted((start_p, anchor_p))

@@ -77,6 +77,7 @@ class RoadTripPlanner:
             self.log.append(f"{len(towns)} gazetteer towns along {what}")
         self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor,
                                    towns=towns, home=origin.point, geocoder=self.geocoder)
+        self.stops.used |= set(self.intent.skip_stops)  # removed on the map: never picked again
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
         legs = self._legs(origin, terminus)
         days: list[RoadDay] = []

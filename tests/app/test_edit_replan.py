@@ -135,6 +135,28 @@ def test_a_refused_drag_puts_the_marker_back(qtbot, road_window):
 
 
 # -- city trips ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("action, verb", [("remove", "Removed"), ("replace", "Replaced")])
+def test_remove_and_replace_a_road_stop_replan_without_it(qtbot, road_window, action, verb):
+    """Issue 12 §4: right-click Remove/Replace on a stop along the way makes a new version that
+    no longer visits it, and the day still has two activities."""
+    window = road_window
+    first = window.trip.current
+    target = visits(first, 1)[0]
+    ref = activity(first, target)[1].ref
+    window.map_view.bridge.marker_action(target, action)
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.skip_stops == [ref] and after.edit.startswith(verb)
+    refs = [a.ref for d in after.itinerary.days for a in d.activities if a.role == "activity"]
+    assert ref not in refs and len(visits(after, 1)) >= 2
+
+
+def test_remove_on_a_road_anchor_says_what_to_do_instead(qtbot, road_window):
+    window = road_window
+    window.map_view.bridge.marker_action("d2-overnight", "remove")
+    qtbot.wait(200)
+    assert len(window.trip.versions) == 1 and not window.controller.busy
+
+
 def test_lock_and_remove_on_city_activities_make_new_versions(qtbot, city_window):
     window = city_window
     first = window.trip.current
