@@ -74,7 +74,8 @@ def road_factor(corridor) -> float:
     return getattr(corridor, "road_factor", 1.0)
 
 
-TOWN_SAMPLE_MILES = 30.0
+TOWN_SAMPLE_MILES = 30.0  # search radius around each sample point
+TOWN_SAMPLE_STEP_MILES = 40.0  # sample spacing: the circles overlap on the centreline
 
 
 def gazetteer_towns(corridor, geocoder, corridor_miles: float, *, min_population: int = 2000) -> list:
@@ -86,7 +87,7 @@ def gazetteer_towns(corridor, geocoder, corridor_miles: float, *, min_population
 
     radius = min(corridor_miles, TOWN_SAMPLE_MILES)
     seen: dict[str, TownOnRoute] = {}
-    steps = max(1, int(corridor.length_miles() // TOWN_SAMPLE_MILES))
+    steps = max(1, int(corridor.length_miles() // TOWN_SAMPLE_STEP_MILES))
     for k in range(steps + 1):
         lat, lon = corridor.point_at(corridor.length_miles() * k / steps)
         found = geocoder.nearby(lat, lon, radius_miles=radius, min_population=min_population, limit=8)
