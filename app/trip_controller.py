@@ -256,6 +256,20 @@ class TripController(QObject):
         return await self.force_stop(lat, lon, replacing_day=anchor_day(activity_id),
                                      description="Moved an overnight stop to {town}")
 
+    @asyncSlot(str)
+    async def import_route(self, path: str) -> TripVersion | None:
+        """Re-plan the open road trip along an imported GPX/KML track (issue 12 §3)."""
+        from engine.roadtrip.route_file import follow_track
+        version = self.trip.current
+        if version is None or version.mode != "road_trip":
+            return None
+        try:
+            intent = follow_track(version.intent, path)
+        except InputError as exc:
+            self.w.show_message(_one_line(exc), "error")
+            return None
+        return await self.run(intent, description=f"Following the route {intent.route_track_name}")
+
     @asyncSlot(float, float)
     async def add_stop(self, lat: float, lon: float) -> TripVersion | None:
         return await self.force_stop(lat, lon, description="Added a stop in {town}")

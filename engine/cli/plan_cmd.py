@@ -118,22 +118,6 @@ def _amount_text(amount: Decimal) -> str:
     return f"{amount:,.0f}" if amount < 10**15 else f"{amount:.2e}"
 
 
-def with_route_file(intent, path: str):
-    """The road-trip intent following an imported track (issue 12 §3)."""
-    from pathlib import Path
-
-    from engine.roadtrip.route_file import read_route_file
-    if not isinstance(intent, RoadTripIntent):
-        raise InputError("route_file", "a route file is for road trips")
-    track = read_route_file(path)
-    try:
-        return RoadTripIntent.model_validate(intent.model_dump() | {"route": None, "route_track": track,
-                                                                     "route_track_name": Path(path).stem[:120]})
-    except ValidationError as exc:
-        field, _, message = validation_line(exc).partition(": ")
-        raise InputError(field, message) from exc
-
-
 def run_plan(args) -> int:
     today = _today(args.today)
     outputs = Outputs.check({"--out": args.out, "--gpx": args.gpx, "--ics": args.ics, "--events": args.events},
@@ -142,7 +126,8 @@ def run_plan(args) -> int:
     intent = (read_intent_file(args.intent) if args.intent is not None
               else intent_from_prompt(args.prompt, session, args.home_airport))
     if args.route_file is not None:
-        intent = with_route_file(intent, args.route_file)
+        from engine.roadtrip.route_file import follow_track
+        intent = follow_track(intent, args.route_file)
     check_not_past(intent, today)
     if args.save:
         from .trips_cmd import plan_and_save

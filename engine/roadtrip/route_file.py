@@ -78,3 +78,19 @@ def _kml_coordinates(text: str, name: str) -> list[tuple[float, float]]:
             raise InputError(FIELD, f"{name}: bad coordinate {tuple_text[:40]!r}") from None
         out.append((lat, lon))
     return out
+
+
+def follow_track(intent, path: str | Path):
+    """The road-trip intent re-aimed along an imported track (the named route, if any, dropped)."""
+    from pydantic import ValidationError
+
+    from engine.models import RoadTripIntent
+    if not isinstance(intent, RoadTripIntent):
+        raise InputError(FIELD, "a route file is for road trips")
+    track = read_route_file(path)
+    try:
+        return RoadTripIntent.model_validate(intent.model_dump() | {"route": None, "route_track": track,
+                                                                     "route_track_name": Path(path).stem[:120]})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InputError(".".join(str(p) for p in first["loc"]) or FIELD, first["msg"]) from None

@@ -112,6 +112,36 @@ def test_stops_are_kept_in_travel_order(qtbot, road_window):
     assert [name for name, source in anchors(after) if source == "user"] == ["Kingman, AZ", "Tulsa, OK"]
 
 
+# LA → Chicago by Las Vegas, Denver and Omaha: nowhere near Route 66 east of Barstow.
+NORTHERN = [(34.05, -118.24), (34.90, -117.02), (36.17, -115.14), (37.10, -113.58), (38.99, -110.16),
+            (39.06, -108.55), (39.74, -104.99), (40.63, -103.21), (41.12, -100.77), (40.81, -96.70),
+            (41.26, -95.94), (41.59, -93.62), (41.52, -90.58), (41.88, -87.63)]
+
+
+def test_file_import_route_replans_the_road_trip_along_the_track(qtbot, road_window, tmp_path):
+    import gpxpy.gpx
+    from PySide6.QtWidgets import QFileDialog
+
+    from engine.roadtrip.corridor import TrackCorridor
+    doc, track, seg = gpxpy.gpx.GPX(), gpxpy.gpx.GPXTrack(), gpxpy.gpx.GPXTrackSegment()
+    seg.points.extend(gpxpy.gpx.GPXTrackPoint(a, b) for a, b in NORTHERN)
+    track.segments.append(seg)
+    doc.tracks.append(track)
+    path = tmp_path / "northern.gpx"
+    path.write_text(doc.to_xml())
+    window = road_window
+    window.commands.import_route.trigger()
+    dialog = window.import_dialog
+    assert isinstance(dialog, QFileDialog) and dialog.isVisible()
+    dialog.selectFile(str(path))
+    dialog.accept()  # emits fileSelected: the re-plan runs as an asyncSlot
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.route is None and after.intent.route_track_name == "northern"
+    corridor = TrackCorridor(NORTHERN)
+    assert all(corridor.offset_miles(d.anchor.geo.lat, d.anchor.geo.lon) <= 50 for d in after.itinerary.days)
+    assert after.edit == "Following the route northern"
+
+
 def test_lock_on_a_road_anchor_keeps_its_town(qtbot, road_window):
     window = road_window
     window.map_view.bridge.marker_action("d2-overnight", "lock")
