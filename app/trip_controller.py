@@ -300,7 +300,18 @@ class TripController(QObject):
         except (InputError, TripwrightError, ValueError) as exc:
             self._refused(_one_line(exc))
             return None
-        return await self.run(intent, description=description.format(town=label))
+        done = await self.run(intent, description=description.format(town=label))
+        if done is not None and replacing_day is not None:
+            self._say_if_moved(done, label, replacing_day)
+        return done
+
+    def _say_if_moved(self, version: TripVersion, label: str, wanted: int) -> None:
+        """A dragged night that lands on another day says why: the daily cap decides the days."""
+        landed = next((k for k, d in enumerate(version.itinerary.days) if d.anchor and d.anchor.name == label), None)
+        if landed is not None and landed != wanted:
+            cap = version.intent.max_daily_miles
+            self.w.show_message(f"{label} is day {landed + 1}'s night, not day {wanted + 1}'s: under the "
+                                f"{cap:.0f}-mile daily cap the trip needs those days to get there.", "info")
 
     # -- history --------------------------------------------------------------------------------
     def undo(self) -> TripVersion | None:

@@ -164,7 +164,6 @@ def test_a_refused_drag_puts_the_marker_back(qtbot, road_window):
                                            (34.848, -114.6141)) < 0.5, timeout=5_000)
 
 
-# -- city trips ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("action, verb", [("remove", "Removed"), ("replace", "Replaced")])
 def test_remove_and_replace_a_road_stop_replan_without_it(qtbot, road_window, action, verb):
     """Issue 12 §4: right-click Remove/Replace on a stop along the way makes a new version that
@@ -187,6 +186,20 @@ def test_remove_on_a_road_anchor_says_what_to_do_instead(qtbot, road_window):
     assert len(window.trip.versions) == 1 and not window.controller.busy
 
 
+def test_a_drag_beyond_the_daily_cap_says_why(qtbot, road_window):
+    """Issue 12 §4: day 1's night dragged to Joliet cannot be day 1's (2,000 miles in a day): the
+    stop is kept on the day the cap allows, and the message says why."""
+    window, view = road_window, road_window.map_view
+    run_js(qtbot, view, """(() => { const m = tripwright.marker('d0-overnight');
+        m.setLatLng([41.525, -88.081]); m.fire('dragend'); return 'null'; })()""")
+    after = wait_versions(qtbot, window, 2)
+    qtbot.waitUntil(lambda: "daily cap" in window.statusBar().currentMessage(), timeout=5_000)
+    message = window.statusBar().currentMessage()
+    assert "not day 1's" in message and "Joliet" in message
+    assert after.itinerary.days[0].anchor.name != "Joliet, IL"
+
+
+# -- city trips ---------------------------------------------------------------------------------
 def test_lock_and_remove_on_city_activities_make_new_versions(qtbot, city_window):
     window = city_window
     first = window.trip.current
