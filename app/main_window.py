@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.replace_chooser: ReplaceChooser | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.export_dialog: QFileDialog | None = None
+        self.import_dialog: QFileDialog | None = None
         self.map_menu: QMenu | None = None
         self.about_box: QMessageBox | None = None
         self._build_central()
@@ -181,6 +182,7 @@ class MainWindow(QMainWindow):
         a.replan.triggered.connect(c.replan)
         a.cancel.triggered.connect(c.cancel)
         a.export_any.triggered.connect(lambda: self.choose_export(None))
+        a.import_route.triggered.connect(self.choose_route_file)
         a.online.toggled.connect(self.set_online)
         a.about.triggered.connect(self.show_about)
         a.settings.triggered.connect(self.open_settings)
@@ -460,6 +462,23 @@ class MainWindow(QMainWindow):
             return None
         dialog = export_dialog(self, version.itinerary, key, self.controller.export_to)
         self.export_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def choose_route_file(self) -> QFileDialog | None:
+        """File ▸ Import route: a non-modal open dialog; the open road trip then follows the track."""
+        version = self.trip.current
+        if version is None or version.mode != "road_trip":
+            self.show_message("Plan a road trip first (its ends and days); then import a route for it to follow.",
+                              "info")
+            return None
+        dialog = QFileDialog(self, "Import route")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters(["Routes (*.gpx *.kml)", "All files (*)"])
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the same dialog everywhere, testable offscreen
+        dialog.fileSelected.connect(self.controller.import_route)
+        self.import_dialog = dialog
         dialog.open()
         return dialog
 

@@ -136,6 +136,15 @@ def town_label(town: TownOnRoute) -> str:
     return f"{town.town.name}, {town.town.admin1}"
 
 
+def without_stop(intent: RoadTripIntent, itinerary: ItineraryV1, activity_id: str) -> tuple[RoadTripIntent, str]:
+    """Remove (or replace) a stop along the way: the intent skips it, so the re-plan fills its
+    day from what else the corridor offers. Returns the intent and the stop's name."""
+    act = next((a for d in itinerary.days for a in d.activities if a.id == activity_id), None)
+    if act is None or act.role != "activity" or not act.ref:
+        raise InputError("stops", "only a stop along the way can be removed; drag an overnight stop instead")
+    return intent.model_copy(update={"skip_stops": [*intent.skip_stops, act.ref]}), act.name
+
+
 def anchor_day(activity_id: str) -> int | None:
     """0-based day of a road-trip marker id such as ``d3-overnight``."""
     match = _DAY_ID.match(activity_id)

@@ -23,7 +23,7 @@ from widgets.map_layers import corridor_geometry
 
 from .exports import KINDS, ExportKind, export_itinerary
 from .map_edits import (Rebased, alternatives, anchor_day, city_edit, nearest_town, replace_edit, town_label,
-                        with_forced_stop)
+                        with_forced_stop, without_stop)
 from .library import Reused, TripLibrary, replan_key
 from .planner_service import PlannerService
 from .trip_session import Intent, TripSession, TripVersion
@@ -240,14 +240,36 @@ class TripController(QObject):
                 self.w.show_message(f"{name} has no position to keep.", "warning")
                 return None
             return await self.force_stop(anchor.geo.lat, anchor.geo.lon, description="Kept overnight stop {town}")
-        self.w.show_message(f"Road-trip stops along the way cannot be {_past(action)} yet; drag an overnight "
-                            f"stop or add a stop on the map instead.", "info")
+        if action in ("remove", "replace") and not is_anchor:
+            try:
+                intent, stop = without_stop(version.intent, version.itinerary, activity_id)
+            except InputError as exc:
+                self.w.show_message(_one_line(exc), "info")
+                return None
+            verb = "Removed" if action == "remove" else "Replaced"
+            return await self.run(intent, description=f"{verb} {stop}")
+        self.w.show_message(f"Road-trip stops cannot be {_past(action)}: drag an overnight stop, or add a "
+                            f"stop on the map, instead.", "info")
         return None
 
     @asyncSlot(str, float, float)
     async def anchor_dragged(self, activity_id: str, lat: float, lon: float) -> TripVersion | None:
         return await self.force_stop(lat, lon, replacing_day=anchor_day(activity_id),
                                      description="Moved an overnight stop to {town}")
+
+    @asyncSlot(str)
+    async def import_route(self, path: str) -> TripVersion | None:
+        """Re-plan the open road trip along an imported GPX/KML track (issue 12 §3)."""
+        from engine.roadtrip.route_file import follow_track
+        version = self.trip.current
+        if version is None or version.mode != "road_trip":
+            return None
+        try:
+            intent = follow_track(version.intent, path)
+        except InputError as exc:
+            self.w.show_message(_one_line(exc), "error")
+            return None
+        return await self.run(intent, description=f"Following the route {intent.route_track_name}")
 
     @asyncSlot(float, float)
     async def add_stop(self, lat: float, lon: float) -> TripVersion | None:
@@ -279,7 +301,18 @@ class TripController(QObject):
         except (InputError, TripwrightError, ValueError) as exc:
             self._refused(_one_line(exc))
             return None
-        return await self.run(intent, description=description.format(town=label))
+        done = await self.run(intent, description=description.format(town=label))
+        if done is not None and replacing_day is not None:
+            self._say_if_moved(done, label, replacing_day)
+        return done
+
+    def _say_if_moved(self, version: TripVersion, label: str, wanted: int) -> None:
+        """A dragged night that lands on another day says why: the daily cap decides the days."""
+        landed = next((k for k, d in enumerate(version.itinerary.days) if d.anchor and d.anchor.name == label), None)
+        if landed is not None and landed != wanted:
+            cap = version.intent.max_daily_miles
+            self.w.show_message(f"{label} is day {landed + 1}'s night, not day {wanted + 1}'s: under the "
+                                f"{cap:.0f}-mile daily cap the trip needs those days to get there.", "info")
 
     # -- history --------------------------------------------------------------------------------
     def undo(self) -> TripVersion | None:

@@ -1,6 +1,6 @@
 """The main window's actions, menus and toolbar, with their keyboard shortcuts.
 
-File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Sign in…, Sign out,
+File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Import route…, Sign in…, Sign out,
 Quit (Ctrl+Q). Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z), Settings… (Ctrl+,). Plan: Plan (Ctrl+R),
 Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). View: the docks, Online tiles. Help: About.
 """
@@ -32,6 +32,7 @@ class WindowActions:
     settings: QAction
     sign_in: QAction
     sign_out: QAction
+    import_route: QAction
     examples: dict[str, QAction] = field(default_factory=dict)
     exports: dict[str, QAction] = field(default_factory=dict)
 
@@ -78,6 +79,8 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
                          tip="Home airport, distance units, map tiles, language model and API key"),
         sign_in=_action(window, "Sign &in\u2026", tip="Sign in to see and save your org's trips"),
         sign_out=_action(window, "Sign &out", tip="Sign out and forget this computer's remembered login"),
+        import_route=_action(window, "Import &route\u2026",
+                             tip="Follow a GPX or KML track on the open road trip (its ends and days stay)"),
     )
     actions.sign_in.setEnabled(False)
     actions.sign_out.setEnabled(False)
@@ -101,6 +104,7 @@ def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
     export_menu.addSeparator()
     for action in actions.exports.values():
         export_menu.addAction(action)
+    file_menu.addAction(actions.import_route)
     file_menu.addSeparator()
     file_menu.addAction(actions.sign_in)
     file_menu.addAction(actions.sign_out)

@@ -52,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--events", help="write the StreamEvents as JSON lines here")
     plan.add_argument("--today", help="planning date (YYYY-MM-DD) for FX as-of; default today")
     plan.add_argument("--report", action="store_true", help="print the road-trip validation report")
+    plan.add_argument("--route-file", help="road trips: a GPX or KML track to follow (instead of a named route)")
     plan.add_argument("--save", action="store_true", help="store the result as a new version of a trip")
     plan.add_argument("--trip", help="with --save: the trip to add a version to (default: a new trip)")
     plan.add_argument("--name", help="with --save: the new trip's name")
@@ -60,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "export a saved itinerary")
     export.add_argument("itinerary")
     export.add_argument("--gpx")
+    export.add_argument("--gpx-per-day", action="store_true",
+                        help="with --gpx: also one GPX file per day next to it (FILE-day-01-DATE.gpx)")
     export.add_argument("--ics")
     export.add_argument("--json", dest="json_out")
     export.add_argument("--html", help="standalone HTML map (works offline)")

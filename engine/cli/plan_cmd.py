@@ -128,6 +128,9 @@ def run_plan(args) -> int:
     session = PlanningSession(default_catalog(), today=today)
     intent = (read_intent_file(args.intent) if args.intent is not None
               else intent_from_prompt(args.prompt, session, args.home_airport))
+    if args.route_file is not None:
+        from engine.roadtrip.route_file import follow_track
+        intent = follow_track(intent, args.route_file)
     check_not_past(intent, today)
     try:
         if args.save:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from functools import partial
+from pathlib import Path
 
 from engine.errors import InputError
 from engine.export import RENDERERS, parse_itinerary, parse_plan_failure
@@ -54,7 +55,22 @@ def run_export(args) -> int:
     outputs = Outputs.check(given, inputs={"itinerary": args.itinerary})
     itin = read_itinerary(args.itinerary)
     kinds = {"--json": "out", "--gpx": "gpx", "--ics": "ics", "--html": "html"}
+    if args.gpx_per_day and args.gpx is None:
+        print("tripwright: --gpx-per-day: needs --gpx FILE.gpx (the day files go next to it)", file=sys.stderr)
+        return 2
     outputs.write({arg: partial(RENDERERS[kind], itin) for arg, kind in kinds.items()})
-    for path in outputs.paths.values():
+    written = list(outputs.paths.values())
+    if args.gpx_per_day:
+        written += _gpx_days(itin, Path(args.gpx))
+    for path in written:
         print(f"wrote {path}")
     return 0
+
+
+def _gpx_days(itin, gpx: Path) -> list[Path]:
+    """One GPX per day beside the whole-trip file, all written or none (``write_all``)."""
+    from engine.export.atomic import write_all
+    from engine.export.gpx_export import itinerary_to_gpx_days
+    files = [(gpx.with_name(f"{gpx.stem}-{name}"), text) for name, text in itinerary_to_gpx_days(itin)]
+    write_all(files)
+    return [path for path, _ in files]

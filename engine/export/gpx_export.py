@@ -1,17 +1,24 @@
-"""ItineraryV1 as GPX 1.1: a waypoint per located activity, a route and a track per day."""
+"""ItineraryV1 as GPX 1.1 fit for devices: a waypoint per located activity (overnight stops with
+the ``Lodging`` symbol), and per day a route of at most 50 points and a timed track of at most 500
+(the driven path simplified with shapely until it fits) — the limits Garmin-class units import."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
 import gpxpy.gpx
+from shapely.geometry import LineString
 
 from engine.models import Activity, DayItinerary, Geo, ItineraryV1
 
 from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
 
 CREATOR = "Tripwright"
+MAX_ROUTE_POINTS = 50
+MAX_TRACK_POINTS = 500
+LODGING_ROLES = ("checkin", "arrival")
 
 
 @dataclass(frozen=True)
@@ -51,10 +58,22 @@ def _stops(itin: ItineraryV1, day: DayItinerary) -> list[_Stop]:
             for act in day.activities if act.geo is not None]
 
 
+def itinerary_to_gpx_days(itin: ItineraryV1) -> list[tuple[str, str]]:
+    """One GPX file per day with located activities: ``[(file name, GPX text)]``."""
+    out = []
+    for number, day in enumerate(itin.days, start=1):
+        one = itin.model_copy(update={"days": [day]})
+        if _stops(itin, day):
+            out.append((f"day-{number:02d}-{day.date.isoformat()}.gpx", itinerary_to_gpx(one)))
+    return out
+
+
 def _waypoint(stop: _Stop) -> gpxpy.gpx.GPXWaypoint:
+    lodging = stop.activity.role in LODGING_ROLES and stop.activity.kind.value == "lodging"
     return gpxpy.gpx.GPXWaypoint(
         latitude=stop.geo.lat, longitude=stop.geo.lon, time=stop.start_utc, name=stop.name,
-        description=plain_text(stop.activity.notes) or None, type=stop.activity.kind.value)
+        description=plain_text(stop.activity.notes) or None, type=stop.activity.kind.value,
+        symbol="Lodging" if lodging else None)
 
 
 def _route(label: str, stops: list[_Stop]) -> gpxpy.gpx.GPXRoute:
@@ -62,8 +81,36 @@ def _route(label: str, stops: list[_Stop]) -> gpxpy.gpx.GPXRoute:
     route.points.extend(
         gpxpy.gpx.GPXRoutePoint(latitude=stop.geo.lat, longitude=stop.geo.lon,
                                 time=stop.start_utc, name=stop.name)
-        for stop in stops)
+        for stop in _thin(stops, MAX_ROUTE_POINTS))
     return route
+
+
+def _thin(items: list, limit: int) -> list:
+    """At most ``limit`` items, evenly spread, first and last kept."""
+    if len(items) <= limit:
+        return items
+    step = (len(items) - 1) / (limit - 1)
+    return [items[round(k * step)] for k in range(limit)]
+
+
+def simplified(points: list[tuple[float, float]], limit: int) -> list[tuple[float, float]]:
+    """The polyline (lat, lon) with at most ``limit`` vertices: Douglas–Peucker (shapely) at the
+    smallest tolerance that fits (doubled until it does, then bisected), so bends are kept and
+    straight stretches lose their points."""
+    if len(points) <= limit:
+        return points
+    line = LineString([(lon, lat) for lat, lon in points])
+
+    def at(tolerance: float) -> list:
+        return list(line.simplify(tolerance, preserve_topology=False).coords)
+
+    lo, hi = 0.0, 1e-5
+    while len(at(hi)) > limit:
+        lo, hi = hi, hi * 2
+    for _ in range(16):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if len(at(mid)) > limit else (lo, mid)
+    return [(lat, lon) for lon, lat in at(hi)]
 
 
 def _track(label: str, stops: list[_Stop]) -> gpxpy.gpx.GPXTrack:
@@ -79,11 +126,17 @@ def _track(label: str, stops: list[_Stop]) -> gpxpy.gpx.GPXTrack:
 
 
 def _driven_track(label: str, day: DayItinerary, stops: list[_Stop]) -> gpxpy.gpx.GPXTrack:
-    """A road-trip day's track is the driven geometry; its ends carry the day's first and last times."""
+    """A road-trip day's track is the driven geometry (at most 500 points); every point is timed,
+    by distance along the day between its first and last times."""
+    points = simplified([(g.lat, g.lon) for g in day.path], MAX_TRACK_POINTS)
     segment = gpxpy.gpx.GPXTrackSegment()
-    segment.points.extend(gpxpy.gpx.GPXTrackPoint(latitude=g.lat, longitude=g.lon) for g in day.path)
-    segment.points[0].time = stops[0].start_utc
-    segment.points[-1].time = max(stops[-1].start_utc, stops[0].start_utc)
+    segment.points.extend(gpxpy.gpx.GPXTrackPoint(latitude=lat, longitude=lon) for lat, lon in points)
+    first, last = stops[0].start_utc, max(stops[-1].start_utc, stops[0].start_utc)
+    along = [0.0]
+    for a, b in zip(points, points[1:]):
+        along.append(along[-1] + math.dist(a, b))
+    for point, d in zip(segment.points, along):
+        point.time = (first + (last - first) * (d / along[-1] if along[-1] else 0.0)).replace(microsecond=0)
     track = gpxpy.gpx.GPXTrack(name=label)
     track.segments.append(segment)
     return track

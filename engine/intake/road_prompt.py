@@ -185,6 +185,19 @@ _AFTER_STOP_CUE = re.compile(r"\b(?:via|through|thru|stopping\s+(?:in|at|by)|sto
 
 
 # --------------------------------------------------------------------------- parsing
+def _route_ends(route: str, terminus):
+    """"Romantic Road, 3 days": a named route with no ends named runs between its own ends."""
+    from engine.roadtrip.routes import find_route  # fixtures are read only when a prompt needs them
+    try:
+        found = find_route(route)
+        first, last = (_Place(t.name, (t.admin1,), -1, -1) for t in (found.origin, found.terminus))
+    except (InputError, KeyError):
+        return None, terminus
+    if terminus is None:
+        return first, last
+    return (last, terminus) if terminus.main.casefold() == first.main.casefold() else (first, terminus)
+
+
 def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
                       today: date) -> RoadPromptResult:
     """Parse a free-text road-trip request; raise InputError naming the first bad field.
@@ -219,6 +232,8 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
         terminus = places.after(_TERMINUS_CUE)
     stops += places.stops()
 
+    if origin is None and route is not None and not route_problem and not round_trip:
+        origin, terminus = _route_ends(route, terminus)
     if origin is None:
         raise InputError("origin", "no starting point found; say where you start, e.g. "
                                    "'Los Angeles to Chicago'")

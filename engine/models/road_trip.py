@@ -45,6 +45,11 @@ class RoadTripIntent(Value):
     prefs: RoadTripPreferences = Field(default_factory=RoadTripPreferences)
     travellers: int = Field(default=1, ge=1, le=12)  # SPEC_DECISIONS §2.9: meals per person, beds by room
     rooms: int | None = Field(default=None, ge=1, le=12)  # None: one per two travellers
+    # An imported route (plan --route-file): its track as (lat, lon), the corridor instead of a named route.
+    route_track: list[tuple[float, float]] | None = Field(default=None, min_length=2, max_length=2000)
+    route_track_name: str | None = Field(default=None, max_length=120)
+    # Stops the traveller removed on the map (their ids): the planner picks others in their place.
+    skip_stops: list[str] = Field(default_factory=list, max_length=200)
 
     _places = field_validator("origin", "terminus")(lambda v: _place(v))
 
@@ -66,6 +71,10 @@ class RoadTripIntent(Value):
         if same and self.trip_type == "one_way":
             raise ValueError("terminus: a one-way trip must end somewhere other than its origin "
                              "(use trip_type round_trip to come back)")
+        if self.route_track is not None and any(not (-90 <= a <= 90 and -180 <= b <= 180) for a, b in self.route_track):
+            raise ValueError("route_track: coordinates outside latitude/longitude ranges")
+        if self.route_track is not None and self.route:
+            raise ValueError("route_track: give a named route or an imported track, not both")
         if self.rooms is not None and self.rooms > self.travellers:
             raise ValueError(f"rooms: {self.rooms} rooms for {self.travellers} traveller(s)")
         return self

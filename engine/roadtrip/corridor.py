@@ -18,6 +18,7 @@ class DirectCorridor(ProjectedLine):
 
     name = "direct"
     road_factor = DIRECT_ROAD_FACTOR
+    own_towns = False  # no towns associated with it (INV-CORR-03 does not apply)
 
     def __init__(self, a: tuple[float, float], b: tuple[float, float]) -> None:
         geod = Geod(ellps="WGS84")
@@ -38,6 +39,32 @@ class DirectCorridor(ProjectedLine):
         return []
 
 
+class TrackCorridor(DirectCorridor):
+    """An imported route (GPX/KML): the track is the road, so no road factor; towns come from
+    the gazetteer along it, as for a direct corridor."""
+
+    road_factor = 1.0
+
+    def __init__(self, points: list[tuple[float, float]], name: str = "imported route") -> None:
+        self.name = name
+        lonlats = [(lon, lat) for lat, lon in points]
+        self._proj = route_projection(lonlats)
+        self._fwd, self._inv = _transformers(self._proj)
+        xs, ys = self._fwd.transform([p[0] for p in lonlats], [p[1] for p in lonlats])
+        self._line = LineString(list(zip(xs, ys)))
+        shapely.prepare(self._line)
+        self._length_m = float(self._line.length)
+
+
+def track_corridor(track: list[tuple[float, float]], name: str | None, origin: tuple[float, float],
+                   terminus: tuple[float, float]) -> TrackCorridor:
+    """The imported track in the direction of travel (reversed when the terminus lies behind)."""
+    corridor = TrackCorridor(list(track), name or "imported route")
+    if origin != terminus and corridor.progress_miles(*terminus) < corridor.progress_miles(*origin):
+        corridor = TrackCorridor(list(track)[::-1], name or "imported route")
+    return corridor
+
+
 def road_factor(corridor) -> float:
     """Route polylines follow the road (unless the fixture gives the driven length of a route
     whose hairpins it skips); a direct corridor needs the seed's 1.3 factor."""
@@ -47,7 +74,8 @@ def road_factor(corridor) -> float:
     return getattr(corridor, "road_factor", 1.0)
 
 
-TOWN_SAMPLE_MILES = 30.0
+TOWN_SAMPLE_MILES = 30.0  # search radius around each sample point
+TOWN_SAMPLE_STEP_MILES = 40.0  # sample spacing: the circles overlap on the centreline
 
 
 def gazetteer_towns(corridor, geocoder, corridor_miles: float, *, min_population: int = 2000) -> list:
@@ -59,10 +87,12 @@ def gazetteer_towns(corridor, geocoder, corridor_miles: float, *, min_population
 
     radius = min(corridor_miles, TOWN_SAMPLE_MILES)
     seen: dict[str, TownOnRoute] = {}
-    steps = max(1, int(corridor.length_miles() // TOWN_SAMPLE_MILES))
+    steps = max(1, int(corridor.length_miles() // TOWN_SAMPLE_STEP_MILES))
     for k in range(steps + 1):
         lat, lon = corridor.point_at(corridor.length_miles() * k / steps)
-        for c in geocoder.nearby(lat, lon, radius_miles=radius, min_population=min_population, limit=8):
+        found = geocoder.nearby(lat, lon, radius_miles=radius, min_population=min_population, limit=8)
+        # An empty stretch (desert, mountains) takes its villages: better nights than a mile marker.
+        for c in found or geocoder.nearby(lat, lon, radius_miles=radius, min_population=0, limit=4):
             key = f"geonames_{c.feature_id.split(':')[-1]}".lower()
             if key in seen or not key.replace("_", "").isalnum():
                 continue

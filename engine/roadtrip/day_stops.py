@@ -3,22 +3,38 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from itertools import chain
 from dataclasses import replace
 
+from engine.geocode.trust import geodesic_miles
+
+from .loop import AWAY_FROM_HOME_MILES
 from .plan import Place, RoadStop
+from .resolve import region_name
+from .route_schema import RouteTown
+from .routes import TownOnRoute
 
 DEPART_MIN = 8 * 60 + 30
 ANCHOR_RADIUS_MILES = 12.0  # a POI this close (along the route) to the anchor is "in town"
 MIN_SPACING_MILES = 25.0
-TOWN_BREAK_MINUTES = 45
+TOWN_VISIT_MINUTES = 60
+REST_MINUTES = 20
+DAY_TRIP_MILES = 50.0
+SMALL_PLACE_MILES = 30.0
+TOWN_MARGIN_MILES = 10.0  # a town this close to either end belongs to the start or the night
 EXPLORE_MINUTES = 90
 CHECKIN_MINUTES = 30  # the overnight (or arrival) event; town activities follow it
 LATEST_END_MIN = 22 * 60
 
 
 class DayStopPicker:
-    def __init__(self, corridor, corridor_miles: float, speed_mph: float, factor: float, towns=None) -> None:
+    def __init__(self, corridor, corridor_miles: float, speed_mph: float, factor: float, towns=None, *,
+                 home: tuple[float, float] | None = None, geocoder=None) -> None:
         self.corridor = corridor
+        self.corridor_miles = corridor_miles
+        self.home = home  # INV-DIR-03: no visit within reach of home after day 1
+        self.geocoder = geocoder  # small places for stretches the town list leaves empty
         self.speed = speed_mph
         self.factor = factor
         self.towns = towns if towns is not None else corridor.towns_in_corridor(corridor_miles)
@@ -32,12 +48,16 @@ class DayStopPicker:
             return None
         best = min(inside, key=lambda t: (abs(t.progress_miles - target) - 8 * math.log10(1 + (t.town.population or 0)),
                                           t.town.id))
-        t = best.town
+        return self.place_of(best)
+
+    @staticmethod
+    def place_of(town_on_route) -> Place:
+        t = town_on_route.town
         source = "gazetteer" if t.id.startswith("geonames_") else "route_town"
         return Place(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country, source=source)
 
     # -- activities ----------------------------------------------------------------------------
-    def pick(self, start_p: float, anchor_p: float, anchor: Place, day: int) -> tuple[list[RoadStop], int, int]:
+    def pick(self, start_p: float, anchor_p: float, anchor: Place, day: int, start: Place | None = None) -> tuple[list[RoadStop], int, int]:
         lo, hi = sorted((start_p, anchor_p))
         forward = anchor_p >= start_p
         en_route = [p for p in self.pois if lo + 1 < p.progress_miles < hi - ANCHOR_RADIUS_MILES * (1 if forward else 0)
@@ -47,7 +67,7 @@ class DayStopPicker:
         chosen = self._spaced(en_route, start_p, anchor_p, want=2)
         chosen += [p for p in at_anchor if p not in chosen][: max(1, 3 - len(chosen))]
         stops = [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
-        stops += self._fill(stops, start_p, anchor_p, anchor, day)
+        stops += self._fill(stops, start_p, anchor_p, anchor, day, start)
         self.used |= {s.id for s in stops}
         return self._schedule(stops, start_p, anchor_p)
 
@@ -69,29 +89,90 @@ class DayStopPicker:
                         end_min=poi.duration_minutes, progress_miles=p.progress_miles, offset_miles=p.offset_miles,
                         indoor=poi.indoor, description=poi.description, en_route=en_route)
 
-    def _fill(self, stops: list[RoadStop], start_p: float, anchor_p: float, anchor: Place, day: int) -> list[RoadStop]:
-        """Town breaks on the way (and a walk in the overnight town) until the day has two."""
+    def _fill(self, stops: list[RoadStop], start_p: float, anchor_p: float, anchor: Place, day: int,
+              start: Place | None = None) -> list[RoadStop]:
+        """Where the corridor has no curated sights, the towns on the way are the day's visits (a
+        walk through each, spaced along the drive), then the overnight town and the morning's town;
+        a plain rest stop is added only for a long drive with nothing on the way, and is never
+        counted as a sight."""
         extra: list[RoadStop] = []
         drive_h = abs(anchor_p - start_p) * self.factor / self.speed
         need_break = drive_h > 6 and not any(s.en_route for s in stops)
+        for t in self._towns_on_the_way(start_p, anchor_p, day):
+            if not need_break and len(stops) + len(extra) >= 2:
+                break
+            if all(abs(t.progress_miles - s.progress_miles) >= MIN_SPACING_MILES for s in stops + extra):
+                extra.append(self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
+                                              TOWN_VISIT_MINUTES, en_route=True))
+                need_break = False
+        if len(stops) + len(extra) < 2 and anchor.source != "interpolated":
+            extra.append(self._town_visit(anchor, anchor_p, 0.0, f"explore_d{day}", EXPLORE_MINUTES, en_route=False,
+                                          name=f"Explore {anchor.name}"))
+        if len(stops) + len(extra) < 2 and start is not None and start.source != "interpolated":
+            extra.append(self._town_visit(start, start_p, 0.0, f"morning_d{day}", TOWN_VISIT_MINUTES, en_route=True,
+                                          name=f"Morning walk in {start.name}"))
+        here = {anchor.name, start.name if start else ""}
+        for t in chain(self._towns_nearby(start_p, anchor_p, day), self._small_places(start_p, anchor_p, day)):
+            if len(stops) + len(extra) >= 2:
+                break  # the gazetteer is asked for villages only when the towns run out
+            if t.town.name not in here and all(s.id != f"visit_{t.town.id}" for s in extra):
+                extra.append(self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
+                                              TOWN_VISIT_MINUTES, en_route=True))
+        if need_break:
+            mid = (start_p + anchor_p) / 2
+            lat, lon = self.corridor.point_at(mid)
+            extra.append(RoadStop(id=f"rest_d{day}", name=f"Rest stop near mile {mid:.0f}", lat=lat, lon=lon,
+                                  kind="break", start_min=0, end_min=REST_MINUTES, progress_miles=mid,
+                                  offset_miles=0.0, description="A rest area on the way: stretch and refuel."))
+        self.used |= {s.id for s in extra}
+        return extra
+
+    def _away(self, town, day: int) -> bool:
+        return day == 0 or self.home is None or geodesic_miles(self.home, (town.lat, town.lon)) > AWAY_FROM_HOME_MILES
+
+    def _small_places(self, start_p: float, anchor_p: float, day: int) -> Iterator:
+        """Villages (any population) near the day's stretch, from the gazetteer, lazily."""
+        if getattr(self.geocoder, "nearby", None) is None:
+            return
+        for p in (anchor_p, *(start_p + (anchor_p - start_p) * k / 4 for k in (2, 1, 3))):
+            lat, lon = self.corridor.point_at(p)
+            for c in self.geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0, limit=6):
+                progress, offset = self.corridor.measure(c.lat, c.lon)
+                town = RouteTown(id=f"geonames_{c.feature_id.split(':')[-1]}"[:64], name=c.name,
+                                 admin1=region_name(c), country=c.country, lat=c.lat, lon=c.lon,
+                                 population=c.population)
+                if offset <= self.corridor_miles and f"visit_{town.id}" not in self.used and self._away(town, day):
+                    yield TownOnRoute(town, progress, offset)
+
+    def _towns_on_the_way(self, start_p: float, anchor_p: float, day: int) -> list:
         lo, hi = sorted((start_p, anchor_p))
         middle = (start_p + anchor_p) / 2
-        towns = sorted((t for t in self.towns if lo + 20 < t.progress_miles < hi - 20
-                        and f"break_{t.town.id}" not in self.used),
-                       key=lambda t: (abs(t.progress_miles - middle), t.town.id))
-        while towns and (need_break or len(stops) + len(extra) < 2):
-            t = towns.pop(0)
-            extra.append(RoadStop(id=f"break_{t.town.id}", name=f"Break in {t.town.name}", lat=t.town.lat,
-                                  lon=t.town.lon, kind="town", start_min=0, end_min=TOWN_BREAK_MINUTES,
-                                  progress_miles=t.progress_miles, offset_miles=t.offset_miles,
-                                  description=f"Stretch, refuel and eat in {t.town.name}, {t.town.admin1}."))
-            need_break = False
-        if len(stops) + len(extra) < 2:
-            extra.append(RoadStop(id=f"explore_d{day}", name=f"Explore {anchor.name}", lat=anchor.lat,
-                                  lon=anchor.lon, kind="town", start_min=0, end_min=EXPLORE_MINUTES,
-                                  progress_miles=anchor_p, offset_miles=0.0, en_route=False,
-                                  description=f"Walk the centre of {anchor.name} and have dinner there."))
-        return extra
+        stay = hi - lo < 1
+        if stay:  # a second night in the same town: day trips to the towns around it
+            lo, hi = lo - DAY_TRIP_MILES, hi + DAY_TRIP_MILES
+        towns = [t for t in self.towns if lo + TOWN_MARGIN_MILES < t.progress_miles < hi - TOWN_MARGIN_MILES
+                 and not (stay and abs(t.progress_miles - middle) < TOWN_MARGIN_MILES / 2)
+                 and f"visit_{t.town.id}" not in self.used and self._away(t.town, day)]
+        # Larger towns have more to see; the middle of the drive breaks it best.
+        return sorted(towns, key=lambda t: (abs(t.progress_miles - middle) / 50 - math.log10(1 + (t.town.population or 0)),
+                                            t.town.id))
+
+    def _towns_nearby(self, start_p: float, anchor_p: float, day: int) -> list:
+        """For an empty stretch (an interpolated night; a direct line over water until real
+        routing lands): the corridor towns nearest to it, however far along."""
+        lo, hi = sorted((start_p, anchor_p))
+        gap = [(max(lo - t.progress_miles, t.progress_miles - hi, 0.0), t) for t in self.towns
+               if f"visit_{t.town.id}" not in self.used and self._away(t.town, day)]
+        return [t for g, t in sorted(gap, key=lambda x: (x[0], x[1].town.id))]
+
+    @staticmethod
+    def _town_visit(town, progress: float, offset: float, ident: str, minutes: int, *, en_route: bool,
+                    name: str = "") -> RoadStop:
+        region = getattr(town, "admin1", "")
+        where = f"{town.name}, {region}" if region and not region.isdigit() else town.name
+        return RoadStop(id=ident, name=name or f"Walk in {town.name}", lat=town.lat, lon=town.lon, kind="town",
+                        start_min=0, end_min=minutes, progress_miles=progress, offset_miles=offset, en_route=en_route,
+                        description=f"Walk the centre of {where}: its main street, landmarks and a meal.")
 
     def _schedule(self, stops: list[RoadStop], start_p: float, anchor_p: float) -> tuple[list[RoadStop], int, int]:
         """Depart 08:30, drive to each en-route stop in order, then to the anchor; town

@@ -64,12 +64,12 @@ def _origin_revisits(plan: RoadPlan) -> list[Violation]:
 
 def check_pacing(plan: RoadPlan) -> list[Violation]:
     out = []
-    counts = [len(d.stops) for d in plan.days]
-    for d in plan.days:
+    counts = [_substantive(d) for d in plan.days]
+    for d, count in zip(plan.days, counts):
         node = f"day:{d.index}"
-        if len(d.stops) < MIN_ACTIVITIES:
+        if count < MIN_ACTIVITIES:
             out.append(_v(ViolationKind.pacing_violated, "INV-PACE-01", node,
-                          f"day {d.index + 1} has {len(d.stops)} activities (at least {MIN_ACTIVITIES})"))
+                          f"day {d.index + 1} has {count} activities (at least {MIN_ACTIVITIES})"))
         if d.drive_miles > plan.max_daily_miles + 0.5:
             out.append(_v(ViolationKind.pacing_violated, "INV-PACE-02", node,
                           f"day {d.index + 1} drives {d.drive_miles:.0f} mi (cap {plan.max_daily_miles:.0f})"))
@@ -84,6 +84,11 @@ def check_pacing(plan: RoadPlan) -> list[Violation]:
         out.append(_v(ViolationKind.pacing_violated, "INV-PACE-04", "trip",
                       f"activities per day range {min(counts)}–{max(counts)}", blocking=False))
     return out
+
+
+def _substantive(d: RoadDay) -> int:
+    """Sights and town visits; a rest stop is not an activity (INV-PACE-01 excludes transit)."""
+    return sum(1 for s in d.stops if s.kind != "break")
 
 
 def _longest_stint(d: RoadDay) -> float:
@@ -110,7 +115,7 @@ def check_corridor(plan: RoadPlan) -> list[Violation]:
             if s.offset_miles > limit:
                 out.append(_v(ViolationKind.corridor_violated, "INV-CORR-01", f"day:{d.index}:{s.id}",
                               f"{s.name} is {s.offset_miles:.0f} mi off the corridor"))
-        if d.anchor.source not in ("route_town", "user") and plan.corridor.name != "direct":
+        if d.anchor.source not in ("route_town", "user") and getattr(plan.corridor, "own_towns", True):
             out.append(_v(ViolationKind.corridor_violated, "INV-CORR-03", f"day:{d.index}",
                           f"{d.anchor.label} is not a town associated with {plan.corridor.name}", blocking=False))
     return out

@@ -13,18 +13,22 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from engine.errors import InputError
-from engine.geocode.trust import geodesic_miles
+from engine.geocode.models import GeocodeRequest
+from engine.geocode.trust import check_point, geodesic_miles
 from engine.models import RoadTripIntent
 
-from .corridor import DirectCorridor, gazetteer_towns, road_factor
+from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
+from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
 from .day_stops import DayStopPicker
+from .loop import AWAY_FROM_HOME_MILES, loop_turnaround
 from .plan import Place, RoadDay, RoadPlan
-from .resolve import PlaceResolver
+from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .routes import find_route
 
 EUROPE = frozenset("AT BE CH CZ DE DK ES FI FR GB IE IT LU NL NO PL PT SE SI SK HR HU GR".split())
 MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
 MAX_STEP_SHARE = 1.35
+OUTBOUND_REUSE_COST = 1.0  # round trips come back through other towns when they can
 SPEED_MPH = {"us": 55.0, "europe": 45.0}  # average driving speed by region (hours = miles / speed)
 
 
@@ -41,6 +45,10 @@ class _Leg:
     returning: bool = False
 
 
+def _region_or_none(c) -> str | None:
+    return "us" if c.country == "US" else "europe" if c.country in EUROPE else None
+
+
 def region_of(place: Place, field: str) -> str:
     if place.country == "US":
         return "us"
@@ -54,6 +62,7 @@ class RoadTripPlanner:
         self.intent = intent
         self.geocoder = geocoder
         self.log: list[str] = []
+        self.loop_turn: Place | None = None
 
     # -- set-up --------------------------------------------------------------------------------
     def plan(self) -> RoadPlan:
@@ -64,13 +73,17 @@ class RoadTripPlanner:
         towns = None
         if isinstance(corridor, DirectCorridor):
             towns = gazetteer_towns(corridor, self.geocoder, self.intent.corridor_max_deviation_miles)
-            self.log.append(f"no named route: {len(towns)} gazetteer towns along the direct corridor")
+            what = "the direct corridor" if corridor.name == "direct" else f"the imported route {corridor.name!r}"
+            self.log.append(f"{len(towns)} gazetteer towns along {what}")
         self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor,
-                                   towns=towns)
+                                   towns=towns, home=origin.point, geocoder=self.geocoder)
+        self.stops.used |= set(self.intent.skip_stops)  # removed on the map: never picked again
+        self.origin, self.terminus, self.slept_in = origin, terminus, set()
         legs = self._legs(origin, terminus)
         days: list[RoadDay] = []
         for leg in legs:
             days += self._plan_leg(leg, len(days))
+            self.slept_in |= {d.anchor.name for d in days}
         plan = RoadPlan(origin=origin, terminus=terminus, days=tuple(days), corridor=corridor,
                         corridor_miles=self.intent.corridor_max_deviation_miles, region=region,
                         trip_type=self.intent.trip_type, max_daily_miles=self.intent.max_daily_miles,
@@ -92,13 +105,51 @@ class RoadTripPlanner:
         plain = PlaceResolver(self.geocoder, region=None)
         origin = plain.resolve(i.origin, field="origin")
         region = region_of(origin, "origin")
+        if i.route_track:
+            return self._track_ends(origin, region)
         origin = PlaceResolver(self.geocoder, region=region).resolve(i.origin, field="origin")
-        if i.origin.casefold() == i.terminus.casefold():
-            raise InputError("terminus", "a round trip without a named route needs a turnaround "
-                                         "(e.g. 'Denver to Moab and back')")
+        if i.origin.casefold() == i.terminus.casefold():  # a loop from home
+            self.loop_turn = loop_turnaround(origin, region, self.geocoder, days=max(1, i.days // 2),
+                                             cap=i.max_daily_miles)
+            self.log.append(f"round trip from home: a loop out to {self.loop_turn.label} and back by other towns")
+            return DirectCorridor(origin.point, self.loop_turn.point), origin, origin, region
+        self._no_ocean_crossing(origin, region)
         # No ``near`` here: it would turn "Atlanta to Dallas" into Dallas, Georgia.
         terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus")
         return DirectCorridor(origin.point, terminus.point), origin, terminus, region
+
+    def _track_ends(self, origin: Place, region: str):
+        """An imported track: both ends resolved near it (a town on the way, not its namesake)."""
+        i = self.intent
+        rough = TrackCorridor(list(i.route_track), i.route_track_name or "imported route")
+        resolver = PlaceResolver(self.geocoder, region=region, corridor=rough,
+                                 corridor_miles=i.corridor_max_deviation_miles)
+        origin = resolver.resolve(i.origin, field="origin")
+        same = i.origin.casefold() == i.terminus.casefold()
+        terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
+        corridor = track_corridor(i.route_track, i.route_track_name, origin.point, terminus.point)
+        return corridor, origin, terminus, region
+
+    def _no_ocean_crossing(self, origin: Place, region: str) -> None:
+        """"New York to Paris" means Paris, France: no road gets there, so say so rather than
+        drive to Paris, Texas. A qualified name ("Paris, TX") is taken as written."""
+        query = self.intent.terminus
+        if "," in query:
+            return
+        cands = self.geocoder.candidates(GeocodeRequest(query=query, limit=25))
+        if not cands:
+            return
+        top = max(cands, key=lambda c: c.confidence)
+        if _region_or_none(top) == region:
+            return
+        local = [c for c in cands if _region_or_none(c) == region and not check_point(c.lat, c.lon, region)]
+        best_local = max(local, key=lambda c: c.confidence, default=None)
+        if best_local is not None and best_local.confidence >= MEANT_ELSEWHERE * top.confidence:
+            return
+        why = (f"no road crosses the ocean from {origin.label}" if _region_or_none(top) is not None
+               else "outside the continental US and Europe that road trips cover")
+        hint = f"; for {best_local.label} write it with its state or country" if best_local is not None else ""
+        raise InputError("terminus", f"{query!r} is {top.label} (confidence {top.confidence:.2f}): {why}{hint}")
 
     def _resolver(self, corridor, region: str) -> PlaceResolver:
         towns = corridor.towns_in_corridor(self.intent.corridor_max_deviation_miles) if hasattr(corridor, "towns_in_corridor") else []
@@ -117,6 +168,7 @@ class RoadTripPlanner:
         legs = self._split(origin, p0, fixed, turn, turn_p, out_days)
         if i.days > out_days:
             legs.append(_Leg(turn, turn_p, origin, p0, i.days - out_days, True, returning=True))
+            self._check_cap(legs[-1:])
         return legs
 
     def _forced(self, p0: float) -> list[tuple[Place, float]]:
@@ -163,6 +215,8 @@ class RoadTripPlanner:
                                          f"{cap:.0f}-mile cap; allow at least {need} day(s) for it")
 
     def _turnaround(self, origin: Place, terminus: Place, p0: float, out_days: int) -> tuple[Place, float]:
+        if self.loop_turn is not None:
+            return self.loop_turn, self.corridor.progress_miles(*self.loop_turn.point)
         if terminus is not origin:
             return terminus, self.corridor.progress_miles(*terminus.point)
         reach = min(self.corridor.length_miles() - p0, out_days * self.intent.max_daily_miles * 0.6 / self.factor)
@@ -176,18 +230,69 @@ class RoadTripPlanner:
 
     # -- days ----------------------------------------------------------------------------------
     def _plan_leg(self, leg: _Leg, first_index: int) -> list[RoadDay]:
+        nights = self._nights(leg)
         out = []
         start, start_p = leg.start, leg.start_p
-        for k in range(leg.days):
+        for k, (anchor, anchor_p) in enumerate(nights):
             last = k == leg.days - 1
-            target = start_p + (leg.end_p - start_p) / (leg.days - k)
-            if last:
-                anchor, anchor_p, forced = leg.end, leg.end_p, leg.forced_end and leg.end.source == "user"
-            else:
-                anchor, anchor_p = self._anchor(start_p, target, leg)
-                forced = False
+            forced = last and leg.forced_end and leg.end.source == "user"
             out.append(self._day(first_index + k, start, start_p, anchor, anchor_p, forced, leg.returning))
             start, start_p = anchor, anchor_p
+        return out
+
+    def _nights(self, leg: _Leg) -> list[tuple[Place, float]]:
+        """Every night of the leg, chosen together (:mod:`.anchors`); the greedy per-day pick is
+        only the fallback when no path fits the cap."""
+        stretch = Stretch(start=self._node(leg.start, leg.start_p), end=self._node(leg.end, leg.end_p),
+                          days=leg.days, cap_progress=self.intent.max_daily_miles / self.factor,
+                          factor=self.factor, directed=not leg.returning,
+                          one_way=self.intent.trip_type == "one_way")
+        chosen = choose_anchors(stretch, self._candidates(leg))
+        if chosen is None:
+            self.log.append(f"no balanced set of nights from {leg.start.name} to {leg.end.name}: day-by-day pick")
+            return self._greedy_nights(leg)
+        for node in chosen:
+            if node.interpolated:
+                self.log.append(f"no town within the corridor near mile {node.progress:.0f}: interpolated overnight point")
+        return [(n.place, n.progress) for n in chosen] + [(leg.end, leg.end_p)]
+
+    def _node(self, place: Place, progress: float, population: int = 0, *, interpolated=False, extra=0.0) -> Node:
+        return Node(place=place, progress=progress, population=population, interpolated=interpolated,
+                    from_origin=geodesic_miles(self.origin.point, place.point),
+                    to_end=geodesic_miles(place.point, self.terminus.point), extra_cost=extra)
+
+    def _candidates(self, leg: _Leg) -> list[Node]:
+        lo, hi = sorted((leg.start_p, leg.end_p))
+        out = []
+        for t in self.stops.towns:
+            home = geodesic_miles(self.origin.point, (t.town.lat, t.town.lon)) <= AWAY_FROM_HOME_MILES
+            if lo + 0.5 < t.progress_miles < hi - 0.5 and not home:
+                place = self.stops.place_of(t)
+                extra = OUTBOUND_REUSE_COST if leg.returning and place.name in self.slept_in else 0.0
+                out.append(self._node(place, t.progress_miles, t.town.population or 0, extra=extra))
+        steps = int((hi - lo) // FILL_SPACING_MILES)
+        for k in range(1, steps + 1):
+            out.append(self._interpolated(lo + (hi - lo) * k / (steps + 1)))
+        # The even split itself: a day-length path always exists when the leg fits the cap.
+        out += [self._interpolated(leg.start_p + (leg.end_p - leg.start_p) * k / leg.days)
+                for k in range(1, leg.days)]
+        return sorted(out, key=lambda n: n.progress if leg.end_p >= leg.start_p else -n.progress)
+
+    def _interpolated(self, p: float) -> Node:
+        lat, lon = self.corridor.point_at(p)
+        place = Place(name=f"{self.corridor.name} mile {p:.0f}", lat=lat, lon=lon, confidence="low",
+                      source="interpolated", note="no town found near the day's target; interpolated")
+        return self._node(place, p, interpolated=True)
+
+    def _greedy_nights(self, leg: _Leg) -> list[tuple[Place, float]]:
+        out, start_p = [], leg.start_p
+        for k in range(leg.days):
+            if k == leg.days - 1:
+                out.append((leg.end, leg.end_p))
+                break
+            target = start_p + (leg.end_p - start_p) / (leg.days - k)
+            out.append(self._anchor(start_p, target, leg))
+            start_p = out[-1][1]
         return out
 
     def _anchor(self, start_p: float, target: float, leg: _Leg) -> tuple[Place, float]:
@@ -213,7 +318,7 @@ class RoadTripPlanner:
         miles = abs(anchor_p - start_p) * self.factor
         if miles < 1 and geodesic_miles(start.point, anchor.point) > 1:
             miles = geodesic_miles(start.point, anchor.point) * 1.3
-        stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index)
+        stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index, start)
         return RoadDay(index=index, date=self.intent.start_date + timedelta(days=index), start=start,
                        anchor=anchor, start_progress=start_p, anchor_progress=anchor_p,
                        anchor_offset=self.corridor.offset_miles(*anchor.point), drive_miles=round(miles, 1),

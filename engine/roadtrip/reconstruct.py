@@ -8,7 +8,7 @@ import math
 from engine.errors import InputError
 from engine.models import ChoiceKind, ItineraryV1
 
-from .corridor import DirectCorridor
+from .corridor import DirectCorridor, TrackCorridor
 from .plan import Place, RoadDay, RoadPlan, RoadStop
 from .planner import region_of
 from .routes import find_route
@@ -53,6 +53,11 @@ def saved_corridor(intent, origin: Place, terminus: Place, days):
         b = route.progress_miles(days[0].path[-1].lat, days[0].path[-1].lon)
         return (route if b >= a else route.reversed()), route.region
     region = "us" if (days[0].anchor.country or "US") == "US" else "europe"
+    if intent.route_track:
+        first = days[0].path[-1]
+        corridor = TrackCorridor(list(intent.route_track), intent.route_track_name or "imported route")
+        a, b = corridor.progress_miles(*origin.point), corridor.progress_miles(first.lat, first.lon)
+        return (corridor if b >= a else TrackCorridor(list(intent.route_track)[::-1], corridor.name)), region
     if intent.trip_type == "round_trip":  # the line runs to the turnaround, the last outbound night
         turn = days[max(1, math.ceil(len(days) / 2)) - 1]
         far = turn.anchor.geo or turn.path[-1]

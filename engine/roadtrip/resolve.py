@@ -133,7 +133,8 @@ class PlaceResolver:
         best, _ = ok[0]
         rivals = [c for c, _ in ok[1:] if self._rival(best, c, near)]
         low = best.confidence < AMBIGUOUS_BELOW and bool(rivals)
-        note = f"also possible: {', '.join(c.label for c in rivals[:3])}" if low else ""
+        shown = ", ".join(f"{c.label} ({c.confidence:.2f})" for c in rivals[:3])
+        note = f"chose {best.label} ({best.confidence:.2f}); also possible: {shown}" if low else ""
         considered = tuple(log) + tuple(f"{c.label} ({c.lat:.3f}, {c.lon:.3f}) conf {c.confidence:.2f}" for c, _ in ok)
         return Place(name=best.name, lat=best.lat, lon=best.lon, admin1=region_name(best), country=best.country,
                      source="gazetteer", confidence="low" if low else "high", note=note, considered=considered)

@@ -112,6 +112,36 @@ def test_stops_are_kept_in_travel_order(qtbot, road_window):
     assert [name for name, source in anchors(after) if source == "user"] == ["Kingman, AZ", "Tulsa, OK"]
 
 
+# LA → Chicago by Las Vegas, Denver and Omaha: nowhere near Route 66 east of Barstow.
+NORTHERN = [(34.05, -118.24), (34.90, -117.02), (36.17, -115.14), (37.10, -113.58), (38.99, -110.16),
+            (39.06, -108.55), (39.74, -104.99), (40.63, -103.21), (41.12, -100.77), (40.81, -96.70),
+            (41.26, -95.94), (41.59, -93.62), (41.52, -90.58), (41.88, -87.63)]
+
+
+def test_file_import_route_replans_the_road_trip_along_the_track(qtbot, road_window, tmp_path):
+    import gpxpy.gpx
+    from PySide6.QtWidgets import QFileDialog
+
+    from engine.roadtrip.corridor import TrackCorridor
+    doc, track, seg = gpxpy.gpx.GPX(), gpxpy.gpx.GPXTrack(), gpxpy.gpx.GPXTrackSegment()
+    seg.points.extend(gpxpy.gpx.GPXTrackPoint(a, b) for a, b in NORTHERN)
+    track.segments.append(seg)
+    doc.tracks.append(track)
+    path = tmp_path / "northern.gpx"
+    path.write_text(doc.to_xml())
+    window = road_window
+    window.commands.import_route.trigger()
+    dialog = window.import_dialog
+    assert isinstance(dialog, QFileDialog) and dialog.isVisible()
+    dialog.selectFile(str(path))
+    dialog.accept()  # emits fileSelected: the re-plan runs as an asyncSlot
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.route is None and after.intent.route_track_name == "northern"
+    corridor = TrackCorridor(NORTHERN)
+    assert all(corridor.offset_miles(d.anchor.geo.lat, d.anchor.geo.lon) <= 50 for d in after.itinerary.days)
+    assert after.edit == "Following the route northern"
+
+
 def test_lock_on_a_road_anchor_keeps_its_town(qtbot, road_window):
     window = road_window
     window.map_view.bridge.marker_action("d2-overnight", "lock")
@@ -132,6 +162,41 @@ def test_a_refused_drag_puts_the_marker_back(qtbot, road_window):
     qtbot.waitUntil(lambda: geodesic_miles(tuple(run_js(qtbot, view, "JSON.stringify(Object.values("
                                                         "tripwright.marker('d0-overnight').getLatLng()))")),
                                            (34.848, -114.6141)) < 0.5, timeout=5_000)
+
+
+@pytest.mark.parametrize("action, verb", [("remove", "Removed"), ("replace", "Replaced")])
+def test_remove_and_replace_a_road_stop_replan_without_it(qtbot, road_window, action, verb):
+    """Issue 12 §4: right-click Remove/Replace on a stop along the way makes a new version that
+    no longer visits it, and the day still has two activities."""
+    window = road_window
+    first = window.trip.current
+    target = visits(first, 1)[0]
+    ref = activity(first, target)[1].ref
+    window.map_view.bridge.marker_action(target, action)
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.skip_stops == [ref] and after.edit.startswith(verb)
+    refs = [a.ref for d in after.itinerary.days for a in d.activities if a.role == "activity"]
+    assert ref not in refs and len(visits(after, 1)) >= 2
+
+
+def test_remove_on_a_road_anchor_says_what_to_do_instead(qtbot, road_window):
+    window = road_window
+    window.map_view.bridge.marker_action("d2-overnight", "remove")
+    qtbot.wait(200)
+    assert len(window.trip.versions) == 1 and not window.controller.busy
+
+
+def test_a_drag_beyond_the_daily_cap_says_why(qtbot, road_window):
+    """Issue 12 §4: day 1's night dragged to Joliet cannot be day 1's (2,000 miles in a day): the
+    stop is kept on the day the cap allows, and the message says why."""
+    window, view = road_window, road_window.map_view
+    run_js(qtbot, view, """(() => { const m = tripwright.marker('d0-overnight');
+        m.setLatLng([41.525, -88.081]); m.fire('dragend'); return 'null'; })()""")
+    after = wait_versions(qtbot, window, 2)
+    qtbot.waitUntil(lambda: "daily cap" in window.statusBar().currentMessage(), timeout=5_000)
+    message = window.statusBar().currentMessage()
+    assert "not day 1's" in message and "Joliet" in message
+    assert after.itinerary.days[0].anchor.name != "Joliet, IL"
 
 
 # -- city trips ---------------------------------------------------------------------------------

@@ -69,6 +69,16 @@ def test_round_trip_without_turnaround_ends_at_the_origin() -> None:
                        route="Route 66")
 
 
+@pytest.mark.parametrize("text, origin, terminus", [
+    ("Romantic Road, 3 days from 2027-05-03", "Würzburg, Bavaria", "Füssen, Bavaria"),
+    ("7 days from 2027-05-03 via Route 66", "Chicago, IL", "Santa Monica, CA"),
+    ("Route 66 to Chicago, 8 days from 2027-05-03", "Santa Monica, CA", "Chicago"),
+])
+def test_a_named_route_without_ends_runs_between_its_own(text, origin, terminus) -> None:
+    r = parse(text)
+    assert (r.origin, r.terminus, r.trip_type) == (origin, terminus, "one_way")
+
+
 def test_round_trip_with_a_named_turnaround() -> None:
     r = parse("Round trip from Chicago to Oklahoma City and back on Route 66, "
               "10 days from 2027-06-01")
@@ -276,7 +286,7 @@ def test_prompt_of_exactly_the_maximum_length_is_accepted() -> None:
     ("", "prompt", "empty"),
     (" \n\t\u200b ", "prompt", "empty"),
     ("Denver to Chicago " * 120, "prompt", "2000"),
-    ("7 days from 2027-05-03 via Route 66", "origin", "say where you start"),
+    ("7 days from 2027-05-03 on Route 67", "origin", "say where you start"),
     ("to Chicago, 7 days from 2027-05-03", "origin", "'Los Angeles to Chicago'"),
     ("from Denver, 7 days from 2027-05-03", "terminus", "say where you end"),
     ("Denver to Chicago from 2027-05-03", "days", "1-30 days"),

@@ -75,7 +75,7 @@ def test_home_airport_is_prefilled_from_the_setting(qtbot, form):
     other = IntentForm(default_catalog(), load_routes(), home_airport="sfo", today=TODAY)
     qtbot.addWidget(other)
     assert other.home_combo.currentData() == "SFO"
-    assert [other.route_combo.itemText(i) for i in range(2)] == [NO_ROUTE, "Overseas Highway"]
+    assert [other.route_combo.itemText(i) for i in range(2)] == [NO_ROUTE, "Blue Ridge Parkway"]
 
 
 def test_city_form_produces_the_intent(qtbot, form, expected):
