@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--save", action="store_true", help="store the result as a new version of a trip")
     plan.add_argument("--trip", help="with --save: the trip to add a version to (default: a new trip)")
     plan.add_argument("--name", help="with --save: the new trip's name")
+    plan.add_argument("--llm", action="store_true",
+                      help="let the configured OpenAI-compatible model read the prompt and propose choices")
     verify = command("verify", "re-verify a saved itinerary")
     verify.add_argument("itinerary")
     export = command("export", "export a saved itinerary")
