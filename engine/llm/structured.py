@@ -26,8 +26,15 @@ def answer_errors(schema: type[M], text: str) -> tuple[M | None, list[str]]:
     try:
         return schema.model_validate(data), []
     except ValidationError as exc:
-        return None, [f"{'.'.join(str(p) for p in e['loc']) or 'answer'}: {e['msg']}"
-                      for e in exc.errors()[:MAX_ERRORS_SHOWN]]
+        return None, [_error_line(e) for e in exc.errors()[:MAX_ERRORS_SHOWN]]
+
+
+def _error_line(e: dict) -> str:
+    """One rejection, short: an enum error lists every id, so say only what was given."""
+    where = ".".join(str(p) for p in e["loc"]) or "answer"
+    if e["type"] == "literal_error":
+        return f"{where}: {str(e.get('input'))[:80]!r} is not one of the allowed ids"
+    return f"{where}: {e['msg'][:200]}"
 
 
 def reask_message(schema: type[BaseModel], example: dict, errors: list[str]) -> dict:
