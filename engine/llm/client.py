@@ -49,7 +49,7 @@ class LLMClient:
     async def ask_json(self, node: str, messages: list[dict], schema: type[BaseModel]) -> tuple[str, CallUsage]:
         """The model's raw JSON text for ``messages`` (validated by the caller), and its usage."""
         if self.meter.cost_usd >= self.config.max_cost_usd:
-            raise ModelUnavailable(f"this run's model cost reached the ${self.config.max_cost_usd:.2f} limit")
+            raise ModelUnavailable(f"this run's model cost reached the ${self.config.max_cost_usd:g} limit")
         started = time.perf_counter()
         answer = await self._with_retries(messages, schema)
         usage = call_usage(node, self.config.model, getattr(answer, "usage", None),
