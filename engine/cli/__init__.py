@@ -67,6 +67,29 @@ def build_parser() -> argparse.ArgumentParser:
     trips = command("trips", "list, show or delete stored trips")
     trips.add_argument("action", choices=["list", "show", "delete"])
     trips.add_argument("trip_id", nargs="?")
+    ideas = command("ideas", "add or list a trip's ideas")
+    ideas.add_argument("action", choices=["add", "list"])
+    ideas.add_argument("trip_id")
+    ideas.add_argument("--title")
+    ideas.add_argument("--priority", type=int, default=3, help="1 (highest) to 5; default 3")
+    chat = command("chat", "post to, import into or list a trip's planning chat")
+    chat.add_argument("action", choices=["post", "import", "list"])
+    chat.add_argument("trip_id")
+    chat.add_argument("text", nargs="?", help="post: the message; import: a WhatsApp .txt or Telegram JSON export")
+    feedback = command("feedback", "add or list feedback on a version")
+    feedback.add_argument("action", choices=["add", "list"])
+    feedback.add_argument("trip_id")
+    feedback.add_argument("--text")
+    feedback.add_argument("--rating", type=int)
+    feedback.add_argument("--version", type=int, help="default: the latest version")
+    react = command("react", "react to a version with an emoji")
+    react.add_argument("trip_id")
+    react.add_argument("emoji")
+    react.add_argument("--version", type=int, help="default: the latest version")
+    revise = command("revise", "let the model revise the latest version from feedback and reactions")
+    revise.add_argument("trip_id")
+    revise.add_argument("--out", help="write the new version's itinerary JSON here")
+    revise.add_argument("--today", help="planning date (YYYY-MM-DD); default today")
     ev = command("eval", "run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
     bench = command("bench", "print the performance figures")
@@ -97,6 +120,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "trips":
         from .trips_cmd import run_trips
         return run_trips(args)
+    if args.command in ("ideas", "chat", "feedback", "react"):
+        from . import group_cmd
+        return getattr(group_cmd, f"run_{args.command}")(args)
+    if args.command == "revise":
+        from .revise_cmd import run_revise
+        return run_revise(args)
     if args.command == "eval":
         from engine.evaluation import main as eval_main
         return eval_main(args.paths)

@@ -252,7 +252,7 @@ def test_upgrading_a_0003_database_with_data_keeps_it(db_url):
         ctx = _rows_of_0003(conn, result)
     engine.dispose()
     with Store.open(db_url) as store:
-        assert store.schema_revision() == migrate.head() == "0004"
+        assert store.schema_revision() == migrate.head()  # 0004 or later
         indexes = {ix["name"] for ix in inspect(store._engine).get_indexes("itinerary_version")}
         assert {"ix_itinerary_version_run_id", "ix_itinerary_version_lineage"} <= indexes
         with store.org(ctx) as repo:
