@@ -63,14 +63,15 @@ def run_trips(args) -> int:
         return 0
 
 
-def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, drafter=None, meta_of=None):
+def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, drafter=None, meta_of=None,
+                  request_key: str = ""):
     """Plan ``intent`` recording the run live, and store the plan as the next version of
     ``trip_id`` (or of a new trip named ``name``). The same request (trip, intent, planning date)
     saved within the idempotency TTL is reused, not planned and saved again. Returns a PlanResult."""
     from engine.store import PlanRecorder
     with signed_in() as (store, ctx):
         recorder = PlanRecorder(store, ctx)
-        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}")
+        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}{request_key}")
         if ticket.duplicate is not None:
             minutes = int(recorder.ttl.total_seconds() // 60)
             print(f"reused version {ticket.duplicate.number} of trip {ticket.trip_id}: the same request was saved "
