@@ -95,7 +95,7 @@ def invalid_output_document(exc: ModelOutputError) -> str:
 def llm_meta(drafter, *, extracted: bool) -> dict:
     """Seed 001 llmMeta: counts only (this path has no ideas, feedback or chat)."""
     meter = drafter.client.meter
-    return {**drafter.meta, "ideaCount": 0, "feedbackCount": 0, "reactionCount": 0, "chatMessageCount": 0,
+    return {"ideaCount": 0, "feedbackCount": 0, "reactionCount": 0, "chatMessageCount": 0, **drafter.meta,
             "intentExtracted": extracted, **meter.summary()}
 
 
@@ -112,7 +112,10 @@ def run_plan_llm(args, session, outputs, today) -> int:
     except ModelOutputError as exc:
         return _invalid(outputs, exc)
     check_not_past(intent, today)
-    drafter = Drafter(client) if client is not None and intent.mode != "road_trip" else None
+    drafter = None
+    if client is not None and intent.mode != "road_trip":
+        ideas = _trip_ideas(args.trip) if args.save and args.trip else []
+        drafter = Drafter(client, ideas=ideas)
     meta_of = (lambda _result: llm_meta(drafter, extracted=extracted) if drafter.meta else None)
     if args.save:
         from .trips_cmd import plan_and_save
@@ -129,6 +132,13 @@ def run_plan_llm(args, session, outputs, today) -> int:
         return 3
     meta = meta_of(result) if drafter is not None else None
     return report_plan(args, outputs, result, llm_meta=meta)
+
+
+def _trip_ideas(trip_id: str) -> list[tuple[str, int]]:
+    """The trip's ideas by priority: the v1 prompt takes the top 10 (5, 3 when too long)."""
+    from .trips_cmd import org_scope
+    with org_scope() as repo:
+        return [(i.title, i.priority) for i in repo.group.ideas(trip_id)][:10]
 
 
 def _invalid(outputs, exc: ModelOutputError) -> int:

@@ -8,7 +8,6 @@ never reaches it (seed 002 §11.2)."""
 from __future__ import annotations
 
 import json
-import math
 from datetime import datetime, timezone
 from typing import Literal
 
@@ -20,6 +19,7 @@ from engine.planning.proposal import DayChoice, DraftChoices
 
 from .client import LLMClient
 from .structured import ask_valid
+from .token_guard import V1_IDEAS, fit, max_prompt_tokens
 
 SYSTEM = ("You choose what a trip includes; a scheduler decides when. Pick venues and restaurants "
           "only by the ids given, at most 3 venues and 2 meals a day, respecting the travellers' "
@@ -51,7 +51,8 @@ def example_answer(inputs: PlannerInputs) -> dict:
             "airport": next((f.dest for f in inputs.flights if f.direction == "outbound"), "none")}
 
 
-def trip_facts_document(inputs: PlannerInputs, brief: dict | None = None) -> dict:
+def trip_facts_document(inputs: PlannerInputs, brief: dict | None = None,
+                        ideas: list[tuple[str, int]] | None = None) -> dict:
     intent = inputs.intent
     doc = {"city": intent.city, "start": str(intent.date_window.start), "end": str(intent.date_window.end),
            "days": intent.days, "travellers": intent.travellers, "budget_usd": intent.budget_usd_cents // 100,
@@ -64,19 +65,17 @@ def trip_facts_document(inputs: PlannerInputs, brief: dict | None = None) -> dic
            "hotels": [{"tier": h.tier.value, "usd_per_night": h.price_per_night_usd_cents // 100}
                       for h in inputs.lodgings],
            "airports": sorted({f.dest for f in inputs.flights if f.direction == "outbound"})}
+    if ideas:
+        doc["group_ideas"] = [{"title": t, "priority": p} for t, p in ideas]  # by priority, 1 first
     if brief:
         doc["group_brief"] = brief  # a structured summary, never the chat itself
     return doc
 
 
-def drafting_messages(inputs: PlannerInputs, brief: dict | None = None) -> list[dict]:
-    facts = json.dumps(trip_facts_document(inputs, brief), separators=(",", ":"))
+def drafting_messages(inputs: PlannerInputs, brief: dict | None = None,
+                      ideas: list[tuple[str, int]] | None = None) -> list[dict]:
+    facts = json.dumps(trip_facts_document(inputs, brief, ideas), ensure_ascii=False, separators=(",", ":"))
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Trip data:\n{facts}"}]
-
-
-def token_estimate(messages: list[dict]) -> int:
-    """The seed's estimate: ceil(chars / 4)."""
-    return math.ceil(sum(len(m["content"]) for m in messages) / 4)
 
 
 def to_choices(answer: BaseModel) -> DraftChoices:
@@ -89,14 +88,18 @@ class Drafter:
     choices, or None when the model is unavailable (``warning`` then says why: the rule-based plan
     follows). ``ModelOutputError`` (invalid twice) propagates: the run stops."""
 
-    def __init__(self, client: LLMClient, *, brief: dict | None = None) -> None:
+    def __init__(self, client: LLMClient, *, brief: dict | None = None,
+                 ideas: list[tuple[str, int]] | None = None, brief_meta: dict | None = None) -> None:
         self.client = client
         self.brief = brief
+        self.ideas = ideas or []  # the trip's ideas by priority (title, priority)
+        self.brief_meta = brief_meta or {}
         self.warning: str | None = None
         self.meta: dict = {}
 
     async def __call__(self, inputs: PlannerInputs, on_reject=None) -> DraftChoices | None:
-        messages = drafting_messages(inputs, self.brief)
+        messages, kept, tokens = fit(lambda n: drafting_messages(inputs, self.brief, self.ideas[:n]),
+                                     V1_IDEAS if self.ideas else (0,), max_prompt_tokens(), "drafting")
         schema = proposal_schema(inputs)
         try:
             answer = await ask_valid(self.client, "draft", messages, schema,
@@ -106,5 +109,5 @@ class Drafter:
             return None
         self.meta = {"model": self.client.config.model,
                      "generatedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                     "promptTokenEstimate": token_estimate(messages)}
+                     "promptTokenEstimate": tokens, "ideaCount": min(kept, len(self.ideas)), **self.brief_meta}
         return to_choices(answer)
