@@ -115,7 +115,8 @@ def run_plan_llm(args, session, outputs, today) -> int:
     drafter = None
     if client is not None and intent.mode != "road_trip":
         ideas = _trip_ideas(args.trip) if args.save and args.trip else []
-        drafter = Drafter(client, ideas=ideas)
+        brief, brief_meta = _chat_brief(client, args.trip if args.save else None)
+        drafter = Drafter(client, ideas=ideas, brief=brief, brief_meta=brief_meta)
     meta_of = (lambda _result: llm_meta(drafter, extracted=extracted) if drafter.meta else None)
     if args.save:
         from .trips_cmd import plan_and_save
@@ -139,6 +140,19 @@ def _trip_ideas(trip_id: str) -> list[tuple[str, int]]:
     from .trips_cmd import org_scope
     with org_scope() as repo:
         return [(i.title, i.priority) for i in repo.group.ideas(trip_id)][:10]
+
+
+def _chat_brief(client, trip_id: str | None) -> tuple[dict | None, dict]:
+    """The brief when the flag is on and the trip has a chat; failures fall back (logged)."""
+    from engine.llm import chat_brief
+    if not chat_brief.enabled() or not trip_id:
+        return None, {}
+    from .trips_cmd import org_scope
+    window = chat_brief.window_from_env()
+    with org_scope() as repo:
+        messages = repo.group.chat(trip_id, limit=window.max_messages)
+    brief, meta = asyncio.run(_closing(client, chat_brief.summarize_planning_chat(client, messages, window=window)))
+    return brief, {**meta, "chatMessageCount": meta["chatBriefMessageCount"]}
 
 
 def _invalid(outputs, exc: ModelOutputError) -> int:
