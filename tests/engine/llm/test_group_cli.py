@@ -156,3 +156,55 @@ def test_revise_without_a_model_says_why(home, trip) -> None:
     assert tw(home, "react", trip, "👍").returncode == 0
     done = tw(home, "revise", trip, "--today", TODAY, OPENAI_BASE_URL="not a url")
     assert done.returncode == 2 and done.stderr.startswith("tripwright: model: revise needs the model")
+
+
+INTENT = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
+          "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK"}
+
+
+def intent_file(tmp_path: Path) -> str:
+    path = tmp_path / "intent.json"
+    path.write_text(json.dumps(INTENT))
+    return str(path)
+
+
+def brief_answer(request: dict) -> Reply:
+    return Reply(content=json.dumps({
+        "mustDos": ["Versailles"], "avoid": ["long queues"],
+        "preferences": {"pace": "slow", "budget": "lower", "focus": ["food"], "logistics": []},
+        "constraints": [], "openQuestions": [], "confidence": {"pace": "high", "budget": "high"}}))
+
+
+def test_the_chat_brief_goes_into_the_draft_when_the_flag_is_on(home, trip, tmp_path) -> None:
+    assert tw(home, "chat", "post", trip, "Versailles is a must for me").returncode == 0
+    assert tw(home, "ideas", "add", trip, "Picnic in the Tuileries", "--priority", "1").returncode == 2  # no --title
+    assert tw(home, "ideas", "add", trip, "--title", "Picnic in the Tuileries", "--priority", "1").returncode == 0
+    out = tmp_path / "v2.json"
+    with ScriptedServer([brief_answer, first_choices]) as server:
+        done = tw(home, "plan", "--llm", "--intent", intent_file(tmp_path), "--save", "--trip", trip, "--out", str(out),
+                  "--today", TODAY, OPENAI_BASE_URL=server.base_url, ITINERARY_INCLUDE_CHAT_BRIEF_ON_GENERATE="1")
+        brief_request, draft_request = server.chat_requests()
+    assert done.returncode == 0, done.stderr
+    facts = json.loads(draft_request["messages"][1]["content"].split("\n", 1)[1])
+    assert facts["group_brief"]["mustDos"] == ["Versailles"]
+    assert facts["group_ideas"] == [{"title": "Picnic in the Tuileries", "priority": 1}]
+    assert "Versailles is a must" not in json.dumps(draft_request)  # the brief, never the chat
+    meta = json.loads(out.read_text())["llm_meta"]
+    # one speaker: the pace and budget the model claimed are no consensus
+    assert facts["group_brief"]["preferences"]["pace"] == "unknown"
+    assert (meta["chatBriefEnabled"], meta["chatBriefSucceeded"], meta["chatBriefMessageCount"]) == (True, True, 1)
+    assert meta["ideaCount"] == 1 and "Versailles" not in json.dumps(meta)
+
+
+def test_a_failing_brief_falls_back_to_drafting_without_it(home, trip, tmp_path) -> None:
+    assert tw(home, "chat", "post", trip, "slow mornings please").returncode == 0
+    out = tmp_path / "v2.json"
+    with ScriptedServer([Reply(content="??"), Reply(content="??"), first_choices]) as server:
+        done = tw(home, "-v", "plan", "--llm", "--intent", intent_file(tmp_path), "--save", "--trip", trip, "--out", str(out),
+                  "--today", TODAY, OPENAI_BASE_URL=server.base_url, ITINERARY_INCLUDE_CHAT_BRIEF_ON_GENERATE="1")
+        draft_request = server.chat_requests()[-1]
+    assert done.returncode == 0, done.stderr
+    assert "chat_brief_failed" in done.stderr
+    assert "group_brief" not in draft_request["messages"][1]["content"]
+    meta = json.loads(out.read_text())["llm_meta"]
+    assert meta["chatBriefEnabled"] is True and meta["chatBriefSucceeded"] is False
