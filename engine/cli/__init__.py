@@ -92,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     revise.add_argument("--today", help="planning date (YYYY-MM-DD); default today")
     ev = command("eval", "run the YAML scenario suite")
     ev.add_argument("paths", nargs="*")
+    ev.add_argument("--llm", action="store_true", help="also draft with the configured model (TravelPlanner figures)")
     bench = command("bench", "print the performance figures")
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -128,6 +129,6 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_revise(args)
     if args.command == "eval":
         from engine.evaluation import main as eval_main
-        return eval_main(args.paths)
+        return eval_main(args.paths, llm=args.llm)
     from .bench_cmd import run_bench
     return run_bench(args)
