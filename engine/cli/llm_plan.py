@@ -113,7 +113,9 @@ def run_plan_llm(args, session, outputs, today) -> int:
         return _invalid(outputs, exc)
     check_not_past(intent, today)
     drafter = None
-    if client is not None and intent.mode != "road_trip":
+    if client is not None and intent.mode == "road_trip":
+        print("tripwright: warning: the model does not draft road trips yet; planned rule-based", file=sys.stderr)
+    elif client is not None:
         ideas = _trip_ideas(args.trip) if args.save and args.trip else []
         brief, brief_meta = _chat_brief(client, args.trip if args.save else None)
         drafter = Drafter(client, ideas=ideas, brief=brief, brief_meta=brief_meta)
@@ -132,6 +134,10 @@ def run_plan_llm(args, session, outputs, today) -> int:
         print(f"tripwright: {result.failure.reason}: {result.failure.message}", file=sys.stderr)
         return 3
     meta = meta_of(result) if drafter is not None else None
+    if drafter is not None:  # diagnostics: calls, invalid outputs, tokens and cost of this run
+        import structlog
+        structlog.get_logger("tripwright.llm").info("llm_usage", run_id=result.run_id,
+                                                    **drafter.client.meter.summary())
     return report_plan(args, outputs, result, llm_meta=meta)
 
 

@@ -200,3 +200,16 @@ def test_without_llm_the_cli_never_imports_openai(intent_path, tmp_path) -> None
             f"'{TODAY}']); print('openai' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code, str(intent_path)], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_usage_is_logged_for_diagnostics_and_road_trips_say_they_are_rule_based(intent_path, tmp_path) -> None:
+    with ScriptedServer([first_choices]) as server:
+        done = tw(server.base_url, "-v", "plan", "--llm", "--intent", str(intent_path), "--today", TODAY)
+    assert done.returncode == 0
+    assert "llm_usage" in done.stderr and "invalidOutputs=0" in done.stderr and "costUsd=0.00036" in done.stderr
+    with ScriptedServer() as server:
+        road = tw(server.base_url, "plan", "--llm", "--prompt", "LA to Chicago via Route 66, 7 days from 2027-05-03",
+                  "--today", TODAY)
+        assert server.chat_requests() == []
+    assert road.returncode == 0, road.stderr
+    assert road.stderr.strip() == "tripwright: warning: the model does not draft road trips yet; planned rule-based"
