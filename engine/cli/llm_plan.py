@@ -29,10 +29,21 @@ def model_client():
     from engine.llm.config import config_from_env
     from engine.settings import apply_env, load_settings
     try:
-        return LLMClient(config_from_env(settings=apply_env(load_settings().settings)))
+        settings = apply_env(load_settings().settings)
+        return LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))
     except ModelUnavailable as exc:
         warn(exc.reason)
         return None
+
+
+def stored_key(settings) -> str | None:
+    """The key the app stored for the endpoint (OS keyring); ``OPENAI_API_KEY`` still wins."""
+    if os.environ.get("OPENAI_API_KEY", "").strip() or os.environ.get("TRIPWRIGHT_OFFLINE") == "1":
+        return None
+    from engine.settings import endpoint_or_default, stored_api_key
+    from engine.store.secret_store import SecretStore
+    endpoint = os.environ.get("OPENAI_BASE_URL", "").strip() or settings.llm_endpoint
+    return stored_api_key(endpoint_or_default(endpoint), SecretStore())
 
 
 def intent_with_model(client, text: str, session, home: str | None):

@@ -50,7 +50,9 @@ def run_revise(args) -> int:
     with org_scope() as repo:
         intent, material = _material(repo, args.trip_id)
     try:
-        client = LLMClient(config_from_env(settings=apply_env(load_settings().settings)))
+        from .llm_plan import stored_key
+        settings = apply_env(load_settings().settings)
+        client = LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))
     except ModelUnavailable as exc:
         raise InputError("model", f"revise needs the model: {exc.reason}") from None
     reviser = Reviser(client, material)
