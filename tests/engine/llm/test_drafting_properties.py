@@ -112,3 +112,20 @@ def test_models_are_listed_for_test_connection() -> None:
     with ScriptedServer(default=Reply(status=401, body=error_body(401, "bad key"))) as server:
         with pytest.raises(ModelUnavailable, match="HTTP 401 unauthorized"):
             asyncio.run(listed(server.base_url))
+
+
+def test_the_model_chooses_what_and_the_builder_when() -> None:
+    intent = IntentV1.model_validate(PARIS_DEMO)
+    session = PlanningSession(default_catalog(), today=TODAY)
+    with ScriptedServer(default=first_choices) as server:
+        result, _ = run_with(server, intent, session)
+        proposal = json.loads(first_choices(server.chat_requests()[0]).content)
+    assert result.status == "completed" and not result.itinerary.repairs
+    assert result.plan.branch == f"{proposal['airport']}/{proposal['hotel_tier']}"
+    for di, day in enumerate(result.plan.days):
+        wanted = set(proposal["days"][di]["venues"]) | set(proposal["must_dos"])
+        visits = [s.selected.option_ref for s in day.slots if s.role == "activity"]
+        meals = [s.selected.option_ref for s in day.slots if s.role == "meal"]
+        assert set(visits) <= wanted, (di, visits, wanted)
+        assert set(meals) <= set(proposal["days"][di]["meals"]), (di, meals)
+    assert not blocking(verify_plan(result.plan, intent, result.inputs.facts))
