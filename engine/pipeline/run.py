@@ -245,7 +245,10 @@ class _Run:
     def _plan(self, inputs: PlannerInputs) -> list[PlanV1]:
         if self.choices is not None:
             from engine.planning.proposal import plans_from_proposal
-            return plans_from_proposal(inputs, self.choices)
+            plans = plans_from_proposal(inputs, self.choices)
+            for note in self.choices.notes:  # what the builder could not take from the proposal
+                self.emitter.emit("planner", EventStatus.running, progress=30, note=note)
+            return plans
         builder = PlanBuilder(inputs, day_memo=self.s.memo)
         return [builder.build(b) for b in enumerate_branches(inputs)]
 

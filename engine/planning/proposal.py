@@ -30,7 +30,7 @@ class DraftChoices:
     must_dos: tuple[str, ...] = ()
     hotel_tier: str | None = None
     airport: str | None = None
-    notes: list[str] = field(default_factory=list, compare=False)  # what the builder had to change
+    notes: list[str] = field(default_factory=list, compare=False, repr=False)  # what the builder had to change
 
 
 def proposal_branch(inputs: PlannerInputs, choices: DraftChoices) -> tuple[Branch, str | None]:

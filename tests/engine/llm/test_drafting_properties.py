@@ -129,3 +129,13 @@ def test_the_model_chooses_what_and_the_builder_when() -> None:
         assert set(visits) <= wanted, (di, visits, wanted)
         assert set(meals) <= set(proposal["days"][di]["meals"]), (di, meals)
     assert not blocking(verify_plan(result.plan, intent, result.inputs.facts))
+
+
+def test_a_proposal_whose_branch_cannot_fly_is_explained_and_replaced(paris_inputs) -> None:
+    from engine.planning.branches import enumerate_branches
+    from engine.planning.proposal import DraftChoices, plans_from_proposal
+    choices = DraftChoices(days=(), hotel_tier="luxury", airport="XXX")  # no flight lands at XXX
+    [plan] = plans_from_proposal(paris_inputs, choices)
+    first = enumerate_branches(paris_inputs)[0]
+    assert plan.branch == first.label
+    assert choices.notes == [f"no flights fit a luxury hotel via XXX; used {first.label} instead"]
