@@ -224,6 +224,15 @@ class GroupPlanning:
             .group_by(VersionReaction.emoji).order_by(VersionReaction.emoji)).all()
         return {emoji: count for emoji, count in rows}
 
+    def change_marker(self, trip_id: str) -> tuple[int, ...]:
+        """A cheap fingerprint of the trip's group activity (ideas, chat, feedback, reactions,
+        versions) for a teammate's app to poll (≤ 5 s): a different value means reload the dock.
+        Counts only; rows are never edited in place, so a count is enough to see an addition."""
+        self._trip(trip_id)
+        counted = (Idea, ChatMessage, Feedback, VersionReaction, ItineraryVersion)
+        return tuple(int(self._s.scalar(select(func.count()).select_from(t).where(t.trip_id == trip_id)) or 0)
+                     for t in counted)
+
     def revision_status(self, trip_id: str) -> RevisionStatus:
         self._trip(trip_id)
         latest = self.latest_version(trip_id)

@@ -62,3 +62,22 @@ def test_group_rows_stay_in_their_org(store, org_a, org_b, itinerary):
     with store.org(org_a) as repo:
         assert repo.group.reactions(trip.trip_id) == {"🎉": 1}
         assert repo.group.feedback(trip.trip_id) == []
+
+
+def test_a_teammate_sees_additions_by_polling_without_reopening(db_url, accounts_for):
+    """Two stores on one database (two computers): the second one's poll changes after the first
+    adds something, with no restart (the app polls change_marker every ≤ 5 s)."""
+    from engine.store import Store
+    first, ctx = accounts_for(db_url)
+    with first.org(ctx) as repo:
+        trip = repo.trips.create("Team trip")
+    with Store.open(db_url) as second:
+        with second.org(ctx) as repo:
+            before = repo.group.change_marker(trip.trip_id)
+        with first.org(ctx) as repo:
+            repo.group.add_idea(trip.trip_id, "Boat tour", priority=2)
+            repo.group.post(trip.trip_id, "who books the boat?")
+        with second.org(ctx) as repo:
+            after = repo.group.change_marker(trip.trip_id)
+            assert after != before and after[:2] == (before[0] + 1, before[1] + 1)
+            assert [i.title for i in repo.group.ideas(trip.trip_id)] == ["Boat tour"]
