@@ -11,6 +11,7 @@ file, and never into an audit detail or a signal.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -18,12 +19,12 @@ from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
-                               QLabel, QLineEdit, QVBoxLayout, QWidget)
+                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
 from engine.catalog import default_catalog
 from engine.settings import (API_KEY_ENV, DEFAULT_LLM_ENDPOINT, Settings, check_api_key, delete_api_key,
-                             endpoint_or_default, env_overrides, field_errors, save_settings, set_api_key,
-                             stored_api_key)
+                             endpoint_or_default, env_overrides, field_errors, get_api_key, save_settings,
+                             set_api_key, stored_api_key)
 from engine.store.secret_store import SecretStore
 from widgets.intent_fields import INVALID_BACKGROUND, FieldErrors, plain
 
@@ -62,6 +63,7 @@ class SettingsDialog(QDialog):
     """
 
     saved = Signal(object)
+    tested = Signal(str)  # the Test connection line, delivered from its worker thread
 
     def __init__(self, settings: Settings, secrets: SecretStore, *, on_audit: AuditHook | None = None,
                  path: Path | None = None, environ: Mapping[str, str] | None = None,
@@ -137,7 +139,36 @@ class SettingsDialog(QDialog):
         form.addRow(self._row_label("llm_endpoint"), self._field("llm_endpoint", self.endpoint_edit, overrides))
         form.addRow(self._row_label("llm_model"), self._field("llm_model", self.model_edit, overrides))
         form.addRow(self._row_label("api_key"), key_column)
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self.test_connection)
+        self.test_result = plain("")
+        self.test_result.setObjectName("test_result")
+        self.test_result.setWordWrap(True)
+        self.tested.connect(self._show_test)
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(self.test_button)
+        line.addWidget(self.test_result, 1)
+        form.addRow("", row)
         return group
+
+    def test_connection(self) -> None:
+        """List the endpoint's models (or the exact error) off the GUI thread."""
+        endpoint = endpoint_or_default(self.endpoint_edit.text())
+        model = self.model_edit.text().strip()
+        key = self.key_edit.text().strip() or get_api_key(endpoint, self.secrets, self.environ)
+        self.test_button.setEnabled(False)
+        self.test_result.setText("Testing…")
+
+        def work() -> None:
+            from engine.llm.connection import test_connection  # lazy: openai costs ~1 s to import
+            self.tested.emit(test_connection(endpoint, model, key))
+        threading.Thread(target=work, name="llm-test-connection", daemon=True).start()
+
+    def _show_test(self, text: str) -> None:
+        self.test_result.setText(text)
+        self.test_button.setEnabled(True)
 
     def _row_label(self, key: str) -> QLabel:
         """Labels of one width, so the two groups' fields line up."""

@@ -12,6 +12,7 @@
     │   ├── ToolUnavailable   breaker open, 5xx/429 or no network; ``retry_after_s`` when known
     │   └── ToolResponseError garbage, wrong content type, 200 with an error body (never retried)
     ├── ModelOutputError      an LLM answered something that is not valid for its schema
+    ├── ModelUnavailable      the LLM endpoint cannot be used (unreachable, slow, 401, 404, cost cap)
     ├── TenancyError          an operation without (or across) an org context
     ├── StoreError            the database cannot be opened or written (locked, corrupt, unreachable, too new)
     └── AuthError             a failed login or a locked account (``retry_after_s`` when locked)
@@ -104,7 +105,23 @@ class ToolResponseError(ToolError):
 
 
 class ModelOutputError(TripwrightError):
-    """An LLM returned output that failed schema validation."""
+    """An LLM returned output that failed schema validation (twice: the re-ask failed too)."""
+
+    reason = "invalid_model_output"
+
+    def __init__(self, message: str, *, node: str = "", errors: list[str] | None = None) -> None:
+        self.node = node
+        self.errors = errors or []
+        super().__init__(message)
+
+
+class ModelUnavailable(TripwrightError):
+    """The model cannot be asked; callers fall back to the rule-based path. ``reason`` is one
+    line for the warning (never holds the key or the prompt)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
 
 
 class TenancyError(TripwrightError):

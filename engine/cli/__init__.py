@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--save", action="store_true", help="store the result as a new version of a trip")
     plan.add_argument("--trip", help="with --save: the trip to add a version to (default: a new trip)")
     plan.add_argument("--name", help="with --save: the new trip's name")
+    plan.add_argument("--llm", action="store_true",
+                      help="let the configured OpenAI-compatible model read the prompt and propose choices")
     verify = command("verify", "re-verify a saved itinerary")
     verify.add_argument("itinerary")
     export = command("export", "export a saved itinerary")
@@ -69,14 +71,38 @@ def build_parser() -> argparse.ArgumentParser:
     trips = command("trips", "list, show or delete stored trips")
     trips.add_argument("action", choices=["list", "show", "delete"])
     trips.add_argument("trip_id", nargs="?")
+    ideas = command("ideas", "add or list a trip's ideas")
+    ideas.add_argument("action", choices=["add", "list"])
+    ideas.add_argument("trip_id")
+    ideas.add_argument("--title")
+    ideas.add_argument("--priority", type=int, default=3, help="1 (highest) to 5; default 3")
+    chat = command("chat", "post to, import into or list a trip's planning chat")
+    chat.add_argument("action", choices=["post", "import", "list"])
+    chat.add_argument("trip_id")
+    chat.add_argument("text", nargs="?", help="post: the message; import: a WhatsApp .txt or Telegram JSON export")
+    feedback = command("feedback", "add or list feedback on a version")
+    feedback.add_argument("action", choices=["add", "list"])
+    feedback.add_argument("trip_id")
+    feedback.add_argument("--text")
+    feedback.add_argument("--rating", type=int)
+    feedback.add_argument("--version", type=int, help="default: the latest version")
+    react = command("react", "react to a version with an emoji")
+    react.add_argument("trip_id")
+    react.add_argument("emoji")
+    react.add_argument("--version", type=int, help="default: the latest version")
+    revise = command("revise", "let the model revise the latest version from feedback and reactions")
+    revise.add_argument("trip_id")
+    revise.add_argument("--out", help="write the new version's itinerary JSON here")
+    revise.add_argument("--today", help="planning date (YYYY-MM-DD); default today")
     from .notes_cmd import add_notes_parser
     add_notes_parser(command)
-    ev = command("eval", "run the YAML scenario suite")
-    ev.add_argument("paths", nargs="*")
     diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
     diag.add_argument("--json", action="store_true", help="the report as JSON")
     diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
     diag.add_argument("--bundle", help="write a .zip with the report, metrics, versions and redacted logs")
+    ev = command("eval", "run the YAML scenario suite")
+    ev.add_argument("paths", nargs="*")
+    ev.add_argument("--llm", action="store_true", help="also draft with the configured model (TravelPlanner figures)")
     bench = command("bench", "print the performance figures")
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -115,8 +141,14 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "diagnostics":
         from .diagnostics_cmd import run_diagnostics
         return run_diagnostics(args)
+    if args.command in ("ideas", "chat", "feedback", "react"):
+        from . import group_cmd
+        return getattr(group_cmd, f"run_{args.command}")(args)
+    if args.command == "revise":
+        from .revise_cmd import run_revise
+        return run_revise(args)
     if args.command == "eval":
         from engine.evaluation import main as eval_main
-        return eval_main(args.paths)
+        return eval_main(args.paths, llm=args.llm)
     from .bench_cmd import run_bench
     return run_bench(args)

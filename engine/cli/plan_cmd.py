@@ -126,6 +126,9 @@ def run_plan(args) -> int:
     outputs = Outputs.check({"--out": args.out, "--gpx": args.gpx, "--ics": args.ics, "--events": args.events},
                             inputs={"--intent": args.intent})
     session = PlanningSession(default_catalog(), today=today)
+    if args.llm:
+        from .llm_plan import run_plan_llm
+        return run_plan_llm(args, session, outputs, today)
     intent = (read_intent_file(args.intent) if args.intent is not None
               else intent_from_prompt(args.prompt, session, args.home_airport))
     if args.route_file is not None:
@@ -140,6 +143,11 @@ def run_plan(args) -> int:
             result = asyncio.run(session.plan(intent))
     finally:
         _save_diagnostics(session)
+    return report_plan(args, outputs, result)
+
+
+def report_plan(args, outputs, result, *, llm_meta: dict | None = None) -> int:
+    """Write the outputs of a finished run and print its summary; the exit code."""
     events = partial(_events_jsonl, result.events)
     if result.status != "completed":
         outputs.write({"--events": events, "--out": partial(result.failure.model_dump_json, indent=2)})
@@ -150,6 +158,8 @@ def run_plan(args) -> int:
             print(f"  cycle {diff.cycle}: {moves}", file=sys.stderr)
         return 3
     itinerary = result.itinerary
+    if llm_meta:
+        itinerary = itinerary.model_copy(update={"llm_meta": llm_meta})
     exports = {f"--{kind}": partial(RENDERERS[kind], itinerary) for kind in ("out", "gpx", "ics")}
     outputs.write({**exports, "--events": events})
     _print_report(args, result)

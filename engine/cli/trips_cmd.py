@@ -75,7 +75,8 @@ def run_trips(args) -> int:
         return 0
 
 
-def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
+def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, drafter=None, meta_of=None,
+                  request_key: str = ""):
     """Plan ``intent`` recording the run live, and store the plan as the next version of
     ``trip_id`` (or of a new trip named ``name``). The same request (trip, intent, planning date)
     saved within the idempotency TTL is reused, not planned and saved again. Returns a PlanResult."""
@@ -88,7 +89,7 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
         session.toolbox.executor.durable = StoreToolCache(store, ctx)  # real answers outlive the process
         session.org_id, session.user_id = ctx.org_id, ctx.user_id
         recorder = PlanRecorder(store, ctx)
-        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}")
+        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}{request_key}")
         if ticket.duplicate is not None:
             minutes = int(recorder.ttl.total_seconds() // 60)
             print(f"reused version {ticket.duplicate.number} of trip {ticket.trip_id}: the same request was saved "
@@ -97,17 +98,19 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None):
         if ticket.duplicate_pending:
             raise InputError("trip", f"the same plan is being saved right now (run {ticket.run_id}); "
                                      "run the command again when it has finished")
-        result = _plan_recorded(session, intent, recorder, ticket)
-        version = recorder.finish(ticket, result)
+        result = _plan_recorded(session, intent, recorder, ticket, drafter)
+        meta = meta_of(result) if meta_of is not None and result.status == "completed" else None
+        version = recorder.finish(ticket, result, llm_meta=meta)
         if version is not None:
             print(f"saved as version {version.number} of trip {version.trip_id}", file=sys.stderr)
         return result
 
 
-def _plan_recorded(session, intent, recorder, ticket):
+def _plan_recorded(session, intent, recorder, ticket, drafter=None):
     """Run the pipeline with every event going to the recorder; a raise closes the run first."""
+    from .llm_plan import plan_with_drafter
     try:
-        return asyncio.run(session.plan(intent, on_event=lambda e: recorder.event(ticket, e)))
+        return plan_with_drafter(session, intent, drafter, on_event=lambda e: recorder.event(ticket, e))
     except BaseException as exc:
         try:
             recorder.abandon(ticket, None, error="" if isinstance(exc, KeyboardInterrupt) else str(exc) or repr(exc))

@@ -61,6 +61,7 @@ class ScenarioOutcome:
     duration_ms: int = 0
     message: str = ""
     result: PlanResult | None = field(default=None, repr=False)
+    checks: dict[str, bool] | None = field(default=None, repr=False)  # TravelPlanner families
 
     @property
     def passed(self) -> bool:
@@ -213,7 +214,7 @@ def namespace(result: PlanResult, intent) -> dict[str, Any]:
             "plan": result.plan, "facts": result.inputs.facts if result.inputs else None}
 
 
-async def run_scenario_async(scenario: Scenario | str | Path) -> ScenarioOutcome:
+async def run_scenario_async(scenario: Scenario | str | Path, drafter=None) -> ScenarioOutcome:
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     outcome = ScenarioOutcome(scenario_id=scenario.scenario_id, path=scenario.path,
@@ -223,7 +224,7 @@ async def run_scenario_async(scenario: Scenario | str | Path) -> ScenarioOutcome
         checks = [(p, SafeExpression(p.predicate)) for p in scenario.must_satisfy]
         session = build_session(scenario)
         intent = scenario_intent(scenario, session)
-        result = await session.plan(intent, edits=resolved_edits(scenario))
+        result = await session.plan(intent, edits=resolved_edits(scenario), drafter=drafter)
     except UnsafeExpression as exc:
         outcome.failures.append(f"predicate rejected: {exc}")
         return outcome
@@ -241,6 +242,8 @@ async def run_scenario_async(scenario: Scenario | str | Path) -> ScenarioOutcome
     finally:
         outcome.duration_ms = int((time.perf_counter() - started) * 1000)
     outcome.result = result
+    from .travelplanner import family_checks
+    outcome.checks = family_checks(result, intent)
     outcome.status = {"completed": "ok"}.get(result.status, result.status)
     outcome.cycles = len(repair_cycles(result))
     outcome.claims, outcome.cited = citation_counts(result.itinerary)
@@ -280,7 +283,7 @@ def scenario_paths(paths: Iterable[str | Path] | None = None) -> list[Path]:
     return out
 
 
-async def run_suite_async(paths: Iterable[str | Path] | None = None) -> SuiteReport:
+async def run_suite_async(paths: Iterable[str | Path] | None = None, drafter_factory=None) -> SuiteReport:
     outcomes = []
     for path in scenario_paths(paths):
         try:
@@ -289,22 +292,56 @@ async def run_suite_async(paths: Iterable[str | Path] | None = None) -> SuiteRep
             outcomes.append(ScenarioOutcome(scenario_id=path.stem, path=str(path), expected_status="?",
                                             status="invalid", failures=[f"invalid scenario: {exc}"]))
             continue
-        outcomes.append(await run_scenario_async(scenario))
+        outcomes.append(await run_scenario_async(scenario, drafter_factory() if drafter_factory else None))
     return SuiteReport(outcomes)
 
 
-def run_suite(paths: Iterable[str | Path] | None = None, *, out: TextIO | None = None) -> SuiteReport:
-    """Run every scenario, print the per-scenario lines and the four figures, return the report."""
-    report = asyncio.run(run_suite_async(paths))
+def run_suite(paths: Iterable[str | Path] | None = None, *, out: TextIO | None = None,
+              llm: bool = False) -> SuiteReport:
+    """Run every scenario, print the per-scenario lines and the figures, return the report.
+    ``llm``: each scenario is drafted by the configured model (falling back as ``plan --llm``)."""
+    from .travelplanner import figures, format_figures
+    factory, client = _drafters() if llm else (None, None)
+
+    async def run() -> SuiteReport:
+        try:
+            return await run_suite_async(paths, factory)
+        finally:
+            if client is not None:
+                await client.close()
+    report = asyncio.run(run())
     print(report.format(), file=out or sys.stdout)
+    print(format_figures(figures([o.checks for o in report.outcomes]), "model" if factory else "rule-based"),
+          file=out or sys.stdout)
+    if client is not None:
+        meter = client.meter
+        print(f"Model: {meter.llm_calls_total} call(s), invalid-output rate {meter.invalid_output_rate:.1%}, "
+              f"{meter.prompt_tokens}+{meter.completion_tokens} tokens"
+              + (f", ${meter.cost_usd:.4f}" if meter.priced else ", cost unknown (model not priced)"),
+              file=out or sys.stdout)
     return report
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``tripwright eval [PATHS...]``: exit 0 when the pass rate is ≥ 90%, else 1."""
+def _drafters():
+    """(factory of a Drafter per scenario, the shared client); (None, None) and a warning when the
+    model cannot be used: the suite then runs rule-based."""
+    from engine.errors import ModelUnavailable
+    from engine.llm.client import LLMClient
+    from engine.llm.config import config_from_env
+    from engine.llm.drafting import Drafter
+    try:
+        client = LLMClient(config_from_env())
+    except ModelUnavailable as exc:
+        print(f"tripwright eval: warning: model unavailable ({exc.reason}); rule-based figures", file=sys.stderr)
+        return None, None
+    return (lambda: Drafter(client)), client
+
+
+def main(argv: list[str] | None = None, *, llm: bool = False) -> int:
+    """``tripwright eval [PATHS...] [--llm]``: exit 0 when the pass rate is ≥ 90%, else 1."""
     args = list(argv or [])
     try:
-        report = run_suite(args or None)
+        report = run_suite(args or None, llm=llm)
     except InputError as exc:
         print(f"tripwright eval: {exc}", file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import AwareDatetime, Field, model_validator
 
@@ -102,6 +102,8 @@ class ItineraryV1(Value):
     # The planning day (``--today``) whose FX and prices the plan used; ``tripwright verify``
     # re-derives as-of this day. None in files written before it existed.
     planning_date: date | None = None
+    # seed 001 llmMeta for a model-made plan (counts only: never prompts, chat or names); {} otherwise
+    llm_meta: dict[str, Any] = Field(default_factory=dict)
 
 
 class PlanFailure(Value):
@@ -109,6 +111,7 @@ class PlanFailure(Value):
 
     schema_version: str = SCHEMA_VERSION
     status: Literal["error"] = "error"
+    reason: str | None = None  # "invalid_model_output" when a model's answer was invalid twice
     message: str
     intent: AnyIntent
     itinerary: None = None

@@ -19,7 +19,7 @@ import structlog
 from engine.canonical import digest
 from engine.catalog import default_catalog
 from engine.catalog.catalog import Catalog
-from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
+from engine.errors import InfeasiblePlan, ModelOutputError, PlanCancelled, TripwrightError
 from engine.facts import TripFacts
 from engine.notes.hints import NO_NOTES, NotesLookup
 from engine.metrics import METRICS
@@ -77,8 +77,9 @@ class PlanningSession:
 
     async def plan(self, intent: IntentV1 | RoadTripIntent, *, on_event: EventCallback | None = None,
                    cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None,
-                   run_id: str | None = None) -> PlanResult:
-        """Plan ``intent``; ``edits`` are user edits applied to the selected plan before it is
+                   run_id: str | None = None, drafter=None) -> PlanResult:
+        """Plan ``intent``; ``drafter`` (engine.llm.drafting.Drafter) lets a model propose the
+        choices the builder then schedules (``plan --llm``); ``edits`` are user edits applied to the selected plan before it is
         verified and repaired (the map's drag/remove/retime actions and eval perturbations).
         ``run_id``: the id the store already gave this run (events and itinerary carry it)."""
         run_id = run_id or str(uuid.uuid4())
@@ -90,6 +91,7 @@ class PlanningSession:
                 from .road_run import run_road_trip
                 return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
             run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id, trace_id)
+            run.drafter = drafter
             waiting = NETWORK_WAIT.set(heartbeat_to(run.emitter))
             try:
                 return await run.execute()
@@ -125,6 +127,8 @@ class _Run:
         self.checkpoints = Checkpoints()
         self.decisions: list[Decision] = []
         self.inputs: PlannerInputs | None = None
+        self.drafter = None
+        self.choices = None  # the model's DraftChoices, when a drafter proposed some
 
     async def execute(self) -> PlanResult:
         self.s.memo.reset_counts()
@@ -139,6 +143,12 @@ class _Run:
             self.emitter.emit("responder", EventStatus.error, note=exc.message)
             self.emitter.emit("responder", EventStatus.done, progress=100)
             return self._result("error", None, failure, exc.best)
+        except ModelOutputError as exc:  # invalid twice (seed 002 §5.5): the run stops, no itinerary
+            self.emitter.emit("responder", EventStatus.error, note=f"{exc.reason}: {exc}")
+            self.emitter.emit("responder", EventStatus.done, progress=100)
+            failure = PlanFailure(message=str(exc), reason=exc.reason, intent=self.intent, violations=[],
+                                  attempts=[], trace_id=self.trace_id, run_id=self.run_id)
+            return self._result("error", None, failure, None)
         except TripwrightError as exc:  # bad input found mid-run: close the stream, then report
             self.emitter.emit("responder", EventStatus.error, note=str(exc))
             self.emitter.emit("responder", EventStatus.done, progress=100)
@@ -236,6 +246,10 @@ class _Run:
             inputs = dataclasses.replace(inputs, intent=intent)
         self.inputs = inputs
         self._count_tool_calls(inputs)
+        from .draft_stage import draft_stage
+        self.choices = await draft_stage(self, inputs)
+        if self.choices is not None:
+            plan_key = digest(["plan", intent, repr(self.choices)])
         self.emitter.emit("planner", EventStatus.running, args_digest=plan_key, cache_hit=reused, progress=25,
                           note=f"{inputs.calls} tool results ({inputs.cache_hits if not reused else inputs.calls} cached)")
         plans, found = await self._memo("planner", plan_key, lambda: self._plan(inputs))
@@ -263,6 +277,12 @@ class _Run:
         self.s.last_facts = inputs.facts
 
     def _plan(self, inputs: PlannerInputs) -> list[PlanV1]:
+        if self.choices is not None:
+            from engine.planning.proposal import plans_from_proposal
+            plans = plans_from_proposal(inputs, self.choices)
+            for note in self.choices.notes:  # what the builder could not take from the proposal
+                self.emitter.emit("planner", EventStatus.running, progress=30, note=note)
+            return plans
         builder = PlanBuilder(inputs, day_memo=self.s.memo)
         return [builder.build(b) for b in enumerate_branches(inputs)]
 

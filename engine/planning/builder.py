@@ -106,7 +106,7 @@ class PlanBuilder:
         used = set(skip_venues) | {s.selected.option_ref for d in days for s in d if s.locked}
         venues = list(self.inputs.attractions)
         for di, fixed in enumerate(days):
-            days[di] = self._fill_day_memo(builder, di, fixed, branch, used, venues)
+            days[di] = self._fill_day_memo(builder, di, fixed, branch, used, self.day_venues(di, venues))
         seed = int(digest(self.intent)[:8], 16)
         return PlanV1(days=[DayPlan(date=d, slots=s) for d, s in zip(self.dates, days)],
                       assumptions=self.assumptions(), rng_seed=seed, branch=branch.label)
@@ -153,6 +153,13 @@ class PlanBuilder:
         return self.inputs.facts.airport_leg(code, self.inputs.city.center, self.dates[0]).from_geo
 
     # -- free time ------------------------------------------------------------------------------
+    def day_venues(self, di: int, venues: list[Attraction]) -> list[Attraction]:
+        """The venues day ``di`` may use (a model's proposal narrows them, engine/planning/proposal)."""
+        return venues
+
+    def day_restaurants(self, di: int) -> list[Attraction]:
+        return self.inputs.restaurants
+
     def _fill_day_memo(self, builder, di, fixed, b: Branch, used: set[str], venues) -> list[Slot]:
         if self.day_memo is None:
             return self._fill_day(builder, di, fixed, b, used, venues)
@@ -182,7 +189,7 @@ class PlanBuilder:
             if slot.role not in ("arrival", "checkin", "checkout") and gap_end > state.cursor:
                 airport = b.airport if slot.role == "departure" else None
                 builder.fill(state, Limit(end=gap_end, geo=slot.selected.geo, airport=airport),
-                             venues, self.inputs.restaurants)
+                             venues, self.day_restaurants(di))
                 out += state.slots
                 state.slots = []
             out.append(slot)
@@ -191,6 +198,6 @@ class PlanBuilder:
             venue = self.inputs.facts.venue(slot.selected.option_ref)
             state.prev_museum = venue is not None and venue.venue_type.value == "museum"
         if not fixed or fixed[-1].role != "departure":
-            builder.fill(state, Limit(end=23 * 60 + 59, geo=None), venues, self.inputs.restaurants)
+            builder.fill(state, Limit(end=23 * 60 + 59, geo=None), venues, self.day_restaurants(di))
             out += state.slots
         return out

@@ -1,4 +1,4 @@
-"""Tables the LLM issue will fill: ideas, notes, feedback and reactions on a trip.
+"""Group planning (seed 001): ideas, notes, feedback, reactions on ideas and on versions, chat.
 
 They exist now so that issue needs no destructive migration; they follow the same tenancy rules
 (org-scoped, composite keys to the trip and the user).
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Integer, String, Text, UniqueConstraint
+from sqlalchemy import Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .columns import ID_LENGTH, new_id
+from .columns import ID_LENGTH, UTCDateTime, new_id
 from .schema import Base, OrgScoped, _created, _parent
 
 
@@ -30,6 +30,7 @@ class Idea(OrgScoped, Base):
     source: Mapped[str] = mapped_column(String(16), default="user")  # user | llm
     title: Mapped[str] = mapped_column(Text)
     body: Mapped[str] = mapped_column(Text, default="")
+    priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 1 (highest) .. 5; 0006
     created_at: Mapped[datetime] = _created()
 
 
@@ -53,7 +54,7 @@ class Feedback(OrgScoped, Base):
     trip_id: Mapped[str] = _id()
     version_number: Mapped[int | None] = mapped_column(Integer)
     user_id: Mapped[str] = _id()
-    rating: Mapped[int] = mapped_column(Integer)  # 1..5
+    rating: Mapped[int] = mapped_column(Integer)  # 1..5; 0 = text without a rating
     comment: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = _created()
 
@@ -67,4 +68,40 @@ class Reaction(OrgScoped, Base):
     idea_id: Mapped[str] = _id()
     user_id: Mapped[str] = _id()
     kind: Mapped[str] = mapped_column(String(32))  # like | dislike | an emoji name
+    created_at: Mapped[datetime] = _created()
+
+
+class VersionReaction(OrgScoped, Base):
+    """A quick reaction (an emoji) on one version of a trip (0006; ``reaction`` is for ideas)."""
+
+    __tablename__ = "version_reaction"
+    __table_args__ = (UniqueConstraint("org_id", "trip_id", "version_number", "user_id", "emoji"),
+                      _parent(["org_id", "trip_id"], "trip", ["org_id", "trip_id"], "CASCADE"),
+                      _parent(["org_id", "user_id"], "user", ["org_id", "user_id"]))
+    reaction_id: Mapped[str] = _id(primary_key=True, default=new_id)
+    trip_id: Mapped[str] = _id()
+    version_number: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[str] = _id()
+    emoji: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = _created()
+
+
+class ChatMessage(OrgScoped, Base):
+    """A planning-chat message: posted in the app or imported from an export (0006).
+    ``fingerprint`` makes a re-import of the same export add nothing."""
+
+    __tablename__ = "chat_message"
+    __table_args__ = (UniqueConstraint("org_id", "trip_id", "fingerprint"),
+                      Index("ix_chat_message_trip_sent", "trip_id", "sent_at"),
+                      _parent(["org_id", "trip_id"], "trip", ["org_id", "trip_id"], "CASCADE"),
+                      _parent(["org_id", "user_id"], "user", ["org_id", "user_id"]))
+    message_id: Mapped[str] = _id(primary_key=True, default=new_id)
+    trip_id: Mapped[str] = _id()
+    user_id: Mapped[str] = _id()  # who posted or imported it
+    author: Mapped[str] = mapped_column(String(200), default="")  # the name in the chat
+    body: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(16), default="user")  # user | system
+    source: Mapped[str] = mapped_column(String(16), default="app")  # app | whatsapp | telegram
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    fingerprint: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = _created()

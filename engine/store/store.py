@@ -30,6 +30,7 @@ from .database import make_engine, resolve_url, safe_url, sqlite_path, translate
 from .run_lease import RunLeases
 from .runs import Runs
 from .tenancy import OrgContext, OrgSession, org_session, system_session
+from .group import GroupPlanning
 from .trips import Trips
 from .versions import Versions
 
@@ -48,6 +49,7 @@ class OrgScope:
         self.tool_cache = ToolCache(session, ctx)
         self.idempotency = IdempotencyKeys(session, ctx)
         self.knowledge = Knowledge(session, ctx)
+        self.group = GroupPlanning(session, ctx)
 
     def audit(self, action: str, *, target_type: str = "", target_id: str = "", **detail: Any) -> None:
         """Record an action the store does not see itself (exports, settings and key changes)."""

@@ -186,3 +186,20 @@ def test_environment_overrides_are_explained(make_dialog, memory_keyring):  # no
     assert "OPENAI_API_KEY is set: it is used instead of the stored key." in texts
     assert not any("sk-env-secret" in t for t in texts)
     assert dialog.airport_edit.text() == "CDG"  # the field edits the file's value
+
+
+def test_test_connection_lists_models_or_shows_the_exact_error(make_dialog, qtbot) -> None:
+    from tests.engine.llm.scripted_server import Reply, ScriptedServer, error_body
+    dialog = make_dialog()
+    with ScriptedServer(default=Reply()) as server:
+        fill(dialog, llm_endpoint=server.base_url, llm_model="gpt-4o-mini")
+        qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: dialog.test_result.text().startswith("Connected"), timeout=15000)
+    assert dialog.test_result.text() == "Connected: 2 model(s): gpt-4o-mini, llama3.1:8b"
+    assert dialog.test_button.isEnabled()
+    with ScriptedServer(default=Reply(status=401, body=error_body(401, "bad key"))) as server:
+        fill(dialog, llm_endpoint=server.base_url, api_key=KEY)
+        qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: dialog.test_result.text().startswith("Failed"), timeout=15000)
+        assert server.requests[0]["_path"].endswith("/models")
+    assert "HTTP 401 unauthorized" in dialog.test_result.text()

@@ -1,0 +1,178 @@
+"""``tripwright plan --llm``: the configured model extracts the intent (from ``--prompt``) and
+proposes the choices; the engine schedules, verifies and repairs. An endpoint that cannot be used
+→ the rule-based plan, exit 0, one warning line on stderr; an answer invalid twice → exit 3 with
+``{"status": "error", "reason": "invalid_model_output", ...}`` in ``--out``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+
+from pydantic import ValidationError
+
+from engine.errors import InputError, ModelOutputError, ModelUnavailable
+from engine.models import IntentV1
+from engine.models.itinerary import SCHEMA_VERSION
+
+from .errors import validation_line
+
+
+def warn(reason: str) -> None:
+    print(f"tripwright: warning: model unavailable ({reason}); planned rule-based", file=sys.stderr)
+
+
+def model_client():
+    """The client for the effective config, or None (and the warning) when it cannot work."""
+    from engine.llm.client import LLMClient
+    from engine.llm.config import config_from_env
+    from engine.settings import apply_env, load_settings
+    try:
+        settings = apply_env(load_settings().settings)
+        return LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))
+    except ModelUnavailable as exc:
+        warn(exc.reason)
+        return None
+
+
+def stored_key(settings) -> str | None:
+    """The key the app stored for the endpoint (OS keyring); ``OPENAI_API_KEY`` still wins."""
+    if os.environ.get("OPENAI_API_KEY", "").strip() or os.environ.get("TRIPWRIGHT_OFFLINE") == "1":
+        return None
+    from engine.settings import endpoint_or_default, stored_api_key
+    from engine.store.secret_store import SecretStore
+    endpoint = os.environ.get("OPENAI_BASE_URL", "").strip() or settings.llm_endpoint
+    return stored_api_key(endpoint_or_default(endpoint), SecretStore())
+
+
+def intent_with_model(client, text: str, session, home: str | None):
+    """(intent, model_used): the model's extraction, or the rule-based parsers when it is unavailable."""
+    from engine.llm.extraction import extract, trip_dates
+    from .plan_cmd import _budget_cents, intent_from_prompt, route_aliases
+    from engine.intake import looks_like_road_trip
+    if client is None or looks_like_road_trip(text, routes=route_aliases()):
+        return intent_from_prompt(text, session, home), False
+    catalog = session.catalog
+    try:
+        found = asyncio.run(_closing(client, extract(client, text, airports=sorted(catalog.airport_names()),
+                                                      today=session.today)))
+    except ModelUnavailable as exc:
+        warn(exc.reason)
+        return intent_from_prompt(text, session, home), False
+    city = catalog.city(found.city)  # an injected "city" is only an unknown city: exit 2
+    start, end = trip_dates(found)
+    origin = found.origin_airport or home or os.environ.get("TRIPWRIGHT_HOME_AIRPORT")
+    if not origin:
+        raise InputError("origin_airport", "say where you fly from (e.g. 'flying from JFK') or pass --from")
+    if found.budget_amount is None:
+        raise InputError("budget", "the text does not give a budget (e.g. '$3000')")
+    from decimal import Decimal
+    budget = _budget_cents(Decimal(str(found.budget_amount)), (found.budget_currency or "USD").upper(), session)
+    data = {"city": city.name, "date_window": {"start": start, "end": end, "tz": city.tz},
+            "budget_usd_cents": budget, "airports": city.airports, "origin_airport": origin.upper(),
+            "prefs": {"themes": list(found.themes), "kid_friendly": found.kid_friendly,
+                      "avoid_overnight": found.avoid_overnight}}
+    if found.travellers is not None:
+        data["travellers"] = found.travellers
+    try:
+        return IntentV1.model_validate(data), True
+    except ValidationError as exc:
+        field, _, message = validation_line(exc).partition(": ")
+        raise InputError(field, message) from exc
+
+
+async def _closing(client, coro):
+    """Run ``coro`` and close the client on the same loop (each ``asyncio.run`` has its own)."""
+    try:
+        return await coro
+    finally:
+        await client.close()
+
+
+def plan_with_drafter(session, intent, drafter, *, on_event=None):
+    async def run():
+        return await session.plan(intent, drafter=drafter, on_event=on_event)
+    if drafter is None:
+        return asyncio.run(run())
+    return asyncio.run(_closing(drafter.client, run()))
+
+
+def invalid_output_document(exc: ModelOutputError) -> str:
+    return json.dumps({"schema_version": SCHEMA_VERSION, "status": "error", "reason": exc.reason,
+                       "message": str(exc), "node": exc.node, "errors": exc.errors}, indent=2)
+
+
+def llm_meta(drafter, *, extracted: bool) -> dict:
+    """Seed 001 llmMeta: counts only (this path has no ideas, feedback or chat)."""
+    meter = drafter.client.meter
+    return {"ideaCount": 0, "feedbackCount": 0, "reactionCount": 0, "chatMessageCount": 0, **drafter.meta,
+            "intentExtracted": extracted, **meter.summary()}
+
+
+def run_plan_llm(args, session, outputs, today) -> int:
+    from engine.llm.drafting import Drafter
+    from .plan_cmd import check_not_past, read_intent_file, report_plan
+    client = model_client()
+    extracted = False
+    try:
+        if args.intent is not None:
+            intent = read_intent_file(args.intent)
+        else:
+            intent, extracted = intent_with_model(client, args.prompt, session, args.home_airport)
+    except ModelOutputError as exc:
+        return _invalid(outputs, exc)
+    check_not_past(intent, today)
+    drafter = None
+    if client is not None and intent.mode == "road_trip":
+        print("tripwright: warning: the model does not draft road trips yet; planned rule-based", file=sys.stderr)
+    elif client is not None:
+        ideas = _trip_ideas(args.trip) if args.save and args.trip else []
+        brief, brief_meta = _chat_brief(client, args.trip if args.save else None)
+        drafter = Drafter(client, ideas=ideas, brief=brief, brief_meta=brief_meta)
+    meta_of = (lambda _result: llm_meta(drafter, extracted=extracted) if drafter.meta else None)
+    if args.save:
+        from .trips_cmd import plan_and_save
+        result = plan_and_save(session, intent, trip_id=args.trip, name=args.name, drafter=drafter,
+                               meta_of=meta_of if drafter else None)
+    else:
+        result = plan_with_drafter(session, intent, drafter)
+    if drafter is not None and drafter.warning:
+        warn(drafter.warning)
+    if result.status != "completed" and result.failure is not None and result.failure.reason:
+        outputs.write({"--events": lambda: "".join(e.model_dump_json() + "\n" for e in result.events),
+                       "--out": lambda: result.failure.model_dump_json(indent=2)})
+        print(f"tripwright: {result.failure.reason}: {result.failure.message}", file=sys.stderr)
+        return 3
+    meta = meta_of(result) if drafter is not None else None
+    if drafter is not None:  # diagnostics: calls, invalid outputs, tokens and cost of this run
+        import structlog
+        structlog.get_logger("tripwright.llm").info("llm_usage", run_id=result.run_id,
+                                                    **drafter.client.meter.summary())
+    return report_plan(args, outputs, result, llm_meta=meta)
+
+
+def _trip_ideas(trip_id: str) -> list[tuple[str, int]]:
+    """The trip's ideas by priority: the v1 prompt takes the top 10 (5, 3 when too long)."""
+    from .trips_cmd import org_scope
+    with org_scope() as repo:
+        return [(i.title, i.priority) for i in repo.group.ideas(trip_id)][:10]
+
+
+def _chat_brief(client, trip_id: str | None) -> tuple[dict | None, dict]:
+    """The brief when the flag is on and the trip has a chat; failures fall back (logged)."""
+    from engine.llm import chat_brief
+    if not chat_brief.enabled() or not trip_id:
+        return None, {}
+    from .trips_cmd import org_scope
+    window = chat_brief.window_from_env()
+    with org_scope() as repo:
+        messages = repo.group.chat(trip_id, limit=window.max_messages)
+    brief, meta = asyncio.run(_closing(client, chat_brief.summarize_planning_chat(client, messages, window=window)))
+    return brief, {**meta, "chatMessageCount": meta["chatBriefMessageCount"]}
+
+
+def _invalid(outputs, exc: ModelOutputError) -> int:
+    outputs.write({"--out": lambda: invalid_output_document(exc)})
+    print(f"tripwright: {exc.reason}: {exc}", file=sys.stderr)
+    return 3

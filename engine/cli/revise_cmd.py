@@ -1,0 +1,71 @@
+"""``tripwright revise TRIP_ID [--out FILE]``: a new version from the latest one's feedback,
+reactions, new ideas and chat delta (seed 001 v2+). Exit 2 with the reason when there is nothing
+to revise from, the LLM-version cap is reached, or the model cannot be asked; exit 3 when the
+model's answer is invalid twice."""
+
+from __future__ import annotations
+
+import sys
+
+from engine.errors import InputError, ModelUnavailable, VersionCapError
+from engine.models import IntentV1
+
+from .trips_cmd import org_scope
+
+
+def _material(repo, trip_id: str):
+    from engine.llm.revision import RevisionMaterial, bucketing_enabled, plan_choices, select_chat
+    from engine.store.versions import MAX_VERSIONS_ENV, max_llm_revisions
+    status = repo.group.revision_status(trip_id)
+    if not status.enabled:
+        raise InputError("revise", f"{status.label}: add feedback ('tripwright feedback add') or a reaction "
+                                   "('tripwright react') to the latest version first")
+    if repo.versions.llm_revisions_left(trip_id) == 0:
+        raise VersionCapError(max_llm_revisions(), MAX_VERSIONS_ENV)
+    latest = repo.versions.get(trip_id)
+    plan = latest.plan_v1()
+    if latest.intent.get("mode") == "road_trip" or plan is None:
+        raise InputError("revise", "only city trips saved with their plan can be revised by the model so far")
+    bodies = [m.body for m in repo.group.chat(trip_id, since=latest.created_at)]
+    chat, relevant, other = select_chat(bodies, bucketing=bucketing_enabled())
+    material = RevisionMaterial(
+        current=plan_choices(plan, plan.branch), version=latest.number,
+        feedback=[(f.text, f.rating) for f in repo.group.feedback(trip_id, latest.number)][-50:],
+        reactions=repo.group.reactions(trip_id, latest.number),
+        ideas=[(i.title, i.priority) for i in repo.group.ideas(trip_id, since=latest.created_at)],
+        chat=chat, chat_relevant=relevant, chat_other=other, bucketing=bucketing_enabled())
+    return IntentV1.model_validate(latest.intent), material
+
+
+def run_revise(args) -> int:
+    from engine.catalog import default_catalog
+    from engine.llm.client import LLMClient
+    from engine.llm.config import config_from_env
+    from engine.llm.revision import Reviser
+    from engine.pipeline import PlanningSession
+    from engine.settings import apply_env, load_settings
+    from .paths import Outputs
+    from .plan_cmd import _today, report_plan
+    outputs = Outputs.check({"--out": args.out}, inputs={})
+    with org_scope() as repo:
+        intent, material = _material(repo, args.trip_id)
+    try:
+        from .llm_plan import stored_key
+        settings = apply_env(load_settings().settings)
+        client = LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))
+    except ModelUnavailable as exc:
+        raise InputError("model", f"revise needs the model: {exc.reason}") from None
+    reviser = Reviser(client, material)
+    session = PlanningSession(default_catalog(), today=_today(args.today))
+    from .trips_cmd import plan_and_save
+    result = plan_and_save(session, intent, trip_id=args.trip_id, name=None, drafter=reviser,
+                           meta_of=lambda _r: {**reviser.meta, **client.meter.summary()} if reviser.meta else None,
+                           request_key=f";revise-from=v{material.version};fb={len(material.feedback)};"
+                                       f"rx={sum(material.reactions.values())}")
+    if result.status != "completed" and result.failure is not None and result.failure.reason:
+        outputs.write({"--out": lambda: result.failure.model_dump_json(indent=2)})
+        print(f"tripwright: {result.failure.reason}: {result.failure.message}", file=sys.stderr)
+        return 3
+    meta = {**reviser.meta, **client.meter.summary()} if reviser.meta else None
+    args.gpx = args.ics = args.events = None
+    return report_plan(args, outputs, result, llm_meta=meta)
