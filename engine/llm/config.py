@@ -59,13 +59,15 @@ def config_from_env(environ: Mapping[str, str] | None = None, *, settings=None,
                     api_key: str | None = None) -> LLMConfig:
     """The effective config; ``ModelUnavailable`` when it cannot work (offline, bad URL)."""
     env = os.environ if environ is None else environ
-    if env.get("TRIPWRIGHT_OFFLINE") == "1":
-        raise ModelUnavailable("TRIPWRIGHT_OFFLINE=1: no model is asked")
     from engine.settings import DEFAULT_LLM_ENDPOINT, DEFAULT_LLM_MODEL
+    from engine.tools.network import is_loopback_url
     base = (env.get("OPENAI_BASE_URL") or "").strip() or (settings.llm_endpoint if settings else "") \
         or DEFAULT_LLM_ENDPOINT
+    base = check_base_url(base)
+    if env.get("TRIPWRIGHT_OFFLINE") == "1" and not is_loopback_url(base):
+        raise ModelUnavailable("TRIPWRIGHT_OFFLINE=1: only a model on this machine (localhost) is asked")
     model = (env.get("OPENAI_MODEL") or "").strip() or (settings.llm_model if settings else "") or DEFAULT_LLM_MODEL
     key = (env.get("OPENAI_API_KEY") or "").strip() or api_key or LOCAL_KEY
-    return LLMConfig(base_url=check_base_url(base), model=model, api_key=key,
+    return LLMConfig(base_url=base, model=model, api_key=key,
                      timeout_s=_float(env, "OPENAI_TIMEOUT_S", DEFAULT_TIMEOUT_S),
                      max_cost_usd=_float(env, "TRIPWRIGHT_LLM_MAX_COST_USD", DEFAULT_MAX_COST_USD))

@@ -34,13 +34,15 @@ def embedding_config(environ: Mapping[str, str] | None = None) -> EmbeddingConfi
     """The effective configuration from settings + environment, or None (lexical only)."""
     from engine.settings import apply_env, endpoint_or_default, get_api_key, load_settings
 
+    from engine.tools.network import is_loopback_url
+
     environ = os.environ if environ is None else environ
-    if environ.get("TRIPWRIGHT_OFFLINE") == "1":
-        return None
     settings = apply_env(load_settings().settings, environ)
     if not settings.embedding_model:
         return None
     base = endpoint_or_default(settings.llm_endpoint)
+    if environ.get("TRIPWRIGHT_OFFLINE") == "1" and not is_loopback_url(base):
+        return None  # offline: lexical only, unless the endpoint is on this machine
     key = (environ.get("OPENAI_API_KEY") or "").strip()
     if not key:
         from engine.store import SecretStore

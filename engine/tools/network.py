@@ -39,6 +39,23 @@ def offline_by_env() -> bool:
     return os.environ.get("TRIPWRIGHT_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def is_loopback_url(url: str) -> bool:
+    """Whether ``url`` names this machine (a local model server such as Ollama or LM Studio):
+    asking it is no network attempt, so it stays allowed when ``TRIPWRIGHT_OFFLINE=1``."""
+    import ipaddress
+    from urllib.parse import urlsplit
+    try:
+        host = urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class NetworkState:
     """Shared by every real adapter of a process (or of an app session)."""
 

@@ -29,7 +29,7 @@ def home(tmp_path: Path) -> Path:
 
 def tw(home: Path, *args: str, **env_extra: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ITINERARY_", "TRIPWRIGHT_"))}
-    env.update({"TRIPWRIGHT_HOME": str(home), "OPENAI_TIMEOUT_S": "5", **env_extra})
+    env.update({"TRIPWRIGHT_HOME": str(home), "TRIPWRIGHT_OFFLINE": "1", "OPENAI_TIMEOUT_S": "5", **env_extra})
     return subprocess.run([str(EXE), *args], capture_output=True, text=True, env=env, timeout=180)
 
 

@@ -21,8 +21,9 @@ INTENT = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-0
 
 
 def tw(server_url: str, *args: str, **env_extra: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_") and k != "TRIPWRIGHT_OFFLINE"}
-    env.update({"OPENAI_BASE_URL": server_url, "OPENAI_TIMEOUT_S": "5", **env_extra})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    # Offline for every tool (no test reaches the internet); a model on 127.0.0.1 is still asked.
+    env.update({"TRIPWRIGHT_OFFLINE": "1", "OPENAI_BASE_URL": server_url, "OPENAI_TIMEOUT_S": "5", **env_extra})
     return subprocess.run([str(EXE), *args], capture_output=True, text=True, env=env, timeout=120)
 
 
