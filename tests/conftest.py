@@ -16,8 +16,11 @@ if "TRIPWRIGHT_HOME" not in os.environ:
 # test points their URLs at its own 127.0.0.1 server and clears this (monkeypatch.delenv). The CLI
 # subprocesses inherit it.
 os.environ["TRIPWRIGHT_OFFLINE"] = "1"
-for _url in ("TRIPWRIGHT_OPEN_METEO_URL", "TRIPWRIGHT_NOMINATIM_URL"):
-    os.environ.pop(_url, None)
+# A second fence: a test (or a CLI subprocess) that drops TRIPWRIGHT_OFFLINE without pointing a URL
+# at its own server meets a closed port on this machine, never the public service.
+CLOSED_LOCAL_PORT = "http://127.0.0.1:9"
+for _url in ("TRIPWRIGHT_OPEN_METEO_URL", "TRIPWRIGHT_NOMINATIM_URL", "TRIPWRIGHT_ROUTING_URL"):
+    os.environ[_url] = CLOSED_LOCAL_PORT
 
 # Before any Qt import: render offscreen, and let QtWebEngine start as root.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
