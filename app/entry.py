@@ -1,5 +1,6 @@
 """`tripwright` console script: command-line arguments go to the CLI, none opens the app;
-`tripwright screenshot ...` renders the app offscreen (app/screenshot.py).
+`tripwright screenshot ...` renders the app offscreen (app/screenshot.py), and so does
+`tripwright export ... --pdf` (app/pdf_render.py, registered with the engine's CLI here).
 
 Imports stay inside the functions so CLI calls never load Qt.
 """
@@ -31,4 +32,17 @@ def _run_cli(args: list[str]) -> int:
             raise
         print("tripwright: command line not available", file=sys.stderr)
         return 2
+    _register_pdf_renderer()
     return int(cli_main(args) or 0)
+
+
+def _register_pdf_renderer() -> None:
+    """``export --pdf`` draws the trip's map with QtWebEngine, which the engine may not import."""
+    from engine.cli.pdf_renderer import register_pdf_renderer
+
+    def render(itinerary) -> bytes:
+        from app.pdf_render import itinerary_pdf_offscreen
+
+        return itinerary_pdf_offscreen(itinerary)
+
+    register_pdf_renderer(render)

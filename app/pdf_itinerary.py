@@ -1,5 +1,6 @@
-"""A printable PDF itinerary with Qt's own PDF writer: a cover page with the map snapshot and the
-totals, then one page per day with its activities and times.
+"""A printable PDF itinerary with Qt's own PDF writer: a cover page with the trip's name, the map
+snapshot and the totals, then the days with their activities and times, short days sharing a page.
+QTextDocument.print_() numbers the pages, and the text stays text (selectable, searchable).
 
 Everything from the itinerary is HTML-escaped before it reaches the QTextDocument. The PDF is
 rendered into memory and written with the engine's atomic writer (a temp file next to the target,
@@ -23,6 +24,7 @@ PAGE_MARGIN_MM = 5
 # QTextDocument.print_() lays the page out at 96 dpi and adds 2 cm of its own margins: the text
 # width of an A4 page is what is left of its 210 mm.
 TEXT_WIDTH_PX = round((210 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96)
+PAGE_HEIGHT_PX = round((297 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96) - 40  # less the page number
 
 
 def itinerary_pdf_bytes(itinerary: ItineraryV1, map_image: QImage | None = None, *, title: str = "") -> bytes:
@@ -61,13 +63,28 @@ def itinerary_html(itinerary: ItineraryV1, *, has_map: bool = False, map_height:
         parts.append("<h3>Advisories</h3><ul>" + "".join(
             f"<li>{_e(v.details.get('message', v.reason))}</li>" for v in itinerary.violations) + "</ul>")
     parts.append(f"<p class='note'>{_e(itinerary.disclaimer)}</p>")
+    used = PAGE_HEIGHT_PX  # the days start on a fresh page after the cover
     for index, day in enumerate(itinerary.days):
-        parts.append(_day_page(itinerary, index, day))
+        height = _printed_height(_day_block(itinerary, index, day, fresh_page=False))
+        fresh = used + height > PAGE_HEIGHT_PX
+        used = height if fresh else used + height
+        parts.append(_day_block(itinerary, index, day, fresh_page=fresh))
     return "<html><body>" + "".join(parts) + "</body></html>"
 
 
-def _day_page(itinerary: ItineraryV1, index: int, day) -> str:
-    head = f"<h2 style='page-break-before: always'>Day {index + 1} \u00b7 {day.date:%A %d %B %Y}</h2>"
+def _printed_height(block: str) -> float:
+    """How tall ``block`` prints, laid out alone at the page's text width: short days share a
+    page, and a day that does not fit in what is left of one starts the next."""
+    document = QTextDocument()
+    document.setDefaultStyleSheet(_STYLE)
+    document.setHtml(f"<html><body>{block}</body></html>")
+    document.setTextWidth(TEXT_WIDTH_PX)
+    return document.size().height()
+
+
+def _day_block(itinerary: ItineraryV1, index: int, day, *, fresh_page: bool) -> str:
+    brk = "page-break-before: always; " if fresh_page else ""
+    head = f"<h2 style='{brk}margin-top: 18px'>Day {index + 1} \u00b7 {day.date:%A %d %B %Y}</h2>"
     lines = []
     if day.drive is not None:
         lines.append(f"Drive {day.drive.miles:,.0f} mi (about {day.drive.hours:.1f} h): "

@@ -67,6 +67,10 @@ class PlanCancelled(TripwrightError):
     """The run was cancelled through its CancelToken."""
 
 
+class PdfRenderFailed(TripwrightError):
+    """The PDF renderer (the desktop layer's offscreen map) could not draw the trip."""
+
+
 class ToolError(TripwrightError):
     def __init__(self, tool: str, reason: str) -> None:
         self.tool = tool

@@ -445,8 +445,26 @@
     });
   }
 
+  /* The map as printed: no zoom buttons, legend or menu, the whole trip in view. */
+  function printMode(on) {
+    document.body.classList.toggle("tw-print", !!on);
+    closeMenu();
+    map.invalidateSize({animate: false});
+    if (on) {
+      var lls = [];
+      markerData.forEach(function (m) { lls.push([m.lat, m.lon]); });
+      (doc && doc.days || []).forEach(function (d) {
+        if (d.path) d.path.coordinates.forEach(function (c) { lls.push([c[1], c[0]]); });
+      });
+      var bounds = L.latLngBounds(lls);
+      if (bounds.isValid()) map.fitBounds(bounds, {padding: [28, 28], maxZoom: 15, animate: false});
+    }
+    return JSON.stringify({print: !!on, zoom: map.getZoom(), markers: markers.size});
+  }
+
   window.tripwright = {
     state: state,
+    printMode: printMode,
     marker: function (id) { return markers.get(id) || null; },
     openMenu: function (id) {
       var marker = markers.get(id);

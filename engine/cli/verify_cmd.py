@@ -5,11 +5,12 @@ from __future__ import annotations
 import sys
 from functools import partial
 
-from engine.errors import InputError
+from engine.errors import InputError, PdfRenderFailed
 from engine.export import RENDERERS, parse_itinerary, parse_plan_failure
 from engine.models import ItineraryV1
 
 from .paths import Outputs, read_input
+from .pdf_renderer import pdf_renderer
 
 
 def read_itinerary(path: str, *, strict: bool = False) -> ItineraryV1:
@@ -47,14 +48,22 @@ def _no_plan(path: str, message: str) -> int:
 
 
 def run_export(args) -> int:
-    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html}
+    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html,
+             "--pdf": args.pdf}
     if not any(path is not None for path in given.values()):
-        print("tripwright: export: give at least one of --gpx, --ics, --json, --html", file=sys.stderr)
+        print("tripwright: export: give at least one of --gpx, --ics, --json, --html, --pdf", file=sys.stderr)
         return 2
     outputs = Outputs.check(given, inputs={"itinerary": args.itinerary})
     itin = read_itinerary(args.itinerary)
     kinds = {"--json": "out", "--gpx": "gpx", "--ics": "ics", "--html": "html"}
-    outputs.write({arg: partial(RENDERERS[kind], itin) for arg, kind in kinds.items()})
+    renders = {arg: partial(RENDERERS[kind], itin) for arg, kind in kinds.items()}
+    if args.pdf is not None:
+        renders["--pdf"] = partial(pdf_renderer(), itin)
+    try:
+        outputs.write(renders)
+    except PdfRenderFailed as exc:
+        print(f"tripwright: --pdf: {exc}; nothing was written", file=sys.stderr)
+        return 1
     for path in outputs.paths.values():
         print(f"wrote {path}")
     return 0
