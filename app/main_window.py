@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
         today = self.planning.today
         self.intent_form = IntentForm(self.planning.catalog, load_routes(), today=today, fx_to_usd=self._fx_to_usd,
                                       home_airport=effective_home_airport(self.settings))
+        self.intent_form.set_distance_unit(self.settings.distance_unit)
         self.form_dock = self._dock("Trip", "form_dock", self.intent_form, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.trip_list = TripListPanel()
         self.trips_dock = self._dock("Trips", "trips_dock", self.trip_list, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -373,6 +374,7 @@ class MainWindow(QMainWindow):
         self.intent_form.set_home_airport(effective_home_airport(settings))
         self.itinerary_panel.set_distance_unit(settings.distance_unit)
         self.map_view.set_distance_unit(settings.distance_unit)
+        self.intent_form.set_distance_unit(settings.distance_unit)
         self.commands.online.setChecked(settings.online_tiles)
         self.show_status("Settings saved.", 5000)
 
@@ -406,6 +408,7 @@ class MainWindow(QMainWindow):
     def new_trip(self) -> None:
         self.controller.cancel()
         self.trip.clear()
+        self.intent_form.reset(effective_home_airport(self.settings))
         self.trip_list.set_current(None)
         self.library.remember_shown()
         self.message_bar.clear()
@@ -455,7 +458,10 @@ class MainWindow(QMainWindow):
         return dialog
 
     def show_about(self) -> None:
+        from .ui_state import app_version
+
         box = QMessageBox(QMessageBox.Icon.Information, "About Tripwright",
+                          f"Tripwright {app_version()}\n\n"
                           "Tripwright plans city trips and road trips and proves they are feasible.\n"
                           "Maps: Leaflet, Natural Earth; \u00a9 OpenStreetMap contributors when online.", parent=self)
         box.setModal(False)

@@ -176,6 +176,12 @@ class SettingsDialog(QDialog):
         missing = self.secrets.warning is not None
         self.key_note.setText(NO_KEYRING_NOTE if missing else KEYRING_NOTE)
         self.key_note.setStyleSheet(WARNING_STYLE if missing else NOTE_STYLE)
+        # A word-wrapped label whose text grows after the dialog was laid out keeps its old
+        # height (the warning lost its last line): ask the layout again.
+        self.key_note.updateGeometry()
+        needed = self.layout().totalHeightForWidth(self.width()) if self.layout() is not None else 0
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     @property
     def keyring_missing(self) -> bool:
