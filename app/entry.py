@@ -18,6 +18,10 @@ def main(argv: list[str] | None = None) -> int:
         return screenshot_main(args[1:])
     if args:
         return _run_cli(args)
+    from app.desktop_libs import applies, check, xcb_plugin
+
+    if applies() and check(xcb_plugin()) != 0:
+        return 1  # the install command is printed; Qt would abort naming the wrong library
     from app.gui import run_gui
 
     return run_gui()
@@ -32,7 +36,8 @@ def _run_cli(args: list[str]) -> int:
             raise
         print("tripwright: command line not available", file=sys.stderr)
         return 2
-    _register_pdf_renderer()
+    if "export" in args:
+        _register_pdf_renderer()
     return int(cli_main(args) or 0)
 
 
