@@ -37,6 +37,7 @@ from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .trip_controller import TripController
 from .trip_session import TripSession, TripVersion
+from .ui_state import restore_legend
 from .version_diff import describe_change
 from .welcome import WelcomePanel, examples
 from .window_actions import build_actions, build_menus
@@ -98,6 +99,7 @@ class MainWindow(QMainWindow):
     def _build_central(self) -> None:
         self.map_view = MapView()
         self.map_view.set_distance_unit(self.settings.distance_unit)
+        restore_legend(self.map_view)
         self.message_bar = MessageBar()
         central = QWidget()
         central.setObjectName("map_area")

@@ -53,3 +53,14 @@ def app_version() -> str:
         return version("tripwright")
     except PackageNotFoundError:
         return "(not installed)"
+
+
+def restore_legend(map_view) -> None:
+    """The legend opens on the first launch and starts collapsed after it, unless the user last
+    left it open: every toggle is remembered."""
+    collapsed = load_ui_state().get("legend_collapsed")
+    if not isinstance(collapsed, bool):
+        collapsed = False
+        remember(legend_collapsed=True)  # the first launch shows it; later ones start collapsed
+    map_view.set_legend_collapsed(collapsed)
+    map_view.legend_toggled.connect(lambda value: remember(legend_collapsed=value))

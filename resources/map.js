@@ -298,7 +298,10 @@
     toggle.type = "button";
     toggle.addEventListener("click", function () {
       box.classList.toggle("tw-collapsed");
+      call("legend_toggled", box.classList.contains("tw-collapsed"));
       buildLegend(box);
+      // An opened legend must not cover the trip: frame it again beside the legend.
+      if (!box.classList.contains("tw-collapsed") && doc) fitIfNeeded(doc.focus, true);
     });
     head.appendChild(toggle);
     box.appendChild(head);
@@ -351,8 +354,29 @@
   legend = new LegendControl().addTo(map);
 
   // -- the document -----------------------------------------------------------------------------
+  // -- place names at street zoom -----------------------------------------------------------------
+  var NAME_ZOOM = 14;
+  function buildNames() {
+    layers.names = L.layerGroup();
+    markerData.forEach(function (m) {
+      if (!m.label) return;
+      var size = KINDS[kindOf(m)].size;
+      var icon = L.divIcon({className: "tw-name", iconSize: null, iconAnchor: [-size / 2 - 3, 9],
+                            html: el("span", "tw-name-text", m.label)});
+      L.marker([m.lat, m.lon], {icon: icon, interactive: false, keyboard: false}).addTo(layers.names);
+    });
+    showNames();
+  }
+  function showNames() {
+    if (!layers.names) return;
+    var show = map.getZoom() >= NAME_ZOOM;
+    if (show && !map.hasLayer(layers.names)) layers.names.addTo(map);
+    if (!show && map.hasLayer(layers.names)) map.removeLayer(layers.names);
+  }
+  map.on("zoomend", showNames);
+
   function clearLayers() {
-    ["corridor", "days", "markers"].forEach(function (k) {
+    ["corridor", "days", "markers", "names"].forEach(function (k) {
       if (layers[k]) { map.removeLayer(layers[k]); layers[k] = null; }
     });
     markers.clear();
@@ -408,6 +432,7 @@
       markerData.set(m.id, m);
       marker.addTo(layers.markers);
     });
+    buildNames();
     setBanner(doc.banner);
     buildLegend(legend.getContainer());
     fitIfNeeded(doc.focus, first);
@@ -439,6 +464,8 @@
       attribution: map.attributionControl.getContainer().textContent,
       basemap_features: basemapFeatures,
       legend_rows: legend.getContainer().querySelectorAll(".tw-legend-row").length,
+      legend_collapsed: legend.getContainer().classList.contains("tw-collapsed"),
+      names: layers.names && map.hasLayer(layers.names) ? layers.names.getLayers().length : 0,
       highlighted: highlighted,
       menu: menu ? Array.from(menu.querySelectorAll("button")).map(function (b) { return b.dataset.action; }) : null,
       zoom: map.getZoom(),
@@ -492,6 +519,11 @@
     bridge = channel.objects.bridge;
     bridge.set_layers.connect(onSetLayers);
     bridge.highlight.connect(function (id) { setHighlight(String(id), true); });
+    bridge.set_legend.connect(function (collapsed) {
+      var box = legend.getContainer();
+      box.classList.toggle("tw-collapsed", collapsed === "1");
+      buildLegend(box);
+    });
     basemapLoaded.then(function () { call("page_ready"); });
   });
 })();

@@ -8,7 +8,8 @@ API both ways (see ``resources/map.js``):
   They are queued until the page calls ``page_ready()``, then sent in order (only the latest
   layer document is kept while waiting).
 * JS -> Python, bridge slots: ``page_ready()``, ``marker_dragged(id, lat, lon)``,
-  ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``. Their
+  ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``,
+  ``legend_toggled(collapsed)``; and Python -> JS ``set_legend("1"|"0")``. Their
   arguments arrive as untyped variants and are validated here (known marker id, finite lat/lon in
   range, an action from the fixed set that the marker's menu offered); anything else is logged
   and dropped. Only valid calls become the view's typed signals.
@@ -84,12 +85,14 @@ class MapBridge(QObject):
     # Python -> JS
     set_layers = Signal(str)
     highlight = Signal(str)
+    set_legend = Signal(str)  # "1" collapsed, "0" open
     # JS -> Python, after the page's own type checks; the view validates the values
     ready_received = Signal()
     drag_received = Signal(object, object, object)
     action_received = Signal(object, object)
     click_received = Signal(object, object)
     select_received = Signal(object)
+    legend_received = Signal(object)
 
     @Slot()
     def page_ready(self) -> None:
@@ -111,6 +114,10 @@ class MapBridge(QObject):
     def marker_selected(self, marker_id) -> None:
         self.select_received.emit(marker_id)
 
+    @Slot("QVariant")
+    def legend_toggled(self, collapsed) -> None:
+        self.legend_received.emit(collapsed)
+
 
 class MapView(QWebEngineView):
     """Shows resources/map.html and keeps it in step with the itinerary it is given."""
@@ -122,6 +129,7 @@ class MapView(QWebEngineView):
     marker_action = Signal(str, str)
     map_clicked = Signal(float, float)
     marker_selected = Signal(str)
+    legend_toggled = Signal(bool)  # the user opened (False) or collapsed (True) the legend
     ready = Signal()
 
     def __init__(self, parent=None) -> None:
@@ -150,6 +158,7 @@ class MapView(QWebEngineView):
         self.bridge.action_received.connect(self._on_action)
         self.bridge.click_received.connect(self._on_click)
         self.bridge.select_received.connect(self._on_select)
+        self.bridge.legend_received.connect(self._on_legend)
         self.loadStarted.connect(self._on_load_started)
         self.setHtml(map_page_html(), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
 
@@ -183,6 +192,10 @@ class MapView(QWebEngineView):
         if bool(online) != self._online:
             self._online = bool(online)
             self._send_document()
+
+    def set_legend_collapsed(self, collapsed: bool) -> None:
+        """Open or collapse the map's legend (the window restores the user's last choice)."""
+        self._call("set_legend", "1" if collapsed else "0")
 
     def set_distance_unit(self, unit: str) -> None:
         """Miles or kilometres in the day and corridor labels (the user's setting)."""
@@ -266,6 +279,12 @@ class MapView(QWebEngineView):
             log.warning("map: ignored click at invalid position %s, %s", _short(lat), _short(lon))
             return
         self.map_clicked.emit(float(lat), float(lon))
+
+    def _on_legend(self, collapsed) -> None:
+        if not isinstance(collapsed, bool):
+            log.warning("map: ignored legend state %s", _short(collapsed))
+            return
+        self.legend_toggled.emit(collapsed)
 
     def _on_select(self, marker_id) -> None:
         marker = self._known_marker(marker_id, "selection")
