@@ -29,6 +29,7 @@ from widgets.map_view import MapView
 from widgets.progress_panel import ProgressPanel
 from widgets.trip_list import TripListPanel
 
+from .basemap_choice import show_basemap
 from .exports import export_dialog
 from .library import TripLibrary
 from .map_edits import town_label
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
             self.show_message(f"Settings: {loaded.warning}", "warning")
         if self.settings.online_tiles:
             self.commands.online.setChecked(True)
+        show_basemap(self, self.settings)
 
     # -- building -------------------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -377,6 +379,7 @@ class MainWindow(QMainWindow):
         self.itinerary_panel.set_distance_unit(settings.distance_unit)
         self.map_view.set_distance_unit(settings.distance_unit)
         self.intent_form.set_distance_unit(settings.distance_unit)
+        show_basemap(self, settings)
         self.commands.online.setChecked(settings.online_tiles)
         self.show_status("Settings saved.", 5000)
 

@@ -43,6 +43,7 @@ def itinerary_pdf_offscreen(itinerary) -> bytes:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     prepare_environment()
     import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede the QApplication)
+    import widgets.offline_tiles  # noqa: F401  (registers its URL scheme, which must precede it too)
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 

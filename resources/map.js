@@ -33,6 +33,7 @@
   var map = L.map("map", {worldCopyJump: true, minZoom: 2, zoomSnap: 0.25}).setView([42, -45], 3);
   map.attributionControl.setPrefix("Leaflet");
   map.createPane("basemap").style.zIndex = 150;   // under the tiles (200) when online
+  map.createPane("offlinetiles").style.zIndex = 160;  // an .mbtiles basemap covers the outlines it shows
   var basemapRenderer = L.canvas({pane: "basemap", padding: 0.5});
 
   var bridge = null;
@@ -84,6 +85,25 @@
   }).then(function () {
     return loadGeoJSON("basemap/admin1.geojson", {color: "#b7b0a2", weight: 0.7, fill: false, opacity: 1});
   });
+
+  // -- an offline raster basemap (.mbtiles through the app's tripwright-tiles: scheme) -----------
+  var basemapTiles = null;
+  var basemapTilesLoaded = 0;
+  function setBasemapTiles(source) {
+    var url = source && /^tripwright-tiles:\/\/basemap\//.test(source.url) ? source.url : null;
+    if (basemapTiles && (!url || basemapTiles._url !== url + "#" + source.max_zoom)) {
+      map.removeLayer(basemapTiles);
+      basemapTiles = null;
+    }
+    if (url && !basemapTiles) {
+      // The zoom range goes in the fragment so a new archive with another range reloads the layer.
+      basemapTiles = L.tileLayer(url + "#" + source.max_zoom, {
+        pane: "offlinetiles", minZoom: 0, maxZoom: 19, maxNativeZoom: source.max_zoom,
+        minNativeZoom: source.min_zoom, attribution: String(source.attribution || "offline tiles"),
+      }).addTo(map);
+      basemapTiles.on("tileload", function () { basemapTilesLoaded += 1; });
+    }
+  }
 
   function setOnline(online, url) {
     url = typeof url === "string" && TILE_URL.test(url) ? url : OSM_URL;
@@ -409,6 +429,7 @@
     clearLayers();
     doc = next;
     setOnline(!!doc.online, doc.tile_url);
+    setBasemapTiles(doc.basemap_tiles);
     if (doc.corridor && doc.corridor.geometry) {
       layers.corridor = L.geoJSON(doc.corridor.geometry, {
         interactive: false,
@@ -463,6 +484,7 @@
       online: !!tiles,
       attribution: map.attributionControl.getContainer().textContent,
       basemap_features: basemapFeatures,
+      basemap_tiles: basemapTiles ? basemapTilesLoaded : null,
       legend_rows: legend.getContainer().querySelectorAll(".tw-legend-row").length,
       legend_collapsed: legend.getContainer().classList.contains("tw-collapsed"),
       names: layers.names && map.hasLayer(layers.names) ? layers.names.getLayers().length : 0,

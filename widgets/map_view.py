@@ -32,6 +32,7 @@ from engine.models import ItineraryV1
 
 from .formatting import check_distance_unit
 from .map_layers import build_layers, empty_layers, is_finite_lat_lon
+from .offline_tiles import Mbtiles, handler_for
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,7 @@ class MapView(QWebEngineView):
         self._document: dict = empty_layers()
         self._document_json = json.dumps(self._document)
         self._markers: dict[str, dict] = {}
+        self._basemap_tiles: dict | None = None
 
         # Parented to the view so the page is deleted with it, before the profile.
         page = MapPage(self)
@@ -153,6 +155,8 @@ class MapView(QWebEngineView):
         self._channel = QWebChannel(page)
         self._channel.registerObject("bridge", self.bridge)
         page.setWebChannel(self._channel)  # before the page loads
+        # Also before: a scheme handler installed after the page loaded is never asked.
+        self._tiles = handler_for(page.profile())
         self.bridge.ready_received.connect(self._on_page_ready)
         self.bridge.drag_received.connect(self._on_drag)
         self.bridge.action_received.connect(self._on_action)
@@ -193,6 +197,15 @@ class MapView(QWebEngineView):
             self._online = bool(online)
             self._send_document()
 
+    def set_basemap_file(self, path: str | Path | None) -> None:
+        """Draw an offline ``.mbtiles`` raster basemap (served through the ``tripwright-tiles:``
+        scheme) over the built-in outlines; None goes back to the outlines alone. Raises
+        ``BasemapFileError`` with a one-line reason for a file it cannot show."""
+        archive = Mbtiles.open(path) if path else None
+        self._tiles.use(archive)
+        self._basemap_tiles = archive.page_source() if archive is not None else None
+        self._send_document()
+
     def set_legend_collapsed(self, collapsed: bool) -> None:
         """Open or collapse the map's legend (the window restores the user's last choice)."""
         self._call("set_legend", "1" if collapsed else "0")
@@ -215,6 +228,8 @@ class MapView(QWebEngineView):
                 route_name=route.name if route is not None else None, distance_unit=self._distance_unit)
         if document["online"]:
             document["tile_url"] = self.tile_url
+        if self._basemap_tiles is not None:
+            document["basemap_tiles"] = self._basemap_tiles
         self._document = document
         self._document_json = json.dumps(document, ensure_ascii=False, allow_nan=False)
         self._markers = {m["id"]: m for m in document["markers"]}
