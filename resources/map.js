@@ -91,18 +91,37 @@
   var basemapTilesLoaded = 0;
   function setBasemapTiles(source) {
     var url = source && /^tripwright-tiles:\/\/basemap\//.test(source.url) ? source.url : null;
-    if (basemapTiles && (!url || basemapTiles._url !== url + "#" + source.max_zoom)) {
+    // Each archive the app opens has its own revision: a new file never shows the old one's tiles.
+    var full = url ? url + "?v=" + encodeURIComponent(String(source.rev)) : null;
+    if (basemapTiles && basemapTiles._url !== full) {
       map.removeLayer(basemapTiles);
       basemapTiles = null;
     }
-    if (url && !basemapTiles) {
-      // The zoom range goes in the fragment so a new archive with another range reloads the layer.
-      basemapTiles = L.tileLayer(url + "#" + source.max_zoom, {
+    if (full && !basemapTiles) {
+      basemapTilesLoaded = 0;
+      basemapTiles = L.tileLayer(full, {
         pane: "offlinetiles", minZoom: 0, maxZoom: 19, maxNativeZoom: source.max_zoom,
         minNativeZoom: source.min_zoom, attribution: String(source.attribution || "offline tiles"),
       }).addTo(map);
       basemapTiles.on("tileload", function () { basemapTilesLoaded += 1; });
     }
+  }
+
+  /* Online tiles that keep failing (no network, refused) are dropped: the offline layers below
+     show through, and the app is told once so it can say so. */
+  var TILE_FAILURES = 4;
+  var tilesFailed = false;
+  function watchTiles(layer) {
+    var loaded = 0, failed = 0;
+    tilesFailed = false;
+    layer.on("tileload", function () { loaded += 1; });
+    layer.on("tileerror", function () {
+      failed += 1;
+      if (failed < TILE_FAILURES || loaded > 0 || tilesFailed || layer !== tiles) return;
+      tilesFailed = true;
+      map.removeLayer(layer);
+      call("tiles_failed", failed);
+    });
   }
 
   function setOnline(online, url) {
@@ -113,6 +132,7 @@
     }
     if (online && !tiles) {
       tiles = L.tileLayer(url, {maxZoom: 19, attribution: OSM_ATTRIBUTION}).addTo(map);
+      watchTiles(tiles);
     } else if (!online && tiles) {
       map.removeLayer(tiles);
       tiles = null;
@@ -481,7 +501,8 @@
       corridor_polygons: corridorPolygons,
       day_lines: document.querySelectorAll("path.tw-day-line").length,
       banner: banner.hidden ? null : banner.querySelector(".tw-banner-text").textContent,
-      online: !!tiles,
+      online: !!tiles && map.hasLayer(tiles),
+      tiles_failed: tilesFailed,
       attribution: map.attributionControl.getContainer().textContent,
       basemap_features: basemapFeatures,
       basemap_tiles: basemapTiles ? basemapTilesLoaded : null,

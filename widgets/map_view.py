@@ -9,7 +9,7 @@ API both ways (see ``resources/map.js``):
   layer document is kept while waiting).
 * JS -> Python, bridge slots: ``page_ready()``, ``marker_dragged(id, lat, lon)``,
   ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``,
-  ``legend_toggled(collapsed)``; and Python -> JS ``set_legend("1"|"0")``. Their
+  ``legend_toggled(collapsed)``, ``tiles_failed(count)``; and Python -> JS ``set_legend("1"|"0")``. Their
   arguments arrive as untyped variants and are validated here (known marker id, finite lat/lon in
   range, an action from the fixed set that the marker's menu offered); anything else is logged
   and dropped. Only valid calls become the view's typed signals.
@@ -94,6 +94,7 @@ class MapBridge(QObject):
     click_received = Signal(object, object)
     select_received = Signal(object)
     legend_received = Signal(object)
+    tiles_failed_received = Signal()
 
     @Slot()
     def page_ready(self) -> None:
@@ -116,6 +117,10 @@ class MapBridge(QObject):
         self.select_received.emit(marker_id)
 
     @Slot("QVariant")
+    def tiles_failed(self, _count) -> None:
+        self.tiles_failed_received.emit()
+
+    @Slot("QVariant")
     def legend_toggled(self, collapsed) -> None:
         self.legend_received.emit(collapsed)
 
@@ -131,6 +136,7 @@ class MapView(QWebEngineView):
     map_clicked = Signal(float, float)
     marker_selected = Signal(str)
     legend_toggled = Signal(bool)  # the user opened (False) or collapsed (True) the legend
+    tiles_failed = Signal()  # online tiles kept failing: the page fell back to the offline layers
     ready = Signal()
 
     def __init__(self, parent=None) -> None:
@@ -145,6 +151,7 @@ class MapView(QWebEngineView):
         self._document_json = json.dumps(self._document)
         self._markers: dict[str, dict] = {}
         self._basemap_tiles: dict | None = None
+        self._basemap_revision = 0
 
         # Parented to the view so the page is deleted with it, before the profile.
         page = MapPage(self)
@@ -163,6 +170,7 @@ class MapView(QWebEngineView):
         self.bridge.click_received.connect(self._on_click)
         self.bridge.select_received.connect(self._on_select)
         self.bridge.legend_received.connect(self._on_legend)
+        self.bridge.tiles_failed_received.connect(self.tiles_failed)
         self.loadStarted.connect(self._on_load_started)
         self.setHtml(map_page_html(), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
 
@@ -203,7 +211,9 @@ class MapView(QWebEngineView):
         ``BasemapFileError`` with a one-line reason for a file it cannot show."""
         archive = Mbtiles.open(path) if path else None
         self._tiles.use(archive)
-        self._basemap_tiles = archive.page_source() if archive is not None else None
+        self._basemap_revision += 1
+        self._basemap_tiles = ({**archive.page_source(), "rev": self._basemap_revision}
+                               if archive is not None else None)
         self._send_document()
 
     def set_legend_collapsed(self, collapsed: bool) -> None:

@@ -19,3 +19,12 @@ def test_the_window_draws_the_basemap_named_by_the_environment(qtbot, make_windo
     assert window.message_bar.text() == (f"Offline map: {tmp_path / 'gone.mbtiles'} does not exist; "
                                          "showing the built-in outlines.")
     qtbot.waitUntil(lambda: state(qtbot, window.map_view)["basemap_tiles"] is None, timeout=5_000)
+
+
+def test_the_window_says_when_online_tiles_fail(qtbot, make_window):
+    window = make_window(use_store=False)
+    qtbot.waitUntil(lambda: window.controller._service is not None  # noqa: SLF001
+                    and not window.controller._service.running, timeout=120_000)  # noqa: SLF001
+    window.map_view.tile_url = "data:image/png;base64,bm90IGEgcG5n"
+    window.commands.online.setChecked(True)
+    qtbot.waitUntil(lambda: "Online map tiles could not be loaded" in window.message_bar.text(), timeout=10_000)

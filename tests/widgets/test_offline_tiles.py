@@ -73,3 +73,14 @@ def test_files_that_are_not_raster_mbtiles_are_refused_by_name(tmp_path):
     with pytest.raises(BasemapFileError, match="expected an .mbtiles raster file"):
         Mbtiles.open(junk.rename(tmp_path / "junk.txt"))
 
+
+
+def test_failing_online_tiles_fall_back_to_the_offline_layers_and_say_so(qtbot, make_view):
+    """Tiles that cannot be decoded fail like unreachable ones; no network is touched."""
+    view = make_view()
+    view.tile_url = "data:image/png;base64,bm90IGEgcG5n"  # "not a png"
+    with qtbot.waitSignal(view.tiles_failed, timeout=10_000):
+        view.set_online(True)
+    now = state(qtbot, view)
+    assert now["tiles_failed"] is True and now["online"] is False
+    assert now["basemap_features"] >= 300  # the offline outlines are what shows
