@@ -80,6 +80,7 @@ class TripLibrary(QObject):
                 self.ask_login()
             self.state_changed.emit()
         self.ready = True
+        self.state_changed.emit()  # the window leaves its "Opening…" state
 
     def _unavailable(self, problem: str) -> None:
         self.problem = problem

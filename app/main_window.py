@@ -126,6 +126,9 @@ class MainWindow(QMainWindow):
         self.itinerary_panel = ItineraryPanel(distance_unit=self.settings.distance_unit)
         self.right_stack = QStackedWidget()
         self.right_stack.addWidget(self.welcome)
+        self.opening_page = QLabel("Opening your trips\u2026")  # until the store has answered
+        self.opening_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.right_stack.addWidget(self.opening_page)
         self.right_stack.addWidget(self.itinerary_panel)
         self.itinerary_dock = self._dock("Itinerary", "itinerary_dock", self.right_stack,
                                          Qt.DockWidgetArea.RightDockWidgetArea)
@@ -244,8 +247,9 @@ class MainWindow(QMainWindow):
         if version is None:
             self.map_view.show_itinerary(None)
             self.itinerary_panel.set_itinerary(None)
-            self.right_stack.setCurrentWidget(self.welcome)
-            self.itinerary_dock.setWindowTitle("Welcome")
+            opening = self.library.enabled and not self.library.ready  # a restored trip may be coming
+            self.right_stack.setCurrentWidget(self.opening_page if opening else self.welcome)
+            self.itinerary_dock.setWindowTitle("Opening\u2026" if opening else "Welcome")
         else:
             if not map_shown:
                 self.show_on_map(version)
@@ -348,11 +352,15 @@ class MainWindow(QMainWindow):
         else:
             self.user_label.setText("Not signed in" if ws is not None else USER_TEXT)
             self.user_label.setToolTip(library.problem or "Trips are kept in memory for this session")
-            self.database_label.setText("Not saving" if library.problem else DATABASE_TEXT)
+            opening = library.enabled and not library.ready and not library.problem
+            self.database_label.setText("Not saving" if library.problem else "Opening\u2026" if opening
+                                        else DATABASE_TEXT)
             self.database_label.setToolTip(library.problem or "Trips are kept in memory for this session")
         self.commands.sign_in.setEnabled(ws is not None and not library.active)
         self.commands.sign_out.setEnabled(library.active and ws.can_sign_out)
         self.trips_dock.setEnabled(library.active)
+        if library.ready and self.right_stack.currentWidget() is self.opening_page:
+            self.show_version(self.trip.current)  # nothing was restored: the welcome page
 
     def open_settings(self) -> SettingsDialog:
         if self.settings_dialog is not None:
