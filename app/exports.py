@@ -82,13 +82,13 @@ def _kind_of_filter(name_filter: str) -> ExportKind:
 
 
 async def export_itinerary(kind: ExportKind, itinerary: ItineraryV1, path: str | Path,
-                           map_image: QImage | None = None, *, title: str = "") -> Path:
+                           map_image: QImage | None = None, *, title: str = "", distance_unit: str = "mi") -> Path:
     """Write ``itinerary`` as ``kind`` to ``path`` (atomically); returns the absolute path."""
     target = Path(path).expanduser().resolve()
     if not target.parent.is_dir():
         raise FileNotFoundError(f"folder {target.parent} does not exist")
     if kind.key == "pdf":
-        write_itinerary_pdf(target, itinerary, map_image, title=title)
+        write_itinerary_pdf(target, itinerary, map_image, title=title, distance_unit=distance_unit)
     else:
         await asyncio.to_thread(export_files, itinerary, **{_ENGINE_ARGUMENT[kind.key]: target})
     return target

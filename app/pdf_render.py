@@ -48,11 +48,12 @@ def itinerary_pdf_offscreen(itinerary) -> bytes:
     from PySide6.QtWidgets import QApplication
 
     from app.pdf_itinerary import itinerary_pdf_bytes
+    from engine.settings import load_settings
 
     app = QApplication.instance() or QApplication(["tripwright"])
     image = _offscreen_map(itinerary)
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the view goes before the app
-    data = itinerary_pdf_bytes(itinerary, image)
+    data = itinerary_pdf_bytes(itinerary, image, distance_unit=load_settings().settings.distance_unit)
     del app
     return data
 

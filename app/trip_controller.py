@@ -337,7 +337,8 @@ class TripController(QObject):
         image = await print_map_image(self.w.map_view) if kind.key == "pdf" else None
         title = self.trip.name or self.w.trip_title()
         try:
-            written = await export_itinerary(kind, version.itinerary, path, image, title=title)
+            written = await export_itinerary(kind, version.itinerary, path, image, title=title,
+                                             distance_unit=self.w.settings.distance_unit)
         except (OSError, TripwrightError) as exc:
             self.w.show_message(f"Could not export to {path}: {_one_line(exc)}", "error")
             return None

@@ -4,6 +4,7 @@ the map is drawn offscreen by the app layer, the pages are read back with pypdf.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -86,3 +87,17 @@ def test_without_the_desktop_layer_pdf_is_refused_by_name(paris, tmp_path):
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip() == "tripwright: --pdf: PDF export needs the desktop app (run it as `tripwright export`)"
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_pdf_distances_follow_the_unit_setting(route66, tmp_path):
+    """The settings file of the data dir says km: every drive and the fuel note print in km."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"distance_unit": "km"}))
+    pdf = tmp_path / "road-km.pdf"
+    done = subprocess.run([str(EXE), "export", str(route66), "--pdf", str(pdf)], capture_output=True, text=True,
+                          timeout=120, env=os.environ | {"TRIPWRIGHT_HOME": str(home)})
+    assert done.returncode == 0, done.stderr
+    text = "".join(_texts(pdf))
+    assert re.search(r"Drive [\d,]+ km \(about", text) and re.search(r"fuel for [\d,]+ km", text)
+    assert " mi " not in text and not re.search(r"\d mi\b", text)
