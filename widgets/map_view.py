@@ -33,6 +33,7 @@ from engine.models import ItineraryV1
 from .formatting import check_distance_unit
 from .map_layers import build_layers, empty_layers, is_finite_lat_lon
 from .offline_tiles import Mbtiles, handler_for
+from .web_profile import map_profile
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,7 @@ class MapView(QWebEngineView):
         self._basemap_revision = 0
 
         # Parented to the view so the page is deleted with it, before the profile.
-        page = MapPage(self)
+        page = MapPage(map_profile(), self)  # identifying User-Agent, disk cache for online tiles
         self.setPage(page)
         # The page blocks the browser's own context menu; this keeps Qt's from appearing too.
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)

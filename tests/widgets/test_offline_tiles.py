@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QColor, QImage
 
-from tests.widgets.test_map_view import make_view, state  # noqa: F401 (fixture)
+from tests.widgets.test_map_view import make_view, run_js, state  # noqa: F401 (fixture)
 from widgets.offline_tiles import BasemapFileError, Mbtiles
 
 TILE_COLOUR = QColor(200, 30, 160)  # a colour no other layer of the map uses
@@ -84,3 +85,19 @@ def test_failing_online_tiles_fall_back_to_the_offline_layers_and_say_so(qtbot, 
     now = state(qtbot, view)
     assert now["tiles_failed"] is True and now["online"] is False
     assert now["basemap_features"] >= 300  # the offline outlines are what shows
+
+
+def test_online_tiles_go_through_an_identified_cached_profile(qtbot, make_view):
+    """The OSM tile usage policy: an identifying User-Agent and a disk cache honouring the
+    servers' cache headers (the profile's, not a network call of the test)."""
+    from PySide6.QtWebEngineCore import QWebEngineProfile
+
+    from engine.store.sqlite_file import data_dir
+
+    view = make_view()
+    profile = view.page().profile()
+    assert not profile.isOffTheRecord()
+    assert profile.httpCacheType() == QWebEngineProfile.HttpCacheType.DiskHttpCache
+    assert Path(profile.cachePath()).is_relative_to(Path(data_dir()))
+    agent = json.loads(run_js(qtbot, view, "JSON.stringify(JSON.stringify(navigator.userAgent))"))
+    assert agent.startswith("Tripwright/") and agent == profile.httpUserAgent()
