@@ -521,11 +521,15 @@
     closeMenu();
     map.invalidateSize({animate: false});
     if (on) {
+      // A city trip's airport is often far out of town: the printed map shows the city itself
+      // (the flights are in the itinerary). Road trips keep every stop.
+      var city = doc && doc.mode === "city";
       var lls = [];
-      markerData.forEach(function (m) { lls.push([m.lat, m.lon]); });
+      markerData.forEach(function (m) { if (!(city && kindOf(m) === "flight")) lls.push([m.lat, m.lon]); });
       (doc && doc.days || []).forEach(function (d) {
-        if (d.path) d.path.coordinates.forEach(function (c) { lls.push([c[1], c[0]]); });
+        if (d.path && !city) d.path.coordinates.forEach(function (c) { lls.push([c[1], c[0]]); });
       });
+      if (!lls.length) markerData.forEach(function (m) { lls.push([m.lat, m.lon]); });
       var bounds = L.latLngBounds(lls);
       if (bounds.isValid()) map.fitBounds(bounds, {padding: [28, 28], maxZoom: 15, animate: false});
     }
