@@ -36,3 +36,18 @@ def test_the_legend_toggle_reaches_python_and_can_be_set(qtbot, make_view, city)
     view.set_legend_collapsed(False)
     qtbot.waitUntil(lambda: state(qtbot, view)["legend_collapsed"] is False, timeout=5_000)
     assert state(qtbot, view)["legend_rows"] > 0
+
+
+def test_print_mode_hides_the_controls_and_frames_the_city(qtbot, make_view, city):
+    view = make_view(city)
+    qtbot.waitUntil(lambda: state(qtbot, view)["markers"] > 0, timeout=10_000)
+    shown = run_js(qtbot, view, "window.tripwright.printMode(true)")
+    hidden = run_js(qtbot, view, "JSON.stringify(['.leaflet-control-zoom', '.tw-legend'].map(function (s) {"
+                                 " return getComputedStyle(document.querySelector(s)).display; }))")
+    assert shown["print"] is True and hidden == ["none", "none"]
+    stops = [m["id"] for m in view.document["markers"] if m["kind"] != "flight"]
+    inside = run_js(qtbot, view, f"JSON.stringify({json.dumps(stops)}.map(function (id) {{"
+                                 " return window.map.getBounds().contains(window.tripwright.marker(id).getLatLng()); }))")
+    assert stops and all(inside)  # every stop but the far-off airport is in the printed frame
+    assert shown["zoom"] >= 12  # a city's zoom, not the whole region's
+    assert run_js(qtbot, view, "window.tripwright.printMode(false)")["print"] is False
