@@ -41,6 +41,9 @@ def itinerary_pdf_offscreen(itinerary) -> bytes:
     from app.gui import prepare_environment
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # A command-line run: Qt's and Chromium's GPU/sandbox chatter is not the user's business.
+    os.environ.setdefault("QT_LOGGING_RULES", "*=false")
+    os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--log-level=3 --disable-logging")
     prepare_environment()
     import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede the QApplication)
     import widgets.offline_tiles  # noqa: F401  (registers its URL scheme, which must precede it too)

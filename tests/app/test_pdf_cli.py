@@ -48,6 +48,7 @@ def test_city_pdf_has_title_map_shared_pages_and_page_numbers(paris, tmp_path):
     done = tw("export", str(paris), "--pdf", str(pdf), "--gpx", str(tmp_path / "paris.gpx"))
     assert done.returncode == 0, done.stderr
     assert f"wrote {pdf}" in done.stdout and (tmp_path / "paris.gpx").exists()
+    assert done.stderr == ""  # no Qt or Chromium chatter on a successful export
     days = len(json.loads(paris.read_text())["days"])
     reader = PdfReader(str(pdf))
     texts = _texts(pdf)
