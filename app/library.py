@@ -56,6 +56,7 @@ class TripLibrary(QObject):
         self.workspace: Workspace | None = None
         self.problem = ""  # why trips are not being saved, when they are not
         self.login_dialog = None
+        self._remembering: asyncio.Future | None = None  # the last remember_shown write
         self.ready = False  # start() has done all it does without the user (tests and the bench wait for it)
 
     @property
@@ -204,7 +205,16 @@ class TripLibrary(QObject):
             return
         current = self.w.trip.current
         trip_id, number = self.w.trip.trip_id, current.number if current is not None else None
-        asyncio.ensure_future(asyncio.to_thread(self.workspace.remember_open, trip_id, number))
+        previous = self._remembering
+
+        async def write() -> None:
+            # One write after the other: two in the thread pool at once could land out of order,
+            # and the next start would reopen a version that is no longer on screen.
+            if previous is not None and not previous.done():
+                await asyncio.wait([previous])
+            await asyncio.to_thread(self.workspace.remember_open, trip_id, number)
+
+        self._remembering = asyncio.ensure_future(write())
 
     # -- recording runs ----------------------------------------------------------------------------
     async def begin(self, intent, *, new_trip: bool, request_key: str | None) -> Recording | Reused | None:
