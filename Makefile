@@ -15,7 +15,10 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
+# The system libraries Qt's window needs are checked first: a missing one is named with the exact
+# install command (Qt's own abort names the wrong library).
 run: install
+	QT_QPA_PLATFORM= $(BIN)/python -m app.desktop_libs
 	QT_QPA_PLATFORM= $(BIN)/tripwright
 
 test: install

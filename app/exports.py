@@ -1,5 +1,5 @@
 """Exports from the UI: the engine's JSON / GPX / iCalendar / HTML map, and the PDF itinerary,
-chosen in a non-modal save dialog.
+chosen in a non-modal save dialog that opens in the folder of the last export.
 
 The engine renders off the GUI thread (folium's HTML map takes most of a second); the PDF is
 drawn on the GUI thread (it paints the map snapshot). Every file is written atomically.
@@ -20,6 +20,7 @@ from engine.export import export_files
 from engine.models import ItineraryV1
 
 from .pdf_itinerary import write_itinerary_pdf
+from .ui_state import export_folder, remember
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def export_dialog(parent: QWidget, itinerary: ItineraryV1, key: str | None, expo
     it calls ``export_to(kind_key, path)``. The caller shows it with ``open()``, never ``exec()``."""
     kinds = [KINDS[key]] if key else list(EXPORT_KINDS)
     first = kinds[0] if key else KINDS["pdf"]
-    start = os.path.join(os.path.expanduser("~"), suggested_name(itinerary, first))
+    start = os.path.join(export_folder(), suggested_name(itinerary, first))
     dialog = QFileDialog(parent, "Export trip", start)
     dialog.setNameFilters([k.name_filter for k in kinds])
     dialog.selectNameFilter(first.name_filter)
@@ -70,6 +71,7 @@ def export_dialog(parent: QWidget, itinerary: ItineraryV1, key: str | None, expo
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the same dialog everywhere, testable offscreen
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.filterSelected.connect(lambda name_filter: dialog.setDefaultSuffix(_kind_of_filter(name_filter).suffix))
+    dialog.fileSelected.connect(lambda path: remember(export_folder=os.path.dirname(os.path.abspath(path))))
     dialog.fileSelected.connect(lambda path: export_to(
         kind_for_path(path, fallback=_kind_of_filter(dialog.selectedNameFilter()).key).key, path))
     return dialog
@@ -80,13 +82,13 @@ def _kind_of_filter(name_filter: str) -> ExportKind:
 
 
 async def export_itinerary(kind: ExportKind, itinerary: ItineraryV1, path: str | Path,
-                           map_image: QImage | None = None, *, title: str = "") -> Path:
+                           map_image: QImage | None = None, *, title: str = "", distance_unit: str = "mi") -> Path:
     """Write ``itinerary`` as ``kind`` to ``path`` (atomically); returns the absolute path."""
     target = Path(path).expanduser().resolve()
     if not target.parent.is_dir():
         raise FileNotFoundError(f"folder {target.parent} does not exist")
     if kind.key == "pdf":
-        write_itinerary_pdf(target, itinerary, map_image, title=title)
+        write_itinerary_pdf(target, itinerary, map_image, title=title, distance_unit=distance_unit)
     else:
         await asyncio.to_thread(export_files, itinerary, **{_ENGINE_ARGUMENT[kind.key]: target})
     return target

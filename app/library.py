@@ -84,6 +84,7 @@ class TripLibrary(QObject):
                 self.w.show_message(f"Trips: {self.workspace.store.recovery}", "warning")
             self.state_changed.emit()
         self.ready = True
+        self.state_changed.emit()  # the window leaves its "Opening…" state
 
     def _unavailable(self, problem: str) -> None:
         self.problem = problem

@@ -30,6 +30,7 @@ from widgets.notes_panel import NotesPanel
 from widgets.progress_panel import ProgressPanel
 from widgets.trip_list import TripListPanel
 
+from .basemap_choice import show_basemap
 from .exports import export_dialog
 from .library import TripLibrary
 from .map_edits import town_label
@@ -39,6 +40,7 @@ from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .trip_controller import TripController
 from .trip_session import TripSession, TripVersion
+from .ui_state import restore_legend
 from .version_diff import describe_change
 from .welcome import WelcomePanel, examples
 from .window_actions import build_actions, build_menus
@@ -98,11 +100,15 @@ class MainWindow(QMainWindow):
             self.show_message(f"Settings: {loaded.warning}", "warning")
         if self.settings.online_tiles:
             self.commands.online.setChecked(True)
+        show_basemap(self, self.settings)
 
     # -- building -------------------------------------------------------------------------------
     def _build_central(self) -> None:
         self.map_view = MapView()
         self.map_view.set_distance_unit(self.settings.distance_unit)
+        restore_legend(self.map_view)
+        self.map_view.tiles_failed.connect(lambda: self.show_message(
+            "Online map tiles could not be loaded; the offline map is shown.", "warning"))
         self.message_bar = MessageBar()
         central = QWidget()
         central.setObjectName("map_area")
@@ -117,6 +123,7 @@ class MainWindow(QMainWindow):
         today = self.planning.today
         self.intent_form = IntentForm(self.planning.catalog, load_routes(), today=today, fx_to_usd=self._fx_to_usd,
                                       home_airport=effective_home_airport(self.settings))
+        self.intent_form.set_distance_unit(self.settings.distance_unit)
         self.form_dock = self._dock("Trip", "form_dock", self.intent_form, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.trip_list = TripListPanel()
         self.trips_dock = self._dock("Trips", "trips_dock", self.trip_list, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -126,6 +133,9 @@ class MainWindow(QMainWindow):
         self.itinerary_panel = ItineraryPanel(distance_unit=self.settings.distance_unit)
         self.right_stack = QStackedWidget()
         self.right_stack.addWidget(self.welcome)
+        self.opening_page = QLabel("Opening your trips\u2026")  # until the store has answered
+        self.opening_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.right_stack.addWidget(self.opening_page)
         self.right_stack.addWidget(self.itinerary_panel)
         self.itinerary_dock = self._dock("Itinerary", "itinerary_dock", self.right_stack,
                                          Qt.DockWidgetArea.RightDockWidgetArea)
@@ -248,8 +258,9 @@ class MainWindow(QMainWindow):
         if version is None:
             self.map_view.show_itinerary(None)
             self.itinerary_panel.set_itinerary(None)
-            self.right_stack.setCurrentWidget(self.welcome)
-            self.itinerary_dock.setWindowTitle("Welcome")
+            opening = self.library.enabled and not self.library.ready  # a restored trip may be coming
+            self.right_stack.setCurrentWidget(self.opening_page if opening else self.welcome)
+            self.itinerary_dock.setWindowTitle("Opening\u2026" if opening else "Welcome")
         else:
             if not map_shown:
                 self.show_on_map(version)
@@ -352,11 +363,15 @@ class MainWindow(QMainWindow):
         else:
             self.user_label.setText("Not signed in" if ws is not None else USER_TEXT)
             self.user_label.setToolTip(library.problem or "Trips are kept in memory for this session")
-            self.database_label.setText("Not saving" if library.problem else DATABASE_TEXT)
+            opening = library.enabled and not library.ready and not library.problem
+            self.database_label.setText("Not saving" if library.problem else "Opening\u2026" if opening
+                                        else DATABASE_TEXT)
             self.database_label.setToolTip(library.problem or "Trips are kept in memory for this session")
         self.commands.sign_in.setEnabled(ws is not None and not library.active)
         self.commands.sign_out.setEnabled(library.active and ws.can_sign_out)
         self.trips_dock.setEnabled(library.active)
+        if library.ready and self.right_stack.currentWidget() is self.opening_page:
+            self.show_version(self.trip.current)  # nothing was restored: the welcome page
 
     def open_settings(self) -> SettingsDialog:
         if self.settings_dialog is not None:
@@ -384,6 +399,8 @@ class MainWindow(QMainWindow):
         self.intent_form.set_home_airport(effective_home_airport(settings))
         self.itinerary_panel.set_distance_unit(settings.distance_unit)
         self.map_view.set_distance_unit(settings.distance_unit)
+        self.intent_form.set_distance_unit(settings.distance_unit)
+        show_basemap(self, settings)
         self.commands.online.setChecked(settings.online_tiles)
         self.show_status("Settings saved.", 5000)
 
@@ -417,6 +434,7 @@ class MainWindow(QMainWindow):
     def new_trip(self) -> None:
         self.controller.cancel()
         self.trip.clear()
+        self.intent_form.reset(effective_home_airport(self.settings))
         self.trip_list.set_current(None)
         self.library.remember_shown()
         self.message_bar.clear()
@@ -483,7 +501,10 @@ class MainWindow(QMainWindow):
         return dialog
 
     def show_about(self) -> None:
+        from .ui_state import app_version
+
         box = QMessageBox(QMessageBox.Icon.Information, "About Tripwright",
+                          f"Tripwright {app_version()}\n\n"
                           "Tripwright plans city trips and road trips and proves they are feasible.\n"
                           "Maps: Leaflet, Natural Earth; \u00a9 OpenStreetMap contributors when online.", parent=self)
         box.setModal(False)

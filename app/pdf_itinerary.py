@@ -1,5 +1,6 @@
-"""A printable PDF itinerary with Qt's own PDF writer: a cover page with the map snapshot and the
-totals, then one page per day with its activities and times.
+"""A printable PDF itinerary with Qt's own PDF writer: a cover page with the trip's name, the map
+snapshot and the totals, then the days with their activities and times, short days sharing a page.
+QTextDocument.print_() numbers the pages, and the text stays text (selectable, searchable).
 
 Everything from the itinerary is HTML-escaped before it reaches the QTextDocument. The PDF is
 rendered into memory and written with the engine's atomic writer (a temp file next to the target,
@@ -23,15 +24,17 @@ PAGE_MARGIN_MM = 5
 # QTextDocument.print_() lays the page out at 96 dpi and adds 2 cm of its own margins: the text
 # width of an A4 page is what is left of its 210 mm.
 TEXT_WIDTH_PX = round((210 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96)
+PAGE_HEIGHT_PX = round((297 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96) - 40  # less the page number
 
 
-def itinerary_pdf_bytes(itinerary: ItineraryV1, map_image: QImage | None = None, *, title: str = "") -> bytes:
+def itinerary_pdf_bytes(itinerary: ItineraryV1, map_image: QImage | None = None, *, title: str = "",
+                        distance_unit: str = "mi") -> bytes:
     document = QTextDocument()
     document.setDefaultStyleSheet(_STYLE)
     if map_image is not None and not map_image.isNull():
         document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(MAP_RESOURCE), map_image)
     document.setHtml(itinerary_html(itinerary, has_map=map_image is not None and not map_image.isNull(),
-                                    map_height=_scaled_height(map_image), title=title))
+                                    map_height=_scaled_height(map_image), title=title, unit=distance_unit))
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -48,29 +51,45 @@ def itinerary_pdf_bytes(itinerary: ItineraryV1, map_image: QImage | None = None,
 
 
 def write_itinerary_pdf(path: str | os.PathLike[str], itinerary: ItineraryV1, map_image: QImage | None = None,
-                        *, title: str = "") -> None:
-    write_atomic(path, itinerary_pdf_bytes(itinerary, map_image, title=title))
+                        *, title: str = "", distance_unit: str = "mi") -> None:
+    write_atomic(path, itinerary_pdf_bytes(itinerary, map_image, title=title, distance_unit=distance_unit))
 
 
-def itinerary_html(itinerary: ItineraryV1, *, has_map: bool = False, map_height: int = 0, title: str = "") -> str:
+def itinerary_html(itinerary: ItineraryV1, *, has_map: bool = False, map_height: int = 0, title: str = "",
+                   unit: str = "mi") -> str:
     parts = [f"<h1>{_e(title or _title(itinerary))}</h1>", f"<p class='sub'>{_e(_subtitle(itinerary))}</p>"]
     if has_map:
         parts.append(f"<p><img src='{MAP_RESOURCE}' width='{TEXT_WIDTH_PX}' height='{map_height}'></p>")
-    parts.append(_totals(itinerary))
+    parts.append(_totals(itinerary, unit))
     if itinerary.violations:
         parts.append("<h3>Advisories</h3><ul>" + "".join(
             f"<li>{_e(v.details.get('message', v.reason))}</li>" for v in itinerary.violations) + "</ul>")
     parts.append(f"<p class='note'>{_e(itinerary.disclaimer)}</p>")
+    used = PAGE_HEIGHT_PX  # the days start on a fresh page after the cover
     for index, day in enumerate(itinerary.days):
-        parts.append(_day_page(itinerary, index, day))
+        height = _printed_height(_day_block(itinerary, index, day, fresh_page=False, unit=unit))
+        fresh = used + height > PAGE_HEIGHT_PX
+        used = height if fresh else used + height
+        parts.append(_day_block(itinerary, index, day, fresh_page=fresh, unit=unit))
     return "<html><body>" + "".join(parts) + "</body></html>"
 
 
-def _day_page(itinerary: ItineraryV1, index: int, day) -> str:
-    head = f"<h2 style='page-break-before: always'>Day {index + 1} \u00b7 {day.date:%A %d %B %Y}</h2>"
+def _printed_height(block: str) -> float:
+    """How tall ``block`` prints, laid out alone at the page's text width: short days share a
+    page, and a day that does not fit in what is left of one starts the next."""
+    document = QTextDocument()
+    document.setDefaultStyleSheet(_STYLE)
+    document.setHtml(f"<html><body>{block}</body></html>")
+    document.setTextWidth(TEXT_WIDTH_PX)
+    return document.size().height()
+
+
+def _day_block(itinerary: ItineraryV1, index: int, day, *, fresh_page: bool, unit: str = "mi") -> str:
+    brk = "page-break-before: always; " if fresh_page else ""
+    head = f"<h2 style='{brk}margin-top: 18px'>Day {index + 1} \u00b7 {day.date:%A %d %B %Y}</h2>"
     lines = []
     if day.drive is not None:
-        lines.append(f"Drive {day.drive.miles:,.0f} mi (about {day.drive.hours:.1f} h): "
+        lines.append(f"Drive {fmt.distance(day.drive.miles, unit)} (about {day.drive.hours:.1f} h): "
                      f"{day.drive.from_name} \u2192 {day.drive.to_name}")
     if day.anchor is not None:
         lines.append(f"Overnight: {day.anchor.name}")
@@ -95,7 +114,7 @@ def _row(activity, when: str) -> str:
             f"<td valign='top' align='right' width='80'>{_e(cost)}</td></tr>")
 
 
-def _totals(itinerary: ItineraryV1) -> str:
+def _totals(itinerary: ItineraryV1, unit: str = "mi") -> str:
     c = itinerary.cost_breakdown
     rows = [("Flights", c.flights_usd_cents), ("Lodging", c.lodging_usd_cents),
             ("Attractions", c.attractions_usd_cents), ("Meals", c.meals_usd_cents),
@@ -103,7 +122,7 @@ def _totals(itinerary: ItineraryV1) -> str:
     cells = "".join(f"<tr><td>{name}</td><td align='right'>{format_usd(v)}</td></tr>" for name, v in rows if v)
     return (f"<table cellspacing='0' cellpadding='3'>{cells}<tr><td><b>Total</b></td>"
             f"<td align='right'><b>{format_usd(c.total_usd_cents)}</b></td></tr></table>"
-            f"<p class='note'>{_e(c.currency_disclaimer)}</p>")
+            f"<p class='note'>{_e(fmt.distances_in_text(c.currency_disclaimer, unit))}</p>")
 
 
 def _title(itinerary: ItineraryV1) -> str:

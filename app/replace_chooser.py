@@ -37,6 +37,7 @@ class ReplaceChooser(QDialog):
         self.list = QListWidget()
         for option in options:
             item = QListWidgetItem(describe(option))
+            item.setToolTip(describe(option))
             item.setData(Qt.ItemDataRole.UserRole, option.venue_id)
             self.list.addItem(item)
         self.list.setCurrentRow(0)
@@ -49,7 +50,14 @@ class ReplaceChooser(QDialog):
         layout.addWidget(heading)
         layout.addWidget(self.list, 1)
         layout.addWidget(buttons)
-        self.resize(420, 240)
+        self.resize(self._fitting_width(), 240)
+
+    def _fitting_width(self) -> int:
+        """Wide enough for the longest option (each names its cost and travel change at the end),
+        up to most of the screen."""
+        screen = self.screen().availableGeometry().width() if self.screen() is not None else 1280
+        needed = self.list.sizeHintForColumn(0) + 2 * self.list.frameWidth() + 48  # margins, scroll bar
+        return max(420, min(needed, int(screen * 0.8)))
 
     def choose(self, row: int) -> None:
         self.list.setCurrentRow(row)

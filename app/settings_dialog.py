@@ -30,6 +30,7 @@ from widgets.intent_fields import INVALID_BACKGROUND, FieldErrors, plain
 
 AuditHook = Callable[..., None]  # on_audit(action: str, **detail)
 NAMES = {"home_airport": "Home airport", "distance_unit": "Distances", "online_tiles": "Map tiles",
+         "basemap_file": "Offline map",
          "llm_endpoint": "Endpoint", "llm_model": "Model", "api_key": "API key", "form": "Settings"}
 UNITS = (("Miles (mi)", "mi"), ("Kilometres (km)", "km"))
 KEYRING_NOTE = "Kept in the OS keyring, never in settings.json."
@@ -95,11 +96,15 @@ class SettingsDialog(QDialog):
             self.unit_combo.addItem(text, unit)
         self.tiles_check = QCheckBox("Load OpenStreetMap tiles when online")
         self.tiles_check.setToolTip("Off: the offline basemap only; nothing is fetched from the network")
+        self.basemap_edit = QLineEdit()
+        self.basemap_edit.setPlaceholderText("an .mbtiles file for your region (optional)")
+        self.basemap_edit.setToolTip("A raster MBTiles basemap drawn with no network; the README says how to make one")
         trips = QGroupBox("Trips and map")
         general = QFormLayout(trips)
         general.addRow(self._row_label("home_airport"), self._field("home_airport", self.airport_edit, overrides))
         general.addRow(self._row_label("distance_unit"), self._field("distance_unit", self.unit_combo, overrides))
         general.addRow(self._row_label("online_tiles"), self._field("online_tiles", self.tiles_check, overrides))
+        general.addRow(self._row_label("basemap_file"), self._field("basemap_file", self.basemap_edit, overrides))
         self.form_error = self.errors.label("form")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
@@ -188,6 +193,7 @@ class SettingsDialog(QDialog):
         self.airport_edit.setText(settings.home_airport)
         self.unit_combo.setCurrentIndex(max(self.unit_combo.findData(settings.distance_unit), 0))
         self.tiles_check.setChecked(settings.online_tiles)
+        self.basemap_edit.setText(settings.basemap_file)
         self.endpoint_edit.setText(settings.llm_endpoint)
         self.model_edit.setText(settings.llm_model)
 
@@ -207,6 +213,12 @@ class SettingsDialog(QDialog):
         missing = self.secrets.warning is not None
         self.key_note.setText(NO_KEYRING_NOTE if missing else KEYRING_NOTE)
         self.key_note.setStyleSheet(WARNING_STYLE if missing else NOTE_STYLE)
+        # A word-wrapped label whose text grows after the dialog was laid out keeps its old
+        # height (the warning lost its last line): ask the layout again.
+        self.key_note.updateGeometry()
+        needed = self.layout().totalHeightForWidth(self.width()) if self.layout() is not None else 0
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     @property
     def keyring_missing(self) -> bool:
@@ -215,7 +227,8 @@ class SettingsDialog(QDialog):
     # -- saving ---------------------------------------------------------------------------------
     def values(self) -> dict:
         return {"home_airport": self.airport_edit.text(), "distance_unit": self.unit_combo.currentData(),
-                "online_tiles": self.tiles_check.isChecked(), "llm_endpoint": self.endpoint_edit.text(),
+                "online_tiles": self.tiles_check.isChecked(), "basemap_file": self.basemap_edit.text(),
+                "llm_endpoint": self.endpoint_edit.text(),
                 "llm_model": self.model_edit.text()}
 
     def save(self) -> Settings | None:

@@ -22,6 +22,7 @@ from engine.roadtrip.routes import find_route
 from widgets.map_layers import corridor_geometry
 
 from .exports import KINDS, ExportKind, export_itinerary
+from .pdf_render import print_map_image
 from .map_edits import (Rebased, alternatives, anchor_day, city_edit, nearest_town, replace_edit, town_label,
                         with_forced_stop, without_stop)
 from .library import Reused, TripLibrary, replan_key
@@ -368,9 +369,11 @@ class TripController(QObject):
             self.w.show_message("Plan a trip before exporting it.", "info")
             return None
         kind: ExportKind = KINDS[key]
-        image = self.w.map_view.grab().toImage() if kind.key == "pdf" else None
+        image = await print_map_image(self.w.map_view) if kind.key == "pdf" else None
+        title = self.trip.name or self.w.trip_title()
         try:
-            written = await export_itinerary(kind, version.itinerary, path, image, title=self.w.trip_title())
+            written = await export_itinerary(kind, version.itinerary, path, image, title=title,
+                                             distance_unit=self.w.settings.distance_unit)
         except (OSError, TripwrightError) as exc:
             self.w.show_message(f"Could not export to {path}: {_one_line(exc)}", "error")
             return None

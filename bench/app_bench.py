@@ -5,8 +5,9 @@
 * cold start: ``tripwright`` as a fresh process (its trip store opening meanwhile) until the map
   page is interactive (≤ 3 s); the in-app figures below run with a throwaway store recording live;
 * GUI stall: the longest gap of a 10 ms QTimer on the GUI thread while a 7-day road trip plans
-  (≤ 50 ms), first road trip of the process and a warm one; reported apart: the longest gap while
-  the finished trip is drawn (map layers and itinerary panel, on the GUI thread by nature);
+  (≤ 50 ms), first road trip of the process and a warm one; and the longest gap while a result is
+  drawn (map layers and itinerary panel, after a plan or a drag), which the verdict counts too
+  (``draw_stall_max_ms`` ≤ 50 ms);
 * re-plan after a drag: from the anchor's drop to the new anchor drawn on the map (≤ 300 ms);
 * cancel: from Cancel to the progress panel saying "Cancelled" (≤ 200 ms), mid planner node;
 * memory: RSS of the whole process tree (QtWebEngine helpers included) after planning (≤ 800 MB),
@@ -29,8 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-TARGETS = {"cold_start_s": 3.0, "stall_max_ms": 50.0, "drag_replan_ms": 300.0, "cancel_ms": 200.0,
-           "tree_rss_mb": 800.0}
+TARGETS = {"cold_start_s": 3.0, "stall_max_ms": 50.0, "draw_stall_max_ms": 50.0, "drag_replan_ms": 300.0,
+           "cancel_ms": 200.0, "tree_rss_mb": 800.0}
 # Drops near route towns; each drag moves the same forced stop (a fresh plan every time).
 DROPS = [("Kingman, AZ", 35.23, -114.10), ("Flagstaff, AZ", 35.20, -111.60), ("Gallup, NM", 35.50, -108.70),
          ("Williams, AZ", 35.25, -112.19), ("Winslow, AZ", 35.02, -110.70)]
@@ -184,6 +185,9 @@ async def in_app(window, figures: dict, quick: bool) -> int:
     figures["drag_replan_ms"] = round(statistics.median(samples), 1)
     figures["drag_replan_max_ms"] = round(max(samples), 1)
     figures["drag_stall_max_ms"] = max(stalls)
+    # The verdict counts drawing too, not only planning: the longest stall while a result is shown.
+    figures["draw_stall_max_ms"] = max(figures["stall_showing_first_ms"], figures["stall_showing_warm_ms"],
+                                       figures["drag_stall_max_ms"])
 
     # Cancel in the middle of a planner node (a road trip the memo has not seen).
     samples = []

@@ -71,6 +71,10 @@ class PlanCancelled(TripwrightError):
     """The run was cancelled through its CancelToken."""
 
 
+class PdfRenderFailed(TripwrightError):
+    """The PDF renderer (the desktop layer's offscreen map) could not draw the trip."""
+
+
 class ToolError(TripwrightError):
     """A tool failed. ``reason`` is the human line; ``kind`` the label for ``tool_errors_total``."""
 

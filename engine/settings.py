@@ -42,7 +42,10 @@ DEFAULT_LLM_ENDPOINT = "https://api.openai.com/v1"  # what the openai SDK uses w
 API_KEY_PREFIX = "llm-api-key:"
 MAX_KEY_LENGTH = 4096
 ENV_OVERRIDES = {"home_airport": "TRIPWRIGHT_HOME_AIRPORT", "llm_endpoint": "OPENAI_BASE_URL",
-                 "llm_model": "OPENAI_MODEL", "embedding_model": "TRIPWRIGHT_EMBEDDING_MODEL"}
+                 "llm_model": "OPENAI_MODEL", "embedding_model": "TRIPWRIGHT_EMBEDDING_MODEL",
+                 "basemap_file": "TRIPWRIGHT_BASEMAP"}
+BASEMAP_SUFFIXES = (".mbtiles",)
+
 API_KEY_ENV = "OPENAI_API_KEY"
 _IATA = re.compile(r"[A-Z]{3}")
 _MODEL = re.compile(r"\S{1,200}")
@@ -59,6 +62,19 @@ class Settings(BaseModel):
     llm_model: str = DEFAULT_LLM_MODEL
     online_tiles: bool = False  # OSM tiles on the map (the offline basemap otherwise)
     embedding_model: str = ""  # at the same endpoint; "" = destination notes are searched lexically
+    basemap_file: str = ""  # an offline .mbtiles raster basemap for the user's region; "" = none
+
+    @field_validator("basemap_file", mode="before")
+    @classmethod
+    def _basemap(cls, value: object) -> object:
+        if not isinstance(value, str) or not value.strip():
+            return "" if isinstance(value, str) else value
+        path = Path(value.strip()).expanduser()
+        if path.suffix.lower() not in BASEMAP_SUFFIXES:
+            raise ValueError("expected an .mbtiles raster file (see the README: offline maps)")
+        if not path.is_file():
+            raise ValueError(f"{path} does not exist")
+        return str(path)
 
     @field_validator("home_airport", mode="before")
     @classmethod

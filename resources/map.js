@@ -33,6 +33,7 @@
   var map = L.map("map", {worldCopyJump: true, minZoom: 2, zoomSnap: 0.25}).setView([42, -45], 3);
   map.attributionControl.setPrefix("Leaflet");
   map.createPane("basemap").style.zIndex = 150;   // under the tiles (200) when online
+  map.createPane("offlinetiles").style.zIndex = 160;  // an .mbtiles basemap covers the outlines it shows
   var basemapRenderer = L.canvas({pane: "basemap", padding: 0.5});
 
   var bridge = null;
@@ -85,6 +86,44 @@
     return loadGeoJSON("basemap/admin1.geojson", {color: "#b7b0a2", weight: 0.7, fill: false, opacity: 1});
   });
 
+  // -- an offline raster basemap (.mbtiles through the app's tripwright-tiles: scheme) -----------
+  var basemapTiles = null;
+  var basemapTilesLoaded = 0;
+  function setBasemapTiles(source) {
+    var url = source && /^tripwright-tiles:\/\/basemap\//.test(source.url) ? source.url : null;
+    // Each archive the app opens has its own revision: a new file never shows the old one's tiles.
+    var full = url ? url + "?v=" + encodeURIComponent(String(source.rev)) : null;
+    if (basemapTiles && basemapTiles._url !== full) {
+      map.removeLayer(basemapTiles);
+      basemapTiles = null;
+    }
+    if (full && !basemapTiles) {
+      basemapTilesLoaded = 0;
+      basemapTiles = L.tileLayer(full, {
+        pane: "offlinetiles", minZoom: 0, maxZoom: 19, maxNativeZoom: source.max_zoom,
+        minNativeZoom: source.min_zoom, attribution: String(source.attribution || "offline tiles"),
+      }).addTo(map);
+      basemapTiles.on("tileload", function () { basemapTilesLoaded += 1; });
+    }
+  }
+
+  /* Online tiles that keep failing (no network, refused) are dropped: the offline layers below
+     show through, and the app is told once so it can say so. */
+  var TILE_FAILURES = 4;
+  var tilesFailed = false;
+  function watchTiles(layer) {
+    var loaded = 0, failed = 0;
+    tilesFailed = false;
+    layer.on("tileload", function () { loaded += 1; });
+    layer.on("tileerror", function () {
+      failed += 1;
+      if (failed < TILE_FAILURES || loaded > 0 || tilesFailed || layer !== tiles) return;
+      tilesFailed = true;
+      map.removeLayer(layer);
+      call("tiles_failed", failed);
+    });
+  }
+
   function setOnline(online, url) {
     url = typeof url === "string" && TILE_URL.test(url) ? url : OSM_URL;
     if (tiles && tiles._url !== url) {
@@ -93,6 +132,7 @@
     }
     if (online && !tiles) {
       tiles = L.tileLayer(url, {maxZoom: 19, attribution: OSM_ATTRIBUTION}).addTo(map);
+      watchTiles(tiles);
     } else if (!online && tiles) {
       map.removeLayer(tiles);
       tiles = null;
@@ -298,7 +338,10 @@
     toggle.type = "button";
     toggle.addEventListener("click", function () {
       box.classList.toggle("tw-collapsed");
+      call("legend_toggled", box.classList.contains("tw-collapsed"));
       buildLegend(box);
+      // An opened legend must not cover the trip: frame it again beside the legend.
+      if (!box.classList.contains("tw-collapsed") && doc) fitIfNeeded(doc.focus, true);
     });
     head.appendChild(toggle);
     box.appendChild(head);
@@ -351,8 +394,29 @@
   legend = new LegendControl().addTo(map);
 
   // -- the document -----------------------------------------------------------------------------
+  // -- place names at street zoom -----------------------------------------------------------------
+  var NAME_ZOOM = 14;
+  function buildNames() {
+    layers.names = L.layerGroup();
+    markerData.forEach(function (m) {
+      if (!m.label) return;
+      var size = KINDS[kindOf(m)].size;
+      var icon = L.divIcon({className: "tw-name", iconSize: null, iconAnchor: [-size / 2 - 3, 9],
+                            html: el("span", "tw-name-text", m.label)});
+      L.marker([m.lat, m.lon], {icon: icon, interactive: false, keyboard: false}).addTo(layers.names);
+    });
+    showNames();
+  }
+  function showNames() {
+    if (!layers.names) return;
+    var show = map.getZoom() >= NAME_ZOOM;
+    if (show && !map.hasLayer(layers.names)) layers.names.addTo(map);
+    if (!show && map.hasLayer(layers.names)) map.removeLayer(layers.names);
+  }
+  map.on("zoomend", showNames);
+
   function clearLayers() {
-    ["corridor", "days", "markers"].forEach(function (k) {
+    ["corridor", "days", "markers", "names"].forEach(function (k) {
       if (layers[k]) { map.removeLayer(layers[k]); layers[k] = null; }
     });
     markers.clear();
@@ -385,6 +449,7 @@
     clearLayers();
     doc = next;
     setOnline(!!doc.online, doc.tile_url);
+    setBasemapTiles(doc.basemap_tiles);
     if (doc.corridor && doc.corridor.geometry) {
       layers.corridor = L.geoJSON(doc.corridor.geometry, {
         interactive: false,
@@ -408,6 +473,7 @@
       markerData.set(m.id, m);
       marker.addTo(layers.markers);
     });
+    buildNames();
     setBanner(doc.banner);
     buildLegend(legend.getContainer());
     fitIfNeeded(doc.focus, first);
@@ -435,18 +501,44 @@
       corridor_polygons: corridorPolygons,
       day_lines: document.querySelectorAll("path.tw-day-line").length,
       banner: banner.hidden ? null : banner.querySelector(".tw-banner-text").textContent,
-      online: !!tiles,
+      online: !!tiles && map.hasLayer(tiles),
+      tiles_failed: tilesFailed,
       attribution: map.attributionControl.getContainer().textContent,
       basemap_features: basemapFeatures,
+      basemap_tiles: basemapTiles ? basemapTilesLoaded : null,
       legend_rows: legend.getContainer().querySelectorAll(".tw-legend-row").length,
+      legend_collapsed: legend.getContainer().classList.contains("tw-collapsed"),
+      names: layers.names && map.hasLayer(layers.names) ? layers.names.getLayers().length : 0,
       highlighted: highlighted,
       menu: menu ? Array.from(menu.querySelectorAll("button")).map(function (b) { return b.dataset.action; }) : null,
       zoom: map.getZoom(),
     });
   }
 
+  /* The map as printed: no zoom buttons, legend or menu, the whole trip in view. */
+  function printMode(on) {
+    document.body.classList.toggle("tw-print", !!on);
+    closeMenu();
+    map.invalidateSize({animate: false});
+    if (on) {
+      // A city trip's airport is often far out of town: the printed map shows the city itself
+      // (the flights are in the itinerary). Road trips keep every stop.
+      var city = doc && doc.mode === "city";
+      var lls = [];
+      markerData.forEach(function (m) { if (!(city && kindOf(m) === "flight")) lls.push([m.lat, m.lon]); });
+      (doc && doc.days || []).forEach(function (d) {
+        if (d.path && !city) d.path.coordinates.forEach(function (c) { lls.push([c[1], c[0]]); });
+      });
+      if (!lls.length) markerData.forEach(function (m) { lls.push([m.lat, m.lon]); });
+      var bounds = L.latLngBounds(lls);
+      if (bounds.isValid()) map.fitBounds(bounds, {padding: [28, 28], maxZoom: 15, animate: false});
+    }
+    return JSON.stringify({print: !!on, zoom: map.getZoom(), markers: markers.size});
+  }
+
   window.tripwright = {
     state: state,
+    printMode: printMode,
     marker: function (id) { return markers.get(id) || null; },
     openMenu: function (id) {
       var marker = markers.get(id);
@@ -474,6 +566,11 @@
     bridge = channel.objects.bridge;
     bridge.set_layers.connect(onSetLayers);
     bridge.highlight.connect(function (id) { setHighlight(String(id), true); });
+    bridge.set_legend.connect(function (collapsed) {
+      var box = legend.getContainer();
+      box.classList.toggle("tw-collapsed", collapsed === "1");
+      buildLegend(box);
+    });
     basemapLoaded.then(function () { call("page_ready"); });
   });
 })();

@@ -6,6 +6,7 @@ Pure functions returning plain text; no widget imports, so they are cheap to tes
 from __future__ import annotations
 
 import html
+import re
 from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
@@ -123,6 +124,25 @@ def distance(value_miles: float | None, unit: str = "mi") -> str:
     if value_miles is None:
         return ""
     return miles(value_miles) if unit == "mi" else f"{value_miles * KM_PER_MILE:,.0f} km"
+
+
+_MILES_IN_TEXT = re.compile(r"(\d[\d,]*(?:\.\d+)?) mi\b")
+
+
+def distances_in_text(text: str, unit: str = "mi") -> str:
+    """Engine prose ("fuel for 2227 mi") with its miles shown in the user's unit."""
+    check_distance_unit(unit)
+    if unit == "mi":
+        return text
+    return _MILES_IN_TEXT.sub(lambda m: distance(float(m.group(1).replace(",", "")), unit), text)
+
+
+def to_unit(value_miles: float, unit: str) -> float:
+    return value_miles if check_distance_unit(unit) == "mi" else value_miles * KM_PER_MILE
+
+
+def from_unit(value: float, unit: str) -> float:
+    return value if check_distance_unit(unit) == "mi" else value / KM_PER_MILE
 
 
 def hours(value: float | None) -> str:

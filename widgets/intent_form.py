@@ -45,6 +45,7 @@ class IntentForm(QWidget):
         self._fx_to_usd = fx_to_usd
         self._today = today or date.today()
         self._errors = FieldErrors()
+        self._distance_unit = "mi"
         self._build()
         self.set_home_airport(home_airport)
 
@@ -200,7 +201,9 @@ class IntentForm(QWidget):
             self.airports_list.addItem(item)
         rows = max(self.airports_list.count(), 1)
         frame = 2 * self.airports_list.frameWidth()
-        self.airports_list.setFixedHeight(self.airports_list.sizeHintForRow(0) * rows + frame + 2)
+        # Before the list is first shown its row hint can be 0 (or a bare text line, no check box).
+        row = max(self.airports_list.sizeHintForRow(0), self.airports_list.fontMetrics().height() + 6)
+        self.airports_list.setFixedHeight(row * rows + frame + 2)
 
     def _update_end(self) -> None:
         end = self.start_edit.date().toPython() + timedelta(days=max(self.days_spin.value() - 1, 0))
@@ -224,6 +227,55 @@ class IntentForm(QWidget):
 
     def set_mode(self, mode: str) -> None:
         self.tabs.setCurrentIndex(self.MODE_ROAD if mode == "road_trip" else self.MODE_CITY)
+
+    def reset(self, home_airport: str | None = None) -> None:
+        """A blank form for a new trip: the defaults it opens with, no errors, no carried locks."""
+        self.clear_errors()
+        self._carried = None
+        self.prompt_edit.clear()
+        self.city_combo.setCurrentIndex(0)
+        self._city_changed(self.city_combo.currentText())
+        self.start_edit.setDate(QDate(self._today + timedelta(days=30)))
+        self.days_spin.setValue(5)
+        self.set_home_airport(home_airport)
+        self.budget_spin.setValue(3000)
+        self.currency_combo.setCurrentIndex(0)
+        self.redeye_check.setChecked(False)
+        for line in (self.origin_edit, self.terminus_edit):
+            line.clear()
+        self.route_combo.setCurrentIndex(0)
+        self.road_days_spin.setValue(7)
+        self.road_start_edit.setDate(QDate(self._today + timedelta(days=30)))
+        self.trip_type_combo.setCurrentIndex(0)
+        self._show_miles(self.max_miles_spin, 400)
+        self._show_miles(self.corridor_spin, 50)
+        self.stops_edit.clear()
+        self._set_preferences([], False, 1)
+        self.set_mode("city")
+
+    # -- distances (the user's unit on screen, miles in the intent) ---------------------------
+    # Each spin's range and step in miles; shown in km they become round kilometre figures.
+    _MILE_SPINS = {"max_miles_spin": (50, 1000, 25), "corridor_spin": (5, 300, 5)}
+
+    def set_distance_unit(self, unit: str) -> None:
+        """Show the road tab's distances in ``unit`` ("mi" | "km"), keeping the values."""
+        unit = fmt.check_distance_unit(unit)
+        if unit == self._distance_unit:
+            return
+        miles = {name: self._spin_miles(getattr(self, name)) for name in self._MILE_SPINS}
+        self._distance_unit = unit
+        for name, (low, high, step) in self._MILE_SPINS.items():
+            spin_box = getattr(self, name)
+            spin_box.setSuffix(f" {unit}")
+            spin_box.setRange(round(fmt.to_unit(low, unit)), int(fmt.to_unit(high, unit)))
+            spin_box.setSingleStep(round(fmt.to_unit(step, unit)))
+            self._show_miles(spin_box, miles[name])
+
+    def _spin_miles(self, spin_box) -> float:
+        return round(fmt.from_unit(float(spin_box.value()), self._distance_unit), 2)
+
+    def _show_miles(self, spin_box, miles: float) -> None:
+        spin_box.setValue(round(fmt.to_unit(miles, self._distance_unit)))
 
     # -- errors -----------------------------------------------------------------------
     def field_errors(self) -> dict[str, str]:
@@ -282,8 +334,8 @@ class IntentForm(QWidget):
         data = {"origin": self.origin_edit.text(), "terminus": self.terminus_edit.text(),
                 "days": self.road_days_spin.value(), "start_date": self.road_start_edit.date().toPython(),
                 "trip_type": self.trip_type_combo.currentData(), "route": self.route_combo.currentData(),
-                "max_daily_miles": float(self.max_miles_spin.value()),
-                "corridor_max_deviation_miles": float(self.corridor_spin.value()), "stops": stops,
+                "max_daily_miles": self._spin_miles(self.max_miles_spin),
+                "corridor_max_deviation_miles": self._spin_miles(self.corridor_spin), "stops": stops,
                 "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked()},
                 "travellers": self.travellers_spin.value()}
         return self._validate(RoadTripIntent, data, ROAD_FIELDS, [])
@@ -376,7 +428,7 @@ class IntentForm(QWidget):
         self.route_combo.setCurrentIndex(max(self.route_combo.findData(parsed.route), 0) if parsed.route else 0)
         self.stops_edit.setPlainText("\n".join(parsed.stops))
         if parsed.max_daily_miles is not None:
-            self.max_miles_spin.setValue(round(parsed.max_daily_miles))
+            self._show_miles(self.max_miles_spin, parsed.max_daily_miles)
         self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
 
     # -- showing an intent (undo/redo, map edits) ----------------------------------------------
@@ -395,8 +447,8 @@ class IntentForm(QWidget):
             self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(intent.trip_type))
             self.route_combo.setCurrentIndex(max(self.route_combo.findData(intent.route), 0) if intent.route else 0)
             self.stops_edit.setPlainText("\n".join(intent.stops))
-            self.corridor_spin.setValue(round(intent.corridor_max_deviation_miles))
-            self.max_miles_spin.setValue(round(intent.max_daily_miles))
+            self._show_miles(self.corridor_spin, intent.corridor_max_deviation_miles)
+            self._show_miles(self.max_miles_spin, intent.max_daily_miles)
             self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
             return
         self.set_mode("city")

@@ -107,7 +107,15 @@ class CostSummary(QWidget):
             self.citations.setText("")
         else:
             self.citations.setText(f"{len(itinerary.citations)} citation(s) \u2014 see Sources")
-        self.note.setText(cost.currency_disclaimer if cost else "")
+        self._note = cost.currency_disclaimer if cost else ""
+        self.note.setText(fmt.distances_in_text(self._note, self.distance_unit))
+
+    distance_unit = "mi"
+    _note = ""
+
+    def set_distance_unit(self, unit: str) -> None:
+        self.distance_unit = fmt.check_distance_unit(unit)
+        self.note.setText(fmt.distances_in_text(self._note, unit))
 
     def _set_budget(self, itinerary: ItineraryV1 | None) -> None:
         for key in ("budget", "left"):

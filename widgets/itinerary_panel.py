@@ -47,6 +47,7 @@ class ItineraryPanel(QWidget):
         self.show_transfers.toggled.connect(self._apply_transfer_filter)
         self.tree = self._make_tree()
         self.costs = CostSummary()
+        self.costs.set_distance_unit(distance_unit)
         self.details = DetailLists()
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -124,6 +125,7 @@ class ItineraryPanel(QWidget):
         """Show distances in ``unit`` ("mi" | "km"): the title and the day rows re-render; the
         selection and the expanded days stay."""
         self.model.set_distance_unit(unit)
+        self.costs.set_distance_unit(unit)
         self.title.setText(_title(self.model.itinerary(), unit))
 
     def _set_banner(self, itinerary: ItineraryV1 | None) -> None:

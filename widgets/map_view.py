@@ -8,7 +8,8 @@ API both ways (see ``resources/map.js``):
   They are queued until the page calls ``page_ready()``, then sent in order (only the latest
   layer document is kept while waiting).
 * JS -> Python, bridge slots: ``page_ready()``, ``marker_dragged(id, lat, lon)``,
-  ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``. Their
+  ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``,
+  ``legend_toggled(collapsed)``, ``tiles_failed(count)``; and Python -> JS ``set_legend("1"|"0")``. Their
   arguments arrive as untyped variants and are validated here (known marker id, finite lat/lon in
   range, an action from the fixed set that the marker's menu offered); anything else is logged
   and dropped. Only valid calls become the view's typed signals.
@@ -31,6 +32,8 @@ from engine.models import ItineraryV1
 
 from .formatting import check_distance_unit
 from .map_layers import build_layers, empty_layers, is_finite_lat_lon
+from .offline_tiles import Mbtiles, handler_for
+from .web_profile import map_profile
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +87,15 @@ class MapBridge(QObject):
     # Python -> JS
     set_layers = Signal(str)
     highlight = Signal(str)
+    set_legend = Signal(str)  # "1" collapsed, "0" open
     # JS -> Python, after the page's own type checks; the view validates the values
     ready_received = Signal()
     drag_received = Signal(object, object, object)
     action_received = Signal(object, object)
     click_received = Signal(object, object)
     select_received = Signal(object)
+    legend_received = Signal(object)
+    tiles_failed_received = Signal()
 
     @Slot()
     def page_ready(self) -> None:
@@ -111,6 +117,14 @@ class MapBridge(QObject):
     def marker_selected(self, marker_id) -> None:
         self.select_received.emit(marker_id)
 
+    @Slot("QVariant")
+    def tiles_failed(self, _count) -> None:
+        self.tiles_failed_received.emit()
+
+    @Slot("QVariant")
+    def legend_toggled(self, collapsed) -> None:
+        self.legend_received.emit(collapsed)
+
 
 class MapView(QWebEngineView):
     """Shows resources/map.html and keeps it in step with the itinerary it is given."""
@@ -122,6 +136,8 @@ class MapView(QWebEngineView):
     marker_action = Signal(str, str)
     map_clicked = Signal(float, float)
     marker_selected = Signal(str)
+    legend_toggled = Signal(bool)  # the user opened (False) or collapsed (True) the legend
+    tiles_failed = Signal()  # online tiles kept failing: the page fell back to the offline layers
     ready = Signal()
 
     def __init__(self, parent=None) -> None:
@@ -135,9 +151,11 @@ class MapView(QWebEngineView):
         self._document: dict = empty_layers()
         self._document_json = json.dumps(self._document)
         self._markers: dict[str, dict] = {}
+        self._basemap_tiles: dict | None = None
+        self._basemap_revision = 0
 
         # Parented to the view so the page is deleted with it, before the profile.
-        page = MapPage(self)
+        page = MapPage(map_profile(), self)  # identifying User-Agent, disk cache for online tiles
         self.setPage(page)
         # The page blocks the browser's own context menu; this keeps Qt's from appearing too.
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
@@ -145,11 +163,15 @@ class MapView(QWebEngineView):
         self._channel = QWebChannel(page)
         self._channel.registerObject("bridge", self.bridge)
         page.setWebChannel(self._channel)  # before the page loads
+        # Also before: a scheme handler installed after the page loaded is never asked.
+        self._tiles = handler_for(page.profile())
         self.bridge.ready_received.connect(self._on_page_ready)
         self.bridge.drag_received.connect(self._on_drag)
         self.bridge.action_received.connect(self._on_action)
         self.bridge.click_received.connect(self._on_click)
         self.bridge.select_received.connect(self._on_select)
+        self.bridge.legend_received.connect(self._on_legend)
+        self.bridge.tiles_failed_received.connect(self.tiles_failed)
         self.loadStarted.connect(self._on_load_started)
         self.setHtml(map_page_html(), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
 
@@ -184,6 +206,21 @@ class MapView(QWebEngineView):
             self._online = bool(online)
             self._send_document()
 
+    def set_basemap_file(self, path: str | Path | None) -> None:
+        """Draw an offline ``.mbtiles`` raster basemap (served through the ``tripwright-tiles:``
+        scheme) over the built-in outlines; None goes back to the outlines alone. Raises
+        ``BasemapFileError`` with a one-line reason for a file it cannot show."""
+        archive = Mbtiles.open(path) if path else None
+        self._tiles.use(archive)
+        self._basemap_revision += 1
+        self._basemap_tiles = ({**archive.page_source(), "rev": self._basemap_revision}
+                               if archive is not None else None)
+        self._send_document()
+
+    def set_legend_collapsed(self, collapsed: bool) -> None:
+        """Open or collapse the map's legend (the window restores the user's last choice)."""
+        self._call("set_legend", "1" if collapsed else "0")
+
     def set_distance_unit(self, unit: str) -> None:
         """Miles or kilometres in the day and corridor labels (the user's setting)."""
         if unit != self._distance_unit:
@@ -202,6 +239,8 @@ class MapView(QWebEngineView):
                 route_name=route.name if route is not None else None, distance_unit=self._distance_unit)
         if document["online"]:
             document["tile_url"] = self.tile_url
+        if self._basemap_tiles is not None:
+            document["basemap_tiles"] = self._basemap_tiles
         self._document = document
         self._document_json = json.dumps(document, ensure_ascii=False, allow_nan=False)
         self._markers = {m["id"]: m for m in document["markers"]}
@@ -266,6 +305,12 @@ class MapView(QWebEngineView):
             log.warning("map: ignored click at invalid position %s, %s", _short(lat), _short(lon))
             return
         self.map_clicked.emit(float(lat), float(lon))
+
+    def _on_legend(self, collapsed) -> None:
+        if not isinstance(collapsed, bool):
+            log.warning("map: ignored legend state %s", _short(collapsed))
+            return
+        self.legend_toggled.emit(collapsed)
 
     def _on_select(self, marker_id) -> None:
         marker = self._known_marker(marker_id, "selection")

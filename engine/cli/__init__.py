@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--ics")
     export.add_argument("--json", dest="json_out")
     export.add_argument("--html", help="standalone HTML map (works offline)")
+    export.add_argument("--pdf", help="printable PDF itinerary with the trip's map (rendered offscreen)")
     trips = command("trips", "list, show or delete stored trips")
     trips.add_argument("action", choices=["list", "show", "delete"])
     trips.add_argument("trip_id", nargs="?")

@@ -6,11 +6,12 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from engine.errors import InputError
+from engine.errors import InputError, PdfRenderFailed
 from engine.export import RENDERERS, parse_itinerary, parse_plan_failure
 from engine.models import ItineraryV1
 
 from .paths import Outputs, read_input
+from .pdf_renderer import pdf_renderer
 
 
 def read_itinerary(path: str, *, strict: bool = False) -> ItineraryV1:
@@ -48,9 +49,10 @@ def _no_plan(path: str, message: str) -> int:
 
 
 def run_export(args) -> int:
-    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html}
+    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html,
+             "--pdf": args.pdf}
     if not any(path is not None for path in given.values()):
-        print("tripwright: export: give at least one of --gpx, --ics, --json, --html", file=sys.stderr)
+        print("tripwright: export: give at least one of --gpx, --ics, --json, --html, --pdf", file=sys.stderr)
         return 2
     outputs = Outputs.check(given, inputs={"itinerary": args.itinerary})
     itin = read_itinerary(args.itinerary)
@@ -58,7 +60,14 @@ def run_export(args) -> int:
     if args.gpx_per_day and args.gpx is None:
         print("tripwright: --gpx-per-day: needs --gpx FILE.gpx (the day files go next to it)", file=sys.stderr)
         return 2
-    outputs.write({arg: partial(RENDERERS[kind], itin) for arg, kind in kinds.items()})
+    renders = {arg: partial(RENDERERS[kind], itin) for arg, kind in kinds.items()}
+    if args.pdf is not None:
+        renders["--pdf"] = partial(pdf_renderer(), itin)
+    try:
+        outputs.write(renders)
+    except PdfRenderFailed as exc:
+        print(f"tripwright: --pdf: {exc}; nothing was written", file=sys.stderr)
+        return 1
     written = list(outputs.paths.values())
     if args.gpx_per_day:
         written += _gpx_days(itin, Path(args.gpx))

@@ -106,14 +106,14 @@ class Trips:
 
     def delete(self, trip_id: str) -> TripSummary:
         trip = self.row(trip_id)
-        trip.deleted_at = trip.updated_at = utcnow()
+        trip.deleted_at = utcnow()  # updated_at is the trip's last change; a delete undone keeps it
         self._audit(audit.TRIP_DELETED, trip_id, name=trip.name)
         self._s.flush()
         return trip_summary(trip)
 
     def restore(self, trip_id: str) -> TripSummary:
         trip = self.row(trip_id, include_deleted=True)
-        trip.deleted_at, trip.updated_at = None, utcnow()
+        trip.deleted_at = None
         self._audit("trip_restored", trip_id, name=trip.name)
         self._s.flush()
         return trip_summary(trip)

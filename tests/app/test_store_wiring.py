@@ -352,3 +352,25 @@ def test_settings_changes_are_audited_without_secrets(qtbot, open_window, db_url
         logged = actions()
         assert "home_airport" in str(logged["settings_changed"].detail)
         assert "sk-test" not in str([e.detail for e in logged.values()])
+
+
+def test_relaunch_shows_opening_then_the_trip_never_the_welcome(qtbot, open_window, monkeypatch):
+    """Issue 14 §3: until the store answers, the window says it is opening the trips (not the
+    welcome page, not "In-memory"); a restored trip replaces that state directly."""
+    from app.welcome import WelcomePanel
+
+    window = open_window()
+    plan(qtbot, window, paris())
+    window.close()
+    welcome_shown = []
+    monkeypatch.setattr(WelcomePanel, "showEvent", lambda self, event: welcome_shown.append(self))
+    again = open_window()
+    qtbot.waitUntil(lambda: again.trip.current is not None, timeout=PLAN_TIMEOUT_MS)
+    assert welcome_shown == [] and again.right_stack.currentWidget() is again.itinerary_panel
+    assert again.database_label.text() == "SQLite"
+
+
+def test_a_first_launch_leaves_the_opening_state_for_the_welcome(qtbot, open_window):
+    window = open_window()  # waits until the store has answered
+    qtbot.waitUntil(lambda: window.right_stack.currentWidget() is window.welcome, timeout=5_000)
+    assert window.database_label.text() == "SQLite" and window.itinerary_dock.windowTitle() == "Welcome"

@@ -86,7 +86,7 @@ def test_round_trip_in_the_data_dir(home):
     assert path == settings_path() == home / SETTINGS_FILE
     assert json.loads(path.read_text()) == {"distance_unit": "km", "home_airport": "CDG",
                                              "llm_endpoint": "http://localhost:11434/v1", "llm_model": "llama3.1",
-                                             "online_tiles": True, "embedding_model": ""}
+                                             "online_tiles": True, "embedding_model": "", "basemap_file": ""}
     assert load_settings() == (CUSTOM, None)
     assert [p.name for p in home.iterdir()] == [SETTINGS_FILE]  # the atomic write left no temp file
 

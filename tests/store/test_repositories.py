@@ -53,6 +53,8 @@ def test_trip_lifecycle_create_list_rename_delete_restore(store, org_a):
         repo.trips.restore(road.trip_id)
     with store.org(org_a) as repo:
         assert len(repo.trips.list()) == 2
+        # Undoing a delete gives the trip back as it was: its Updated time is its last change.
+        assert next(t for t in repo.trips.list() if t.trip_id == road.trip_id).updated_at == road.updated_at
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 201])

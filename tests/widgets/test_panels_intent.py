@@ -266,3 +266,39 @@ def test_the_party_size_comes_from_the_prompt_and_the_spin_box(form, session):
     assert form.current_intent().travellers == 2
     form.set_intent(form.current_intent().model_copy(update={"travellers": 6}))
     assert form.travellers_spin.value() == 6
+
+
+# -- issue 14 §4: a first session's rough edges ------------------------------------------------
+def test_road_distances_follow_the_unit_setting_and_stay_miles_in_the_intent(form):
+    form.set_mode("road_trip")
+    form.origin_edit.setText("Los Angeles")
+    form.terminus_edit.setText("Chicago")
+    form.set_distance_unit("km")
+    assert (form.max_miles_spin.text(), form.corridor_spin.text()) == ("644 km", "80 km")
+    intent = form.current_intent()
+    assert abs(intent.max_daily_miles - 400) < 0.5 and abs(intent.corridor_max_deviation_miles - 50) < 0.5
+    form.set_distance_unit("mi")
+    assert (form.max_miles_spin.text(), form.corridor_spin.text()) == ("400 mi", "50 mi")
+
+
+def test_reset_clears_the_form_and_its_errors(form):
+    form.set_mode("road_trip")
+    form.origin_edit.setText("Los Angeles")
+    form.stops_edit.setPlainText("Kingman, AZ")
+    with pytest.raises(InputError):
+        form.current_intent()  # no terminus: an error is shown
+    assert form.field_errors()
+    form.reset("JFK")
+    assert form.field_errors() == {} and form.mode == "city"
+    assert form.origin_edit.text() == "" and form.stops_edit.toPlainText() == ""
+    assert form.prompt_edit.toPlainText() == ""
+
+
+@pytest.mark.parametrize("city", ["Paris", "Rome", "New York", "Tokyo"])
+def test_fly_into_shows_every_airport_row(form, city):
+    form.city_combo.setCurrentText(city)
+    rows = form.airports_list.count()
+    assert rows >= 1
+    last = form.airports_list.visualItemRect(form.airports_list.item(rows - 1))
+    assert last.bottom() <= form.airports_list.viewport().height()  # no row cut off or scrolled away
+    assert last.height() >= form.airports_list.fontMetrics().height()

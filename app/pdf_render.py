@@ -1,0 +1,119 @@
+"""The printed map and the whole PDF, for File ▸ Export PDF and for ``tripwright export --pdf``.
+
+The map is the app's own Leaflet page put in print mode (``window.tripwright.printMode``): no zoom
+buttons, no legend, the whole trip in view. The CLI has no window, so it renders a map view of its
+own offscreen, waiting on a local Qt event loop (never qasync: the CLI enters no app loop).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from engine.errors import PdfRenderFailed
+
+PRINT_MAP_SIZE = (1200, 800)  # 3:2, the shape of the map on the PDF's first page
+PRINT_SETTLE_S = 0.4  # the basemap canvas repaints after the fit
+READY_TIMEOUT_S = 30.0
+
+
+# -- in the app ----------------------------------------------------------------------------------
+async def print_map_image(map_view):
+    """A snapshot of ``map_view`` in print mode; the view is put back as it was afterwards."""
+    import asyncio
+
+    from app.map_probe import page_state
+
+    if not map_view.is_ready:
+        return map_view.grab().toImage()
+    await page_state(map_view, "window.tripwright.printMode(true)")
+    await asyncio.sleep(PRINT_SETTLE_S)
+    try:
+        return map_view.grab().toImage()
+    finally:
+        await page_state(map_view, "window.tripwright.printMode(false)")
+
+
+# -- in the CLI ----------------------------------------------------------------------------------
+def itinerary_pdf_offscreen(itinerary) -> bytes:
+    """The PDF of ``itinerary`` with its map, rendered without a display (``tripwright export --pdf``)."""
+    from app.gui import prepare_environment
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # A command-line run: Qt's and Chromium's GPU/sandbox chatter is not the user's business.
+    os.environ.setdefault("QT_LOGGING_RULES", "*=false")
+    os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--log-level=3 --disable-logging")
+    prepare_environment()
+    import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede the QApplication)
+    import widgets.offline_tiles  # noqa: F401  (registers its URL scheme, which must precede it too)
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    from app.pdf_itinerary import itinerary_pdf_bytes
+    from engine.settings import load_settings
+
+    app = QApplication.instance() or QApplication(["tripwright"])
+    image = _offscreen_map(itinerary)
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the view goes before the app
+    data = itinerary_pdf_bytes(itinerary, image, distance_unit=load_settings().settings.distance_unit)
+    del app
+    return data
+
+
+def _offscreen_map(itinerary):
+    from widgets.map_view import MapView
+
+    view = MapView()
+    try:
+        view.resize(*PRINT_MAP_SIZE)
+        view.show()
+        view.show_itinerary(itinerary, route=_route(itinerary))
+        _wait(lambda: view.is_ready, "the map page did not load")
+        _wait(lambda: (_js(view, "window.tripwright.state()") or {}).get("markers", 0) > 0,
+              "the map drew no markers")
+        _js(view, "window.tripwright.printMode(true)")
+        _pause(PRINT_SETTLE_S)
+        return view.grab().toImage()
+    finally:
+        view.close()
+        view.deleteLater()
+
+
+def _route(itinerary):
+    from engine.errors import InputError
+    from engine.roadtrip.routes import find_route
+
+    intent = itinerary.intent
+    if intent.mode != "road_trip" or not intent.route:
+        return None
+    try:
+        return find_route(intent.route)
+    except InputError:
+        return None
+
+
+def _js(view, script: str) -> dict | None:
+    answer: list = []
+    view.page().runJavaScript(script, 0, answer.append)
+    _wait(lambda: bool(answer), "the map page did not answer", timeout=5.0)
+    try:
+        return json.loads(answer[0]) if isinstance(answer[0], str) and answer[0] else None
+    except ValueError:
+        return None
+
+
+def _wait(condition, failure: str, timeout: float = READY_TIMEOUT_S) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise PdfRenderFailed(f"{failure} within {timeout:.0f} s")
+        _pause(0.03)
+
+
+def _pause(seconds: float) -> None:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(round(seconds * 1000), loop.quit)
+    loop.exec()

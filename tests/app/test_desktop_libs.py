@@ -1,0 +1,69 @@
+"""A fresh Linux machine (issue 14 §5): missing xcb libraries are named with the install command."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.desktop_libs import debian_package, xcb_plugin
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("ldd") is None,
+                                reason="ldd and ELF plugins are Linux-only")
+
+
+def _check(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "app.desktop_libs", *args], capture_output=True, text=True,
+                          timeout=60, env=env, cwd=Path(__file__).resolve().parents[2])
+
+
+@pytest.fixture
+def plugin_missing_two(tmp_path) -> Path:
+    """A real shared object linked against libxcb-icccm.so.4 and libxcb-keysyms.so.1, whose stubs
+    are deleted after linking: ldd reports both missing, as on a bare machine."""
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler to build the test plugin")
+    stubs = []
+    for soname in ("libxcb-icccm.so.4", "libxcb-keysyms.so.1"):
+        stub = tmp_path / soname
+        subprocess.run(["cc", "-shared", "-x", "c", "-", "-o", str(stub), f"-Wl,-soname,{soname}"],
+                       input="int stub_symbol(void) { return 0; }\n", text=True, check=True)
+        stubs.append(stub)
+    plugin = tmp_path / "libqfake.so"
+    subprocess.run(["cc", "-shared", "-x", "c", "-", "-o", str(plugin), "-Wl,--no-as-needed", "-x", "none", *map(str, stubs)],
+                   input="int plugin_symbol(void) { return 1; }\n", text=True, check=True)
+    for stub in stubs:
+        stub.unlink()
+    return plugin
+
+
+def test_missing_libraries_give_the_exact_install_command(plugin_missing_two):
+    done = _check("--plugin", str(plugin_missing_two))
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert lines[0] == ("tripwright: the desktop needs system libraries that are not installed: "
+                        "libxcb-icccm.so.4, libxcb-keysyms.so.1")
+    assert lines[1].strip().endswith("apt-get install -y libxcb-icccm4 libxcb-keysyms1")
+    assert "Traceback" not in done.stderr
+
+
+def test_a_plugin_with_everything_installed_passes_quietly():
+    plugin = xcb_plugin()
+    assert plugin is not None
+    done = _check("--plugin", str(plugin.with_name("libqoffscreen.so")))
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_offscreen_runs_skip_the_check():
+    done = _check(env=os.environ | {"QT_QPA_PLATFORM": "offscreen"})
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_package_names_follow_debian():
+    assert [debian_package(s) for s in ("libxcb-cursor.so.0", "libxcb-render-util.so.0", "libxkbcommon-x11.so.0",
+                                        "libX11-xcb.so.1", "libxcb-xkb.so.1")] == \
+        ["libxcb-cursor0", "libxcb-render-util0", "libxkbcommon-x11-0", "libx11-xcb1", "libxcb-xkb1"]
