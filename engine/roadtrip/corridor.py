@@ -24,7 +24,10 @@ class DirectCorridor(ProjectedLine):
         geod = Geod(ellps="WGS84")
         _, _, dist = geod.inv(a[1], a[0], b[1], b[0])
         inner = geod.npts(a[1], a[0], b[1], b[0], max(1, int(dist // GEODESIC_STEP_M)))
-        lonlats = [(a[1], a[0]), *inner, (b[1], b[0])]
+        self._set_line([(a[1], a[0]), *inner, (b[1], b[0])])
+
+    def _set_line(self, lonlats: list[tuple[float, float]]) -> None:
+        """The corridor's line in its own equidistant projection (metres), ready for distance queries."""
         self._proj = route_projection(lonlats)
         self._fwd, self._inv = _transformers(self._proj)
         xs, ys = self._fwd.transform([p[0] for p in lonlats], [p[1] for p in lonlats])
@@ -47,13 +50,7 @@ class TrackCorridor(DirectCorridor):
 
     def __init__(self, points: list[tuple[float, float]], name: str = "imported route") -> None:
         self.name = name
-        lonlats = [(lon, lat) for lat, lon in points]
-        self._proj = route_projection(lonlats)
-        self._fwd, self._inv = _transformers(self._proj)
-        xs, ys = self._fwd.transform([p[0] for p in lonlats], [p[1] for p in lonlats])
-        self._line = LineString(list(zip(xs, ys)))
-        shapely.prepare(self._line)
-        self._length_m = float(self._line.length)
+        self._set_line([(lon, lat) for lat, lon in points])
 
 
 def track_corridor(track: list[tuple[float, float]], name: str | None, origin: tuple[float, float],
