@@ -44,7 +44,7 @@ MAX_KEY_LENGTH = 4096
 ENV_OVERRIDES = {"home_airport": "TRIPWRIGHT_HOME_AIRPORT", "llm_endpoint": "OPENAI_BASE_URL",
                  "llm_model": "OPENAI_MODEL", "embedding_model": "TRIPWRIGHT_EMBEDDING_MODEL",
                  "basemap_file": "TRIPWRIGHT_BASEMAP"}
-BASEMAP_SUFFIXES = (".mbtiles",)
+BASEMAP_SUFFIXES = (".mbtiles", ".pmtiles")
 
 API_KEY_ENV = "OPENAI_API_KEY"
 _IATA = re.compile(r"[A-Z]{3}")
@@ -62,7 +62,7 @@ class Settings(BaseModel):
     llm_model: str = DEFAULT_LLM_MODEL
     online_tiles: bool = False  # OSM tiles on the map (the offline basemap otherwise)
     embedding_model: str = ""  # at the same endpoint; "" = destination notes are searched lexically
-    basemap_file: str = ""  # an offline .mbtiles raster basemap for the user's region; "" = none
+    basemap_file: str = ""  # an offline .mbtiles / .pmtiles basemap of the user's region; "" = none
 
     @field_validator("basemap_file", mode="before")
     @classmethod
@@ -71,7 +71,7 @@ class Settings(BaseModel):
             return "" if isinstance(value, str) else value
         path = Path(value.strip()).expanduser()
         if path.suffix.lower() not in BASEMAP_SUFFIXES:
-            raise ValueError("expected an .mbtiles raster file (see the README: offline maps)")
+            raise ValueError("expected an .mbtiles or .pmtiles file (see the README: offline maps)")
         if not path.is_file():
             raise ValueError(f"{path} does not exist")
         return str(path)

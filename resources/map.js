@@ -86,23 +86,37 @@
     return loadGeoJSON("basemap/admin1.geojson", {color: "#b7b0a2", weight: 0.7, fill: false, opacity: 1});
   });
 
-  // -- an offline raster basemap (.mbtiles through the app's tripwright-tiles: scheme) -----------
+  // -- an offline basemap file through the app's tripwright-tiles: scheme ------------------------
+  // Raster (.mbtiles, raster .pmtiles) as image tiles; vector .pmtiles drawn by protomaps-leaflet
+  // in its "light" flavour (the Protomaps basemap schema: earth, water, roads, places, ...).
   var basemapTiles = null;
+  var basemapTilesUrl = null;
   var basemapTilesLoaded = 0;
+  function basemapLayer(full, source) {
+    var attribution = String(source.attribution || "offline tiles");
+    if (source.kind === "vector" && typeof protomapsL !== "undefined") {
+      return protomapsL.leafletLayer({
+        url: full, flavor: "light", lang: "en", pane: "offlinetiles", maxDataZoom: source.max_zoom,
+        attribution: attribution,
+      });
+    }
+    return L.tileLayer(full, {
+      pane: "offlinetiles", minZoom: 0, maxZoom: 19, maxNativeZoom: source.max_zoom,
+      minNativeZoom: source.min_zoom, attribution: attribution,
+    });
+  }
   function setBasemapTiles(source) {
     var url = source && /^tripwright-tiles:\/\/basemap\//.test(source.url) ? source.url : null;
     // Each archive the app opens has its own revision: a new file never shows the old one's tiles.
     var full = url ? url + "?v=" + encodeURIComponent(String(source.rev)) : null;
-    if (basemapTiles && basemapTiles._url !== full) {
+    if (basemapTiles && basemapTilesUrl !== full) {
       map.removeLayer(basemapTiles);
-      basemapTiles = null;
+      basemapTiles = basemapTilesUrl = null;
     }
     if (full && !basemapTiles) {
       basemapTilesLoaded = 0;
-      basemapTiles = L.tileLayer(full, {
-        pane: "offlinetiles", minZoom: 0, maxZoom: 19, maxNativeZoom: source.max_zoom,
-        minNativeZoom: source.min_zoom, attribution: String(source.attribution || "offline tiles"),
-      }).addTo(map);
+      basemapTilesUrl = full;
+      basemapTiles = basemapLayer(full, source).addTo(map);
       basemapTiles.on("tileload", function () { basemapTilesLoaded += 1; });
     }
   }

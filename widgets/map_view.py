@@ -32,7 +32,7 @@ from engine.models import ItineraryV1
 
 from .formatting import check_distance_unit
 from .map_layers import build_layers, empty_layers, is_finite_lat_lon
-from .offline_tiles import Mbtiles, handler_for
+from .offline_tiles import handler_for, open_archive
 from .web_profile import map_profile
 
 log = logging.getLogger(__name__)
@@ -207,10 +207,11 @@ class MapView(QWebEngineView):
             self._send_document()
 
     def set_basemap_file(self, path: str | Path | None) -> None:
-        """Draw an offline ``.mbtiles`` raster basemap (served through the ``tripwright-tiles:``
-        scheme) over the built-in outlines; None goes back to the outlines alone. Raises
-        ``BasemapFileError`` with a one-line reason for a file it cannot show."""
-        archive = Mbtiles.open(path) if path else None
+        """Draw an offline basemap — an ``.mbtiles`` raster or a ``.pmtiles`` vector (or raster)
+        archive, served through the ``tripwright-tiles:`` scheme — over the built-in outlines; None
+        goes back to the outlines alone. Raises ``BasemapFileError`` with a one-line reason for a
+        file it cannot show."""
+        archive = open_archive(path) if path else None
         self._tiles.use(archive)
         self._basemap_revision += 1
         self._basemap_tiles = ({**archive.page_source(), "rev": self._basemap_revision}

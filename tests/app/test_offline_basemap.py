@@ -3,8 +3,10 @@ names, and says so in one line when the file cannot be shown."""
 
 from __future__ import annotations
 
+from engine.settings import Settings
 from tests.widgets.test_map_view import state
 from tests.widgets.test_offline_tiles import write_mbtiles
+from tests.widgets.test_pmtiles_basemap import paris_archive
 
 
 def test_the_window_draws_the_basemap_named_by_the_environment(qtbot, make_window, tmp_path, monkeypatch):
@@ -28,3 +30,18 @@ def test_the_window_says_when_online_tiles_fail(qtbot, make_window):
     window.map_view.tile_url = "data:image/png;base64,bm90IGEgcG5n"
     window.commands.online.setChecked(True)
     qtbot.waitUntil(lambda: "Online map tiles could not be loaded" in window.message_bar.text(), timeout=10_000)
+
+
+def test_a_pmtiles_archive_chosen_in_settings_is_drawn_and_the_environment_wins(qtbot, make_window, tmp_path,
+                                                                                 monkeypatch):
+    monkeypatch.delenv("TRIPWRIGHT_BASEMAP", raising=False)
+    window = make_window(use_store=False)
+    qtbot.waitUntil(lambda: window.controller._service is not None  # noqa: SLF001
+                    and not window.controller._service.running, timeout=120_000)  # noqa: SLF001
+    archive = paris_archive(tmp_path / "paris.pmtiles")
+    window.apply_settings(Settings(basemap_file=str(archive)))
+    qtbot.waitUntil(lambda: (state(qtbot, window.map_view)["basemap_tiles"] or 0) >= 1, timeout=10_000)
+    assert "Test vector tiles" in state(qtbot, window.map_view)["attribution"]
+    monkeypatch.setenv("TRIPWRIGHT_BASEMAP", str(write_mbtiles(tmp_path / "region.mbtiles")))
+    window.apply_settings(window.settings)
+    qtbot.waitUntil(lambda: "Test tiles" in state(qtbot, window.map_view)["attribution"], timeout=10_000)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QColor, QImage
 
 from tests.widgets.test_map_view import make_view, run_js, state  # noqa: F401 (fixture)
-from widgets.offline_tiles import BasemapFileError, Mbtiles
+from widgets.offline_tiles import BasemapFileError, open_archive
 
 TILE_COLOUR = QColor(200, 30, 160)  # a colour no other layer of the map uses
 
@@ -61,18 +61,18 @@ def test_an_mbtiles_archive_is_served_and_drawn(qtbot, make_view, tmp_path):
 
 def test_files_that_are_not_raster_mbtiles_are_refused_by_name(tmp_path):
     with pytest.raises(BasemapFileError, match="does not exist"):
-        Mbtiles.open(tmp_path / "none.mbtiles")
+        open_archive(tmp_path / "none.mbtiles")
     junk = tmp_path / "junk.mbtiles"
     junk.write_bytes(b"not sqlite at all" * 100)
     with pytest.raises(BasemapFileError, match="junk.mbtiles is not an MBTiles archive"):
-        Mbtiles.open(junk)
+        open_archive(junk)
     vector = write_mbtiles(tmp_path / "vector.mbtiles", max_zoom=0)
     with sqlite3.connect(vector) as db:
         db.execute("UPDATE metadata SET value='pbf' WHERE name='format'")
     with pytest.raises(BasemapFileError, match="holds pbf tiles"):
-        Mbtiles.open(vector)
-    with pytest.raises(BasemapFileError, match="expected an .mbtiles raster file"):
-        Mbtiles.open(junk.rename(tmp_path / "junk.txt"))
+        open_archive(vector)
+    with pytest.raises(BasemapFileError, match="expected an .mbtiles or .pmtiles file"):
+        open_archive(junk.rename(tmp_path / "junk.txt"))
 
 
 
