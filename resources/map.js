@@ -9,7 +9,7 @@
 (function () {
   "use strict";
 
-  var OFFLINE_ATTRIBUTION = "Offline basemap: Natural Earth";
+  var OFFLINE_ATTRIBUTION = "Offline basemap: Natural Earth, GSHHG";
   var OSM_ATTRIBUTION = "© OpenStreetMap contributors";
   var OSM_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
   // The document may name another tile source only if it is OSM's or an inline image (tests).
@@ -61,14 +61,16 @@
   }
 
   // -- offline basemap --------------------------------------------------------------------------
-  function loadGeoJSON(path, style) {
+  function loadGeoJSON(path, style, into) {
     return new Promise(function (resolve) {
       var xhr = new XMLHttpRequest();
       xhr.open("GET", path);
       xhr.onload = function () {
         try {
           var data = JSON.parse(xhr.responseText);
-          L.geoJSON(data, {pane: "basemap", renderer: basemapRenderer, interactive: false, style: style}).addTo(map);
+          var layer = L.geoJSON(data, {pane: "basemap", renderer: basemapRenderer, interactive: false, style: style});
+          layer.addTo(map);
+          if (into) into.push(layer);
           basemapFeatures += data.features.length;
         } catch (err) {
           console.error("basemap " + path + ": " + err);
@@ -80,11 +82,41 @@
     });
   }
 
+  /* Water at city zoom around the fixture cities (GSHHG full-resolution shores and rivers, see
+     basemap/README.md): each city's box is land, with its sea, lakes and rivers on it, so the
+     coarse country outlines underneath do not show through. Rivers widen as the map zooms in. */
+  var WATER = "#a9cde3";
+  function riverWeight(zoom) { return Math.max(1, Math.min(14, 1.5 * Math.pow(1.55, zoom - 9))); }
+  function waterStyle(feature) {
+    var kind = feature.properties.kind;
+    if (kind === "land") return {stroke: false, fillColor: "#f3f0e8", fillOpacity: 1};
+    if (kind === "river") return {color: WATER, weight: riverWeight(map.getZoom()), opacity: 1, lineCap: "round"};
+    return {stroke: false, fillColor: WATER, fillOpacity: 1};
+  }
+  var waterLayers = [];
+  map.on("zoomend", function () {
+    waterLayers.forEach(function (layer) { layer.setStyle(waterStyle); });
+  });
+
   var basemapLoaded = loadGeoJSON("basemap/countries.geojson", {
     color: "#8f8a80", weight: 0.9, fillColor: "#f3f0e8", fillOpacity: 1, opacity: 1,
   }).then(function () {
-    return loadGeoJSON("basemap/admin1.geojson", {color: "#b7b0a2", weight: 0.7, fill: false, opacity: 1});
-  });
+    return loadGeoJSON("basemap/water.geojson", waterStyle, waterLayers);
+  }).then(function () {
+    return loadGeoJSON("basemap/admin1.geojson", {color: "#b7b0a2", weight: 0.7, fill: false, opacity: 1},
+                       stateLines);
+  }).then(showStateLines);
+  // The state outlines are simplified by ~5 km: at city zoom they would cut across rivers and bays.
+  var stateLines = [];
+  var STATE_LINES_MAX_ZOOM = 10;
+  function showStateLines() {
+    var show = map.getZoom() <= STATE_LINES_MAX_ZOOM;
+    stateLines.forEach(function (layer) {
+      if (show && !map.hasLayer(layer)) layer.addTo(map);
+      if (!show && map.hasLayer(layer)) map.removeLayer(layer);
+    });
+  }
+  map.on("zoomend", showStateLines);
 
   // -- an offline basemap file through the app's tripwright-tiles: scheme ------------------------
   // Raster (.mbtiles, raster .pmtiles) as image tiles; vector .pmtiles drawn by protomaps-leaflet
