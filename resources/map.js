@@ -558,6 +558,7 @@
       highlighted: highlighted,
       menu: menu ? Array.from(menu.querySelectorAll("button")).map(function (b) { return b.dataset.action; }) : null,
       zoom: map.getZoom(),
+      draw_ms: drawMs,
     });
   }
 
@@ -596,12 +597,15 @@
   window.map = map;
 
   // -- the channel ------------------------------------------------------------------------------
+  var drawMs = null;  // how long the page took to draw the last document (state(), the bench)
   function onSetLayers(json) {
+    var began = performance.now();
     try {
       setLayers(JSON.parse(json));
     } catch (err) {
       console.error("set_layers: " + err);
     }
+    drawMs = Math.round((performance.now() - began) * 10) / 10;
   }
 
   if (typeof QWebChannel === "undefined" || typeof qt === "undefined") {

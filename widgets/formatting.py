@@ -17,6 +17,10 @@ KM_PER_MILE = 1.609344
 
 MINUS = "\u2212"  # a real minus sign lines up with the digits, a hyphen does not
 EN_DASH = "\u2013"
+# No strftime on the paint path: with PySide6 loaded each call costs ~20 µs (it imports ``time``
+# through PySide's import hook), and a painted itinerary asks for hundreds (issue 14 §3).
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def money(cents: int | None, *, blank_zero: bool = False) -> str:
@@ -67,11 +71,11 @@ def age(seconds: float) -> str:
 def event_clock(ts: datetime) -> str:
     """An event timestamp as local wall-clock time with milliseconds (runs last ~0.5 s)."""
     local = ts.astimezone() if ts.tzinfo is not None else ts
-    return local.strftime("%H:%M:%S.") + f"{local.microsecond // 1000:03d}"
+    return f"{local.hour:02d}:{local.minute:02d}:{local.second:02d}.{local.microsecond // 1000:03d}"
 
 
 def clock(t: time) -> str:
-    return t.strftime("%H:%M")
+    return f"{t.hour:02d}:{t.minute:02d}"
 
 
 def window(w: TimeWindow) -> str:
@@ -90,7 +94,7 @@ def when(activity, day: date, day_tz: str | None) -> str:
 
 def _moment(moment: datetime, tz: str | None, day: date, day_tz: str | None) -> str:
     local = moment.astimezone(ZoneInfo(tz)) if tz else moment
-    text = local.strftime("%H:%M")
+    text = clock(local)
     if tz and day_tz and tz != day_tz:
         text += f" {local.tzname()}"
     shift = (local.date() - day).days
@@ -99,12 +103,12 @@ def _moment(moment: datetime, tz: str | None, day: date, day_tz: str | None) -> 
 
 def day_label(d: date) -> str:
     """``"Tue 2027-06-15"``: the weekday first, since that is what trips are planned around."""
-    return d.strftime("%a %Y-%m-%d")
+    return f"{WEEKDAYS[d.weekday()]} {d.year:04d}-{d.month:02d}-{d.day:02d}"
 
 
 def short_day_label(d: date) -> str:
     """``"Tue 15 Jun"`` for tree rows, where the year is in the panel's title."""
-    return f"{d:%a} {d.day} {d:%b}"
+    return f"{WEEKDAYS[d.weekday()]} {d.day} {MONTHS[d.month - 1]}"
 
 
 def miles(value: float | None) -> str:

@@ -65,9 +65,13 @@ class ItineraryModel(QAbstractItemModel):
         self._itinerary: ItineraryV1 | None = None
         self._where: dict[str, tuple[int, int]] = {}
         self._icons: dict[ChoiceKind | str, QIcon] = {}
+        # Each cell's answer per role, computed once per itinerary: a paint asks every visible
+        # cell for 6-8 roles, and a drawn result must not stall the window (issue 14 §3).
+        self._memo: dict[tuple[int, int, int, int], object] = {}
 
     def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
         self.beginResetModel()
+        self._memo.clear()
         self._itinerary = itinerary
         self._where = {a.id: (d, r) for d, day in enumerate(itinerary.days if itinerary else [])
                        for r, a in enumerate(day.activities)}
@@ -82,6 +86,7 @@ class ItineraryModel(QAbstractItemModel):
         if fmt.check_distance_unit(unit) == self.distance_unit:
             return
         self.distance_unit = unit
+        self._memo.clear()
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(self.HEADERS) - 1),
                                   [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
@@ -150,10 +155,18 @@ class ItineraryModel(QAbstractItemModel):
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self._itinerary is None:
             return None
-        if index.internalId() == _DAY:
-            return self._day_data(index.row(), index.column(), role)
-        day = index.internalId() - 1
-        return self._activity_data(day, self._itinerary.days[day].activities[index.row()], index.column(), role)
+        key = (index.internalId(), index.row(), index.column(), int(role))
+        try:
+            return self._memo[key]
+        except KeyError:
+            pass
+        if key[0] == _DAY:
+            value = self._day_data(key[1], key[2], role)
+        else:
+            day = key[0] - 1
+            value = self._activity_data(day, self._itinerary.days[day].activities[key[1]], key[2], role)
+        self._memo[key] = value
+        return value
 
     def _day_data(self, row: int, col: int, role: int):
         day = self._itinerary.days[row]

@@ -174,7 +174,7 @@ def _line(points: Iterable[tuple[float, float]]) -> dict | None:
 
 
 def _day_label(day: DayItinerary, index: int, unit: str) -> str:
-    text = f"Day {index + 1} · {day.date:%a} {day.date.day} {day.date:%b}"
+    text = f"Day {index + 1} · {fmt.short_day_label(day.date)}"
     if day.anchor is not None:
         text += f" → {day.anchor.name}"
         if day.drive is not None:
