@@ -171,11 +171,11 @@ class ItineraryModel(QAbstractItemModel):
     def _day_data(self, row: int, col: int, role: int):
         day = self._itinerary.days[row]
         low = day.anchor is not None and day.anchor.confidence == "low"
-        common = {self.ItemTypeRole: "day", self.ActivityIdRole: "", self.ActivityRole: None, self.DayRole: day,
-                  self.DayIndexRole: row, self.ConfidenceRole: "low" if low else "high", self.LockedRole: False,
-                  self.KindRole: "day"}
-        if role in common:
-            return common[role]
+        if role > Qt.ItemDataRole.UserRole:  # the roles the panel and the map sync read
+            common = {self.ItemTypeRole: "day", self.ActivityIdRole: "", self.ActivityRole: None,
+                      self.DayRole: day, self.DayIndexRole: row, self.ConfidenceRole: "low" if low else "high",
+                      self.LockedRole: False, self.KindRole: "day"}
+            return common.get(role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._day_text(row, day, col, low)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -233,12 +233,12 @@ class ItineraryModel(QAbstractItemModel):
         return "\n".join(lines)
 
     def _activity_data(self, day: int, activity: Activity, col: int, role: int):
-        common = {self.ItemTypeRole: "activity", self.ActivityIdRole: activity.id, self.ActivityRole: activity,
-                  self.DayRole: self._itinerary.days[day], self.DayIndexRole: day,
-                  self.ConfidenceRole: activity.confidence, self.LockedRole: activity.locked,
-                  self.KindRole: activity.kind.value}
-        if role in common:
-            return common[role]
+        if role > Qt.ItemDataRole.UserRole:  # the roles the panel and the map sync read
+            common = {self.ItemTypeRole: "activity", self.ActivityIdRole: activity.id, self.ActivityRole: activity,
+                      self.DayRole: self._itinerary.days[day], self.DayIndexRole: day,
+                      self.ConfidenceRole: activity.confidence, self.LockedRole: activity.locked,
+                      self.KindRole: activity.kind.value}
+            return common.get(role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._activity_text(activity, col, self._itinerary.days[day])
         if role == Qt.ItemDataRole.ToolTipRole:
