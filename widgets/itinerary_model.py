@@ -155,16 +155,29 @@ class ItineraryModel(QAbstractItemModel):
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self._itinerary is None:
             return None
-        key = (index.internalId(), index.row(), index.column(), int(role))
+        return self._cell(index.internalId(), index.row(), index.column(), int(role))
+
+    def multiData(self, index: _Index, roleDataSpan) -> None:  # noqa: N802,N803 (Qt API)
+        """All the roles a delegate paints a cell with, in one call from C++ instead of one each."""
+        valid = index.isValid() and self._itinerary is not None
+        where = (index.internalId(), index.row(), index.column()) if valid else None
+        for item in roleDataSpan:
+            if where is None:
+                item.clearData()
+            else:
+                item.setData(self._cell(*where, int(item.role())))
+
+    def _cell(self, internal: int, row: int, col: int, role: int):
+        key = (internal, row, col, role)
         try:
             return self._memo[key]
         except KeyError:
             pass
-        if key[0] == _DAY:
-            value = self._day_data(key[1], key[2], role)
+        if internal == _DAY:
+            value = self._day_data(row, col, role)
         else:
-            day = key[0] - 1
-            value = self._activity_data(day, self._itinerary.days[day].activities[key[1]], key[2], role)
+            day = internal - 1
+            value = self._activity_data(day, self._itinerary.days[day].activities[row], col, role)
         self._memo[key] = value
         return value
 

@@ -78,3 +78,36 @@ def test_files_that_are_not_pmtiles_are_refused_by_name(tmp_path):
     brotli.write_bytes(good[:98] + bytes([3]) + good[99:])  # header byte 98: tile compression
     with pytest.raises(BasemapFileError, match="brotli.pmtiles compresses its tiles with BROTLI"):
         open_archive(brotli)
+
+
+def _raster_pmtiles(path, max_zoom: int = 3):
+    from pmtiles.tile import Compression, TileType, zxy_to_tileid
+    from pmtiles.writer import Writer
+
+    from tests.widgets.test_offline_tiles import TILE_COLOUR, _png
+
+    # One image per zoom: the writer stores repeats as runs and takes the zoom range from them.
+    tiles = {z: _png(TILE_COLOUR) + bytes([z]) for z in range(max_zoom + 1)}  # bytes after IEND are ignored
+    ids = sorted((zxy_to_tileid(z, x, y), z) for z in range(max_zoom + 1) for x in range(1 << z) for y in range(1 << z))
+    with path.open("wb") as handle:
+        writer = Writer(handle)
+        for tile_id, z in ids:
+            writer.write_tile(tile_id, tiles[z])
+        writer.finalize({"tile_type": TileType.PNG, "tile_compression": Compression.NONE, "min_zoom": 0,
+                         "max_zoom": max_zoom, "min_lon_e7": -1800000000, "min_lat_e7": -850000000,
+                         "max_lon_e7": 1800000000, "max_lat_e7": 850000000, "center_zoom": 0,
+                         "center_lon_e7": 0, "center_lat_e7": 0}, {"attribution": "Raster archive"})
+    return path
+
+
+def test_a_raster_pmtiles_archive_is_drawn_like_an_mbtiles_one(qtbot, make_view, tmp_path):
+    from tests.widgets.test_offline_tiles import _share_of_tile_colour
+
+    view = make_view()
+    view.set_basemap_file(_raster_pmtiles(tmp_path / "world.pmtiles"))
+    archive = open_archive(tmp_path / "world.pmtiles")
+    assert (archive.kind, archive.max_zoom) == ("raster", 3)
+    archive.close()
+    qtbot.waitUntil(lambda: (state(qtbot, view)["basemap_tiles"] or 0) >= 4, timeout=10_000)
+    qtbot.waitUntil(lambda: _share_of_tile_colour(view.grab().toImage()) > 0.3, timeout=10_000)
+    assert "Raster archive" in state(qtbot, view)["attribution"]
