@@ -67,7 +67,12 @@ class BasemapHandler(QWebEngineUrlSchemeHandler):
         tile = _tile_of(job.requestUrl().path())
         with self._lock:
             archive = self._archive
-            data = archive.tile(*tile) if archive is not None and tile is not None else None
+            try:
+                data = archive.tile(*tile) if archive is not None and tile is not None else None
+            except (ValueError, IndexError, OSError, EOFError) as exc:  # a damaged directory or tile
+                log.warning("offline tiles: %s: tile %s unreadable (%s)", archive.path.name, tile, exc)
+                job.fail(QWebEngineUrlRequestJob.Error.RequestFailed)
+                return
         job.setAdditionalResponseHeaders(CORS_HEADERS)
         if data is None:
             # An empty vector tile (sea, or outside the extract) is no error for protomaps-leaflet.

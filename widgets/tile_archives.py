@@ -20,7 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from pmtiles.reader import Reader
-from pmtiles.tile import Compression, TileType, deserialize_directory, find_tile, zxy_to_tileid
+from pmtiles.tile import (Compression, MagicNumberNotFound, SpecVersionUnsupported, TileType, deserialize_directory,
+                          find_tile, zxy_to_tileid)
 
 TILE_URL = "tripwright-tiles://basemap/{z}/{x}/{y}"
 MIME = {"png": b"image/png", "jpg": b"image/jpeg", "jpeg": b"image/jpeg", "webp": b"image/webp"}
@@ -122,8 +123,8 @@ class Pmtiles:
             source = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
             reader = Reader(lambda offset, length: source[offset:offset + length])
             header, metadata = reader.header(), reader.metadata()
-        except Exception as exc:  # noqa: BLE001 — the reader raises its own, ValueError or IndexError
-            handle.close()
+        except (MagicNumberNotFound, SpecVersionUnsupported, ValueError, IndexError, OSError, EOFError) as exc:
+            handle.close()  # not PMTiles v3, truncated, or an empty file (mmap refuses it)
             raise BasemapFileError(f"{path.name} is not a PMTiles v3 archive ({type(exc).__name__})") from None
         tile_type, compression = header["tile_type"], header["tile_compression"]
         problem = ((f"holds {tile_type.name} tiles; only vector (MVT) and png/jpg/webp are shown"
