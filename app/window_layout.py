@@ -76,6 +76,8 @@ class WindowLayout:
         self.itinerary_dock = self._dock("Itinerary", "itinerary_dock", right, Qt.DockWidgetArea.RightDockWidgetArea)
         self.group_panel = GroupPanel()
         self.group_dock = self._dock("Group", "group_dock", self.group_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        # Tabbed at once: stacked beside the others it would make the first shown window taller.
+        self.tabifyDockWidget(self.itinerary_dock, self.group_dock)
         self.progress = ProgressPanel()
         self.diagnostics = DiagnosticsPanel()
         self.bottom_tabs = QTabWidget()
