@@ -19,7 +19,8 @@ from tests.app.conftest import wait_task
 from tests.app.test_store_wiring import db_url, home, open_window, paris, plan, stored  # noqa: F401 (fixtures)
 from tests.engine.llm.scripted_server import (Reply, ScriptedServer, enum_values, error_body, first_choices,
                                               from_schema, request_schema)
-from tests.store.conftest import memory_keyring  # noqa: F401 (a fixture)
+from tests.store.conftest import (FAST_HASHER, PASSWORD, PG_URL, accounts_for, memory_keyring,  # noqa: F401
+                                  pg_schema)
 
 SAMPLES = Path(__file__).parents[1] / "engine" / "llm" / "samples"
 DOCK_SHOT = "/tmp/tripwright-group-dock.png"
@@ -118,6 +119,30 @@ def test_ideas_chat_feedback_reactions_and_a_teammates_additions(qtbot, open_win
     window.group_dock.resize(460, 640)
     panel.tabs.setCurrentWidget(panel.chat)
     assert window.group_dock.grab().save(DOCK_SHOT)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG_URL, reason="TRIPWRIGHT_TEST_PG_URL is not set")
+def test_on_postgresql_a_teammates_feedback_appears_without_a_restart(qtbot, make_window, home,  # noqa: F811
+                                                                      pg_schema, accounts_for):  # noqa: F811
+    from engine.store.accounts import Accounts
+    from engine.store.secret_store import SecretStore
+    store, ctx = accounts_for(pg_schema)  # the team's server: an org, me, and Ana on another computer
+    accounts = Accounts(store, SecretStore(), hasher=FAST_HASHER)
+    accounts.login("me@x.example", PASSWORD, remember=True)  # the app signs in from the keyring
+    ana = accounts.add_user(ctx, "ana@x.example", PASSWORD)
+    window = make_window(use_store=True, store_url=pg_schema, settings_path=home / "settings.json")
+    qtbot.waitUntil(lambda: window.library.ready and window.library.active, timeout=20_000)
+    assert window.database_label.text() == "PostgreSQL"
+    plan(qtbot, window, paris())
+    panel = window.group_panel
+    qtbot.waitUntil(lambda: window.group.snapshot is not None, timeout=10_000)
+    with store.org(ana) as repo:
+        repo.group.add_feedback(window.trip.trip_id, "Day 3 is too long", rating=2)
+        repo.group.react(window.trip.trip_id, "\U0001F389")
+    qtbot.waitUntil(lambda: panel.status_label.text().startswith("1 feedback, 1 reactions since v1"), timeout=6_000)
+    assert rows(panel.feedback.list) == ["\u2605\u2605  Day 3 is too long"]
+    assert panel.reactions.count_text("\U0001F389").endswith(" 1") and panel.revise_button.isEnabled()
 
 
 def test_plan_with_ai_then_revise_show_model_nodes_the_diff_and_the_cap(qtbot, open_window, db_url,  # noqa: F811
