@@ -62,6 +62,10 @@ class GroupService(QObject):
 
     def trip_shown(self) -> None:
         """The window shows another trip or version: reload the dock (off the GUI thread)."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # a window driven without its qasync loop: nothing can be read
+            return
         asyncio.ensure_future(self.refresh())
 
     # -- reading -----------------------------------------------------------------------------------
@@ -109,8 +113,8 @@ class GroupService(QObject):
             self.panel.changes.show_diff(done[1], done[0], number)
 
     def update_ai_state(self) -> None:
-        snap, busy = self.snapshot, self.busy or self.w.controller.busy
-        running = (False, "A planning run is in flight")
+        snap, busy = self.snapshot, self.busy  # another run (the form's) is simply superseded, as by Plan
+        running = (False, "The model is planning this trip")
         if snap is None:
             plan = running if busy else (True, "Plan the Trip form's request with the model")
             self.panel.set_ai_state(self.panel.status_label.text(), plan,

@@ -60,31 +60,33 @@ class ModelRuns(QObject):
             self.w.show_message(f"Check the form: {' '.join(str(exc).split())}", "error")
             return None
         same = self._continues(intent) and self.group.trip_id is not None
+        key = f"ai:{uuid.uuid4().hex}"  # a model's answer differs run to run: never reused
         try:
             client = self.client()
         except ModelUnavailable as exc:
-            version = await self.w.controller.run(intent, description="Planned", new_trip=not same,
-                                                  request_key=f"ai:{uuid.uuid4().hex}")
+            version = await self.w.controller.run(intent, description="Planned", new_trip=not same, request_key=key)
             self._fell_back(exc.reason)
             return version
-        drafter = await self._drafter(client, intent, self.group.trip_id if same else None)
+        if intent.mode == "road_trip":  # as plan --llm: the model does not draft road trips yet
+            await self.w.controller.service.on_engine(client.close())
+            version = await self.w.controller.run(intent, description="Planned", new_trip=not same, request_key=key)
+            self.w.show_message("The model does not draft road trips yet: this plan is rule-based.", "info")
+            return version
+        drafter = await self._drafter(client, self.group.trip_id if same else None)
         if drafter is None:
             await self.w.controller.service.on_engine(client.close())
             return None
         version = await self._run(intent, client, drafter, description="Planned with AI", new_trip=not same,
-                                  request_key=f"ai:{uuid.uuid4().hex}", meta_of=lambda _r: _plan_meta(drafter))
+                                  request_key=key, meta_of=lambda _r: _plan_meta(drafter))
         if drafter.warning:
             self._fell_back(drafter.warning)
         return version
 
-    async def _drafter(self, client, intent, trip_id: str | None):
+    async def _drafter(self, client, trip_id: str | None):
         """The Drafter with the trip's top ideas and, under the flag, the chat brief (as the CLI);
         None when the trip has no model-made version left."""
         from engine.llm import chat_brief
         from engine.llm.drafting import Drafter
-        if intent.mode == "road_trip":
-            self.w.show_message("The model does not draft road trips yet; planning rule-based.", "info")
-            return _NoDrafter()
         ideas, brief, brief_meta = [], None, {}
         if trip_id is not None:
             window = chat_brief.window_from_env()
@@ -131,11 +133,10 @@ class ModelRuns(QObject):
         controller = self.w.controller
         try:
             version = await controller.run(intent, description=description, new_trip=new_trip,
-                                           request_key=request_key,
-                                           drafter=drafter if getattr(drafter, "client", None) else None,
-                                           meta_of=meta_of if getattr(drafter, "client", None) else None)
+                                           request_key=request_key, drafter=drafter, meta_of=meta_of)
         finally:
             self.group.busy = False
+            self.group.update_ai_state()
             try:
                 await controller.service.on_engine(client.close())
             except Exception:  # noqa: BLE001 — closing is tidiness; the run's outcome stands
@@ -148,14 +149,6 @@ class ModelRuns(QObject):
     def _fell_back(self, reason: str) -> None:
         self.last_warning = reason
         self.w.show_message(fallback_text(reason), "warning")
-
-
-class _NoDrafter:
-    """A road trip: the model drafts nothing (as ``plan --llm`` says); the rule-based run follows."""
-
-    client = None
-    warning = None
-    meta: dict = {}
 
 
 def _plan_meta(drafter) -> dict | None:
