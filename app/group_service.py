@@ -81,7 +81,7 @@ class GroupService(QObject):
                 bar.setVisible(False)
             self.update_ai_state()
             return None
-        snap = await self._call(self.room.snapshot, trip_id, number, quiet=True)
+        snap = await self.call(self.room.snapshot, trip_id, number, quiet=True)
         if snap is None or (self.trip_id, self.shown_number) != (trip_id, number):
             return None  # failed (logged), or another trip/version is shown by now
         self._apply(snap)
@@ -105,7 +105,7 @@ class GroupService(QObject):
         def compute():
             found = self.room.previous(trip_id, number)
             return None if found is None else (found[0], diff_itineraries(found[1], found[2]))
-        done = await self._call(compute, quiet=True)
+        done = await self.call(compute, quiet=True)
         if done is None:
             self.panel.changes.show_nothing(f"v{number} is the trip's first version: nothing to compare."
                                             if number == 1 else f"v{number} cannot be compared.")
@@ -146,7 +146,7 @@ class GroupService(QObject):
             return
         self._polling = True
         try:
-            marker = await self._call(self.room.marker, trip_id, quiet=True)
+            marker = await self.call(self.room.marker, trip_id, quiet=True)
         finally:
             self._polling = False
         if marker is not None and self.snapshot is not None and marker != self.snapshot.marker \
@@ -159,7 +159,7 @@ class GroupService(QObject):
         if trip_id is None:
             self.w.show_message("Open a saved trip first: ideas, chat and feedback belong to a trip.", "info")
             return None
-        result = await self._call(fn, trip_id, *args)
+        result = await self.call(fn, trip_id, *args)
         if result is not None:
             if done is not None:
                 done()
@@ -201,7 +201,7 @@ class GroupService(QObject):
             self.w.show_status(f"You had already reacted {emoji} to v{done[0]}.", 6000)
         return done
 
-    async def _call(self, fn, *args, quiet: bool = False):
+    async def call(self, fn, *args, quiet: bool = False):
         """``fn`` in a worker thread; a refusal (bad input, the store) is one line and None."""
         try:
             return await asyncio.to_thread(fn, *args)

@@ -90,7 +90,7 @@ class ModelRuns(QObject):
         ideas, brief, brief_meta = [], None, {}
         if trip_id is not None:
             window = chat_brief.window_from_env()
-            found = await self.group._call(self.group.room.plan_material, trip_id, window.max_messages)
+            found = await self.group.call(self.group.room.plan_material, trip_id, window.max_messages)
             if found is None:
                 return None
             ideas, messages, left = found
@@ -111,7 +111,7 @@ class ModelRuns(QObject):
         trip_id = self.group.trip_id
         if trip_id is None:
             return None
-        found = await self.group._call(self.group.room.revision, trip_id)  # the reason when refused
+        found = await self.group.call(self.group.room.revision, trip_id)  # the reason when refused
         if found is None:
             return None
         intent, material = found
