@@ -266,7 +266,8 @@ class TripLibrary(QObject):
         recording.writes.append(asyncio.ensure_future(
             self._call(self.workspace.recorder.record_events, recording.ticket, batch, quiet=True)))
 
-    async def finish(self, recording: Recording | None, result, intent, version: TripVersion) -> TripVersion:
+    async def finish(self, recording: Recording | None, result, intent, version: TripVersion, *,
+                     llm_meta: dict | None = None) -> TripVersion:
         """Write the rest of the run and, when it completed, the version; returns ``version``
         with its stored number (unchanged when nothing could be saved)."""
         if recording is None:
@@ -275,7 +276,7 @@ class TripLibrary(QObject):
             self._write_events(recording)
         await asyncio.gather(*recording.writes)
         saved = await self._call(self.workspace.recorder.finish, recording.ticket, result, intent=intent,
-                                 note=version.edit, based_on=recording.based_on)
+                                 note=version.edit, based_on=recording.based_on, llm_meta=llm_meta)
         if saved is None:
             return version
         return replace(version, number=saved.number)

@@ -12,48 +12,36 @@ from decimal import Decimal
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QScrollArea,
-                               QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget
 
 from engine.errors import InputError
 from engine.settings import effective_home_airport, load_settings
 from engine.models import format_usd
 from engine.pipeline import PlanningSession
-from engine.roadtrip.routes import find_route, load_routes
+from engine.roadtrip.routes import find_route
 from engine.tools.requests import FXRequest
-from widgets.diagnostics_panel import DiagnosticsPanel
-from widgets.intent_form import IntentForm
-from widgets.itinerary_panel import ItineraryPanel
-from widgets.map_view import MapView
-from widgets.notes_panel import NotesPanel
-from widgets.progress_panel import ProgressPanel
-from widgets.trip_list import TripListPanel
 
 from .basemap_choice import show_basemap
-from .exports import export_dialog
+from .group_service import GroupService
 from .library import TripLibrary
-from .map_edits import town_label
-from .message_bar import MessageBar
+from .model_runs import ModelRuns
 from .notes_service import NotesService
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .trip_controller import TripController
 from .trip_session import TripSession, TripVersion
-from .ui_state import restore_legend
 from .version_diff import describe_change
-from .welcome import WelcomePanel, examples
+from .welcome import examples
 from .window_actions import build_actions, build_menus
+from .window_dialogs import WindowDialogs
+from .window_layout import WindowLayout
 
 APP_TITLE = "Tripwright"
 USER_TEXT = "Local user"
 DATABASE_TEXT = "In-memory"
-FORM_WIDTH, ITINERARY_WIDTH = 420, 460  # the form's fields need 404 px
-MAP_MIN_WIDTH = 700  # narrower, and the map's legend (284 px) covers part of the trip
-BOTTOM_HEIGHT = 165  # status line, progress bar and the last few events
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def __init__(self, trip: TripSession | None = None, planning: PlanningSession | None = None,
                  parent: QWidget | None = None, *, use_store: bool = False, store_url: str | None = None,
                  settings_path: Path | None = None) -> None:
@@ -86,10 +74,12 @@ class MainWindow(QMainWindow):
         self.commands = build_actions(self, self.planning.today)
         self.toolbar = build_menus(self, self.commands,
                                    (self.trips_dock, self.form_dock, self.itinerary_dock, self.bottom_dock,
-                                    self.notes_dock))
+                                    self.notes_dock, self.group_dock))
         self._build_status_bar()
         self._connect()
         self.notes = NotesService(self, self.notes_panel, self.notes_dock)
+        self.group = GroupService(self, self.group_panel, (self.group_panel.reactions, self.itinerary_reactions))
+        self.model_runs = ModelRuns(self, self.group)
         self._laid_out = False
         self._warmed = False
         self.last_change = ""
@@ -103,61 +93,6 @@ class MainWindow(QMainWindow):
         show_basemap(self, self.settings)
 
     # -- building -------------------------------------------------------------------------------
-    def _build_central(self) -> None:
-        self.map_view = MapView()
-        self.map_view.set_distance_unit(self.settings.distance_unit)
-        restore_legend(self.map_view)
-        self.map_view.tiles_failed.connect(lambda: self.show_message(
-            "Online map tiles could not be loaded; the offline map is shown.", "warning"))
-        self.message_bar = MessageBar()
-        central = QWidget()
-        central.setObjectName("map_area")
-        layout = QVBoxLayout(central)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.message_bar)
-        layout.addWidget(self.map_view, 1)
-        self.setCentralWidget(central)
-
-    def _build_docks(self) -> None:
-        today = self.planning.today
-        self.intent_form = IntentForm(self.planning.catalog, load_routes(), today=today, fx_to_usd=self._fx_to_usd,
-                                      home_airport=effective_home_airport(self.settings))
-        self.intent_form.set_distance_unit(self.settings.distance_unit)
-        self.form_dock = self._dock("Trip", "form_dock", self.intent_form, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.trip_list = TripListPanel()
-        self.trips_dock = self._dock("Trips", "trips_dock", self.trip_list, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.notes_panel = NotesPanel()
-        self.notes_dock = self._dock("Notes", "notes_dock", self.notes_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.welcome = WelcomePanel(today)
-        self.itinerary_panel = ItineraryPanel(distance_unit=self.settings.distance_unit)
-        self.right_stack = QStackedWidget()
-        self.right_stack.addWidget(self.welcome)
-        self.opening_page = QLabel("Opening your trips\u2026")  # until the store has answered
-        self.opening_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.right_stack.addWidget(self.opening_page)
-        self.right_stack.addWidget(self.itinerary_panel)
-        self.itinerary_dock = self._dock("Itinerary", "itinerary_dock", self.right_stack,
-                                         Qt.DockWidgetArea.RightDockWidgetArea)
-        self.progress = ProgressPanel()
-        self.diagnostics = DiagnosticsPanel()
-        self.bottom_tabs = QTabWidget()
-        self.bottom_tabs.setDocumentMode(True)
-        self.bottom_tabs.addTab(self.progress, "Progress")
-        # Its three tables need 320 px; scrolled, they leave the map its height.
-        self.bottom_tabs.addTab(_scrolled(self.diagnostics), "Diagnostics")
-        self.bottom_dock = self._dock("Planning run", "bottom_dock", self.bottom_tabs,
-                                      Qt.DockWidgetArea.BottomDockWidgetArea)
-
-    def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
-
     def _build_status_bar(self) -> None:
         fx_as_of = self.planning.toolbox.fx_as_of
         self.user_label = QLabel()
@@ -218,35 +153,6 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._size_docks)  # once the first layout has run
             QTimer.singleShot(0, self.library.start)  # the store opens while the map loads
 
-    def apply_default_layout(self) -> None:
-        """Form on the left, itinerary on the right, progress under the map. When the window is
-        too narrow for all three beside a usable map, the form and the itinerary share the right
-        dock as tabs (the form is one click away; the map keeps room beside its legend)."""
-        compact = self.width() < FORM_WIDTH + ITINERARY_WIDTH + MAP_MIN_WIDTH
-        if compact:
-            self.tabifyDockWidget(self.itinerary_dock, self.form_dock)
-            self.tabifyDockWidget(self.itinerary_dock, self.trips_dock)
-            self.tabifyDockWidget(self.itinerary_dock, self.notes_dock)
-            self.itinerary_dock.raise_()  # the welcome page (or the trip) first
-        else:
-            self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.form_dock)
-            self.tabifyDockWidget(self.form_dock, self.trips_dock)
-            self.tabifyDockWidget(self.form_dock, self.notes_dock)
-            self.form_dock.raise_()
-        self.trips_dock.setVisible(self.library.enabled)
-        self.notes_dock.setVisible(self.library.enabled)  # notes live in the trip store
-        self._size_docks()
-
-    def _size_docks(self) -> None:
-        if not self.form_dock.isFloating() and self.dockWidgetArea(self.form_dock) == Qt.DockWidgetArea.LeftDockWidgetArea:
-            self.resizeDocks([self.form_dock], [FORM_WIDTH], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.itinerary_dock], [ITINERARY_WIDTH], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.bottom_dock], [BOTTOM_HEIGHT], Qt.Orientation.Vertical)
-
-    def show_form(self) -> None:
-        self.form_dock.show()
-        self.form_dock.raise_()
-
     def _on_map_ready(self) -> None:
         if not self._warmed:
             self._warmed = True
@@ -271,6 +177,8 @@ class MainWindow(QMainWindow):
             self.itinerary_dock.raise_()
         self._refresh_title()
         self._refresh_actions()
+        if hasattr(self, "group"):  # not while the window is being built
+            self.group.trip_shown()
 
     def show_on_map(self, version: TripVersion) -> None:
         self.map_view.show_itinerary(version.itinerary, route=self._route_of(version))
@@ -373,27 +281,6 @@ class MainWindow(QMainWindow):
         if library.ready and self.right_stack.currentWidget() is self.opening_page:
             self.show_version(self.trip.current)  # nothing was restored: the welcome page
 
-    def open_settings(self) -> SettingsDialog:
-        if self.settings_dialog is not None:
-            self.settings_dialog.raise_()
-            return self.settings_dialog
-        dialog = SettingsDialog(self.settings, self.secrets, on_audit=self.library.audit, path=self.settings_path,
-                                parent=self)
-        dialog.saved.connect(self.apply_settings)
-        dialog.destroyed.connect(lambda _=None: setattr(self, "settings_dialog", None))
-        self.settings_dialog = dialog
-        dialog.show()
-        return dialog
-
-    @property
-    def secrets(self):
-        """The app's one keyring access (a key kept in memory must outlive the dialogs)."""
-        if self._secrets is None:
-            from engine.store.secret_store import SecretStore
-
-            self._secrets = SecretStore()
-        return self._secrets
-
     def apply_settings(self, settings) -> None:
         self.settings = settings
         self.intent_form.set_home_airport(effective_home_airport(settings))
@@ -441,77 +328,6 @@ class MainWindow(QMainWindow):
         self.show_version(None)
         self.show_status("New trip: describe it in the form or pick an example.")
 
-    def offer_stop_here(self, lat: float, lon: float) -> None:
-        """A click on a road trip's map offers "Add a stop here" (snapped to a route town)."""
-        version = self.trip.current
-        if version is None or version.mode != "road_trip":
-            return
-        try:
-            _route, town = self.controller.snap(lat, lon)
-        except InputError as exc:
-            self.show_status(" ".join(str(exc).split()), 8000)
-            return
-        menu = QMenu(self)
-        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        action = menu.addAction(f"Add a stop here: {town_label(town)}")
-        action.triggered.connect(lambda: self.controller.add_stop(lat, lon))
-        self.map_menu = menu
-        menu.popup(QCursor.pos())
-
-    def open_replace_chooser(self, activity_id: str, name: str, options) -> ReplaceChooser:
-        if self.replace_chooser is not None:
-            self.replace_chooser.close()
-        chooser = ReplaceChooser(activity_id, name, options, self)
-        chooser.chosen.connect(self.controller.replace_with)
-        chooser.destroyed.connect(lambda _=None, c=chooser: self._forget_chooser(c))
-        self.replace_chooser = chooser
-        chooser.show()
-        return chooser
-
-    def _forget_chooser(self, chooser) -> None:
-        if self.replace_chooser is chooser:
-            self.replace_chooser = None
-
-    def choose_export(self, key: str | None) -> QFileDialog | None:
-        """A non-modal save dialog (``open()``, never ``exec()``); the file is written when chosen."""
-        version = self.trip.current
-        if version is None:
-            self.show_message("Plan a trip before exporting it.", "info")
-            return None
-        dialog = export_dialog(self, version.itinerary, key, self.controller.export_to)
-        self.export_dialog = dialog
-        dialog.open()
-        return dialog
-
-    def choose_route_file(self) -> QFileDialog | None:
-        """File ▸ Import route: a non-modal open dialog; the open road trip then follows the track."""
-        version = self.trip.current
-        if version is None or version.mode != "road_trip":
-            self.show_message("Plan a road trip first (its ends and days); then import a route for it to follow.",
-                              "info")
-            return None
-        dialog = QFileDialog(self, "Import route")
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.setNameFilters(["Routes (*.gpx *.kml)", "All files (*)"])
-        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the same dialog everywhere, testable offscreen
-        dialog.fileSelected.connect(self.controller.import_route)
-        self.import_dialog = dialog
-        dialog.open()
-        return dialog
-
-    def show_about(self) -> None:
-        from .ui_state import app_version
-
-        box = QMessageBox(QMessageBox.Icon.Information, "About Tripwright",
-                          f"Tripwright {app_version()}\n\n"
-                          "Tripwright plans city trips and road trips and proves they are feasible.\n"
-                          "Maps: Leaflet, Natural Earth; \u00a9 OpenStreetMap contributors when online.", parent=self)
-        box.setModal(False)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.about_box = box
-        box.show()
-
     def _fx_to_usd(self, amount: Decimal, currency: str) -> int:
         rate = self.planning.toolbox.rate_now(FXRequest(from_currency=currency, as_of=self.planning.today)).rate
         return int(amount * 100 * Decimal(str(rate)))
@@ -520,19 +336,12 @@ class MainWindow(QMainWindow):
         self.controller.cancel()  # the worker stops at its next node; the trip stays in the session
         self.library.remember_on_close()
         self.notes.detach()  # the planning session may outlive this window and its store
+        self.group.timer.stop()
         for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu, self.settings_dialog,
-                    self.library.login_dialog):
+                    self.library.login_dialog, self.group_panel.chat.file_dialog):
             try:
                 if box is not None:
                     box.close()  # a visible dialog would keep the app from quitting
             except RuntimeError:  # already deleted (WA_DeleteOnClose)
                 pass
         super().closeEvent(event)
-
-
-def _scrolled(widget: QWidget) -> QScrollArea:
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QScrollArea.Shape.NoFrame)
-    area.setWidget(widget)
-    return area

@@ -141,8 +141,13 @@ class PlannerService:
             run.token.cancel()
             run.cancel_now()
 
+    async def on_engine(self, coro) -> Any:
+        """Await ``coro`` on the engine loop: a model's client lives there (the chat brief before a
+        run, closing the client after one)."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.engine_loop()))
+
     async def plan(self, intent, *, on_event: EventSink | None = None, edits=None,
-                   run_id: str | None = None) -> PlanResult:
+                   run_id: str | None = None, drafter=None) -> PlanResult:
         self.cancel()
         token = CancelToken()
         run = self._run = _Run(token, self.gui_loop.create_future(), on_event)
@@ -159,7 +164,8 @@ class PlannerService:
                     return
                 try:
                     result = asyncio.run_coroutine_threadsafe(self.session.plan(
-                        intent, on_event=lambda e: post(run.deliver, e), cancel=token, edits=edits, run_id=run_id),
+                        intent, on_event=lambda e: post(run.deliver, e), cancel=token, edits=edits, run_id=run_id,
+                        drafter=drafter),
                         self.engine_loop()).result()
                 except BaseException as exc:  # noqa: BLE001 — handed to the awaiting coroutine
                     post(run.settle, run.done.set_exception, exc)

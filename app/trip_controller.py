@@ -100,7 +100,7 @@ class TripController(QObject):
         return await self.run(version.intent, edits=edits, description="Re-planned", request_key=replan_key())
 
     async def run(self, intent: Intent, *, edits=None, description: str, new_trip: bool = False,
-                  request_key: str | None = None) -> TripVersion | None:
+                  request_key: str | None = None, drafter=None, meta_of=None) -> TripVersion | None:
         """One planning run, shown live and recorded in the store as it streams; a completed run
         becomes the new current version (of a new trip when ``new_trip``). A newer run supersedes
         this one: it is cancelled and its outcome is dropped quietly. Edits are keyed by what
@@ -131,7 +131,7 @@ class TripController(QObject):
         self.w.set_busy(True)
         try:
             run_id = recording.ticket.run_id if recording is not None else None
-            result = await self.service.plan(intent, on_event=on_event, edits=edits, run_id=run_id)
+            result = await self.service.plan(intent, on_event=on_event, edits=edits, run_id=run_id, drafter=drafter)
         except (InputError, TripwrightError) as exc:
             await self.library.abandon(recording, None, error=_one_line(exc))
             if self._ticket is ticket:
@@ -154,7 +154,8 @@ class TripController(QObject):
             kept = "\nThe open trip is unchanged." if self.trip.current is not None else ""
             self._refused(_failure_text(result) + kept, level="error")
             return None
-        version = await self.library.finish(recording, result, intent, TripVersion.of(result, intent, description))
+        version = await self.library.finish(recording, result, intent, TripVersion.of(result, intent, description),
+                                            llm_meta=meta_of(result) if meta_of is not None else None)
         await warm_corridor(intent)
         if self._ticket is not ticket:
             return None

@@ -172,3 +172,21 @@ def plain_tooltip(text: str) -> str:
         return ""
     body = html.escape(text, quote=False).replace("\n", "<br>")
     return f"<p style='white-space:pre-wrap'>{body}</p>"
+
+
+def model_usage(usage) -> str:
+    """One model call's figures for the progress table, e.g. ``1200+300 tok · $0.0004``."""
+    if usage is None:
+        return ""
+    cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unpriced"
+    return f"{usage.prompt_tokens}+{usage.completion_tokens} tok \u00b7 {cost}"
+
+
+def model_calls(calls) -> str:
+    """The run's model nodes together: ``Model: draft, summarize · 2400+600 tokens · $0.0008``."""
+    nodes = list(dict.fromkeys(node for node, _ in calls))
+    tokens_in = sum(u.prompt_tokens for _, u in calls)
+    tokens_out = sum(u.completion_tokens for _, u in calls)
+    costs = [u.cost_usd for _, u in calls]
+    cost = "cost unknown" if None in costs else f"${sum(costs):.4f}"
+    return f"Model: {', '.join(nodes)} \u00b7 {tokens_in}+{tokens_out} tokens \u00b7 {cost}"

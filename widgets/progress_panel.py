@@ -51,8 +51,8 @@ DEAD_AFTER_S = 15.0  # ... and red
 class EventLogModel(RowsTableModel):
     """One row per shown StreamEvent, in arrival order."""
 
-    COL_TIME, COL_NODE, COL_STATUS, COL_DURATION, COL_CACHE, COL_NOTE = range(6)
-    HEADERS = ("Time", "Node", "Status", "Duration", "Cache", "Note")
+    COL_TIME, COL_NODE, COL_STATUS, COL_DURATION, COL_CACHE, COL_MODEL, COL_NOTE = range(7)
+    HEADERS = ("Time", "Node", "Status", "Duration", "Cache", "Model", "Note")
     EventRole = Qt.ItemDataRole.UserRole + 1  # the StreamEvent itself
     StatusRole = Qt.ItemDataRole.UserRole + 2  # EventStatus value, e.g. "completed"
     StatusColourRole = Qt.ItemDataRole.UserRole + 3  # QColor of the status
@@ -115,6 +115,8 @@ class EventLogModel(RowsTableModel):
             return fmt.duration_ms(event.duration_ms)
         if col == self.COL_CACHE:
             return "" if event.cache_hit is None else ("hit" if event.cache_hit else "miss")
+        if col == self.COL_MODEL:
+            return fmt.model_usage(event.model_usage)
         return event.decision_note or ""
 
     @staticmethod
@@ -158,6 +160,7 @@ class ProgressPanel(QWidget):
         self._first_ts: datetime | None = None
         self._error: str | None = None
         self._received = 0
+        self._model_calls: list = []
         self.model = EventLogModel(self)
         self._build()
         self._drain_timer = QTimer(self)
@@ -173,6 +176,8 @@ class ProgressPanel(QWidget):
         self.status_label.setObjectName("progress_status")
         self.alive_label = _plain_label("")
         self.alive_label.setObjectName("progress_alive")
+        self.model_label = _plain_label("")  # the run's model calls together (tokens, cost)
+        self.model_label.setObjectName("progress_model")
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 100)
         self.cancel_button = QPushButton("Cancel")
@@ -195,6 +200,7 @@ class ProgressPanel(QWidget):
 
         top = QHBoxLayout()
         top.addWidget(self.status_label, 1)
+        top.addWidget(self.model_label)
         top.addWidget(self.alive_label)
         bar = QHBoxLayout()
         bar.addWidget(self.progress_bar, 1)
@@ -295,6 +301,8 @@ class ProgressPanel(QWidget):
         self._first_ts = None
         self._error = None
         self._received = 0
+        self._model_calls: list = []
+        self.model_label.setText("")
         self.progress_bar.setValue(0)
         self.skipped_label.setText("")
         self.skipped_label.hide()
@@ -302,6 +310,9 @@ class ProgressPanel(QWidget):
     def _apply_state(self, event: StreamEvent) -> None:
         if self._first_ts is None:
             self._first_ts = event.ts
+        if event.model_usage is not None:  # every model call counts, even when its row is throttled
+            self._model_calls.append((event.node, event.model_usage))
+            self.model_label.setText(fmt.model_calls(self._model_calls))
         if event.progress_pct > self.progress_bar.value():
             self.progress_bar.setValue(event.progress_pct)
         status = event.status

@@ -7,34 +7,10 @@ from __future__ import annotations
 
 import sys
 
-from engine.errors import InputError, ModelUnavailable, VersionCapError
-from engine.models import IntentV1
+from engine.errors import InputError, ModelUnavailable
+from engine.llm.revision import revision_material
 
 from .trips_cmd import org_scope
-
-
-def _material(repo, trip_id: str):
-    from engine.llm.revision import RevisionMaterial, bucketing_enabled, plan_choices, select_chat
-    from engine.store.versions import MAX_VERSIONS_ENV, max_llm_revisions
-    status = repo.group.revision_status(trip_id)
-    if not status.enabled:
-        raise InputError("revise", f"{status.label}: add feedback ('tripwright feedback add') or a reaction "
-                                   "('tripwright react') to the latest version first")
-    if repo.versions.llm_revisions_left(trip_id) == 0:
-        raise VersionCapError(max_llm_revisions(), MAX_VERSIONS_ENV)
-    latest = repo.versions.get(trip_id)
-    plan = latest.plan_v1()
-    if latest.intent.get("mode") == "road_trip" or plan is None:
-        raise InputError("revise", "only city trips saved with their plan can be revised by the model so far")
-    bodies = [m.body for m in repo.group.chat(trip_id, since=latest.created_at)]
-    chat, relevant, other = select_chat(bodies, bucketing=bucketing_enabled())
-    material = RevisionMaterial(
-        current=plan_choices(plan, plan.branch), version=latest.number,
-        feedback=[(f.text, f.rating) for f in repo.group.feedback(trip_id, latest.number)][-50:],
-        reactions=repo.group.reactions(trip_id, latest.number),
-        ideas=[(i.title, i.priority) for i in repo.group.ideas(trip_id, since=latest.created_at)],
-        chat=chat, chat_relevant=relevant, chat_other=other, bucketing=bucketing_enabled())
-    return IntentV1.model_validate(latest.intent), material
 
 
 def run_revise(args) -> int:
@@ -48,7 +24,7 @@ def run_revise(args) -> int:
     from .plan_cmd import _today, report_plan
     outputs = Outputs.check({"--out": args.out}, inputs={})
     with org_scope() as repo:
-        intent, material = _material(repo, args.trip_id)
+        intent, material = revision_material(repo, args.trip_id)
     try:
         from .llm_plan import stored_key
         settings = apply_env(load_settings().settings)

@@ -36,6 +36,7 @@ class LLMClient:
     def __init__(self, config: LLMConfig, meter: UsageMeter | None = None) -> None:
         self.config = config
         self.meter = meter or UsageMeter()
+        self.on_call = None  # called with each call's CallUsage (the pipeline turns it into an event)
         self.schema_mode = True  # False once the server refused json_schema: JSON mode + validation
         self._sdk = None
 
@@ -56,6 +57,8 @@ class LLMClient:
                            int((time.perf_counter() - started) * 1000))
         self.meter.count_call()
         self.meter.record(usage)
+        if self.on_call is not None:
+            self.on_call(usage)
         return _content(answer), usage
 
     async def _with_retries(self, messages: list[dict], schema: type[BaseModel]) -> Any:

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, create_model
 
-from engine.errors import InputError, ModelUnavailable
+from engine.errors import InputError, ModelUnavailable, VersionCapError
 from engine.planning.inputs import PlannerInputs
 
 from .drafting import example_answer, proposal_schema, to_choices, trip_facts_document
@@ -124,3 +124,30 @@ class Reviser:
             self.meta |= {"chatBucketingEnabled": True, "chatRelevantCount": m.chat_relevant,
                           "chatOtherCount": m.chat_other}
         return to_choices(answer)
+
+
+def revision_material(repo, trip_id: str):
+    """(the latest version's intent, what to revise it from), read in one org scope (the CLI's
+    ``revise`` and the app's Revise). InputError with the reason when there is nothing to revise
+    from or the version is not a city trip kept with its plan; VersionCapError at the cap."""
+    from engine.models import IntentV1
+    from engine.store.versions import MAX_VERSIONS_ENV, max_llm_revisions
+    status = repo.group.revision_status(trip_id)
+    if not status.enabled:
+        raise InputError("revise", f"{status.label}: add feedback ('tripwright feedback add') or a reaction "
+                                   "('tripwright react') to the latest version first")
+    if repo.versions.llm_revisions_left(trip_id) == 0:
+        raise VersionCapError(max_llm_revisions(), MAX_VERSIONS_ENV)
+    latest = repo.versions.get(trip_id)
+    plan = latest.plan_v1()
+    if latest.intent.get("mode") == "road_trip" or plan is None:
+        raise InputError("revise", "only city trips saved with their plan can be revised by the model so far")
+    bodies = [m.body for m in repo.group.chat(trip_id, since=latest.created_at)]
+    chat, relevant, other = select_chat(bodies, bucketing=bucketing_enabled())
+    material = RevisionMaterial(
+        current=plan_choices(plan, plan.branch), version=latest.number,
+        feedback=[(f.text, f.rating) for f in repo.group.feedback(trip_id, latest.number)][-50:],
+        reactions=repo.group.reactions(trip_id, latest.number),
+        ideas=[(i.title, i.priority) for i in repo.group.ideas(trip_id, since=latest.created_at)],
+        chat=chat, chat_relevant=relevant, chat_other=other, bucketing=bucketing_enabled())
+    return IntentV1.model_validate(latest.intent), material

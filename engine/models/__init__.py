@@ -2,7 +2,7 @@
 
 from .common import (TIER_ORDER, ChoiceKind, DataSource, Geo, Money, Provenance, Tier, TimeWindow,
                      TransitMode, Value, VenueType, format_usd, minutes_of, time_of)
-from .events import CRITICAL_STATUSES, EventStatus, StreamEvent
+from .events import CRITICAL_STATUSES, EventStatus, ModelUsage, StreamEvent
 from .intent import MAX_CITY_DAYS, MIN_CITY_DAYS, DateWindow, IntentV1, LockedSlot, Preferences
 from .road_trip import MAX_ROAD_DAYS, MIN_ROAD_DAYS, Anchor, Drive, RoadTripIntent, RoadTripPreferences
 from .itinerary import (DISCLAIMER, AnyIntent, SCHEMA_VERSION, Activity, Citation, CostBreakdown, DayItinerary,

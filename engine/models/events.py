@@ -24,6 +24,16 @@ CRITICAL_STATUSES = frozenset({EventStatus.started, EventStatus.completed, Event
                                EventStatus.done, EventStatus.cancelled})
 
 
+class ModelUsage(Value):
+    """One model call's figures on its event (extract, draft, summarize, revise): the progress
+    panel shows them. ``cost_usd`` None: the model is not in the price table."""
+
+    model: str
+    prompt_tokens: int = Field(ge=0)
+    completion_tokens: int = Field(ge=0)
+    cost_usd: float | None = None
+
+
 class StreamEvent(Value):
     trace_id: str
     run_id: str
@@ -36,6 +46,7 @@ class StreamEvent(Value):
     cache_hit: bool | None = None
     decision_note: str | None = None
     progress_pct: int = Field(default=0, ge=0, le=100)
+    model_usage: ModelUsage | None = None  # model nodes only (added for the app's progress panel)
 
     @property
     def critical(self) -> bool:

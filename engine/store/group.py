@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import func, select
@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from ..errors import InputError
 from .columns import utcnow
 from .schema import ItineraryVersion
-from .schema_social import ChatMessage, Feedback, Idea, VersionReaction
+from .schema_social import ChatMessage, Feedback, Idea, Reaction, VersionReaction
 from .tenancy import OrgContext, OrgSession
 from .trips import Trips
 
@@ -28,6 +28,7 @@ class IdeaRecord:
     title: str
     priority: int
     created_at: datetime
+    reactions: dict[str, int] = field(default_factory=dict)  # emoji → how many people
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,33 @@ class GroupPlanning:
             stmt = stmt.where(Idea.created_at > since)
         rows = self._s.scalars(stmt).all()
         rows = sorted(rows, key=lambda r: (r.priority or 6, r.created_at, r.idea_id))
-        return [IdeaRecord(r.idea_id, r.title, r.priority or 0, r.created_at) for r in rows]
+        counts = self._idea_reactions([r.idea_id for r in rows])
+        return [IdeaRecord(r.idea_id, r.title, r.priority or 0, r.created_at, counts.get(r.idea_id, {}))
+                for r in rows]
+
+    def _idea_reactions(self, idea_ids: list[str]) -> dict[str, dict[str, int]]:
+        if not idea_ids:
+            return {}
+        rows = self._s.execute(select(Reaction.idea_id, Reaction.kind, func.count())
+                               .where(Reaction.idea_id.in_(idea_ids))
+                               .group_by(Reaction.idea_id, Reaction.kind).order_by(Reaction.kind)).all()
+        counts: dict[str, dict[str, int]] = {}
+        for idea_id, kind, n in rows:
+            counts.setdefault(idea_id, {})[kind] = n
+        return counts
+
+    def react_to_idea(self, trip_id: str, idea_id: str, emoji: str) -> bool:
+        """True when added: the same person's same emoji on an idea counts once."""
+        self._trip(trip_id)
+        if self._s.scalar(select(Idea.idea_id).where(Idea.trip_id == trip_id, Idea.idea_id == idea_id)) is None:
+            raise InputError("idea", f"trip {trip_id!r} has no idea {idea_id!r}")
+        emoji = check_emoji(emoji)
+        try:
+            with self._s.begin_nested():
+                self._s.add(Reaction(idea_id=idea_id, user_id=self._ctx.user_id, kind=emoji, created_at=utcnow()))
+        except IntegrityError:
+            return False
+        return True
 
     # -- chat ------------------------------------------------------------------------------
     def post(self, trip_id: str, text: str, *, author: str = "") -> ChatRecord:
@@ -230,8 +257,11 @@ class GroupPlanning:
         Counts only; rows are never edited in place, so a count is enough to see an addition."""
         self._trip(trip_id)
         counted = (Idea, ChatMessage, Feedback, VersionReaction, ItineraryVersion)
-        return tuple(int(self._s.scalar(select(func.count()).select_from(t).where(t.trip_id == trip_id)) or 0)
-                     for t in counted)
+        counts = tuple(int(self._s.scalar(select(func.count()).select_from(t).where(t.trip_id == trip_id)) or 0)
+                       for t in counted)
+        on_ideas = self._s.scalar(select(func.count()).select_from(Reaction).join(
+            Idea, (Idea.org_id == Reaction.org_id) & (Idea.idea_id == Reaction.idea_id)).where(Idea.trip_id == trip_id))
+        return (*counts, int(on_ideas or 0))
 
     def revision_status(self, trip_id: str) -> RevisionStatus:
         self._trip(trip_id)

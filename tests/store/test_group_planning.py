@@ -81,3 +81,23 @@ def test_a_teammate_sees_additions_by_polling_without_reopening(db_url, accounts
             after = repo.group.change_marker(trip.trip_id)
             assert after != before and after[:2] == (before[0] + 1, before[1] + 1)
             assert [i.title for i in repo.group.ideas(trip.trip_id)] == ["Boat tour"]
+
+
+def test_reactions_on_ideas_count_once_per_person_and_move_the_marker(store, org_a, org_b, itinerary):
+    with store.org(org_a) as repo:
+        trip = repo.trips.create("A's trip")
+        idea = repo.group.add_idea(trip.trip_id, "Boat tour", priority=2)
+        before = repo.group.change_marker(trip.trip_id)
+        assert repo.group.react_to_idea(trip.trip_id, idea.idea_id, "👍") is True
+        assert repo.group.react_to_idea(trip.trip_id, idea.idea_id, "👍") is False
+        assert repo.group.react_to_idea(trip.trip_id, idea.idea_id, "❤️") is True
+        assert repo.group.change_marker(trip.trip_id)[-1] == before[-1] + 2
+        [listed] = repo.group.ideas(trip.trip_id)
+        assert listed.reactions == {"👍": 1, "❤️": 1}
+        with pytest.raises(InputError, match="emoji"):
+            repo.group.react_to_idea(trip.trip_id, idea.idea_id, "ok")
+        with pytest.raises(InputError, match="no idea"):
+            repo.group.react_to_idea(trip.trip_id, "nope", "👍")
+    with store.org(org_b) as repo:
+        with pytest.raises(InputError, match="no trip"):
+            repo.group.react_to_idea(trip.trip_id, idea.idea_id, "👍")

@@ -64,8 +64,8 @@ def test_event_log_model_columns_and_roles(qapp, qtlog, runs):
     tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Warning)
     model.append(events[:3])
     model.append(events[3:])
-    assert model.rowCount() == len(events) and model.columnCount() == 6
-    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(6)] == list(EventLogModel.HEADERS)
+    assert model.rowCount() == len(events) and model.columnCount() == 7
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(7)] == list(EventLogModel.HEADERS)
 
     planner_done = next(i for i, e in enumerate(events) if e.node == "planner" and e.status is EventStatus.completed)
     index = lambda col: model.index(planner_done, col)  # noqa: E731

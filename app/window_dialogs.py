@@ -1,0 +1,112 @@
+"""The main window's dialogs and menus on demand: Settings, the map's "Add a stop here" menu,
+the replace chooser, export and route-import file dialogs, About. All non-modal (``open()`` or
+``show()``, never ``exec()``), kept on the window so a test can reach them. A mixin of
+:class:`app.main_window.MainWindow`."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+
+from engine.errors import InputError
+
+from .exports import export_dialog
+from .map_edits import town_label
+from .replace_chooser import ReplaceChooser
+from .settings_dialog import SettingsDialog
+
+
+class WindowDialogs:
+    def open_settings(self) -> SettingsDialog:
+        if self.settings_dialog is not None:
+            self.settings_dialog.raise_()
+            return self.settings_dialog
+        dialog = SettingsDialog(self.settings, self.secrets, on_audit=self.library.audit, path=self.settings_path,
+                                parent=self)
+        dialog.saved.connect(self.apply_settings)
+        dialog.destroyed.connect(lambda _=None: setattr(self, "settings_dialog", None))
+        self.settings_dialog = dialog
+        dialog.show()
+        return dialog
+
+    @property
+    def secrets(self):
+        """The app's one keyring access (a key kept in memory must outlive the dialogs)."""
+        if self._secrets is None:
+            from engine.store.secret_store import SecretStore
+
+            self._secrets = SecretStore()
+        return self._secrets
+
+    def offer_stop_here(self, lat: float, lon: float) -> None:
+        """A click on a road trip's map offers "Add a stop here" (snapped to a route town)."""
+        version = self.trip.current
+        if version is None or version.mode != "road_trip":
+            return
+        try:
+            _route, town = self.controller.snap(lat, lon)
+        except InputError as exc:
+            self.show_status(" ".join(str(exc).split()), 8000)
+            return
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        action = menu.addAction(f"Add a stop here: {town_label(town)}")
+        action.triggered.connect(lambda: self.controller.add_stop(lat, lon))
+        self.map_menu = menu
+        menu.popup(QCursor.pos())
+
+    def open_replace_chooser(self, activity_id: str, name: str, options) -> ReplaceChooser:
+        if self.replace_chooser is not None:
+            self.replace_chooser.close()
+        chooser = ReplaceChooser(activity_id, name, options, self)
+        chooser.chosen.connect(self.controller.replace_with)
+        chooser.destroyed.connect(lambda _=None, c=chooser: self._forget_chooser(c))
+        self.replace_chooser = chooser
+        chooser.show()
+        return chooser
+
+    def _forget_chooser(self, chooser) -> None:
+        if self.replace_chooser is chooser:
+            self.replace_chooser = None
+
+    def choose_export(self, key: str | None) -> QFileDialog | None:
+        """A non-modal save dialog (``open()``, never ``exec()``); the file is written when chosen."""
+        version = self.trip.current
+        if version is None:
+            self.show_message("Plan a trip before exporting it.", "info")
+            return None
+        dialog = export_dialog(self, version.itinerary, key, self.controller.export_to)
+        self.export_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def choose_route_file(self) -> QFileDialog | None:
+        """File ▸ Import route: a non-modal open dialog; the open road trip then follows the track."""
+        version = self.trip.current
+        if version is None or version.mode != "road_trip":
+            self.show_message("Plan a road trip first (its ends and days); then import a route for it to follow.",
+                              "info")
+            return None
+        dialog = QFileDialog(self, "Import route")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters(["Routes (*.gpx *.kml)", "All files (*)"])
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the same dialog everywhere, testable offscreen
+        dialog.fileSelected.connect(self.controller.import_route)
+        self.import_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def show_about(self) -> None:
+        from .ui_state import app_version
+
+        box = QMessageBox(QMessageBox.Icon.Information, "About Tripwright",
+                          f"Tripwright {app_version()}\n\n"
+                          "Tripwright plans city trips and road trips and proves they are feasible.\n"
+                          "Maps: Leaflet, Natural Earth; \u00a9 OpenStreetMap contributors when online.", parent=self)
+        box.setModal(False)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.about_box = box
+        box.show()
+
