@@ -127,8 +127,13 @@ def json_body(tool: str, response: httpx.Response) -> Any:
 
 
 def error_reason(body: Any) -> str | None:
-    """Open-Meteo answers ``{"error": true, "reason": ...}``; others ``{"error": "..."}``."""
-    if not isinstance(body, dict) or not body.get("error"):
+    """Open-Meteo answers ``{"error": true, "reason": ...}``; OpenWeatherMap ``{"cod": 401,
+    "message": ...}`` (even with HTTP 200); others ``{"error": "..."}``."""
+    if not isinstance(body, dict):
+        return None
+    if "cod" in body and str(body["cod"]) != "200":
+        return str(body.get("message") or f"code {body['cod']}")[:200]
+    if not body.get("error"):
         return None
     reason = body.get("reason") or body.get("error")
     return str(reason)[:200]

@@ -71,6 +71,11 @@ class OpenMeteoWeather:
     def __init__(self, network: NetworkState) -> None:
         self._net = network
 
+    @property
+    def cache_variant(self) -> str:
+        """Answers are the service's: another base URL (a mirror, a test server) is another cache."""
+        return forecast_base()
+
     def available(self) -> bool:
         """False offline: the ladder then skips this rung without an attempt (or an error)."""
         return not self._net.offline()
