@@ -22,6 +22,7 @@ from engine.models import format_usd
 from engine.pipeline import PlanningSession
 from engine.roadtrip.routes import find_route, load_routes
 from engine.tools.requests import FXRequest
+from engine.diagnostics import collect as collect_diagnostics
 from widgets.diagnostics_panel import DiagnosticsPanel
 from widgets.intent_form import IntentForm
 from widgets.itinerary_panel import ItineraryPanel
@@ -141,6 +142,7 @@ class MainWindow(QMainWindow):
                                          Qt.DockWidgetArea.RightDockWidgetArea)
         self.progress = ProgressPanel()
         self.diagnostics = DiagnosticsPanel()
+        self.diagnostics.report_source = lambda: collect_diagnostics(self.planning.toolbox.executor)
         self.bottom_tabs = QTabWidget()
         self.bottom_tabs.setDocumentMode(True)
         self.bottom_tabs.addTab(self.progress, "Progress")
