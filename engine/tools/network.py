@@ -16,13 +16,14 @@ import time
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
 from importlib import metadata
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
 
 if TYPE_CHECKING:  # httpx costs ~75 ms to import: only runs that go online pay for it
     import httpx
 
+M = TypeVar("M")
 OFFLINE_FOR_S = 120.0
 PROJECT_URL = "https://github.com/tripwright/tripwright"
 
@@ -124,6 +125,18 @@ def json_body(tool: str, response: httpx.Response) -> Any:
     if reason:
         raise ToolResponseError(tool, f"error in the answer: {reason}")
     return body
+
+
+def validated(tool: str, model: type[M], body: Any) -> M:
+    """``body`` as ``model`` (a pydantic model of the documented JSON), or a ``ToolResponseError``
+    naming the first place where the answer has another shape."""
+    from pydantic import ValidationError
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ToolResponseError(tool, f"unexpected answer shape at {where}: {first['msg']}") from exc
 
 
 def error_reason(body: Any) -> str | None:

@@ -17,12 +17,12 @@ from __future__ import annotations
 import os
 from datetime import date, datetime, timedelta, timezone
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from engine.errors import ToolResponseError
 from engine.models import WeatherDay
 
-from .network import NetworkState
+from .network import NetworkState, validated
 from .provenance import stamp
 from .requests import WeatherRangeRequest
 from .weather_series import WeatherSeries
@@ -98,7 +98,7 @@ class OpenWeatherMapWeather:
         params = {"lat": f"{request.lat:.4f}", "lon": f"{request.lon:.4f}", "exclude": EXCLUDE,
                   "units": "metric", "appid": key}
         body = await self._net.get_json(TOOL, f"{base_url()}/data/3.0/onecall", params)
-        answer = _parse(body)
+        answer = validated(TOOL, _Answer, body)
         offset = timedelta(seconds=answer.timezone_offset)
         days = []
         for row in answer.daily:
@@ -106,15 +106,6 @@ class OpenWeatherMapWeather:
             if request.start <= day <= request.end:
                 days.append(_weather_day(day, row, request))
         return WeatherSeries(days=days)
-
-
-def _parse(body: object) -> _Answer:
-    try:
-        return _Answer.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ToolResponseError(TOOL, f"unexpected answer shape at {where}: {first['msg']}") from exc
 
 
 def _weather_day(day: date, row: _Day, request: WeatherRangeRequest) -> WeatherDay:
