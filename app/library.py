@@ -19,6 +19,7 @@ from qasync import asyncSlot
 
 from engine.errors import TripwrightError
 
+from .run_notice import show_last_run
 from .trip_session import TripVersion
 
 log = structlog.get_logger("tripwright.app.library")
@@ -183,6 +184,7 @@ class TripLibrary(QObject):
                                      self.w.planning.toolbox.executor.breaker_states())
         self.w.show_status(f"Opened \u201c{opened.summary.name}\u201d ({self.w.trip.label()})", 10_000)
         self.remember_shown()
+        await show_last_run(self.w, self.workspace, trip_id)
         return True
 
     async def load_version(self, trip_id: str, number: int) -> TripVersion | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
+from engine.diagnostics import collect as collect_diagnostics
 from engine.roadtrip.routes import load_routes
 from engine.settings import effective_home_airport
 from widgets.diagnostics_panel import DiagnosticsPanel
@@ -80,6 +81,7 @@ class WindowLayout:
         self.tabifyDockWidget(self.itinerary_dock, self.group_dock)
         self.progress = ProgressPanel()
         self.diagnostics = DiagnosticsPanel()
+        self.diagnostics.report_source = lambda: collect_diagnostics(self.planning.toolbox.executor)
         self.bottom_tabs = QTabWidget()
         self.bottom_tabs.setDocumentMode(True)
         self.bottom_tabs.addTab(self.progress, "Progress")

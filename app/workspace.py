@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from engine.models import AnyIntent, ItineraryV1, StreamEvent
 from engine.store import Store
 from engine.store.accounts import Accounts, Login
 from engine.store.lineage import undo_line
-from engine.store.records import TripSummary, Version, VersionSummary
+from engine.store.records import RunStatus, TripSummary, Version, VersionSummary
 from engine.store.retention import prune
 from engine.store.recorder import PlanRecorder
 from engine.store.schema import Org, User
@@ -170,6 +171,12 @@ class Workspace:
         if shown is not None:
             session.versions[pointer] = trip_version(shown, events)
         return OpenedTrip(summary, session, numbers)
+
+    def last_run(self, trip_id: str) -> tuple[RunStatus, datetime | None] | None:
+        """The trip's latest run and when it last reported progress (None: never planned here)."""
+        with self._scope() as scope:
+            run = scope.runs.latest(trip_id)
+            return (run, scope.runs.last_event_at(run.run_id)) if run is not None else None
 
     def load_version(self, trip_id: str, number: int) -> TripVersion:
         """One stored version in full, with its run's events (undo/redo reached it)."""

@@ -34,6 +34,7 @@ from engine.notes.lookup import StoreNotesLookup  # noqa: E402
 from engine.pipeline import PlanningSession  # noqa: E402
 from engine.pipeline.control import NodeMemo  # noqa: E402
 from engine.store import Accounts, SecretStore, Store  # noqa: E402
+from bench.timing import p50_ms  # noqa: E402
 from tests.notes.embedding_server import EmbeddingServer  # noqa: E402
 
 PARIS = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
@@ -78,16 +79,6 @@ def _fill(store: Store, ctx, chunks: int) -> None:
                                metadata={})
 
 
-def _p50_ms(fn, reps: int) -> float:
-    fn()
-    samples = []
-    for i in range(reps):
-        started = time.perf_counter()
-        fn(i)
-        samples.append((time.perf_counter() - started) * 1000)
-    return round(statistics.median(samples), 2)
-
-
 def _pdf(path: Path, pages: int) -> None:
     from fpdf import FPDF
 
@@ -129,8 +120,9 @@ def run(url: str | None = None, quick: bool = False) -> dict:
             embedder = Embedder(EmbeddingConfig(base_url=server.base_url, api_key="bench", model="bench-embed",
                                                 timeout_s=5))
             hybrid = NotesLibrary(store, ctx, embedder=embedder)
-            ask_lex = _p50_ms(lambda i=0: lexical.ask(QUESTIONS[i % len(QUESTIONS)], "paris"), reps)
-            ask_hyb = _p50_ms(lambda i=0: hybrid.ask(QUESTIONS[i % len(QUESTIONS)], "paris"), reps)
+            lexical_questions, hybrid_questions = itertools.cycle(QUESTIONS), itertools.cycle(QUESTIONS)
+            ask_lex = p50_ms(lambda: lexical.ask(next(lexical_questions), "paris"), reps)
+            ask_hyb = p50_ms(lambda: hybrid.ask(next(hybrid_questions), "paris"), reps)
             pdf = Path(tmp) / "guide.pdf"
             _pdf(pdf, 100)
             started = time.perf_counter()

@@ -24,12 +24,10 @@ import asyncio
 import json
 import os
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -41,6 +39,7 @@ from engine.store import Accounts, Login, OrgContext, SecretStore, Store, sqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.workspace import Workspace  # noqa: E402 (Qt-free: the app's link to the store)
+from bench.timing import p50_ms  # noqa: E402
 
 PARIS = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
          "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
@@ -50,16 +49,6 @@ TARGETS_MS = {"save_version_ms": 10, "list_1000_trips_ms": 50, "open_trip_20_ver
 TARGET_BYTES = {"bytes_per_version": 25_000}
 ROOT = Path(__file__).resolve().parents[1]
 INTENT_FILE = ROOT / "docs" / "examples" / "paris.json"
-
-
-def _p50_ms(fn: Callable[[], object], reps: int) -> float:
-    fn()  # warm: statement caches, pydantic validators
-    samples = []
-    for _ in range(reps):
-        started = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - started) * 1000)
-    return round(statistics.median(samples), 2)
 
 
 def _planned():
@@ -168,15 +157,15 @@ def run(url: str | None = None, quick: bool = False) -> dict:
                 assert len(workspace.open_trip(long_trip).session.versions) == 1000
 
             figures = {"engine": store.url.get_backend_name(),
-                       "save_version_ms": _p50_ms(save, reps),
-                       "list_1000_trips_ms": _p50_ms(listing, reps),
-                       "open_trip_20_versions_ms": _p50_ms(opening, reps),
-                       "app_reopen_20_versions_ms": _p50_ms(reopening, max(reps // 5, 3)),
-                       "app_reopen_1000_versions_ms": _p50_ms(reopening_long, 1 if quick else 3),
+                       "save_version_ms": p50_ms(save, reps),
+                       "list_1000_trips_ms": p50_ms(listing, reps),
+                       "open_trip_20_versions_ms": p50_ms(opening, reps),
+                       "app_reopen_20_versions_ms": p50_ms(reopening, max(reps // 5, 3)),
+                       "app_reopen_1000_versions_ms": p50_ms(reopening_long, 1 if quick else 3),
                        "bytes_per_version": per_version}
             if store.path is not None:  # the daily copy: VACUUM INTO of this whole database
-                figures["daily_backup_ms"] = _p50_ms(lambda: sqlite_file.backup(store.path, "daily"), max(reps // 5, 3))
-                figures["store_open_ms"] = _p50_ms(lambda: Store.open(str(store.url)).close(), max(reps // 5, 3))
+                figures["daily_backup_ms"] = p50_ms(lambda: sqlite_file.backup(store.path, "daily"), max(reps // 5, 3))
+                figures["store_open_ms"] = p50_ms(lambda: Store.open(str(store.url)).close(), max(reps // 5, 3))
             return figures
 
 

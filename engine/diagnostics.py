@@ -6,6 +6,7 @@ can show the last one, and packed into a bundle (report, Prometheus text, versio
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import zipfile
@@ -85,7 +86,18 @@ def redact(text: str) -> str:
 
 
 def bundle(report: dict, target: Path, log_dir: Path | None = None) -> list[str]:
-    """Write the zip; returns the names inside. Logs are redacted line by line on the way in."""
+    """Write the zip; returns the names inside. Logs are redacted line by line on the way in. The
+    zip is staged beside ``target`` and renamed into place: a failure leaves no half-written file."""
+    staged = target.with_name(f".{target.name}.part")
+    try:
+        names = _write_bundle(report, staged, log_dir)
+        os.replace(staged, target)
+    finally:
+        staged.unlink(missing_ok=True)
+    return names
+
+
+def _write_bundle(report: dict, target: Path, log_dir: Path | None) -> list[str]:
     names = []
     report = report | {"versions": versions()}
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as zf:

@@ -47,6 +47,7 @@ ENV_OVERRIDES = {"home_airport": "TRIPWRIGHT_HOME_AIRPORT", "llm_endpoint": "OPE
 BASEMAP_SUFFIXES = (".mbtiles", ".pmtiles")
 
 API_KEY_ENV = "OPENAI_API_KEY"
+OPENWEATHERMAP_KEY_NAME = "openweathermap-api-key"  # keyring entry; env OPENWEATHERMAP_API_KEY wins
 _IATA = re.compile(r"[A-Z]{3}")
 _MODEL = re.compile(r"\S{1,200}")
 

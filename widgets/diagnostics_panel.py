@@ -2,23 +2,27 @@
 latency from a ``ToolExecutor.stats`` snapshot, and the errors seen.
 
 ``refresh(events, tool_stats)`` takes plain values (the app passes ``executor.stats``); the panel
-never reaches into the engine by itself.
+never reaches into the engine by itself. "Export bundle…" writes the same zip as ``tripwright
+diagnostics --bundle FILE.zip`` (``engine.diagnostics.bundle``: report, Prometheus text, versions,
+redacted logs) from ``report_source``, which the app points at its long-lived executor.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from widgets.table_model import RowsTableModel
 
+from engine import diagnostics
 from engine.models import EventStatus, StreamEvent
 
 from . import formatting as fmt
@@ -202,9 +206,36 @@ class DiagnosticsPanel(QWidget):
             column.addWidget(view, 1)
             splitter.addWidget(box)
             splitter.setStretchFactor(splitter.count() - 1, stretch)
+        # What the bundle reports; the app gives its executor's figures (default: this process's metrics).
+        self.report_source: Callable[[], dict] = diagnostics.collect
+        self.export_button = QPushButton("Export bundle\u2026")
+        self.export_button.setToolTip("Write a zip with the metrics, versions and redacted logs, "
+                                      "the same as `tripwright diagnostics --bundle`")
+        self.export_button.clicked.connect(self.export_bundle)
+        self.export_note = QLabel("")
+        self.export_note.setTextFormat(Qt.TextFormat.PlainText)
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.export_note)
+        top.addWidget(self.export_button)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
+        layout.addLayout(top)
         layout.addWidget(splitter, 1)
+
+    def export_bundle(self) -> Path | None:
+        """Ask where, then write the bundle; the outcome (or why not) is shown beside the button."""
+        chosen, _ = QFileDialog.getSaveFileName(self, "Export diagnostics bundle", "tripwright-diagnostics.zip",
+                                                "Zip archive (*.zip)")
+        if not chosen:
+            return None
+        target = Path(chosen) if chosen.lower().endswith(".zip") else Path(f"{chosen}.zip")
+        try:
+            names = diagnostics.bundle(self.report_source(), target)
+        except OSError as exc:
+            self.export_note.setText(f"Not written: {exc.strerror or exc}")
+            return None
+        self.export_note.setText(f"Wrote {target.name} ({len(names)} files)")
+        return target
 
     def refresh(self, events: Iterable[StreamEvent], tool_stats: Mapping[str, Any] | None = None,
                 breakers: Mapping[str, str] | None = None) -> None:

@@ -38,10 +38,13 @@ from engine.models import ItineraryV1, RepairDiff
 from engine.pipeline import PlanningSession, PlanResult
 from engine.tools.provenance import usd_cents
 from engine.tools.requests import FXRequest
-from engine.tools.toolbox import ToolOverrides
+from engine.tools.executor import ToolExecutor
+from engine.tools.network import NetworkState
+from engine.tools.toolbox import ToolOverrides, build_toolbox
 
 from .predicates import PredicateError, SafeExpression, UnsafeExpression
 from .scenario import Scenario, load_scenario, resolved_edits
+from .shared_tools import save_diagnostics, suite_executor
 
 UNKNOWN_NOTE = "Information not available."
 PASS_THRESHOLD = 0.90
@@ -84,6 +87,12 @@ class ScenarioOutcome:
 @dataclass
 class SuiteReport:
     outcomes: list[ScenarioOutcome]
+    tools: ToolExecutor | None = field(default=None, repr=False)  # the suite's executor (cache figures)
+
+    @property
+    def weather_cache_hit_rate(self) -> float | None:
+        stats = self.tools.stats.get("weather") if self.tools is not None else None
+        return stats.cache_hits / stats.calls if stats and stats.calls else None
 
     @property
     def total(self) -> int:
@@ -118,7 +127,8 @@ class SuiteReport:
 
     def figures(self) -> dict[str, float | None]:
         return {"scenario_pass_rate": self.pass_rate, "first_repair_success": self.first_repair_success,
-                "repairs_per_success": self.repairs_per_success, "citation_coverage": self.citation_coverage}
+                "repairs_per_success": self.repairs_per_success, "citation_coverage": self.citation_coverage,
+                "weather_cache_hit_rate": self.weather_cache_hit_rate}
 
     def format(self) -> str:
         lines = []
@@ -141,6 +151,10 @@ class SuiteReport:
             f"Citation coverage:     {_pct(self.citation_coverage)} "
             f"({sum(o.cited for o in self.outcomes)}/{claims} claims with provenance; target ≈ 100%)",
         ]
+        weather = self.tools.stats.get("weather") if self.tools is not None else None
+        if weather is not None:
+            lines.append(f"Weather cache hit rate: {_pct(self.weather_cache_hit_rate)} "
+                         f"({weather.cache_hits}/{weather.calls} weather calls answered by the cache; target ≥ 80%)")
         return "\n".join(lines)
 
 
@@ -191,9 +205,16 @@ def repair_cycles(result: PlanResult | None) -> list[RepairDiff]:
 
 
 # -- one scenario --------------------------------------------------------------------------------
-def build_session(scenario: Scenario) -> PlanningSession:
+def build_session(scenario: Scenario, executor: ToolExecutor | None = None,
+                  network: NetworkState | None = None) -> PlanningSession:
+    """A fresh session per scenario (its own pinned facts and node memo); ``executor`` and
+    ``network`` are the suite's, shared as a user's runs share them: caches and breakers carry over
+    (the cache key holds the pinned facts, so one scenario's rain is never another's)."""
+    from engine.catalog import default_catalog
     overrides = ToolOverrides(weather=dict(scenario.overrides.weather), fx=dict(scenario.overrides.fx))
-    return PlanningSession(today=scenario.today, overrides=overrides)
+    catalog = default_catalog()
+    toolbox = build_toolbox(catalog, today=scenario.today, overrides=overrides, executor=executor, network=network)
+    return PlanningSession(catalog, today=scenario.today, toolbox=toolbox)
 
 
 def scenario_intent(scenario: Scenario, session: PlanningSession):
@@ -214,7 +235,9 @@ def namespace(result: PlanResult, intent) -> dict[str, Any]:
             "plan": result.plan, "facts": result.inputs.facts if result.inputs else None}
 
 
-async def run_scenario_async(scenario: Scenario | str | Path, drafter=None) -> ScenarioOutcome:
+async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *,
+                             executor: ToolExecutor | None = None,
+                             network: NetworkState | None = None) -> ScenarioOutcome:
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     outcome = ScenarioOutcome(scenario_id=scenario.scenario_id, path=scenario.path,
@@ -222,7 +245,7 @@ async def run_scenario_async(scenario: Scenario | str | Path, drafter=None) -> S
     started = time.perf_counter()
     try:
         checks = [(p, SafeExpression(p.predicate)) for p in scenario.must_satisfy]
-        session = build_session(scenario)
+        session = build_session(scenario, executor, network)
         intent = scenario_intent(scenario, session)
         result = await session.plan(intent, edits=resolved_edits(scenario), drafter=drafter)
     except UnsafeExpression as exc:
@@ -283,7 +306,12 @@ def scenario_paths(paths: Iterable[str | Path] | None = None) -> list[Path]:
     return out
 
 
-async def run_suite_async(paths: Iterable[str | Path] | None = None, drafter_factory=None) -> SuiteReport:
+async def run_suite_async(paths: Iterable[str | Path] | None = None, drafter_factory=None,
+                          executor: ToolExecutor | None = None) -> SuiteReport:
+    """The scenarios in order, all through one executor (``executor`` or a new one) and one
+    network state, so the tool caches are warm after the first scenario that asked."""
+    executor = executor or ToolExecutor()
+    network = NetworkState()
     outcomes = []
     for path in scenario_paths(paths):
         try:
@@ -292,20 +320,23 @@ async def run_suite_async(paths: Iterable[str | Path] | None = None, drafter_fac
             outcomes.append(ScenarioOutcome(scenario_id=path.stem, path=str(path), expected_status="?",
                                             status="invalid", failures=[f"invalid scenario: {exc}"]))
             continue
-        outcomes.append(await run_scenario_async(scenario, drafter_factory() if drafter_factory else None))
-    return SuiteReport(outcomes)
+        outcomes.append(await run_scenario_async(scenario, drafter_factory() if drafter_factory else None,
+                                                 executor=executor, network=network))
+    await network.aclose()
+    return SuiteReport(outcomes, tools=executor)
 
 
 def run_suite(paths: Iterable[str | Path] | None = None, *, out: TextIO | None = None,
-              llm: bool = False) -> SuiteReport:
+              llm: bool = False, executor: ToolExecutor | None = None) -> SuiteReport:
     """Run every scenario, print the per-scenario lines and the figures, return the report.
-    ``llm``: each scenario is drafted by the configured model (falling back as ``plan --llm``)."""
+    ``llm``: each scenario is drafted by the configured model (falling back as ``plan --llm``).
+    ``executor``: the tool executor to share (``main`` gives one with the store's durable cache)."""
     from .travelplanner import figures, format_figures
     factory, client = _drafters() if llm else (None, None)
 
     async def run() -> SuiteReport:
         try:
-            return await run_suite_async(paths, factory)
+            return await run_suite_async(paths, factory, executor)
         finally:
             if client is not None:
                 await client.close()
@@ -341,7 +372,9 @@ def main(argv: list[str] | None = None, *, llm: bool = False) -> int:
     """``tripwright eval [PATHS...] [--llm]``: exit 0 when the pass rate is ≥ 90%, else 1."""
     args = list(argv or [])
     try:
-        report = run_suite(args or None, llm=llm)
+        with suite_executor() as executor:
+            report = run_suite(args or None, llm=llm, executor=executor)
+        save_diagnostics(executor)
     except InputError as exc:
         print(f"tripwright eval: {exc}", file=sys.stderr)
         return 2

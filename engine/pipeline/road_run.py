@@ -19,6 +19,7 @@ from engine.verify import blocking
 
 from .control import CancelToken, Checkpoints
 from engine.tools.executor import NETWORK_WAIT
+from engine.tools.weather import weather_credit
 
 from .events import EventEmitter
 
@@ -102,7 +103,7 @@ async def _stop_weather(session, itinerary) -> tuple[list[Citation], bool]:
         w = answer.days.get(when)
         if w is not None:
             label = "Typical weather" if w.typical else "Forecast"
-            credit = " (weather data by Open-Meteo.com, CC BY 4.0)" if w.provenance.ref_id == "open-meteo" else ""
+            credit = weather_credit(w.provenance)
             claims.append(Citation(claim=f"{label} at {name} {when}: {w.precip_prob:.0%} chance of rain, "
                                          f"{w.temp_c_low:.0f}–{w.temp_c_high:.0f} °C{credit}", provenance=w.provenance))
     return claims, any(a.degraded for a in answers)

@@ -16,6 +16,7 @@ from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayIti
                            Violation, format_usd, minutes_of)
 from engine.notes.hints import NO_NOTES, NotesLookup
 from engine.schedule import day_legs
+from engine.tools.weather import weather_credit
 
 WEEKDAY = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -138,7 +139,7 @@ def _weather_note(day, facts: TripFacts, claims: Claims) -> None:
     w = facts.weather.get(day.date)
     if w is not None:
         label = "Typical weather" if w.typical else "Forecast"
-        credit = " (weather data by Open-Meteo.com, CC BY 4.0)" if w.provenance.ref_id == "open-meteo" else ""
+        credit = weather_credit(w.provenance)
         claims.state(f"{label} {day.date}: {w.precip_prob:.0%} chance of rain, {w.temp_c_low:.0f}–"
                      f"{w.temp_c_high:.0f} °C{credit}", w.provenance)
 

@@ -146,6 +146,11 @@ class RunStatus(Record):
     updated_at: datetime
     completed_at: datetime | None
 
+    @property
+    def interrupted(self) -> bool:
+        """Left ``running`` by a process that died, and failed as such at the next start."""
+        return self.status == "error" and self.error_message.startswith("interrupted")
+
 
 class RunDetail(RunStatus):
     intent: dict[str, Any]

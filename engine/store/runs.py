@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from pydantic_core import to_jsonable_python
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from ..errors import InputError
 from ..models import StreamEvent
@@ -25,6 +25,7 @@ from .tenancy import OrgContext, OrgSession
 from .trips import Trips
 
 FINAL = ("completed", "error", "cancelled")
+INTERRUPTED = "interrupted: Tripwright stopped while planning"  # RunStatus.interrupted reads the prefix
 
 
 def _jsonable(value: Any) -> Any:
@@ -125,6 +126,10 @@ class Runs:
         run = self._s.scalars(stmt).first()
         return RunStatus(**_status(run)) if run else None
 
+    def last_event_at(self, run_id: str) -> datetime | None:
+        """When the run last reported progress (an interrupted run: about when it stopped)."""
+        return self._s.scalar(select(func.max(RunEvent.ts)).where(RunEvent.run_id == run_id))
+
     def running(self) -> list[RunStatus]:
         rows = self._s.scalars(select(AgentRun).where(AgentRun.status == "running").order_by(AgentRun.created_at))
         return [RunStatus(**_status(r)) for r in rows]
@@ -137,7 +142,7 @@ class Runs:
             stmt = stmt.where(RunEvent.ts > after)
         return [StreamEvent.model_validate(p) for p in self._s.scalars(stmt)]
 
-    def fail_orphans(self, message: str = "interrupted: Tripwright stopped while planning") -> int:
+    def fail_orphans(self, message: str = INTERRUPTED) -> int:
         """This user's runs left ``running`` by a process that is gone become errors, and their
         pending idempotency claims fail with them, so the same request can be retried at once
         instead of waiting for the claim's TTL. A run whose lease a live process holds (a plan
@@ -146,7 +151,7 @@ class Runs:
         return len(self.fail_if_orphaned([r for r in self._s.scalars(stmt)], message))
 
     def fail_if_orphaned(self, run_ids: list[str],
-                         message: str = "interrupted: Tripwright stopped while planning") -> list[str]:
+                         message: str = INTERRUPTED) -> list[str]:
         """Fail those of ``run_ids`` still ``running`` with no live owner; returns the ones failed.
         The UPDATE re-checks the status, so a run its owner closed meanwhile keeps its outcome."""
         orphans = [r for r in run_ids if not (self._leases and self._leases.is_held(r))]

@@ -8,6 +8,7 @@ from engine.catalog.catalog import Catalog
 from engine.catalog.schema import RawRestaurant, RawVenue
 from engine.models import Attraction
 
+from .cache_variant import rates_variant
 from .provenance import stamp, usd_cents
 from .requests import AttractionsRequest, DiningRequest, VenueRequest
 
@@ -44,6 +45,7 @@ class FixtureAttractions:
     def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
         self._catalog = catalog
         self._rates = rates_to_usd
+        self.cache_variant = rates_variant(rates_to_usd)  # prices are converted with these rates
 
     def search(self, request: AttractionsRequest) -> list[Attraction]:
         city = self._catalog.city(request.city)
@@ -81,6 +83,7 @@ class FixtureDining:
     def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
         self._catalog = catalog
         self._rates = rates_to_usd
+        self.cache_variant = rates_variant(rates_to_usd)  # prices are converted with these rates
 
     def search(self, request: DiningRequest) -> list[Attraction]:
         city = self._catalog.city(request.city)

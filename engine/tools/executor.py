@@ -1,7 +1,10 @@
 """Executor policy around every tool call (seed §4.2, STRICT).
 
-- cache: key sha256 of the canonical request; an in-memory L1 and, for results that name their type,
-  a durable L2 (the store's ``tool_cache`` table); TTLs weather 24 h, FX 24 h, everything else forever;
+- cache: key sha256 of the tool, the canonical request and the adapter's ``cache_variant`` (whatever
+  else changes its answer: pinned overrides, the FX rates prices are converted with, the service it
+  asks — never a secret); an in-memory L1 and, for results that name their type, a durable L2 (the
+  store's ``tool_cache`` table); TTLs weather 24 h, FX 24 h, everything else forever. One executor can
+  serve many sessions (the app's runs, an eval suite's scenarios), so its caches carry across them;
 - identical concurrent calls share one attempt;
 - 2 s soft (counted, logged) / 4 s hard timeout; exactly one retry after 200–500 ms of jitter on a
   timeout or an unavailable answer (a Retry-After longer than the hard timeout is not waited for);
@@ -118,7 +121,7 @@ class ToolExecutor:
         (a pydantic-validatable type) makes the result durable in the L2 cache."""
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
-        key = cache_key(tool, request)
+        key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, result_type)
         if cached is not None:
             return self._hit(tool, stats, cached, key)
@@ -146,7 +149,7 @@ class ToolExecutor:
             raise TypeError(f"{tool}: call_sync needs a synchronous adapter")
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
-        key = cache_key(tool, request)
+        key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, None)
         if cached is not None:
             return self._hit(tool, stats, cached, key)[0]
@@ -307,10 +310,16 @@ class ToolExecutor:
             hook(tool)
 
 
-def cache_key(tool: str, request: Any) -> str:
-    """sha256 of the tool name and the canonical request (sorted keys, no whitespace). Requests
-    never hold secrets: adapters keep their keys."""
-    return hashlib.sha256(f"{tool}|{canonical_json(request)}".encode()).hexdigest()
+def cache_key(tool: str, request: Any, variant: str = "") -> str:
+    """sha256 of the tool name, the canonical request (sorted keys, no whitespace) and the
+    adapter's variant. Neither holds a secret: adapters keep their keys to themselves."""
+    return hashlib.sha256(f"{tool}|{variant}|{canonical_json(request)}".encode()).hexdigest()
+
+
+def adapter_variant(fn: Callable[[Any], Any]) -> str:
+    """The ``cache_variant`` of the adapter ``fn`` is a method of ("" for plain functions and
+    adapters whose answer depends on the request alone)."""
+    return getattr(getattr(fn, "__self__", None), "cache_variant", "")
 
 
 def mark_cached(result: Any) -> Any:

@@ -10,6 +10,7 @@ from engine.catalog.schema import RawFX
 from engine.errors import InputError
 from engine.models import FXRate
 
+from .cache_variant import variant_digest
 from .provenance import stamp
 from .requests import FXRequest
 
@@ -27,6 +28,7 @@ class FixtureFX:
         self._rows = {cur: ([d for d, _ in rows], [r for _, r in rows]) for cur, rows in raw.weekly.items()}
         self._source = raw.source_url
         self._overrides = {k.upper(): v for k, v in (overrides or {}).items()}
+        self.cache_variant = variant_digest(self._overrides)  # a pinned rate changes the answer
 
     def rate(self, request: FXRequest) -> FXRate:
         if request.to_currency != "USD":

@@ -8,6 +8,7 @@ from engine.catalog.catalog import Catalog, parse_window
 from engine.geo import haversine_m
 from engine.models import Lodging
 
+from .cache_variant import rates_variant
 from .provenance import stamp, usd_cents
 from .requests import LodgingRequest
 
@@ -24,6 +25,7 @@ class FixtureLodging:
     def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
         self._catalog = catalog
         self._rates = rates_to_usd
+        self.cache_variant = rates_variant(rates_to_usd)  # prices are converted with these rates
 
     def search(self, request: LodgingRequest) -> list[Lodging]:
         city = self._catalog.city(request.city)

@@ -16,13 +16,14 @@ import time
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
 from importlib import metadata
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
 
 if TYPE_CHECKING:  # httpx costs ~75 ms to import: only runs that go online pay for it
     import httpx
 
+M = TypeVar("M")
 OFFLINE_FOR_S = 120.0
 PROJECT_URL = "https://github.com/tripwright/tripwright"
 
@@ -126,9 +127,26 @@ def json_body(tool: str, response: httpx.Response) -> Any:
     return body
 
 
+def validated(tool: str, model: type[M], body: Any) -> M:
+    """``body`` as ``model`` (a pydantic model of the documented JSON), or a ``ToolResponseError``
+    naming the first place where the answer has another shape."""
+    from pydantic import ValidationError
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ToolResponseError(tool, f"unexpected answer shape at {where}: {first['msg']}") from exc
+
+
 def error_reason(body: Any) -> str | None:
-    """Open-Meteo answers ``{"error": true, "reason": ...}``; others ``{"error": "..."}``."""
-    if not isinstance(body, dict) or not body.get("error"):
+    """Open-Meteo answers ``{"error": true, "reason": ...}``; OpenWeatherMap ``{"cod": 401,
+    "message": ...}`` (even with HTTP 200); others ``{"error": "..."}``."""
+    if not isinstance(body, dict):
+        return None
+    if "cod" in body and str(body["cod"]) != "200":
+        return str(body.get("message") or f"code {body['cod']}")[:200]
+    if not body.get("error"):
         return None
     reason = body.get("reason") or body.get("error")
     return str(reason)[:200]

@@ -13,12 +13,12 @@ from collections import defaultdict
 from datetime import date, timedelta
 from statistics import mean
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from engine.errors import ToolResponseError
 from engine.models import WeatherDay
 
-from .network import NetworkState
+from .network import NetworkState, validated
 from .provenance import stamp
 from .requests import WeatherRangeRequest
 from .weather_series import WeatherSeries
@@ -71,6 +71,11 @@ class OpenMeteoWeather:
     def __init__(self, network: NetworkState) -> None:
         self._net = network
 
+    @property
+    def cache_variant(self) -> str:
+        """Answers are the service's: another base URL (a mirror, a test server) is another cache."""
+        return forecast_base()
+
     def available(self) -> bool:
         """False offline: the ladder then skips this rung without an attempt (or an error)."""
         return not self._net.offline()
@@ -79,7 +84,7 @@ class OpenMeteoWeather:
         params = _params(request, FORECAST_VARS) | {"start_date": request.start.isoformat(),
                                                      "end_date": request.end.isoformat()}
         body = await self._net.get_json("weather", f"{forecast_base()}/v1/forecast", params)
-        daily = _parse(body).daily
+        daily = validated("weather", _Answer, body).daily
         days = []
         for i, day in enumerate(daily.time):
             values = _values(daily, i, daily.precipitation_probability_max, scale=0.01)
@@ -94,7 +99,8 @@ class OpenMeteoWeather:
         for back in range(1, ARCHIVE_YEARS + 1):
             start, end = _years_back(request.start, back), _years_back(request.end, back)
             params = _params(request, ARCHIVE_VARS) | {"start_date": start.isoformat(), "end_date": end.isoformat()}
-            daily = _parse(await self._net.get_json("weather", f"{archive_base()}/v1/archive", params)).daily
+            body = await self._net.get_json("weather", f"{archive_base()}/v1/archive", params)
+            daily = validated("weather", _Answer, body).daily
             for i, day in enumerate(daily.time):
                 values = _values(daily, i, daily.precipitation_sum, scale=None)
                 if values is not None:
@@ -113,15 +119,6 @@ class OpenMeteoWeather:
 def _params(request: WeatherRangeRequest, variables: tuple[str, ...]) -> dict[str, str]:
     return {"latitude": f"{request.lat:.4f}", "longitude": f"{request.lon:.4f}", "daily": ",".join(variables),
             "timezone": "auto", "wind_speed_unit": "kmh"}
-
-
-def _parse(body: object) -> _Answer:
-    try:
-        return _Answer.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ToolResponseError("weather", f"unexpected answer shape at {where}: {first['msg']}") from exc
 
 
 def _values(daily: _Daily, i: int, precip: list[float | None] | None, *, scale: float | None):

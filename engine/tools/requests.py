@@ -62,6 +62,16 @@ class WeatherRequest(Value):
     date: date
 
 
+class ClimateRequest(Value):
+    """The fixture rung's question: a place's climatology for a month plus the values a scenario pins
+    for one day. The answer depends on nothing else, so every June day in Paris shares one entry."""
+
+    lat: float
+    lon: float
+    month: int = Field(ge=1, le=12)
+    pinned: dict[str, float] = Field(default_factory=dict)
+
+
 class WeatherRangeRequest(Value):
     """One call per place for the whole trip (not one per day)."""
 

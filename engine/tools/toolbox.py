@@ -16,6 +16,7 @@ from .fx import FixtureFX, FXTool
 from .lodging import FixtureLodging, LodgingTool
 from .network import NetworkState
 from .open_meteo import OpenMeteoWeather
+from .openweathermap import OpenWeatherMapWeather
 from .requests import FXRequest
 from .transit import FixtureTransit, TransitTool
 from .weather import FixtureWeather, WeatherLadder
@@ -58,7 +59,8 @@ def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | N
     currencies = {c.currency for c in catalog.raw.cities.values()}
     # Fixture FX is synchronous and instant: the executor calls it inline (no event loop needed).
     rates = {cur: fx_now(executor, fx, FXRequest(from_currency=cur, as_of=today)).rate for cur in currencies}
-    weather = WeatherLadder(FixtureWeather(catalog, overrides.weather), OpenMeteoWeather(network), executor, today)
+    weather = WeatherLadder(FixtureWeather(catalog, overrides.weather), OpenMeteoWeather(network), executor, today,
+                            keyed=OpenWeatherMapWeather(network))
     return Toolbox(
         catalog=catalog, flights=FixtureFlights(catalog), lodging=FixtureLodging(catalog, rates),
         attractions=FixtureAttractions(catalog, rates), dining=FixtureDining(catalog, rates),

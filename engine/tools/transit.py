@@ -9,6 +9,7 @@ from engine.catalog.catalog import Catalog, City
 from engine.geo import haversine_m
 from engine.models import Geo, TransitLeg, TransitMode
 
+from .cache_variant import rates_variant
 from .provenance import stamp, usd_cents
 from .requests import TransitRequest
 
@@ -58,6 +59,7 @@ class FixtureTransit:
     def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
         self._catalog = catalog
         self._rates = rates_to_usd
+        self.cache_variant = rates_variant(rates_to_usd)  # prices are converted with these rates
         self._cities: dict[str, City] = {}
 
     def leg(self, request: TransitRequest) -> TransitLeg:

@@ -24,7 +24,25 @@ from engine.planning.inputs import PlannerInputs, gather
 from engine.tools import ToolOverrides, build_toolbox
 from engine.tools.executor import ToolExecutor
 
+from .standin_server import StandIn
+
 TODAY = date(2026, 11, 23)
+
+
+# -- the stand-in HTTP server ---------------------------------------------------------------------
+@pytest.fixture()
+def server(request, monkeypatch):
+    """A real HTTP server on 127.0.0.1 (``standin_server.StandIn``). Subprocess tests pass its URL in
+    the child's environment. A module marked ``pytest.mark.standin_urls("TRIPWRIGHT_OPEN_METEO_URL",
+    ...)`` points those variables of this process at it and clears ``TRIPWRIGHT_OFFLINE``."""
+    standin = StandIn().start()
+    marker = request.node.get_closest_marker("standin_urls")
+    if marker is not None:
+        monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+        for variable in marker.args:
+            monkeypatch.setenv(variable, standin.url)
+    yield standin
+    standin.stop()
 
 # city -> (tz, destination airports, an origin with daily flights to them)
 CITY_SETUP: dict[str, tuple[str, list[str], str]] = {

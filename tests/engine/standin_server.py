@@ -1,7 +1,8 @@
-"""A real HTTP server on 127.0.0.1 standing in for Open-Meteo and Nominatim in tests.
+"""A real HTTP server on 127.0.0.1 standing in for Open-Meteo, OpenWeatherMap One Call 3.0 and
+Nominatim in tests.
 
-By default it answers like the real services (a forecast computed from the query; a Nominatim
-search from a small table). A test programs what comes next per path with ``then(path, ...)``:
+By default it answers like the real services (a forecast computed from the query — One Call's 8
+daily rows start at ``onecall_today`` —; a Nominatim search from a small table). A test programs what comes next per path with ``then(path, ...)``:
 latency, status, body, content type, extra headers (Retry-After). Every request is recorded
 (path, query, headers, arrival time).
 """
@@ -12,9 +13,12 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+
+ONECALL_KEY = "owm-test-key-5f2a9c"  # the key the One Call stand-in accepts
 
 
 @dataclass
@@ -48,6 +52,7 @@ class StandIn:
     def __init__(self, latency_s: float = 0.0) -> None:
         self.latency_s = latency_s
         self.seen: list[Seen] = []
+        self.onecall_today = date.today()
         self._script: dict[str, list[Reply]] = {}
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -89,7 +94,7 @@ class StandIn:
                     standin.seen.append(Seen(parts.path, query, dict(self.headers), time.monotonic()))
                 reply = standin._next(parts.path)
                 time.sleep(standin.latency_s + reply.delay_s)
-                body = reply.body if reply.body is not None else default_body(parts.path, query)
+                body = reply.body if reply.body is not None else default_body(parts.path, query, standin.onecall_today)
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", reply.content_type)
@@ -107,7 +112,9 @@ class StandIn:
         return Handler
 
 
-def default_body(path: str, query: dict[str, str]) -> bytes:
+def default_body(path: str, query: dict[str, str], today: date) -> bytes:
+    if path == "/data/3.0/onecall":
+        return json.dumps(onecall(query, today)).encode()
     if path in ("/v1/forecast", "/v1/archive"):
         return json.dumps(forecast(query, archive=path == "/v1/archive")).encode()
     if path == "/search":
@@ -128,3 +135,19 @@ def forecast(query: dict[str, str], *, archive: bool = False) -> dict:
         daily["precipitation_probability_max"] = [90 if d.day % 7 == 0 else 10 for d in days]
     return {"latitude": float(query["latitude"]), "longitude": float(query["longitude"]), "timezone": "GMT",
             "daily_units": {"time": "iso8601"}, "daily": daily}
+
+
+def onecall(query: dict[str, str], today: date) -> dict:
+    """One Call 3.0 as documented: 8 daily rows from ``today`` (``dt`` at local noon), metric units;
+    a missing or wrong ``appid`` is the service's 401 body."""
+    if query.get("appid") != ONECALL_KEY:
+        return {"cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401"}
+    offset = 7200  # Europe/Paris in summer
+    noon = datetime.combine(today, datetime.min.time(), timezone.utc) + timedelta(hours=12, seconds=-offset)
+    daily = [{"dt": int((noon + timedelta(days=i)).timestamp()),
+              "temp": {"day": 22.0, "min": 13.0 + i % 2, "max": 24.0 + i % 3, "night": 15.0, "eve": 20.0, "morn": 14.0},
+              "wind_speed": 4.0 + i, "wind_deg": 240, "pop": 0.85 if i == 3 else 0.05,
+              "weather": [{"id": 500, "main": "Rain", "description": "light rain", "icon": "10d"}]}
+             for i in range(8)]
+    return {"lat": float(query["lat"]), "lon": float(query["lon"]), "timezone": "Europe/Paris",
+            "timezone_offset": offset, "daily": daily}

@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from engine.models import ItineraryV1
 
 from .standin_server import StandIn
@@ -20,13 +18,6 @@ TODAY = "2027-06-10"  # the trip (15–19 June) is inside the forecast horizon: 
 INTENT = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
           "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
           "prefs": {"themes": ["art", "food"]}}
-
-
-@pytest.fixture()
-def server():
-    standin = StandIn().start()
-    yield standin
-    standin.stop()
 
 
 def plan(tmp_path: Path, server: StandIn, **env: str) -> tuple[subprocess.CompletedProcess, Path]:

@@ -10,8 +10,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from engine.metrics import Metrics
 from engine.models import EventStatus
 from engine.pipeline.events import EventEmitter
@@ -25,13 +23,6 @@ SEED_NAMES = ("node_latency_ms", "e2e_latency_ms", "ttfe_ms", "tool_latency_ms",
 INTENT = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
           "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
           "prefs": {"themes": ["art", "food"]}}
-
-
-@pytest.fixture()
-def server():
-    standin = StandIn().start()
-    yield standin
-    standin.stop()
 
 
 def tw(home: Path, server: StandIn, *args: str) -> subprocess.CompletedProcess:

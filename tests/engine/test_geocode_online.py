@@ -18,20 +18,13 @@ from engine.pipeline import PlanningSession
 from engine.tools.executor import ToolExecutor
 from engine.tools.network import user_agent
 
-from .standin_server import Reply, StandIn
+from .standin_server import Reply
 
 ROAD = {"mode": "road_trip", "origin": "Zzyzx, CA", "terminus": "Las Vegas, NV", "days": 1,
         "start_date": "2027-05-03", "trip_type": "one_way"}
 
 
-@pytest.fixture()
-def server(monkeypatch):
-    standin = StandIn().start()
-    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
-    monkeypatch.setenv("TRIPWRIGHT_NOMINATIM_URL", standin.url)
-    monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", standin.url)
-    yield standin
-    standin.stop()
+pytestmark = pytest.mark.standin_urls("TRIPWRIGHT_NOMINATIM_URL", "TRIPWRIGHT_OPEN_METEO_URL")
 
 
 def road(**changes) -> RoadTripIntent:

@@ -159,9 +159,11 @@ def _lock(start: str, end: str) -> list[dict]:
 
 async def test_changing_a_locked_slot_reuses_the_tool_work(session) -> None:
     cold = await session.plan(paris_demo(locked_slots=_lock("14:00", "16:00")))
-    assert cold.status == "completed" and cold.reuse == 0.0
+    # A cold run rebuilds every node; only the tool cache answers inside it: the later four June
+    # days share the first day's climatology (the fixture's answer depends on the month alone).
+    assert cold.status == "completed" and cold.inputs.cache_hits == 4
     warm = await session.plan(paris_demo(locked_slots=_lock("15:00", "17:00")))
-    assert warm.reuse > 0
+    assert warm.reuse > cold.reuse
     planner = [e for e in warm.events if e.node == "planner"]
     assert [e.status for e in planner] == [EventStatus.started, EventStatus.running, EventStatus.completed]
     assert planner[1].cache_hit is True  # the tool answers were reused: no re-gathering

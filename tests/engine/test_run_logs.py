@@ -15,16 +15,10 @@ from engine.pipeline import PlanningSession
 from engine.tools.network import NetworkState
 
 from .conftest import make_intent
-from .standin_server import Reply, StandIn
+from .standin_server import Reply
 
 
-@pytest.fixture()
-def server(monkeypatch):
-    standin = StandIn().start()
-    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
-    monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", standin.url)
-    yield standin
-    standin.stop()
+pytestmark = pytest.mark.standin_urls("TRIPWRIGHT_OPEN_METEO_URL")
 
 
 @pytest.fixture()

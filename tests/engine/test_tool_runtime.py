@@ -22,20 +22,14 @@ from engine.tools.requests import WeatherRangeRequest
 from engine.tools.weather_series import WeatherSeries
 
 from .conftest import make_intent
-from .standin_server import Reply, StandIn
+from .standin_server import Reply
 
 TODAY = date(2027, 6, 10)  # the Paris trip (15–19 June) is inside the 16-day forecast horizon
 PARIS = Geo(lat=48.8566, lon=2.3522)
 REQ = WeatherRangeRequest(lat=48.8566, lon=2.3522, start=date(2027, 6, 15), end=date(2027, 6, 19))
 
 
-@pytest.fixture()
-def server(monkeypatch):
-    standin = StandIn().start()
-    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
-    monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", standin.url)
-    yield standin
-    standin.stop()
+pytestmark = pytest.mark.standin_urls("TRIPWRIGHT_OPEN_METEO_URL")
 
 
 class FakeClock:
@@ -199,7 +193,8 @@ async def test_the_store_tool_cache_is_the_durable_second_level(server, tmp_path
     assert all(d.provenance.data_source == "cache" for d in again.days)
     with store.org(ctx) as repo:
         from engine.tools.executor import cache_key
-        assert repo.tool_cache.get(cache_key("weather", REQ))["days"][0]["date"] == "2027-06-15"
+        key = cache_key("weather", REQ, OpenMeteoWeather(NetworkState()).cache_variant)
+        assert repo.tool_cache.get(key)["days"][0]["date"] == "2027-06-15"
     store.close()
 
 

@@ -142,16 +142,18 @@ def test_a_false_predicate_is_reported_with_its_text(tmp_path):
 
 
 # -- the suite and its figures -------------------------------------------------------------------
-def test_run_suite_prints_the_four_figures(capsys):
+def test_run_suite_prints_the_figures(capsys):
     report = run_suite([SCENARIO_DIR])
     out = capsys.readouterr().out
     assert report.total == len(SCENARIOS)
     assert report.pass_rate >= 0.9, report.format()
-    for label in ("Scenario pass rate:", "First-repair success:", "Repairs per success:", "Citation coverage:"):
+    for label in ("Scenario pass rate:", "First-repair success:", "Repairs per success:", "Citation coverage:",
+                  "Weather cache hit rate:"):
         assert label in out
     figures = report.figures()
     assert set(figures) == {"scenario_pass_rate", "first_repair_success", "repairs_per_success",
-                            "citation_coverage"}
+                            "citation_coverage", "weather_cache_hit_rate"}
+    assert figures["weather_cache_hit_rate"] >= 0.8
     assert figures["first_repair_success"] is not None and figures["first_repair_success"] >= 0.7
     assert figures["repairs_per_success"] is not None and figures["repairs_per_success"] <= 1.0
     assert figures["citation_coverage"] is not None and figures["citation_coverage"] >= 0.99
