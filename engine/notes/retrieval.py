@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from engine.errors import InputError
 
 from . import terms as T
 from .embeddings import Embedder
@@ -64,8 +67,24 @@ def rag_disabled() -> bool:
     return os.environ.get("SIMULATE_EMPTY_RAG") == "1"
 
 
+_EMBEDDING_CALLS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notes-embed")
 _VECTORS: dict[tuple, tuple] = {}  # (db, org, destination, model) -> (generation, ids, matrix)
 _VECTORS_LOCK = threading.Lock()
+
+
+METHODS = ("lexical", "vector", "hybrid")
+_WORD_SETS: dict[str, frozenset[str]] = {}  # chunk id -> its words (chunks never change)
+_WORD_SETS_MAX = 4096
+
+
+def chunk_words(chunk) -> frozenset[str]:  # noqa: ANN001 (NoteChunk)
+    """A chunk's ``word_set``, computed once per process: confidence and MMR both need it."""
+    found = _WORD_SETS.get(chunk.chunk_id)
+    if found is None:
+        if len(_WORD_SETS) >= _WORD_SETS_MAX:
+            _WORD_SETS.clear()
+        found = _WORD_SETS[chunk.chunk_id] = T.word_set(chunk.text)
+    return found
 
 
 class Retriever:
@@ -75,14 +94,21 @@ class Retriever:
         self.store, self.ctx, self.embedder = store, ctx, embedder
         self._df: dict[tuple, int] = {}
 
-    def ask(self, question: str, destination: str) -> Answer:
-        method = "hybrid" if self.embedder else "lexical"
+    def ask(self, question: str, destination: str, *, method: str | None = None) -> Answer:
+        """``method``: lexical, vector or hybrid; by default hybrid with an embedder, else lexical."""
+        method = method or ("hybrid" if self.embedder else "lexical")
+        if method not in METHODS or (method != "lexical" and self.embedder is None):
+            raise InputError("method", f"{method!r} needs an embeddings endpoint" if method in METHODS
+                             else f"one of {', '.join(METHODS)}")
         if rag_disabled():
             return Answer("unknown", [], method)
-        words = T.query_terms(question)
-        qvec = self.embedder.embed([question])[0] if self.embedder and question.strip() else None
+        words = T.query_terms(question) if method != "vector" else []
+        # the endpoint embeds the question while the full-text index is searched
+        pending = (_EMBEDDING_CALLS.submit(self.embedder.embed, [question])
+                   if method != "lexical" and question.strip() else None)
         with self.store.org(self.ctx) as repo:
             lex, chunks = self._lexical(repo.knowledge, destination, words)
+            qvec = pending.result()[0] if pending is not None else None
             scored = dict(lex)
             if qvec is not None:
                 for cid, cos in self._vector(repo.knowledge, destination, qvec).items():
@@ -92,7 +118,7 @@ class Retriever:
             missing = [cid for cid, _ in best if cid not in chunks]
             chunks |= {c.chunk_id: c for c in repo.knowledge.chunks(missing)}
         picked = mmr([(cid, s) for cid, s in best if cid in chunks],
-                     {cid: T.word_set(c.text) for cid, c in chunks.items()})
+                     {cid: chunk_words(c) for cid, c in chunks.items()})
         passages = [Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
                             source_label(chunks[cid].source_kind, chunks[cid].source_name, chunks[cid].title),
                             "vector" if s > lex.get(cid, 0.0) else "lexical")
@@ -102,15 +128,21 @@ class Retriever:
     # -- lexical ---------------------------------------------------------------------------------
     def _lexical(self, knowledge, destination: str, words: list[str]) -> tuple[dict[str, float], dict]:  # noqa: ANN001
         """Calibrated confidence of the full-text candidates (in rank order), and the chunks read."""
-        ids = knowledge.lexical(destination, words, CANDIDATES) if words else []
+        if not words:
+            return {}, {}
+        frequencies: dict[str, int] = {}
+        weights = self.weights(knowledge, destination, words, frequencies)
+        ids = knowledge.lexical(destination, words, CANDIDATES, frequencies=frequencies)
         if not ids:
             return {}, {}
-        weights = self.weights(knowledge, destination, words)
         chunks = {c.chunk_id: c for c in knowledge.chunks(ids)}
-        return {cid: T.coverage(words, weights, T.word_set(c.text)) for cid, c in chunks.items()}, chunks
+        return {cid: T.coverage(words, weights, chunk_words(c)) for cid, c in chunks.items()}, chunks
 
-    def weights(self, knowledge, destination: str, words: list[str]) -> dict[str, float]:  # noqa: ANN001
-        """BM25 IDF of each word over the destination's chunks (document counts cached by generation)."""
+    def weights(self, knowledge, destination: str, words: list[str],  # noqa: ANN001
+                frequencies: dict[str, int] | None = None) -> dict[str, float]:
+        """BM25 IDF of each word over the destination's searchable chunks (document counts cached
+        by generation, which changes when an item is imported, deleted or restored);
+        ``frequencies`` receives the counts."""
         n, newest = knowledge.generation(destination)
         out = {}
         for w in words:
@@ -118,6 +150,8 @@ class Retriever:
             if key not in self._df:
                 self._df[key] = knowledge.document_frequency(destination, w)
             out[w] = T.idf(n, self._df[key])
+            if frequencies is not None:
+                frequencies[w] = self._df[key]
         return out
 
     # -- vectors ---------------------------------------------------------------------------------
