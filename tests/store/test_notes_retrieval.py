@@ -3,6 +3,8 @@ statistics leave deleted notes out, the three methods, and SQLite's planner stat
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from sqlalchemy import text
 
@@ -29,7 +31,7 @@ def test_deleted_notes_are_not_counted_in_the_lexical_statistics(store, org_a):
         n = repo.knowledge.generation("rome")[0]
         weights = notes.retriever.weights(repo.knowledge, "rome", ["zanzibarro"])
     # the IDF is the one of a destination where the deleted copies never existed
-    assert weights["zanzibarro"] == pytest.approx(__import__("math").log(1 + (n - 1 + 0.5) / 1.5))
+    assert weights["zanzibarro"] == pytest.approx(math.log(1 + (n - 1 + 0.5) / 1.5))
     notes.restore(dropped[0].item_id)
     with store.org(org_a) as repo:
         assert repo.knowledge.document_frequency("rome", "zanzibarro") == 2
