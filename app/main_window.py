@@ -289,6 +289,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.intent_form.set_distance_unit(settings.distance_unit)
         show_basemap(self, settings)
         self.commands.online.setChecked(settings.online_tiles)
+        self.notes.settings_changed()  # the embedding model reaches the notes' embeddings client
         self.show_status("Settings saved.", 5000)
 
     def _show_online(self, online: bool) -> None:

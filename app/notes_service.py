@@ -57,10 +57,22 @@ class NotesService(QObject):
         from engine.notes.library import NotesLibrary
         from engine.notes.lookup import StoreNotesLookup
 
-        config = embedding_config()
+        config = embedding_config(settings=getattr(self.w, "settings", None))
         self._notes = NotesLibrary(workspace.store, workspace.ctx, embedder=Embedder(config) if config else None)
         self.w.planning.notes = StoreNotesLookup(workspace.store, workspace.ctx)
         self.refresh()
+
+    def settings_changed(self) -> None:
+        """Settings were saved: the embedding model (or endpoint) may have changed, so imports
+        and questions from now on use the new one (or words only)."""
+        if self._notes is not None:
+            self.store_changed()
+
+    @property
+    def embedding_model(self) -> str | None:
+        """The model imports and questions are embedded with now; None = words only."""
+        embedder = self._notes.embedder if self._notes is not None else None
+        return embedder.model if embedder is not None else None
 
     def detach(self) -> None:
         self._notes = None

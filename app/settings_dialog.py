@@ -31,7 +31,8 @@ from widgets.intent_fields import INVALID_BACKGROUND, FieldErrors, plain
 AuditHook = Callable[..., None]  # on_audit(action: str, **detail)
 NAMES = {"home_airport": "Home airport", "distance_unit": "Distances", "online_tiles": "Map tiles",
          "basemap_file": "Offline map",
-         "llm_endpoint": "Endpoint", "llm_model": "Model", "api_key": "API key", "form": "Settings"}
+         "llm_endpoint": "Endpoint", "llm_model": "Model", "embedding_model": "Embedding model",
+         "api_key": "API key", "form": "Settings"}
 UNITS = (("Miles (mi)", "mi"), ("Kilometres (km)", "km"))
 KEYRING_NOTE = "Kept in the OS keyring, never in settings.json."
 NO_KEYRING_NOTE = ("No OS keyring is available on this computer: the key will be forgotten when "
@@ -123,6 +124,8 @@ class SettingsDialog(QDialog):
         self.endpoint_edit.setPlaceholderText(f"empty: {DEFAULT_LLM_ENDPOINT}")
         self.endpoint_edit.editingFinished.connect(self.refresh_key_state)
         self.model_edit = QLineEdit()
+        self.embedding_edit = QLineEdit()  # destination notes' vectors, at the same endpoint
+        self.embedding_edit.setPlaceholderText("empty: notes are searched by their words only")
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_edit.setObjectName("api_key")
@@ -143,6 +146,8 @@ class SettingsDialog(QDialog):
         form = QFormLayout(group)
         form.addRow(self._row_label("llm_endpoint"), self._field("llm_endpoint", self.endpoint_edit, overrides))
         form.addRow(self._row_label("llm_model"), self._field("llm_model", self.model_edit, overrides))
+        form.addRow(self._row_label("embedding_model"),
+                    self._field("embedding_model", self.embedding_edit, overrides))
         form.addRow(self._row_label("api_key"), key_column)
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self.test_connection)
@@ -196,6 +201,7 @@ class SettingsDialog(QDialog):
         self.basemap_edit.setText(settings.basemap_file)
         self.endpoint_edit.setText(settings.llm_endpoint)
         self.model_edit.setText(settings.llm_model)
+        self.embedding_edit.setText(settings.embedding_model)
 
     # -- the key's state ------------------------------------------------------------------------
     def refresh_key_state(self) -> None:
@@ -229,7 +235,7 @@ class SettingsDialog(QDialog):
         return {"home_airport": self.airport_edit.text(), "distance_unit": self.unit_combo.currentData(),
                 "online_tiles": self.tiles_check.isChecked(), "basemap_file": self.basemap_edit.text(),
                 "llm_endpoint": self.endpoint_edit.text(),
-                "llm_model": self.model_edit.text()}
+                "llm_model": self.model_edit.text(), "embedding_model": self.embedding_edit.text()}
 
     def save(self) -> Settings | None:
         """Validate, write, store the key, emit ``saved``; on any problem stay open and say why."""

@@ -87,9 +87,8 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, dra
     from engine.store import PlanRecorder
     from engine.tools.durable_cache import StoreToolCache
     with signed_in() as (store, ctx):
-        if getattr(intent, "city", None):  # the org's destination notes go into the itinerary
-            from engine.notes.lookup import StoreNotesLookup
-            session.notes = StoreNotesLookup(store, ctx)
+        from engine.notes.lookup import StoreNotesLookup  # the org's notes go into the itinerary
+        session.notes = StoreNotesLookup(store, ctx)  # (a city trip's places, a road trip's stops)
         session.toolbox.executor.durable = StoreToolCache(store, ctx)  # real answers outlive the process
         session.org_id, session.user_id = ctx.org_id, ctx.user_id
         recorder = PlanRecorder(store, ctx)

@@ -30,14 +30,15 @@ class EmbeddingConfig:
     timeout_s: float = DEFAULT_TIMEOUT_S
 
 
-def embedding_config(environ: Mapping[str, str] | None = None) -> EmbeddingConfig | None:
-    """The effective configuration from settings + environment, or None (lexical only)."""
+def embedding_config(environ: Mapping[str, str] | None = None, settings=None) -> EmbeddingConfig | None:  # noqa: ANN001
+    """The effective configuration from ``settings`` (default: the saved ones) + environment, or
+    None (lexical only)."""
     from engine.settings import apply_env, endpoint_or_default, get_api_key, load_settings
 
     from engine.tools.network import is_loopback_url
 
     environ = os.environ if environ is None else environ
-    settings = apply_env(load_settings().settings, environ)
+    settings = apply_env(settings if settings is not None else load_settings().settings, environ)
     if not settings.embedding_model:
         return None
     base = endpoint_or_default(settings.llm_endpoint)

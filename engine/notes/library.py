@@ -88,12 +88,13 @@ class NotesLibrary:
         with self.store.org(self.ctx, write=True) as repo:
             return repo.knowledge.restore(item_id)
 
-    def ask(self, question: str, destination: str) -> Answer:
+    def ask(self, question: str, destination: str, *, method: str | None = None) -> Answer:
+        """``method``: lexical, vector or hybrid (default: hybrid with an endpoint, else lexical)."""
         if not isinstance(question, str) or not question.strip():
             raise InputError("question", "ask a question, e.g. \"Eiffel Tower hours\"")
         slug = resolve_destination(destination).slug
         self.ensure_builtin()
-        return self.retriever.ask(question, slug)
+        return self.retriever.ask(question, slug, method=method)
 
     # -- Tripwright's own notes --------------------------------------------------------------------
     def ensure_builtin(self) -> int:

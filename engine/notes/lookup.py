@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 
 from . import terms as T
 from .chunking import sentences
-from .hints import NoteHint
-from .retrieval import CANDIDATES, TAU, Retriever, rag_disabled, source_label
+from .hints import UNANSWERED, NoteHint
+from .retrieval import CANDIDATES, TAU, Retriever, chunk_words, rag_disabled, source_label
 
 MAX_HINT_CHARS = 280
 SNAPSHOT_MAX = 400
+NAMED = 0.5  # calibrated coverage from which a note is taken to name the place
 
 
 @dataclass
@@ -40,14 +41,16 @@ class StoreNotesLookup:
     def __init__(self, store, ctx) -> None:  # noqa: ANN001
         self.store, self.ctx = store, ctx
         self._snapshots: dict[str, _Snapshot] = {}
-        self._slugs: dict[str, str] = {}
+        self._slugs: dict[str, str | None] = {}
         self._lock = threading.Lock()
         self._retriever = Retriever(store, ctx)
 
     def about(self, destination: str, place: str) -> NoteHint | None:
         if rag_disabled():
-            return None
+            return UNANSWERED  # retrieval is down: the traveller is told it is unknown, not nothing
         slug = self._slug(destination)
+        if slug is None:
+            return None
         snap = self._snapshots.get(slug) or self._refresh(slug)
         if place not in snap.hints:
             words = T.query_terms(place, place_name=True)
@@ -57,7 +60,10 @@ class StoreNotesLookup:
     def revision(self, destination: str) -> str:
         """Called once per plan (the synthesizer's memo key): re-reads the destination only when
         its chunks changed."""
-        count, items = self._refresh(self._slug(destination)).generation
+        slug = self._slug(destination)
+        if slug is None:
+            return f"none:{rag_disabled()}"
+        count, items = self._refresh(slug).generation
         return f"{count}:{items}:{rag_disabled()}"
 
     # -- finding -----------------------------------------------------------------------------------
@@ -65,17 +71,34 @@ class StoreNotesLookup:
         if snap.chunks is not None:
             n = len(snap.chunks)
             weights = {w: T.idf(n, snap.df(w)) for w in words}
-            return _best(snap.chunks, snap.words, words, weights)
-        with self.store.org(self.ctx) as repo:  # a big destination: the full-text index
-            ids = repo.knowledge.lexical(slug, words, CANDIDATES)
-            weights = self._retriever.weights(repo.knowledge, slug, words)
-            chunks = repo.knowledge.chunks(ids)
-        return _best(chunks, [T.word_set(c.text) for c in chunks], words, weights)
+            chunks, word_sets = snap.chunks, snap.words
+        else:
+            with self.store.org(self.ctx) as repo:  # a big destination: the full-text index
+                frequencies: dict[str, int] = {}
+                weights = self._retriever.weights(repo.knowledge, slug, words, frequencies)
+                chunks = repo.knowledge.chunks(repo.knowledge.lexical(slug, words, CANDIDATES,
+                                                                      frequencies=frequencies))
+            word_sets = [chunk_words(c) for c in chunks]
+        hint = _best(chunks, word_sets, words, weights)
+        if hint is not None:
+            return hint
+        # "information not available" only where the traveller's own notes name the place (most of
+        # its name's weight) and still do not answer at τ; otherwise the activity gets no line
+        named = any(c.source_kind != "tripwright" and T.coverage(words, weights, ws) >= NAMED
+                    for c, ws in zip(chunks, word_sets))
+        return UNANSWERED if named else None
 
-    def _slug(self, destination: str) -> str:
+    def _slug(self, destination: str) -> str | None:
+        """The destination's slug; None for a place nobody can name (a road trip's town the
+        gazetteer does not know): it has no notes."""
         if destination not in self._slugs:
+            from engine.errors import InputError
+
             from .destinations import resolve_destination
-            self._slugs[destination] = resolve_destination(destination).slug
+            try:
+                self._slugs[destination] = resolve_destination(destination).slug
+            except InputError:
+                self._slugs[destination] = None
         return self._slugs[destination]
 
     def _refresh(self, slug: str) -> _Snapshot:

@@ -37,6 +37,7 @@ village de du des la le les di del della dei degli da e et the of national nazio
 """.split())
 
 
+_ASIDE = re.compile(r"\([^)]*\)")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 
 
@@ -66,6 +67,10 @@ def words(text: str) -> list[str]:
 def query_terms(text: str, *, place_name: bool = False) -> list[str]:
     """Distinct content words of a question (or of a place's name), in order."""
     skip = STOPWORDS | PLACE_KINDS if place_name else STOPWORDS
+    if place_name and _ASIDE.sub("", text).strip():
+        # an aside qualifies a name, "Angelina (rue de Rivoli)", "Wigwam Motel (Wigwam Village #6)":
+        # notes name the place without it
+        text = _ASIDE.sub(" ", text)
     seen: dict[str, None] = {}
     for w in words(text):
         if w not in skip and (len(w) > 1 or w.isdigit()):

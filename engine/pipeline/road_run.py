@@ -22,6 +22,7 @@ from engine.tools.executor import NETWORK_WAIT
 from engine.tools.weather import weather_credit
 
 from .events import EventEmitter
+from .road_notes import with_road_notes
 
 
 async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str,
@@ -66,6 +67,8 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
                                 lambda it: f"{len(it.citations)} citations")
         with structlog.contextvars.bound_contextvars(node="synthesizer"):
             weather, weather_degraded = await _stop_weather(session, itinerary)
+            if session.notes.active:  # store reads, off the event loop
+                itinerary = await asyncio.to_thread(with_road_notes, itinerary, plan, intent, session.notes)
         degraded = [*degraded, *(["weather"] if weather_degraded else [])]
         itinerary = itinerary.model_copy(update={"trace_id": trace_id, "run_id": run_id, "planning_date": session.today,
                                                  "citations": [*itinerary.citations, *weather],

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
@@ -14,7 +13,7 @@ from engine.facts import TripFacts
 from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision,
                            IntentV1, ItineraryV1, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
                            Violation, format_usd, minutes_of)
-from engine.notes.hints import NO_NOTES, NotesLookup
+from engine.notes.hints import NO_NOTES, UNKNOWN_TEXT, NotesLookup
 from engine.schedule import day_legs
 from engine.tools.weather import weather_credit
 
@@ -33,19 +32,17 @@ class Claims:
 
 
 def _from_notes(place: str, city: str, notes: NotesLookup, claims: Claims) -> str | None:
-    """What the traveller's (or Tripwright's) notes say about ``place``, cited as ``source="rag"``.
-    The passage is quoted as data: it is never parsed, followed or fed back into planning."""
+    """What the traveller's (or Tripwright's) notes say about ``place``, cited as ``source="rag"``;
+    nothing when they say nothing about it (``engine.notes.hints``). The passage is quoted as
+    data: it is never parsed, followed or fed back into planning."""
     if not notes.active:
         return None
     hint = notes.about(city, place)
     if hint is None:
-        return "From your notes: information not available"
-    provenance = Provenance(source="rag", tool="notes", call_ts=datetime.now(timezone.utc),
-                            response_digest=hashlib.sha256(hint.text.encode()).hexdigest()[:16],
-                            ref_id=f"{hint.item_id}/{hint.chunk_id}", source_url=hint.source,
-                            data_source="fixture" if hint.builtin else "user")
-    whose = "Tripwright's notes" if hint.builtin else "your notes"
-    return claims.state(f"From {whose}: {hint.text}", provenance)
+        return None
+    if not hint.confident:
+        return UNKNOWN_TEXT
+    return claims.state(*hint.cited())
 
 
 def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str | None = None) -> str:

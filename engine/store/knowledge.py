@@ -9,7 +9,7 @@ bound parameters built from ``[^\\W_]+`` words only, so no query syntax can be i
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, func, literal_column, select
@@ -138,39 +138,57 @@ class Knowledge:
         return NoteVectors(chunk_ids=[r[0] for r in rows], blobs=[r[1] for r in rows])
 
     # -- full text ---------------------------------------------------------------------------------
-    def lexical(self, destination: str, terms: Sequence[str], limit: int) -> list[str]:
+    def lexical(self, destination: str, terms: Sequence[str], limit: int, *,
+                frequencies: Mapping[str, int] | None = None) -> list[str]:
         """Chunk ids matching ``terms``, best first (BM25 on SQLite, ts_rank_cd on PostgreSQL).
 
         Chunks holding every term come first (they are the ones the calibrated confidence rates
         1.0); the rest are filled from chunks holding any term, leaving out terms most chunks hold
         (ranking every chunk by a near-stopword is what makes full-text search slow). The index is
         read within this org's destination only (its scope); hits then pass through the
-        org-scoped chunk table, which drops deleted items."""
+        org-scoped chunk table, which drops deleted items. ``frequencies``: the terms' document
+        frequencies when the caller has them (saves one count per term)."""
         found = self._alive(destination, self._fulltext_hits(destination, terms, limit * OVERFETCH, every=True))
         if len(found) < limit and len(terms) > 1:
-            some = self._distinctive(destination, terms)
+            some = self._distinctive(destination, terms, frequencies)
             more = self._alive(destination, self._fulltext_hits(destination, some, limit * OVERFETCH))
             found += [h for h in more if h not in found]
         return found[:limit]
 
-    def _distinctive(self, destination: str, terms: Sequence[str]) -> list[str]:
+    def _distinctive(self, destination: str, terms: Sequence[str], known: Mapping[str, int] | None) -> list[str]:
         total = self.generation(destination)[0]
-        df = {t: self.document_frequency(destination, t) for t in terms}
+        df = {t: known[t] if known and t in known else self.document_frequency(destination, t) for t in terms}
         kept = [t for t in terms if 0 < df[t] <= total / 2]
         return kept or [min(terms, key=lambda t: df[t] or total + 1)]
 
     def _alive(self, destination: str, hits: list[str]) -> list[str]:
         if not hits:
             return []
-        alive = set(self._s.scalars(self._active(select(KnowledgeChunk.chunk_id)).where(
-            KnowledgeChunk.chunk_id.in_(hits), KnowledgeChunk.destination == destination)))
+        stmt = self._active(select(KnowledgeChunk.chunk_id)).where(
+            KnowledgeChunk.chunk_id.in_(hits), KnowledgeChunk.destination == destination)
+        alive = set(self._s.scalars(stmt))
         return [h for h in hits if h in alive]
 
     def document_frequency(self, destination: str, term: str) -> int:
-        """How many chunks of ``destination`` contain ``term`` (stemmed like the index; chunks of
-        deleted items still count until purged — a small, safe skew of the IDF)."""
+        """How many searchable chunks of ``destination`` contain ``term`` (stemmed like the index).
+
+        The full-text index keeps a deleted item's chunks (undo puts the item back), so they are
+        counted and taken off again: only when the destination has deleted items, and then by
+        checking the term's hits against those few chunk ids rather than joining every hit."""
         table, where = self._fulltext_filter(destination, [term])
-        return int(self._s.scalar(select(func.count()).select_from(table).where(where)) or 0)
+        count = int(self._s.scalar(select(func.count()).select_from(table).where(where)) or 0)
+        if count and self._has_deleted(destination):
+            deleted = (select(KnowledgeChunk.chunk_id)
+                       .join(KnowledgeItem, KnowledgeItem.item_id == KnowledgeChunk.item_id)
+                       .where(KnowledgeChunk.destination == destination, KnowledgeItem.deleted_at.is_not(None)))
+            count -= int(self._s.scalar(select(func.count()).select_from(table).where(
+                where, table.c.chunk_id.in_(deleted.scalar_subquery()))) or 0)
+        return count
+
+    def _has_deleted(self, destination: str) -> bool:
+        stmt = select(KnowledgeItem.item_id).where(KnowledgeItem.destination == destination,
+                                                   KnowledgeItem.deleted_at.is_not(None)).limit(1)
+        return self._s.scalar(stmt) is not None
 
     def _fulltext_hits(self, destination: str, terms: Sequence[str], limit: int, *, every: bool = False) -> list[str]:
         table, where = self._fulltext_filter(destination, terms, every=every)

@@ -73,3 +73,33 @@ def test_notes_dock_import_delete_undo_ask_and_citation(qtbot, open_window, tmp_
     itinerary_panel.tree.setCurrentIndex(itinerary_panel.model.activity_index(louvre.id))  # as a click does
     qtbot.waitUntil(lambda: "cited in the itinerary" in panel.answer.toPlainText(), timeout=20_000)
     assert "Denon wing" in panel.answer.toPlainText()
+
+
+def test_the_embedding_model_saved_in_settings_reaches_the_notes(qtbot, open_window, tmp_path):  # noqa: F811
+    from tests.notes.embedding_server import EmbeddingServer
+
+    window = open_window()
+    panel = window.notes_panel
+    qtbot.waitUntil(lambda: any("Tripwright" in t for t in listed(panel)), timeout=20_000)
+    assert window.notes.embedding_model is None  # no model: words only, nothing sent anywhere
+    with EmbeddingServer() as server:
+        dialog = window.open_settings()
+        dialog.endpoint_edit.setText(server.base_url)
+        dialog.embedding_edit.setText("test-embed")
+        dialog.save()
+        assert window.settings.embedding_model == "test-embed"
+        assert window.notes.embedding_model == "test-embed"
+        tips = tmp_path / "eiffel.txt"
+        tips.write_text("Eiffel Tower hours: 09:30 to 23:45.")
+        panel.import_files([str(tips)])
+        qtbot.waitUntil(lambda: any("eiffel" in t for t in listed(panel)), timeout=20_000)
+        assert server.requests and {r["model"] for r in server.requests} == {"test-embed"}
+        assert "Eiffel Tower hours: 09:30" in " ".join(server.texts())
+        panel.question.setText("Eiffel timetable")  # only the vectors know timetable = hours
+        panel.ask_button.click()
+        qtbot.waitUntil(lambda: "score 0." in panel.answer.toPlainText() or "not available" in
+                        panel.answer.toPlainText(), timeout=20_000)
+        assert "09:30 to 23:45" in panel.answer.toPlainText()
+        assert server.requests[-1]["input"] == ["Eiffel timetable"]
+    # the window's start-up warm-up builds the gazetteer in this test's fresh data dir: let it end
+    assert window.controller.service.join(180)

@@ -54,7 +54,7 @@ def make_dialog(qtbot, home, audit):
 
 def fill(dialog, **values):
     edits = {"home_airport": dialog.airport_edit, "llm_endpoint": dialog.endpoint_edit,
-             "llm_model": dialog.model_edit, "api_key": dialog.key_edit}
+             "llm_model": dialog.model_edit, "embedding_model": dialog.embedding_edit, "api_key": dialog.key_edit}
     for name, value in values.items():
         if name == "distance_unit":
             dialog.unit_combo.setCurrentIndex(dialog.unit_combo.findData(value))
@@ -106,6 +106,21 @@ def test_save_writes_the_file_and_emits_the_settings(qtbot, make_dialog, home, a
     assert load_settings() == (expected, None)
     assert audit == [("settings_changed", {"fields": ["home_airport", "distance_unit", "online_tiles"]})]
     assert not shiboken6.isValid(dialog) or not dialog.isVisible()
+
+
+def test_the_embedding_model_is_shown_checked_and_saved(qtbot, make_dialog, home, audit,
+                                                        memory_keyring):  # noqa: F811
+    dialog = make_dialog(Settings(embedding_model="nomic-embed-text"))
+    assert dialog.embedding_edit.text() == "nomic-embed-text"
+    fill(dialog, embedding_model="text embedding")
+    assert dialog.save() is None and dialog.isVisible()
+    assert dialog.errors.shown()["embedding_model"].startswith("Embedding model: expected a model name")
+    assert dialog.embedding_edit.property("invalid") is True and not (home / SETTINGS_FILE).exists()
+    fill(dialog, embedding_model=" text-embedding-3-small ")
+    with qtbot.waitSignal(dialog.saved, timeout=2_000):
+        dialog.save()
+    assert load_settings()[0].embedding_model == "text-embedding-3-small"
+    assert ("settings_changed", {"fields": ["embedding_model"]}) in audit
 
 
 def test_the_api_key_goes_to_the_keyring_never_the_file_or_the_audit(qtbot, make_dialog, home, audit,

@@ -140,3 +140,20 @@ def test_plan_save_cites_the_notes(tmp_path):
     assert rag and all("/" in c["provenance"]["ref_id"] for c in rag)
     notes = [a["notes"] for d in itinerary["days"] for a in d["activities"]]
     assert any("From Tripwright's notes:" in n for n in notes)
+
+
+def test_a_saved_road_trip_cites_the_notes_of_its_towns(tmp_path):
+    db = tmp_path / "notes.sqlite3"
+    tips = tmp_path / "holbrook.txt"
+    tips.write_text("Ask for a Wigwam Motel teepee at the back, away from the railway.")
+    assert tw(db, "notes", "import", str(tips), "--destination", "Holbrook, AZ").returncode == 0
+    out = tmp_path / "road.json"
+    done = tw(db, "plan", "--prompt", "Los Angeles to Chicago via Route 66, 7 days from 2027-05-03", "--save",
+              "--out", str(out), "--today", "2026-11-23")
+    assert done.returncode == 0, done.stderr
+    itinerary = json.loads(out.read_text())
+    motel = next(a for d in itinerary["days"] for a in d["activities"] if a["name"].startswith("Wigwam Motel"))
+    assert "From your notes: Ask for a Wigwam Motel teepee at the back" in motel["notes"]
+    mine = [c for c in itinerary["citations"] if c["provenance"]["source"] == "rag"
+            and c["provenance"]["data_source"] == "user"]
+    assert mine and mine[0]["claim"] in motel["notes"]
