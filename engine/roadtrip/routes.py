@@ -47,7 +47,7 @@ METERS_PER_MILE = 1609.344
 ROUTES_SUBDIR = "routes"
 
 __all__ = ["METERS_PER_MILE", "ProjectedLine", "Route", "TownOnRoute", "POIOnRoute", "find_route", "load_routes",
-           "normalize_route_name", "route_projection"]
+           "normalize_route_name", "progress_after", "route_projection"]
 
 
 class TownOnRoute(NamedTuple):
@@ -241,6 +241,11 @@ class Route(ProjectedLine):
         raise KeyError(town_id)
 
     @property
+    def is_loop(self) -> bool:
+        """A circuit (North Coast 500): it starts and ends in the same town."""
+        return self._raw.endpoints[0] == self._raw.endpoints[1]
+
+    @property
     def origin(self) -> RouteTown:
         return self.town(self.endpoints[0])
 
@@ -281,6 +286,15 @@ class Route(ProjectedLine):
             other._memo["reversed"] = self
             self._memo["reversed"] = other
         return other
+
+
+def progress_after(corridor, lat: float, lon: float, start_miles: float) -> float:
+    """The point's progress reached from ``start_miles``: on a loop a point at its start (home)
+    reached from farther round than half the loop is its end, the loop's full length."""
+    p = corridor.progress_miles(lat, lon)
+    if getattr(corridor, "is_loop", False) and start_miles - p > corridor.length_miles() / 2:
+        return p + corridor.length_miles()
+    return p
 
 
 # -- names ----------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ ROAD = {"mode": "road_trip", "origin": "Zzyzx, CA", "terminus": "Las Vegas, NV",
 def server(monkeypatch):
     standin = StandIn().start()
     monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+    monkeypatch.delenv("TRIPWRIGHT_ROUTING_URL", raising=False)  # unset: estimated road miles
     monkeypatch.setenv("TRIPWRIGHT_NOMINATIM_URL", standin.url)
     monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", standin.url)
     yield standin

@@ -33,6 +33,7 @@ REQ = WeatherRangeRequest(lat=48.8566, lon=2.3522, start=date(2027, 6, 15), end=
 def server(monkeypatch):
     standin = StandIn().start()
     monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+    monkeypatch.delenv("TRIPWRIGHT_ROUTING_URL", raising=False)  # unset: estimated road miles
     monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", standin.url)
     yield standin
     standin.stop()
