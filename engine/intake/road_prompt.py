@@ -185,17 +185,24 @@ _AFTER_STOP_CUE = re.compile(r"\b(?:via|through|thru|stopping\s+(?:in|at|by)|sto
 
 
 # --------------------------------------------------------------------------- parsing
-def _route_ends(route: str, terminus):
-    """"Romantic Road, 3 days": a named route with no ends named runs between its own ends."""
+def _route_ends(route: str, terminus, round_trip: bool):
+    """"Romantic Road, 3 days": a named route with no ends named runs between its own ends; a
+    loop ("North Coast 500, 5 days") starts and ends at its one end, a round trip. Returns
+    (origin, terminus, is_loop); a round trip on a route that is no loop names no ends."""
     from engine.roadtrip.routes import find_route  # fixtures are read only when a prompt needs them
     try:
         found = find_route(route)
         first, last = (_Place(t.name, (t.admin1,), -1, -1) for t in (found.origin, found.terminus))
     except (InputError, KeyError):
-        return None, terminus
+        return None, terminus, False
+    if found.is_loop:
+        return first, terminus or first, True
+    if round_trip:
+        return None, terminus, False
     if terminus is None:
-        return first, last
-    return (last, terminus) if terminus.main.casefold() == first.main.casefold() else (first, terminus)
+        return first, last, False
+    ends = (last, terminus) if terminus.main.casefold() == first.main.casefold() else (first, terminus)
+    return (*ends, False)
 
 
 def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
@@ -232,8 +239,9 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
         terminus = places.after(_TERMINUS_CUE)
     stops += places.stops()
 
-    if origin is None and route is not None and not route_problem and not round_trip:
-        origin, terminus = _route_ends(route, terminus)
+    if origin is None and route is not None and not route_problem:
+        origin, terminus, loop = _route_ends(route, terminus, round_trip)
+        round_trip = round_trip or loop
     if origin is None:
         raise InputError("origin", "no starting point found; say where you start, e.g. "
                                    "'Los Angeles to Chicago'")
