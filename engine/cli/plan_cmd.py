@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from engine.catalog import default_catalog
 from engine.errors import InputError
-from engine.export import RENDERERS
+from engine.export import render
 from engine.models import IntentV1, RoadTripIntent, format_usd
 from engine.models.intent import MAX_BUDGET_USD_CENTS
 from engine.pipeline import PlanningSession
@@ -160,7 +160,7 @@ def report_plan(args, outputs, result, *, llm_meta: dict | None = None) -> int:
     itinerary = result.itinerary
     if llm_meta:
         itinerary = itinerary.model_copy(update={"llm_meta": llm_meta})
-    exports = {f"--{kind}": partial(RENDERERS[kind], itinerary) for kind in ("out", "gpx", "ics")}
+    exports = {f"--{kind}": partial(render, kind, itinerary) for kind in ("out", "gpx", "ics")}
     outputs.write({**exports, "--events": events})
     _print_report(args, result)
     _summary(itinerary, args.out)
