@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from engine.errors import InputError
 from engine.geocode.models import GeocodeRequest
-from engine.geocode.trust import check_point, geodesic_miles
+from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
@@ -26,7 +26,7 @@ from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .road_measure import RoadMeasure
 from .routes import find_route
 
-EUROPE = frozenset("AT BE CH CZ DE DK ES FI FR GB IE IT LU NL NO PL PT SE SI SK HR HU GR".split())
+EUROPE = EUROPE_COUNTRIES
 MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
 MAX_STEP_SHARE = 1.35
 OUTBOUND_REUSE_COST = 1.0  # round trips come back through other towns when they can
