@@ -80,9 +80,10 @@ def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripInte
 
 
 def intent_from_prompt(text: str, session: PlanningSession, home: str | None) -> IntentV1 | RoadTripIntent:
-    from engine.intake import looks_like_road_trip, parse_city_prompt
+    from engine.intake import looks_like_road_trip
     if looks_like_road_trip(text, routes=route_aliases()):
         return road_intent_from_prompt(text, session)
+    from engine.intake import parse_city_prompt
     catalog = session.catalog
     parsed = parse_city_prompt(text, cities=catalog.city_aliases(), airports=catalog.airport_names(),
                                today=session.today)
