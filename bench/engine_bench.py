@@ -161,6 +161,15 @@ def _road_process() -> float:
     return round(times[-1], 3)
 
 
+def bench_road_fresh_home() -> dict:
+    """The first road trip on an empty data dir, whole process (bench/road_bench.py)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("road_bench", Path(__file__).with_name("road_bench.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.bench_fresh_home(1)
+
+
 def bench_geocode() -> dict:
     """Offline gazetteer on the existing index in the data dir (bench/geocode_bench.py)."""
     import importlib.util
@@ -190,6 +199,7 @@ def run(quick: bool = False) -> dict:
     figures |= asyncio.run(bench_replan(reps))
     figures |= asyncio.run(bench_verify(2_000 if quick else 10_000))
     figures |= bench_road(reps)
+    figures |= bench_road_fresh_home()
     figures |= bench_geocode()
     figures |= bench_tools(quick)
     figures |= bench_process(2 if quick else 5)

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from engine.catalog import default_catalog
 from engine.errors import InputError
-from engine.export import RENDERERS
+from engine.export import render
 from engine.models import IntentV1, RoadTripIntent, format_usd
 from engine.models.intent import MAX_BUDGET_USD_CENTS
 from engine.pipeline import PlanningSession
@@ -80,9 +80,10 @@ def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripInte
 
 
 def intent_from_prompt(text: str, session: PlanningSession, home: str | None) -> IntentV1 | RoadTripIntent:
-    from engine.intake import looks_like_road_trip, parse_city_prompt
+    from engine.intake import looks_like_road_trip
     if looks_like_road_trip(text, routes=route_aliases()):
         return road_intent_from_prompt(text, session)
+    from engine.intake import parse_city_prompt
     catalog = session.catalog
     parsed = parse_city_prompt(text, cities=catalog.city_aliases(), airports=catalog.airport_names(),
                                today=session.today)
@@ -160,7 +161,7 @@ def report_plan(args, outputs, result, *, llm_meta: dict | None = None) -> int:
     itinerary = result.itinerary
     if llm_meta:
         itinerary = itinerary.model_copy(update={"llm_meta": llm_meta})
-    exports = {f"--{kind}": partial(RENDERERS[kind], itinerary) for kind in ("out", "gpx", "ics")}
+    exports = {f"--{kind}": partial(render, kind, itinerary) for kind in ("out", "gpx", "ics")}
     outputs.write({**exports, "--events": events})
     _print_report(args, result)
     _summary(itinerary, args.out)

@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 
 from engine.errors import InputError, PdfRenderFailed
-from engine.export import RENDERERS, parse_itinerary, parse_plan_failure
+from engine.export import parse_itinerary, render, parse_plan_failure
 from engine.models import ItineraryV1
 
 from .paths import Outputs, read_input
@@ -60,7 +60,7 @@ def run_export(args) -> int:
     if args.gpx_per_day and args.gpx is None:
         print("tripwright: --gpx-per-day: needs --gpx FILE.gpx (the day files go next to it)", file=sys.stderr)
         return 2
-    renders = {arg: partial(RENDERERS[kind], itin) for arg, kind in kinds.items()}
+    renders = {arg: partial(render, kind, itin) for arg, kind in kinds.items()}
     if args.pdf is not None:
         renders["--pdf"] = partial(pdf_renderer(), itin)
     try:

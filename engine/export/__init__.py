@@ -2,22 +2,51 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 
 from engine.models import ItineraryV1
 
 from .atomic import StrPath, write_all, write_atomic
-from .gpx_export import itinerary_to_gpx
-from .html_export import itinerary_to_html
-from .ical_export import itinerary_to_ics
 from .json_export import itinerary_to_json, load_itinerary, parse_itinerary, parse_plan_failure
 
-__all__ = ["RENDERERS", "export_files", "itinerary_to_gpx", "itinerary_to_html", "itinerary_to_ics",
+__all__ = ["RENDERERS", "export_files", "render", "itinerary_to_gpx", "itinerary_to_html", "itinerary_to_ics",
            "itinerary_to_json", "load_itinerary", "parse_itinerary", "write_all", "write_atomic"]
 
-# Each export's format by the keyword ``export_files`` takes it under.
-RENDERERS: dict[str, Callable[[ItineraryV1], str | bytes]] = {
-    "out": itinerary_to_json, "gpx": itinerary_to_gpx, "ics": itinerary_to_ics, "html": itinerary_to_html}
+# Each export's format by the keyword ``export_files`` takes it under: (module, function). The GPX
+# (gpxpy, shapely) and iCalendar renderers cost ~0.1-0.4 s to import, so a plan that writes only
+# JSON never loads them.
+_WHERE = {"out": ("json_export", "itinerary_to_json"), "gpx": ("gpx_export", "itinerary_to_gpx"),
+          "ics": ("ical_export", "itinerary_to_ics"), "html": ("html_export", "itinerary_to_html")}
+
+
+class _Renderers(Mapping[str, Callable[[ItineraryV1], "str | bytes"]]):
+    """The renderers by format, each module imported when first asked for."""
+
+    def __getitem__(self, kind: str) -> Callable[[ItineraryV1], str | bytes]:
+        module, name = _WHERE[kind]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_WHERE)
+
+    def __len__(self) -> int:
+        return len(_WHERE)
+
+
+RENDERERS: Mapping[str, Callable[[ItineraryV1], str | bytes]] = _Renderers()
+
+
+def render(kind: str, itin: ItineraryV1) -> str | bytes:
+    """One export by its format's keyword; its renderer is imported only now."""
+    return RENDERERS[kind](itin)
+
+
+def __getattr__(name: str):  # itinerary_to_gpx, itinerary_to_ics, itinerary_to_html: on first use
+    for kind, (_, function) in _WHERE.items():
+        if function == name:
+            return RENDERERS[kind]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def export_files(itin: ItineraryV1, *, out: StrPath | None = None, gpx: StrPath | None = None,

@@ -47,7 +47,7 @@ from pydantic import ValidationError
 from engine.errors import InputError
 
 from .hints import Hint, HintResolver
-from .index_build import (INDEX_FILENAME, SCHEMA_VERSION, BuildStats, build_in_data_dir, haversine_km,
+from .index_build import (INDEX_FILENAME, SCHEMA_VERSION, BuildStats, build_in_data_dir, build_index, haversine_km,
                           digest_of_routes, digest_of_cities, data_dir, default_cities_file, default_routes_dir,
                           iter_json_object_values)
 from .models import GeoCandidate, GeocodeRequest, check_request
@@ -105,8 +105,16 @@ class GazetteerIndex:
         routes_dir = Path(routes_dir) if routes_dir is not None else default_routes_dir()
         stats = None
         if rebuild or cls.stale_reason(path, cities_file=cities_file, routes_dir=routes_dir):
-            stats = build_in_data_dir(path, cities_file=cities_file, routes_dir=routes_dir)
-            log.info("gazetteer built: %s (%.1f s, %d bytes)", path, stats.seconds, stats.bytes)
+            from .index_ship import install_shipped, shipped_matches
+            if not rebuild and shipped_matches(cities_file, routes_dir):
+                build_in_data_dir(path, install_shipped)
+                log.info("gazetteer installed from the shipped copy: %s", path)
+            else:
+                from .route_towns import read_route_towns
+                towns, digest = read_route_towns(routes_dir), digest_of_routes(routes_dir)
+                stats = build_in_data_dir(path, lambda target: build_index(
+                    target, cities_file=cities_file, route_towns=towns, route_digest=digest))
+                log.info("gazetteer built: %s (%.1f s, %d bytes)", path, stats.seconds, stats.bytes)
         return cls(path, stats=stats)
 
     @staticmethod

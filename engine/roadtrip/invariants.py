@@ -27,7 +27,16 @@ def _outbound(plan: RoadPlan) -> list[RoadDay]:
     return [d for d in plan.days if not d.returning]
 
 
+def _circuit(plan: RoadPlan) -> bool:
+    """A round trip once round a loop route: every night moves on along the loop (INV-DIR-04), but
+    the second half comes back towards home, which a round trip may (INV-DIR-01)."""
+    return plan.trip_type == "round_trip" and getattr(plan.corridor, "is_loop", False) and \
+        plan.days[-1].anchor_progress > plan.corridor.length_miles() / 2
+
+
 def check_direction(plan: RoadPlan) -> list[Violation]:
+    if plan.days and _circuit(plan):
+        return _circuit_direction(plan) + _origin_revisits(plan)
     out = []
     days = _outbound(plan)
     prev_dist, prev_prog, prev_to_end = 0.0, plan.corridor.progress_miles(*plan.origin.point), None
@@ -47,6 +56,17 @@ def check_direction(plan: RoadPlan) -> list[Violation]:
                           f"({d.anchor_progress:.0f} < {prev_prog:.0f} mi)"))
         prev_dist, prev_prog, prev_to_end = dist, d.anchor_progress, to_end
     return out + _origin_revisits(plan)
+
+
+def _circuit_direction(plan: RoadPlan) -> list[Violation]:
+    out, prev = [], 0.0
+    for d in plan.days:
+        if d.anchor_progress + PROGRESS_SLACK_MILES < prev:
+            out.append(_v(ViolationKind.direction_violated, "INV-DIR-04", f"day:{d.index}",
+                          f"{d.anchor.label} is behind the previous night along {plan.corridor.name} "
+                          f"({d.anchor_progress:.0f} < {prev:.0f} mi)"))
+        prev = d.anchor_progress
+    return out
 
 
 def _origin_revisits(plan: RoadPlan) -> list[Violation]:
@@ -131,6 +151,10 @@ def check_geocoding(plan: RoadPlan) -> list[Violation]:
         if place.confidence == "low":
             out.append(_v(ViolationKind.location_ambiguous, "INV-AMBIG-03", node,
                           f"{place.label}: low confidence ({place.note or 'ambiguous'})", blocking=False))
+    for d in plan.days:
+        if d.drive_source == "unroutable":  # the routing service found no road to the night's stop
+            out.append(_v(ViolationKind.geocode_rejected, "INV-GEO-ROAD", f"day:{d.index}",
+                          f"no road reaches {d.anchor.label} from {d.start.label} (routing service)"))
     points = [p.point for _, p in places]
     for i in isolated(points):
         out.append(_v(ViolationKind.geocode_rejected, "INV-GEO-03", places[i][0],

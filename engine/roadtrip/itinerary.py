@@ -22,6 +22,7 @@ FUEL_USD_PER_MILE = {"us": 3.60 / 25, "europe": 1.85 * 6.5 / 100 * 1.609344}  # 
 NIGHT_LOCAL = {"us": 140.0, "europe": 120.0}
 MEALS_LOCAL = {"us": 60.0, "europe": 55.0}
 CURRENCY = {"us": "USD", "europe": "EUR"}
+MAX_PATH_POINTS = 2000  # a routed day's geometry kept in the itinerary (GPX simplifies it to 500)
 
 
 @lru_cache(maxsize=1)
@@ -93,13 +94,24 @@ class _Builder:
         acts += [self._stop(d, s, clock) for s in d.stops if not s.en_route]
         return DayItinerary(date=d.date, activities=acts, anchor=self._anchor(d), tz=zone_at(*anchor),
                             drive=Drive(miles=d.drive_miles, hours=d.drive_hours, from_name=d.start.label,
-                                        to_name=d.anchor.label),
-                            path=[Geo(lat=lat, lon=lon) for lat, lon in
-                                  self.plan.corridor.path(d.start_progress, d.anchor_progress)])
+                                        to_name=d.anchor.label,
+                                        source="routed" if d.drive_source == "routed" else "estimated"),
+                            path=[Geo(lat=lat, lon=lon) for lat, lon in self._path(d)])
+
+    def _path(self, d: RoadDay) -> list[tuple[float, float]]:
+        """The routed road when there is one (thinned to what a map and a GPX track use), else the corridor's."""
+        if d.drive_source == "routed" and len(d.path) >= 2:
+            step = max(1, len(d.path) // MAX_PATH_POINTS)
+            return [*d.path[:-1:step], d.path[-1]]
+        return self.plan.corridor.path(d.start_progress, d.anchor_progress)
 
     def _drive(self, d: RoadDay, n: int, span: dict, start: int, end: int, frm: str, to: str) -> Activity:
-        prov = stamp("road_planner", f"{d.index}|{frm}|{to}", data_source="computed")
-        note = self.cite(f"Drive from {frm} to {to}, about {max(0, end - start) // 60} h {max(0, end - start) % 60:02d} min", prov)
+        routed = d.drive_source == "routed"
+        prov = (stamp("routing", f"{d.index}|{frm}|{to}|{d.drive_miles}", data_source="real") if routed
+                else stamp("road_planner", f"{d.index}|{frm}|{to}", data_source="computed"))
+        how = "routed" if routed else "estimated"
+        note = self.cite(f"Drive from {frm} to {to}, about {max(0, end - start) // 60} h {max(0, end - start) % 60:02d} min "
+                         f"({how})", prov)
         return Activity(id=f"d{d.index}-drive-{n}", role="transfer", kind=ChoiceKind.transit, name=f"Drive to {to}",
                         geo=None, notes=note, provenance=prov, **span)
 

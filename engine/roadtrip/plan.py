@@ -77,6 +77,10 @@ class RoadDay:
     stops: tuple[RoadStop, ...] = ()
     forced: bool = False  # the user asked to stop here (a detour is then justified)
     returning: bool = False  # on the way back of a round trip
+    # "estimated": road-factor miles; "routed": the routing service's miles, hours and ``path``;
+    # "unroutable": the service found no road to the anchor (a blocking finding, never planned on)
+    drive_source: Literal["estimated", "routed", "unroutable"] = "estimated"
+    path: tuple[tuple[float, float], ...] = ()  # (lat, lon) of the routed road, when routed
 
 
 @dataclass(frozen=True)

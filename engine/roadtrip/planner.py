@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from engine.errors import InputError
 from engine.geocode.models import GeocodeRequest
-from engine.geocode.trust import check_point, geodesic_miles
+from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
@@ -23,12 +23,14 @@ from .day_stops import DayStopPicker
 from .loop import AWAY_FROM_HOME_MILES, loop_turnaround
 from .plan import Place, RoadDay, RoadPlan
 from .resolve import MEANT_ELSEWHERE, PlaceResolver
+from .road_measure import RoadMeasure
 from .routes import find_route
 
-EUROPE = frozenset("AT BE CH CZ DE DK ES FI FR GB IE IT LU NL NO PL PT SE SI SK HR HU GR".split())
+EUROPE = EUROPE_COUNTRIES
 MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
 MAX_STEP_SHARE = 1.35
 OUTBOUND_REUSE_COST = 1.0  # round trips come back through other towns when they can
+LOOP_START_MILES = 20.0  # a loop is driven once round when the trip starts this near its end town
 SPEED_MPH = {"us": 55.0, "europe": 45.0}  # average driving speed by region (hours = miles / speed)
 
 
@@ -58,9 +60,12 @@ def region_of(place: Place, field: str) -> str:
 
 
 class RoadTripPlanner:
-    def __init__(self, intent: RoadTripIntent, geocoder) -> None:
+    def __init__(self, intent: RoadTripIntent, geocoder, *, avoid: frozenset = frozenset(),
+                 road_pieces: tuple = ()) -> None:
         self.intent = intent
         self.geocoder = geocoder
+        self.avoid = avoid  # (lat, lon) of overnight points no road reaches (:mod:`.driving`)
+        self.road_pieces = road_pieces  # stretches whose real road miles routing measured (:mod:`.road_measure`)
         self.log: list[str] = []
         self.loop_turn: Place | None = None
 
@@ -69,6 +74,7 @@ class RoadTripPlanner:
         corridor, origin, terminus, region = self._ends()
         self.corridor, self.region = corridor, region
         self.factor = road_factor(corridor)
+        self.road = RoadMeasure(self.factor, self.road_pieces)
         self.speed = SPEED_MPH[region]
         towns = None
         if isinstance(corridor, DirectCorridor):
@@ -159,6 +165,8 @@ class RoadTripPlanner:
     # -- legs between fixed points -------------------------------------------------------------
     def _legs(self, origin: Place, terminus: Place) -> list[_Leg]:
         i = self.intent
+        if self._on_loop(origin, terminus):  # a circuit: once round, from its start to its end
+            return self._split(origin, 0.0, self._forced(0.0), terminus, self.corridor.length_miles(), i.days)
         p0 = self.corridor.progress_miles(*origin.point)
         fixed = self._forced(p0)
         if i.trip_type == "one_way":
@@ -170,6 +178,13 @@ class RoadTripPlanner:
             legs.append(_Leg(turn, turn_p, origin, p0, i.days - out_days, True, returning=True))
             self._check_cap(legs[-1:])
         return legs
+
+    def _on_loop(self, origin: Place, terminus: Place) -> bool:
+        """A round trip on a loop route (North Coast 500) that starts and ends at the loop's own end."""
+        route = self.corridor
+        if not (getattr(route, "is_loop", False) and self.intent.trip_type == "round_trip" and origin is terminus):
+            return False
+        return geodesic_miles(origin.point, (route.origin.lat, route.origin.lon)) <= LOOP_START_MILES
 
     def _forced(self, p0: float) -> list[tuple[Place, float]]:
         resolver = self._resolver(self.corridor, self.region)
@@ -185,7 +200,7 @@ class RoadTripPlanner:
     def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int) -> list[_Leg]:
         points = [(start, p0)] + [f for f in fixed if p0 < f[1] < p1] + [(end, p1)]
         pairs = list(zip(points, points[1:]))
-        shares = self._shares([abs(pb - pa) * self.factor for (_, pa), (_, pb) in pairs], days)
+        shares = self._shares([self.road.between(pa, pb) for (_, pa), (_, pb) in pairs], days)
         legs = [_Leg(a, pa, b, pb, n, True) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
         self._check_cap(legs)
         return legs
@@ -207,7 +222,7 @@ class RoadTripPlanner:
     def _check_cap(self, legs: list[_Leg]) -> None:
         cap = self.intent.max_daily_miles
         for leg in legs:
-            miles = abs(leg.end_p - leg.start_p) * self.factor
+            miles = self.road.between(leg.start_p, leg.end_p)
             if miles / leg.days > cap + 0.5:
                 need = math.ceil(miles / cap)
                 raise InputError("days", f"{leg.start.name} to {leg.end.name} is about {miles:.0f} road miles: "
@@ -244,7 +259,7 @@ class RoadTripPlanner:
         """Every night of the leg, chosen together (:mod:`.anchors`); the greedy per-day pick is
         only the fallback when no path fits the cap."""
         stretch = Stretch(start=self._node(leg.start, leg.start_p), end=self._node(leg.end, leg.end_p),
-                          days=leg.days, cap_progress=self.intent.max_daily_miles / self.factor,
+                          days=leg.days, cap_road=self.intent.max_daily_miles,
                           factor=self.factor, directed=not leg.returning,
                           one_way=self.intent.trip_type == "one_way")
         chosen = choose_anchors(stretch, self._candidates(leg))
@@ -257,7 +272,8 @@ class RoadTripPlanner:
         return [(n.place, n.progress) for n in chosen] + [(leg.end, leg.end_p)]
 
     def _node(self, place: Place, progress: float, population: int = 0, *, interpolated=False, extra=0.0) -> Node:
-        return Node(place=place, progress=progress, population=population, interpolated=interpolated,
+        return Node(place=place, progress=progress, road=self.road.at(progress), population=population,
+                    interpolated=interpolated,
                     from_origin=geodesic_miles(self.origin.point, place.point),
                     to_end=geodesic_miles(place.point, self.terminus.point), extra_cost=extra)
 
@@ -268,6 +284,8 @@ class RoadTripPlanner:
             home = geodesic_miles(self.origin.point, (t.town.lat, t.town.lon)) <= AWAY_FROM_HOME_MILES
             if lo + 0.5 < t.progress_miles < hi - 0.5 and not home:
                 place = self.stops.place_of(t)
+                if place.point in self.avoid:
+                    continue
                 extra = OUTBOUND_REUSE_COST if leg.returning and place.name in self.slept_in else 0.0
                 out.append(self._node(place, t.progress_miles, t.town.population or 0, extra=extra))
         steps = int((hi - lo) // FILL_SPACING_MILES)
@@ -276,6 +294,7 @@ class RoadTripPlanner:
         # The even split itself: a day-length path always exists when the leg fits the cap.
         out += [self._interpolated(leg.start_p + (leg.end_p - leg.start_p) * k / leg.days)
                 for k in range(1, leg.days)]
+        out = [n for n in out if n.place.point not in self.avoid]
         return sorted(out, key=lambda n: n.progress if leg.end_p >= leg.start_p else -n.progress)
 
     def _interpolated(self, p: float) -> Node:
@@ -315,7 +334,7 @@ class RoadTripPlanner:
 
     def _day(self, index: int, start: Place, start_p: float, anchor: Place, anchor_p: float,
              forced: bool, returning: bool) -> RoadDay:
-        miles = abs(anchor_p - start_p) * self.factor
+        miles = self.road.between(start_p, anchor_p)
         if miles < 1 and geodesic_miles(start.point, anchor.point) > 1:
             miles = geodesic_miles(start.point, anchor.point) * 1.3
         stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index, start)
@@ -326,8 +345,9 @@ class RoadTripPlanner:
                        stops=tuple(stops), forced=forced, returning=returning)
 
 
-def plan_road_trip(intent: RoadTripIntent, geocoder=None) -> RoadPlan:
+def plan_road_trip(intent: RoadTripIntent, geocoder=None, *, avoid: frozenset = frozenset(),
+                   road_pieces: tuple = ()) -> RoadPlan:
     if geocoder is None:
         from engine.geocode import default_gazetteer
         geocoder = default_gazetteer()
-    return RoadTripPlanner(intent, geocoder).plan()
+    return RoadTripPlanner(intent, geocoder, avoid=avoid, road_pieces=road_pieces).plan()

@@ -11,7 +11,7 @@ from engine.models import ChoiceKind, ItineraryV1
 from .corridor import DirectCorridor, TrackCorridor
 from .plan import Place, RoadDay, RoadPlan, RoadStop
 from .planner import region_of
-from .routes import find_route
+from .routes import find_route, progress_after
 
 
 def _place(name: str, lat: float, lon: float, **kw) -> Place:
@@ -35,7 +35,8 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
         lat, lon = (a.geo.lat, a.geo.lon) if a.geo else (day.path[-1].lat, day.path[-1].lon)
         anchor = Place(name=a.name.split(",")[0], lat=lat, lon=lon, admin1=a.admin1, country=a.country,
                        confidence=a.confidence, source=a.source, note=a.note)
-        sp, ap = corridor.progress_miles(*start.point), corridor.progress_miles(*anchor.point)
+        sp = corridor.progress_miles(*start.point) if n == 0 else out[-1].anchor_progress
+        ap = progress_after(corridor, *anchor.point, sp)
         out.append(RoadDay(index=n, date=day.date, start=start, anchor=anchor, start_progress=sp, anchor_progress=ap,
                            anchor_offset=corridor.offset_miles(*anchor.point), drive_miles=day.drive.miles,
                            drive_hours=day.drive.hours, depart_min=0, arrive_min=0, stops=_stops(day, corridor),

@@ -47,7 +47,7 @@ METERS_PER_MILE = 1609.344
 ROUTES_SUBDIR = "routes"
 
 __all__ = ["METERS_PER_MILE", "ProjectedLine", "Route", "TownOnRoute", "POIOnRoute", "find_route", "load_routes",
-           "normalize_route_name", "route_projection"]
+           "normalize_route_name", "progress_after", "route_projection"]
 
 
 class TownOnRoute(NamedTuple):
@@ -138,28 +138,39 @@ class ProjectedLine:
 
 
 # -- the route ----------------------------------------------------------------------------------
+_GEOMETRY = frozenset({"_proj", "_fwd", "_inv", "_line", "_length_m"})
+
+
 class Route(ProjectedLine):
     """An immutable named route, in one direction of travel (``reversed()`` gives the other)."""
 
-    __slots__ = ("_raw", "_forward", "_proj", "_fwd", "_inv", "_line", "_length_m", "_memo")
+    __slots__ = ("_raw", "_forward", "_proj_hint", "_proj", "_fwd", "_inv", "_line", "_length_m", "_memo")
 
     def __init__(self, raw: RawRoute, *, forward: bool = True, _proj: str | None = None) -> None:
-        proj = _proj or route_projection(list(raw.polyline))
-        fwd, inv = _transformers(proj)
-        lons = [p[0] for p in raw.polyline]
-        lats = [p[1] for p in raw.polyline]
-        xs, ys = fwd.transform(lons, lats)
-        line = LineString(list(zip(xs, ys)))
-        shapely.prepare(line)
         set_ = object.__setattr__
         set_(self, "_raw", raw)
         set_(self, "_forward", forward)
-        set_(self, "_proj", proj)
-        set_(self, "_fwd", fwd)
-        set_(self, "_inv", inv)
-        set_(self, "_line", line)
-        set_(self, "_length_m", float(line.length))
+        set_(self, "_proj_hint", _proj)
         set_(self, "_memo", {})
+
+    def __getattr__(self, name: str) -> object:
+        """The projected geometry is built on first use: a prompt that only needs the routes'
+        names never pays for eight projections (~20-60 ms of pyproj each)."""
+        if name not in _GEOMETRY:
+            raise AttributeError(name)
+        self._project()
+        return object.__getattribute__(self, name)
+
+    def _project(self) -> None:
+        raw = self._raw
+        proj = self._proj_hint or route_projection(list(raw.polyline))
+        fwd, inv = _transformers(proj)
+        xs, ys = fwd.transform([p[0] for p in raw.polyline], [p[1] for p in raw.polyline])
+        line = LineString(list(zip(xs, ys)))
+        shapely.prepare(line)
+        for name, value in (("_proj", proj), ("_fwd", fwd), ("_inv", inv), ("_line", line),
+                            ("_length_m", float(line.length))):
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Route is immutable")
@@ -241,6 +252,11 @@ class Route(ProjectedLine):
         raise KeyError(town_id)
 
     @property
+    def is_loop(self) -> bool:
+        """A circuit (North Coast 500): it starts and ends in the same town."""
+        return self._raw.endpoints[0] == self._raw.endpoints[1]
+
+    @property
     def origin(self) -> RouteTown:
         return self.town(self.endpoints[0])
 
@@ -281,6 +297,15 @@ class Route(ProjectedLine):
             other._memo["reversed"] = self
             self._memo["reversed"] = other
         return other
+
+
+def progress_after(corridor, lat: float, lon: float, start_miles: float) -> float:
+    """The point's progress reached from ``start_miles``: on a loop a point at its start (home)
+    reached from farther round than half the loop is its end, the loop's full length."""
+    p = corridor.progress_miles(lat, lon)
+    if getattr(corridor, "is_loop", False) and start_miles - p > corridor.length_miles() / 2:
+        return p + corridor.length_miles()
+    return p
 
 
 # -- names ----------------------------------------------------------------------------------------

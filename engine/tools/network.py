@@ -93,6 +93,11 @@ class NetworkState:
 
     async def get_json(self, tool: str, url: str, params: dict[str, Any]) -> Any:
         """GET ``url`` and return its JSON body, or raise the tool error that says why not."""
+        return json_body(tool, await self.get(tool, url, params))
+
+    async def get(self, tool: str, url: str, params: dict[str, Any] | None = None) -> httpx.Response:
+        """GET ``url``: the response whatever its status, or the tool error of a transport failure
+        (for services whose error answers carry meaning, e.g. OSRM's ``NoRoute``)."""
         if self.offline():
             raise ToolUnavailable(tool, "offline", retryable=False)
         import httpx
@@ -105,7 +110,7 @@ class NetworkState:
             raise ToolUnavailable(tool, f"cannot reach {httpx.URL(url).host}: {exc}", retryable=False) from exc
         except httpx.HTTPError as exc:
             raise ToolResponseError(tool, f"HTTP failure: {exc}") from exc
-        return json_body(tool, response)
+        return response
 
 
 def json_body(tool: str, response: httpx.Response) -> Any:

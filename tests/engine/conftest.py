@@ -39,6 +39,8 @@ def server(request, monkeypatch):
     marker = request.node.get_closest_marker("standin_urls")
     if marker is not None:
         monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+        if "TRIPWRIGHT_ROUTING_URL" not in marker.args:
+            monkeypatch.delenv("TRIPWRIGHT_ROUTING_URL", raising=False)  # unset: estimated road miles
         for variable in marker.args:
             monkeypatch.setenv(variable, standin.url)
     yield standin

@@ -1,5 +1,5 @@
-"""A real HTTP server on 127.0.0.1 standing in for Open-Meteo, OpenWeatherMap One Call 3.0 and
-Nominatim in tests.
+"""A real HTTP server on 127.0.0.1 standing in for Open-Meteo, OpenWeatherMap One Call 3.0,
+Nominatim and OSRM in tests.
 
 By default it answers like the real services (a forecast computed from the query — One Call's 8
 daily rows start at ``onecall_today`` —; a Nominatim search from a small table). A test programs what comes next per path with ``then(path, ...)``:
@@ -58,6 +58,7 @@ class StandIn:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self.road = RoadNetwork()
 
     @property
     def url(self) -> str:
@@ -79,6 +80,8 @@ class StandIn:
         return [s for s in self.seen if s.path == path]
 
     def _next(self, path: str) -> Reply:
+        if path.startswith(ROUTE_PREFIX):  # one script for every routed coordinate list
+            path = ROUTE_PREFIX
         with self._lock:
             queue = self._script.get(path)
             return queue.pop(0) if queue else Reply()
@@ -95,6 +98,8 @@ class StandIn:
                 reply = standin._next(parts.path)
                 time.sleep(standin.latency_s + reply.delay_s)
                 body = reply.body if reply.body is not None else default_body(parts.path, query, standin.onecall_today)
+                if reply.body is None and reply.status == 200 and parts.path.startswith(ROUTE_PREFIX):
+                    reply, body = standin.road.answer(parts.path, query)
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", reply.content_type)
@@ -151,3 +156,74 @@ def onecall(query: dict[str, str], today: date) -> dict:
              for i in range(8)]
     return {"lat": float(query["lat"]), "lon": float(query["lon"]), "timezone": "Europe/Paris",
             "timezone_offset": offset, "daily": daily}
+
+
+# -- OSRM ---------------------------------------------------------------------------------------
+ROUTE_PREFIX = "/route/v1/driving/"
+
+
+@dataclass
+class RoadNetwork:
+    """OSRM's ``/route/v1/driving/{lon,lat;lon,lat…}`` as documented: a road that runs from
+    waypoint to waypoint through a bend (a point 2% of the leg off the straight line, so a test can
+    tell this geometry from the planner's corridor), ``factor`` × the great-circle distance long
+    (legs whose middle lies in a ``winding`` box: that box's factor),
+    at ``speed_mps``; ``NoRoute`` (HTTP 400) when a waypoint lies in one of ``no_road`` boxes
+    ((lat_min, lat_max, lon_min, lon_max)); ``snap_miles`` as every waypoint's snapping distance."""
+
+    factor: float = 1.2
+    speed_mps: float = 25.0
+    no_road: list[tuple[float, float, float, float]] = field(default_factory=list)
+    snap_miles: float = 0.05
+    winding: list[tuple[tuple[float, float, float, float], float]] = field(default_factory=list)  # (box, factor)
+
+    def answer(self, path: str, query: dict[str, str]) -> tuple[Reply, bytes]:
+        try:
+            points = [tuple(float(v) for v in pair.split(",")) for pair in path[len(ROUTE_PREFIX):].split(";")]
+            points = [(lat, lon) for lon, lat in points]
+        except ValueError:
+            return Reply(status=400), json.dumps({"code": "InvalidUrl", "message": "bad coordinates"}).encode()
+        if any(a <= lat <= b and c <= lon <= d for lat, lon in points for a, b, c, d in self.no_road):
+            return Reply(status=400), json.dumps({"code": "NoRoute", "message": "Impossible route between points"}).encode()
+        line = [points[0]]
+        for (a_lat, a_lon), (b_lat, b_lon) in zip(points, points[1:]):
+            bend = (a_lat + (b_lat - a_lat) / 2 + 0.02 * (b_lon - a_lon), a_lon + (b_lon - a_lon) / 2 - 0.02 * (b_lat - a_lat))
+            line += [bend, (b_lat, b_lon)]
+        metres = sum(_haversine_m(p, q) * self._factor(p, q) for p, q in zip(points, points[1:]))
+        geometry = (polyline_encode(line) if query.get("geometries", "polyline") == "polyline"
+                    else {"type": "LineString", "coordinates": [[lon, lat] for lat, lon in line]})
+        body = {"code": "Ok", "routes": [{"distance": round(metres, 1), "duration": round(metres / self.speed_mps, 1),
+                                          "weight": round(metres / self.speed_mps, 1), "weight_name": "routability",
+                                          "geometry": geometry, "legs": []}],
+                "waypoints": [{"name": "", "location": [lon, lat], "distance": self.snap_miles * 1609.344,
+                               "hint": ""} for lat, lon in points]}
+        return Reply(), json.dumps(body).encode()
+
+
+    def _factor(self, p: tuple[float, float], q: tuple[float, float]) -> float:
+        """A leg whose middle lies in a winding box is that much longer (mountain roads)."""
+        lat, lon = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+        return next((f for (a, b, c, d), f in self.winding if a <= lat <= b and c <= lon <= d), self.factor)
+
+
+def _haversine_m(p: tuple[float, float], q: tuple[float, float]) -> float:
+    import math
+    (lat1, lon1), (lat2, lon2) = p, q
+    h = (math.sin(math.radians(lat2 - lat1) / 2) ** 2
+         + math.cos(math.radians(lat1)) * math.cos(math.radians(lat2)) * math.sin(math.radians(lon2 - lon1) / 2) ** 2)
+    return 2 * 6371008.8 * math.asin(min(1.0, math.sqrt(h)))
+
+
+def polyline_encode(points: list[tuple[float, float]], precision: int = 5) -> str:
+    """Google's encoded polyline (OSRM's default ``geometries=polyline``)."""
+    out, prev = [], (0, 0)
+    for lat, lon in points:
+        cur = (round(lat * 10 ** precision), round(lon * 10 ** precision))
+        for delta in (cur[0] - prev[0], cur[1] - prev[1]):
+            value = ~(delta << 1) if delta < 0 else delta << 1
+            while value >= 0x20:
+                out.append(chr((0x20 | (value & 0x1F)) + 63))
+                value >>= 5
+            out.append(chr(value + 63))
+        prev = cur
+    return "".join(out)

@@ -39,6 +39,7 @@ EXPECTED = {
     "route_des_grandes_alpes": (100, 5000, 8, 10),
     "blue_ridge_parkway": (100, 5000, 8, 10),
     "oregon_coast": (100, 5000, 8, 10),
+    "north_coast_500": (100, 5000, 8, 10),
 }
 TRUST = {"us": ((24.5, 49.5), (-125.0, -66.0)), "europe": ((35.0, 71.0), (-11.0, 40.0))}
 SLUGS = sorted(EXPECTED)
