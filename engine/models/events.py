@@ -36,6 +36,9 @@ class StreamEvent(Value):
     cache_hit: bool | None = None
     decision_note: str | None = None
     progress_pct: int = Field(default=0, ge=0, le=100)
+    # Why a run stopped, as a stable label (seed 002 §5.5: ``invalid_model_output``); only on
+    # error events that have one. Additive: older readers ignore it.
+    reason: str | None = None
 
     @property
     def critical(self) -> bool:

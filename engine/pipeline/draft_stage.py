@@ -25,8 +25,8 @@ async def draft_stage(run, inputs):
                          note=f"answer rejected ({len(errors)} error(s): {errors[0]}); rolled back to "
                               f"checkpoint '{last.node if last else 'tools'}', re-asking once with the schema")
 
-    choices = await drafter(inputs, on_reject=rejected)
-    run.cancel.raise_if_cancelled()
+    # A cancel meanwhile cancels the model's HTTP request itself, not only the next node.
+    choices = await run.cancel.interruptible(drafter(inputs, on_reject=rejected))
     meter = drafter.client.meter
     ms = int((time.perf_counter() - started) * 1000)
     if choices is None:

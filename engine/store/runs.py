@@ -125,6 +125,11 @@ class Runs:
         run = self._s.scalars(stmt).first()
         return RunStatus(**_status(run)) if run else None
 
+    def recent(self, limit: int = 10) -> list[RunStatus]:
+        """The org's newest runs first (diagnostics: status and model cost per run)."""
+        stmt = select(AgentRun).order_by(AgentRun.created_at.desc(), AgentRun.run_id).limit(limit)
+        return [RunStatus(**_status(r)) for r in self._s.scalars(stmt)]
+
     def running(self) -> list[RunStatus]:
         rows = self._s.scalars(select(AgentRun).where(AgentRun.status == "running").order_by(AgentRun.created_at))
         return [RunStatus(**_status(r)) for r in rows]

@@ -79,6 +79,8 @@ def test_garbage_twice_halts_with_invalid_model_output(intent_path, tmp_path) ->
     rows = [json.loads(line) for line in events.read_text().splitlines()]
     errors = [e for e in rows if e["status"] == "error"]
     assert errors and errors[0]["decision_note"].startswith("invalid_model_output")
+    assert errors[0]["reason"] == "invalid_model_output"  # the stream says why, not only --out (seed 002 §5.5)
+    assert all(e["reason"] is None for e in rows if e["status"] != "error")
     assert done.stderr.startswith("tripwright: invalid_model_output")
 
 
@@ -91,21 +93,21 @@ def test_ids_outside_the_enums_are_invalid(intent_path, tmp_path) -> None:
     assert "admin_token_vault" in server.chat_requests()[1]["messages"][-1]["content"]
 
 
-def test_429_and_5xx_are_retried_within_the_policy(intent_path, tmp_path) -> None:
-    script = [Reply(status=429, body=error_body(429, "slow down"), headers={"retry-after": "0.1"}),
-              Reply(status=503, body=error_body(503, "overloaded")), first_choices]
-    with ScriptedServer(script) as server:
+@pytest.mark.parametrize("first", [Reply(status=429, body=error_body(429, "slow down"), headers={"retry-after": "0.1"}),
+                                   Reply(status=503, body=error_body(503, "overloaded"))])
+def test_429_and_5xx_are_retried_once_within_the_policy(intent_path, tmp_path, first) -> None:
+    with ScriptedServer([first, first_choices]) as server:
         done, out, _ = plan_llm(server, intent_path, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert len(server.chat_requests()) == 3 and json.loads(out.read_text())["llm_meta"]["llmCalls"] == 1
+    assert len(server.chat_requests()) == 2 and json.loads(out.read_text())["llm_meta"]["llmCalls"] == 1
     assert "warning" not in done.stderr
 
 
-def test_5xx_beyond_the_retries_degrades_to_the_rule_based_plan(intent_path, tmp_path) -> None:
+def test_5xx_beyond_the_retry_degrades_to_the_rule_based_plan(intent_path, tmp_path) -> None:
     with ScriptedServer(default=Reply(status=500, body=error_body(500, "boom"))) as server:
         done, out, _ = plan_llm(server, intent_path, tmp_path)
-    assert done.returncode == 0 and len(server.chat_requests()) == 3  # 1 + 2 retries
-    assert done.stderr.count("\n") == 1 and "HTTP 500" in done.stderr and "after 3 tries" in done.stderr
+    assert done.returncode == 0 and len(server.chat_requests()) == 2  # the executor's policy: 1 + 1 retry
+    assert done.stderr.count("\n") == 1 and "HTTP 500" in done.stderr and "after 2 tries" in done.stderr
     assert json.loads(out.read_text())["llm_meta"] == {}
 
 
@@ -113,9 +115,9 @@ def test_a_slow_model_times_out_and_the_plan_is_rule_based(intent_path, tmp_path
     with ScriptedServer(default=Reply(content="{}", delay_s=3)) as server:
         done, out, _ = plan_llm(server, intent_path, tmp_path, OPENAI_TIMEOUT_S="0.5")
     assert done.returncode == 0, done.stderr
-    assert len(server.chat_requests()) == 1  # a timeout is not retried
-    assert done.stderr.strip() == ("tripwright: warning: model unavailable (the model did not answer within 0.5 s); "
-                                   "planned rule-based")
+    assert len(server.chat_requests()) == 2  # a timeout is retried once, as every tool's
+    assert done.stderr.strip() == ("tripwright: warning: model unavailable (the model did not answer within 0.5 s, "
+                                   "after 2 tries); planned rule-based")
     assert json.loads(out.read_text())["status"] == "ok"
 
 
