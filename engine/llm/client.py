@@ -50,6 +50,7 @@ class LLMClient:
         if self.executor is None:
             from engine.tools.executor import ToolExecutor
             self.executor = ToolExecutor()
+        self.executor.quiet_tools.add(TOOL)  # ModelUnavailable's one line says what failed
         return self.executor
 
     async def ask_json(self, node: str, messages: list[dict], schema: type[BaseModel]) -> tuple[str, CallUsage]:

@@ -110,6 +110,9 @@ class ToolExecutor:
         self._breakers: dict[str, Breaker] = {}
         self._inflight: dict[str, asyncio.Future] = {}
         self._delays = simulated_delays()
+        # Tools whose callers say what failed in their own words (the model's one warning line on
+        # the CLI): their errors and slow calls are logged at INFO, not as warnings.
+        self.quiet_tools: set[str] = set()
 
     # -- public -----------------------------------------------------------------------------------
     async def call(self, tool: str, fn: Callable[[Any], Any], request: Any, *,
@@ -246,11 +249,14 @@ class ToolExecutor:
         stats.latencies_ms.append(elapsed_ms)
         if elapsed_ms > soft_s * 1000:
             stats.slow += 1
-            log.warning("tool_slow", tool=tool, latency_ms=round(elapsed_ms, 1))
+            self._log(tool)("tool_slow", tool=tool, latency_ms=round(elapsed_ms, 1))
         breaker.record(True, self._clock())
         if self.observer is not None:
             self.observer.tool_call(tool, elapsed_ms, False)
         return result
+
+    def _log(self, tool: str):
+        return log.info if tool in self.quiet_tools else log.warning
 
     def _breaker(self, tool: str) -> Breaker:
         breaker = self._breakers.get(tool)
@@ -262,7 +268,7 @@ class ToolExecutor:
     def _count_error(self, tool: str, stats: ToolStats, exc: ToolError) -> None:
         stats.errors += 1
         stats.error_reasons[exc.kind] = stats.error_reasons.get(exc.kind, 0) + 1
-        log.warning("tool_error", tool=tool, reason=exc.kind, detail=exc.reason)
+        self._log(tool)("tool_error", tool=tool, reason=exc.kind, detail=exc.reason)
         if self.observer is not None:
             self.observer.tool_error(tool, exc.kind)
 

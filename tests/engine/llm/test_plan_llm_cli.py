@@ -204,14 +204,36 @@ def test_without_llm_the_cli_never_imports_openai(intent_path, tmp_path) -> None
     assert done.stdout.strip().splitlines()[-1] == "False"
 
 
-def test_usage_is_logged_for_diagnostics_and_road_trips_say_they_are_rule_based(intent_path, tmp_path) -> None:
+def test_usage_is_logged_for_diagnostics(intent_path, tmp_path) -> None:
     with ScriptedServer([first_choices]) as server:
         done = tw(server.base_url, "-v", "plan", "--llm", "--intent", str(intent_path), "--today", TODAY)
     assert done.returncode == 0
     assert "llm_usage" in done.stderr and "invalidOutputs=0" in done.stderr and "costUsd=0.00036" in done.stderr
-    with ScriptedServer() as server:
-        road = tw(server.base_url, "plan", "--llm", "--prompt", "LA to Chicago via Route 66, 7 days from 2027-05-03",
-                  "--today", TODAY)
-        assert server.chat_requests() == []
-    assert road.returncode == 0, road.stderr
-    assert road.stderr.strip() == "tripwright: warning: the model does not draft road trips yet; planned rule-based"
+
+
+def road_nights(request: dict) -> Reply:
+    """Two nights from the corridor's own towns, in driving order."""
+    facts = json.loads(request["messages"][1]["content"].split("\n", 1)[1])
+    towns = facts["towns"]
+    picks = [towns[len(towns) // 3]["id"], towns[2 * len(towns) // 3]["id"]]
+    return Reply(content=json.dumps({"overnights": picks, "stops": []}))
+
+
+def test_a_road_trip_is_drafted_by_the_model(tmp_path) -> None:
+    out, events = tmp_path / "out.json", tmp_path / "events.jsonl"
+    with ScriptedServer(default=road_nights) as server:
+        done = tw(server.base_url, "plan", "--llm", "--prompt", "LA to Chicago via Route 66, 7 days from 2027-05-03",
+                  "--out", str(out), "--events", str(events), "--today", TODAY)
+        [asked] = server.chat_requests()
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    proposed = road_nights(asked).content
+    facts = json.loads(asked["messages"][1]["content"].split("\n", 1)[1])
+    names = {t["id"]: t["name"] for t in facts["towns"]}
+    itinerary = json.loads(out.read_text())
+    anchors = [d["anchor"]["name"] for d in itinerary["days"]]
+    for town_id in json.loads(proposed)["overnights"]:
+        assert names[town_id] in anchors  # "Vega, TX": the proposed night, on whichever day the planner chose
+    assert itinerary["llm_meta"]["model"] == "gpt-4o-mini" and itinerary["llm_meta"]["llmCalls"] == 1
+    nodes = [json.loads(line)["node"] for line in events.read_text().splitlines()]
+    assert "draft" in nodes and nodes.index("draft") > nodes.index("planner")
