@@ -214,7 +214,8 @@ def namespace(result: PlanResult, intent) -> dict[str, Any]:
             "plan": result.plan, "facts": result.inputs.facts if result.inputs else None}
 
 
-async def run_scenario_async(scenario: Scenario | str | Path, drafter=None) -> ScenarioOutcome:
+async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *, drafter_for=None) -> ScenarioOutcome:
+    """``drafter``: a model drafter; ``drafter_for(intent)`` makes one for the scenario's mode."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     outcome = ScenarioOutcome(scenario_id=scenario.scenario_id, path=scenario.path,
@@ -224,6 +225,8 @@ async def run_scenario_async(scenario: Scenario | str | Path, drafter=None) -> S
         checks = [(p, SafeExpression(p.predicate)) for p in scenario.must_satisfy]
         session = build_session(scenario)
         intent = scenario_intent(scenario, session)
+        if drafter_for is not None:
+            drafter = drafter_for(intent)  # the city or the road drafter, by the scenario's mode
         result = await session.plan(intent, edits=resolved_edits(scenario), drafter=drafter)
     except UnsafeExpression as exc:
         outcome.failures.append(f"predicate rejected: {exc}")
@@ -292,7 +295,7 @@ async def run_suite_async(paths: Iterable[str | Path] | None = None, drafter_fac
             outcomes.append(ScenarioOutcome(scenario_id=path.stem, path=str(path), expected_status="?",
                                             status="invalid", failures=[f"invalid scenario: {exc}"]))
             continue
-        outcomes.append(await run_scenario_async(scenario, drafter_factory() if drafter_factory else None))
+        outcomes.append(await run_scenario_async(scenario, drafter_for=drafter_factory))
     return SuiteReport(outcomes)
 
 
@@ -323,8 +326,8 @@ def run_suite(paths: Iterable[str | Path] | None = None, *, out: TextIO | None =
 
 
 def _drafters():
-    """(factory of a Drafter per scenario, the shared client); (None, None) and a warning when the
-    model cannot be used: the suite then runs rule-based."""
+    """(factory of a drafter per scenario intent — road trips get the road drafter —, the shared
+    client); (None, None) and a warning when the model cannot be used: the suite then runs rule-based."""
     from engine.errors import ModelUnavailable
     from engine.llm.client import LLMClient
     from engine.llm.config import config_from_env
@@ -334,7 +337,8 @@ def _drafters():
     except ModelUnavailable as exc:
         print(f"tripwright eval: warning: model unavailable ({exc.reason}); rule-based figures", file=sys.stderr)
         return None, None
-    return (lambda: Drafter(client)), client
+    from engine.llm.road_drafting import RoadDrafter
+    return (lambda intent: RoadDrafter(client) if intent.mode == "road_trip" else Drafter(client)), client
 
 
 def main(argv: list[str] | None = None, *, llm: bool = False) -> int:

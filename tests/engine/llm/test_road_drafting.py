@@ -142,3 +142,19 @@ def test_random_schema_valid_road_proposals_end_verified_or_explained(session, s
     else:
         assert result.status == "error" and result.failure.message.startswith("Unable to")
         assert result.events[-2].reason == "infeasible_plan"
+
+
+def test_a_drafted_road_trip_is_scored_on_the_seed_000_families(session) -> None:
+    """``tripwright eval --llm`` scores road trips too: commonsense = direction, pacing, geocoding;
+    hard = the corridor and the daily cap the user set."""
+    from engine.evaluation.travelplanner import family_checks, figures
+    intent = RoadTripIntent(**ROUTE66)
+    with ScriptedServer(default=evenly) as server:
+        result, _ = plan(session, server, intent)
+    checks = family_checks(result, intent)
+    assert checks == {"road_direction": True, "road_pacing": True, "road_geocoding": True,
+                      "road_corridor": True, "road_daily_cap": True}
+    values = figures([checks, None])  # one delivered road trip, one scenario without a plan
+    assert values["delivery_rate"] == 0.5 and values["final_pass_rate"] == 0.5
+    assert values["commonsense_micro"] == 3 / 8 and values["hard_micro"] == 2 / 4
+    assert values["commonsense_macro"] == 0.5 and values["hard_macro"] == 0.5
