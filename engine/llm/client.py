@@ -10,6 +10,7 @@ reason. The SDK's own retries are 0 (its defaults are 600 s and 2 retries)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from typing import Any
@@ -23,6 +24,17 @@ from .usage import CallUsage, UsageMeter, call_usage
 
 TOOL = "llm"  # the executor's name for model calls (breaker, stats, metric labels)
 SOFT_SHARE = 0.8  # a model call slower than this share of the timeout is logged as slow
+
+
+@functools.cache
+def tls_context():
+    """The system's CA bundle, read once per process: each SDK client would read it again
+    (~80 ms, most of a run's overhead outside the model call)."""
+    try:
+        from httpx2 import create_ssl_context  # the openai SDK's HTTP stack (3.x)
+    except ImportError:  # pragma: no cover - older SDKs run on httpx
+        from httpx import create_ssl_context
+    return create_ssl_context()
 
 
 def response_format(schema: type[BaseModel]) -> dict:
@@ -41,9 +53,10 @@ class LLMClient:
 
     def _client(self):
         if self._sdk is None:
-            from openai import AsyncOpenAI  # lazy: ~1 s to import
+            from openai import AsyncOpenAI, DefaultAsyncHttpxClient  # lazy: ~1 s to import
             self._sdk = AsyncOpenAI(base_url=self.config.base_url, api_key=self.config.api_key,
-                                    timeout=self.config.timeout_s, max_retries=0)
+                                    timeout=self.config.timeout_s, max_retries=0,
+                                    http_client=DefaultAsyncHttpxClient(verify=tls_context()))
         return self._sdk
 
     def _executor(self):
