@@ -45,6 +45,7 @@ from ..models import IntentV1, RoadTripIntent, StreamEvent
 from .cache import DEFAULT_IDEMPOTENCY_TTL, idempotency_key
 from .columns import new_id
 from .run_lease import Lease
+from .runs import result_cost_micro_usd
 from .records import IdempotencyHit, RunState, Version, VersionSummary
 from .store import OrgScope, Store
 from .tenancy import OrgContext
@@ -279,7 +280,7 @@ class PlanRecorder:
         try:
             return self._save(ticket, result, events, intent, llm_meta, note, based_on)
         except TripwrightError as exc:  # VersionCapError, a trip deleted meanwhile, the database
-            self._close(ticket, events, "error", _one_line(exc), result.checkpoints, cost_micro_usd(result))
+            self._close(ticket, events, "error", _one_line(exc), result.checkpoints, result_cost_micro_usd(result))
             raise
 
     def abandon(self, ticket: RunTicket, result: Any = None, *, error: str = "") -> None:
@@ -289,7 +290,7 @@ class PlanRecorder:
         status, message = _outcome(result, error)
         events = self._closing(ticket, result.events if result is not None else [])
         self._close(ticket, events, status, message, result.checkpoints if result is not None else None,
-                    cost_micro_usd(result))
+                    result_cost_micro_usd(result))
 
     def _closing(self, ticket: RunTicket, result_events: list[StreamEvent]) -> list[StreamEvent]:
         """Mark the ticket done and hand over every event not written yet."""
@@ -309,7 +310,7 @@ class PlanRecorder:
         with self._released(ticket), self._writing(ticket, events) as repo:
             # The checkpoints name the version's plan instead of repeating it (one copy of a plan).
             repo.runs.finish(run_id, "completed", checkpoints=result.checkpoints, version_plan=result.plan,
-                             cost_micro_usd=cost_micro_usd(result))
+                             cost_micro_usd=result_cost_micro_usd(result))
             intent = intent if intent is not None else ticket.intent
             summary = repo.versions.save(trip_id, result.itinerary, intent=intent, plan=result.plan,
                                          llm_meta=llm_meta, run_id=run_id, note=note, based_on=based_on)
@@ -328,11 +329,6 @@ class PlanRecorder:
             discarded = ticket.created_trip and repo.trips.discard_if_empty(str(ticket.trip_id))
         log.info("plan_run_closed", run_id=run_id, status=status, events=ticket.recorded,
                  trip_discarded=bool(discarded))
-
-
-def cost_micro_usd(result: Any) -> int:
-    """What the run's model calls cost (``PlanResult.cost_usd``), in micro-dollars for the row."""
-    return round((getattr(result, "cost_usd", 0.0) or 0.0) * 1_000_000)
 
 
 def _outcome(result: Any, error: str) -> tuple[RunState, str]:
