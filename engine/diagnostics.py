@@ -44,7 +44,16 @@ def collect(executor: Any | None = None) -> dict:
     metrics = METRICS.snapshot()
     cost = sum(row.get("sum", 0.0) for row in metrics.get("cost_usd", []))
     return {"generated_at": datetime.now(timezone.utc).isoformat(), "tools": tools, "cost_usd": cost,
-            "metrics": metrics, "prometheus": METRICS.prometheus_text()}
+            "llm": METRICS.llm_figures(), "metrics": metrics, "prometheus": METRICS.prometheus_text()}
+
+
+def run_costs(runs: list[Any]) -> dict:
+    """Model cost per run from stored run rows (``RunStatus``, newest first)."""
+    costs = [r.cost_micro_usd / 1_000_000 for r in runs]
+    return {"count": len(runs), "total_cost_usd": round(sum(costs), 6),
+            "mean_cost_usd": round(sum(costs) / len(costs), 6) if costs else 0.0,
+            "last": [{"run_id": r.run_id, "status": r.status, "created_at": r.created_at.isoformat(),
+                      "cost_usd": c} for r, c in zip(runs, costs)]}
 
 
 def _percentiles(values: list[float]) -> dict:
@@ -120,6 +129,15 @@ def human(report: dict) -> str:
         p50, p95 = (t["latency_ms"][k] for k in ("p50", "p95"))
         lines.append(f"{tool:<16}{t['calls']:>6}{t['cache_hit_rate']:>10.0%}{_ms(p50):>9}{_ms(p95):>9}  "
                      f"{t['breaker']:<10} {errors}")
+    llm = report.get("llm") or {}
+    if llm.get("calls") or llm.get("invalid_outputs"):
+        lines.append(f"Model: {llm['calls']} call(s), {llm['invalid_outputs']} invalid output(s) "
+                     f"(invalid-output rate {llm['invalid_output_rate']:.1%}), cost ${llm['cost_usd']:.4f}")
+    runs = report.get("runs")
+    if runs:
+        lines.append(f"Recent runs: {runs['count']}, model cost per run ${runs['mean_cost_usd']:.4f} "
+                     f"(total ${runs['total_cost_usd']:.4f})")
+        lines += [f"  {r['created_at'][:19]}  {r['status']:<10} ${r['cost_usd']:.4f}  {r['run_id']}" for r in runs["last"]]
     return "\n".join(lines)
 
 

@@ -3,7 +3,7 @@
 
     node_latency_ms{node}  e2e_latency_ms  ttfe_ms  tool_latency_ms{tool}      histograms
     tool_errors_total{tool,reason}  repair_cycles_total{success}
-    invalid_output_total{node}  sse_events_sent_total{node}                    counters
+    invalid_output_total{node}  llm_calls_total{node}  sse_events_sent_total{node}    counters
     cache_hit_rate{tool} (sliding 5 minutes)  active_runs                      gauges
     cost_usd{node}                                                             summary
 
@@ -39,6 +39,8 @@ class Metrics:
         self.tool_errors_total = Counter("tool_errors_total", "Tool failures", ["tool", "reason"], registry=r)
         self.repair_cycles_total = Counter("repair_cycles_total", "Repair cycles run", ["success"], registry=r)
         self.invalid_output_total = Counter("invalid_output_total", "Invalid model outputs", ["node"], registry=r)
+        # The denominator of the seed's invalid_output_rate (schema rejects / model calls).
+        self.llm_calls_total = Counter("llm_calls_total", "Model calls answered", ["node"], registry=r)
         self.sse_events_sent_total = Counter("sse_events_sent_total", "Stream events emitted", ["node"], registry=r)
         self.cache_hit_rate = Gauge("cache_hit_rate", "Cache hit rate over 5 minutes", ["tool"], registry=r)
         self.active_runs = Gauge("active_runs", "Runs in flight", registry=r)
@@ -71,6 +73,16 @@ class Metrics:
     def repair_cycles(self, cycles: int, success: bool) -> None:
         if cycles:
             self.repair_cycles_total.labels(str(success).lower()).inc(cycles)
+
+    def llm_figures(self) -> dict:
+        """Model calls, invalid outputs, their rate and the priced cost, over every node."""
+        def total(metric, suffix: str) -> float:
+            return sum(s.value for f in metric.collect() for s in f.samples if s.name.endswith(suffix))
+        calls = total(self.llm_calls_total, "_total")
+        invalid = total(self.invalid_output_total, "_total")
+        return {"calls": int(calls), "invalid_outputs": int(invalid),
+                "invalid_output_rate": round(invalid / calls, 4) if calls else 0.0,
+                "cost_usd": round(total(self.cost_usd, "_sum"), 6)}
 
     def prometheus_text(self) -> str:
         return generate_latest(self.registry).decode()

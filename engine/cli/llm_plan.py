@@ -1,7 +1,8 @@
 """``tripwright plan --llm``: the configured model extracts the intent (from ``--prompt``) and
 proposes the choices; the engine schedules, verifies and repairs. An endpoint that cannot be used
 → the rule-based plan, exit 0, one warning line on stderr; an answer invalid twice → exit 3 with
-``{"status": "error", "reason": "invalid_model_output", ...}`` in ``--out``."""
+``{"status": "error", "reason": "invalid_model_output", ...}`` in ``--out``. Road trips: the model
+proposes the nights and stops among the corridor's towns (``engine/llm/road_drafting.py``)."""
 
 from __future__ import annotations
 
@@ -23,14 +24,15 @@ def warn(reason: str) -> None:
     print(f"tripwright: warning: model unavailable ({reason}); planned rule-based", file=sys.stderr)
 
 
-def model_client():
-    """The client for the effective config, or None (and the warning) when it cannot work."""
+def model_client(executor=None):
+    """The client for the effective config, or None (and the warning) when it cannot work.
+    ``executor``: the session's tool executor, so the model's breaker and stats sit beside the tools'."""
     from engine.llm.client import LLMClient
     from engine.llm.config import config_from_env
     from engine.settings import apply_env, load_settings
     try:
         settings = apply_env(load_settings().settings)
-        return LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))
+        return LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)), executor=executor)
     except ModelUnavailable as exc:
         warn(exc.reason)
         return None
@@ -111,9 +113,17 @@ def llm_meta(drafter, *, extracted: bool) -> dict:
 
 
 def run_plan_llm(args, session, outputs, today) -> int:
+    from .plan_cmd import _save_diagnostics
+    try:
+        return _run_plan_llm(args, session, outputs, today)
+    finally:
+        _save_diagnostics(session)  # the model's calls, errors, invalid outputs and cost too
+
+
+def _run_plan_llm(args, session, outputs, today) -> int:
     from engine.llm.drafting import Drafter
     from .plan_cmd import check_not_past, read_intent_file, report_plan
-    client = model_client()
+    client = model_client(session.toolbox.executor)
     extracted = False
     try:
         if args.intent is not None:
@@ -125,7 +135,8 @@ def run_plan_llm(args, session, outputs, today) -> int:
     check_not_past(intent, today)
     drafter = None
     if client is not None and intent.mode == "road_trip":
-        print("tripwright: warning: the model does not draft road trips yet; planned rule-based", file=sys.stderr)
+        from engine.llm.road_drafting import RoadDrafter
+        drafter = RoadDrafter(client)  # nights and stops from the corridor's towns; the invariants decide
     elif client is not None:
         ideas = _trip_ideas(args.trip) if args.save and args.trip else []
         brief, brief_meta = _chat_brief(client, args.trip if args.save else None)

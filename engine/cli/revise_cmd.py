@@ -25,14 +25,15 @@ def run_revise(args) -> int:
     outputs = Outputs.check({"--out": args.out}, inputs={})
     with org_scope() as repo:
         intent, material = revision_material(repo, args.trip_id)
+    session = PlanningSession(default_catalog(), today=_today(args.today))
     try:
         from .llm_plan import stored_key
         settings = apply_env(load_settings().settings)
-        client = LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))
+        client = LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)),
+                           executor=session.toolbox.executor)  # breaker and stats beside the tools'
     except ModelUnavailable as exc:
         raise InputError("model", f"revise needs the model: {exc.reason}") from None
     reviser = Reviser(client, material)
-    session = PlanningSession(default_catalog(), today=_today(args.today))
     from .trips_cmd import plan_and_save
     result = plan_and_save(session, intent, trip_id=args.trip_id, name=None, drafter=reviser,
                            meta_of=lambda _r: {**reviser.meta, **client.meter.summary()} if reviser.meta else None,

@@ -235,9 +235,10 @@ def namespace(result: PlanResult, intent) -> dict[str, Any]:
             "plan": result.plan, "facts": result.inputs.facts if result.inputs else None}
 
 
-async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *,
+async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *, drafter_for=None,
                              executor: ToolExecutor | None = None,
                              network: NetworkState | None = None) -> ScenarioOutcome:
+    """``drafter``: a model drafter; ``drafter_for(intent)`` makes one for the scenario's mode."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     outcome = ScenarioOutcome(scenario_id=scenario.scenario_id, path=scenario.path,
@@ -247,6 +248,8 @@ async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *,
         checks = [(p, SafeExpression(p.predicate)) for p in scenario.must_satisfy]
         session = build_session(scenario, executor, network)
         intent = scenario_intent(scenario, session)
+        if drafter_for is not None:
+            drafter = drafter_for(intent)  # the city or the road drafter, by the scenario's mode
         result = await session.plan(intent, edits=resolved_edits(scenario), drafter=drafter)
     except UnsafeExpression as exc:
         outcome.failures.append(f"predicate rejected: {exc}")
@@ -320,7 +323,7 @@ async def run_suite_async(paths: Iterable[str | Path] | None = None, drafter_fac
             outcomes.append(ScenarioOutcome(scenario_id=path.stem, path=str(path), expected_status="?",
                                             status="invalid", failures=[f"invalid scenario: {exc}"]))
             continue
-        outcomes.append(await run_scenario_async(scenario, drafter_factory() if drafter_factory else None,
+        outcomes.append(await run_scenario_async(scenario, drafter_for=drafter_factory,
                                                  executor=executor, network=network))
     await network.aclose()
     return SuiteReport(outcomes, tools=executor)
@@ -332,40 +335,66 @@ def run_suite(paths: Iterable[str | Path] | None = None, *, out: TextIO | None =
     ``llm``: each scenario is drafted by the configured model (falling back as ``plan --llm``).
     ``executor``: the tool executor to share (``main`` gives one with the store's durable cache)."""
     from .travelplanner import figures, format_figures
-    factory, client = _drafters() if llm else (None, None)
+    drafters = _Drafters.from_env() if llm else None
+    factory = drafters.for_intent if drafters else None
 
     async def run() -> SuiteReport:
         try:
             return await run_suite_async(paths, factory, executor)
         finally:
-            if client is not None:
-                await client.close()
+            if drafters is not None:
+                await drafters.close()
     report = asyncio.run(run())
     print(report.format(), file=out or sys.stdout)
     print(format_figures(figures([o.checks for o in report.outcomes]), "model" if factory else "rule-based"),
           file=out or sys.stdout)
-    if client is not None:
-        meter = client.meter
-        print(f"Model: {meter.llm_calls_total} call(s), invalid-output rate {meter.invalid_output_rate:.1%}, "
-              f"{meter.prompt_tokens}+{meter.completion_tokens} tokens"
-              + (f", ${meter.cost_usd:.4f}" if meter.priced else ", cost unknown (model not priced)"),
-              file=out or sys.stdout)
+    if drafters is not None:
+        print(drafters.summary(), file=out or sys.stdout)
     return report
 
 
-def _drafters():
-    """(factory of a Drafter per scenario, the shared client); (None, None) and a warning when the
-    model cannot be used: the suite then runs rule-based."""
-    from engine.errors import ModelUnavailable
-    from engine.llm.client import LLMClient
-    from engine.llm.config import config_from_env
-    from engine.llm.drafting import Drafter
-    try:
-        client = LLMClient(config_from_env())
-    except ModelUnavailable as exc:
-        print(f"tripwright eval: warning: model unavailable ({exc.reason}); rule-based figures", file=sys.stderr)
-        return None, None
-    return (lambda: Drafter(client)), client
+class _Drafters:
+    """A drafter per scenario (road trips get the road drafter), each with its own client and
+    meter — the cost kill switch is per run, as for ``plan --llm`` — on one shared executor."""
+
+    def __init__(self, config) -> None:
+        from engine.tools.executor import ToolExecutor
+        self.config, self.executor, self.made = config, ToolExecutor(), []
+
+    @classmethod
+    def from_env(cls) -> "_Drafters | None":
+        """None and a warning when the model cannot be used: the suite then runs rule-based."""
+        from engine.errors import ModelUnavailable
+        from engine.llm.config import config_from_env
+        try:
+            return cls(config_from_env())
+        except ModelUnavailable as exc:
+            print(f"tripwright eval: warning: model unavailable ({exc.reason}); rule-based figures", file=sys.stderr)
+            return None
+
+    def for_intent(self, intent):
+        from engine.llm.client import LLMClient
+        from engine.llm.drafting import Drafter
+        from engine.llm.road_drafting import RoadDrafter
+        client = LLMClient(self.config, executor=self.executor)
+        self.made.append(RoadDrafter(client) if intent.mode == "road_trip" else Drafter(client))
+        return self.made[-1]
+
+    async def close(self) -> None:
+        for drafter in self.made:
+            await drafter.client.close()
+
+    def summary(self) -> str:
+        meters = [d.client.meter for d in self.made]
+        calls = sum(m.llm_calls_total for m in meters)
+        invalid = sum(m.invalid_output_total for m in meters)
+        tokens = f"{sum(m.prompt_tokens for m in meters)}+{sum(m.completion_tokens for m in meters)} tokens"
+        cost = (f", ${sum(m.cost_usd for m in meters):.4f}" if all(m.priced for m in meters)
+                else ", cost unknown (model not priced)")
+        fallbacks = sum(d.warning is not None for d in self.made)
+        fell = f"; {fallbacks} scenario(s) planned rule-based (model unavailable)" if fallbacks else ""
+        return (f"Model: {calls} call(s), invalid-output rate {invalid / calls if calls else 0.0:.1%}, "
+                f"{tokens}{cost}{fell}")
 
 
 def main(argv: list[str] | None = None, *, llm: bool = False) -> int:

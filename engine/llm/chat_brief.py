@@ -126,7 +126,7 @@ async def summarize_planning_chat(client, messages, *, window: Window | None = N
     model = (os.environ.get("ITINERARY_CHAT_BRIEF_MODEL") or "").strip()
     if model and model != client.config.model:
         from .client import LLMClient
-        client = LLMClient(replace(client.config, model=model), client.meter)
+        client = LLMClient(replace(client.config, model=model), client.meter, client.executor)
     speakers = len({line.split("] ", 1)[1].split(":", 1)[0] for line in text.splitlines() if "] " in line})
     msgs = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Chat:\n{text}"}]
     try:

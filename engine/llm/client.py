@@ -1,29 +1,40 @@
-"""The OpenAI-compatible client: one ``AsyncOpenAI`` per config, explicit timeout and retries.
+"""The OpenAI-compatible client: one ``AsyncOpenAI`` per config, explicit timeout, SDK retries off.
 
-Retries follow the seed's ``fetchWithRetry``: 429, 5xx and a dropped connection are tried again
-(``max_retries`` times, jittered exponential backoff, ``Retry-After`` honoured up to a cap); a
-timeout is not (a slow server stays slow: the caller falls back at once). Everything that means
-"this endpoint cannot be used" becomes ``ModelUnavailable`` with a one-line reason. The SDK's own
-retries are off (its defaults are 600 s and 2 retries). Later this policy should run through the
-shared tool executor (engine/tools) so breaker state and metrics are shared."""
+Every chat call runs under the shared tool executor's policy (engine/tools/executor.py) as the tool
+``llm``: its breaker, exactly one retry after 200–500 ms of jitter on a timeout, a 429, a 5xx or a
+dropped connection (``Retry-After`` honoured when it fits the budget), never on a refusal (401, 404,
+a 400) or an answer that is not a chat completion; ``tool_latency_ms{tool="llm"}`` and
+``tool_errors_total{tool="llm",reason}``. There is no cache: a model's answer is never replayed.
+Everything that means "this endpoint cannot be used" becomes ``ModelUnavailable`` with a one-line
+reason. The SDK's own retries are 0 (its defaults are 600 s and 2 retries)."""
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import json
-import random
 import time
 from typing import Any
 
 from pydantic import BaseModel
 
-from engine.errors import ModelUnavailable
+from engine.errors import ModelUnavailable, ToolError, ToolResponseError, ToolTimeout, ToolUnavailable
 
 from .config import LLMConfig
 from .usage import CallUsage, UsageMeter, call_usage
 
-BACKOFF_S = 0.25
-MAX_RETRY_AFTER_S = 2.0
+TOOL = "llm"  # the executor's name for model calls (breaker, stats, metric labels)
+SOFT_SHARE = 0.8  # a model call slower than this share of the timeout is logged as slow
+
+
+@functools.cache
+def tls_context():
+    """The system's CA bundle, read once per process: each SDK client would read it again
+    (~80 ms, most of a run's overhead outside the model call)."""
+    try:
+        from httpx2 import create_ssl_context  # the openai SDK's HTTP stack (3.x)
+    except ImportError:  # pragma: no cover - older SDKs run on httpx
+        from httpx import create_ssl_context
+    return create_ssl_context()
 
 
 def response_format(schema: type[BaseModel]) -> dict:
@@ -33,53 +44,74 @@ def response_format(schema: type[BaseModel]) -> dict:
 
 
 class LLMClient:
-    def __init__(self, config: LLMConfig, meter: UsageMeter | None = None) -> None:
+    def __init__(self, config: LLMConfig, meter: UsageMeter | None = None, executor=None) -> None:
         self.config = config
         self.meter = meter or UsageMeter()
         self.on_call = None  # called with each call's CallUsage (the pipeline turns it into an event)
+        self.executor = executor  # engine.tools.executor.ToolExecutor: the session's, else one of its own
         self.schema_mode = True  # False once the server refused json_schema: JSON mode + validation
         self._sdk = None
 
     def _client(self):
         if self._sdk is None:
-            from openai import AsyncOpenAI  # lazy: ~1 s to import
+            from openai import AsyncOpenAI, DefaultAsyncHttpxClient  # lazy: ~1 s to import
             self._sdk = AsyncOpenAI(base_url=self.config.base_url, api_key=self.config.api_key,
-                                    timeout=self.config.timeout_s, max_retries=0)
+                                    timeout=self.config.timeout_s, max_retries=0,
+                                    http_client=DefaultAsyncHttpxClient(verify=tls_context()))
         return self._sdk
+
+    def _executor(self):
+        if self.executor is None:
+            from engine.tools.executor import ToolExecutor
+            self.executor = ToolExecutor()
+        self.executor.quiet_tools.add(TOOL)  # ModelUnavailable's one line says what failed
+        return self.executor
 
     async def ask_json(self, node: str, messages: list[dict], schema: type[BaseModel]) -> tuple[str, CallUsage]:
         """The model's raw JSON text for ``messages`` (validated by the caller), and its usage."""
         if self.meter.cost_usd >= self.config.max_cost_usd:
             raise ModelUnavailable(f"this run's model cost reached the ${self.config.max_cost_usd:g} limit")
+        self._client()  # the SDK's import (~1 s) is not the endpoint's latency
         started = time.perf_counter()
-        answer = await self._with_retries(messages, schema)
+        tries = [0]
+        timeout = self.config.timeout_s
+        try:
+            # The executor's own timer is a backstop just past the SDK's, which names the wait.
+            answer, text = await self._executor().call_uncached(
+                TOOL, self._attempt, (messages, schema, tries),
+                soft_timeout_s=timeout * SOFT_SHARE, hard_timeout_s=timeout + 1.0)
+        except ToolError as exc:
+            after = f", after {tries[0]} tries" if tries[0] > 1 else ""
+            if exc.kind == "circuit_open":
+                raise ModelUnavailable(f"the model endpoint keeps failing ({exc.reason})") from None
+            raise ModelUnavailable(f"{exc.reason}{after}") from None
         usage = call_usage(node, self.config.model, getattr(answer, "usage", None),
                            int((time.perf_counter() - started) * 1000))
-        self.meter.count_call()
+        self.meter.count_call(node)
         self.meter.record(usage)
         if self.on_call is not None:
             self.on_call(usage)
-        return _content(answer), usage
+        return text, usage
 
-    async def _with_retries(self, messages: list[dict], schema: type[BaseModel]) -> Any:
+    async def _attempt(self, request: tuple[list[dict], type[BaseModel], list[int]]) -> tuple[Any, str]:
+        """One request, its failures as the executor's error kinds (which decide the retry)."""
         import openai
-        attempt = 0
-        while True:
-            try:
-                return await self._create(messages, schema)
-            except (openai.RateLimitError, openai.InternalServerError) as exc:
-                reason = f"HTTP {exc.status_code} from the model endpoint"
-                delay = _retry_after(exc)
-            except openai.APITimeoutError:
-                raise ModelUnavailable(f"the model did not answer within {self.config.timeout_s:g} s") from None
-            except openai.APIConnectionError as exc:
-                reason, delay = f"the model endpoint is unreachable ({_cause(exc)})", None
-            except openai.APIStatusError as exc:
-                raise ModelUnavailable(_status_reason(exc, self.config)) from None
-            attempt += 1
-            if attempt > self.config.max_retries:
-                raise ModelUnavailable(f"{reason}, after {attempt} tries")
-            await asyncio.sleep(delay if delay is not None else BACKOFF_S * 2 ** (attempt - 1) * random.uniform(0.8, 1.2))
+        messages, schema, tries = request
+        tries[0] += 1
+        try:
+            answer = await self._create(messages, schema)
+        except (openai.RateLimitError, openai.InternalServerError) as exc:
+            raise _labelled(ToolUnavailable(TOOL, f"HTTP {exc.status_code} from the model endpoint",
+                                            retry_after_s=_retry_after(exc)),
+                            "rate_limited" if exc.status_code == 429 else "http_5xx") from None
+        except openai.APITimeoutError:
+            raise ToolTimeout(TOOL, f"the model did not answer within {self.config.timeout_s:g} s") from None
+        except openai.APIConnectionError as exc:
+            raise _labelled(ToolUnavailable(TOOL, f"the model endpoint is unreachable ({_cause(exc)})"),
+                            "unreachable") from None
+        except openai.APIStatusError as exc:
+            raise _labelled(ToolResponseError(TOOL, _status_reason(exc, self.config)), f"http_{exc.status_code}") from None
+        return answer, _content(answer)
 
     async def _create(self, messages: list[dict], schema: type[BaseModel]) -> Any:
         import openai
@@ -120,10 +152,16 @@ def _content(answer: Any) -> str:
     try:
         content = answer.choices[0].message.content
     except (AttributeError, IndexError, TypeError):
-        raise ModelUnavailable("the endpoint's answer is not an OpenAI chat completion") from None
+        raise ToolResponseError(TOOL, "the endpoint's answer is not an OpenAI chat completion") from None
     if not isinstance(content, str):
-        raise ModelUnavailable("the endpoint's answer holds no message content")
+        raise ToolResponseError(TOOL, "the endpoint's answer holds no message content")
     return content
+
+
+def _labelled(exc: ToolError, kind: str) -> ToolError:
+    """The error with its own label in ``tool_errors_total{tool="llm",reason}``."""
+    exc.kind = kind
+    return exc
 
 
 def _status_reason(exc, config: LLMConfig) -> str:
@@ -142,7 +180,7 @@ def _retry_after(exc) -> float | None:
         value = float(exc.response.headers.get("retry-after", ""))
     except (AttributeError, ValueError):
         return None
-    return min(max(value, 0.0), MAX_RETRY_AFTER_S)
+    return max(value, 0.0)  # the executor waits for it only when it fits its retry budget
 
 
 def _cause(exc: BaseException) -> str:

@@ -1,4 +1,5 @@
-"""Where and how the model is asked: endpoint, key, model, timeout, retries, the cost kill switch.
+"""Where and how the model is asked: endpoint, key, model, timeout, the cost kill switch (retries
+are the shared tool executor's policy, engine/tools/executor.py).
 
 Read from the environment (``OPENAI_BASE_URL`` / ``OPENAI_API_KEY`` / ``OPENAI_MODEL`` /
 ``OPENAI_TIMEOUT_S``) over the saved settings; the app passes the keyring's key itself."""
@@ -13,7 +14,6 @@ from urllib.parse import urlsplit
 from engine.errors import ModelUnavailable
 
 DEFAULT_TIMEOUT_S = 60.0
-DEFAULT_RETRIES = 2  # after the first try, on 429 / 5xx / a dropped connection (seed fetchWithRetry)
 DEFAULT_MAX_COST_USD = 0.10  # seed 002 §15.1: alert above $0.10 a run; here it stops asking
 LOCAL_KEY = "not-needed"  # local servers (Ollama, llama.cpp) take any key; the SDK wants one
 
@@ -24,7 +24,6 @@ class LLMConfig:
     model: str
     api_key: str = LOCAL_KEY
     timeout_s: float = DEFAULT_TIMEOUT_S
-    max_retries: int = DEFAULT_RETRIES
     max_cost_usd: float = DEFAULT_MAX_COST_USD
 
     def __repr__(self) -> str:  # the key never reaches a log line

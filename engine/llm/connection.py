@@ -17,7 +17,7 @@ def test_connection(endpoint: str, model: str, api_key: str | None, timeout_s: f
     """One line for the dialog: the models found (and whether ``model`` is among them), or the error."""
     try:
         config = LLMConfig(base_url=check_base_url(endpoint), model=model, api_key=api_key or LOCAL_KEY,
-                           timeout_s=timeout_s, max_retries=0)
+                           timeout_s=timeout_s)
         models = asyncio.run(_listed(LLMClient(config)))
     except ModelUnavailable as exc:
         return f"Failed: {exc.reason}"

@@ -46,12 +46,20 @@ def reask_message(schema: type[BaseModel], example: dict, errors: list[str]) -> 
 
 
 async def ask_valid(client: LLMClient, node: str, messages: list[dict], schema: type[M], *, example: dict,
-                    on_reject: Callable[[list[str]], None] | None = None) -> M:
+                    on_reject: Callable[[list[str]], None] | None = None,
+                    check: Callable[[M], list[str]] | None = None) -> M:
+    """``check``: rules a schema cannot say (a road trip's driving order); a valid first answer
+    that breaks them is re-asked once with the problems too (not counted invalid). The second
+    answer is returned when it is valid, whatever ``check`` says: the caller absorbs the rest."""
     text, _ = await client.ask_json(node, messages, schema)
     answer, errors = answer_errors(schema, text)
+    first_invalid = answer is None
     if answer is not None:
-        return answer
-    client.meter.count_invalid()
+        errors = check(answer) if check is not None else []
+        if not errors:
+            return answer
+    else:
+        client.meter.count_invalid(node)
     if on_reject is not None:
         on_reject(errors)
     retry = [*messages, {"role": "assistant", "content": text[:4000]}, reask_message(schema, example, errors)]
@@ -59,6 +67,7 @@ async def ask_valid(client: LLMClient, node: str, messages: list[dict], schema: 
     answer, errors = answer_errors(schema, text)
     if answer is not None:
         return answer
-    client.meter.count_invalid()
-    raise ModelOutputError(f"the model's {node} answer was invalid twice: " + "; ".join(errors[:3]),
+    client.meter.count_invalid(node)
+    how = "twice" if check is None or first_invalid else "after a re-ask"
+    raise ModelOutputError(f"the model's {node} answer was invalid {how}: " + "; ".join(errors[:3]),
                            node=node, errors=errors)

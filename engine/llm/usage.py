@@ -8,6 +8,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from engine.metrics import METRICS
+
 PRICES_PER_MTOK = {
     "gpt-4o-mini": (0.15, 0.60),
     "gpt-4o": (2.50, 10.00),
@@ -45,8 +47,9 @@ def call_usage(node: str, model: str, usage, duration_ms: int) -> CallUsage:
 
 @dataclass
 class UsageMeter:
-    """One run's model calls. ``llm_calls_total`` / ``invalid_output_total`` carry the seed's
-    metric names; they should later feed the shared metrics registry (engine/tools executor)."""
+    """One run's model calls, also reported to the process's metrics (engine/metrics.py):
+    ``llm_calls_total{node}``, ``invalid_output_total{node}`` and ``cost_usd{node}`` (priced
+    calls only: an unpriced local model's cost is unknown, not 0)."""
 
     calls: list[CallUsage] = field(default_factory=list)
     llm_calls_total: int = 0
@@ -56,14 +59,18 @@ class UsageMeter:
     def record(self, call: CallUsage) -> None:
         with self._lock:
             self.calls.append(call)
+        if call.cost_usd is not None:
+            METRICS.cost_usd.labels(call.node).observe(call.cost_usd)
 
-    def count_call(self) -> None:
+    def count_call(self, node: str) -> None:
         with self._lock:
             self.llm_calls_total += 1
+        METRICS.llm_calls_total.labels(node).inc()
 
-    def count_invalid(self) -> None:
+    def count_invalid(self, node: str) -> None:
         with self._lock:
             self.invalid_output_total += 1
+        METRICS.invalid_output_total.labels(node).inc()
 
     @property
     def cost_usd(self) -> float:

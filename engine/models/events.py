@@ -47,6 +47,9 @@ class StreamEvent(Value):
     decision_note: str | None = None
     progress_pct: int = Field(default=0, ge=0, le=100)
     model_usage: ModelUsage | None = None  # model nodes only (added for the app's progress panel)
+    # Why a run stopped, as a stable label (seed 002 §5.5: ``invalid_model_output``); only on
+    # error events that have one. Additive: older readers ignore it.
+    reason: str | None = None
 
     @property
     def critical(self) -> bool:

@@ -53,7 +53,8 @@ async def draft_stage(run, inputs):
     first_call = len(client.meter.calls)
     client.on_call = answered
     try:
-        choices = await drafter(inputs, on_reject=rejected)
+        # A cancel meanwhile cancels the model's HTTP request itself, not only the next node.
+        choices = await run.cancel.interruptible(drafter(inputs, on_reject=rejected))
     finally:
         client.on_call = None
     run.cancel.raise_if_cancelled()

@@ -12,6 +12,7 @@ from engine.metrics import METRICS
 from engine.models import EventStatus, ModelUsage, StreamEvent
 
 EventCallback = Callable[[StreamEvent], None]
+INFEASIBLE = "infeasible_plan"  # an error event's ``reason`` when no plan keeps every rule
 
 
 class EventEmitter:
@@ -28,11 +29,11 @@ class EventEmitter:
 
     def emit(self, node: str, status: EventStatus, *, args_digest: str = "", duration_ms: int | None = None,
              cache_hit: bool | None = None, note: str | None = None, progress: int = 0,
-             usage: ModelUsage | None = None) -> StreamEvent:
+             usage: ModelUsage | None = None, reason: str | None = None) -> StreamEvent:
         event = StreamEvent(trace_id=self.trace_id, run_id=self.run_id, seq=len(self.events), node=node,
                             status=status, ts=datetime.now(timezone.utc), args_digest=args_digest,
                             duration_ms=duration_ms, cache_hit=cache_hit, decision_note=note,
-                            progress_pct=progress, model_usage=usage)
+                            progress_pct=progress, model_usage=usage, reason=reason)
         self.events.append(event)
         self._measure(event)
         if self.callback is not None:

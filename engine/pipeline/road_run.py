@@ -10,7 +10,7 @@ import uuid
 import structlog
 
 from engine.canonical import digest
-from engine.errors import InfeasiblePlan, PlanCancelled, TripwrightError
+from engine.errors import InfeasiblePlan, ModelOutputError, PlanCancelled, TripwrightError
 from engine.models import Citation, EventStatus, PlanFailure, RoadTripIntent
 from engine.roadtrip.invariants import verify_road_plan
 from engine.roadtrip.itinerary import road_itinerary, validation_report
@@ -21,25 +21,28 @@ from .control import CancelToken, Checkpoints
 from engine.tools.executor import NETWORK_WAIT
 from engine.tools.weather import weather_credit
 
-from .events import EventEmitter
+from .events import INFEASIBLE, EventEmitter
 from .road_notes import with_road_notes
 
 
 async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: CancelToken, run_id: str,
-                        trace_id: str | None = None):
-    from .run import heartbeat_to
+                        trace_id: str | None = None, drafter=None):
+    """``drafter``: an ``engine.llm.road_drafting.RoadDrafter`` proposing nights and stops."""
+    from .run import drafter_cost, heartbeat_to
 
     trace_id = trace_id or uuid.uuid4().hex
     emitter = EventEmitter(trace_id, run_id, on_event)
     waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
     try:
-        return await _run_road_trip(session, intent, emitter, cancel, run_id, trace_id)
+        result = await _run_road_trip(session, intent, emitter, cancel, run_id, trace_id, drafter)
+        result.cost_usd = drafter_cost(drafter)
+        return result
     finally:
         NETWORK_WAIT.reset(waiting)
 
 
 async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter, cancel: CancelToken, run_id: str,
-                         trace_id: str):
+                         trace_id: str, drafter=None):
     from .run import PlanResult
     checkpoints = Checkpoints()
     session.memo.reset_counts()
@@ -49,8 +52,14 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
                  note=f"{intent.origin} → {intent.terminus}, {intent.days} days", progress=5)
     try:
         geocoder, degraded = await _geocoder(session, intent)
-        plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, geocoder),
-                           30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
+        if drafter is None:
+            plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, geocoder),
+                               30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
+        else:
+            from .road_draft import drafted_road_plan
+            plan = await drafted_road_plan(session, emitter, cancel, intent, geocoder, drafter, key, checkpoints)
+            # later nodes are memoised by what was planned, not by the intent alone
+            key = digest([key, [(d.anchor.name, [s.id for s in d.stops]) for d in plan.days]])
         plan, routing_degraded = await _drive_routes(session, intent, geocoder, plan, emitter, cancel, key)
         degraded = [*degraded, *routing_degraded]
         if any(d.drive_source != "estimated" for d in plan.days):  # later nodes are memoised on what was routed
@@ -84,11 +93,17 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
     except InfeasiblePlan as exc:
         failure = PlanFailure(message=exc.message, intent=intent, violations=exc.violations, attempts=[],
                               trace_id=trace_id, run_id=run_id)
-        emitter.emit("responder", EventStatus.error, note=exc.message)
+        emitter.emit("responder", EventStatus.error, note=exc.message, reason=INFEASIBLE)
         emitter.emit("responder", EventStatus.done, progress=100)
         result = PlanResult(run_id, trace_id, "error", None, failure, None, emitter.events, checkpoints, session.memo.reuse)
         result.extra["report"] = validation_report(exc.best, exc.violations, intent)
         return result
+    except ModelOutputError as exc:  # the model's answer was invalid twice (seed 002 §5.5): no itinerary
+        emitter.emit("responder", EventStatus.error, note=f"{exc.reason}: {exc}", reason=exc.reason)
+        emitter.emit("responder", EventStatus.done, progress=100)
+        failure = PlanFailure(message=str(exc), reason=exc.reason, intent=intent, violations=[], attempts=[],
+                              trace_id=trace_id, run_id=run_id)
+        return PlanResult(run_id, trace_id, "error", None, failure, None, emitter.events, checkpoints, session.memo.reuse)
     except TripwrightError as exc:
         emitter.emit("responder", EventStatus.error, note=str(exc))
         emitter.emit("responder", EventStatus.done, progress=100)

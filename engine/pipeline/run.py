@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the city planner's modules load on its first run: a road tr
     from engine.repair import RepairResult
 
 from .control import CancelToken, Checkpoints, NodeMemo
-from .events import EventCallback, EventEmitter
+from .events import INFEASIBLE, EventCallback, EventEmitter
 from .synthesizer import synthesize
 
 PlanEdit = Callable[[PlanV1, TripFacts], PlanV1]
@@ -58,6 +58,7 @@ class PlanResult:
     reuse: float
     inputs: PlannerInputs | None = None
     extra: dict = field(default_factory=dict)
+    cost_usd: float = 0.0  # what the run's model calls cost (priced models only); the run row keeps it
 
 
 class PlanningSession:
@@ -88,7 +89,8 @@ class PlanningSession:
                                                      user_id=self.user_id, node="intent_extractor"):
             if intent.mode == "road_trip":
                 from .road_run import run_road_trip
-                return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
+                return await run_road_trip(self, intent, on_event, cancel or CancelToken(), run_id, trace_id,
+                                           drafter=drafter)
             run = _Run(self, intent, on_event, cancel or CancelToken(), edits or [], run_id, trace_id)
             run.drafter = drafter
             waiting = NETWORK_WAIT.set(heartbeat_to(run.emitter))
@@ -103,6 +105,12 @@ class PlanningSession:
             from engine.geocode import default_gazetteer
             self._geocoder = default_gazetteer()
         return self._geocoder
+
+
+def drafter_cost(drafter) -> float:
+    """The model cost of a run so far: its drafter's client meter (extraction included when the
+    same client extracted the intent)."""
+    return drafter.client.meter.cost_usd if drafter is not None else 0.0
 
 
 def heartbeat_to(emitter: EventEmitter):
@@ -139,11 +147,11 @@ class _Run:
             return self._result("cancelled", None, None, None)
         except InfeasiblePlan as exc:
             failure = self._failure(exc)
-            self.emitter.emit("responder", EventStatus.error, note=exc.message)
+            self.emitter.emit("responder", EventStatus.error, note=exc.message, reason=INFEASIBLE)
             self.emitter.emit("responder", EventStatus.done, progress=100)
             return self._result("error", None, failure, exc.best)
         except ModelOutputError as exc:  # invalid twice (seed 002 §5.5): the run stops, no itinerary
-            self.emitter.emit("responder", EventStatus.error, note=f"{exc.reason}: {exc}")
+            self.emitter.emit("responder", EventStatus.error, note=f"{exc.reason}: {exc}", reason=exc.reason)
             self.emitter.emit("responder", EventStatus.done, progress=100)
             failure = PlanFailure(message=str(exc), reason=exc.reason, intent=self.intent, violations=[],
                                   attempts=[], trace_id=self.trace_id, run_id=self.run_id)
@@ -158,7 +166,8 @@ class _Run:
     def _result(self, status, itinerary, failure, plan) -> PlanResult:
         return PlanResult(run_id=self.run_id, trace_id=self.trace_id, status=status, itinerary=itinerary,
                           failure=failure, plan=plan, events=self.emitter.events,
-                          checkpoints=self.checkpoints, reuse=self.s.memo.reuse, inputs=self.inputs)
+                          checkpoints=self.checkpoints, reuse=self.s.memo.reuse, inputs=self.inputs,
+                          cost_usd=drafter_cost(self.drafter))
 
     async def _memo(self, node: str, key: str, fn):
         """Run ``fn`` (sync or async) unless the memo holds its output; returns (value, reused)."""

@@ -40,6 +40,7 @@ class DayStopPicker:
         self.towns = towns if towns is not None else corridor.towns_in_corridor(corridor_miles)
         self.pois = corridor.pois_in_corridor(corridor_miles) if hasattr(corridor, "pois_in_corridor") else []
         self.used: set[str] = set()
+        self.preferred: set[str] = set()  # sights and town ids a model proposed: first on the days passing them
 
     # -- overnight towns -----------------------------------------------------------------------
     def town_near(self, target: float, *, lo: float, hi: float) -> Place | None:
@@ -62,8 +63,8 @@ class DayStopPicker:
         forward = anchor_p >= start_p
         en_route = [p for p in self.pois if lo + 1 < p.progress_miles < hi - ANCHOR_RADIUS_MILES * (1 if forward else 0)
                     and (forward or p.progress_miles > lo + ANCHOR_RADIUS_MILES) and p.poi.id not in self.used]
-        at_anchor = [p for p in self.pois if abs(p.progress_miles - anchor_p) <= ANCHOR_RADIUS_MILES
-                     and p.poi.id not in self.used]
+        at_anchor = sorted((p for p in self.pois if abs(p.progress_miles - anchor_p) <= ANCHOR_RADIUS_MILES
+                            and p.poi.id not in self.used), key=lambda p: p.poi.id not in self.preferred)
         chosen = self._spaced(en_route, start_p, anchor_p, want=2)
         chosen += [p for p in at_anchor if p not in chosen][: max(1, 3 - len(chosen))]
         stops = [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
@@ -80,7 +81,8 @@ class DayStopPicker:
             free = [c for c in cands if c not in picked
                     and all(abs(c.progress_miles - p.progress_miles) >= MIN_SPACING_MILES for p in picked)]
             if free:
-                picked.append(min(free, key=lambda c: (abs(c.progress_miles - mark), c.poi.id)))
+                picked.append(min(free, key=lambda c: (c.poi.id not in self.preferred,
+                                                       abs(c.progress_miles - mark), c.poi.id)))
         return sorted(picked, key=lambda c: abs(c.progress_miles - start_p))
 
     def _poi_stop(self, p, day: int, *, en_route: bool) -> RoadStop:
@@ -154,7 +156,8 @@ class DayStopPicker:
                  and not (stay and abs(t.progress_miles - middle) < TOWN_MARGIN_MILES / 2)
                  and f"visit_{t.town.id}" not in self.used and self._away(t.town, day)]
         # Larger towns have more to see; the middle of the drive breaks it best.
-        return sorted(towns, key=lambda t: (abs(t.progress_miles - middle) / 50 - math.log10(1 + (t.town.population or 0)),
+        return sorted(towns, key=lambda t: (t.town.id not in self.preferred,
+                                            abs(t.progress_miles - middle) / 50 - math.log10(1 + (t.town.population or 0)),
                                             t.town.id))
 
     def _towns_nearby(self, start_p: float, anchor_p: float, day: int) -> list:

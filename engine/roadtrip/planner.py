@@ -22,6 +22,7 @@ from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_facto
 from .day_stops import DayStopPicker
 from .loop import AWAY_FROM_HOME_MILES, loop_turnaround
 from .plan import Place, RoadDay, RoadPlan
+from .proposal import RoadCandidates, RoadDraft, road_candidates
 from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .road_measure import RoadMeasure
 from .routes import find_route
@@ -70,7 +71,9 @@ class RoadTripPlanner:
         self.loop_turn: Place | None = None
 
     # -- set-up --------------------------------------------------------------------------------
-    def plan(self) -> RoadPlan:
+    def prepare(self) -> RoadCandidates:
+        """Resolve the ends and the corridor once; the towns and sights a model may choose from
+        (``plan --llm``). :meth:`plan` calls it when nobody did."""
         corridor, origin, terminus, region = self._ends()
         self.corridor, self.region = corridor, region
         self.factor = road_factor(corridor)
@@ -85,16 +88,28 @@ class RoadTripPlanner:
                                    towns=towns, home=origin.point, geocoder=self.geocoder)
         self.stops.used |= set(self.intent.skip_stops)  # removed on the map: never picked again
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
-        legs = self._legs(origin, terminus)
+        p0 = corridor.progress_miles(*origin.point)
+        self.outbound_end = (self._turnaround(origin, terminus, p0, max(1, math.ceil(self.intent.days / 2)))
+                             if self.intent.trip_type != "one_way" else
+                             (terminus, corridor.progress_miles(*terminus.point)))
+        return road_candidates(self, p0)
+
+    def plan(self, draft: RoadDraft | None = None) -> RoadPlan:
+        """The plan; ``draft``: a model's overnight towns (fixed nights, already checked by
+        :func:`.proposal.absorb`) and preferred stops — the days around them are still chosen here."""
+        if not hasattr(self, "corridor"):
+            self.prepare()
+        self.drafted = list(draft.overnights) if draft else []
+        self.stops.preferred = set(draft.stops) if draft else set()
+        legs = self._legs(self.origin, self.terminus)
         days: list[RoadDay] = []
         for leg in legs:
             days += self._plan_leg(leg, len(days))
             self.slept_in |= {d.anchor.name for d in days}
-        plan = RoadPlan(origin=origin, terminus=terminus, days=tuple(days), corridor=corridor,
-                        corridor_miles=self.intent.corridor_max_deviation_miles, region=region,
+        return RoadPlan(origin=self.origin, terminus=self.terminus, days=tuple(days), corridor=self.corridor,
+                        corridor_miles=self.intent.corridor_max_deviation_miles, region=self.region,
                         trip_type=self.intent.trip_type, max_daily_miles=self.intent.max_daily_miles,
                         log=tuple(self.log))
-        return plan
 
     def _ends(self):
         i = self.intent
@@ -168,11 +183,11 @@ class RoadTripPlanner:
         if self._on_loop(origin, terminus):  # a circuit: once round, from its start to its end
             return self._split(origin, 0.0, self._forced(0.0), terminus, self.corridor.length_miles(), i.days)
         p0 = self.corridor.progress_miles(*origin.point)
-        fixed = self._forced(p0)
+        fixed = sorted(self._forced(p0) + self.drafted, key=lambda f: f[1])
         if i.trip_type == "one_way":
             return self._split(origin, p0, fixed, terminus, self.corridor.progress_miles(*terminus.point), i.days)
         out_days = max(1, math.ceil(i.days / 2))
-        turn, turn_p = self._turnaround(origin, terminus, p0, out_days)
+        turn, turn_p = self.outbound_end
         legs = self._split(origin, p0, fixed, turn, turn_p, out_days)
         if i.days > out_days:
             legs.append(_Leg(turn, turn_p, origin, p0, i.days - out_days, True, returning=True))

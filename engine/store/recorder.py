@@ -45,6 +45,7 @@ from ..models import IntentV1, RoadTripIntent, StreamEvent
 from .cache import DEFAULT_IDEMPOTENCY_TTL, idempotency_key
 from .columns import new_id
 from .run_lease import Lease
+from .runs import result_cost_micro_usd
 from .records import IdempotencyHit, RunState, Version, VersionSummary
 from .store import OrgScope, Store
 from .tenancy import OrgContext
@@ -279,7 +280,7 @@ class PlanRecorder:
         try:
             return self._save(ticket, result, events, intent, llm_meta, note, based_on)
         except TripwrightError as exc:  # VersionCapError, a trip deleted meanwhile, the database
-            self._close(ticket, events, "error", _one_line(exc), result.checkpoints)
+            self._close(ticket, events, "error", _one_line(exc), result.checkpoints, result_cost_micro_usd(result))
             raise
 
     def abandon(self, ticket: RunTicket, result: Any = None, *, error: str = "") -> None:
@@ -288,7 +289,8 @@ class PlanRecorder:
         freed for a retry, and a trip this ticket created is removed again."""
         status, message = _outcome(result, error)
         events = self._closing(ticket, result.events if result is not None else [])
-        self._close(ticket, events, status, message, result.checkpoints if result is not None else None)
+        self._close(ticket, events, status, message, result.checkpoints if result is not None else None,
+                    result_cost_micro_usd(result))
 
     def _closing(self, ticket: RunTicket, result_events: list[StreamEvent]) -> list[StreamEvent]:
         """Mark the ticket done and hand over every event not written yet."""
@@ -307,7 +309,8 @@ class PlanRecorder:
         run_id, trip_id = str(ticket.run_id), str(ticket.trip_id)
         with self._released(ticket), self._writing(ticket, events) as repo:
             # The checkpoints name the version's plan instead of repeating it (one copy of a plan).
-            repo.runs.finish(run_id, "completed", checkpoints=result.checkpoints, version_plan=result.plan)
+            repo.runs.finish(run_id, "completed", checkpoints=result.checkpoints, version_plan=result.plan,
+                             cost_micro_usd=result_cost_micro_usd(result))
             intent = intent if intent is not None else ticket.intent
             summary = repo.versions.save(trip_id, result.itinerary, intent=intent, plan=result.plan,
                                          llm_meta=llm_meta, run_id=run_id, note=note, based_on=based_on)
@@ -318,10 +321,10 @@ class PlanRecorder:
         return summary
 
     def _close(self, ticket: RunTicket, events: list[StreamEvent], status: RunState, message: str,
-               checkpoints: Any) -> None:
+               checkpoints: Any, cost: int = 0) -> None:
         run_id = str(ticket.run_id)
         with self._released(ticket), self._writing(ticket, events) as repo:
-            repo.runs.finish(run_id, status, checkpoints=checkpoints, error_message=message)
+            repo.runs.finish(run_id, status, checkpoints=checkpoints, error_message=message, cost_micro_usd=cost)
             repo.idempotency.complete(ticket.key, run_id=run_id, status="error")
             discarded = ticket.created_trip and repo.trips.discard_if_empty(str(ticket.trip_id))
         log.info("plan_run_closed", run_id=run_id, status=status, events=ticket.recorded,

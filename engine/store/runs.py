@@ -32,6 +32,11 @@ def _jsonable(value: Any) -> Any:
     return to_jsonable_python(value, fallback=str)
 
 
+def result_cost_micro_usd(result: Any) -> int:
+    """What a run's model calls cost (``PlanResult.cost_usd``), in micro-dollars for its row."""
+    return round((getattr(result, "cost_usd", 0.0) or 0.0) * 1_000_000)
+
+
 def _status(r: AgentRun) -> dict[str, Any]:
     return {"run_id": r.run_id, "trip_id": r.trip_id, "trace_id": r.trace_id, "status": r.status,
             "progress_pct": r.progress_pct, "latest_node": r.latest_node, "error_message": r.error_message,
@@ -93,8 +98,11 @@ class Runs:
         return RunStatus(**_status(run))
 
     def record_result(self, result: Any, *, intent: Any, trip_id: str | None = None,
-                      tool_log: list[Any] | None = None, cost_micro_usd: int = 0) -> RunStatus:
-        """Store a finished ``engine.pipeline.PlanResult`` (events, checkpoints, status) at once."""
+                      tool_log: list[Any] | None = None, cost_micro_usd: int | None = None) -> RunStatus:
+        """Store a finished ``engine.pipeline.PlanResult`` (events, checkpoints, status) at once;
+        the cost is the result's model cost (``cost_usd``) unless given."""
+        if cost_micro_usd is None:
+            cost_micro_usd = result_cost_micro_usd(result)
         self.start(intent=intent, trace_id=result.trace_id, run_id=result.run_id, trip_id=trip_id)
         self.record_events(result.run_id, result.events)
         message = result.failure.message if getattr(result, "failure", None) is not None else ""
@@ -129,6 +137,11 @@ class Runs:
     def last_event_at(self, run_id: str) -> datetime | None:
         """When the run last reported progress (an interrupted run: about when it stopped)."""
         return self._s.scalar(select(func.max(RunEvent.ts)).where(RunEvent.run_id == run_id))
+
+    def recent(self, limit: int = 10) -> list[RunStatus]:
+        """The org's newest runs first (diagnostics: status and model cost per run)."""
+        stmt = select(AgentRun).order_by(AgentRun.created_at.desc(), AgentRun.run_id).limit(limit)
+        return [RunStatus(**_status(r)) for r in self._s.scalars(stmt)]
 
     def running(self) -> list[RunStatus]:
         rows = self._s.scalars(select(AgentRun).where(AgentRun.status == "running").order_by(AgentRun.created_at))

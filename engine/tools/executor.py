@@ -113,6 +113,9 @@ class ToolExecutor:
         self._breakers: dict[str, Breaker] = {}
         self._inflight: dict[str, asyncio.Future] = {}
         self._delays = simulated_delays()
+        # Tools whose callers say what failed in their own words (the model's one warning line on
+        # the CLI): their errors and slow calls are logged at INFO, not as warnings.
+        self.quiet_tools: set[str] = set()
 
     # -- public -----------------------------------------------------------------------------------
     async def call(self, tool: str, fn: Callable[[Any], Any], request: Any, *,
@@ -217,7 +220,18 @@ class ToolExecutor:
         return marked, True
 
     # -- a fresh call -----------------------------------------------------------------------------
-    async def _fresh(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats) -> Any:
+    async def call_uncached(self, tool: str, fn: Callable[[Any], Awaitable[Any]], request: Any, *,
+                            soft_timeout_s: float | None = None, hard_timeout_s: float | None = None) -> Any:
+        """The policy without the cache or the sharing of identical calls, for answers that must
+        not be replayed (a model's): breaker, retry with jitter, Retry-After, metrics and stats as
+        every call; the timeouts may be the caller's own (a model answers in seconds, not ms)."""
+        stats = self.stats.setdefault(tool, ToolStats())
+        stats.calls += 1
+        return await self._fresh(tool, fn, request, stats, (soft_timeout_s, hard_timeout_s))
+
+    async def _fresh(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats,
+                     timeouts: tuple[float | None, float | None] = (None, None)) -> Any:
+        soft_s = timeouts[0] or self.policy.soft_timeout_s
         breaker = self._breaker(tool)
         try:
             breaker.admit(tool, self._clock())
@@ -226,7 +240,7 @@ class ToolExecutor:
             raise
         started = time.perf_counter()
         try:
-            result = await self._attempts(tool, fn, request, stats)
+            result = await self._attempts(tool, fn, request, stats, timeouts[1])
         except ToolError as exc:
             breaker.record(False, self._clock())
             self._count_error(tool, stats, exc)
@@ -236,13 +250,16 @@ class ToolExecutor:
             raise
         elapsed_ms = (time.perf_counter() - started) * 1000
         stats.latencies_ms.append(elapsed_ms)
-        if elapsed_ms > self.policy.soft_timeout_s * 1000:
+        if elapsed_ms > soft_s * 1000:
             stats.slow += 1
-            log.warning("tool_slow", tool=tool, latency_ms=round(elapsed_ms, 1))
+            self._log(tool)("tool_slow", tool=tool, latency_ms=round(elapsed_ms, 1))
         breaker.record(True, self._clock())
         if self.observer is not None:
             self.observer.tool_call(tool, elapsed_ms, False)
         return result
+
+    def _log(self, tool: str):
+        return log.info if tool in self.quiet_tools else log.warning
 
     def _breaker(self, tool: str) -> Breaker:
         breaker = self._breakers.get(tool)
@@ -254,16 +271,17 @@ class ToolExecutor:
     def _count_error(self, tool: str, stats: ToolStats, exc: ToolError) -> None:
         stats.errors += 1
         stats.error_reasons[exc.kind] = stats.error_reasons.get(exc.kind, 0) + 1
-        log.warning("tool_error", tool=tool, reason=exc.kind, detail=exc.reason)
+        self._log(tool)("tool_error", tool=tool, reason=exc.kind, detail=exc.reason)
         if self.observer is not None:
             self.observer.tool_error(tool, exc.kind)
 
-    async def _attempts(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats) -> Any:
+    async def _attempts(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats,
+                        hard_s: float | None = None) -> Any:
         if not inspect.iscoroutinefunction(fn) and tool not in self._delays:
             return _sync_call(tool, fn, request)
         for attempt in range(1 + self.policy.retries):
             try:
-                return await self._once(tool, fn, request)
+                return await self._once(tool, fn, request, hard_s or self.policy.hard_timeout_s)
             except (ToolTimeout, ToolUnavailable) as exc:
                 wait = self._retry_wait(exc)
                 if attempt == self.policy.retries or wait is None:
@@ -283,7 +301,7 @@ class ToolExecutor:
             return jitter
         return max(jitter, retry_after) if retry_after <= self.policy.hard_timeout_s else None
 
-    async def _once(self, tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
+    async def _once(self, tool: str, fn: Callable[[Any], Any], request: Any, hard_s: float) -> Any:
         async def run() -> Any:
             if tool in self._delays:
                 await asyncio.sleep(self._delays[tool])
@@ -296,10 +314,10 @@ class ToolExecutor:
         hook = NETWORK_WAIT.get()
         beat = asyncio.ensure_future(self._heartbeat(hook, tool)) if hook is not None else None
         try:
-            async with asyncio.timeout(self.policy.hard_timeout_s):
+            async with asyncio.timeout(hard_s):
                 return await run()
         except TimeoutError as exc:
-            raise ToolTimeout(tool, f"timed out after {self.policy.hard_timeout_s:g}s") from exc
+            raise ToolTimeout(tool, f"timed out after {hard_s:g}s") from exc
         finally:
             if beat is not None:
                 beat.cancel()

@@ -51,3 +51,20 @@ def test_replay_after_timestamp() -> None:
     events = [event(i) for i in range(10)]
     assert [e.seq for e in replay_after(events, events[6].ts)] == [7, 8, 9]
     assert replay_after(events, None) == events
+
+
+def test_an_infeasible_run_says_why_in_its_error_event() -> None:
+    """Additive ``reason`` on error events (seed 002 §5.5 names ``invalid_model_output``; an
+    infeasible plan says ``infeasible_plan``); every other event has none."""
+    import asyncio
+    from engine.catalog import default_catalog
+    from engine.models import IntentV1
+    from engine.pipeline import PlanningSession
+    from .conftest import PARIS_DEMO, TODAY
+    intent = IntentV1.model_validate({**PARIS_DEMO, "budget_usd_cents": 10_000})
+    result = asyncio.run(PlanningSession(default_catalog(), today=TODAY).plan(intent))
+    assert result.status == "error"
+    [error] = [e for e in result.events if e.status is EventStatus.error]
+    assert error.reason == "infeasible_plan" and error.decision_note.startswith("Unable to meet budget")
+    assert all(e.reason is None for e in result.events if e is not error)
+    assert StreamEvent.model_validate_json(error.model_dump_json()).reason == "infeasible_plan"

@@ -63,6 +63,7 @@ class ScriptedServer:
         return [r for r in self.requests if r.get("_path", "").endswith("/chat/completions")]
 
     def _next(self, request: dict) -> Reply:
+        request["_at"] = time.monotonic()  # when it arrived: retry waits are measured between these
         with self.lock:
             self.requests.append(request)
             step = self.script.pop(0) if self.script else self.default

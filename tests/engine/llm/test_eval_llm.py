@@ -47,3 +47,14 @@ def test_the_figures_count_an_undelivered_plan_as_failing_every_check() -> None:
     assert values["commonsense_macro"] == 0.75 and values["commonsense_micro"] == 15 / 20
     assert values["hard_micro"] == 5 / 8 and values["hard_macro"] == 0.5
     assert values["final_pass_rate"] == 0.5
+
+
+def test_scenarios_the_model_could_not_draft_are_counted_as_rule_based() -> None:
+    from .scripted_server import Reply, error_body
+    with ScriptedServer(default=Reply(status=401, body=error_body(401, "bad key"))) as server:
+        model = run_eval(*PICKED, "--llm", OPENAI_BASE_URL=server.base_url)
+        asked = len(server.chat_requests())
+    assert FIGURES.search(model.stdout)["path"] == "model"
+    assert asked == len(PICKED)  # one request per scenario: a 401 is not retried
+    assert "Model: 0 call(s), invalid-output rate 0.0%" in model.stdout
+    assert f"; {len(PICKED)} scenario(s) planned rule-based (model unavailable)" in model.stdout
