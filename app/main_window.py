@@ -453,8 +453,10 @@ class MainWindow(QMainWindow):
             return
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        action = menu.addAction(f"Add a stop here: {town_label(town)}")
-        action.triggered.connect(lambda: self.controller.add_stop(lat, lon))
+        menu.addSection(f"Add a stop here: {town_label(town)}")  # asks: a night there, or a visit?
+        for kind, text in (("overnight", "Stay overnight here"), ("visit", "Visit on the way (no night)")):
+            action = menu.addAction(text)
+            action.triggered.connect(lambda _=False, k=kind: self.controller.add_stop(lat, lon, k))
         self.map_menu = menu
         menu.popup(QCursor.pos())
 
@@ -521,7 +523,7 @@ class MainWindow(QMainWindow):
         self.library.remember_on_close()
         self.notes.detach()  # the planning session may outlive this window and its store
         for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu, self.settings_dialog,
-                    self.library.login_dialog):
+                    self.library.login_dialog, self.controller.place_chooser):
             try:
                 if box is not None:
                     box.close()  # a visible dialog would keep the app from quitting

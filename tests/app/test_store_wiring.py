@@ -176,7 +176,7 @@ def test_undo_after_reopening_is_the_history_the_user_had(qtbot, open_window):
     assert dragged.number == 2 and dragged.intent.stops == ["Kingman, AZ"]
     window.commands.undo.trigger()
     assert window.trip.current.number == 1
-    added = wait_task(qtbot, window.controller.add_stop(*AMARILLO))
+    added = wait_task(qtbot, window.controller.add_stop(*AMARILLO, "overnight"))
     assert added.number == 3 and added.intent.stops == ["Amarillo, TX"]
 
     shown = reopened_from_the_list(qtbot, window, trip_id)
