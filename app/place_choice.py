@@ -30,6 +30,7 @@ class PlaceOption:
     written: str
     lat: float
     lon: float
+    country: str
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,10 @@ def _drivable(c: GeoCandidate) -> bool:
     return (c.country == "US" and c.admin1 not in ("AK", "HI")) or c.country in EUROPE
 
 
+def _road_region(country: str) -> str:
+    return "us" if country == "US" else "europe"
+
+
 def options_for(query: str, geocoder) -> tuple[PlaceOption, ...]:
     """The drivable candidates of ``query``, best first, each kept only when its written form
     leads the gazetteer back to it (two villages of one name in one region cannot be told apart)."""
@@ -68,7 +73,7 @@ def options_for(query: str, geocoder) -> tuple[PlaceOption, ...]:
         written = written_form(c)
         back = geocoder.candidates(GeocodeRequest(query=written, limit=1))
         if back and back[0].feature_id == c.feature_id:
-            out.append(PlaceOption(c.name, _region(c), c.confidence, written, c.lat, c.lon))
+            out.append(PlaceOption(c.name, _region(c), c.confidence, written, c.lat, c.lon, c.country))
     return tuple(out)
 
 
@@ -88,7 +93,7 @@ def ambiguous_end(intent: RoadTripIntent, geocoder) -> PlaceQuestion | None:
     for field, name in unqualified_ends(intent):
         best = geocoder.candidates(GeocodeRequest(query=name, limit=1))
         if best and best[0].is_ambiguous:
-            options = options_for(name, geocoder)
+            options = _same_side(options_for(name, geocoder), intent, field, geocoder)
             if len(options) > 1:
                 return PlaceQuestion(field, name, options)
     return None
@@ -96,14 +101,27 @@ def ambiguous_end(intent: RoadTripIntent, geocoder) -> PlaceQuestion | None:
 
 def refused_end(intent: RoadTripIntent, field: str, why: str, geocoder) -> PlaceQuestion | None:
     """After the planner refused an end (e.g. "'Paris' is Paris, FR …: no road crosses the
-    ocean"): the places that name may also mean, when there is a choice to offer."""
+    ocean"): the places that name may also mean on the other end's side of the ocean."""
     if field not in ENDS or not isinstance(intent, RoadTripIntent):
         return None
     name = getattr(intent, field)
     if "," in name:
         return None
     options = options_for(name, geocoder)
-    return PlaceQuestion(field, name, options, why) if len(options) > 1 else None
+    options = _same_side(options, intent, field, geocoder)
+    return PlaceQuestion(field, name, options, why) if options else None
+
+
+def _same_side(options: tuple[PlaceOption, ...], intent: RoadTripIntent, field: str, geocoder):
+    """Only the places a road from the other end reaches (the US or Europe), when that end is
+    clear; a loop from home has no other end."""
+    other = intent.terminus if field == "origin" else intent.origin
+    if other.casefold() == getattr(intent, field).casefold():
+        return options
+    best = geocoder.candidates(GeocodeRequest(query=other, limit=1))
+    if not best or not _drivable(best[0]) or best[0].is_ambiguous:
+        return options
+    return tuple(o for o in options if _road_region(o.country) == _road_region(best[0].country))
 
 
 def with_place(intent: RoadTripIntent, field: str, option: PlaceOption) -> RoadTripIntent:

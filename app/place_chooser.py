@@ -36,7 +36,12 @@ class PlaceChooser(QDialog):
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(0, f"{option.written} ({option.lat:.3f}, {option.lon:.3f})")
             self.list.addTopLevelItem(item)
-        self.list.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.list.setStyleSheet("QTreeView::item { padding: 3px 10px 3px 2px; }")
+        header = self.list.header()
+        header.setStretchLastSection(False)
+        for column, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch,
+                                       QHeaderView.ResizeMode.ResizeToContents)):
+            header.setSectionResizeMode(column, mode)
         self.list.setCurrentItem(self.list.topLevelItem(0))
         self.list.itemDoubleClicked.connect(lambda *_: self.accept())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -47,8 +52,14 @@ class PlaceChooser(QDialog):
         layout.addWidget(self.heading)
         layout.addWidget(self.list, 1)
         layout.addWidget(buttons)
-        rows = len(question.options)
-        self.resize(max(460, self.list.header().length() + 40), 150 + 26 * min(rows, 8))
+        self.resize(520, self._fitting_height())
+
+    def _fitting_height(self) -> int:
+        """Every row visible (at most eight), under the heading and the buttons."""
+        rows = min(len(self.question.options), 8)
+        row = max(self.list.sizeHintForRow(0), 18)
+        heading = self.heading.heightForWidth(496) if self.heading.hasHeightForWidth() else 40
+        return heading + self.list.header().sizeHint().height() + rows * row + 90
 
     def _heading_text(self) -> str:
         q = self.question

@@ -12,6 +12,7 @@ from engine.geocode.trust import geodesic_miles
 from engine.models import EventStatus
 from app.map_edits import alternatives
 from tests.app.conftest import PLAN_TIMEOUT_MS, wait_task
+from tests.app.test_place_picker import SHOTS
 from tests.app.test_main_window import PARIS, ROUTE66, plan
 from tests.widgets.test_map_view import run_js, state
 
@@ -99,12 +100,13 @@ def stop_here(qtbot, window, lat, lon, kind_text):
     return texts[0]
 
 
-def test_add_a_stop_here_asks_overnight_or_visit_and_an_overnight_is_a_night(qtbot, road_window, tmp_path):
+def test_add_a_stop_here_asks_overnight_or_visit_and_an_overnight_is_a_night(qtbot, road_window):
     window = road_window
     window.map_view.bridge.map_clicked(35.20, -101.85)  # Amarillo
     menu = window.map_menu
     qtbot.waitExposed(menu)
-    menu.grab().save(str(tmp_path / "add_stop_menu.png"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    menu.grab().save(str(SHOTS / "add_stop_menu.png"))
     assert [a.text() for a in menu.actions()] == ["Add a stop here: Amarillo, TX", "Stay overnight here",
                                                   "Visit on the way (no night)"]
     menu.actions()[1].trigger()
