@@ -492,7 +492,10 @@ class MainWindow(QMainWindow):
             self.show_message("Plan a road trip first (its ends and days); then import a route for it to follow.",
                               "info")
             return None
-        dialog = QFileDialog(self, "Import route")
+        from .ui_state import last_folder, remember_folder
+
+        dialog = QFileDialog(self, "Import route", last_folder("route"))
+        dialog.fileSelected.connect(lambda path: remember_folder("route", path))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.setNameFilters(["Routes (*.gpx *.kml)", "All files (*)"])

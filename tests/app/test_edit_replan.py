@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 
@@ -173,6 +174,9 @@ def test_file_import_route_replans_the_road_trip_along_the_track(qtbot, road_win
     corridor = TrackCorridor(NORTHERN)
     assert all(corridor.offset_miles(d.anchor.geo.lat, d.anchor.geo.lon) <= 50 for d in after.itinerary.days)
     assert after.edit == "Following the route northern"
+    again = window.choose_route_file()  # the next import opens where this one was chosen
+    assert os.path.samefile(again.directory().absolutePath(), tmp_path)
+    again.close()
 
 
 def test_lock_on_a_road_anchor_keeps_its_town(qtbot, road_window):
