@@ -228,6 +228,7 @@ def test_rename_delete_and_undo_from_the_trip_list(qtbot, open_window, db_url):
     listed(qtbot, window, 1)
     window.trip_list.rename_requested.emit(trip_id, "Paris with Sam")
     qtbot.waitUntil(lambda: window.trip_list.model.trip(trip_id).name == "Paris with Sam", timeout=5_000)
+    updated = window.trip_list.model.trip(trip_id).updated_at
     window.trip_list.delete_requested.emit(trip_id)
     qtbot.waitUntil(lambda: window.trip_list.pending_undo == trip_id, timeout=5_000)
     assert window.trip.current is None and window.right_stack.currentWidget() is window.welcome
@@ -235,6 +236,7 @@ def test_rename_delete_and_undo_from_the_trip_list(qtbot, open_window, db_url):
     window.trip_list.undo_delete()
     (back,) = listed(qtbot, window, 1)
     assert back.trip_id == trip_id and back.name == "Paris with Sam"
+    assert back.updated_at == updated  # undoing the delete is no change to the trip (issue 14 §4)
     store, ctx = stored(db_url)
     with store, store.org(ctx) as repo:
         actions = [e.action for e in repo.audit_log()]
