@@ -58,10 +58,3 @@ def test_a_visit_nowhere_near_the_route_is_one_line_naming_the_field(tmp_path):
     assert done.returncode == 2 and not out.exists()
     assert done.stderr.strip().splitlines() == ["tripwright: visits[0]: could not find 'Nowhereville, ZZ' near Route 66"]
 
-
-def test_one_line_is_how_every_error_is_shown():
-    from engine.errors import InputError, one_line
-
-    assert one_line(InputError("visits[0]", "could not find\n  'X'")) == "visits[0]: could not find 'X'"
-    assert one_line(RuntimeError()) == "RuntimeError"
-    assert one_line(ValueError("wrong email or password"), sentence=True) == "Wrong email or password."
