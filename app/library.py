@@ -17,7 +17,7 @@ import structlog
 from PySide6.QtCore import QObject, Signal
 from qasync import asyncSlot
 
-from engine.errors import TripwrightError
+from engine.errors import TripwrightError, one_line
 
 from .run_notice import show_last_run
 from .trip_session import TripVersion
@@ -74,7 +74,7 @@ class TripLibrary(QObject):
         try:
             self.workspace = await asyncio.to_thread(_start_workspace, self.url, self.w.secrets)
         except TripwrightError as exc:
-            self._unavailable(_one_line(exc))
+            self._unavailable(one_line(exc))
         else:
             self.state_changed.emit()
             if self.workspace.signed_in:
@@ -316,15 +316,11 @@ class TripLibrary(QObject):
         try:
             return await asyncio.to_thread(fn, *args, **kwargs)
         except TripwrightError as exc:
-            text = _one_line(exc)
+            text = one_line(exc)
             log.warning("store_call_failed", call=getattr(fn, "__name__", "?"), error=text)
             if not quiet:
                 self.w.show_message(text, "error")
             return None
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _start_workspace(url: str | None, secrets):

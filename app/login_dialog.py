@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFormLayout
                                QVBoxLayout, QWidget)
 from qasync import asyncSlot
 
-from engine.errors import AuthError, InputError, StoreError, TripwrightError
+from engine.errors import AuthError, InputError, StoreError, TripwrightError, one_line
 from engine.store.accounts import Accounts, Login
 
 ERROR_STYLE = "color: #c62828;"
@@ -123,7 +123,7 @@ class LoginDialog(QDialog):
             self.error_label.hide()
 
     def _refused(self, exc: TripwrightError) -> None:
-        self.error_label.setText(_one_line(exc))
+        self.error_label.setText(one_line(exc, sentence=True))
         self.error_label.show()
         self.password_edit.clear()
         field = self.email_edit if isinstance(exc, InputError) and exc.field == "email" else self.password_edit
@@ -169,9 +169,3 @@ def _plain(text: str, name: str = "", style: str = "") -> QLabel:
         label.setStyleSheet(style)
         label.hide()
     return label
-
-
-def _one_line(exc: Exception) -> str:
-    """The engine's message as a sentence: "Wrong email or password."."""
-    text = " ".join(str(exc).split())
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

@@ -339,7 +339,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.notes.detach()  # the planning session may outlive this window and its store
         self.group.timer.stop()
         for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu, self.settings_dialog,
-                    self.library.login_dialog, self.group_panel.chat.file_dialog):
+                    self.library.login_dialog, self.group_panel.chat.file_dialog, self.controller.place_chooser):
             try:
                 if box is not None:
                     box.close()  # a visible dialog would keep the app from quitting

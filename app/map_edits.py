@@ -3,9 +3,10 @@
 * City trips: a marker action becomes an ``engine.edits`` edit. Each edit is *rebased* on the plan
   the user is looking at (the current version's final plan), so "lock the Louvre" locks the
   Louvre that is on screen, not whatever the selector would pick from scratch.
-* Road trips: a dragged overnight anchor, a locked anchor, or "Add a stop here" becomes a forced
-  stop: the drop point snaps to the nearest route town inside the corridor, and the stop is
-  inserted into ``intent.stops`` in travel order; the engine re-plans the other days around it.
+* Road trips: a dragged overnight anchor, a locked anchor, or "Add a stop here" as an overnight
+  stop becomes a forced stop: the drop point snaps to the nearest route town inside the corridor,
+  and the stop is inserted into ``intent.stops`` in travel order; the engine re-plans the other
+  days around it. "Add a stop here" as a visit goes into ``intent.visits`` (nights unchanged).
 """
 
 from __future__ import annotations
@@ -167,6 +168,14 @@ def with_forced_stop(intent: RoadTripIntent, itinerary: ItineraryV1, route: Rout
     forward = _travels_forward(itinerary, route)
     ordered = sorted(stops, key=lambda s: progress.get(s, math.inf if forward else -math.inf), reverse=not forward)
     return RoadTripIntent.model_validate({**intent.model_dump(), "stops": ordered})
+
+
+def with_visit(intent: RoadTripIntent, town: TownOnRoute) -> RoadTripIntent:
+    """``intent`` with ``town`` as a place to visit on the way (not a night); once each."""
+    label = town_label(town)
+    if any(_same_place(v, label) for v in intent.visits):
+        raise InputError("visits", f"{label} is already a visit of this trip")
+    return RoadTripIntent.model_validate({**intent.model_dump(), "visits": [*intent.visits, label]})
 
 
 def _stop_progress(intent: RoadTripIntent, itinerary: ItineraryV1, route: Route) -> dict[str, float]:

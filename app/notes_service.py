@@ -17,6 +17,8 @@ from qasync import asyncSlot
 from engine.errors import TripwrightError
 from engine.notes.hints import NO_NOTES
 
+from .ui_state import last_folder, remember
+
 log = structlog.get_logger("tripwright.app.notes")
 CITIES = (("paris", "Paris"), ("rome", "Rome"), ("new_york", "New York"), ("tokyo", "Tokyo"))
 
@@ -31,6 +33,8 @@ class NotesService(QObject):
         panel.restore_requested.connect(self.restore)
         panel.ask_requested.connect(self.ask)
         panel.destination_changed.connect(self.refresh)
+        panel.import_folder = last_folder("notes")  # the import dialog opens where it was left
+        panel.import_folder_changed.connect(lambda folder: remember(notes_folder=folder))
         window.library.state_changed.connect(self.store_changed)
         window.itinerary_panel.activity_selected.connect(self.open_citation)
         dock.visibilityChanged.connect(lambda shown: shown and self.refresh())

@@ -1,9 +1,10 @@
-"""The window's flows: plan, edit on the map and re-plan, cancel, undo/redo, export.
+"""The window's flows: plan, cancel, undo/redo, export; edits on the map come from ``MapEditFlow``.
 
 Thin ``@asyncSlot`` slots that await a service: the engine runs in ``PlannerService``'s worker
 thread, exports in a thread or on the GUI thread (the PDF paints). Every outcome is shown in the
 window: a new version on the map and in the itinerary panel, or a one-line message that leaves the
-open trip as it was (a failed drag puts the marker back).
+open trip as it was (a failed drag puts the marker back). A road trip's end that names several
+places ("Springfield") is asked about first, in a ``PlaceChooser`` (issue 12 §1).
 """
 
 from __future__ import annotations
@@ -15,26 +16,24 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from qasync import asyncSlot
 
-from engine.errors import InputError, TripwrightError
-from engine.models import ItineraryV1, format_usd
-from engine.roadtrip.itinerary import zone_at
-from engine.roadtrip.routes import find_route
-from widgets.map_layers import corridor_geometry
+from engine.errors import InputError, TripwrightError, one_line
+from engine.models import RoadTripIntent
 
 from .exports import KINDS, ExportKind, export_itinerary
-from .pdf_render import print_map_image
-from .map_edits import (Rebased, alternatives, anchor_day, city_edit, nearest_town, replace_edit, town_label,
-                        with_forced_stop, without_stop)
 from .library import Reused, TripLibrary, replan_key
+from .map_edit_flow import MapEditFlow
+from .map_edits import Rebased
+from .pdf_render import print_map_image
+from .place_choice import PlaceQuestion, ambiguous_end, refused_end, with_place
 from .planner_service import PlannerService
+from .run_outcome import failure_text, warm_corridor, warm_engine
 from .trip_session import Intent, TripSession, TripVersion
 
 log = logging.getLogger(__name__)
-_VERBS = {"lock": "Locked", "unlock": "Unlocked", "remove": "Removed"}
 MAP_FIRST_S = 0.04
 
 
-class TripController(QObject):
+class TripController(QObject, MapEditFlow):
     def __init__(self, window, trip: TripSession, planning, library: TripLibrary) -> None:
         super().__init__(window)
         self.w = window
@@ -50,6 +49,7 @@ class TripController(QObject):
         self.fetching: asyncio.Task | None = None  # loading a stored version undo/redo reached
         self._history_target: int | None = None  # where undo/redo presses lead, while fetching
         self._history_verb = ""
+        self.place_chooser = None  # the open "Which place did you mean?" picker
 
     @property
     def service(self) -> PlannerService:
@@ -79,8 +79,41 @@ class TripController(QObject):
             self.w.show_status(f"Same request as {self.trip.label()}, which is on screen: nothing to plan "
                                "(Re-plan runs it anew).", 10_000)
             return current
+        if isinstance(intent, RoadTripIntent):
+            question = await self._place_question(ambiguous_end, intent)
+            if question is not None:
+                self.ask_place(question, intent)
+                return None
         return await self.run(intent, description="Planned", new_trip=not self._continues(intent),
                               request_key="form")
+
+    async def _place_question(self, find, intent: RoadTripIntent, *args) -> PlaceQuestion | None:
+        """``find(intent, *args, geocoder)`` off the GUI thread (the first call may build the
+        gazetteer's index); a geocoder that cannot answer leaves the question to the planner."""
+        try:
+            return await asyncio.to_thread(lambda: find(intent, *args, self.planning.geocoder()))
+        except TripwrightError:
+            log.debug("no place question: the gazetteer cannot answer", exc_info=True)
+            return None
+
+    def ask_place(self, question: PlaceQuestion, intent: RoadTripIntent):
+        """The non-modal picker; the chosen place is planned as the form's request."""
+        from .place_chooser import PlaceChooser
+
+        if self.place_chooser is not None:
+            self.place_chooser.close()
+        chooser = PlaceChooser(question, self.w)
+        chooser.chosen.connect(lambda option: self.plan_intent(with_place(intent, question.field, option)))
+        chooser.declined.connect(lambda: self.w.show_status(f"Not planned: {question.query!r} names several "
+                                                            "places; add its state or country.", 10_000))
+        chooser.destroyed.connect(lambda _=None, c=chooser: self._forget_place_chooser(c))
+        self.place_chooser = chooser
+        chooser.show()
+        return chooser
+
+    def _forget_place_chooser(self, chooser) -> None:
+        if self.place_chooser is chooser:
+            self.place_chooser = None
 
     def _continues(self, intent: Intent) -> bool:
         current = self.trip.current
@@ -96,7 +129,7 @@ class TripController(QObject):
         if version is None:
             self.w.plan_from_form()
             return None
-        edits = [Rebased(version.plan, _keep)] if version.plan is not None else None  # keep the edits
+        edits = [Rebased(version.plan, keep_plan)] if version.plan is not None else None  # keep the edits
         return await self.run(version.intent, edits=edits, description="Re-planned", request_key=replan_key())
 
     async def run(self, intent: Intent, *, edits=None, description: str, new_trip: bool = False,
@@ -133,9 +166,14 @@ class TripController(QObject):
             run_id = recording.ticket.run_id if recording is not None else None
             result = await self.service.plan(intent, on_event=on_event, edits=edits, run_id=run_id, drafter=drafter)
         except (InputError, TripwrightError) as exc:
-            await self.library.abandon(recording, None, error=_one_line(exc))
-            if self._ticket is ticket:
-                self._refused(_one_line(exc))
+            await self.library.abandon(recording, None, error=one_line(exc))
+            refused = getattr(exc, "field", "")
+            question = await self._place_question(refused_end, intent, refused, one_line(exc)) \
+                if isinstance(intent, RoadTripIntent) and self._ticket is ticket else None
+            if question is not None and self._ticket is ticket:
+                self.ask_place(question, intent)
+            elif self._ticket is ticket:
+                self._refused(one_line(exc))
             return None
         finally:
             if self._ticket is ticket:
@@ -152,7 +190,7 @@ class TripController(QObject):
             return None
         if result.status != "completed" or result.itinerary is None:
             kept = "\nThe open trip is unchanged." if self.trip.current is not None else ""
-            self._refused(_failure_text(result) + kept, level="error")
+            self._refused(failure_text(result) + kept, level="error")
             return None
         version = await self.library.finish(recording, result, intent, TripVersion.of(result, intent, description),
                                             llm_meta=meta_of(result) if meta_of is not None else None)
@@ -190,131 +228,6 @@ class TripController(QObject):
     def cancel(self) -> None:
         if self._service is not None:
             self._service.cancel()
-
-    # -- edits on the map -----------------------------------------------------------------------
-    @asyncSlot(str, str)
-    async def marker_action(self, activity_id: str, action: str) -> TripVersion | None:
-        version = self.trip.current
-        if version is None:
-            return None
-        name = _activity_name(version.itinerary, activity_id)
-        if version.mode == "road_trip":
-            return await self._road_action(version, activity_id, action, name)
-        if version.plan is None:
-            self.w.show_message("This version cannot be edited (no plan to start from); re-plan first.", "warning")
-            return None
-        if action == "replace":
-            self.offer_alternatives(activity_id, name)
-            return None
-        try:
-            edit = city_edit(action, activity_id, version.plan)
-        except InputError as exc:
-            self.w.show_message(_one_line(exc), "error")
-            return None
-        verb = f"Moved {name} to day {int(action.split(':')[1]) + 1}" if action.startswith("move:") \
-            else f"{_VERBS[action]} {name}"
-        return await self.run(version.intent, edits=[edit], description=verb)
-
-    def offer_alternatives(self, activity_id: str, name: str) -> None:
-        version = self.trip.current
-        options = alternatives(version.plan, activity_id)
-        if not options:
-            self.w.show_message(f"No alternative for {name} that is not already in the plan.", "info")
-            return
-        self.w.open_replace_chooser(activity_id, name, options)
-
-    @asyncSlot(str, str)
-    async def replace_with(self, activity_id: str, venue_id: str) -> TripVersion | None:
-        version = self.trip.current
-        if version is None or version.plan is None:
-            return None
-        name = _activity_name(version.itinerary, activity_id)
-        label = next((a.label for a in alternatives(version.plan, activity_id) if a.venue_id == venue_id), venue_id)
-        return await self.run(version.intent, edits=[replace_edit(activity_id, venue_id, version.plan)],
-                              description=f"Replaced {name} with {label}")
-
-    async def _road_action(self, version: TripVersion, activity_id: str, action: str, name: str):
-        day = anchor_day(activity_id)
-        is_anchor = activity_id.endswith("-overnight") and day is not None
-        if action == "lock" and is_anchor:
-            anchor = version.itinerary.days[day].anchor
-            if anchor is None or anchor.geo is None:
-                self.w.show_message(f"{name} has no position to keep.", "warning")
-                return None
-            return await self.force_stop(anchor.geo.lat, anchor.geo.lon, description="Kept overnight stop {town}")
-        if action in ("remove", "replace") and not is_anchor:
-            try:
-                intent, stop = without_stop(version.intent, version.itinerary, activity_id)
-            except InputError as exc:
-                self.w.show_message(_one_line(exc), "info")
-                return None
-            verb = "Removed" if action == "remove" else "Replaced"
-            return await self.run(intent, description=f"{verb} {stop}")
-        self.w.show_message(f"Road-trip stops cannot be {_past(action)}: drag an overnight stop, or add a "
-                            f"stop on the map, instead.", "info")
-        return None
-
-    @asyncSlot(str, float, float)
-    async def anchor_dragged(self, activity_id: str, lat: float, lon: float) -> TripVersion | None:
-        return await self.force_stop(lat, lon, replacing_day=anchor_day(activity_id),
-                                     description="Moved an overnight stop to {town}")
-
-    @asyncSlot(str)
-    async def import_route(self, path: str) -> TripVersion | None:
-        """Re-plan the open road trip along an imported GPX/KML track (issue 12 §3)."""
-        from engine.roadtrip.route_file import follow_track
-        version = self.trip.current
-        if version is None or version.mode != "road_trip":
-            return None
-        try:
-            intent = follow_track(version.intent, path)
-        except InputError as exc:
-            self.w.show_message(_one_line(exc), "error")
-            return None
-        return await self.run(intent, description=f"Following the route {intent.route_track_name}")
-
-    @asyncSlot(float, float)
-    async def add_stop(self, lat: float, lon: float) -> TripVersion | None:
-        return await self.force_stop(lat, lon, description="Added a stop in {town}")
-
-    def snap(self, lat: float, lon: float):
-        """(route, nearest corridor town) for the current road trip; raises InputError."""
-        version = self.trip.current
-        if version is None or version.mode != "road_trip":
-            raise InputError("stops", "stops can be added to road trips only")
-        if not version.intent.route:
-            raise InputError("route", "moving stops on the map needs a named route (e.g. Route 66)")
-        route = find_route(version.intent.route)
-        return route, nearest_town(route, version.intent.corridor_max_deviation_miles, lat, lon)
-
-    async def force_stop(self, lat: float, lon: float, *, description: str,
-                         replacing_day: int | None = None) -> TripVersion | None:
-        version = self.trip.current
-        try:
-            route, town = self.snap(lat, lon)
-            label = town_label(town)
-            days = version.itinerary.days
-            if replacing_day is not None and not 0 <= replacing_day < len(days):
-                replacing_day = None
-            if replacing_day is not None and days[replacing_day].anchor.name == label:
-                self._refused(f"Day {replacing_day + 1} already ends in {label}.", level="info")
-                return None
-            intent = with_forced_stop(version.intent, version.itinerary, route, town, replacing_day)
-        except (InputError, TripwrightError, ValueError) as exc:
-            self._refused(_one_line(exc))
-            return None
-        done = await self.run(intent, description=description.format(town=label))
-        if done is not None and replacing_day is not None:
-            self._say_if_moved(done, label, replacing_day)
-        return done
-
-    def _say_if_moved(self, version: TripVersion, label: str, wanted: int) -> None:
-        """A dragged night that lands on another day says why: the daily cap decides the days."""
-        landed = next((k for k, d in enumerate(version.itinerary.days) if d.anchor and d.anchor.name == label), None)
-        if landed is not None and landed != wanted:
-            cap = version.intent.max_daily_miles
-            self.w.show_message(f"{label} is day {landed + 1}'s night, not day {wanted + 1}'s: under the "
-                                f"{cap:.0f}-mile daily cap the trip needs those days to get there.", "info")
 
     # -- history --------------------------------------------------------------------------------
     def undo(self) -> TripVersion | None:
@@ -376,7 +289,7 @@ class TripController(QObject):
             written = await export_itinerary(kind, version.itinerary, path, image, title=title,
                                              distance_unit=self.w.settings.distance_unit)
         except (OSError, TripwrightError) as exc:
-            self.w.show_message(f"Could not export to {path}: {_one_line(exc)}", "error")
+            self.w.show_message(f"Could not export to {path}: {one_line(exc)}", "error")
             return None
         what = kind.label.rstrip("\u2026")
         self.w.show_status(f"Exported {what} to {written}", timeout_ms=15_000)
@@ -385,60 +298,6 @@ class TripController(QObject):
         return written
 
 
-def warm_engine(planning) -> None:
-    """What the first road trip would otherwise load mid-run, holding the GIL in C for tens of
-    milliseconds at a time (the gazetteer index, timezonefinder's data)."""
-    planning.geocoder()
-    zone_at(41.88, -87.63)
-
-
-async def warm_corridor(intent: Intent) -> None:
-    """Buffer the route's corridor band in a thread before the trip is drawn: the map's layer
-    builder caches it (``corridor_geometry`` is memoised on exactly these arguments), so drawing
-    does not spend a first 100+ ms of shapely/pyproj work on the GUI thread. Not during the
-    engine's run: a third thread competing for the GIL starves the GUI thread for 40+ ms."""
-    if intent.mode != "road_trip" or not intent.route:
-        return
-    try:
-        route = find_route(intent.route)
-        polyline = tuple((float(lon), float(lat)) for lon, lat in route.polyline)
-        await asyncio.to_thread(corridor_geometry, polyline, float(intent.corridor_max_deviation_miles))
-    except Exception:  # noqa: BLE001 — only a head start; the map builds the band itself if this fails
-        log.debug("corridor warm-up failed", exc_info=True)
-
-
-def _keep(plan, facts):
+def keep_plan(plan, facts):
+    """The re-plan's edit: the plan on screen as it is (its edits kept)."""
     return plan
-
-
-def _activity_name(itinerary: ItineraryV1, activity_id: str) -> str:
-    for day in itinerary.days:
-        for activity in day.activities:
-            if activity.id == activity_id:
-                return activity.name
-    return activity_id
-
-
-def _past(action: str) -> str:
-    return {"lock": "locked", "unlock": "unlocked", "remove": "removed", "replace": "replaced"}.get(action, "moved")
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
-def _failure_text(result) -> str:
-    failure = result.failure
-    if failure is None:
-        return f"Planning ended without a plan ({result.status})."
-    lines = [failure.message]
-    left = [v.details.get("message", v.reason) for v in failure.violations if v.blocking]
-    unsaid = [text for text in left if text not in failure.message]
-    if unsaid:
-        lines.append("Still wrong: " + "; ".join(unsaid[:3]))
-    for diff in failure.attempts[:5]:
-        moves = ", ".join(f"{m.move_type.value} {m.old_value} \u2192 {m.new_value}" for m in diff.moves)
-        lines.append(f"Attempt {diff.cycle}: {moves or 'no move applied'}")
-    if failure.best_total_usd_cents:
-        lines.append(f"Best plan found costs {format_usd(failure.best_total_usd_cents)}.")
-    return "\n".join(lines)

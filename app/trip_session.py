@@ -80,6 +80,7 @@ class TripSession:
     trip_id: str | None = None  # the stored trip; None until its first version is saved
     name: str = ""  # the stored trip's name
     changes: int = 0  # bumped when the history is replaced or cut: a load started before is stale
+    stored_count: int = 0  # how many versions the stored trip has (undone branches too), as the Trips list says
 
     @property
     def current(self) -> TripVersion | None:
@@ -103,6 +104,8 @@ class TripSession:
         del self.versions[self.pointer + 1:]
         self.versions.append(version)
         self.pointer = len(self.versions) - 1
+        if version.number is not None:  # stored numbers count up: the newest is the trip's count
+            self.stored_count = max(self.stored_count, version.number)
         self.changes += 1
         return version
 
@@ -141,15 +144,21 @@ class TripSession:
         """New trip: forget every version (the stored trip, if any, stays in the store)."""
         self.versions.clear()
         self.pointer = -1
-        self.trip_id, self.name = None, ""
+        self.trip_id, self.name, self.stored_count = None, "", 0
         self.changes += 1
 
     def replace_with(self, other: "TripSession") -> None:
         """Show another trip (opened from the store) in this session, keeping its identity."""
         self.versions[:] = other.versions
         self.pointer, self.trip_id, self.name = other.pointer, other.trip_id, other.name
+        self.stored_count = other.stored_count
         self.changes += 1
 
     def label(self) -> str:
-        """``"v2/3"``: the shown version out of all of them ("" before the first plan)."""
+        """``"v3/3"``: the shown version's stored number out of the trip's stored versions — the
+        numbers the Trips list shows, undone branches included; in memory, the position in the
+        undo history ("" before the first plan)."""
+        current = self.current
+        if current is not None and current.number is not None and self.stored_count:
+            return f"v{current.number}/{self.stored_count}"
         return f"v{self.pointer + 1}/{len(self.versions)}" if self.versions else ""

@@ -1,5 +1,5 @@
-"""What the window remembers between sessions that is no setting: the folder the last export went
-to, and whether the map's legend was collapsed (and the version About shows). ``ui_state.json`` in the data dir, written
+"""What the window remembers between sessions that is no setting: the folder each file dialog was
+last used in (exports, imported routes, imported notes), and whether the map's legend was collapsed (and the version About shows). ``ui_state.json`` in the data dir, written
 atomically; a missing or unreadable file is simply the first launch (nothing here is precious).
 """
 
@@ -41,8 +41,19 @@ def remember(**values) -> None:
 
 def export_folder() -> str:
     """The folder of the last export, if it is still there (else the home folder)."""
-    folder = load_ui_state().get("export_folder")
+    return last_folder("export")
+
+
+def last_folder(purpose: str) -> str:
+    """The folder a file was last chosen in for ``purpose`` ("export", "route", "notes"), if it is
+    still there (else the home folder): each file dialog opens where it was left."""
+    folder = load_ui_state().get(f"{purpose}_folder")
     return folder if isinstance(folder, str) and Path(folder).is_dir() else str(Path.home())
+
+
+def remember_folder(purpose: str, path: str) -> None:
+    """Remember the folder of ``path`` (a chosen file) for the next dialog of ``purpose``."""
+    remember(**{f"{purpose}_folder": str(Path(path).resolve().parent)})
 
 
 def app_version() -> str:

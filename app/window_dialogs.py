@@ -51,8 +51,10 @@ class WindowDialogs:
             return
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        action = menu.addAction(f"Add a stop here: {town_label(town)}")
-        action.triggered.connect(lambda: self.controller.add_stop(lat, lon))
+        menu.addSection(f"Add a stop here: {town_label(town)}")  # asks: a night there, or a visit?
+        for kind, text in (("overnight", "Stay overnight here"), ("visit", "Visit on the way (no night)")):
+            action = menu.addAction(text)
+            action.triggered.connect(lambda _=False, k=kind: self.controller.add_stop(lat, lon, k))
         self.map_menu = menu
         menu.popup(QCursor.pos())
 
@@ -88,7 +90,10 @@ class WindowDialogs:
             self.show_message("Plan a road trip first (its ends and days); then import a route for it to follow.",
                               "info")
             return None
-        dialog = QFileDialog(self, "Import route")
+        from .ui_state import last_folder, remember_folder
+
+        dialog = QFileDialog(self, "Import route", last_folder("route"))
+        dialog.fileSelected.connect(lambda path: remember_folder("route", path))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.setNameFilters(["Routes (*.gpx *.kml)", "All files (*)"])

@@ -167,7 +167,7 @@ class Workspace:
             events = _replay(scope, shown.run_id) if shown is not None and shown.run_id else ()
         labels = {v.number: v.note or f"Version {v.number}" for v in stored}
         session = TripSession(versions=[UnloadedVersion(n, labels[n]) for n in numbers], pointer=pointer,
-                              trip_id=summary.trip_id, name=summary.name)
+                              trip_id=summary.trip_id, name=summary.name, stored_count=summary.version_count)
         if shown is not None:
             session.versions[pointer] = trip_version(shown, events)
         return OpenedTrip(summary, session, numbers)

@@ -142,3 +142,12 @@ class AuthError(TripwrightError):
     def __init__(self, message: str, *, retry_after_s: int | None = None) -> None:
         self.retry_after_s = retry_after_s
         super().__init__(message)
+
+
+def one_line(exc: BaseException, *, sentence: bool = False) -> str:
+    """An error as the one line a window or a terminal shows: whitespace folded, the type's name
+    when the message is empty; ``sentence`` capitalises it and ends it with a full stop."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if sentence:
+        text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    return text

@@ -21,18 +21,17 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
 
 from engine.catalog import Catalog
 from engine.errors import InputError
-from engine.intake import looks_like_road_trip, parse_city_prompt, parse_road_prompt
 from engine.intake.vocabulary import THEMES
 from engine.models import MAX_CITY_DAYS, MIN_CITY_DAYS, IntentV1, RoadTripIntent
 
 from . import formatting as fmt
-from .intent_fields import (CITY_FIELDS, IATA_HEAD, LABELS, ROAD_FIELDS, FieldErrors, combo, date_edit, hbox, page,
+from .intent_filling import CURRENCIES, IntentFilling
+from .intent_fields import (CITY_FIELDS, IATA_HEAD, ROAD_FIELDS, FieldErrors, combo, date_edit, hbox, page,
                             plain, pydantic_errors, spin)
 
 FxToUsd = Callable[[Decimal, str], int]
-CURRENCIES = ("USD", "EUR", "JPY", "GBP")
 NO_ROUTE = "(none \u2014 direct)"
-class IntentForm(QWidget):
+class IntentForm(IntentFilling, QWidget):
     plan_requested = Signal(object)  # IntentV1 | RoadTripIntent
     MODE_CITY, MODE_ROAD = 0, 1
 
@@ -50,7 +49,7 @@ class IntentForm(QWidget):
         self.set_home_airport(home_airport)
 
     # -- building ---------------------------------------------------------------------
-    _carried: IntentV1 | None = None  # locked slots kept across set_intent (see set_intent)
+    _carried: IntentV1 | RoadTripIntent | None = None  # what set_intent keeps that has no field
 
     def _build(self) -> None:
         content = QWidget()
@@ -298,7 +297,7 @@ class IntentForm(QWidget):
         if errors:
             self._errors.show(errors)
             raise InputError(*errors[0])
-        return self._carry_locked(intent) if intent.mode == "city" else intent
+        return self._carry_hidden(intent)
 
     def request_plan(self) -> None:
         try:
@@ -384,101 +383,3 @@ class IntentForm(QWidget):
 
     def _themes(self) -> list[str]:
         return [theme for theme, check in self.theme_checks.items() if check.isChecked()]
-
-    # -- prompt -----------------------------------------------------------------------
-    def read_prompt(self) -> bool:
-        """Fill the form from the prompt text with the engine's rule-based parsers."""
-        self.clear_errors()
-        text = self.prompt_edit.toPlainText()
-        aliases = {r.name: [r.name.lower(), *(a.lower() for a in r.aliases)] for r in self._routes}
-        try:
-            if looks_like_road_trip(text, routes=aliases):
-                self._fill_road(parse_road_prompt(text, routes=aliases, today=self._today))
-            else:
-                self._fill_city(parse_city_prompt(text, cities=self._catalog.city_aliases(),
-                                                  airports=self._catalog.airport_names(), today=self._today))
-        except InputError as exc:
-            self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
-            return False
-        return True
-
-    def _fill_city(self, parsed) -> None:
-        self.set_mode("city")
-        self.city_combo.setCurrentText(parsed.city)
-        self.start_edit.setDate(QDate(parsed.start))
-        self.days_spin.setValue((parsed.end - parsed.start).days + 1)
-        if parsed.origin_airport:
-            self.set_home_airport(parsed.origin_airport)
-        self.budget_spin.setValue(float(parsed.budget_amount))
-        if parsed.budget_currency in CURRENCIES:
-            self.currency_combo.setCurrentText(parsed.budget_currency)
-        else:
-            self._errors.show([("currency", f"{parsed.budget_currency} is not offered; "
-                                            f"use one of {', '.join(CURRENCIES)}")])
-        self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
-        self.redeye_check.setChecked(parsed.avoid_overnight)
-
-    def _fill_road(self, parsed) -> None:
-        self.set_mode("road_trip")
-        self.origin_edit.setText(parsed.origin)
-        self.terminus_edit.setText(parsed.terminus)
-        self.road_days_spin.setValue(parsed.days)
-        self.road_start_edit.setDate(QDate(parsed.start_date))
-        self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(parsed.trip_type))
-        self.route_combo.setCurrentIndex(max(self.route_combo.findData(parsed.route), 0) if parsed.route else 0)
-        self.stops_edit.setPlainText("\n".join(parsed.stops))
-        if parsed.max_daily_miles is not None:
-            self._show_miles(self.max_miles_spin, parsed.max_daily_miles)
-        self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
-
-    # -- showing an intent (undo/redo, map edits) ----------------------------------------------
-    def set_intent(self, intent: IntentV1 | RoadTripIntent) -> None:
-        """Fill the form from an intent, so a trip edited on the map (a dragged stop, a locked
-        visit) is what the next Plan sends. Locked city slots have no field: they are kept and
-        sent again while the city and dates stay the same."""
-        self.clear_errors()
-        if intent.mode == "road_trip":
-            self._carried = None
-            self.set_mode("road_trip")
-            self.origin_edit.setText(intent.origin)
-            self.terminus_edit.setText(intent.terminus)
-            self.road_days_spin.setValue(intent.days)
-            self.road_start_edit.setDate(QDate(intent.start_date))
-            self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(intent.trip_type))
-            self.route_combo.setCurrentIndex(max(self.route_combo.findData(intent.route), 0) if intent.route else 0)
-            self.stops_edit.setPlainText("\n".join(intent.stops))
-            self._show_miles(self.corridor_spin, intent.corridor_max_deviation_miles)
-            self._show_miles(self.max_miles_spin, intent.max_daily_miles)
-            self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
-            return
-        self.set_mode("city")
-        self.city_combo.setCurrentText(intent.city)
-        self.start_edit.setDate(QDate(intent.date_window.start))
-        self.days_spin.setValue(intent.days)
-        self.set_home_airport(intent.origin_airport)
-        for i in range(self.airports_list.count()):
-            item = self.airports_list.item(i)
-            code = item.data(Qt.ItemDataRole.UserRole)
-            item.setCheckState(Qt.CheckState.Checked if code in intent.airports else Qt.CheckState.Unchecked)
-        self.currency_combo.setCurrentText("USD")
-        self.budget_spin.setValue(intent.budget_usd_cents / 100)
-        self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
-        self.redeye_check.setChecked(intent.prefs.avoid_overnight)
-        self._carried = intent if intent.prefs.locked_slots else None
-
-    def _carry_locked(self, intent: IntentV1) -> IntentV1:
-        carried = getattr(self, "_carried", None)
-        same_trip = carried is not None and (carried.city, carried.date_window) == (intent.city, intent.date_window)
-        if not same_trip:
-            return intent
-        return intent.model_copy(update={"prefs": intent.prefs.model_copy(
-            update={"locked_slots": carried.prefs.locked_slots})})
-
-    def _set_preferences(self, themes: list[str], kid_friendly: bool, travellers: int | None) -> None:
-        for theme, check in self.theme_checks.items():
-            check.setChecked(theme in themes)
-        self.kid_check.setChecked(kid_friendly)
-        if travellers is not None:  # a prompt that does not say keeps the form's party
-            self.travellers_spin.setValue(travellers)
-
-

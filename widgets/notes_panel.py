@@ -9,6 +9,7 @@ owner answers with ``set_items``, ``show_answer``, ``show_passage``, ``show_dele
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from html import escape
 
@@ -36,12 +37,14 @@ class NotesPanel(QWidget):
     restore_requested = Signal(str)  # item_id (Undo)
     ask_requested = Signal(str, str)  # question, destination
     destination_changed = Signal(str)
+    import_folder_changed = Signal(str)  # the folder files were last imported from
 
     def __init__(self, parent: QWidget | None = None, *, undo_timeout_ms: int = UNDO_TIMEOUT_MS) -> None:
         super().__init__(parent)
         self.setObjectName("notes_panel")
         self.setAcceptDrops(True)
         self.file_dialog: QFileDialog | None = None
+        self.import_folder = ""  # where the import dialog opens (the app restores the last one)
         self._undo_item = ""
         self._undo_timer = QTimer(self, singleShot=True, interval=undo_timeout_ms, timeout=self.dismiss_undo)
         layout = QVBoxLayout(self)
@@ -199,10 +202,16 @@ class NotesPanel(QWidget):
 
     # -- user actions ------------------------------------------------------------------------------
     def choose_files(self) -> None:
-        dialog = self.file_dialog = QFileDialog(self, "Import notes", "", FILE_FILTER)
+        dialog = self.file_dialog = QFileDialog(self, "Import notes", self.import_folder, FILE_FILTER)
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+        dialog.filesSelected.connect(self._chose_in_folder)
         dialog.filesSelected.connect(self.import_files)
         dialog.open()
+
+    def _chose_in_folder(self, paths: Sequence[str]) -> None:
+        if paths:
+            self.import_folder = os.path.dirname(os.path.abspath(paths[0]))
+            self.import_folder_changed.emit(self.import_folder)
 
     def import_files(self, paths: Sequence[str]) -> None:
         if paths:

@@ -12,40 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
                                QPushButton, QStackedWidget, QStyle, QStyledItemDelegate, QTableView, QToolButton,
                                QVBoxLayout, QWidget)
 
 from engine.store.records import TripSummary, VersionSummary
 
-from . import formatting as fmt
+from .trip_list_keys import TripListKeys
+from .trip_list_undo import DeleteUndoBar, plain_label
 from .trip_list_model import MAX_NAME_CHARS, TripFilterProxy, TripListModel, latest_summary, utc_now
 
 EMPTY_TEXT = "No saved trips yet \u2014 plan one and it is saved here."
 UNDO_TIMEOUT_MS = 10_000
 MESSAGE_TIMEOUT_MS = 8_000
 TIME_REFRESH_MS = 60_000  # "3 min ago" must not say that for an hour
-_BAR_NAME_CHARS = 60  # longer names are shortened in the undo bar (the tooltip has them whole)
 
 
 def no_match_text(search: str) -> str:
     return f"No trip matches \u201c{search.strip()}\u201d"
-
-
-def deleted_text(name: str) -> str:
-    short = name if len(name) <= _BAR_NAME_CHARS else name[:_BAR_NAME_CHARS - 1].rstrip() + "\u2026"
-    return f"Deleted \u201c{short}\u201d."
-
-
-def _plain_label(text: str = "", *, object_name: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-    if object_name:
-        label.setObjectName(object_name)
-    return label
 
 
 class _NameDelegate(QStyledItemDelegate):
@@ -59,7 +45,7 @@ class _NameDelegate(QStyledItemDelegate):
         return editor
 
 
-class TripListPanel(QWidget):
+class TripListPanel(TripListKeys, DeleteUndoBar, QWidget):
     """Saved trips of the current organisation. See the module docstring for the contract."""
 
     open_requested = Signal(str)  # trip_id
@@ -99,7 +85,7 @@ class TripListPanel(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_search_row())
-        self.message_label = _plain_label(object_name="trip_list_message")
+        self.message_label = plain_label(object_name="trip_list_message")
         self.message_label.setWordWrap(True)
         self.message_label.setStyleSheet("color: #c62828;")
         self.message_label.hide()
@@ -108,7 +94,7 @@ class TripListPanel(QWidget):
         self.stack.addWidget(self._build_table())
         self.stack.addWidget(self._build_empty_label())
         layout.addWidget(self.stack, 1)
-        self.detail_label = _plain_label(object_name="trip_list_detail")
+        self.detail_label = plain_label(object_name="trip_list_detail")
         self.detail_label.setStyleSheet("color: #616161;")
         layout.addWidget(self.detail_label)
         layout.addWidget(self._build_undo_bar())
@@ -170,32 +156,11 @@ class TripListPanel(QWidget):
         header.setSortIndicatorShown(True)
 
     def _build_empty_label(self) -> QLabel:
-        self.empty_label = _plain_label(EMPTY_TEXT, object_name="trip_list_empty")
+        self.empty_label = plain_label(EMPTY_TEXT, object_name="trip_list_empty")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
         self.empty_label.setStyleSheet("color: #757575; padding: 24px;")
         return self.empty_label
-
-    def _build_undo_bar(self) -> QFrame:
-        bar = self.undo_bar = QFrame()
-        bar.setObjectName("trip_undo_bar")
-        bar.setFrameShape(QFrame.Shape.StyledPanel)
-        bar.setStyleSheet("#trip_undo_bar { background: #fff8e1; border: 1px solid #ffe082; border-radius: 4px; }")
-        self.undo_label = _plain_label(object_name="trip_undo_label")
-        self.undo_label.setWordWrap(True)
-        self.undo_button = QPushButton("Undo")
-        self.undo_button.setToolTip("Bring the trip back (Ctrl+Z)")
-        self.undo_close = QToolButton()
-        self.undo_close.setText("\u00d7")
-        self.undo_close.setAutoRaise(True)
-        self.undo_close.setToolTip("Dismiss")
-        row = QHBoxLayout(bar)
-        row.setContentsMargins(8, 4, 4, 4)
-        row.addWidget(self.undo_label, 1)
-        row.addWidget(self.undo_button)
-        row.addWidget(self.undo_close)
-        bar.hide()
-        return bar
 
     def _build_action_row(self) -> QHBoxLayout:
         self.open_button = QPushButton("Open")
@@ -237,16 +202,6 @@ class TripListPanel(QWidget):
         self.model.set_trips(trips, latest)
         self._refresh_selection_state()
 
-    def show_deleted(self, trip: TripSummary) -> None:
-        """The owner deleted ``trip``: drop its row and offer Undo for a while (until the
-        timeout or the next deletion, which replaces the offer)."""
-        self.model.remove_trip(trip.trip_id)
-        self._undo_trip = trip
-        self.undo_label.setText(deleted_text(trip.name))
-        self.undo_label.setToolTip(fmt.plain_tooltip(trip.name))
-        self.undo_bar.show()
-        self._undo_timer.start()
-
     def set_current(self, trip_id: str | None) -> None:
         """Mark the trip that is open in the main window (bold row)."""
         self.model.set_current(trip_id)
@@ -265,11 +220,6 @@ class TripListPanel(QWidget):
     def selected_trip_id(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
         return rows[0].data(TripListModel.TripIdRole) if rows else None
-
-    @property
-    def pending_undo(self) -> str | None:
-        """The trip the Undo bar would restore, or None when no bar is showing."""
-        return self._undo_trip.trip_id if self._undo_trip is not None else None
 
     # -- actions ----------------------------------------------------------------------
     def open_selected(self) -> None:
@@ -290,18 +240,6 @@ class TripListPanel(QWidget):
             self.select_trip(trip_id)
             self.table.setFocus()
             self.table.edit(index)
-
-    def undo_delete(self) -> None:
-        """Ask for the last deleted trip back; the owner restores it and hands in the list."""
-        trip = self._undo_trip
-        self.dismiss_undo()
-        if trip is not None:
-            self.restore_requested.emit(trip.trip_id)
-
-    def dismiss_undo(self) -> None:
-        self._undo_timer.stop()
-        self._undo_trip = None
-        self.undo_bar.hide()
 
     # -- reactions --------------------------------------------------------------------
     def _on_search(self, text: str) -> None:
@@ -381,47 +319,3 @@ class TripListPanel(QWidget):
         if row < 0:
             return QModelIndex()
         return self.proxy.mapFromSource(self.model.index(row, column))
-
-    # -- keys -------------------------------------------------------------------------
-    def event(self, event: QEvent) -> bool:
-        """Claim the panel's keys before window-wide shortcuts see them (a main-window Ctrl+Z
-        means "undo the itinerary edit"; inside this panel, with the bar up, it means Undo)."""
-        if event.type() == QEvent.Type.ShortcutOverride and self._owns_key(event):
-            event.accept()
-            return True
-        return super().event(event)
-
-    def _owns_key(self, event: QKeyEvent) -> bool:
-        if event.matches(QKeySequence.StandardKey.Undo):
-            return self._undo_trip is not None
-        on_table = self.focusWidget() is self.table
-        if event.key() == Qt.Key.Key_Delete:
-            return on_table
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            return on_table or self.focusWidget() is self.search
-        return False
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Keys the focused child left alone: Enter opens, Delete deletes, Ctrl+Z undoes a
-        deletion, Up/Down in the search box move through the results."""
-        focus = self.focusWidget()
-        if event.matches(QKeySequence.StandardKey.Undo) and self._undo_trip is not None:
-            self.undo_delete()
-        elif event.key() == Qt.Key.Key_Delete and focus is self.table:
-            self.delete_selected()
-        elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and focus in (self.table, self.search):
-            if self.selected_trip_id() is None:
-                self.select_trip(self.proxy.trip_id_at(0))
-            self.open_selected()
-        elif event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down) and focus is self.search:
-            self._step_selection(-1 if event.key() == Qt.Key.Key_Up else 1)
-        else:
-            super().keyPressEvent(event)
-            return
-        event.accept()
-
-    def _step_selection(self, step: int) -> None:
-        current = self._proxy_index(self.selected_trip_id())
-        row = current.row() + step if current.isValid() else 0
-        row = max(0, min(row, self.proxy.rowCount() - 1))
-        self.select_trip(self.proxy.trip_id_at(row))

@@ -42,6 +42,8 @@ class RoadTripIntent(Value):
     max_daily_miles: float = Field(default=400.0, gt=0, le=1000)
     corridor_max_deviation_miles: float = Field(default=50.0, gt=0, le=300)
     stops: list[str] = Field(default_factory=list, max_length=20)
+    # Places to visit on the way without sleeping there ("Add a stop here" → a visit, on the map).
+    visits: list[str] = Field(default_factory=list, max_length=20)
     prefs: RoadTripPreferences = Field(default_factory=RoadTripPreferences)
     travellers: int = Field(default=1, ge=1, le=12)  # SPEC_DECISIONS §2.9: meals per person, beds by room
     rooms: int | None = Field(default=None, ge=1, le=12)  # None: one per two travellers
@@ -53,7 +55,7 @@ class RoadTripIntent(Value):
 
     _places = field_validator("origin", "terminus")(lambda v: _place(v))
 
-    @field_validator("stops")
+    @field_validator("stops", "visits")
     @classmethod
     def _stops(cls, v: list[str]) -> list[str]:
         return [_place(s) for s in v]

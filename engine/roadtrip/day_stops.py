@@ -41,6 +41,7 @@ class DayStopPicker:
         self.pois = corridor.pois_in_corridor(corridor_miles) if hasattr(corridor, "pois_in_corridor") else []
         self.used: set[str] = set()
         self.preferred: set[str] = set()  # sights and town ids a model proposed: first on the days passing them
+        self.required: list[tuple[Place, float]] = []  # the traveller's visits (place, progress)
 
     # -- overnight towns -----------------------------------------------------------------------
     def town_near(self, target: float, *, lo: float, hi: float) -> Place | None:
@@ -65,12 +66,24 @@ class DayStopPicker:
                     and (forward or p.progress_miles > lo + ANCHOR_RADIUS_MILES) and p.poi.id not in self.used]
         at_anchor = sorted((p for p in self.pois if abs(p.progress_miles - anchor_p) <= ANCHOR_RADIUS_MILES
                             and p.poi.id not in self.used), key=lambda p: p.poi.id not in self.preferred)
-        chosen = self._spaced(en_route, start_p, anchor_p, want=2)
-        chosen += [p for p in at_anchor if p not in chosen][: max(1, 3 - len(chosen))]
-        stops = [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
+        stops = self._required(lo, hi)
+        chosen = self._spaced(en_route, start_p, anchor_p, want=max(0, 2 - len(stops)))
+        chosen += [p for p in at_anchor if p not in chosen][: max(1 if not stops else 0, 3 - len(chosen) - len(stops))]
+        stops += [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
         stops += self._fill(stops, start_p, anchor_p, anchor, day, start)
         self.used |= {s.id for s in stops}
         return self._schedule(stops, start_p, anchor_p)
+
+    def _required(self, lo: float, hi: float) -> list[RoadStop]:
+        """The traveller's visits that this day's drive passes (each once, on the first such day)."""
+        out = []
+        for place, p in self.required:
+            ident = f"visit_user_{place.name}_{p:.0f}"
+            if lo - 0.5 <= p <= hi + 0.5 and ident not in self.used:
+                self.used.add(ident)
+                out.append(self._town_visit(place, p, self.corridor.offset_miles(*place.point), ident,
+                                            TOWN_VISIT_MINUTES, en_route=True))
+        return out
 
     def _spaced(self, cands, start_p: float, anchor_p: float, want: int):
         if not cands:

@@ -32,6 +32,7 @@ GAZETTEER_SLACK_MILES = 10.0  # gazetteer candidates near the file's point
 ON_CORRIDOR_MILES = 1.0  # an interpolated overnight point sits on the corridor line
 MILES_SLACK = 1.0
 HOURS_SLACK = 0.05
+TOWN_WALKS = ("visit_", "explore_d", "morning_d")  # the planner's town walks (day_stops), beside the POIs
 _COSTS = ("lodging_usd_cents", "transit_usd_cents", "daily_spend_usd_cents", "total_usd_cents")
 
 
@@ -201,6 +202,11 @@ class RoadRederivation:
     def _stop(self, n: int, k: int, act):
         if self.route is None or act.kind is not ChoiceKind.attraction or act.geo is None:
             return act
+        if act.ref and act.ref.startswith(TOWN_WALKS):  # a walk in a town, not a point of interest
+            town = next((t for t in self.route.towns if act.ref == f"visit_{t.id}"), None)
+            # A route town goes back to the fixture's point; other towns (the gazetteer's, the
+            # traveller's visits) are held to the corridor by the invariants.
+            return act.model_copy(update={"geo": Geo(lat=town.lat, lon=town.lon)}) if town is not None else act
         poi = next((p for p in self.route.pois if p.id == act.ref), None)
         if poi is None and act.ref and act.ref.startswith("visit_"):  # a walk in one of the route's towns
             poi = next((t for t in self.route.towns if f"visit_{t.id}" == act.ref), None)

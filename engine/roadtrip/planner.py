@@ -87,6 +87,7 @@ class RoadTripPlanner:
         self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor,
                                    towns=towns, home=origin.point, geocoder=self.geocoder)
         self.stops.used |= set(self.intent.skip_stops)  # removed on the map: never picked again
+        self.stops.required = self._visits()
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
         p0 = corridor.progress_miles(*origin.point)
         self.outbound_end = (self._turnaround(origin, terminus, p0, max(1, math.ceil(self.intent.days / 2)))
@@ -211,6 +212,15 @@ class RoadTripPlanner:
                 raise InputError(f"stops[{n}]", f"{place.label} is behind the start along {self.corridor.name}")
             out.append((replace(place, source="user"), p))
         return sorted(out, key=lambda t: t[1])
+
+    def _visits(self) -> list[tuple[Place, float]]:
+        """Places to visit on the way (not to sleep in), each on the day whose drive passes it."""
+        resolver = self._resolver(self.corridor, self.region)
+        out = []
+        for n, name in enumerate(self.intent.visits):
+            place = resolver.resolve(name, field=f"visits[{n}]", allow_detour=True)
+            out.append((replace(place, source="user"), self.corridor.progress_miles(*place.point)))
+        return out
 
     def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int) -> list[_Leg]:
         points = [(start, p0)] + [f for f in fixed if p0 < f[1] < p1] + [(end, p1)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 
@@ -12,6 +13,7 @@ from engine.geocode.trust import geodesic_miles
 from engine.models import EventStatus
 from app.map_edits import alternatives
 from tests.app.conftest import PLAN_TIMEOUT_MS, wait_task
+from tests.app.test_place_picker import SHOTS
 from tests.app.test_main_window import PARIS, ROUTE66, plan
 from tests.widgets.test_map_view import run_js, state
 
@@ -88,25 +90,57 @@ def test_second_drag_of_a_forced_stop_replaces_it(qtbot, road_window):
     assert second.intent.stops == ["Gallup, NM"]
 
 
-def test_add_a_stop_here_from_a_map_click(qtbot, road_window):
+def stop_here(qtbot, window, lat, lon, kind_text):
+    """Click the map, check the menu asks which kind of stop, and pick one."""
+    window.map_view.bridge.map_clicked(lat, lon)
+    menu = window.map_menu
+    assert menu is not None
+    texts = [a.text() for a in menu.actions()]
+    assert texts[1:] == ["Stay overnight here", "Visit on the way (no night)"]
+    next(a for a in menu.actions() if a.text() == kind_text).trigger()
+    return texts[0]
+
+
+def test_add_a_stop_here_asks_overnight_or_visit_and_an_overnight_is_a_night(qtbot, road_window):
     window = road_window
     window.map_view.bridge.map_clicked(35.20, -101.85)  # Amarillo
-    assert window.map_menu is not None
-    action = window.map_menu.actions()[0]
-    assert action.text() == "Add a stop here: Amarillo, TX"
-    action.trigger()
+    menu = window.map_menu
+    qtbot.waitExposed(menu)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    menu.grab().save(str(SHOTS / "add_stop_menu.png"))
+    assert [a.text() for a in menu.actions()] == ["Add a stop here: Amarillo, TX", "Stay overnight here",
+                                                  "Visit on the way (no night)"]
+    menu.actions()[1].trigger()
     after = wait_versions(qtbot, window, 2)
-    assert after.intent.stops == ["Amarillo, TX"] and ("Amarillo, TX", "user") in anchors(after)
-    assert window.last_change.startswith("Added a stop in Amarillo, TX")
+    assert after.intent.stops == ["Amarillo, TX"] and after.intent.visits == []
+    assert ("Amarillo, TX", "user") in anchors(after)
+    assert window.last_change.startswith("Added an overnight stop in Amarillo, TX")
+
+
+def test_add_a_stop_here_as_a_visit_keeps_the_nights_and_walks_the_town(qtbot, road_window):
+    window = road_window
+    before = window.trip.current
+    assert "Amarillo, TX" not in [name for name, _ in anchors(before)]
+    assert stop_here(qtbot, window, 35.20, -101.85, "Visit on the way (no night)") == "Add a stop here: Amarillo, TX"
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.visits == ["Amarillo, TX"] and after.intent.stops == []
+    assert anchors(after) == anchors(before)  # no night moved
+    walks = [(k, a) for k, d in enumerate(after.itinerary.days) for a in d.activities if a.name == "Walk in Amarillo"]
+    assert len(walks) == 1
+    day, walk = walks[0]
+    assert geodesic_miles((walk.geo.lat, walk.geo.lon), (35.222, -101.831)) < 5
+    # On the day whose drive passes it: Route 66 runs west to east, so between the day's start and night.
+    west = before.itinerary.days[day - 1].anchor.geo.lon if day else -118.24
+    assert west < -101.85 < before.itinerary.days[day].anchor.geo.lon
+    assert window.last_change.startswith("Added a visit to Amarillo, TX")
+    assert window.intent_form.current_intent() == after.intent  # the next Plan keeps the visit
 
 
 def test_stops_are_kept_in_travel_order(qtbot, road_window):
     window = road_window
-    window.map_view.bridge.map_clicked(36.154, -95.993)  # Tulsa first ...
-    window.map_menu.actions()[0].trigger()
+    stop_here(qtbot, window, 36.154, -95.993, "Stay overnight here")  # Tulsa first ...
     wait_versions(qtbot, window, 2)
-    window.map_view.bridge.map_clicked(*KINGMAN)  # ... then Kingman, which comes before it
-    window.map_menu.actions()[0].trigger()
+    stop_here(qtbot, window, *KINGMAN, "Stay overnight here")  # ... then Kingman, which comes before it
     after = wait_versions(qtbot, window, 3)
     assert after.intent.stops == ["Kingman, AZ", "Tulsa, OK"]
     assert [name for name, source in anchors(after) if source == "user"] == ["Kingman, AZ", "Tulsa, OK"]
@@ -140,6 +174,9 @@ def test_file_import_route_replans_the_road_trip_along_the_track(qtbot, road_win
     corridor = TrackCorridor(NORTHERN)
     assert all(corridor.offset_miles(d.anchor.geo.lat, d.anchor.geo.lon) <= 50 for d in after.itinerary.days)
     assert after.edit == "Following the route northern"
+    again = window.choose_route_file()  # the next import opens where this one was chosen
+    assert os.path.samefile(again.directory().absolutePath(), tmp_path)
+    again.close()
 
 
 def test_lock_on_a_road_anchor_keeps_its_town(qtbot, road_window):

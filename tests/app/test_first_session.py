@@ -9,6 +9,8 @@ from importlib.metadata import version
 from engine.settings import Settings
 from tests.app.test_exports import export_through_dialog
 from tests.app.test_main_window import ROUTE66, plan
+from tests.app.test_store_wiring import db_url, home, open_window  # noqa: F401 (fixtures)
+from tests.store.conftest import memory_keyring  # noqa: F401 (a fixture)
 from tests.engine.test_cli import EXE
 
 
@@ -72,3 +74,22 @@ def test_verbose_trips_list_logs_at_info(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["0 trip(s)"]
     assert "level='info'" in done.stderr and "event='trips_listed' count=0" in done.stderr
+
+
+def test_the_notes_import_dialog_opens_where_files_were_last_imported(qtbot, open_window, tmp_path):  # noqa: F811
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    tips = folder / "tips.md"
+    tips.write_text("# Tips\n\nThe Louvre is quietest on Friday evenings.")
+    window = open_window()
+    panel = window.notes_panel
+    panel.choose_files()
+    panel.file_dialog.selectFile(str(tips))
+    panel.file_dialog.accept()  # the files are imported, and their folder remembered
+    panel.file_dialog.close()
+    again = open_window()  # a later session
+    again.notes_panel.choose_files()
+    assert os.path.samefile(again.notes_panel.file_dialog.directory().absolutePath(), folder)
+    again.notes_panel.file_dialog.close()
+    for shown in (window, again):  # a fresh data dir: the engine's warm-up builds its gazetteer first
+        qtbot.waitUntil(lambda w=shown: w.controller.service.join(0), timeout=120_000)

@@ -5,6 +5,8 @@ environment override note."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import keyring
 import pytest
@@ -168,6 +170,17 @@ def test_without_a_keyring_a_warning_is_shown_and_the_key_lives_in_memory(qtbot,
     assert dialog.key_note.text() == NO_KEYRING_NOTE and dialog.key_note.isVisible()
     assert "forgotten when Tripwright closes" in dialog.key_note.text()
     assert "#fff3cd" in dialog.key_note.styleSheet()  # the yellow warning, not the grey note
+    # Not truncated: the label is as tall as its wrapped text needs at the width it was given.
+    qtbot.waitExposed(dialog)
+    note = dialog.key_note
+    margins = note.contentsMargins().top() + note.contentsMargins().bottom()
+    assert note.height() >= note.heightForWidth(note.width()) - 1 and note.height() > 2 * note.fontMetrics().height()
+    assert note.heightForWidth(note.width()) - margins >= note.fontMetrics().boundingRect(
+        0, 0, note.width() - note.contentsMargins().left() - note.contentsMargins().right(), 10_000,
+        Qt.TextFlag.TextWordWrap, note.text()).height() - 1
+    shots = Path(os.environ.get("TRIPWRIGHT_SHOT_DIR", "/tmp/tripwright-shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    dialog.grab().save(str(shots / "settings_no_keyring.png"))
     fill(dialog, api_key=KEY)
     dialog.save()
     assert secrets.get(api_key_name("")) == KEY  # this session still has it

@@ -176,19 +176,19 @@ def test_undo_after_reopening_is_the_history_the_user_had(qtbot, open_window):
     assert dragged.number == 2 and dragged.intent.stops == ["Kingman, AZ"]
     window.commands.undo.trigger()
     assert window.trip.current.number == 1
-    added = wait_task(qtbot, window.controller.add_stop(*AMARILLO))
+    added = wait_task(qtbot, window.controller.add_stop(*AMARILLO, "overnight"))
     assert added.number == 3 and added.intent.stops == ["Amarillo, TX"]
 
     shown = reopened_from_the_list(qtbot, window, trip_id)
-    assert shown.number == 3 and window.trip.label() == "v2/2"
+    assert shown.number == 3 and window.trip.label() == "v3/3"  # the numbers the Trips list counts
     assert [v.number for v in window.trip.versions] == [1, 3]
     assert not isinstance(window.trip.versions[0], TripVersion)  # not read yet
     window.commands.undo.trigger()
     qtbot.waitUntil(lambda: window.trip.current.number == 1 and window.controller.fetching is None, timeout=10_000)
     back = window.trip.current
     assert back.intent.stops == [] and "Kingman" not in str([d.anchor.name for d in back.itinerary.days])
-    assert window.itinerary_panel.itinerary() is back.itinerary and window.windowTitle().endswith("v1/2")
-    assert window.statusBar().currentMessage().startswith("Undid: now at v1/2")
+    assert window.itinerary_panel.itinerary() is back.itinerary and window.windowTitle().endswith("v1/3")
+    assert window.statusBar().currentMessage().startswith("Undid: now at v1/3")
     window.commands.redo.trigger()  # v3 is loaded: at once
     assert window.trip.current.number == 3 and not window.commands.redo.isEnabled()
     window.commands.undo.trigger()
@@ -228,6 +228,7 @@ def test_rename_delete_and_undo_from_the_trip_list(qtbot, open_window, db_url):
     listed(qtbot, window, 1)
     window.trip_list.rename_requested.emit(trip_id, "Paris with Sam")
     qtbot.waitUntil(lambda: window.trip_list.model.trip(trip_id).name == "Paris with Sam", timeout=5_000)
+    updated = window.trip_list.model.trip(trip_id).updated_at
     window.trip_list.delete_requested.emit(trip_id)
     qtbot.waitUntil(lambda: window.trip_list.pending_undo == trip_id, timeout=5_000)
     assert window.trip.current is None and window.right_stack.currentWidget() is window.welcome
@@ -235,6 +236,7 @@ def test_rename_delete_and_undo_from_the_trip_list(qtbot, open_window, db_url):
     window.trip_list.undo_delete()
     (back,) = listed(qtbot, window, 1)
     assert back.trip_id == trip_id and back.name == "Paris with Sam"
+    assert back.updated_at == updated  # undoing the delete is no change to the trip (issue 14 §4)
     store, ctx = stored(db_url)
     with store, store.org(ctx) as repo:
         actions = [e.action for e in repo.audit_log()]
@@ -374,3 +376,21 @@ def test_a_first_launch_leaves_the_opening_state_for_the_welcome(qtbot, open_win
     window = open_window()  # waits until the store has answered
     qtbot.waitUntil(lambda: window.right_stack.currentWidget() is window.welcome, timeout=5_000)
     assert window.database_label.text() == "SQLite" and window.itinerary_dock.windowTitle() == "Welcome"
+
+
+def test_the_trips_list_and_the_status_bar_count_versions_alike(qtbot, open_window):
+    """Issue 14 §4: an undone branch is still a stored version, in the list and in "vN/M" alike."""
+    window = open_window()
+    plan(qtbot, window, ROUTE66)
+    wait_task(qtbot, window.controller.anchor_dragged("d0-overnight", *KINGMAN))  # v2
+    window.commands.undo.trigger()  # back to v1; v2 stays stored
+    added = wait_task(qtbot, window.controller.add_stop(*AMARILLO, "visit"))  # v3, made from v1
+    assert added.number == 3
+    qtbot.waitUntil(lambda: window.trip_list.model.trip(window.trip.trip_id).version_count == 3, timeout=5_000)
+    model = window.trip_list.model
+    row = model.trip_ids().index(window.trip.trip_id)
+    shown = [model.data(model.index(row, c)) for c in range(model.columnCount())]
+    assert "3" in shown and window.trip.label() == "v3/3"
+    assert window.windowTitle().endswith("v3/3") and window.statusBar().currentMessage().endswith("(v3/3)")
+    window.commands.undo.trigger()
+    assert window.trip.label() == "v1/3" and window.statusBar().currentMessage().startswith("Undid: now at v1/3")

@@ -57,7 +57,7 @@ def test_reopening_gives_back_the_history_and_reads_only_the_shown_version(works
     event.listen(workspace.store._engine, "before_cursor_execute", lambda *a: sent.append(a[2]))  # noqa: SLF001
     opened = workspace.open_trip(trip_id)
     session = opened.session
-    assert opened.numbers == [1, 3] and session.pointer == 1 and session.label() == "v2/2"
+    assert opened.numbers == [1, 3] and session.pointer == 1 and session.label() == "v3/3"
     assert session.trip_id == trip_id and session.name == opened.summary.name
     assert session.versions[0] == UnloadedVersion(1, "Planned")
     shown = session.current

@@ -11,7 +11,8 @@ from PySide6.QtTest import QAbstractItemModelTester, QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QMainWindow, QMenu
 
 from engine.store.records import TripSummary, VersionSummary
-from widgets.trip_list import EMPTY_TEXT, TripListPanel, deleted_text, no_match_text
+from widgets.trip_list import EMPTY_TEXT, TripListPanel, no_match_text
+from widgets.trip_list_undo import deleted_text
 from widgets.trip_list_model import MAX_NAME_CHARS, TripFilterProxy, TripListModel, clean_trip_name, updated_text
 
 NOW = datetime(2026, 11, 23, 15, 0, tzinfo=timezone.utc)

@@ -1,0 +1,121 @@
+"""Filling the intent form: from a prompt (the engine's rule-based parsers) and from an intent
+(undo/redo, map edits), and carrying what the form has no field for. A mixin of ``IntentForm``."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QDate, Qt
+
+from engine.errors import InputError
+from engine.intake import looks_like_road_trip, parse_city_prompt, parse_road_prompt
+from engine.models import IntentV1, RoadTripIntent
+
+from .intent_fields import LABELS
+
+CURRENCIES = ("USD", "EUR", "JPY", "GBP")
+
+
+class IntentFilling:
+    # -- prompt -----------------------------------------------------------------------
+    def read_prompt(self) -> bool:
+        """Fill the form from the prompt text with the engine's rule-based parsers."""
+        self.clear_errors()
+        text = self.prompt_edit.toPlainText()
+        aliases = {r.name: [r.name.lower(), *(a.lower() for a in r.aliases)] for r in self._routes}
+        try:
+            if looks_like_road_trip(text, routes=aliases):
+                self._fill_road(parse_road_prompt(text, routes=aliases, today=self._today))
+            else:
+                self._fill_city(parse_city_prompt(text, cities=self._catalog.city_aliases(),
+                                                  airports=self._catalog.airport_names(), today=self._today))
+        except InputError as exc:
+            self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
+            return False
+        return True
+
+    def _fill_city(self, parsed) -> None:
+        self.set_mode("city")
+        self.city_combo.setCurrentText(parsed.city)
+        self.start_edit.setDate(QDate(parsed.start))
+        self.days_spin.setValue((parsed.end - parsed.start).days + 1)
+        if parsed.origin_airport:
+            self.set_home_airport(parsed.origin_airport)
+        self.budget_spin.setValue(float(parsed.budget_amount))
+        if parsed.budget_currency in CURRENCIES:
+            self.currency_combo.setCurrentText(parsed.budget_currency)
+        else:
+            self._errors.show([("currency", f"{parsed.budget_currency} is not offered; "
+                                            f"use one of {', '.join(CURRENCIES)}")])
+        self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
+        self.redeye_check.setChecked(parsed.avoid_overnight)
+
+    def _fill_road(self, parsed) -> None:
+        self.set_mode("road_trip")
+        self.origin_edit.setText(parsed.origin)
+        self.terminus_edit.setText(parsed.terminus)
+        self.road_days_spin.setValue(parsed.days)
+        self.road_start_edit.setDate(QDate(parsed.start_date))
+        self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(parsed.trip_type))
+        self.route_combo.setCurrentIndex(max(self.route_combo.findData(parsed.route), 0) if parsed.route else 0)
+        self.stops_edit.setPlainText("\n".join(parsed.stops))
+        if parsed.max_daily_miles is not None:
+            self._show_miles(self.max_miles_spin, parsed.max_daily_miles)
+        self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
+
+    # -- showing an intent (undo/redo, map edits) ----------------------------------------------
+    def set_intent(self, intent: IntentV1 | RoadTripIntent) -> None:
+        """Fill the form from an intent, so a trip edited on the map (a dragged stop, a locked
+        visit) is what the next Plan sends. Locked city slots have no field: they are kept and
+        sent again while the city and dates stay the same."""
+        self.clear_errors()
+        if intent.mode == "road_trip":
+            self._carried = intent
+            self.set_mode("road_trip")
+            self.origin_edit.setText(intent.origin)
+            self.terminus_edit.setText(intent.terminus)
+            self.road_days_spin.setValue(intent.days)
+            self.road_start_edit.setDate(QDate(intent.start_date))
+            self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(intent.trip_type))
+            self.route_combo.setCurrentIndex(max(self.route_combo.findData(intent.route), 0) if intent.route else 0)
+            self.stops_edit.setPlainText("\n".join(intent.stops))
+            self._show_miles(self.corridor_spin, intent.corridor_max_deviation_miles)
+            self._show_miles(self.max_miles_spin, intent.max_daily_miles)
+            self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
+            return
+        self.set_mode("city")
+        self.city_combo.setCurrentText(intent.city)
+        self.start_edit.setDate(QDate(intent.date_window.start))
+        self.days_spin.setValue(intent.days)
+        self.set_home_airport(intent.origin_airport)
+        for i in range(self.airports_list.count()):
+            item = self.airports_list.item(i)
+            code = item.data(Qt.ItemDataRole.UserRole)
+            item.setCheckState(Qt.CheckState.Checked if code in intent.airports else Qt.CheckState.Unchecked)
+        self.currency_combo.setCurrentText("USD")
+        self.budget_spin.setValue(intent.budget_usd_cents / 100)
+        self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
+        self.redeye_check.setChecked(intent.prefs.avoid_overnight)
+        self._carried = intent if intent.prefs.locked_slots else None
+
+    def _carry_hidden(self, intent: IntentV1 | RoadTripIntent) -> IntentV1 | RoadTripIntent:
+        """What the shown version has and the form has no field for, sent again while it is the
+        same trip: a city trip's locked slots (same city and dates); a road trip's visits, removed
+        stops and imported track (same ends)."""
+        carried = getattr(self, "_carried", None)
+        if carried is None or carried.mode != intent.mode:
+            return intent
+        if intent.mode == "city":
+            if (carried.city, carried.date_window) != (intent.city, intent.date_window):
+                return intent
+            return intent.model_copy(update={"prefs": intent.prefs.model_copy(
+                update={"locked_slots": carried.prefs.locked_slots})})
+        if (carried.origin, carried.terminus) != (intent.origin, intent.terminus):
+            return intent
+        hidden = {k: getattr(carried, k) for k in ("visits", "skip_stops", "route_track", "route_track_name")}
+        return RoadTripIntent.model_validate({**intent.model_dump(), **hidden})
+
+    def _set_preferences(self, themes: list[str], kid_friendly: bool, travellers: int | None) -> None:
+        for theme, check in self.theme_checks.items():
+            check.setChecked(theme in themes)
+        self.kid_check.setChecked(kid_friendly)
+        if travellers is not None:  # a prompt that does not say keeps the form's party
+            self.travellers_spin.setValue(travellers)
