@@ -28,11 +28,13 @@ from engine.settings import (API_KEY_ENV, DEFAULT_LLM_ENDPOINT, Settings, check_
 from engine.store.secret_store import SecretStore
 from widgets.intent_fields import INVALID_BACKGROUND, FieldErrors, plain
 
+from .weather_key import WeatherKeyField, weather_group
+
 AuditHook = Callable[..., None]  # on_audit(action: str, **detail)
 NAMES = {"home_airport": "Home airport", "distance_unit": "Distances", "online_tiles": "Map tiles",
          "basemap_file": "Offline map",
          "llm_endpoint": "Endpoint", "llm_model": "Model", "embedding_model": "Embedding model",
-         "api_key": "API key", "form": "Settings"}
+         "api_key": "API key", "weather_key": "OpenWeatherMap key", "form": "Settings"}
 UNITS = (("Miles (mi)", "mi"), ("Kilometres (km)", "km"))
 KEYRING_NOTE = "Kept in the OS keyring, never in settings.json."
 NO_KEYRING_NOTE = ("No OS keyring is available on this computer: the key will be forgotten when "
@@ -60,7 +62,8 @@ class SettingsDialog(QDialog):
 
     ``secrets`` is the app's one SecretStore (its in-memory fallback must outlive the dialog);
     ``on_audit(action, **detail)`` hears "settings_changed" (the changed field names),
-    "api_key_set" and "api_key_removed" (the endpoint, never the key); ``path`` overrides the
+    "api_key_set" and "api_key_removed" (the endpoint, never the key), "weather_key_set" and
+    "weather_key_removed"; ``path`` overrides the
     settings file (tests); ``environ`` is where the overrides are read (default ``os.environ``).
     """
 
@@ -114,6 +117,8 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(trips)
         layout.addWidget(self._llm_group(overrides))
+        self.weather_key = WeatherKeyField(self.secrets, self.errors.wrap, self.environ)
+        layout.addWidget(weather_group(self.weather_key, self._row_label("weather_key")))
         layout.addWidget(self.form_error)
         layout.addStretch(1)
         layout.addWidget(buttons)
@@ -249,6 +254,7 @@ class SettingsDialog(QDialog):
             self.errors.show([("form", f"could not save: {exc.strerror or exc}")])
             return None
         self._apply_key(settings, key)
+        self.weather_key.apply(self._weather_key, self._audit)
         self._audit_changes(settings)
         self.settings = settings
         self.saved.emit(settings)
@@ -267,6 +273,10 @@ class SettingsDialog(QDialog):
                 key = check_api_key(self.key_edit.text())
             except ValueError as exc:
                 problems.append(("api_key", str(exc)))
+        weather_key, weather_problem = self.weather_key.checked()
+        if weather_problem is not None:
+            problems.append(("weather_key", weather_problem))
+        self._weather_key = weather_key
         if problems:
             self.errors.show(problems)
             self._focus_first(problems)

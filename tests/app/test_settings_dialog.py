@@ -231,3 +231,35 @@ def test_test_connection_lists_models_or_shows_the_exact_error(make_dialog, qtbo
         qtbot.waitUntil(lambda: dialog.test_result.text().startswith("Failed"), timeout=15000)
         assert server.requests[0]["_path"].endswith("/models")
     assert "HTTP 401 unauthorized" in dialog.test_result.text()
+
+
+def test_the_openweathermap_key_goes_to_the_keyring_and_the_weather_adapter_reads_it(
+        qtbot, make_dialog, home, audit, memory_keyring, monkeypatch):  # noqa: F811
+    from engine.settings import OPENWEATHERMAP_KEY_NAME
+    from engine.tools.openweathermap import KEY_ENV, stored_key
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    dialog = make_dialog()
+    assert dialog.weather_key.edit.echoMode() == dialog.weather_key.edit.EchoMode.Password
+    assert not dialog.weather_key.forget_check.isEnabled()
+    dialog.weather_key.edit.setText(" owm key ")  # two words: refused inline, nothing stored
+    assert dialog.save() is None and dialog.isVisible()
+    assert memory_keyring.items == {} and "one word" in dialog.errors.labels["weather_key"].text()
+    dialog.weather_key.edit.setText(f"  {KEY} ")
+    with qtbot.waitSignal(dialog.saved, timeout=2_000):
+        dialog.save()
+    assert memory_keyring.items == {("tripwright", OPENWEATHERMAP_KEY_NAME): KEY}
+    assert stored_key() == KEY  # what the weather ladder asks before each forecast
+    assert KEY not in (home / SETTINGS_FILE).read_text() and KEY not in repr(audit)
+    assert ("weather_key_set", {"kept_in": "keyring"}) in audit
+    again = make_dialog()
+    assert again.weather_key.edit.text() == "" and again.weather_key.forget_check.isEnabled()
+    again.weather_key.forget_check.setChecked(True)
+    again.save()
+    assert memory_keyring.items == {} and stored_key() is None
+    assert ("weather_key_removed", {}) in audit
+
+
+def test_the_openweathermap_environment_variable_is_explained(make_dialog, memory_keyring):  # noqa: F811
+    dialog = make_dialog(environ={"OPENWEATHERMAP_API_KEY": "x"})
+    notes = [label.text() for label in dialog.weather_key.findChildren(type(dialog.key_note))]
+    assert any("OPENWEATHERMAP_API_KEY is set" in text for text in notes)
