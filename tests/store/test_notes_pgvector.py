@@ -73,6 +73,9 @@ def test_import_writes_the_column_and_questions_are_ranked_by_pgvector(pg_store,
     notes.import_text(paris_guide(), "paris", title="Long Paris guide")
     column = _column(pg_store)
     assert column and all(v.startswith("[") for v in column.values())
+    with pg_store._engine.connect() as conn:  # in the row, not TOAST (0009: read by every search)
+        assert conn.execute(text("SELECT attstorage FROM pg_attribute WHERE attname = 'embedding_vector' "
+                                 "AND attrelid = 'knowledge_chunk'::regclass")).scalar() == "m"
     answer = notes.ask("Eiffel timetable", "paris", method="vector")  # no word of the notes: vectors only
     assert notes.retriever.vector_search == "pgvector"
     assert answer.status == "found" and HOURS_SENTENCE in answer.passages[0].text
