@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from pgvector.sqlalchemy import VECTOR
-from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, cast, func, literal, literal_column, select, update
+from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, case, cast, func, literal, literal_column, select, update
 from sqlalchemy.dialects.postgresql import TSVECTOR
 
 from ..errors import InputError
@@ -169,14 +169,17 @@ class Knowledge:
         """The ``limit`` active chunks of ``destination`` closest to ``query`` by cosine, ranked
         by pgvector (``<=>``) in the database: chunk id -> cosine similarity. Vectors of another
         model or size are left out (pgvector refuses to compare vectors of different sizes)."""
-        distance = ChunkVector.vector.cosine_distance(cast(literal(query, VECTOR()), VECTOR()))
+        # the size check sits in the ORDER BY, not the WHERE: the planner guesses a function's
+        # equality keeps 0.5% of the rows and then joined the items by re-reading every chunk
+        # per item (5.7 s instead of 0.14 s at 10,000 chunks once ANALYZE had run)
+        same_size = func.vector_dims(ChunkVector.vector) == int(query.shape[0])
+        distance = case((same_size, ChunkVector.vector.cosine_distance(cast(literal(query, VECTOR()), VECTOR()))))
         stmt = (select(ChunkVector.chunk_id, distance)
                 .join(KnowledgeItem, KnowledgeItem.item_id == ChunkVector.item_id)
                 .where(KnowledgeItem.deleted_at.is_(None), ChunkVector.destination == destination,
-                       ChunkVector.embedding_model == model, ChunkVector.vector.is_not(None),
-                       func.vector_dims(ChunkVector.vector) == int(query.shape[0]))
-                .order_by(distance, ChunkVector.chunk_id).limit(limit))
-        return {cid: 1.0 - float(d) for cid, d in self._s.execute(stmt)}
+                       ChunkVector.embedding_model == model, ChunkVector.vector.is_not(None))
+                .order_by(distance.asc().nulls_last(), ChunkVector.chunk_id).limit(limit))
+        return {cid: 1.0 - float(d) for cid, d in self._s.execute(stmt) if d is not None}
 
     # -- full text ---------------------------------------------------------------------------------
     def lexical(self, destination: str, terms: Sequence[str], limit: int, *,

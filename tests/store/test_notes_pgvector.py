@@ -137,3 +137,22 @@ def test_a_0008_database_with_notes_is_migrated_and_its_vectors_filled(pgvector_
         with store.org(ctx) as repo:
             assert repo.versions.get("t-old", 1).itinerary_v1() == itinerary  # the rest of the data kept
 
+
+
+def test_vectors_of_another_size_are_left_out_not_an_error(pg_store, memory_keyring, server):  # noqa: F811
+    from tests.notes.embedding_server import EmbeddingServer
+
+    ctx = _org(pg_store, "a")
+    guide = NotesLibrary(pg_store, ctx, embedder=embedder(server)).import_text(paris_guide(), "paris", title="Guide")
+    with EmbeddingServer(dims=64) as smaller:  # the same model name, resized between imports
+        notes = NotesLibrary(pg_store, ctx, embedder=embedder(smaller))
+        tip = notes.import_text("Eiffel Tower hours: the top closes at 22:30.", "paris", title="Tip")
+        answer = notes.ask("Eiffel timetable", "paris", method="vector")
+        question = embedder(smaller).embed(["Eiffel timetable"])[0]
+    assert notes.retriever.vector_search == "pgvector" and answer.status == "found"
+    assert {p.item_id for p in answer.passages} == {tip.item_id}
+    with pg_store.org(ctx) as repo:
+        found = repo.knowledge.nearest("paris", "test-embed", question, CANDIDATES)
+        by_item = [(c.item_id, c.chunk_id) for c in repo.knowledge.destination_chunks("paris")]
+    assert {cid for item, cid in by_item if item == tip.item_id} <= set(found)  # and Tripwright's own notes,
+    assert not {cid for item, cid in by_item if item == guide.item_id} & set(found)  # embedded at 64 too
