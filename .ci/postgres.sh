@@ -4,6 +4,9 @@
 # It never fails CI: when PostgreSQL cannot be installed or started it warns and leaves the URL
 # unset (the `postgres` tests then skip). The server runs as the non-root `postgres` user, in a
 # temp dir, on a free port, with fsync off (throwaway data); an EXIT trap stops it and removes it.
+# A second server, from the PostgreSQL 16 + pgvector binaries the `pgserver` wheel ships (a test
+# dependency: Debian 12 has no pgvector for its PostgreSQL 15), exports TRIPWRIGHT_TEST_PGVECTOR_URL
+# the same way; when it cannot start, that variable stays unset (its tests skip) and nothing fails.
 
 _tw_pg_log() { echo "postgres.sh: $*" >&2; }
 
@@ -34,7 +37,14 @@ _tw_pg_as_owner() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
+_tw_pg_owner() {
+  if [ "$(id -u)" = 0 ] && ! id -u postgres >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin postgres || return 1
+  fi
+}
+
 _tw_pg_stop() {
+  _tw_pgv_stop
   if [ -n "${TW_PG_DIR:-}" ] && [ -d "$TW_PG_DIR" ]; then
     if [ -f "$TW_PG_DIR/data/postmaster.pid" ]; then
       _tw_pg_as_owner "$TW_PG_BIN/pg_ctl" -D "$TW_PG_DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
@@ -47,9 +57,7 @@ _tw_pg_stop() {
 _tw_pg_start() {
   _tw_pg_install || { _tw_pg_log "PostgreSQL is not available; the postgres tests will be skipped"; return 1; }
   TW_PG_BIN=$(_tw_pg_bindir) || return 1
-  if [ "$(id -u)" = 0 ] && ! id -u postgres >/dev/null 2>&1; then
-    useradd --system --no-create-home --shell /usr/sbin/nologin postgres || return 1
-  fi
+  _tw_pg_owner || return 1
   TW_PG_DIR=$(mktemp -d /tmp/tripwright-pg.XXXXXX) || return 1
   chmod 755 "$TW_PG_DIR"
   if [ "$(id -u)" = 0 ]; then chown postgres "$TW_PG_DIR" || return 1; fi
@@ -68,4 +76,42 @@ _tw_pg_start() {
 
 if [ -z "${TRIPWRIGHT_TEST_PG_URL:-}" ]; then
   _tw_pg_start || { _tw_pg_stop; unset TRIPWRIGHT_TEST_PG_URL; }
+fi
+
+# -- the pgvector server (issue 13) ----------------------------------------------------------------
+_tw_pgv_stop() {
+  if [ -n "${TW_PGV_DIR:-}" ] && [ -d "$TW_PGV_DIR" ]; then
+    if [ -f "$TW_PGV_DIR/data/postmaster.pid" ]; then
+      _tw_pg_as_owner "$TW_PGV_BIN/pg_ctl" -D "$TW_PGV_DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$TW_PGV_DIR"
+  fi
+  TW_PGV_DIR=""
+}
+
+_tw_pgv_start() {
+  local python="${TW_PYTHON:-$(pwd)/.venv/bin/python}" port
+  TW_PGV_BIN=$("$python" -c 'import os, pgserver; print(os.path.dirname(pgserver.__file__))' 2>/dev/null)/pginstall/bin \
+    || { _tw_pg_log "pgserver is not installed in $python; the pgvector tests will be skipped"; return 1; }
+  [ -x "$TW_PGV_BIN/pg_ctl" ] || { _tw_pg_log "no pg_ctl in $TW_PGV_BIN"; return 1; }
+  _tw_pg_owner || return 1
+  TW_PGV_DIR=$(mktemp -d /tmp/tripwright-pgvector.XXXXXX) || return 1
+  chmod 755 "$TW_PGV_DIR"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$TW_PGV_DIR" || return 1; fi
+  trap _tw_pg_stop EXIT  # stops both servers
+  port=$(_tw_pg_free_port) || return 1
+  _tw_pg_as_owner "$TW_PGV_BIN/initdb" -D "$TW_PGV_DIR/data" -U postgres --auth=trust -E UTF8 --no-locale \
+    >"$TW_PGV_DIR/initdb.log" 2>&1 || { _tw_pg_log "pgvector initdb failed: $(tail -n 1 "$TW_PGV_DIR/initdb.log")"; return 1; }
+  _tw_pg_as_owner "$TW_PGV_BIN/pg_ctl" -D "$TW_PGV_DIR/data" -l "$TW_PGV_DIR/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $TW_PGV_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    start >/dev/null || { _tw_pg_log "the pgvector server did not start: $(tail -n 1 "$TW_PGV_DIR/server.log")"; return 1; }
+  "$TW_PGV_BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres tripwright_test || return 1
+  "$TW_PGV_BIN/psql" -qAt -h 127.0.0.1 -p "$port" -U postgres -d tripwright_test \
+    -c "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null 2>&1 || { _tw_pg_log "CREATE EXTENSION vector failed"; return 1; }
+  export TRIPWRIGHT_TEST_PGVECTOR_URL="postgresql+psycopg://postgres@127.0.0.1:$port/tripwright_test"
+  _tw_pg_log "PostgreSQL $("$TW_PGV_BIN/postgres" --version | awk '{print $3}') with pgvector on 127.0.0.1:$port"
+}
+
+if [ -z "${TRIPWRIGHT_TEST_PGVECTOR_URL:-}" ]; then
+  _tw_pgv_start || { _tw_pgv_stop; unset TRIPWRIGHT_TEST_PGVECTOR_URL; }
 fi

@@ -5,7 +5,8 @@
 Targets (warm, in-process, 2 cores): ``notes ask`` over 10,000 chunks of one destination p50
 ≤ 50 ms, lexical (FTS5 BM25 + calibration), vector and hybrid (the query embedded by a local
 OpenAI-compatible server on 127.0.0.1 and a brute-force numpy cosine over 10,000 × 1,536 float32
-vectors); importing a 100-page PDF ≤ 10 s without embedding calls (read, PII, chunk, store); a
+vectors, or pgvector's ``<=>`` in the database on PostgreSQL with the extension — ``vector_search``
+says which); importing a 100-page PDF ≤ 10 s without embedding calls (read, PII, chunk, store); a
 5-day Paris plan with the org's notes looked up ≤ 10 ms slower than without (median of the
 differences of alternating fresh runs).
 """
@@ -134,7 +135,8 @@ def run(url: str | None = None, quick: bool = False) -> dict:
             item = lexical.import_file(pdf, "rome")
             import_s = time.perf_counter() - started
             plain_ms, notes_ms, overhead_ms = _plan_overhead(store, ctx, 5 if quick else 25)
-            return {"engine": store.url.get_backend_name(), "chunks": chunks, "fill_s": round(fill_s, 1),
+            return {"engine": store.url.get_backend_name(), "vector_search": hybrid.retriever.vector_search,
+                    "chunks": chunks, "fill_s": round(fill_s, 1),
                     "ask_lexical_10k_ms": ask_lex, "ask_vector_10k_ms": ask_vec, "ask_hybrid_10k_ms": ask_hyb,
                     "import_100_page_pdf_s": round(import_s, 2), "pdf_chunks": item.chunk_count,
                     "pdf_phones_removed": item.metadata["phones_removed"],

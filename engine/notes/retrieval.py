@@ -7,7 +7,9 @@ the higher of the two). None at τ → ``unknown``, no passages: never a guess.
 
 Vectors on SQLite are searched by brute-force cosine in numpy over the stored float32 blobs (this
 CPython's sqlite3 cannot load sqlite-vec; ~10,000 chunks take a few ms); the matrix of a
-destination is cached per process until its chunks change. PostgreSQL uses the same path.
+destination is cached per process until its chunks change. PostgreSQL with pgvector (migration
+0009's column present) ranks by cosine distance in the database instead; PostgreSQL without it
+uses the numpy path. ``Retriever.vector_search`` says which one the last question used.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ class Retriever:
     def __init__(self, store, ctx, embedder: Embedder | None = None) -> None:  # noqa: ANN001
         self.store, self.ctx, self.embedder = store, ctx, embedder
         self._df: dict[tuple, int] = {}
+        self.vector_search: str | None = None  # pgvector | numpy: how the last question's vectors were searched
 
     def ask(self, question: str, destination: str, *, method: str | None = None) -> Answer:
         """``method``: lexical, vector or hybrid; by default hybrid with an embedder, else lexical."""
@@ -161,6 +164,10 @@ class Retriever:
     # -- vectors ---------------------------------------------------------------------------------
     def _vector(self, knowledge, destination: str, qvec: np.ndarray,  # noqa: ANN001
                 generation: tuple[int, str]) -> dict[str, float]:
+        if knowledge.in_database_vectors():
+            self.vector_search = "pgvector"
+            return knowledge.nearest(destination, self.embedder.model, qvec, CANDIDATES)
+        self.vector_search = "numpy"
         ids, matrix = self._matrix(knowledge, destination, qvec.shape[0], generation)
         if not ids:
             return {}

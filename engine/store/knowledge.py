@@ -12,14 +12,16 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, func, literal_column, select
+import numpy as np
+from pgvector.sqlalchemy import VECTOR
+from sqlalchemy import Column, Float, MetaData, String, Table, Text, and_, case, cast, func, literal, literal_column, select, update
 from sqlalchemy.dialects.postgresql import TSVECTOR
 
 from ..errors import InputError
 from . import audit
 from .columns import utcnow
 from .records import NoteChunk, NoteItem, NoteVectors
-from .schema_notes import KnowledgeChunk, KnowledgeItem, fulltext_scope
+from .schema_notes import VECTOR_COLUMN, ChunkVector, KnowledgeChunk, KnowledgeItem, fulltext_scope
 from .tenancy import OrgContext, OrgSession
 
 _FTS_META = MetaData()
@@ -27,6 +29,8 @@ SQLITE_FTS = Table("knowledge_fts", _FTS_META, Column("chunk_id", String), Colum
                    Column("text", Text), Column("rank", Float))
 POSTGRES_TSV = Table("knowledge_tsv", _FTS_META, Column("chunk_id", String), Column("scope", Text),
                      Column("tsv", TSVECTOR))
+_SCHEMA_COLUMNS = Table("columns", MetaData(schema="information_schema"), Column("table_schema", String),
+                        Column("table_name", String), Column("column_name", String))
 _CHUNK_COLUMNS = (KnowledgeChunk.chunk_id, KnowledgeChunk.item_id, KnowledgeChunk.destination, KnowledgeChunk.ordinal,
                   KnowledgeChunk.text, KnowledgeChunk.token_count, KnowledgeItem.title, KnowledgeItem.source_kind,
                   KnowledgeItem.source_name)
@@ -67,6 +71,8 @@ class Knowledge:
                                        embedding_model=embedding_model if vector is not None else None,
                                        created_at=now))
         self._s.flush()
+        if self.in_database_vectors() and embedding_model:
+            self._store_vectors(item.item_id, [c[2] for c in chunks])
         self._audit("note_imported", item.item_id, destination=destination, chunks=len(chunks),
                     source_kind=source_kind)
         return item_record(item, len(chunks))
@@ -136,6 +142,44 @@ class Knowledge:
             KnowledgeChunk.embedding.is_not(None)).order_by(KnowledgeChunk.chunk_id)
         rows = self._s.execute(stmt).all()
         return NoteVectors(chunk_ids=[r[0] for r in rows], blobs=[r[1] for r in rows])
+
+    # -- pgvector (PostgreSQL with migration 0009's column) -----------------------------------------
+    def in_database_vectors(self) -> bool:
+        """Whether this database has the pgvector column: vectors are then written there too
+        and searched in the database. Checked once per session."""
+        if self._dialect != "postgresql":
+            return False
+        if VECTOR_COLUMN not in self._s.info:
+            found = self._s.scalar(select(_SCHEMA_COLUMNS.c.column_name).where(
+                _SCHEMA_COLUMNS.c.table_schema == func.current_schema(),
+                _SCHEMA_COLUMNS.c.table_name == "knowledge_chunk", _SCHEMA_COLUMNS.c.column_name == VECTOR_COLUMN))
+            self._s.info[VECTOR_COLUMN] = found is not None
+        return self._s.info[VECTOR_COLUMN]
+
+    def _store_vectors(self, item_id: str, vectors: Sequence[bytes | None]) -> None:
+        ids = self._s.scalars(select(KnowledgeChunk.chunk_id).where(KnowledgeChunk.item_id == item_id)
+                              .order_by(KnowledgeChunk.ordinal)).all()
+        for chunk_id, blob in zip(ids, vectors, strict=True):
+            if blob is not None:
+                self._s.execute(update(ChunkVector).where(ChunkVector.chunk_id == chunk_id)
+                                .values(vector=np.frombuffer(blob, dtype=np.float32))
+                                .execution_options(synchronize_session=False))
+
+    def nearest(self, destination: str, model: str, query: np.ndarray, limit: int) -> dict[str, float]:
+        """The ``limit`` active chunks of ``destination`` closest to ``query`` by cosine, ranked
+        by pgvector (``<=>``) in the database: chunk id -> cosine similarity. Vectors of another
+        model or size are left out (pgvector refuses to compare vectors of different sizes)."""
+        # the size check sits in the ORDER BY, not the WHERE: the planner guesses a function's
+        # equality keeps 0.5% of the rows and then joined the items by re-reading every chunk
+        # per item (5.7 s instead of 0.14 s at 10,000 chunks once ANALYZE had run)
+        same_size = func.vector_dims(ChunkVector.vector) == int(query.shape[0])
+        distance = case((same_size, ChunkVector.vector.cosine_distance(cast(literal(query, VECTOR()), VECTOR()))))
+        stmt = (select(ChunkVector.chunk_id, distance)
+                .join(KnowledgeItem, KnowledgeItem.item_id == ChunkVector.item_id)
+                .where(KnowledgeItem.deleted_at.is_(None), ChunkVector.destination == destination,
+                       ChunkVector.embedding_model == model, ChunkVector.vector.is_not(None))
+                .order_by(distance.asc().nulls_last(), ChunkVector.chunk_id).limit(limit))
+        return {cid: 1.0 - float(d) for cid, d in self._s.execute(stmt) if d is not None}
 
     # -- full text ---------------------------------------------------------------------------------
     def lexical(self, destination: str, terms: Sequence[str], limit: int, *,

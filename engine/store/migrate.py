@@ -19,7 +19,7 @@ from ..errors import StoreError
 
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 7_413_200_404  # any fixed number: one migrator at a time per database
-HEAD = "0008"  # the newest revision in migrations/versions (tests/store/test_migrations.py checks)
+HEAD = "0009"  # the newest revision in migrations/versions (tests/store/test_migrations.py checks)
 
 
 def alembic_config():  # noqa: ANN201 (alembic.config.Config, imported on demand)

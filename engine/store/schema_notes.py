@@ -10,6 +10,10 @@ fixture city, a named route or any place name), which needs no extra table. The 
 indexes (FTS5 on SQLite, a tsvector table on PostgreSQL) are created by migration 0005 only,
 outside these models, and kept in step by triggers; each full-text row carries a ``scope`` token
 (org + destination, :func:`fulltext_scope`) so a search keeps only its own destination's rows.
+
+On PostgreSQL with pgvector, migration 0009 adds ``knowledge_chunk.embedding_vector``; only
+those databases have it, so :class:`ChunkVector` maps it apart from ``Base`` (the models stay
+the schema every database has), still org-scoped through :class:`OrgScoped`.
 """
 
 from __future__ import annotations
@@ -17,13 +21,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Index, Integer, LargeBinary, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from pgvector.sqlalchemy import VECTOR
+from sqlalchemy import Index, Integer, LargeBinary, MetaData, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .columns import ID_LENGTH, JSONDoc, UTCDateTime, new_id
 from .schema import Base, OrgScoped, _created, _parent
 
 DESTINATION_LENGTH = 120
+VECTOR_COLUMN = "embedding_vector"  # migration 0009's, on PostgreSQL with pgvector only
 FULLTEXT_TABLES = ("knowledge_fts", "knowledge_tsv")  # migration 0005's, not modelled (FTS5 shadows too)
 
 
@@ -62,6 +68,22 @@ class KnowledgeChunk(OrgScoped, Base):
     embedding: Mapped[bytes | None] = mapped_column(LargeBinary)  # float32, unit length
     embedding_model: Mapped[str | None] = mapped_column(String(120))
     created_at: Mapped[datetime] = _created()
+
+
+class _OptionalColumns(DeclarativeBase):
+    metadata = MetaData()  # not Base's: never created, never compared with the database
+
+
+class ChunkVector(OrgScoped, _OptionalColumns):
+    """``knowledge_chunk`` seen through its pgvector column (where migration 0009 added it)."""
+
+    __tablename__ = "knowledge_chunk"
+    org_id: Mapped[str] = mapped_column(String(ID_LENGTH))  # OrgScoped's, without the foreign key
+    chunk_id: Mapped[str] = _id(primary_key=True)
+    item_id: Mapped[str] = _id()
+    destination: Mapped[str] = mapped_column(String(DESTINATION_LENGTH))
+    embedding_model: Mapped[str | None] = mapped_column(String(120))
+    vector: Mapped[Any] = mapped_column(VECTOR_COLUMN, VECTOR())
 
 
 def fulltext_scope(org_id: str, destination: str) -> str:

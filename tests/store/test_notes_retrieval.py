@@ -45,6 +45,10 @@ def test_lexical_vector_and_hybrid_are_each_asked_for(store, org_a, server):  # 
         answer = notes.ask("Eiffel Tower hours", "paris", method=method)
         assert answer.method == method and answer.status == "found"
         assert HOURS_SENTENCE in answer.passages[0].text
+    with store.org(org_a) as repo:  # SQLite and PostgreSQL without pgvector: numpy (0009 added nothing)
+        in_database = repo.knowledge.in_database_vectors()
+    assert in_database == (store.url.get_backend_name() == "postgresql" and _offers_pgvector(store))
+    assert notes.retriever.vector_search == ("pgvector" if in_database else "numpy")
     # "timetable" is no word of the notes: only the vectors (the server's synonyms) find it
     assert notes.ask("Eiffel timetable", "paris", method="vector").status == "found"
     assert {p.method for p in notes.ask("Eiffel timetable", "paris", method="vector").passages} == {"vector"}
@@ -52,6 +56,11 @@ def test_lexical_vector_and_hybrid_are_each_asked_for(store, org_a, server):  # 
         NotesLibrary(store, org_a).ask("Eiffel Tower hours", "paris", method="vector")
     with pytest.raises(InputError, match="method"):
         notes.ask("Eiffel Tower hours", "paris", method="semantic")
+
+
+def _offers_pgvector(store) -> bool:
+    with store._engine.connect() as conn:
+        return conn.execute(text("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).first() is not None
 
 
 def test_sqlite_looks_chunks_up_by_their_key(store, org_a):
