@@ -52,22 +52,30 @@ def intent_with_model(client, text: str, session, home: str | None):
     """(intent, model_used): the model's extraction (an ``extract`` node in the run's events), or
     the rule-based parsers when it is unavailable. A road trip the model could not read is the
     road parser's to read."""
-    from engine.intake import looks_like_road_trip
-    from engine.llm.early_nodes import EarlyNode
-    from .plan_cmd import intent_from_prompt, route_aliases
+    from .plan_cmd import intent_from_prompt
     if client is None:
         return intent_from_prompt(text, session, home), False
-    road = looks_like_road_trip(text, routes=route_aliases())
-    node = EarlyNode(session.early_events, client, "extract")
-    node.fallback = "rule-based parser"
     try:
-        intent = asyncio.run(_closing(client, _extracted(node, text, session, home, road)))
+        intent = asyncio.run(_closing(client, read_with_model(client, text, session, home)))
     except ModelUnavailable as exc:
         warn(exc.reason)
         return intent_from_prompt(text, session, home), False
     if intent is None:
         return intent_from_prompt(text, session, home), False
     return intent, True
+
+
+async def read_with_model(client, text: str, session, home: str | None):
+    """The model's reading of ``text`` as an intent, recorded as an ``extract`` node in
+    ``session.early_events``; None when a road reading is not usable (the road parser's turn).
+    ``ModelUnavailable``, ``ModelOutputError`` (a city answer invalid twice) and ``InputError`` propagate."""
+    from engine.intake import looks_like_road_trip
+    from engine.llm.early_nodes import EarlyNode
+    from .plan_cmd import route_aliases
+    road = looks_like_road_trip(text, routes=route_aliases())
+    node = EarlyNode(session.early_events, client, "extract")
+    node.fallback = "rule-based parser"
+    return await _extracted(node, text, session, home, road)
 
 
 async def _extracted(node, text: str, session, home: str | None, road: bool):
