@@ -54,18 +54,24 @@ class ModelRuns(QObject):
     # -- Plan with AI ------------------------------------------------------------------------------
     @asyncSlot()
     async def plan_with_ai(self):
-        try:
-            intent = self.w.intent_form.current_intent()
-        except InputError as exc:
-            self.w.show_message(f"Check the form: {' '.join(str(exc).split())}", "error")
-            return None
-        same = self._continues(intent) and self.group.trip_id is not None
-        key = f"ai:{uuid.uuid4().hex}"  # a model's answer differs run to run: never reused
+        form = self.w.intent_form
         try:
             client = self.client()
         except ModelUnavailable as exc:
+            client, unavailable = None, exc.reason
+        if client is not None and form.unread_prompt() is not None:
+            intent = await self._read_prompt(client, form.unread_prompt())
+        else:
+            intent = self._form_intent()
+        if intent is None:
+            if client is not None:
+                await self.w.controller.service.on_engine(client.close())
+            return None
+        same = self._continues(intent) and self.group.trip_id is not None
+        key = f"ai:{uuid.uuid4().hex}"  # a model's answer differs run to run: never reused
+        if client is None:
             version = await self.w.controller.run(intent, description="Planned", new_trip=not same, request_key=key)
-            self._fell_back(exc.reason)
+            self._fell_back(unavailable)
             return version
         if intent.mode == "road_trip":  # as plan --llm: the model does not draft road trips yet
             await self.w.controller.service.on_engine(client.close())
@@ -74,6 +80,7 @@ class ModelRuns(QObject):
             return version
         drafter = await self._drafter(client, self.group.trip_id if same else None)
         if drafter is None:
+            self.w.controller.service.session.take_early_events()  # no run follows
             await self.w.controller.service.on_engine(client.close())
             return None
         version = await self._run(intent, client, drafter, description="Planned with AI", new_trip=not same,
@@ -81,6 +88,44 @@ class ModelRuns(QObject):
         if drafter.warning:
             self._fell_back(drafter.warning)
         return version
+
+    def _form_intent(self):
+        """The form's request; an unread prompt is read by the rule-based parsers first."""
+        form = self.w.intent_form
+        if form.unread_prompt() is not None and not form.read_prompt():
+            self.w.show_message("Check the prompt: " + "; ".join(form.field_errors().values()), "error")
+            return None
+        try:
+            return form.current_intent()
+        except InputError as exc:
+            self.w.show_message(f"Check the form: {' '.join(str(exc).split())}", "error")
+            return None
+
+    async def _read_prompt(self, client, text: str):
+        """The model reads the prompt (an ``extract`` row in the run's progress, as ``plan --llm``)
+        and the form shows what it read; the rule-based parsers when the model cannot."""
+        from engine.cli.llm_plan import read_with_model
+        from engine.errors import ModelOutputError
+        from engine.settings import effective_home_airport
+        service = self.w.controller.service
+        try:
+            intent = await service.on_engine(read_with_model(client, text, service.session,
+                                                              effective_home_airport(self.w.settings)))
+        except ModelOutputError as exc:
+            service.session.take_early_events()  # no run follows
+            self.w.show_message(f"The model's reading of the prompt was invalid: {exc}", "error")
+            return None
+        except InputError as exc:
+            service.session.take_early_events()
+            self.w.show_message(f"Check the prompt: {' '.join(str(exc).split())}", "error")
+            return None
+        except ModelUnavailable:
+            intent = None  # the extract row names the reason; the drafter's banner follows
+        if intent is None:
+            return self._form_intent()
+        self.w.intent_form.set_intent(intent)
+        self.w.intent_form.mark_prompt_read()
+        return intent
 
     async def _drafter(self, client, trip_id: str | None):
         """The Drafter with the trip's top ideas and, under the flag, the chat brief (as the CLI);
@@ -99,8 +144,10 @@ class ModelRuns(QObject):
                                     "(TRIPWRIGHT_MAX_VERSIONS): nothing was planned.", "warning")
                 return None
             if chat_brief.enabled() and messages:
-                brief, meta = await self.w.controller.service.on_engine(
-                    chat_brief.summarize_planning_chat(client, messages, window=window))
+                from engine.llm.early_nodes import brief_with_events
+                service = self.w.controller.service  # the brief's row opens the run's progress
+                brief, meta = await service.on_engine(
+                    brief_with_events(service.session.early_events, client, messages, window=window))
                 brief_meta = {**meta, "chatMessageCount": meta["chatBriefMessageCount"]}
         return Drafter(client, ideas=ideas, brief=brief, brief_meta=brief_meta)
 

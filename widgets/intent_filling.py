@@ -30,7 +30,17 @@ class IntentFilling:
         except InputError as exc:
             self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
             return False
+        self.mark_prompt_read()
         return True
+
+    def unread_prompt(self) -> str | None:
+        """The prompt text not yet read into the fields ("Plan with AI" has the model read it), or
+        None when the fields already hold the request (hand-filled, or read from this text)."""
+        text = self.prompt_edit.toPlainText().strip()
+        return text if text and text != getattr(self, "_read_prompt_text", None) else None
+
+    def mark_prompt_read(self) -> None:
+        self._read_prompt_text = self.prompt_edit.toPlainText().strip()
 
     def _fill_city(self, parsed) -> None:
         self.set_mode("city")

@@ -49,19 +49,68 @@ def stored_key(settings) -> str | None:
 
 
 def intent_with_model(client, text: str, session, home: str | None):
-    """(intent, model_used): the model's extraction, or the rule-based parsers when it is unavailable."""
-    from engine.llm.extraction import extract, trip_dates
-    from .plan_cmd import _budget_cents, intent_from_prompt, route_aliases
-    from engine.intake import looks_like_road_trip
-    if client is None or looks_like_road_trip(text, routes=route_aliases()):
+    """(intent, model_used): the model's extraction (an ``extract`` node in the run's events), or
+    the rule-based parsers when it is unavailable. A road trip the model could not read is the
+    road parser's to read."""
+    from .plan_cmd import intent_from_prompt
+    if client is None:
         return intent_from_prompt(text, session, home), False
-    catalog = session.catalog
     try:
-        found = asyncio.run(_closing(client, extract(client, text, airports=sorted(catalog.airport_names()),
-                                                      today=session.today)))
+        intent = asyncio.run(_closing(client, read_with_model(client, text, session, home)))
     except ModelUnavailable as exc:
         warn(exc.reason)
         return intent_from_prompt(text, session, home), False
+    if intent is None:
+        return intent_from_prompt(text, session, home), False
+    return intent, True
+
+
+async def read_with_model(client, text: str, session, home: str | None):
+    """The model's reading of ``text`` as an intent, recorded as an ``extract`` node in
+    ``session.early_events``; None when a road reading is not usable (the road parser's turn).
+    ``ModelUnavailable``, ``ModelOutputError`` (a city answer invalid twice) and ``InputError`` propagate."""
+    from engine.intake import looks_like_road_trip
+    from engine.llm.early_nodes import EarlyNode
+    from .plan_cmd import route_aliases
+    road = looks_like_road_trip(text, routes=route_aliases())
+    node = EarlyNode(session.early_events, client, "extract")
+    node.fallback = "rule-based parser"
+    return await _extracted(node, text, session, home, road)
+
+
+async def _extracted(node, text: str, session, home: str | None, road: bool):
+    from engine.llm.extraction import extract, extract_road
+    from .plan_cmd import route_aliases
+    client, today = node.client, session.today
+    async with node:
+        if not road:
+            found = await extract(client, text, airports=sorted(session.catalog.airport_names()), today=today,
+                                  on_reject=node.rejected)
+            return city_intent(found, session, home)
+        try:
+            found = await extract_road(client, text, routes=sorted(route_aliases()), today=today,
+                                       on_reject=node.rejected)
+            return road_intent(found)
+        except (ModelOutputError, InputError) as exc:
+            node.why_not = f"the model's reading is not usable ({' '.join(str(exc).split())[:160]})"
+            return None
+
+
+def road_intent(found):
+    from engine.llm.extraction import road_intent_data
+    from engine.models import RoadTripIntent
+    try:
+        return RoadTripIntent.model_validate(road_intent_data(found))
+    except ValidationError as exc:
+        field, _, message = validation_line(exc).partition(": ")
+        raise InputError(field, message) from exc
+
+
+def city_intent(found, session, home: str | None):
+    from decimal import Decimal
+    from engine.llm.extraction import trip_dates
+    from .plan_cmd import _budget_cents
+    catalog = session.catalog
     city = catalog.city(found.city)  # an injected "city" is only an unknown city: exit 2
     start, end = trip_dates(found)
     origin = found.origin_airport or home or os.environ.get("TRIPWRIGHT_HOME_AIRPORT")
@@ -69,7 +118,6 @@ def intent_with_model(client, text: str, session, home: str | None):
         raise InputError("origin_airport", "say where you fly from (e.g. 'flying from JFK') or pass --from")
     if found.budget_amount is None:
         raise InputError("budget", "the text does not give a budget (e.g. '$3000')")
-    from decimal import Decimal
     budget = _budget_cents(Decimal(str(found.budget_amount)), (found.budget_currency or "USD").upper(), session)
     data = {"city": city.name, "date_window": {"start": start, "end": end, "tz": city.tz},
             "budget_usd_cents": budget, "airports": city.airports, "origin_airport": origin.upper(),
@@ -78,7 +126,7 @@ def intent_with_model(client, text: str, session, home: str | None):
     if found.travellers is not None:
         data["travellers"] = found.travellers
     try:
-        return IntentV1.model_validate(data), True
+        return IntentV1.model_validate(data)
     except ValidationError as exc:
         field, _, message = validation_line(exc).partition(": ")
         raise InputError(field, message) from exc
@@ -132,6 +180,9 @@ def _run_plan_llm(args, session, outputs, today) -> int:
             intent, extracted = intent_with_model(client, args.prompt, session, args.home_airport)
     except ModelOutputError as exc:
         return _invalid(outputs, exc)
+    if args.route_file is not None:  # as the rule-based path: the imported track is the corridor
+        from engine.roadtrip.route_file import follow_track
+        intent = follow_track(intent, args.route_file)
     check_not_past(intent, today)
     drafter = None
     if client is not None and intent.mode == "road_trip":
@@ -139,7 +190,7 @@ def _run_plan_llm(args, session, outputs, today) -> int:
         drafter = RoadDrafter(client)  # nights and stops from the corridor's towns; the invariants decide
     elif client is not None:
         ideas = _trip_ideas(args.trip) if args.save and args.trip else []
-        brief, brief_meta = _chat_brief(client, args.trip if args.save else None)
+        brief, brief_meta = _chat_brief(client, args.trip if args.save else None, session)
         drafter = Drafter(client, ideas=ideas, brief=brief, brief_meta=brief_meta)
     meta_of = (lambda _result: llm_meta(drafter, extracted=extracted) if drafter.meta else None)
     if args.save:
@@ -170,8 +221,9 @@ def _trip_ideas(trip_id: str) -> list[tuple[str, int]]:
         return [(i.title, i.priority) for i in repo.group.ideas(trip_id)][:10]
 
 
-def _chat_brief(client, trip_id: str | None) -> tuple[dict | None, dict]:
-    """The brief when the flag is on and the trip has a chat; failures fall back (logged)."""
+def _chat_brief(client, trip_id: str | None, session) -> tuple[dict | None, dict]:
+    """The brief when the flag is on and the trip has a chat (a ``summarize_chat`` node in the
+    run's events); failures fall back (logged)."""
     from engine.llm import chat_brief
     if not chat_brief.enabled() or not trip_id:
         return None, {}
@@ -179,7 +231,9 @@ def _chat_brief(client, trip_id: str | None) -> tuple[dict | None, dict]:
     window = chat_brief.window_from_env()
     with org_scope() as repo:
         messages = repo.group.chat(trip_id, limit=window.max_messages)
-    brief, meta = asyncio.run(_closing(client, chat_brief.summarize_planning_chat(client, messages, window=window)))
+    from engine.llm.early_nodes import brief_with_events
+    brief, meta = asyncio.run(_closing(client, brief_with_events(session.early_events, client, messages,
+                                                                 window=window)))
     return brief, {**meta, "chatMessageCount": meta["chatBriefMessageCount"]}
 
 

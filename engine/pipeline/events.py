@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
@@ -15,10 +16,25 @@ EventCallback = Callable[[StreamEvent], None]
 INFEASIBLE = "infeasible_plan"  # an error event's ``reason`` when no plan keeps every rule
 
 
+@dataclass(frozen=True)
+class EarlyEvent:
+    """A node that ran before the run had an emitter (``plan --llm``'s model extraction, the chat
+    brief): kept by the session and emitted first in the next run's stream, so ``--events`` and the
+    progress panel show its tokens and cost with the rest."""
+
+    node: str
+    status: EventStatus
+    note: str | None = None
+    duration_ms: int | None = None
+    usage: ModelUsage | None = None
+    reason: str | None = None
+
+
 class EventEmitter:
     """Stamps and records every event of one run, and forwards it to a callback at once."""
 
-    def __init__(self, trace_id: str, run_id: str, callback: EventCallback | None = None) -> None:
+    def __init__(self, trace_id: str, run_id: str, callback: EventCallback | None = None,
+                 early: Iterable[EarlyEvent] = ()) -> None:
         self.trace_id = trace_id
         self.run_id = run_id
         self.callback = callback
@@ -26,6 +42,8 @@ class EventEmitter:
         self._started = time.perf_counter()
         self._open = True
         METRICS.active_runs.inc()
+        for e in early:
+            self.emit(e.node, e.status, note=e.note, duration_ms=e.duration_ms, usage=e.usage, reason=e.reason)
 
     def emit(self, node: str, status: EventStatus, *, args_digest: str = "", duration_ms: int | None = None,
              cache_hit: bool | None = None, note: str | None = None, progress: int = 0,

@@ -31,7 +31,7 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     from .run import drafter_cost, heartbeat_to
 
     trace_id = trace_id or uuid.uuid4().hex
-    emitter = EventEmitter(trace_id, run_id, on_event)
+    emitter = EventEmitter(trace_id, run_id, on_event, session.take_early_events())
     waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
     try:
         result = await _run_road_trip(session, intent, emitter, cancel, run_id, trace_id, drafter)

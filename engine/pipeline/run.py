@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the city planner's modules load on its first run: a road tr
     from engine.repair import RepairResult
 
 from .control import CancelToken, Checkpoints, NodeMemo
-from .events import INFEASIBLE, EventCallback, EventEmitter
+from .events import INFEASIBLE, EarlyEvent, EventCallback, EventEmitter
 from .synthesizer import synthesize
 
 PlanEdit = Callable[[PlanV1, TripFacts], PlanV1]
@@ -74,6 +74,12 @@ class PlanningSession:
         self.last_facts: TripFacts | None = None
         self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
         self.user_id: str | None = None
+        self.early_events: list[EarlyEvent] = []  # model nodes run before the next plan (extraction, brief)
+
+    def take_early_events(self) -> list[EarlyEvent]:
+        """The events of the nodes run before this plan; the next run's stream starts with them."""
+        early, self.early_events = self.early_events, []
+        return early
 
     async def plan(self, intent: IntentV1 | RoadTripIntent, *, on_event: EventCallback | None = None,
                    cancel: CancelToken | None = None, edits: list[PlanEdit] | None = None,
@@ -130,7 +136,7 @@ class _Run:
         self.cancel = cancel
         self.trace_id = trace_id
         self.run_id = run_id
-        self.emitter = EventEmitter(self.trace_id, self.run_id, on_event)
+        self.emitter = EventEmitter(self.trace_id, self.run_id, on_event, session.take_early_events())
         self.checkpoints = Checkpoints()
         self.decisions: list[Decision] = []
         self.inputs: PlannerInputs | None = None

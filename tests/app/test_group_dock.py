@@ -225,3 +225,28 @@ def test_plan_with_ai_falls_back_to_the_rule_based_plan_with_a_banner(qtbot, ope
     assert window.message_bar.text().startswith("The model could not be used (")
     assert window.message_bar.text().endswith("this plan is rule-based.")
     assert reason in window.model_runs.last_warning
+
+
+def test_plan_with_ai_has_the_model_read_an_unread_prompt_and_shows_the_extract_row(qtbot, open_window,  # noqa: F811
+                                                                                    db_url, model_env):
+    from tests.engine.llm.test_plan_llm_cli import extraction
+    window = open_window()
+    form = window.intent_form
+    text = "Five days in the City of Light from mid June 2027, two of us, from JFK, about four grand, art"
+    with ScriptedServer([extraction("Paris"), first_choices]) as server:
+        model_env(server)
+        form.prompt_edit.setPlainText(text)
+        assert form.unread_prompt() == text
+        version = wait_task(qtbot, window.model_runs.plan_with_ai())
+        extract, _draft = server.chat_requests()
+    assert version is not None and extract["messages"][1]["content"] == text  # the model read the prose
+    assert version.itinerary.intent.travellers == 2 and version.itinerary.intent.date_window.start.isoformat() == "2027-06-15"
+    assert form.city_combo.currentText() == "Paris" and form.unread_prompt() is None  # the form shows the reading
+    progress = window.progress
+    qtbot.waitUntil(lambda: any(e.node == "draft" and e.model_usage for e in progress.model.events()), timeout=10_000)
+    events = progress.model.events()
+    assert [e.node for e in events[:2]] == ["extract", "extract"] and events[0].seq == 0
+    row = next(r for r in range(progress.model.rowCount()) if progress.model.event_at(r).node == "extract"
+               and progress.model.event_at(r).model_usage)
+    assert progress.model.index(row, progress.model.COL_MODEL).data() == "1200+300 tok \u00b7 $0.0004"
+    assert progress.model_label.text() == "Model: extract, draft \u00b7 2400+600 tokens \u00b7 $0.0007"

@@ -180,9 +180,11 @@ def test_the_chat_brief_goes_into_the_draft_when_the_flag_is_on(home, trip, tmp_
     assert tw(home, "ideas", "add", trip, "Picnic in the Tuileries", "--priority", "1").returncode == 2  # no --title
     assert tw(home, "ideas", "add", trip, "--title", "Picnic in the Tuileries", "--priority", "1").returncode == 0
     out = tmp_path / "v2.json"
+    events = tmp_path / "events.jsonl"
     with ScriptedServer([brief_answer, first_choices]) as server:
         done = tw(home, "plan", "--llm", "--intent", intent_file(tmp_path), "--save", "--trip", trip, "--out", str(out),
-                  "--today", TODAY, OPENAI_BASE_URL=server.base_url, ITINERARY_INCLUDE_CHAT_BRIEF_ON_GENERATE="1")
+                  "--events", str(events), "--today", TODAY, OPENAI_BASE_URL=server.base_url,
+                  ITINERARY_INCLUDE_CHAT_BRIEF_ON_GENERATE="1")
         brief_request, draft_request = server.chat_requests()
     assert done.returncode == 0, done.stderr
     facts = json.loads(draft_request["messages"][1]["content"].split("\n", 1)[1])
@@ -194,17 +196,28 @@ def test_the_chat_brief_goes_into_the_draft_when_the_flag_is_on(home, trip, tmp_
     assert facts["group_brief"]["preferences"]["pace"] == "unknown"
     assert (meta["chatBriefEnabled"], meta["chatBriefSucceeded"], meta["chatBriefMessageCount"]) == (True, True, 1)
     assert meta["ideaCount"] == 1 and "Versailles" not in json.dumps(meta)
+    rows = [json.loads(line) for line in events.read_text().splitlines()]
+    briefed = [e for e in rows if e["node"] == "summarize_chat"]  # the brief's call opens the run's stream
+    assert [e["status"] for e in briefed] == ["started", "completed"] and briefed[0]["seq"] == 0
+    assert briefed[1]["model_usage"]["prompt_tokens"] == 1200 and "Versailles" not in json.dumps(briefed)
 
 
 def test_a_failing_brief_falls_back_to_drafting_without_it(home, trip, tmp_path) -> None:
     assert tw(home, "chat", "post", trip, "slow mornings please").returncode == 0
     out = tmp_path / "v2.json"
+    events = tmp_path / "events.jsonl"
     with ScriptedServer([Reply(content="??"), Reply(content="??"), first_choices]) as server:
         done = tw(home, "-v", "plan", "--llm", "--intent", intent_file(tmp_path), "--save", "--trip", trip, "--out", str(out),
-                  "--today", TODAY, OPENAI_BASE_URL=server.base_url, ITINERARY_INCLUDE_CHAT_BRIEF_ON_GENERATE="1")
+                  "--events", str(events), "--today", TODAY, OPENAI_BASE_URL=server.base_url,
+                  ITINERARY_INCLUDE_CHAT_BRIEF_ON_GENERATE="1")
         draft_request = server.chat_requests()[-1]
     assert done.returncode == 0, done.stderr
     assert "chat_brief_failed" in done.stderr
     assert "group_brief" not in draft_request["messages"][1]["content"]
     meta = json.loads(out.read_text())["llm_meta"]
     assert meta["chatBriefEnabled"] is True and meta["chatBriefSucceeded"] is False
+    rows = [json.loads(line) for line in events.read_text().splitlines()]
+    note = [e for e in rows if e["node"] == "summarize_chat"][-1]
+    assert note["status"] == "completed" and note["model_usage"]["prompt_tokens"] == 2400
+    assert note["decision_note"] == "the chat brief failed (logged); generating without the brief"
+    assert any(e["node"] == "draft" and e["status"] == "completed" for e in rows)  # generation went on

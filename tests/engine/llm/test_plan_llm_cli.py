@@ -221,10 +221,14 @@ def road_nights(request: dict) -> Reply:
 
 def test_a_road_trip_is_drafted_by_the_model(tmp_path) -> None:
     out, events = tmp_path / "out.json", tmp_path / "events.jsonl"
-    with ScriptedServer(default=road_nights) as server:
+    read = Reply(content=json.dumps({  # the model reads the road prompt first (extraction)
+        "origin": "Los Angeles, CA", "terminus": "Chicago, IL", "days": 7, "start_date": "2027-05-03",
+        "trip_type": "one_way", "route": "Route 66", "stops": [], "max_daily_miles": None, "travellers": None,
+        "themes": [], "kid_friendly": False}))
+    with ScriptedServer([read], default=road_nights) as server:
         done = tw(server.base_url, "plan", "--llm", "--prompt", "LA to Chicago via Route 66, 7 days from 2027-05-03",
                   "--out", str(out), "--events", str(events), "--today", TODAY)
-        [asked] = server.chat_requests()
+        _, asked = server.chat_requests()
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     proposed = road_nights(asked).content
@@ -234,6 +238,6 @@ def test_a_road_trip_is_drafted_by_the_model(tmp_path) -> None:
     anchors = [d["anchor"]["name"] for d in itinerary["days"]]
     for town_id in json.loads(proposed)["overnights"]:
         assert names[town_id] in anchors  # "Vega, TX": the proposed night, on whichever day the planner chose
-    assert itinerary["llm_meta"]["model"] == "gpt-4o-mini" and itinerary["llm_meta"]["llmCalls"] == 1
+    assert itinerary["llm_meta"]["model"] == "gpt-4o-mini" and itinerary["llm_meta"]["llmCalls"] == 2
     nodes = [json.loads(line)["node"] for line in events.read_text().splitlines()]
-    assert "draft" in nodes and nodes.index("draft") > nodes.index("planner")
+    assert "draft" in nodes and nodes.index("draft") > nodes.index("planner") > nodes.index("extract")
