@@ -73,12 +73,11 @@ class ModelRuns(QObject):
             version = await self.w.controller.run(intent, description="Planned", new_trip=not same, request_key=key)
             self._fell_back(unavailable)
             return version
-        if intent.mode == "road_trip":  # as plan --llm: the model does not draft road trips yet
-            await self.w.controller.service.on_engine(client.close())
-            version = await self.w.controller.run(intent, description="Planned", new_trip=not same, request_key=key)
-            self.w.show_message("The model does not draft road trips yet: this plan is rule-based.", "info")
-            return version
-        drafter = await self._drafter(client, self.group.trip_id if same else None)
+        if intent.mode == "road_trip":  # as plan --llm: nights and stops among the corridor's towns
+            from engine.llm.road_drafting import RoadDrafter
+            drafter = RoadDrafter(client)
+        else:
+            drafter = await self._drafter(client, self.group.trip_id if same else None)
         if drafter is None:
             self.w.controller.service.session.take_early_events()  # no run follows
             await self.w.controller.service.on_engine(client.close())

@@ -14,6 +14,8 @@ from engine.errors import InputError
 from engine.models import EventStatus
 from engine.roadtrip.planner import RoadTripPlanner
 
+from .draft_stage import usage_of
+
 
 async def drafted_road_plan(session, emitter, cancel, intent, geocoder, drafter, key: str, checkpoints):
     cancel.raise_if_cancelled()
@@ -44,6 +46,7 @@ async def _draft(emitter, cancel, drafter, candidates, checkpoints):
                      note=f"answer rejected ({len(errors)} problem(s): {errors[0]}); rolled back to checkpoint "
                           f"'{last.node if last else 'corridor'}', re-asking once")
 
+    first_call = len(drafter.client.meter.calls)
     # A cancel meanwhile cancels the model's HTTP request itself.
     draft = await cancel.interruptible(drafter(candidates, on_reject=rejected))
     ms = int((time.perf_counter() - started) * 1000)
@@ -53,7 +56,8 @@ async def _draft(emitter, cancel, drafter, candidates, checkpoints):
         return None
     meter = drafter.client.meter
     cost = f"${meter.cost_usd:.4f}" if meter.priced else "cost unknown (model not priced)"
-    emitter.emit("draft", EventStatus.completed, duration_ms=ms, progress=20,
+    usage = usage_of(c for c in meter.calls[first_call:] if c.node == "draft")  # the progress panel's Model cell
+    emitter.emit("draft", EventStatus.completed, duration_ms=ms, progress=20, usage=usage,
                  note=f"{len(draft.overnights)} night(s) and {len(draft.stops)} stop(s) proposed; "
                       f"{meter.prompt_tokens}+{meter.completion_tokens} tokens, {cost}")
     return draft

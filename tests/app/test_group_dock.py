@@ -250,3 +250,29 @@ def test_plan_with_ai_has_the_model_read_an_unread_prompt_and_shows_the_extract_
                and progress.model.event_at(r).model_usage)
     assert progress.model.index(row, progress.model.COL_MODEL).data() == "1200+300 tok \u00b7 $0.0004"
     assert progress.model_label.text() == "Model: extract, draft \u00b7 2400+600 tokens \u00b7 $0.0007"
+
+
+def test_plan_with_ai_on_a_road_trip_lets_the_model_choose_the_nights(qtbot, open_window, db_url,  # noqa: F811
+                                                                      model_env):
+    """As ``plan --llm``: the model proposes nights among the corridor's towns (enums), the
+    deterministic planner keeps the seed 000 invariants, and the draft row carries its tokens."""
+    from datetime import date
+
+    from engine.models import RoadTripIntent
+    from tests.engine.llm.test_road_drafting import evenly, facts_of
+    window = open_window()
+    intent = RoadTripIntent(origin="Los Angeles", terminus="Chicago", days=7, start_date=date(2027, 5, 3),
+                            route="Route 66")
+    with ScriptedServer(default=evenly) as server:
+        model_env(server)
+        window.intent_form.set_intent(intent)
+        version = wait_task(qtbot, window.model_runs.plan_with_ai())
+        (draft,) = server.chat_requests()
+    assert version is not None and version.mode == "road_trip"
+    towns = {t["id"]: t["name"] for t in facts_of(draft)["towns"]}
+    proposed = [towns[i] for i in json.loads(evenly(draft).content)["overnights"]]
+    nights = [d.anchor.name for d in version.itinerary.days if d.anchor is not None]
+    assert proposed and all(any(name.startswith(p.split(",")[0]) for name in nights) for p in proposed)
+    assert "does not draft" not in window.message_bar.text()
+    progress = window.progress
+    qtbot.waitUntil(lambda: any(e.node == "draft" and e.model_usage for e in progress.model.events()), timeout=10_000)
