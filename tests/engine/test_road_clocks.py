@@ -35,8 +35,9 @@ def _itinerary(gazetteer, slug: str, backwards: bool, extra: int):
     route = ROUTES[slug]
     ends = (route.origin, route.terminus)[::-1 if backwards else 1]
     days = min(30, max(1, math.ceil(route.length_miles() * 1.3 / 380)) + 1 + extra)
+    trip_type = "round_trip" if route.is_loop else "one_way"  # a loop (North Coast 500) ends where it began
     intent = RoadTripIntent(origin=ends[0].name, terminus=ends[1].name, days=days, start_date=date(2027, 5, 3),
-                            route=route.name)
+                            route=route.name, trip_type=trip_type)
     return road_itinerary(plan_road_trip(intent, gazetteer), intent, [], trace_id="t", run_id="r")
 
 
