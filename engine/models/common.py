@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 class Value(BaseModel):
     """Base for immutable contract values: unknown fields and enum variants are rejected."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False, defer_build=True)
 
 
 class Geo(Value):

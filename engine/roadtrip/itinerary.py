@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
-from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from engine.clocks import minutes_later, wall_moment
@@ -17,22 +16,13 @@ from engine.tools.provenance import stamp
 
 from .day_stops import CHECKIN_MINUTES
 from .plan import Place, RoadDay, RoadPlan, RoadStop
+from .zones import zone_at, zone_book
 
 FUEL_USD_PER_MILE = {"us": 3.60 / 25, "europe": 1.85 * 6.5 / 100 * 1.609344}  # local price per mile
 NIGHT_LOCAL = {"us": 140.0, "europe": 120.0}
 MEALS_LOCAL = {"us": 60.0, "europe": 55.0}
 CURRENCY = {"us": "USD", "europe": "EUR"}
 MAX_PATH_POINTS = 2000  # a routed day's geometry kept in the itinerary (GPX simplifies it to 500)
-
-
-@lru_cache(maxsize=1)
-def _tzf():
-    from timezonefinder import TimezoneFinder
-    return TimezoneFinder(in_memory=True)
-
-
-def zone_at(lat: float, lon: float) -> str:
-    return _tzf().timezone_at(lng=lon, lat=lat) or "UTC"
 
 
 class _DayClock:
@@ -172,6 +162,7 @@ def road_itinerary(plan: RoadPlan, intent: RoadTripIntent, violations: list[Viol
                    run_id: str, rate_to_usd: float = 1.0) -> ItineraryV1:
     b = _Builder(plan, intent, rate_to_usd)
     days = [b.day(d) for d in plan.days]
+    zone_book().save()  # the zones asked for are remembered for the next plan (see zones.py)
     decisions = [Decision(node="road_planner", selected=d.anchor.label, alternatives_considered=len(d.anchor.considered),
                           rationale=f"day {d.index + 1}: {d.drive_miles:.0f} mi to {d.anchor.label} "
                                     f"({d.anchor.source.replace('_', ' ')}, {d.anchor_offset:.0f} mi off {plan.corridor.name})")
