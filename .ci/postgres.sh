@@ -43,14 +43,19 @@ _tw_pg_owner() {
   fi
 }
 
+# Stops the server of a scratch dir ($1) with its pg_ctl's folder ($2), and removes the dir.
+_tw_server_stop() {
+  if [ -n "$1" ] && [ -d "$1" ]; then
+    if [ -f "$1/data/postmaster.pid" ]; then
+      _tw_pg_as_owner "$2/pg_ctl" -D "$1/data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$1"
+  fi
+}
+
 _tw_pg_stop() {
   _tw_pgv_stop
-  if [ -n "${TW_PG_DIR:-}" ] && [ -d "$TW_PG_DIR" ]; then
-    if [ -f "$TW_PG_DIR/data/postmaster.pid" ]; then
-      _tw_pg_as_owner "$TW_PG_BIN/pg_ctl" -D "$TW_PG_DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
-    fi
-    rm -rf "$TW_PG_DIR"
-  fi
+  _tw_server_stop "${TW_PG_DIR:-}" "${TW_PG_BIN:-}"
   TW_PG_DIR=""
 }
 
@@ -80,12 +85,7 @@ fi
 
 # -- the pgvector server (issue 13) ----------------------------------------------------------------
 _tw_pgv_stop() {
-  if [ -n "${TW_PGV_DIR:-}" ] && [ -d "$TW_PGV_DIR" ]; then
-    if [ -f "$TW_PGV_DIR/data/postmaster.pid" ]; then
-      _tw_pg_as_owner "$TW_PGV_BIN/pg_ctl" -D "$TW_PGV_DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
-    fi
-    rm -rf "$TW_PGV_DIR"
-  fi
+  _tw_server_stop "${TW_PGV_DIR:-}" "${TW_PGV_BIN:-}"
   TW_PGV_DIR=""
 }
 

@@ -43,14 +43,6 @@ class ModelRuns(QObject):
             key = stored_api_key(endpoint_or_default(endpoint), self.w.secrets)
         return LLMClient(config_from_env(settings=settings, api_key=key))
 
-    def _continues(self, intent) -> bool:
-        current = self.w.trip.current
-        if current is None or current.mode != intent.mode:
-            return False
-        if intent.mode == "road_trip":
-            return (current.intent.origin, current.intent.terminus) == (intent.origin, intent.terminus)
-        return current.intent.city == intent.city
-
     # -- Plan with AI ------------------------------------------------------------------------------
     @asyncSlot()
     async def plan_with_ai(self):
@@ -67,7 +59,7 @@ class ModelRuns(QObject):
             if client is not None:
                 await self.w.controller.service.on_engine(client.close())
             return None
-        same = self._continues(intent) and self.group.trip_id is not None
+        same = self.w.controller.continues(intent) and self.group.trip_id is not None
         key = f"ai:{uuid.uuid4().hex}"  # a model's answer differs run to run: never reused
         if client is None:
             version = await self.w.controller.run(intent, description="Planned", new_trip=not same, request_key=key)

@@ -84,7 +84,7 @@ class TripController(QObject, MapEditFlow):
             if question is not None:
                 self.ask_place(question, intent)
                 return None
-        return await self.run(intent, description="Planned", new_trip=not self._continues(intent),
+        return await self.run(intent, description="Planned", new_trip=not self.continues(intent),
                               request_key="form")
 
     async def _place_question(self, find, intent: RoadTripIntent, *args) -> PlaceQuestion | None:
@@ -115,7 +115,8 @@ class TripController(QObject, MapEditFlow):
         if self.place_chooser is chooser:
             self.place_chooser = None
 
-    def _continues(self, intent: Intent) -> bool:
+    def continues(self, intent: Intent) -> bool:
+        """The shown trip is this intent's trip (same mode and ends, or city): a new version of it."""
         current = self.trip.current
         if current is None or current.mode != intent.mode:
             return False
