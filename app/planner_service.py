@@ -14,10 +14,13 @@ node; whatever it reports after the cancel is dropped.
 from __future__ import annotations
 
 import asyncio
+import queue
 import threading
 import weakref
 from datetime import datetime, timezone
 from typing import Any, Callable
+
+import structlog
 
 from engine.models import EventStatus, StreamEvent
 from engine.pipeline import CancelToken, PlanningSession
@@ -69,8 +72,9 @@ class PlannerService:
         self.gui_loop = gui_loop
         self._run: _Run | None = None
         self._lock = threading.Lock()  # a PlanningSession is used by one run at a time
-        self.worker: threading.Thread | None = None
-        self._threads: list[threading.Thread] = []
+        self.worker: threading.Thread | None = None  # the one planner thread, started on first use
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._pending: list[threading.Event] = []
         self._engine_loop: asyncio.AbstractEventLoop | None = None
 
     def engine_loop(self) -> asyncio.AbstractEventLoop:
@@ -97,21 +101,28 @@ class PlannerService:
 
     @property
     def running(self) -> bool:
-        return self.worker is not None and self.worker.is_alive()
+        return any(not done.is_set() for done in self._pending)
 
     def join(self, timeout: float | None = None) -> bool:
-        """Wait for every worker thread this service started; True when none is left."""
-        for thread in list(self._threads):
-            thread.join(timeout)
-        self._threads = [t for t in self._threads if t.is_alive()]
-        return not self._threads
+        """Wait for every job handed to the planner thread; True when none is left."""
+        for done in list(self._pending):
+            done.wait(timeout)
+        self._pending = [d for d in self._pending if not d.is_set()]
+        return not self._pending
 
-    def _start(self, work) -> threading.Thread:
-        self._threads = [t for t in self._threads if t.is_alive()]
-        thread = threading.Thread(target=work, name="tripwright-planner", daemon=True)
-        self._threads.append(thread)
-        thread.start()
-        return thread
+    def _start(self, work) -> threading.Event:
+        """Queue ``work`` for the planner thread; the returned event is set when it has run.
+        One long-lived thread, not one per plan: ``Thread.start()`` blocks the GUI thread until the
+        new thread gets the GIL, 80–120 ms while the engine loop is busy (a drag's re-plan)."""
+        if self.worker is None:
+            self.worker = threading.Thread(target=_serve, args=(self._jobs,), name="tripwright-planner", daemon=True)
+            self.worker.start()
+            weakref.finalize(self, self._jobs.put, None)  # the thread ends with its service
+        self._pending = [d for d in self._pending if not d.is_set()]
+        done = threading.Event()
+        self._pending.append(done)
+        self._jobs.put((work, done))
+        return done
 
     async def warm_up(self, fn: Callable[[], Any]) -> None:
         """Run ``fn`` (loading the engine's lazy data: gazetteer, time zones) in a worker thread,
@@ -130,7 +141,7 @@ class PlannerService:
             except RuntimeError:
                 pass
 
-        self.worker = self._start(work)
+        self._start(work)
         await done
 
     def cancel(self) -> None:
@@ -172,7 +183,7 @@ class PlannerService:
                 else:
                     post(run.settle, run.done.set_result, result)
 
-        self.worker = self._start(work)
+        self._start(work)
         try:
             return await run.done
         finally:
@@ -185,3 +196,15 @@ def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> Non
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
         loop.close()
+
+
+def _serve(jobs: queue.SimpleQueue) -> None:
+    """The planner thread: queued jobs in order, until the ``None`` its service's finalizer sends."""
+    while (job := jobs.get()) is not None:
+        work, done = job
+        try:
+            work()  # plan and warm-up jobs hand their own errors on; anything else must not end the thread
+        except Exception:  # noqa: BLE001
+            structlog.get_logger(__name__).exception("planner_job_failed")
+        finally:
+            done.set()

@@ -31,6 +31,20 @@ def test_events_arrive_on_the_callers_thread_in_order() -> None:
     assert service.worker.name == "tripwright-planner" and service.worker.ident != caller
 
 
+def test_plans_share_one_planner_thread_so_the_caller_never_waits_for_a_thread_to_start() -> None:
+    """Thread.start() blocks its caller until the new thread holds the GIL (80-120 ms while the
+    engine loop is busy): the GUI thread hands every plan to one long-lived planner thread."""
+    async def scenario():
+        service = PlannerService(PlanningSession(today=date(2026, 11, 23)), asyncio.get_running_loop())
+        first = await service.plan(IntentV1.model_validate(PARIS))
+        thread = service.worker
+        second = await service.plan(IntentV1.model_validate(PARIS))
+        return service, thread, first, second
+    service, thread, first, second = asyncio.run(scenario())
+    assert first.status == second.status == "completed"
+    assert service.worker is thread and thread.is_alive() and service.join(5) and not service.running
+
+
 def test_cancel_from_the_caller_stops_the_run_at_the_next_node() -> None:
     """The worker pauses inside a user edit until the caller has pressed Cancel: the next node
     must then stop the run, and nothing after the selector may run."""
@@ -91,14 +105,14 @@ def test_cancel_settles_at_once_while_the_engine_is_still_inside_a_node() -> Non
         result = await service.plan(IntentV1.model_validate(PARIS), on_event=on_event, edits=[stuck])
         waited = time.perf_counter() - started
         release.set()
-        await asyncio.get_running_loop().run_in_executor(None, service.worker.join, 10)
+        await asyncio.get_running_loop().run_in_executor(None, service.join, 10)
         await asyncio.sleep(0.05)  # anything the worker posted has been delivered by now
         return result, seen, waited, service
     result, seen, waited, service = asyncio.run(scenario())
     assert result.status == "cancelled" and result.itinerary is None
     assert result.events[-1].status is EventStatus.cancelled and result.events[-1].node == "responder"
     assert result.events == seen and seen[-1].run_id == seen[0].run_id
-    assert late == [] and not service.worker.is_alive()
+    assert late == [] and not service.running  # the job ended; its thread waits for the next plan
     assert waited < 5
 
 
