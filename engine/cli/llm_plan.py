@@ -14,7 +14,6 @@ import sys
 from pydantic import ValidationError
 
 from engine.errors import InputError, ModelOutputError, ModelUnavailable
-from engine.models import IntentV1
 from engine.models.itinerary import SCHEMA_VERSION
 
 from .errors import validation_line
@@ -109,7 +108,7 @@ def road_intent(found):
 def city_intent(found, session, home: str | None):
     from decimal import Decimal
     from engine.llm.extraction import trip_dates
-    from .plan_cmd import _budget_cents
+    from .plan_cmd import _budget_cents, city_intent_of
     catalog = session.catalog
     city = catalog.city(found.city)  # an injected "city" is only an unknown city: exit 2
     start, end = trip_dates(found)
@@ -119,17 +118,7 @@ def city_intent(found, session, home: str | None):
     if found.budget_amount is None:
         raise InputError("budget", "the text does not give a budget (e.g. '$3000')")
     budget = _budget_cents(Decimal(str(found.budget_amount)), (found.budget_currency or "USD").upper(), session)
-    data = {"city": city.name, "date_window": {"start": start, "end": end, "tz": city.tz},
-            "budget_usd_cents": budget, "airports": city.airports, "origin_airport": origin.upper(),
-            "prefs": {"themes": list(found.themes), "kid_friendly": found.kid_friendly,
-                      "avoid_overnight": found.avoid_overnight}}
-    if found.travellers is not None:
-        data["travellers"] = found.travellers
-    try:
-        return IntentV1.model_validate(data)
-    except ValidationError as exc:
-        field, _, message = validation_line(exc).partition(": ")
-        raise InputError(field, message) from exc
+    return city_intent_of(city, start, end, budget, origin, found)
 
 
 async def _closing(client, coro):

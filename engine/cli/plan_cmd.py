@@ -92,12 +92,18 @@ def intent_from_prompt(text: str, session: PlanningSession, home: str | None) ->
         raise InputError("origin_airport", "say where you fly from (e.g. 'flying from JFK') or pass --from")
     city = catalog.city(parsed.city)
     budget = _budget_cents(parsed.budget_amount, parsed.budget_currency, session)
-    data = {"city": city.name, "date_window": {"start": parsed.start, "end": parsed.end, "tz": city.tz},
+    return city_intent_of(city, parsed.start, parsed.end, budget, origin, parsed)
+
+
+def city_intent_of(city, start, end, budget: int, origin: str, read) -> IntentV1:
+    """The IntentV1 of a prompt read by the rules or by the model (``read`` has themes,
+    kid_friendly, avoid_overnight, travellers); a bad field is an InputError naming it."""
+    data = {"city": city.name, "date_window": {"start": start, "end": end, "tz": city.tz},
             "budget_usd_cents": budget, "airports": city.airports, "origin_airport": origin.upper(),
-            "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly,
-                      "avoid_overnight": parsed.avoid_overnight}}
-    if parsed.travellers is not None:
-        data["travellers"] = parsed.travellers
+            "prefs": {"themes": list(read.themes), "kid_friendly": read.kid_friendly,
+                      "avoid_overnight": read.avoid_overnight}}
+    if read.travellers is not None:
+        data["travellers"] = read.travellers
     try:
         return IntentV1.model_validate(data)
     except ValidationError as exc:
