@@ -29,6 +29,9 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
     """``use_store``: open the trip store (default: yes for the app, no for a script such as the
     screenshot tool, which must not touch the user's trips)."""
     started = time.perf_counter()
+    from app.heap import hold_collections
+
+    hold_collections()  # until the engine is warm (app.heap): start-up loads what lives all session
     prepare_environment()
     from engine.log_setup import configure
 

@@ -1,6 +1,8 @@
-"""Ask the map page what it shows (``window.tripwright.state()``) from a coroutine on the GUI loop.
+"""Ask the map page what it shows (``window.tripwright.state()``) from a coroutine on the GUI loop,
+or wait until it has painted its newest document.
 
-Used by ``tripwright screenshot`` and the bench to wait until the map has really painted."""
+Used by ``tripwright screenshot`` and the bench to wait until the map has really painted, and by
+the trip controller to update the itinerary panel only after the map has painted a new plan."""
 
 from __future__ import annotations
 
@@ -40,3 +42,25 @@ async def wait_for_markers(view, *, at_least: int = 1, timeout: float = 20.0, po
                 return state
         await asyncio.sleep(poll)
     raise TimeoutError(f"the map showed no markers within {timeout:.0f} s (last state {state})")
+
+
+async def painted(view, timeout: float) -> bool:
+    """Until the page reports (``MapView.drawn``) that it has painted the newest document sent to
+    it; False after ``timeout`` seconds, or at once when it cannot report: a page not loaded yet,
+    or a view that is not visible (Chromium runs no animation frames for a hidden page)."""
+    if not view.is_ready or not view.isVisible():
+        return False
+    revision = view.revision
+    done: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def on_drawn(reported: int) -> None:
+        if reported >= revision and not done.done():
+            done.set_result(True)
+
+    view.drawn.connect(on_drawn)
+    try:
+        return await asyncio.wait_for(done, timeout)
+    except asyncio.TimeoutError:
+        return False
+    finally:
+        view.drawn.disconnect(on_drawn)

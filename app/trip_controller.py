@@ -20,9 +20,11 @@ from engine.errors import InputError, TripwrightError, one_line
 from engine.models import RoadTripIntent
 
 from .exports import KINDS, ExportKind, export_itinerary
+from .heap import settle
 from .library import Reused, TripLibrary, replan_key
 from .map_edit_flow import MapEditFlow
 from .map_edits import Rebased
+from .map_probe import painted
 from .pdf_render import print_map_image
 from .place_choice import PlaceQuestion, ambiguous_end, refused_end, with_place
 from .planner_service import PlannerService
@@ -30,7 +32,10 @@ from .run_outcome import failure_text, warm_corridor, warm_engine
 from .trip_session import Intent, TripSession, TripVersion
 
 log = logging.getLogger(__name__)
-MAP_FIRST_S = 0.04
+# After a new plan, the itinerary panel waits until the map has painted it (at most this long):
+# done at once, the panel's relayout competed with the page's painting for the cores and the
+# GUI thread stalled 50-97 ms (issue 14 §3; 27-33 ms apart, bench/app_bench.py).
+MAP_PAINT_WAIT_S = 0.5
 
 
 class TripController(QObject, MapEditFlow):
@@ -46,6 +51,7 @@ class TripController(QObject, MapEditFlow):
         self.last_result = None
         self._ticket: object | None = None
         self._inflight: tuple | None = None  # (intent, request key) of the run in flight
+        self.warmed_up = False  # the engine's lazy data loaded (``warm_up``), for tests and the bench
         self.fetching: asyncio.Task | None = None  # loading a stored version undo/redo reached
         self._history_target: int | None = None  # where undo/redo presses lead, while fetching
         self._history_verb = ""
@@ -65,7 +71,11 @@ class TripController(QObject, MapEditFlow):
     @asyncSlot()
     async def warm_up(self) -> None:
         """Load the engine's lazy data in the planner's worker while the user reads the window."""
-        await self.service.warm_up(lambda: warm_engine(self.planning))
+        try:
+            await self.service.warm_up(lambda: warm_engine(self.planning))
+        finally:
+            settle()  # what start-up and the warm-up loaded stays: out of the collector's sight
+            self.warmed_up = True
 
     # -- planning -------------------------------------------------------------------------------
     @asyncSlot(object)
@@ -203,12 +213,13 @@ class TripController(QObject, MapEditFlow):
             self.trip.clear()  # another trip: its own history
         version = self.trip.push(version)
         self.library.adopt(recording)
-        # The map first, and a moment for its frame to arrive, before the itinerary panel's
-        # heavier relayout: the map is where the user is looking after an edit.
+        # The map first, and its frame painted, before the itinerary panel's heavier relayout:
+        # the map is where the user is looking after an edit.
         self.w.show_on_map(version)
-        await asyncio.sleep(MAP_FIRST_S)
+        await painted(self.w.map_view, MAP_PAINT_WAIT_S)
         self.w.show_version(version, map_shown=True)
         self.w.report_change(description, before, version)
+        settle()  # the new version (and the first run's lazy loads) out of later full collections
         return version
 
     async def _reuse(self, reused: Reused) -> TripVersion | None:

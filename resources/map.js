@@ -600,12 +600,22 @@
   var drawMs = null;  // how long the page took to draw the last document (state(), the bench)
   function onSetLayers(json) {
     var began = performance.now();
+    var revision = null;
     try {
-      setLayers(JSON.parse(json));
+      var doc = JSON.parse(json);
+      revision = typeof doc.revision === "number" ? doc.revision : null;
+      setLayers(doc);
     } catch (err) {
       console.error("set_layers: " + err);
     }
     drawMs = Math.round((performance.now() - began) * 10) / 10;
+    // Two frames later the layers are painted: the app waits for this before its own heavier
+    // relayout, so the two do not compete for the cores (issue 14: draw stalls).
+    if (revision !== null) {
+      requestAnimationFrame(function () {
+        requestAnimationFrame(function () { call("document_drawn", revision); });
+      });
+    }
   }
 
   if (typeof QWebChannel === "undefined" || typeof qt === "undefined") {

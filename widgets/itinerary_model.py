@@ -5,22 +5,21 @@ Column constants and roles are the contract the panel, the map sync and the test
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QApplication, QStyle
 
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from . import formatting as fmt
 
-_Index = QModelIndex | QPersistentModelIndex
-_DAY = 0  # internalId of a day row; an activity row stores its day's index + 1
 
 KIND_TAGS = {ChoiceKind.flight: "Flight", ChoiceKind.lodging: "Stay", ChoiceKind.attraction: "Sight",
              ChoiceKind.meal: "Meal", ChoiceKind.transit: "Transit"}
 KIND_COLOURS = {ChoiceKind.flight: "#6a1b9a", ChoiceKind.lodging: "#1565c0", ChoiceKind.attraction: "#2e7d32",
                 ChoiceKind.meal: "#e65100", ChoiceKind.transit: "#78909c"}
 LOW_CONFIDENCE_COLOUR = "#b26a00"
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 LOW_MARK = "low conf."  # short: the Marks column shares a narrow dock; the tooltip says why
 
 
@@ -45,8 +44,13 @@ def day_cost_cents(itinerary: ItineraryV1, index: int) -> int:
     return int(round(fuel + lodging + cost.daily_spend_usd_cents / len(days)))
 
 
-class ItineraryModel(QAbstractItemModel):
-    """Days at the top level, their activities below."""
+class ItineraryModel(QStandardItemModel):
+    """Days at the top level, their activities below.
+
+    Every cell's answers are computed once per itinerary and kept in Qt's own items: painting,
+    hovering and laying the tree out then never call into Python. As a Python model, a first draw
+    made about 1,500 calls from C++ into Python (index, parent, flags, multiData), each waiting for
+    the GIL when another thread held it (issue 14 §3: draw stalls)."""
 
     COL_WHEN, COL_KIND, COL_NAME, COL_COST, COL_MARKS = range(5)
     HEADERS = ("When", "Kind", "What", "Cost", "Marks")
@@ -60,21 +64,29 @@ class ItineraryModel(QAbstractItemModel):
     KindRole = Qt.ItemDataRole.UserRole + 8  # ChoiceKind value; "day" on day rows
 
     def __init__(self, parent=None, *, distance_unit: str = "mi") -> None:
-        super().__init__(parent)
+        super().__init__(0, len(self.HEADERS), parent)
+        self.setHorizontalHeaderLabels(list(self.HEADERS))
         self.distance_unit = fmt.check_distance_unit(distance_unit)
         self._itinerary: ItineraryV1 | None = None
         self._where: dict[str, tuple[int, int]] = {}
         self._icons: dict[ChoiceKind | str, QIcon] = {}
-        # Each cell's answer per role, computed once per itinerary: a paint asks every visible
-        # cell for 6-8 roles, and a drawn result must not stall the window (issue 14 §3).
-        self._memo: dict[tuple[int, int, int, int], object] = {}
 
     def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
+        """One reset: the rows are built while the views are told nothing, then reset once."""
         self.beginResetModel()
-        self._memo.clear()
-        self._itinerary = itinerary
-        self._where = {a.id: (d, r) for d, day in enumerate(itinerary.days if itinerary else [])
-                       for r, a in enumerate(day.activities)}
+        blocked = self.blockSignals(True)
+        try:
+            self.setRowCount(0)
+            self._itinerary = itinerary
+            self._where = {a.id: (d, r) for d, day in enumerate(itinerary.days if itinerary else [])
+                           for r, a in enumerate(day.activities)}
+            for d, day in enumerate(itinerary.days if itinerary else []):
+                row = _items(self._day_cells(d))
+                for activity in day.activities:
+                    row[0].appendRow(_items(self._activity_cells(d, activity)))
+                self.appendRow(row)
+        finally:
+            self.blockSignals(blocked)
         self.endResetModel()
 
     def itinerary(self) -> ItineraryV1 | None:
@@ -86,10 +98,10 @@ class ItineraryModel(QAbstractItemModel):
         if fmt.check_distance_unit(unit) == self.distance_unit:
             return
         self.distance_unit = unit
-        self._memo.clear()
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(self.HEADERS) - 1),
-                                  [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
+        for d in range(self.rowCount()):
+            for col, cell in enumerate(self._day_cells(d)):
+                for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                    self.item(d, col).setData(cell.get(role), role)
 
     def has_marks(self) -> bool:
         """Whether any row is locked or low-confidence (else the Marks column can be hidden)."""
@@ -105,103 +117,28 @@ class ItineraryModel(QAbstractItemModel):
         where = self._where.get(activity_id)
         if where is None:
             return QModelIndex()
-        return self.createIndex(where[1], column, where[0] + 1)
+        return self.index(where[1], column, self.index(where[0], 0))
 
     def day_index(self, day: int, column: int = 0) -> QModelIndex:
         return self.index(day, column) if self._itinerary and 0 <= day < len(self._itinerary.days) else QModelIndex()
 
-    # -- structure --------------------------------------------------------------------
-    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:
-        if self._itinerary is None or not 0 <= column < len(self.HEADERS):
-            return QModelIndex()
-        if not parent.isValid():
-            ok = 0 <= row < len(self._itinerary.days)
-            return self.createIndex(row, column, _DAY) if ok else QModelIndex()
-        if parent.internalId() != _DAY or parent.column() != 0:
-            return QModelIndex()
-        day = parent.row()
-        ok = 0 <= day < len(self._itinerary.days) and 0 <= row < len(self._itinerary.days[day].activities)
-        return self.createIndex(row, column, day + 1) if ok else QModelIndex()
-
-    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
-        if not index.isValid() or index.internalId() == _DAY:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, _DAY)
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        if self._itinerary is None:
-            return 0
-        if not parent.isValid():
-            return len(self._itinerary.days)
-        if parent.internalId() == _DAY and parent.column() == 0:
-            return len(self._itinerary.days[parent.row()].activities)
-        return 0
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    # -- data -------------------------------------------------------------------------
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or self._itinerary is None:
-            return None
-        return self._cell(index.internalId(), index.row(), index.column(), int(role))
-
-    def multiData(self, index: _Index, roleDataSpan) -> None:  # noqa: N802,N803 (Qt API)
-        """All the roles a delegate paints a cell with, in one call from C++ instead of one each."""
-        valid = index.isValid() and self._itinerary is not None
-        where = (index.internalId(), index.row(), index.column()) if valid else None
-        for item in roleDataSpan:
-            if where is None:
-                item.clearData()
-            else:
-                item.setData(self._cell(*where, int(item.role())))
-
-    def _cell(self, internal: int, row: int, col: int, role: int):
-        key = (internal, row, col, role)
-        try:
-            return self._memo[key]
-        except KeyError:
-            pass
-        if internal == _DAY:
-            value = self._day_data(row, col, role)
-        else:
-            day = internal - 1
-            value = self._activity_data(day, self._itinerary.days[day].activities[row], col, role)
-        self._memo[key] = value
-        return value
-
-    def _day_data(self, row: int, col: int, role: int):
+    # -- what each cell says, per role (computed once per itinerary, in set_itinerary) ---------
+    def _day_cells(self, row: int) -> list[dict]:
+        """Each column's answers (role -> value) for day ``row``."""
         day = self._itinerary.days[row]
         low = day.anchor is not None and day.anchor.confidence == "low"
-        if role > Qt.ItemDataRole.UserRole:  # the roles the panel and the map sync read
-            common = {self.ItemTypeRole: "day", self.ActivityIdRole: "", self.ActivityRole: None,
-                      self.DayRole: day, self.DayIndexRole: row, self.ConfidenceRole: "low" if low else "high",
-                      self.LockedRole: False, self.KindRole: "day"}
-            return common.get(role)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._day_text(row, day, col, low)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return fmt.plain_tooltip(self._day_tooltip(day))
-        if role == Qt.ItemDataRole.FontRole and col in (self.COL_WHEN, self.COL_KIND):
-            return _bold()
-        if role == Qt.ItemDataRole.ForegroundRole and col == self.COL_MARKS and low:
-            return QColor(LOW_CONFIDENCE_COLOUR)
-        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_MARKS and low:
-            return self._warning_icon()
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_COST:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        shared = {self.ItemTypeRole: "day", self.ActivityIdRole: "", self.DayRole: day, self.DayIndexRole: row,
+                  self.ConfidenceRole: "low" if low else "high", self.LockedRole: False, self.KindRole: "day",
+                  Qt.ItemDataRole.ToolTipRole: fmt.plain_tooltip(self._day_tooltip(day))}
+        cells = [{**shared, Qt.ItemDataRole.DisplayRole: self._day_text(row, day, col, low)}
+                 for col in range(len(self.HEADERS))]
+        for col in (self.COL_WHEN, self.COL_KIND):
+            cells[col][Qt.ItemDataRole.FontRole] = _bold()
+        cells[self.COL_COST][Qt.ItemDataRole.TextAlignmentRole] = RIGHT
+        if low:
+            cells[self.COL_MARKS][Qt.ItemDataRole.ForegroundRole] = QColor(LOW_CONFIDENCE_COLOUR)
+            cells[self.COL_MARKS][Qt.ItemDataRole.DecorationRole] = self._warning_icon()
+        return cells
 
     def _day_text(self, row: int, day: DayItinerary, col: int, low: bool) -> str:
         if col == self.COL_WHEN:
@@ -245,29 +182,26 @@ class ItineraryModel(QAbstractItemModel):
             lines.append(f"Times in {day.tz}")
         return "\n".join(lines)
 
-    def _activity_data(self, day: int, activity: Activity, col: int, role: int):
-        if role > Qt.ItemDataRole.UserRole:  # the roles the panel and the map sync read
-            common = {self.ItemTypeRole: "activity", self.ActivityIdRole: activity.id, self.ActivityRole: activity,
-                      self.DayRole: self._itinerary.days[day], self.DayIndexRole: day,
-                      self.ConfidenceRole: activity.confidence, self.LockedRole: activity.locked,
-                      self.KindRole: activity.kind.value}
-            return common.get(role)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._activity_text(activity, col, self._itinerary.days[day])
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return fmt.plain_tooltip(self._activity_tooltip(activity, self._when(activity, self._itinerary.days[day])))
-        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_KIND:
-            return self._icon(activity.kind)
-        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_MARKS and activity.confidence == "low":
-            return self._warning_icon()
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if col == self.COL_MARKS and activity.confidence == "low":
-                return QColor(LOW_CONFIDENCE_COLOUR)
-            if activity.kind is ChoiceKind.transit and col != self.COL_MARKS:
-                return QColor("#607d8b")
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_COST:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+    def _activity_cells(self, day: int, activity: Activity) -> list[dict]:
+        """Each column's answers (role -> value) for ``activity`` of day ``day``."""
+        day_plan = self._itinerary.days[day]
+        low = activity.confidence == "low"
+        shared = {self.ItemTypeRole: "activity", self.ActivityIdRole: activity.id, self.ActivityRole: activity,
+                  self.DayRole: day_plan, self.DayIndexRole: day, self.ConfidenceRole: activity.confidence,
+                  self.LockedRole: activity.locked, self.KindRole: activity.kind.value,
+                  Qt.ItemDataRole.ToolTipRole: fmt.plain_tooltip(
+                      self._activity_tooltip(activity, self._when(activity, day_plan)))}
+        cells = [{**shared, Qt.ItemDataRole.DisplayRole: self._activity_text(activity, col, day_plan)}
+                 for col in range(len(self.HEADERS))]
+        cells[self.COL_KIND][Qt.ItemDataRole.DecorationRole] = self._icon(activity.kind)
+        cells[self.COL_COST][Qt.ItemDataRole.TextAlignmentRole] = RIGHT
+        if activity.kind is ChoiceKind.transit:
+            for col in range(self.COL_MARKS):
+                cells[col][Qt.ItemDataRole.ForegroundRole] = QColor("#607d8b")
+        if low:
+            cells[self.COL_MARKS][Qt.ItemDataRole.DecorationRole] = self._warning_icon()
+            cells[self.COL_MARKS][Qt.ItemDataRole.ForegroundRole] = QColor(LOW_CONFIDENCE_COLOUR)
+        return cells
 
     def _when(self, activity: Activity, day: DayItinerary) -> str:
         intent = self._itinerary.intent
@@ -307,6 +241,19 @@ class ItineraryModel(QAbstractItemModel):
         if kind not in self._icons:
             self._icons[kind] = _dot_icon(KIND_COLOURS[kind])
         return self._icons[kind]
+
+
+def _items(cells: list[dict]) -> list[QStandardItem]:
+    """One row of read-only items holding the given answers (role -> value; None: no answer)."""
+    row = []
+    for cell in cells:
+        item = QStandardItem()
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        for role, value in cell.items():
+            if value is not None:
+                item.setData(value, role)
+        row.append(item)
+    return row
 
 
 def _dot_icon(colour: str, size: int = 12) -> QIcon:

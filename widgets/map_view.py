@@ -96,6 +96,7 @@ class MapBridge(QObject):
     select_received = Signal(object)
     legend_received = Signal(object)
     tiles_failed_received = Signal()
+    drawn_received = Signal(object)
 
     @Slot()
     def page_ready(self) -> None:
@@ -125,6 +126,10 @@ class MapBridge(QObject):
     def legend_toggled(self, collapsed) -> None:
         self.legend_received.emit(collapsed)
 
+    @Slot("QVariant")
+    def document_drawn(self, revision) -> None:
+        self.drawn_received.emit(revision)
+
 
 class MapView(QWebEngineView):
     """Shows resources/map.html and keeps it in step with the itinerary it is given."""
@@ -139,6 +144,7 @@ class MapView(QWebEngineView):
     legend_toggled = Signal(bool)  # the user opened (False) or collapsed (True) the legend
     tiles_failed = Signal()  # online tiles kept failing: the page fell back to the offline layers
     ready = Signal()
+    drawn = Signal(int)  # the page has painted the document of this revision (see ``revision``)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -153,6 +159,7 @@ class MapView(QWebEngineView):
         self._markers: dict[str, dict] = {}
         self._basemap_tiles: dict | None = None
         self._basemap_revision = 0
+        self.revision = 0  # of the newest document sent; the page reports it back once painted
 
         # Parented to the view so the page is deleted with it, before the profile.
         page = MapPage(map_profile(), self)  # identifying User-Agent, disk cache for online tiles
@@ -172,6 +179,7 @@ class MapView(QWebEngineView):
         self.bridge.select_received.connect(self._on_select)
         self.bridge.legend_received.connect(self._on_legend)
         self.bridge.tiles_failed_received.connect(self.tiles_failed)
+        self.bridge.drawn_received.connect(self._on_drawn)
         self.loadStarted.connect(self._on_load_started)
         self.setHtml(map_page_html(), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
 
@@ -242,6 +250,8 @@ class MapView(QWebEngineView):
             document["tile_url"] = self.tile_url
         if self._basemap_tiles is not None:
             document["basemap_tiles"] = self._basemap_tiles
+        self.revision += 1
+        document["revision"] = self.revision
         self._document = document
         self._document_json = json.dumps(document, ensure_ascii=False, allow_nan=False)
         self._markers = {m["id"]: m for m in document["markers"]}
@@ -306,6 +316,10 @@ class MapView(QWebEngineView):
             log.warning("map: ignored click at invalid position %s, %s", _short(lat), _short(lon))
             return
         self.map_clicked.emit(float(lat), float(lon))
+
+    def _on_drawn(self, revision) -> None:
+        if isinstance(revision, (int, float)) and not isinstance(revision, bool) and 0 < revision <= self.revision:
+            self.drawn.emit(int(revision))
 
     def _on_legend(self, collapsed) -> None:
         if not isinstance(collapsed, bool):

@@ -16,10 +16,10 @@ import numpy as np
 
 from engine.errors import InputError, ToolError
 
-from .chunking import chunk_text
+from .builtin_pack import packed_note
 from .destinations import Destination, resolve_destination
 from .embeddings import Embedder
-from .pii import strip_pii
+from .prepared import PreparedNote, prepare_note
 from .reading import ReadNote, read_note_file
 from .retrieval import Answer, Retriever
 
@@ -51,20 +51,16 @@ class NotesLibrary:
 
     def _store(self, note: ReadNote, dest: Destination, *, source_kind: str, source_name: str,
                embed: bool = True):  # noqa: ANN202
-        clean = strip_pii(note.text, region=dest.country)
-        title = strip_pii(note.title, region=dest.country).text
-        source_name = strip_pii(source_name, region=dest.country).text  # "mail-from-john@x.org.txt"
-        chunks = chunk_text(clean.text)
-        if not chunks:
-            raise InputError(f"file {source_name}", "the file holds no text")
-        vectors = self._vectors([c.text for c in chunks]) if embed else None
-        meta = {"format": note.kind, "tokens": sum(c.tokens for c in chunks), "pages": note.pages,
-                "emails_removed": clean.emails, "phones_removed": clean.phones, "destination_name": dest.name}
-        rows = [(c.text, c.tokens, vectors[i].tobytes() if vectors is not None else None)
-                for i, c in enumerate(chunks)]
+        return self._save(prepare_note(note, dest, source_name), dest, source_kind=source_kind, embed=embed)
+
+    def _save(self, note: PreparedNote, dest: Destination, *, source_kind: str, embed: bool):  # noqa: ANN202
+        vectors = self._vectors([text for text, _ in note.chunks]) if embed else None
+        meta = {**note.meta, "destination_name": dest.name}
+        rows = [(text, tokens, vectors[i].tobytes() if vectors is not None else None)
+                for i, (text, tokens) in enumerate(note.chunks)]
         with self.store.org(self.ctx, write=True) as repo:
-            return repo.knowledge.add(destination=dest.slug, title=title, source_kind=source_kind,
-                                      source_name=source_name, content=clean.text, chunks=rows,
+            return repo.knowledge.add(destination=dest.slug, title=note.title, source_kind=source_kind,
+                                      source_name=note.source_name, content=note.content, chunks=rows,
                                       embedding_model=self.embedder.model if vectors is not None else None,
                                       metadata=meta)
 
@@ -99,7 +95,10 @@ class NotesLibrary:
     # -- Tripwright's own notes --------------------------------------------------------------------
     def ensure_builtin(self) -> int:
         """Import the shipped notes (``fixtures/notes/<destination>.md``) the org has never had;
-        once per process per org. Lexical only at first launch: they need no endpoint."""
+        once per process per org. Lexical only at first launch: they need no endpoint. Each is
+        taken already stripped and chunked from ``fixtures/notes/builtin_pack.json`` when the file
+        is the one packed (no tokenizer or phone metadata to load on a fresh data dir: about a
+        second of CPU beside the first plan), else prepared here."""
         key = (self.store.identity, self.ctx.org_id)
         with _SEED_LOCK:
             if key in _SEEDED:
@@ -109,13 +108,12 @@ class NotesLibrary:
                 with self.store.org(self.ctx) as repo:
                     if repo.knowledge.has_source("tripwright", path.name):
                         continue
-                note = read_note_file(path)  # its title is the file's first heading
+                dest = resolve_destination(path.stem)
+                note = packed_note(path) or prepare_note(read_note_file(path), dest, path.name)
                 try:
-                    self._store(note, resolve_destination(path.stem), source_kind="tripwright",
-                                source_name=path.name, embed=self.embedder is not None)
+                    self._save(note, dest, source_kind="tripwright", embed=self.embedder is not None)
                 except ToolError:  # the endpoint is down: keep them lexical rather than absent
-                    self._store(note, resolve_destination(path.stem), source_kind="tripwright",
-                                source_name=path.name, embed=False)
+                    self._save(note, dest, source_kind="tripwright", embed=False)
                 added += 1
             _SEEDED.add(key)
             return added

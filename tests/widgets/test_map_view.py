@@ -330,3 +330,31 @@ def test_xss_label_is_shown_as_text(qtbot, make_view, city):
     assert XSS in shown["banner"]
     assert shown["images"] == 0
     assert run_js(qtbot, view, "JSON.stringify(window.__xss === undefined)") is True
+
+
+def test_the_page_reports_each_document_painted_by_its_revision(qtbot, make_view, road, city):
+    """The app updates its itinerary panel only after the map has painted a new plan (issue 14
+    §3): the page reports ``document_drawn(revision)`` two frames after drawing it."""
+    import asyncio
+
+    from app.map_probe import painted
+
+    view = make_view(road)
+    first = view.revision
+    assert first >= 1 and view.document["revision"] == first
+    with qtbot.waitSignal(view.drawn, timeout=5_000, check_params_cb=lambda r: r == first + 1):
+        view.show_itinerary(city)
+    assert view.document["revision"] == first + 1 and state(qtbot, view)["markers"] == len(view.document["markers"])
+    reports = []
+    view.drawn.connect(reports.append)
+    run_js(qtbot, view, "(() => { const b = tripwright.bridge(); b.document_drawn(99); b.document_drawn('2');"
+                        " b.document_drawn(true); b.document_drawn(-1); return 'null'; })()")
+    qtbot.wait(100)
+    assert reports == []  # a revision never sent, or not a number: ignored
+
+    loop = asyncio.new_event_loop()
+    try:  # hidden, the page paints nothing (no animation frames): painted() does not wait
+        view.hide()
+        assert loop.run_until_complete(painted(view, 5.0)) is False
+    finally:
+        loop.close()
