@@ -119,7 +119,8 @@ def test_plan_a_road_trip_from_the_form(qtbot, make_window):
     assert now["markers"] == len(view.document["markers"]) and now["corridor_polygons"] >= 1
     assert now["day_lines"] == 7 and now["draggable"] == 6
     itinerary = window.trip.current.itinerary
-    assert window.itinerary_panel.itinerary() is itinerary
+    # The panel follows once the page has painted the plan (MapView.drawn), not before.
+    qtbot.waitUntil(lambda: window.itinerary_panel.itinerary() is itinerary, timeout=5_000)
     assert window.right_stack.currentWidget() is window.itinerary_panel
     assert window.windowTitle() == "Tripwright \u2014 Los Angeles \u2192 Chicago via Route 66, 7 days \u00b7 v1/1"
     assert window.commands.export_any.isEnabled() and not window.commands.cancel.isEnabled()
