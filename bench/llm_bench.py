@@ -132,41 +132,17 @@ def road_figures(reps: int) -> dict:
 
 def cancel_ms() -> float:
     """Cancel from another thread (as the app does) while the model's answer is 5 s away."""
-    import threading
     from engine.catalog import default_catalog
-    from engine.llm.client import LLMClient
-    from engine.llm.config import LLMConfig
     from engine.llm.drafting import Drafter
     from engine.models import IntentV1
     from engine.pipeline import PlanningSession
-    from engine.pipeline.control import CancelToken
     from tests.engine.conftest import PARIS_DEMO, TODAY
-    from tests.engine.llm.scripted_server import Reply, ScriptedServer
+    from tests.engine.llm.cancel_harness import cancel_mid_call
 
-    token, marks = CancelToken(), []
-    with ScriptedServer(default=Reply(content="{}", delay_s=5)) as server:
-        client = LLMClient(LLMConfig(base_url=server.base_url, model="gpt-4o-mini", timeout_s=30))
-
-        def cancel_when_asked() -> None:
-            while not server.chat_requests():
-                time.sleep(0.005)
-            time.sleep(0.1)
-            marks.append(time.perf_counter())
-            token.cancel()
-
-        async def go():
-            try:
-                return await PlanningSession(default_catalog(), today=TODAY).plan(
-                    IntentV1.model_validate(PARIS_DEMO), drafter=Drafter(client), cancel=token)
-            finally:
-                await client.close()
-        thread = threading.Thread(target=cancel_when_asked)
-        thread.start()
-        result = asyncio.run(go())
-        stopped = time.perf_counter()
-        thread.join()
-    assert result.status == "cancelled"
-    return (stopped - marks[0]) * 1000
+    run = cancel_mid_call(PlanningSession(default_catalog(), today=TODAY), IntentV1.model_validate(PARIS_DEMO),
+                          Drafter, in_flight_s=0.1)
+    assert run.result.status == "cancelled"
+    return run.stop_ms
 
 
 if __name__ == "__main__":
