@@ -48,7 +48,3 @@ def settle() -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
     gc.enable()
 
-
-def frozen_objects() -> int:
-    """How many objects the collector no longer walks (diagnostics and tests)."""
-    return gc.get_freeze_count()

@@ -51,7 +51,7 @@ class TripController(QObject, MapEditFlow):
         self.last_result = None
         self._ticket: object | None = None
         self._inflight: tuple | None = None  # (intent, request key) of the run in flight
-        self.warmed_up = False  # the engine's lazy data loaded (``warm_up``), for tests and the bench
+        self.warmed_up = False  # the engine's lazy data loaded (``warm_up``), for tests
         self.fetching: asyncio.Task | None = None  # loading a stored version undo/redo reached
         self._history_target: int | None = None  # where undo/redo presses lead, while fetching
         self._history_verb = ""

@@ -39,7 +39,7 @@ def main() -> int:
     from engine.models import IntentV1
     from engine.pipeline import PlanningSession
     from tests.engine.conftest import PARIS_DEMO, TODAY
-    from tests.engine.llm.scripted_server import Reply, ScriptedServer, first_choices
+    from tests.engine.llm.scripted_server import ScriptedServer, first_choices
 
     quick = "--quick" in sys.argv
     reps = 3 if quick else 7
@@ -137,7 +137,7 @@ def cancel_ms() -> float:
     from engine.models import IntentV1
     from engine.pipeline import PlanningSession
     from tests.engine.conftest import PARIS_DEMO, TODAY
-    from tests.engine.llm.cancel_harness import cancel_mid_call
+    from tests.engine.llm.model_runs import cancel_mid_call
 
     run = cancel_mid_call(PlanningSession(default_catalog(), today=TODAY), IntentV1.model_validate(PARIS_DEMO),
                           Drafter, in_flight_s=0.1)

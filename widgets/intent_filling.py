@@ -59,17 +59,21 @@ class IntentFilling:
         self.redeye_check.setChecked(parsed.avoid_overnight)
 
     def _fill_road(self, parsed) -> None:
-        self.set_mode("road_trip")
-        self.origin_edit.setText(parsed.origin)
-        self.terminus_edit.setText(parsed.terminus)
-        self.road_days_spin.setValue(parsed.days)
-        self.road_start_edit.setDate(QDate(parsed.start_date))
-        self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(parsed.trip_type))
-        self.route_combo.setCurrentIndex(max(self.route_combo.findData(parsed.route), 0) if parsed.route else 0)
-        self.stops_edit.setPlainText("\n".join(parsed.stops))
+        self._show_road(parsed)
         if parsed.max_daily_miles is not None:
             self._show_miles(self.max_miles_spin, parsed.max_daily_miles)
         self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
+
+    def _show_road(self, trip) -> None:
+        """The road tab's own fields from a prompt's reading or an intent (both name them alike)."""
+        self.set_mode("road_trip")
+        self.origin_edit.setText(trip.origin)
+        self.terminus_edit.setText(trip.terminus)
+        self.road_days_spin.setValue(trip.days)
+        self.road_start_edit.setDate(QDate(trip.start_date))
+        self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(trip.trip_type))
+        self.route_combo.setCurrentIndex(max(self.route_combo.findData(trip.route), 0) if trip.route else 0)
+        self.stops_edit.setPlainText("\n".join(trip.stops))
 
     # -- showing an intent (undo/redo, map edits) ----------------------------------------------
     def set_intent(self, intent: IntentV1 | RoadTripIntent) -> None:
@@ -79,14 +83,7 @@ class IntentFilling:
         self.clear_errors()
         if intent.mode == "road_trip":
             self._carried = intent
-            self.set_mode("road_trip")
-            self.origin_edit.setText(intent.origin)
-            self.terminus_edit.setText(intent.terminus)
-            self.road_days_spin.setValue(intent.days)
-            self.road_start_edit.setDate(QDate(intent.start_date))
-            self.trip_type_combo.setCurrentIndex(self.trip_type_combo.findData(intent.trip_type))
-            self.route_combo.setCurrentIndex(max(self.route_combo.findData(intent.route), 0) if intent.route else 0)
-            self.stops_edit.setPlainText("\n".join(intent.stops))
+            self._show_road(intent)
             self._show_miles(self.corridor_spin, intent.corridor_max_deviation_miles)
             self._show_miles(self.max_miles_spin, intent.max_daily_miles)
             self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)

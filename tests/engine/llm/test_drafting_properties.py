@@ -20,21 +20,13 @@ from engine.models import IntentV1
 from engine.pipeline import PlanningSession
 from engine.verify import blocking, verify_plan
 
+from .model_runs import plan_drafted
 from .scripted_server import Reply, ScriptedServer, error_body, first_choices, from_schema
 from ..conftest import PARIS_DEMO, TODAY
 
 
 def run_with(server: ScriptedServer, intent: IntentV1, session: PlanningSession, **config):
-    client = LLMClient(LLMConfig(base_url=server.base_url, model=config.pop("model", "gpt-4o-mini"),
-                                 timeout_s=5, **config))
-    drafter = Drafter(client)
-
-    async def go():
-        try:
-            return await session.plan(intent, drafter=drafter)
-        finally:
-            await client.close()
-    return asyncio.run(go()), drafter
+    return plan_drafted(session, server, intent, Drafter, timeout_s=5, **config)
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -19,8 +19,8 @@ from engine.models import IntentV1
 from engine.pipeline import PlanningSession
 from engine.tools.executor import ToolExecutor
 
-from .cancel_harness import cancel_mid_call
-from .scripted_server import Reply, ScriptedServer, error_body, first_choices
+from .model_runs import cancel_mid_call
+from .scripted_server import Reply, ScriptedServer, error_body
 from ..conftest import PARIS_DEMO, TODAY
 from pydantic import BaseModel
 

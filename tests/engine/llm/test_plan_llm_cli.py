@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .scripted_server import Reply, ScriptedServer, completion, error_body, first_choices
+from .scripted_server import Reply, ScriptedServer, error_body, first_choices
 
 EXE = Path(sys.executable).with_name("tripwright")
 TODAY = "2026-11-23"

@@ -4,7 +4,6 @@ A real local OpenAI-compatible server, the real ``openai`` client, the real pipe
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -14,15 +13,13 @@ import pytest
 
 from engine.catalog import default_catalog
 from engine.geocode import GazetteerIndex
-from engine.llm.client import LLMClient
-from engine.llm.config import LLMConfig
 from engine.llm.road_drafting import RoadDrafter
 from engine.models import RoadTripIntent
 from engine.pipeline import PlanningSession
 from engine.roadtrip.invariants import verify_road_plan
 from engine.verify import blocking
 
-from .cancel_harness import cancel_mid_call
+from .model_runs import cancel_mid_call, plan_drafted
 from .scripted_server import Reply, ScriptedServer, from_schema, request_schema
 from ..conftest import TODAY
 
@@ -59,15 +56,7 @@ def backwards(request: dict) -> Reply:
 
 
 def plan(session: PlanningSession, server: ScriptedServer, intent: RoadTripIntent):
-    client = LLMClient(LLMConfig(base_url=server.base_url, model="gpt-4o-mini", timeout_s=10))
-    drafter = RoadDrafter(client)
-
-    async def go():
-        try:
-            return await session.plan(intent, drafter=drafter)
-        finally:
-            await client.close()
-    return asyncio.run(go()), drafter
+    return plan_drafted(session, server, intent, RoadDrafter, timeout_s=10)
 
 
 def notes(result, node: str) -> list[str]:

@@ -1,6 +1,7 @@
-"""Cancel a run while its model call is in flight, as the app does (from another thread), against
-a local OpenAI-compatible server that would answer only after 5 s. Shared by the tests of city and
-road drafting and by ``bench/llm_bench.py``."""
+"""Runs planned with a model drafting, against a local OpenAI-compatible server: one plan
+(``plan_drafted``), or one cancelled while its model call is in flight, as the app cancels (from
+another thread; ``cancel_mid_call``). Shared by the tests of city and road drafting and by
+``bench/llm_bench.py``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,21 @@ from engine.llm.config import LLMConfig
 from engine.pipeline.control import CancelToken
 
 from .scripted_server import Reply, ScriptedServer
+
+
+async def _plan_and_close(session, intent, drafter, client: LLMClient, cancel: CancelToken | None = None):
+    try:
+        return await session.plan(intent, drafter=drafter, cancel=cancel)
+    finally:
+        await client.close()
+
+
+def plan_drafted(session, server: ScriptedServer, intent, drafter_for: Callable[[LLMClient], object], *,
+                 timeout_s: float, model: str = "gpt-4o-mini", **config):
+    """Plan ``intent`` with ``drafter_for(client)`` on ``server``; returns (the PlanResult, the drafter)."""
+    client = LLMClient(LLMConfig(base_url=server.base_url, model=model, timeout_s=timeout_s, **config))
+    drafter = drafter_for(client)
+    return asyncio.run(_plan_and_close(session, intent, drafter, client)), drafter
 
 
 @dataclass(frozen=True)
@@ -40,15 +56,9 @@ def cancel_mid_call(session, intent, drafter_for: Callable[[LLMClient], object],
             marks.append(time.perf_counter())
             token.cancel()
 
-        async def go():
-            try:
-                return await session.plan(intent, drafter=drafter_for(client), cancel=token)
-            finally:
-                await client.close()
-
         canceller = threading.Thread(target=cancel_when_asked)
         canceller.start()
-        result = asyncio.run(go())
+        result = asyncio.run(_plan_and_close(session, intent, drafter_for(client), client, token))
         stopped = time.perf_counter()
         canceller.join()
         requests = len(server.chat_requests())
