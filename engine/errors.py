@@ -3,6 +3,8 @@
     TripwrightError
     ├── InputError            bad user input; names the field (CLI exit 2)
     │   ├── UnknownCityError  a city the fixtures do not cover
+    │   ├── AmbiguousCityError several places share a city's name (``candidates``, best first)
+    │   ├── CityPackMissing   offline, and the city has no cached OSM pack yet
     │   └── VersionCapError   a trip already has MAX_VERSIONS LLM revisions
     ├── FixtureError          an embedded data file is missing or invalid (a bug, not user input)
     ├── InfeasiblePlan        bounded repair ran out; carries the best plan and what is left (exit 3)
@@ -37,8 +39,29 @@ class InputError(TripwrightError, ValueError):
 
 
 class UnknownCityError(InputError):
-    def __init__(self, city: str, supported: list[str]) -> None:
+    def __init__(self, city: str, supported: list[str], query: str | None = None) -> None:
+        self.city = city
+        self.query = query  # the words around the name that may say where it is ("Córdoba, Spain")
         super().__init__("city", f"unknown city {city!r}; supported: {', '.join(supported)}")
+
+
+class AmbiguousCityError(InputError):
+    """Several places share the name; ``candidates`` (engine.places.CitySpec) lists them, best first."""
+
+    def __init__(self, query: str, candidates: list) -> None:
+        self.query = query
+        self.candidates = candidates
+        listed = "; ".join(c.label for c in candidates)
+        super().__init__("city", f"{query!r} could mean {listed}: say which (e.g. {candidates[0].label!r})")
+
+
+class CityPackMissing(InputError):
+    """Offline (or the fetch was refused), and no pack of the city is cached yet."""
+
+    def __init__(self, label: str, why: str = "offline") -> None:
+        self.label = label
+        super().__init__("city", f"{label} needs one online fetch of its OpenStreetMap places first ({why}); "
+                                 f"run 'tripwright cities fetch \"{label}\"' while online")
 
 
 class VersionCapError(InputError):

@@ -29,6 +29,7 @@ class TripFacts:
     fx_as_of: date | None = None
     alternatives: Mapping[str, list[str]] = field(default_factory=dict)  # theme pools for repair
     airport_zones: Mapping[str, str] = field(default_factory=dict)  # IATA -> IANA zone (flight clocks)
+    city_estimated: bool = False  # fares and daily spend estimated by price level (an OSM city pack)
     # Per-plan schedules (engine.schedule.plan_schedule), keyed by id(plan) with the plan kept alive
     # in the value so an id can never be reused while its entry exists. Not an init field: a copy
     # made with dataclasses.replace (other legs, venues, weather) starts with its own, empty.

@@ -102,10 +102,29 @@ class Catalog:
         return city
 
     def airport(self, code: str):
-        airport = self.raw.airports.get(code.upper())
+        airport = self.known_airport(code)
         if airport is None:
             raise InputError("airport", f"unknown airport {code!r}")
         return airport
+
+    def known_airport(self, code: str):
+        """A fixture or pack airport, else any airport with scheduled service (OurAirports)."""
+        found = self.raw.airports.get(code.upper())
+        if found is None and len(code) == 3 and code.isalpha():
+            from engine.places.airports import airport_info, to_raw_airport
+            info = airport_info(code)
+            found = to_raw_airport(info) if info is not None else None
+        return found
+
+    def extended(self, cities: list, airports: dict) -> "Catalog":
+        """This catalog plus cities built elsewhere (OSM packs) and their airports; the fixtures'
+        own links were checked at load, a pack city's at its build."""
+        raw = self.raw.model_copy(update={"cities": {**self.raw.cities, **{c.slug: c for c in cities}},
+                                          "airports": {**airports, **self.raw.airports}})
+        return Catalog(raw)
+
+    def has_city(self, name: str) -> bool:
+        return _norm(name) in self._by_alias
 
     def airport_names(self) -> dict[str, str]:
         return {code: f"{a.city} {a.name}" for code, a in self.raw.airports.items()}

@@ -74,6 +74,9 @@ class RawVenue(Raw):
     source_url: str
     verified_on: date
     note: str | None = None
+    hours_known: bool = True  # False: no hours were published (OSM packs); the rule is an assumption
+    data_source: Literal["fixture", "osm"] = "fixture"
+    price_estimated: bool = False
 
 
 class RawRestaurant(Raw):
@@ -88,6 +91,9 @@ class RawRestaurant(Raw):
     source_url: str
     verified_on: date
     note: str | None = None
+    hours_known: bool = True
+    data_source: Literal["fixture", "osm"] = "fixture"
+    price_estimated: bool = False
 
 
 class RawHotel(Raw):
@@ -100,6 +106,8 @@ class RawHotel(Raw):
     price_per_night: float = Field(gt=0)
     kid_friendly: bool
     source_url: str
+    data_source: Literal["fixture", "osm"] = "fixture"
+    price_estimated: bool = False
 
     _windows = field_validator("checkin", "checkout")(lambda v: check_range(v))
 
@@ -114,6 +122,7 @@ class RawTransit(Raw):
     source_url: str
     verified_on: date
     note: str | None = None
+    estimated: bool = False  # fares from a price level, not a published fare table (OSM packs)
 
     @field_validator("metro_last_departure")
     @classmethod

@@ -97,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     revise.add_argument("--today", help="planning date (YYYY-MM-DD); default today")
     from .notes_cmd import add_notes_parser
     add_notes_parser(command)
+    from .cities_cmd import add_cities_parser
+    add_cities_parser(command)
     diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
     diag.add_argument("--json", action="store_true", help="the report as JSON")
     diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
@@ -135,6 +137,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "notes":
         from .notes_cmd import run_notes
         return run_notes(args)
+    if args.command == "cities":
+        from .cities_cmd import run_cities
+        return run_cities(args)
     if args.command in ("eval", "bench"):
         # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the
         # caller explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.

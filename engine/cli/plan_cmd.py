@@ -79,18 +79,34 @@ def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripInte
         raise InputError(field, message) from exc
 
 
-def intent_from_prompt(text: str, session: PlanningSession, home: str | None) -> IntentV1 | RoadTripIntent:
+def _read_city_prompt(text: str, session: PlanningSession, verbose: bool):
+    """The prompt read against the catalog's cities; a city no fixture covers ("4 days in
+    Lisbon") is looked up, its OSM pack joined to the catalog, and the prompt read again."""
+    from engine.errors import UnknownCityError
+    from engine.intake import parse_city_prompt
+
+    def parse():
+        catalog = session.catalog
+        return parse_city_prompt(text, cities=catalog.city_aliases(), airports=catalog.airport_names(),
+                                 today=session.today, known_airport=catalog.known_airport)
+    try:
+        return parse()
+    except UnknownCityError as exc:
+        from .cities_cmd import city_for_plan
+        city_for_plan(session, exc.query or exc.city, verbose=verbose)
+    return parse()
+
+
+def intent_from_prompt(text: str, session: PlanningSession, home: str | None,
+                       verbose: bool = False) -> IntentV1 | RoadTripIntent:
     from engine.intake import looks_like_road_trip
     if looks_like_road_trip(text, routes=route_aliases()):
         return road_intent_from_prompt(text, session)
-    from engine.intake import parse_city_prompt
-    catalog = session.catalog
-    parsed = parse_city_prompt(text, cities=catalog.city_aliases(), airports=catalog.airport_names(),
-                               today=session.today)
+    parsed = _read_city_prompt(text, session, verbose)
     origin = parsed.origin_airport or home or os.environ.get("TRIPWRIGHT_HOME_AIRPORT")
     if not origin:
         raise InputError("origin_airport", "say where you fly from (e.g. 'flying from JFK') or pass --from")
-    city = catalog.city(parsed.city)
+    city = session.catalog.city(parsed.city)
     budget = _budget_cents(parsed.budget_amount, parsed.budget_currency, session)
     return city_intent_of(city, parsed.start, parsed.end, budget, origin, parsed)
 
@@ -136,8 +152,12 @@ def run_plan(args) -> int:
     if args.llm:
         from .llm_plan import run_plan_llm
         return run_plan_llm(args, session, outputs, today)
+    verbose = bool(getattr(args, "verbose", 0))
     intent = (read_intent_file(args.intent) if args.intent is not None
-              else intent_from_prompt(args.prompt, session, args.home_airport))
+              else intent_from_prompt(args.prompt, session, args.home_airport, verbose))
+    if intent.mode == "city" and not session.catalog.has_city(intent.city):
+        from .cities_cmd import city_for_plan
+        city_for_plan(session, intent.city, verbose=verbose)
     if args.route_file is not None:
         from engine.roadtrip.route_file import follow_track
         intent = follow_track(intent, args.route_file)

@@ -13,7 +13,7 @@ it (a year is never taken for a budget, "from New York" is never taken for the d
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -60,8 +60,10 @@ _ORIGIN_CUE = re.compile(
 _PLACE_WORDS = re.compile(r"[A-Za-z][A-Za-z']*(?: [A-Za-z][A-Za-z']*){0,3}")
 _DESTINATION_CUE = re.compile(r"\b(?:in|to|visit(?:ing)?|explor(?:e|ing)|around)\s+$",
                               re.IGNORECASE)
+_CAPITALISED = r"[A-Z\u00c0-\u00d6\u00d8-\u00de][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"
 _UNKNOWN_CITY = re.compile(r"(?i:\b(?:in|to|visit(?:ing)?|explor(?:e|ing))\s+)"
-                           r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)")
+                           rf"(?P<name>{_CAPITALISED}(?: {_CAPITALISED}){{0,2}})"
+                           rf"(?:,\s*(?P<where>{_CAPITALISED}(?: {_CAPITALISED}){{0,2}}))?")
 
 
 @dataclass(frozen=True)
@@ -85,14 +87,16 @@ class _Origin:
 
 
 def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
-                      airports: Mapping[str, str], today: date) -> CityPromptResult:
-    """Parse a free-text city-trip request; raise InputError naming the first bad field."""
+                      airports: Mapping[str, str], today: date,
+                      known_airport: Callable[[str], object] | None = None) -> CityPromptResult:
+    """Parse a free-text city-trip request; raise InputError naming the first bad field.
+    ``known_airport`` answers for IATA codes beyond ``airports`` ("flying from BOS")."""
     clean = clean_prompt(text)
     scan = Scan(clean)
     dates = [date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)]
     length = _trip_length(scan.take(_LENGTH) + scan.take(_LONG_WEEKEND))
     travellers = take_party_size(scan)
-    origin = _find_origin(scan, airports, cities)
+    origin = _find_origin(scan, airports, cities, known_airport)
     city = _find_city(scan.text, cities)
     start, end = _resolve_window(sorted(dates, key=lambda d: d.position), length, today)
     amount, currency = _find_budget(scan)
@@ -149,14 +153,18 @@ def _shift(start: date, days: int) -> date:
 
 
 # --------------------------------------------------------------------------- places
-def _find_origin(scan: Scan, airports: Mapping[str, str],
-                 cities: Mapping[str, Sequence[str]]) -> _Origin | None:
+def _find_origin(scan: Scan, airports: Mapping[str, str], cities: Mapping[str, Sequence[str]],
+                 known_airport: Callable[[str], object] | None = None) -> _Origin | None:
     """The first origin cue ("from", "flying from", "out of", ...) that names an airport."""
     for cue in _ORIGIN_CUE.finditer(scan.text):
         place = _PLACE_WORDS.match(scan.text, cue.end())
         if place is None:
             continue
         words = place.group(0).split(" ")
+        head = words[0]
+        if known_airport is not None and len(head) == 3 and head.isupper() and known_airport(head):
+            scan.blank(place.start(), place.start() + 3)  # any airport with scheduled service
+            return _Origin(head, None)
         origin, used = _origin_from_words(words, bool(cue["strong"]), airports, cities)
         if origin is not None:
             # Blank the airport's name so "from New York" is never read as the destination.
@@ -219,10 +227,10 @@ def _find_city(text: str, cities: Mapping[str, Sequence[str]]) -> str:
     if names:
         return names[0]
     supported = sorted(cities)
-    guess = next((m["name"] for m in _UNKNOWN_CITY.finditer(text)
-                  if not is_calendar_word(m["name"].split(" ")[0])), None)
+    guess = next((m for m in _UNKNOWN_CITY.finditer(text) if not is_calendar_word(m["name"].split(" ")[0])), None)
     if guess is not None:
-        raise UnknownCityError(guess, supported)
+        where = f"{guess['name']}, {guess['where']}" if guess["where"] else guess["name"]
+        raise UnknownCityError(guess["name"], supported, query=where)
     raise InputError("city", f"no destination city found; supported: {', '.join(supported)}")
 
 

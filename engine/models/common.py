@@ -112,7 +112,7 @@ class VenueType(str, Enum):
     other = "other"
 
 
-DataSource = Literal["real", "cache", "fixture", "computed", "user", "omitted"]
+DataSource = Literal["real", "cache", "fixture", "computed", "user", "omitted", "osm", "estimated"]
 
 
 class Provenance(Value):

@@ -68,6 +68,9 @@ class CostBreakdown(Value):
     total_usd_cents: int
     meals_usd_cents: int = 0  # planned meals at their restaurants' prices (in the total)
     currency_disclaimer: str
+    # the parts whose figures are estimates, not published prices: "flights", "lodging", "meals",
+    # "attractions", "transit", "daily_spend" (OSM city packs; estimated flights)
+    estimated_parts: list[str] = Field(default_factory=list)
 
 
 class Decision(Value):
@@ -104,6 +107,8 @@ class ItineraryV1(Value):
     planning_date: date | None = None
     # seed 001 llmMeta for a model-made plan (counts only: never prompts, chat or names); {} otherwise
     llm_meta: dict[str, Any] = Field(default_factory=dict)
+    # credits owed where the plan shows others' data ("© OpenStreetMap contributors (ODbL)")
+    attributions: list[str] = Field(default_factory=list)
 
 
 class PlanFailure(Value):

@@ -55,6 +55,7 @@ class Lodging(Value):
     tier: Tier
     kid_friendly: bool
     provenance: Provenance
+    price_estimated: bool = False  # no published price: estimated by tier and the country's price level
 
 
 class Attraction(Value):
@@ -76,6 +77,8 @@ class Attraction(Value):
     duration_minutes: int = Field(ge=15, le=600)
     tz: str
     provenance: Provenance
+    hours_known: bool = True  # False: nobody published hours; ``opening_hours`` is a cautious assumption
+    price_estimated: bool = False
 
     @model_validator(mode="after")
     def _rule(self) -> "Attraction":

@@ -25,6 +25,8 @@ class ViolationKind(str, Enum):
     location_ambiguous = "location_ambiguous"
     # tripwright verify: a saved fact (ref, price, total, flight, anchor) that the catalog does not back
     fact_mismatch = "fact_mismatch"
+    # a planned place whose opening hours nobody published (OSM packs): an advisory, never blocking
+    venue_hours_unknown = "venue_hours_unknown"
 
 
 class Violation(Value):

@@ -69,12 +69,25 @@ class PlanningSession:
         self.notes = notes or NO_NOTES  # destination notes for the synthesizer (NO_NOTES: none)
         self.catalog = catalog or default_catalog()
         self.today = today or date.today()
+        self._overrides = overrides
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None
         self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
         self.user_id: str | None = None
         self.early_events: list[EarlyEvent] = []  # model nodes run before the next plan (extraction, brief)
+
+    def use_city_pack(self, pack) -> str:
+        """Plan ``pack``'s city (an OSM city pack) from now on; the city's name in the catalog.
+        The tools are rebuilt over the larger catalog; the executor (breakers, caches, stats)
+        and the network state carry over."""
+        from engine.places.catalog_link import catalog_with
+        catalog, name = catalog_with(self.catalog, pack, today=self.today)
+        if catalog is not self.catalog:
+            self.catalog = catalog
+            self.toolbox = build_toolbox(catalog, today=self.today, overrides=self._overrides,
+                                         executor=self.toolbox.executor, network=self.toolbox.network)
+        return name
 
     def take_early_events(self) -> list[EarlyEvent]:
         """The events of the nodes run before this plan; the next run's stream starts with them."""

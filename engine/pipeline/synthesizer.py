@@ -50,7 +50,12 @@ def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str |
     parts: list[str | None] = []
     if c.kind is ChoiceKind.flight:
         f = facts.flights.get(c.option_ref)
-        if f:
+        if f and f.provenance.data_source == "estimated":
+            parts.append(claims.state(f"estimated flight {f.origin}→{f.dest} (no open schedule data: a typical "
+                                      f"time and duration), {f.fare_tier} fare about "
+                                      f"{format_usd(f.price_usd_cents)}, estimated"
+                                      f"{', overnight' if f.overnight else ''}", f.provenance))
+        elif f:
             parts.append(claims.state(f"{f.carrier} {f.flight_number} {f.origin}→{f.dest}, {f.fare_tier} fare "
                                       f"{format_usd(f.price_usd_cents)}{', overnight' if f.overnight else ''}",
                                       f.provenance))
@@ -58,7 +63,8 @@ def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str |
         h = facts.lodgings.get(c.option_ref)
         if h:
             what = (f"check-in from {h.checkin_window.start:%H:%M}; {h.tier.value} tier, "
-                    f"{format_usd(h.price_per_night_usd_cents)}/night") if slot.role == "checkin" \
+                    f"{format_usd(h.price_per_night_usd_cents)}/night{_estimated(h.price_estimated)}") \
+                if slot.role == "checkin" \
                 else f"checkout by {h.checkout_window.end:%H:%M}"
             parts.append(claims.state(what, h.provenance))
     else:
@@ -70,18 +76,32 @@ def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str 
     v = facts.venue(slot.selected.option_ref)
     if v is None:
         return []
-    hours = ", ".join(w.label() for w in v.windows_on(day.date)) or "closed"
-    note = v.note_on(day.date)  # the rule's word for that date, e.g. the free last Sunday
-    said = f"open {hours} on {WEEKDAY[day.date.weekday()]} {day.date:%Y-%m-%d}" + (f" ({note})" if note else "")
-    parts = [claims.state(said, v.provenance)]
+    parts = [claims.state(_hours_said(v, day.date), v.provenance)]
     if slot.selected.kind is ChoiceKind.attraction:
         price = "free" if v.est_price_usd_cents == 0 else f"admission about {format_usd(v.est_price_usd_cents)}"
-        parts.append(claims.state(price, v.provenance))
+        if v.price_estimated and v.est_price_usd_cents == 0:
+            price = "admission not published (assumed free)"
+        parts.append(claims.state(price + _estimated(v.price_estimated and v.est_price_usd_cents > 0),
+                                  v.provenance))
         if v.indoor is not None:
             parts.append(claims.state("indoor" if v.indoor else "outdoor", v.provenance))
     else:
-        parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person", v.provenance))
+        parts.append(claims.state(f"about {format_usd(v.est_price_usd_cents)} per person{_estimated(v.price_estimated)}",
+                                  v.provenance))
     return parts
+
+
+def _hours_said(v, on) -> str:
+    if not v.hours_known:
+        return (f"opening hours not published; planned within {', '.join(w.label() for w in v.windows_on(on))} "
+                f"as a guess — check before going")
+    hours = ", ".join(w.label() for w in v.windows_on(on)) or "closed"
+    note = v.note_on(on)  # the rule's word for that date, e.g. the free last Sunday
+    return f"open {hours} on {WEEKDAY[on.weekday()]} {on:%Y-%m-%d}" + (f" ({note})" if note else "")
+
+
+def _estimated(flag: bool) -> str:
+    return " (estimated)" if flag else ""
 
 
 def _true_span(slot: Slot, day, facts: TripFacts) -> dict:
@@ -104,8 +124,9 @@ def _activity(slot: Slot, day, facts: TripFacts, claims: Claims, notes: NotesLoo
     c = slot.selected
     venue = c.kind in (ChoiceKind.attraction, ChoiceKind.meal)
     place_notes = _from_notes(c.label, city, notes, claims) if venue else None
+    place = facts.venue(c.option_ref) if venue else None
     return Activity(id=c.choice_id, ref=c.option_ref, role=slot.role, window=slot.window, kind=c.kind,
-                    name=c.label, geo=c.geo,
+                    name=c.label, geo=c.geo, confidence="low" if place is not None and not place.hours_known else "high",
                     notes=_notes(slot, day, facts, claims, place_notes), locked=slot.locked,
                     cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance,
                     **_true_span(slot, day, facts))
@@ -160,8 +181,35 @@ def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: l
                               attractions_usd_cents=cost.attractions, transit_usd_cents=cost.transit,
                               daily_spend_usd_cents=cost.daily_spend, meals_usd_cents=cost.meals,
                               total_usd_cents=cost.total,
-                              currency_disclaimer=fx_text)
+                              currency_disclaimer=fx_text, estimated_parts=estimated_parts(plan, facts))
     return ItineraryV1(itinerary_id=str(uuid.uuid4()), intent=intent, days=days, cost_breakdown=breakdown,
                        decisions=decisions, citations=claims.citations, violations=violations,
                        repairs=repairs, degraded_tools=degraded, created_at=datetime.now(timezone.utc),
-                       trace_id=trace_id, run_id=run_id)
+                       trace_id=trace_id, run_id=run_id, attributions=_attributions(days))
+
+
+OSM_CREDIT = "© OpenStreetMap contributors (ODbL)"
+
+
+def _attributions(days: list[DayItinerary]) -> list[str]:
+    osm = any(a.provenance is not None and a.provenance.data_source == "osm" for d in days for a in d.activities)
+    return [OSM_CREDIT] if osm else []
+
+
+def estimated_parts(plan: PlanV1, facts: TripFacts) -> list[str]:
+    """The cost lines whose figures are estimates (the cost panel marks them)."""
+    parts = set()
+    for day in plan.days:
+        for slot in day.slots:
+            c = slot.selected
+            flight, hotel = facts.flights.get(c.option_ref), facts.lodgings.get(c.option_ref)
+            venue = facts.venue(c.option_ref)
+            if c.kind is ChoiceKind.flight and flight is not None and flight.provenance.data_source == "estimated":
+                parts.add("flights")
+            elif c.kind is ChoiceKind.lodging and hotel is not None and hotel.price_estimated:
+                parts.add("lodging")
+            elif venue is not None and venue.price_estimated:
+                parts.add("meals" if c.kind is ChoiceKind.meal else "attractions")
+    if facts.city_estimated:
+        parts |= {"transit", "daily_spend"}
+    return sorted(parts)

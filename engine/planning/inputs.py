@@ -43,7 +43,7 @@ def validate_against_catalog(intent: IntentV1, toolbox: Toolbox) -> City:
     if unknown:
         raise InputError("airports", f"{', '.join(unknown)} not serving {city.name}; "
                                      f"use {', '.join(city.airports)}")
-    if intent.origin_airport not in toolbox.catalog.raw.airports:
+    if toolbox.catalog.known_airport(intent.origin_airport) is None:
         raise InputError("origin_airport", f"unknown airport {intent.origin_airport}")
     if intent.date_window.tz != city.tz:
         raise InputError("date_window.tz", f"{city.name} is in {city.tz}, not {intent.date_window.tz}")
@@ -180,10 +180,11 @@ def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodging
         venues={v.id: v for v in venues}, weather=weather, leg=leg, airport_leg=airport_leg,
         last_metro_minutes=city.last_metro_minutes,
         daily_spend_cents=usd_cents(city.raw.daily_spend, rate), fx_rate_to_usd=rate,
-        fx_as_of=toolbox.fx_as_of, airport_zones=_airport_zones(toolbox, flights))
+        fx_as_of=toolbox.fx_as_of, airport_zones=_airport_zones(toolbox, flights),
+        city_estimated=city.raw.transit.estimated)
 
 
 def _airport_zones(toolbox: Toolbox, flights: list[FlightOption]) -> dict[str, str]:
     codes = {f.origin for f in flights} | {f.dest for f in flights}
-    airports = toolbox.catalog.raw.airports
-    return {code: airports[code].tz for code in sorted(codes) if code in airports}
+    found = {code: toolbox.catalog.known_airport(code) for code in sorted(codes)}
+    return {code: airport.tz for code, airport in found.items() if airport is not None}

@@ -31,10 +31,11 @@ def venue_to_attraction(v: RawVenue, tz: str, rate: float, country: str | None =
                       kid_friendly=v.kid_friendly, themes=list(v.themes),
                       opening_hours=v.opening_hours, country=country,
                       location=v.geo, est_price_usd_cents=price, duration_minutes=v.duration_minutes,
-                      tz=tz, provenance=stamp("attractions", {"id": v.id, "price": price,
-                                                              "opening_hours": v.opening_hours,
-                                                              "verified_on": v.verified_on.isoformat()},
-                                              ref_id=v.id, source_url=v.source_url))
+                      tz=tz, hours_known=v.hours_known, price_estimated=v.price_estimated,
+                      provenance=stamp("attractions", {"id": v.id, "price": price,
+                                                       "opening_hours": v.opening_hours,
+                                                       "verified_on": v.verified_on.isoformat()},
+                                       ref_id=v.id, source_url=v.source_url, data_source=v.data_source))
 
 
 class FixtureAttractions:
@@ -53,7 +54,10 @@ class FixtureAttractions:
         if request.kid_friendly:
             venues = [v for v in venues if v.kid_friendly]
         wanted = set(request.themes)
-        ranked = sorted(enumerate(venues), key=lambda iv: (-len(wanted & set(iv[1].themes)), iv[0]))
+        # Known hours first (a place nobody published hours for is planned only when needed),
+        # then theme matches, then the catalog's order (fixture prominence, a pack's rank).
+        ranked = sorted(enumerate(venues), key=lambda iv: (not iv[1].hours_known,
+                                                           -len(wanted & set(iv[1].themes)), iv[0]))
         rate = self._rates.get(city.currency, 1.0)
         return [venue_to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:MAX_ATTRACTIONS]]
 
@@ -71,10 +75,11 @@ def restaurant_to_attraction(r: RawRestaurant, tz: str, rate: float, country: st
     return Attraction(id=r.id, name=r.name, venue_type="other", indoor=True, kid_friendly=r.kid_friendly,
                       themes=["food", r.cuisine.lower()[:32]] if r.cuisine else ["food"],
                       opening_hours=r.opening_hours, country=country, location=r.geo,
-                      est_price_usd_cents=price, duration_minutes=75, tz=tz,
+                      est_price_usd_cents=price, duration_minutes=75, tz=tz, hours_known=r.hours_known,
+                      price_estimated=r.price_estimated,
                       provenance=stamp("dining", {"id": r.id, "price": price, "opening_hours": r.opening_hours,
                                                   "verified_on": r.verified_on.isoformat()},
-                                       ref_id=r.id, source_url=r.source_url))
+                                       ref_id=r.id, source_url=r.source_url, data_source=r.data_source))
 
 
 class FixtureDining:

@@ -62,10 +62,16 @@ def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | N
     weather = WeatherLadder(FixtureWeather(catalog, overrides.weather), OpenMeteoWeather(network), executor, today,
                             keyed=OpenWeatherMapWeather(network))
     return Toolbox(
-        catalog=catalog, flights=FixtureFlights(catalog), lodging=FixtureLodging(catalog, rates),
+        catalog=catalog, flights=_flights(catalog), lodging=FixtureLodging(catalog, rates),
         attractions=FixtureAttractions(catalog, rates), dining=FixtureDining(catalog, rates),
         transit=FixtureTransit(catalog, rates), fx=fx, weather=weather, executor=executor, network=network,
         rates_to_usd=rates, fx_as_of=fx_now(executor, fx, FXRequest(from_currency="EUR", as_of=today)).as_of)
+
+
+def _flights(catalog: Catalog) -> FlightsTool:
+    """The schedule fixtures where they fly the pair, labelled estimates anywhere else."""
+    from .estimated_flights import EstimatedFlights, FlightsWithEstimates
+    return FlightsWithEstimates(FixtureFlights(catalog), EstimatedFlights(catalog.known_airport), catalog)
 
 
 def fx_now(executor: ToolExecutor, fx: FXTool, request: FXRequest):

@@ -90,8 +90,8 @@ class FixtureTransit:
                           distance_m=int(distance), duration_seconds=leg_minutes(mode, distance) * 60,
                           cost_usd_cents=usd_cents(fare, self._rates.get(city.currency, 1.0)),
                           last_departure=last,
-                          provenance=stamp("transit", payload, data_source="computed",
-                                           source_url=city.raw.transit.source_url))
+                          provenance=stamp("transit", payload, data_source=_fares_source(city),
+                                           source_url=city.raw.transit.source_url or None))
 
     def _fare(self, city: City, mode: TransitMode, distance_m: float) -> float:
         t = city.raw.transit
@@ -113,5 +113,10 @@ class FixtureTransit:
         return TransitLeg(mode=TransitMode.metro, from_geo=ap.geo, to_geo=hotel, distance_m=int(distance),
                           duration_seconds=minutes * 60,
                           cost_usd_cents=usd_cents(fare, self._rates.get(city.currency, 1.0)),
-                          provenance=stamp("transit", payload, data_source="computed", ref_id=airport,
-                                           source_url=city.raw.transit.source_url))
+                          provenance=stamp("transit", payload, data_source=_fares_source(city), ref_id=airport,
+                                           source_url=city.raw.transit.source_url or None))
+
+
+def _fares_source(city: City) -> str:
+    """A computed leg; its fare is estimated where the city has no published fare table."""
+    return "estimated" if city.raw.transit.estimated else "computed"

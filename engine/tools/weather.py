@@ -92,7 +92,9 @@ class FixtureWeather:
         return self.nearest_city(geo)[1] <= FIXTURE_RADIUS_M
 
     def nearest_city(self, geo: Geo) -> tuple[str, float]:
-        best = min(self._catalog.raw.cities.values(), key=lambda c: haversine_m(c.center, geo))
+        climates = self._catalog.raw.weather.cities  # only cities with climatology rows (not OSM packs)
+        best = min((c for c in self._catalog.raw.cities.values() if c.slug in climates),
+                   key=lambda c: haversine_m(c.center, geo))
         return best.slug, haversine_m(best.center, geo)
 
 

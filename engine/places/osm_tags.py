@@ -1,0 +1,156 @@
+"""What an OpenStreetMap element is to a traveller, read from its tags alone.
+
+Each element of a city's Overpass answer becomes a sight, a place to eat or a place to stay — or
+nothing: private, disused, demolished and closed places are dropped, and so is anything with no
+name (a traveller cannot look for it). The mapping onto the planner's venue types and themes is
+the one table here; ``overpass.py`` asks Overpass for exactly the tags this table reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["sight", "food", "bed"]
+
+# (tag key, value) → (venue type, themes, indoor, minutes of a visit)
+SIGHT_TAGS: dict[tuple[str, str], tuple[str, tuple[str, ...], bool | None, int]] = {
+    ("tourism", "museum"): ("museum", ("art", "history", "culture"), True, 120),
+    ("tourism", "gallery"): ("museum", ("art", "culture"), True, 90),
+    ("tourism", "zoo"): ("park", ("family", "outdoor"), False, 180),
+    ("tourism", "aquarium"): ("museum", ("family", "science"), True, 150),
+    ("tourism", "theme_park"): ("park", ("family",), False, 300),
+    ("tourism", "viewpoint"): ("landmark", ("views", "photography"), False, 45),
+    ("tourism", "attraction"): ("landmark", ("culture", "architecture"), None, 75),
+    ("historic", "castle"): ("landmark", ("history", "architecture"), None, 120),
+    ("historic", "fort"): ("landmark", ("history",), None, 90),
+    ("historic", "palace"): ("landmark", ("history", "architecture"), True, 120),
+    ("historic", "monument"): ("landmark", ("history",), False, 30),
+    ("historic", "memorial"): ("landmark", ("history",), False, 30),
+    ("historic", "ruins"): ("landmark", ("history",), False, 60),
+    ("historic", "archaeological_site"): ("landmark", ("history",), False, 90),
+    ("historic", "monastery"): ("temple", ("history", "religion", "architecture"), True, 90),
+    ("amenity", "place_of_worship"): ("temple", ("religion", "architecture"), True, 45),
+    ("amenity", "marketplace"): ("market", ("shopping", "food"), None, 60),
+    ("leisure", "park"): ("park", ("outdoor",), False, 60),
+    ("leisure", "garden"): ("park", ("outdoor",), False, 60),
+    ("leisure", "nature_reserve"): ("park", ("outdoor",), False, 120),
+    ("place", "square"): ("landmark", ("architecture", "photography"), False, 30),
+}
+FOOD_TAGS = {("amenity", "restaurant"): "restaurant", ("amenity", "cafe"): "cafe",
+             ("amenity", "food_court"): "food_court"}
+BED_TAGS = {("tourism", "hotel"): "hotel", ("tourism", "guest_house"): "guest_house",
+            ("tourism", "hostel"): "hostel", ("tourism", "apartment"): "apartment"}
+
+# Places with no gate: without an opening_hours tag they are open whenever one can stand there.
+ALWAYS_OPEN_WHEN_UNTAGGED = {("tourism", "viewpoint"), ("historic", "monument"), ("historic", "memorial"),
+                             ("place", "square"), ("historic", "ruins")}
+DROPPED_ACCESS = {"no", "private"}
+LIFECYCLE_PREFIXES = ("disused:", "abandoned:", "demolished:", "razed:", "removed:", "was:")
+KEPT_TAGS = ("name", "name:en", "opening_hours", "wikidata", "wikipedia", "website", "fee", "charge",
+             "stars", "cuisine", "wheelchair", "indoor", "building", "check_in", "check_out", "access",
+             "addr:street", "addr:housenumber", "heritage", "artwork_type")
+KID_UNFRIENDLY_CUISINE = {"wine_bar", "bar", "pub"}
+THEME_WORDS_IN_TAGS = {"art": ("art",), "science": ("science", "technology"), "history": ("history",)}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one element is: its kind, the tag that says so and the planner's words for it."""
+
+    kind: Kind
+    key: str
+    value: str
+    venue_type: str = "other"
+    themes: tuple[str, ...] = ()
+    indoor: bool | None = None
+    minutes: int = 60
+
+    @property
+    def always_open_untagged(self) -> bool:
+        return (self.key, self.value) in ALWAYS_OPEN_WHEN_UNTAGGED or (
+            self.venue_type == "park" and self.value in ("park", "garden", "nature_reserve"))
+
+
+def read_tags(tags: dict[str, str]) -> Reading | None:
+    """The element's reading, or None when a traveller should never be sent there."""
+    if not tags.get("name") or dropped(tags):
+        return None
+    for key, value in BED_TAGS:
+        if tags.get(key) == value:
+            return Reading("bed", key, value, venue_type="other", indoor=True)
+    for pair in FOOD_TAGS:
+        if tags.get(pair[0]) == pair[1]:
+            return Reading("food", pair[0], pair[1], venue_type="other", themes=("food",), indoor=True, minutes=75)
+    return _sight(tags)
+
+
+def _sight(tags: dict[str, str]) -> Reading | None:
+    """The most specific reading: ``tourism=attraction`` only when nothing else says what it is
+    (a castle tagged as an attraction is still a castle)."""
+    found = [(key, value) for key, value in SIGHT_TAGS if tags.get(key) == value]
+    specific = [kv for kv in found if kv != ("tourism", "attraction")] or found
+    if not specific:
+        return None
+    key, value = specific[0]
+    if key == "amenity" and value == "place_of_worship" and not _visitable_worship(tags):
+        return None
+    venue_type, themes, indoor, minutes = SIGHT_TAGS[(key, value)]
+    return Reading("sight", key, value, venue_type, _themes(themes, tags), _indoor(indoor, tags), minutes)
+
+
+def dropped(tags: dict[str, str]) -> bool:
+    """Private, closed for good or only in the past: never planned."""
+    if tags.get("access") in DROPPED_ACCESS:
+        return True
+    if any(k.startswith(LIFECYCLE_PREFIXES) for k in tags):
+        return True
+    return tags.get("opening_hours", "").strip().lower() == "closed"
+
+
+def _visitable_worship(tags: dict[str, str]) -> bool:
+    """A parish church is no sight; a cathedral, a listed or famous one is."""
+    return bool(tags.get("wikidata") or tags.get("wikipedia") or tags.get("tourism") or tags.get("heritage")
+                or tags.get("building") in ("cathedral", "basilica", "mosque", "temple", "shrine"))
+
+
+def _themes(base: tuple[str, ...], tags: dict[str, str]) -> tuple[str, ...]:
+    extra = [t for t, words in THEME_WORDS_IN_TAGS.items()
+             if any(w in (tags.get("museum", "") + " " + tags.get("subject", "")).lower() for w in words)]
+    if tags.get("tourism") in ("zoo", "aquarium", "theme_park") or tags.get("kids") == "yes":
+        extra.append("family")
+    return tuple(dict.fromkeys([*base, *extra]))
+
+
+def _indoor(default: bool | None, tags: dict[str, str]) -> bool | None:
+    said = tags.get("indoor")
+    if said in ("yes", "room", "area"):
+        return True
+    if said == "no":
+        return False
+    return default
+
+
+def kept_tags(tags: dict[str, str]) -> dict[str, str]:
+    """The tags the pack keeps of an element: what planning, ranking and the traveller read."""
+    return {k: str(tags[k])[:255] for k in KEPT_TAGS if k in tags}
+
+
+def stars_of(tags: dict[str, str]) -> int | None:
+    text = tags.get("stars", "").strip().upper().rstrip("S")
+    try:
+        stars = int(float(text))
+    except ValueError:
+        return None
+    return stars if 1 <= stars <= 5 else None
+
+
+def kid_friendly(reading: Reading, tags: dict[str, str]) -> bool | None:
+    """Only what the tags say or what the kind of place makes plain; None is 'not known'."""
+    if tags.get("kids") == "yes" or "family" in reading.themes:
+        return True
+    if reading.kind == "food":
+        return not any(c in KID_UNFRIENDLY_CUISINE for c in tags.get("cuisine", "").split(";"))
+    if reading.venue_type in ("park", "landmark"):
+        return True
+    return None

@@ -1,0 +1,91 @@
+"""A city pack: everything the planner needs of one city, read once from OpenStreetMap.
+
+The pack keeps each place's OSM identity (type and id → ``https://www.openstreetmap.org/...``),
+its position, the tags planning reads (hours, stars, cuisine, fee/charge, wikidata) and its rank;
+the city's centre, box, time zone, country, currency and airports; and when and from which OSM
+data it was read (``fetched_on``, Overpass's ``timestamp_osm_base``). Prices and flights are not
+in OSM: they are estimated when the pack is planned (``pack_city.py``), never stored as facts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .osm_tags import Kind
+
+PACK_FORMAT = 1
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PackPlace(Frozen):
+    osm_type: Literal["node", "way", "relation"]
+    osm_id: int = Field(gt=0)
+    kind: Kind
+    key: str  # the OSM key that says what it is ("tourism") …
+    category: str  # … and its value: "museum", "restaurant", "hotel", …
+    name: str = Field(min_length=1, max_length=255)
+    lat: float = Field(ge=-90, le=90)
+    lon: float = Field(ge=-180, le=180)
+    tags: dict[str, str] = Field(default_factory=dict)
+    rank: float = 0.0
+
+    def reading(self):
+        """What the place is to the planner (``osm_tags.Reading``), read again from its tags."""
+        from .osm_tags import read_tags
+        return read_tags({**self.tags, "name": self.name, self.key: self.category})
+
+    @property
+    def ref(self) -> str:
+        """The planner's id of the place: ``osm_n123`` / ``osm_w456`` / ``osm_r789``."""
+        return f"osm_{self.osm_type[0]}{self.osm_id}"
+
+    @property
+    def source_url(self) -> str:
+        return f"https://www.openstreetmap.org/{self.osm_type}/{self.osm_id}"
+
+
+class PackAirport(Frozen):
+    iata: str = Field(pattern=r"^[A-Z]{3}$")
+    name: str
+    tz: str
+    lat: float
+    lon: float
+
+
+class CityPack(Frozen):
+    format: int = PACK_FORMAT
+    slug: str = Field(pattern=r"^[a-z0-9_]{2,64}$")
+    name: str
+    label: str
+    country: str = Field(pattern=r"^[A-Z]{2}$")
+    admin1: str | None = None
+    tz: str
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    center_lat: float
+    center_lon: float
+    bbox: tuple[float, float, float, float]  # south, west, north, east
+    population: int | None = None
+    airports: list[PackAirport] = Field(default_factory=list)
+    places: list[PackPlace] = Field(default_factory=list)
+    fetched_at: datetime
+    osm_base: str = ""  # Overpass's timestamp_osm_base: how fresh the OSM data was
+    source_url: str = ""  # the interpreter that answered
+    dropped: dict[str, int] = Field(default_factory=dict)  # why elements were left out, counted
+
+    def of_kind(self, kind: Kind) -> list[PackPlace]:
+        return [p for p in self.places if p.kind == kind]
+
+    def counts(self) -> dict[str, int]:
+        out = {"sight": 0, "food": 0, "bed": 0}
+        for p in self.places:
+            out[p.kind] += 1
+        return out
+
+    def place(self, ref: str) -> PackPlace | None:
+        return next((p for p in self.places if p.ref == ref), None)

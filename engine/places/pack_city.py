@@ -1,0 +1,178 @@
+"""A city pack as the planner's city: the same ``RawCity`` the fixtures give, built from OSM.
+
+Only a shortlist goes to the planner (the best-ranked sights, meals and beds, spread over the
+city): it never needs thousands. Each row keeps where its facts came from — the place and its
+hours from OSM (``data_source="osm"``), prices estimated by the country's price level unless
+OSM tags them (``fee=no``, ``charge=12 EUR``), hours unknown as a state (``hours_known=False``:
+planned only when needed, at low confidence, under a cautious daytime window). Prices are USD
+(the estimates' currency); the city's own currency is kept for display.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from pydantic import Field, model_validator
+
+from engine.catalog.schema import RawAirport, RawCity, RawHotel, RawRestaurant, RawTransit, RawVenue
+from engine.models import Geo
+from engine.models.dated_hours import RULE_ERRORS, dated_hours
+from engine.models.tool_results import WEEKDAYS
+
+from . import estimates
+from .osm_tags import kid_friendly, stars_of
+from .pack import CityPack, PackPlace
+from .price_levels import price_level
+
+SHORTLIST = {"sight": 120, "food": 120, "bed": 48}
+CELL_DEG = 0.01  # ~1 km: a place in a cell already picked from loses a little rank (spread)
+SPREAD_PENALTY = 0.6
+ASSUMED_HOURS = {"sight": "Mo-Su 10:00-17:00", "food": "Mo-Su 12:00-14:30,19:00-22:00"}
+ALWAYS_OPEN = '24/7 "always open: an outdoor place with no gate and no opening hours in OpenStreetMap"'
+LAST_TRANSIT = "23:30"  # no timetable in OSM: a cautious last departure, said to be estimated
+_CHARGE = re.compile(r"^\s*(?P<amount>\d+(?:[.,]\d{1,2})?)\s*(?P<cur>[A-Z]{3}|€|\$|£)\s*$")
+_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
+
+
+class PackCity(RawCity):
+    """A ``RawCity`` from OpenStreetMap: as few places as the city has, any tiers it has."""
+
+    venues: list[RawVenue] = Field(min_length=1)
+    hotels: list[RawHotel] = Field(min_length=1)
+    local_currency: str = Field(pattern=r"^[A-Z]{3}$")
+    osm_base: str = ""
+    fetched_on: date
+    price_level: float
+    price_level_note: str
+
+    @model_validator(mode="after")
+    def _coverage(self) -> "PackCity":  # replaces RawCity's: no tier or count minimum
+        return self
+
+
+def pack_city(pack: CityPack, *, name: str, rates_to_usd: dict[str, float]) -> PackCity:
+    level, level_note = price_level(pack.country)
+    fetched = pack.fetched_at.date()
+    sights = shortlist(pack.of_kind("sight"), SHORTLIST["sight"])
+    foods = shortlist(pack.of_kind("food"), SHORTLIST["food"])
+    beds = shortlist(pack.of_kind("bed"), SHORTLIST["bed"])
+    fares = estimates.transit_fares(level)
+    return PackCity(
+        city=name, slug=pack.slug, aliases=_aliases(pack, name), country=pack.country, tz=pack.tz,
+        currency="USD", local_currency=pack.currency, center=Geo(lat=pack.center_lat, lon=pack.center_lon),
+        airports=[a.iata for a in pack.airports], daily_spend=estimates.daily_spend(level),
+        transit=_transit(pack, fares), osm_base=pack.osm_base, fetched_on=fetched,
+        venues=[_venue(p, pack.country, level, rates_to_usd, fetched) for p in sights],
+        restaurants=[_restaurant(p, pack.country, level, fetched) for p in foods],
+        hotels=[_hotel(p, level) for p in beds], price_level=level, price_level_note=level_note)
+
+
+def pack_airports(pack: CityPack) -> dict[str, RawAirport]:
+    return {a.iata: RawAirport(iata=a.iata, name=a.name, city=pack.name, tz=a.tz, geo=Geo(lat=a.lat, lon=a.lon))
+            for a in pack.airports}
+
+
+def shortlist(places: list[PackPlace], limit: int) -> list[PackPlace]:
+    """The best ``limit`` places, spread: each one taken from a ~1 km cell costs the cell's
+    later places a little rank, so one dense quarter cannot fill every day."""
+    remaining = sorted(places, key=lambda p: (-p.rank, p.osm_id))
+    taken: list[PackPlace] = []
+    per_cell: dict[tuple[int, int], int] = {}
+    while remaining and len(taken) < limit:
+        best = max(remaining, key=lambda p: p.rank - SPREAD_PENALTY * per_cell.get(_cell(p), 0))
+        remaining.remove(best)
+        taken.append(best)
+        per_cell[_cell(best)] = per_cell.get(_cell(best), 0) + 1
+        if len(remaining) > 4 * limit:  # far more than needed: the tail can never win
+            remaining = remaining[:4 * limit]
+    return taken
+
+
+def _cell(p: PackPlace) -> tuple[int, int]:
+    return int(p.lat // CELL_DEG), int(p.lon // CELL_DEG)
+
+
+def hours_of(p: PackPlace, country: str) -> tuple[str, bool, str | None]:
+    """(rule, known, note): OSM's own rule when it parses; an outdoor place with no gate is always
+    open; anything else has unknown hours, planned inside a cautious window."""
+    rule = p.tags.get("opening_hours", "").strip()
+    if rule:
+        try:
+            dated_hours(rule, country)
+            return rule, True, None
+        except RULE_ERRORS:
+            return ASSUMED_HOURS[p.kind], False, f"OSM hours {rule[:60]!r} could not be read"
+    reading = p.reading()
+    if reading is not None and reading.always_open_untagged:
+        return ALWAYS_OPEN, True, "no opening_hours in OSM: an outdoor place with no gate, treated as always open"
+    return ASSUMED_HOURS[p.kind], False, "no opening hours in OpenStreetMap"
+
+
+def _venue(p: PackPlace, country: str, level: float, rates: dict[str, float], fetched: date) -> RawVenue:
+    reading = p.reading()
+    rule, known, note = hours_of(p, country)
+    price, estimated = _admission(p, level, rates)
+    themes = list(reading.themes) if reading and reading.themes else ["culture"]
+    return RawVenue(id=p.ref, name=p.name, venue_type=reading.venue_type if reading else "other",
+                    indoor=reading.indoor if reading else None, kid_friendly=_kids(p), themes=themes,
+                    geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
+                    duration_minutes=max(30, reading.minutes if reading else 60), source_url=p.source_url,
+                    verified_on=fetched, note=note, hours_known=known, data_source="osm",
+                    price_estimated=estimated)
+
+
+def _admission(p: PackPlace, level: float, rates: dict[str, float]) -> tuple[float, bool]:
+    """OSM's ``fee=no`` or ``charge`` when tagged (converted when the currency is known), else
+    the estimate for the kind of place."""
+    if p.tags.get("fee") == "no":
+        return 0.0, False
+    m = _CHARGE.match(p.tags.get("charge", ""))
+    if m:
+        cur = _SYMBOLS.get(m["cur"], m["cur"])
+        rate = rates.get(cur)
+        if rate is not None:
+            return round(float(m["amount"].replace(",", ".")) * rate, 2), False
+    return estimates.admission(p.category, level), True
+
+
+def _kids(p: PackPlace) -> bool | None:
+    reading = p.reading()
+    return kid_friendly(reading, p.tags) if reading else None
+
+
+def _restaurant(p: PackPlace, country: str, level: float, fetched: date) -> RawRestaurant:
+    rule, known, note = hours_of(p, country)
+    cafe = p.category == "cafe"
+    meals = ["lunch"] if cafe else ["lunch", "dinner"]
+    price = estimates.meal("lunch" if cafe else "dinner", level, cafe=cafe)
+    cuisine = p.tags.get("cuisine", "").split(";")[0].strip().replace("_", " ")
+    return RawRestaurant(id=p.ref, name=p.name, geo=Geo(lat=p.lat, lon=p.lon), meals=meals,
+                         kid_friendly=bool(_kids(p)), price_per_person=max(price, 1.0), opening_hours=rule,
+                         cuisine=cuisine or p.category.replace("_", " "), source_url=p.source_url,
+                         verified_on=fetched, note=note, hours_known=known, data_source="osm",
+                         price_estimated=True)
+
+
+def _hotel(p: PackPlace, level: float) -> RawHotel:
+    stars = stars_of(p.tags)
+    tier = estimates.tier_of_stars(stars if stars or p.category in ("hotel", "apartment") else 2)
+    return RawHotel(id=p.ref, name=p.name, tier=tier, geo=Geo(lat=p.lat, lon=p.lon),
+                    checkin="15:00-24:00", checkout="07:00-11:00",
+                    price_per_night=estimates.hotel_night(tier, stars, level),
+                    kid_friendly=p.category != "hostel", source_url=p.source_url, data_source="osm",
+                    price_estimated=True)
+
+
+def _transit(pack: CityPack, fares: dict) -> RawTransit:
+    return RawTransit(metro_last_departure={d: LAST_TRANSIT for d in WEEKDAYS}, metro_fare=fares["metro"],
+                      bus_fare=fares["bus"], taxi_base=fares["taxi_base"], taxi_per_km=fares["taxi_per_km"],
+                      airport_transfer={a.iata: fares["airport_transfer"] for a in pack.airports},
+                      source_url="", verified_on=pack.fetched_at.date(), estimated=True,
+                      note="estimated from the country's price level; no timetable: last departure assumed "
+                           f"{LAST_TRANSIT}")
+
+
+def _aliases(pack: CityPack, name: str) -> list[str]:
+    names = {pack.name, pack.label, pack.slug.replace("_", " "), f"{pack.name}, {pack.country}"}
+    return sorted(n.lower() for n in names if n and n != name)

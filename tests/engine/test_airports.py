@@ -1,0 +1,80 @@
+"""Airports with scheduled service (OurAirports via airports-py): the airports a city pack uses."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.catalog.schema import RawAirport
+from engine.places.airports import (AirportInfo, airport_info, distance_km, nearest_airports,
+                                    scheduled_airports, to_raw_airport)
+
+LISBON = (38.7223, -9.1393)
+KYOTO = (35.0116, 135.7681)
+CHICAGO = (41.8781, -87.6298)
+MID_PACIFIC = (30.0, -140.0)  # ~1,700 km from Hawaii and from California
+
+
+def test_only_scheduled_large_and_medium_airports_with_an_iata_code_are_kept() -> None:
+    airports = scheduled_airports()
+    assert 2000 < len(airports) < 6000
+    assert all(len(a.iata) == 3 and a.iata.isupper() and len(a.country) == 2 for a in airports)
+    assert len({a.iata for a in airports}) == len(airports)
+    assert scheduled_airports() is airports  # read once per process
+
+
+def test_lisbon_flies_into_lis() -> None:
+    found = nearest_airports(*LISBON)
+    assert found[0].iata == "LIS"
+    assert found[0].large and found[0].country == "PT" and found[0].tz == "Europe/Lisbon"
+
+
+def test_kyoto_has_no_airport_of_its_own_and_uses_osakas() -> None:
+    found = nearest_airports(*KYOTO)
+    assert found[0].iata == "ITM"
+    assert "KIX" in [a.iata for a in nearest_airports(*KYOTO, limit=3)]
+    for airport in nearest_airports(*KYOTO, limit=3):
+        assert distance_km(*KYOTO, airport.lat, airport.lon) <= 150
+
+
+def test_chicago_has_two_airports_nearest_first() -> None:
+    found = nearest_airports(*CHICAGO)
+    assert [a.iata for a in found] == ["MDW", "ORD"]
+    distances = [distance_km(*CHICAGO, a.lat, a.lon) for a in found]
+    assert distances == sorted(distances)
+
+
+def test_the_limit_is_respected() -> None:
+    assert len(nearest_airports(*CHICAGO, limit=1)) == 1
+
+
+def test_the_open_ocean_has_no_airport() -> None:
+    assert nearest_airports(*MID_PACIFIC) == []
+
+
+def test_a_remote_place_falls_back_to_the_nearest_scheduled_airport_within_400_km() -> None:
+    # Marfa, Texas: no large airport within 150 km, no medium one within 120 km.
+    marfa = (30.3094, -104.0206)
+    found = nearest_airports(*marfa)
+    assert len(found) == 1
+    assert 120 < distance_km(*marfa, found[0].lat, found[0].lon) <= 400
+
+
+@pytest.mark.parametrize("code", ["jfk", "JFK", " Jfk "])
+def test_airport_info_is_case_insensitive(code: str) -> None:
+    info = airport_info(code)
+    assert isinstance(info, AirportInfo)
+    assert (info.iata, info.country, info.tz, info.large) == ("JFK", "US", "America/New_York", True)
+    assert abs(info.lat - 40.64) < 0.05 and abs(info.lon + 73.78) < 0.05
+
+
+def test_unknown_or_unscheduled_codes_are_none() -> None:
+    assert airport_info("ZZZ") is None
+
+
+def test_to_raw_airport_names_the_city() -> None:
+    lis = to_raw_airport(airport_info("LIS"))
+    assert isinstance(lis, RawAirport)
+    assert (lis.iata, lis.city, lis.tz) == ("LIS", "Lisbon", "Europe/Lisbon")
+    assert lis.geo.lat == pytest.approx(airport_info("LIS").lat)
+    assert to_raw_airport(airport_info("MDW")).city == "Chicago"  # named in "Chicago Midway ..."
+    assert to_raw_airport(airport_info("KIX")).city == "Osaka"  # "Kansai": the largest city near it
