@@ -155,9 +155,6 @@ def run_plan(args) -> int:
     verbose = bool(getattr(args, "verbose", 0))
     intent = (read_intent_file(args.intent) if args.intent is not None
               else intent_from_prompt(args.prompt, session, args.home_airport, verbose))
-    if intent.mode == "city" and not session.catalog.has_city(intent.city):
-        from .cities_cmd import city_for_plan
-        city_for_plan(session, intent.city, verbose=verbose)
     if args.route_file is not None:
         from engine.roadtrip.route_file import follow_track
         intent = follow_track(intent, args.route_file)

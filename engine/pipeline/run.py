@@ -70,12 +70,22 @@ class PlanningSession:
         self.catalog = catalog or default_catalog()
         self.today = today or date.today()
         self._overrides = overrides
+        self._packs = None
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None
         self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
         self.user_id: str | None = None
         self.early_events: list[EarlyEvent] = []  # model nodes run before the next plan (extraction, brief)
+
+    def city_packs(self):
+        """The OSM city packs (``engine.places.fetch.PackFetcher``) over this session's network
+        and executor: the data dir's cache, else one Overpass query."""
+        if self._packs is None:
+            from engine.places.fetch import PackFetcher
+            from engine.places.pack_store import PackStore
+            self._packs = PackFetcher(PackStore(), self.toolbox.network, self.toolbox.executor)
+        return self._packs
 
     def use_city_pack(self, pack) -> str:
         """Plan ``pack``'s city (an OSM city pack) from now on; the city's name in the catalog.
@@ -221,6 +231,8 @@ class _Run:
         from engine.planning.selector import select
         from engine.repair import RepairContext, repair
         from engine.verify import verify_plan
+        from .city_pack_stage import join_city_pack
+        await join_city_pack(self)  # a city no fixture covers: its OSM pack, cached or fetched
         intent = self.intent
         await self._node("intent_extractor", intent, lambda: intent, 5, note=f"{intent.city}, {intent.days} days")
         inputs, plans = await self._planner()

@@ -40,7 +40,7 @@ class CitySpec:
     def radius_km(self) -> float:
         """Half the side of the pack's box: a walkable centre for a town, more for a metropolis."""
         pop = self.population or 50_000
-        return max(2.5, min(10.0, 2.5 + 2.2 * math.log10(max(pop, 50_000) / 50_000)))
+        return max(3.0, min(12.0, 3.0 + 3.5 * math.log10(max(pop, 50_000) / 50_000)))  # Lisbon 6.5 km: Belém
 
 
 REGIONAL = {"US", "CA", "AU", "BR", "MX", "IN"}  # countries where a name repeats across regions

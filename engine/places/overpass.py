@@ -129,6 +129,7 @@ class OverpassClient:
     def __init__(self, network: NetworkState, executor, *, url: str | None = None) -> None:
         self._network = network
         self._executor = executor
+        executor.quiet_tools.add(TOOL)  # the caller words the failure in one line (CLI, progress panel)
         self.url = url or overpass_url()
 
     async def query(self, ql: str, progress: Progress | None = None) -> Answer:

@@ -41,7 +41,18 @@ def verify_saved(itin: ItineraryV1, catalog: Catalog | None = None) -> SavedVerd
     if itin.intent.mode == "road_trip":
         from engine.roadtrip.integrity import verify_saved_road
         return SavedVerdict(verify_saved_road(itin, catalog, day), notes)
-    return SavedVerdict(_verify_city(itin, catalog or default_catalog(), day), notes)
+    return SavedVerdict(_verify_city(itin, _with_pack(catalog or default_catalog(), itin.intent.city, day), day),
+                        notes)
+
+
+def _with_pack(catalog: Catalog, city: str, day: date) -> Catalog:
+    """A city no fixture covers is checked against its cached OSM pack (never fetched here)."""
+    if catalog.has_city(city):
+        return catalog
+    from engine.places.catalog_link import catalog_with
+    from engine.places.pack_store import PackStore
+    pack = PackStore().find(city)
+    return catalog_with(catalog, pack, today=day)[0] if pack is not None else catalog
 
 
 def _verify_city(itin: ItineraryV1, catalog: Catalog, day: date) -> list[Violation]:
