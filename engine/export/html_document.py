@@ -53,7 +53,7 @@ def map_document(itin: ItineraryV1) -> dict:
             "mode": "road_trip" if road else "city",
             "total": _money(itin.cost_breakdown.total_usd_cents),
             "disclaimer": _text(itin.disclaimer), "days": days, "stops": stops,
-            "bounds": _bounds(stops, days)}
+            "bounds": _bounds(stops, days), "credits": [_text(c) for c in itin.attributions]}
 
 
 def _where(itin: ItineraryV1) -> str:

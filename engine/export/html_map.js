@@ -38,6 +38,10 @@ document.addEventListener("DOMContentLoaded", function () {
 
   // -- basemap and credits ------------------------------------------------------------------------
   map.attributionControl.setPrefix("Leaflet");
+  (doc.credits || []).forEach(function (credit) {  // whose data the places are (ODbL), when not ours
+    // Leaflet takes attribution as HTML: hand it the text escaped by the DOM itself
+    if (typeof credit === "string") { map.attributionControl.addAttribution(el("span", null, credit).innerHTML); }
+  });
   var region = basemap && basemap.region ? L.latLngBounds(basemap.region) : null;
   if (basemap) {
     map.createPane("basemap").style.zIndex = 150;

@@ -93,7 +93,8 @@ class FixtureDining:
     def search(self, request: DiningRequest) -> list[Attraction]:
         city = self._catalog.city(request.city)
         rate = self._rates.get(city.currency, 1.0)
-        return [restaurant_to_attraction(r, city.tz, rate, city.raw.country) for r in city.raw.restaurants
+        rows = sorted(city.raw.restaurants, key=lambda r: not r.hours_known)  # known hours first, stable
+        return [restaurant_to_attraction(r, city.tz, rate, city.raw.country) for r in rows
                 if r.kid_friendly or not request.kid_friendly]
 
     def by_id(self, city_name: str, restaurant_id: str) -> Attraction | None:

@@ -120,6 +120,8 @@ def test_a_pack_city_plans_verified_with_every_fact_sourced(overpass_server, tmp
     assert {"flights", "lodging"} <= set(itinerary.cost_breakdown.estimated_parts)
     assert itinerary.attributions == ["© OpenStreetMap contributors (ODbL)"]
     assert itinerary.cost_breakdown.total_usd_cents <= 300000
+    from engine.export.html_export import itinerary_to_html
+    assert "OpenStreetMap contributors (ODbL)" in itinerary_to_html(itinerary)  # the HTML map credits it
     events = [e for e in result.events if e.node == "city_pack"]
     assert events[0].status.value == "started" and events[-1].status.value == "completed"
 
@@ -198,3 +200,31 @@ def test_ambiguous_names_list_candidates_and_a_country_settles_them() -> None:
     assert {"Córdoba, AR", "Córdoba, ES"} <= set(labels)
     assert resolve_city("Córdoba, Spain", gazetteer).country == "ES"
     assert resolve_city("Lisbon", gazetteer).country == "PT"
+
+
+def test_the_model_is_offered_a_shortlist_of_a_big_pack_city() -> None:
+    from engine.llm.drafting import SHORTLIST, proposal_schema, trip_facts_document
+    from engine.places.city_spec import CitySpec
+    from engine.places.overpass import Answer, BBox
+    from engine.places.pack_build import build_pack
+    from engine.planning.inputs import gather
+    from tests.data.osm.synthetic import synthetic_city
+    spec = CitySpec(name="Chicago", country="US", admin1="IL", label="Chicago, IL, US", lat=41.8781, lon=-87.6298,
+                    population=2_664_452, feature_id="test")
+    answer = Answer.model_validate({"elements": synthetic_city()})
+    pack = build_pack(spec, answer, box=BBox(41.7, -87.85, 42.05, -87.45), tz="America/Chicago", currency="USD",
+                      airports=[], fetched_at=datetime.now(timezone.utc), source_url="test")
+    assert len(pack.places) > 2000
+    session = PlanningSession(today=TODAY)
+    from engine.places.pack import PackAirport
+    ohare = PackAirport(iata="ORD", name="O'Hare", tz="America/Chicago", lat=41.9769, lon=-87.9049)
+    name = session.use_city_pack(pack.model_copy(update={"airports": [ohare]}))
+    intent = IntentV1.model_validate({
+        "city": name, "date_window": {"start": "2027-05-10", "end": "2027-05-14", "tz": "America/Chicago"},
+        "budget_usd_cents": 400000, "airports": ["ORD"], "origin_airport": "JFK", "prefs": {}})
+    inputs = asyncio.run(gather(intent, session.toolbox))
+    assert len(inputs.restaurants) > SHORTLIST
+    schema = proposal_schema(inputs).model_json_schema()
+    meal_enum = next(d for k, d in schema["$defs"].items() if k == "DraftDay")["properties"]["meals"]["items"]["enum"]
+    assert len(meal_enum) == SHORTLIST
+    assert len(trip_facts_document(inputs)["restaurants"]) == SHORTLIST
