@@ -213,8 +213,12 @@ def build_session(scenario: Scenario, executor: ToolExecutor | None = None,
     from engine.catalog import default_catalog
     overrides = ToolOverrides(weather=dict(scenario.overrides.weather), fx=dict(scenario.overrides.fx))
     catalog = default_catalog()
+    if scenario.pack is not None:  # an OSM city pack shipped for the suite, joined as a cached pack is
+        from engine.places.catalog_link import catalog_with
+        from .packs import load_eval_pack
+        catalog, _ = catalog_with(catalog, load_eval_pack(scenario.pack), today=scenario.today)
     toolbox = build_toolbox(catalog, today=scenario.today, overrides=overrides, executor=executor, network=network)
-    return PlanningSession(catalog, today=scenario.today, toolbox=toolbox)
+    return PlanningSession(catalog, today=scenario.today, toolbox=toolbox, overrides=overrides)
 
 
 def scenario_intent(scenario: Scenario, session: PlanningSession):
@@ -226,7 +230,11 @@ def scenario_intent(scenario: Scenario, session: PlanningSession):
     if spec is not None:
         rate = session.toolbox.rate_now(FXRequest(from_currency=spec.currency, as_of=scenario.today)).rate
         cents = usd_cents(spec.amount, rate)
-    return IntentV1.model_validate(scenario.intent_data(cents))
+    intent = IntentV1.model_validate(scenario.intent_data(cents))
+    if scenario.pack is not None and intent.mode == "city" and not session.catalog.has_city(intent.city):
+        # offline, the pipeline would try to fetch this city and fail with a less direct message
+        raise InputError("intent.city", f"{intent.city!r} is not the city of pack {scenario.pack!r}")
+    return intent
 
 
 def namespace(result: PlanResult, intent) -> dict[str, Any]:

@@ -17,12 +17,16 @@
       fx: {EUR: 1.20}
     edits:                           # user edits applied to the selected plan before verify/repair
       - retime: {choice: visit, day: 3, nth: -1, start: "21:30", end: "23:45"}
+    pack: lisbon_pt                  # optional: plan an OSM city pack's city (engine.evaluation.packs)
     expect: {status: ok}             # ok | error
     must_satisfy:
       - predicate: "itinerary.cost_breakdown.total_usd_cents <= intent.budget_usd_cents"
         description: within budget
 
-``budget`` and ``origin_airport`` may also be given at the top level. Edits are one-key mappings:
+``budget`` and ``origin_airport`` may also be given at the top level. ``pack`` names a city pack
+shipped for the suite (``tests/eval/packs/<slug>.json.gz``): the session plans with it joined to the
+catalog, as a cached pack is joined, so the scenario runs offline; ``intent.city`` is then the
+pack's city ("Lisbon"). Edits are one-key mappings:
 
 * ``retime: {choice, day?, nth?, start, end, lock?}``
 * ``remove: {choice, day?, nth?}``
@@ -144,6 +148,7 @@ class Scenario(_Spec):
     edits: list[EditSpec] = Field(default_factory=list)
     expect: Expect = Field(default_factory=Expect)
     must_satisfy: list[PredicateSpec] = Field(default_factory=list)
+    pack: str | None = Field(default=None, pattern=r"^[a-z0-9_]{2,64}$")  # a shipped OSM city pack's slug
     path: str | None = None
 
     @field_validator("edits", mode="before")

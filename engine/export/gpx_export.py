@@ -41,6 +41,10 @@ def itinerary_to_gpx(itin: ItineraryV1) -> str:
     gpx.creator = CREATOR
     gpx.name = trip_title(itin)
     gpx.time = as_utc(itin.created_at)
+    if itin.attributions:  # places from OpenStreetMap: GPX 1.1's metadata copyright (ODbL)
+        gpx.copyright_author = "OpenStreetMap contributors"
+        gpx.copyright_license = "https://opendatacommons.org/licenses/odbl/"
+        gpx.copyright_year = str(itin.created_at.year)
     for number, day in enumerate(itin.days, start=1):
         stops = _stops(itin, day)
         if not stops:

@@ -21,6 +21,8 @@ def itinerary_to_ics(itin: ItineraryV1) -> bytes:
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
     cal.add("x-wr-calname", trip_title(itin))
+    if itin.attributions:  # whose data the places are (OpenStreetMap, ODbL)
+        cal.add("x-wr-caldesc", "; ".join(itin.attributions))
     stamp = as_utc(itin.created_at)
     occurrences: Counter[str] = Counter()
     for day in itin.days:

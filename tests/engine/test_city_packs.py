@@ -122,6 +122,13 @@ def test_a_pack_city_plans_verified_with_every_fact_sourced(overpass_server, tmp
     assert itinerary.cost_breakdown.total_usd_cents <= 300000
     from engine.export.html_export import itinerary_to_html
     assert "OpenStreetMap contributors (ODbL)" in itinerary_to_html(itinerary)  # the HTML map credits it
+    import gpxpy
+    import icalendar
+    from engine.export.gpx_export import itinerary_to_gpx
+    from engine.export.ical_export import itinerary_to_ics
+    gpx = gpxpy.parse(itinerary_to_gpx(itinerary))
+    assert gpx.copyright_author == "OpenStreetMap contributors" and "odbl" in gpx.copyright_license
+    assert "OpenStreetMap" in str(icalendar.Calendar.from_ical(itinerary_to_ics(itinerary))["x-wr-caldesc"])
     events = [e for e in result.events if e.node == "city_pack"]
     assert events[0].status.value == "started" and events[-1].status.value == "completed"
 
