@@ -119,10 +119,14 @@ def _totals(itinerary: ItineraryV1, unit: str = "mi") -> str:
     rows = [("Flights", c.flights_usd_cents), ("Lodging", c.lodging_usd_cents),
             ("Attractions", c.attractions_usd_cents), ("Meals", c.meals_usd_cents),
             ("Transit / fuel", c.transit_usd_cents), ("Daily allowance", c.daily_spend_usd_cents)]
-    cells = "".join(f"<tr><td>{name}</td><td align='right'>{format_usd(v)}</td></tr>" for name, v in rows if v)
+    keys = dict(zip([name for name, _ in rows], ("flights", "lodging", "attractions", "meals", "transit", "daily_spend")))
+    est = set(c.estimated_parts)
+    cells = "".join(f"<tr><td>{name}{' (estimated)' if keys[name] in est else ''}</td>"
+                    f"<td align='right'>{format_usd(v)}</td></tr>" for name, v in rows if v)
     return (f"<table cellspacing='0' cellpadding='3'>{cells}<tr><td><b>Total</b></td>"
             f"<td align='right'><b>{format_usd(c.total_usd_cents)}</b></td></tr></table>"
-            f"<p class='note'>{_e(fmt.distances_in_text(c.currency_disclaimer, unit))}</p>")
+            f"<p class='note'>{_e(fmt.distances_in_text(c.currency_disclaimer, unit))}</p>"
+            + "".join(f"<p class='note'>{_e(credit)}</p>" for credit in itinerary.attributions))
 
 
 def _title(itinerary: ItineraryV1) -> str:

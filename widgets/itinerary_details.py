@@ -96,8 +96,12 @@ class CostSummary(QWidget):
         road = itinerary is not None and itinerary.intent.mode == "road_trip"
         self.names["transit"].setText("Fuel" if road else "Transit")
         self.names["daily_spend"].setText("Meals" if road else "Daily allowance")
+        estimated = set(cost.estimated_parts) if cost else set()
         for key, _ in self.ROWS + (("total", ""),):
-            self.values[key].setText(fmt.money(getattr(cost, f"{key}_usd_cents")) if cost else "")
+            text = fmt.money(getattr(cost, f"{key}_usd_cents")) if cost else ""
+            # an estimated line (no published price: an OSM city, an estimated flight) says so
+            self.values[key].setText(f"{text} (est.)" if key in estimated and text else text)
+            self.values[key].setToolTip("estimated: no published price" if key in estimated else "")
         for key in ("flights", "attractions", "meals"):
             hide = road and cost is not None and getattr(cost, f"{key}_usd_cents") == 0
             self.names[key].setVisible(not hide)

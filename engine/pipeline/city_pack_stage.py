@@ -1,6 +1,11 @@
 """The ``city_pack`` node: before a city no fixture covers is planned, its OSM pack is read from
 the cache or fetched (engine.places.fetch), each step an event of the run — so the app's progress
-panel shows the fetch (bytes received, then the counts) and its Cancel stops it."""
+panel shows the fetch (bytes received, then the counts) and its Cancel stops it.
+
+A request for such a city cannot know its airports or time zone before the pack is there (the
+app's form sends placeholders): once the pack is joined, the intent takes the pack city's own
+airports and zone wherever it names others (``fit_to_pack_city``); a fixture city's intent is
+never changed (a wrong airport there stays an error naming it)."""
 
 from __future__ import annotations
 
@@ -8,7 +13,8 @@ import time
 
 import structlog
 
-from engine.models import EventStatus
+from engine.errors import InputError
+from engine.models import EventStatus, IntentV1
 
 NODE = "city_pack"
 STAGE_PROGRESS = {"cache": 4, "stale": 4, "query": 1, "download": 2, "build": 3, "done": 4}
@@ -19,6 +25,7 @@ async def join_city_pack(run) -> None:
     AmbiguousCityError); a cached fresh pack costs one file read."""
     session, intent = run.s, run.intent
     if session.catalog.has_city(intent.city):
+        run.intent = fit_to_pack_city(intent, session.catalog.city(intent.city))
         return
     with structlog.contextvars.bound_contextvars(node=NODE):
         started = time.perf_counter()
@@ -28,14 +35,41 @@ async def join_city_pack(run) -> None:
             run.emitter.emit(NODE, EventStatus.running, note=found.message, progress=STAGE_PROGRESS.get(found.stage, 2))
         outcome = await session.city_packs().ensure(_spec(session, intent.city), progress=step, cancel=run.cancel)
         name = session.use_city_pack(outcome.pack)
+        fitted = fit_to_pack_city(intent, session.catalog.city(name))
         counts = outcome.pack.counts()
         said = "fetched from OpenStreetMap" if outcome.fetched else f"cached {outcome.pack.fetched_at:%Y-%m-%d}"
+        flying = (f"; flying into {', '.join(fitted.airports)}" if fitted.airports != intent.airports else "")
         note = (f"{name}: {counts['sight']} sights, {counts['food']} places to eat, {counts['bed']} to stay ({said})"
-                + "".join(f"; {n}" for n in outcome.notes))
+                + flying + "".join(f"; {n}" for n in outcome.notes))
         run.emitter.emit(NODE, EventStatus.completed, note=note, progress=5, cache_hit=not outcome.fetched,
                          duration_ms=int((time.perf_counter() - started) * 1000))
-    if name != intent.city:
-        run.intent = intent.model_copy(update={"city": name})
+    run.intent = fitted
+
+
+def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:
+    """``intent`` for a pack city (``city`` from the catalog): its canonical name, and the city's
+    own airports and time zone where the intent names others (what a form or a prompt could not
+    know before the pack was there). A fixture city's intent is returned as it is."""
+    from engine.places.pack_city import PackCity
+    if not isinstance(city.raw, PackCity):
+        return intent
+    update: dict = {}
+    if intent.city != city.name:
+        update["city"] = city.name
+    if not set(intent.airports) <= set(city.airports):
+        airports = [code for code in city.airports if code != intent.origin_airport]
+        if not city.airports:
+            raise InputError("airports", f"no airport with scheduled flights was found near {city.name}")
+        if not airports:
+            raise InputError("origin_airport", f"{intent.origin_airport} is {city.name}'s own airport; "
+                                               "choose the airport you fly from")
+        update["airports"] = airports
+    if intent.date_window.tz != city.tz:
+        update["date_window"] = intent.date_window.model_copy(update={"tz": city.tz})
+    if not update:
+        return intent
+    return IntentV1.model_validate({**intent.model_dump(), **update,
+                                    "date_window": update.get("date_window", intent.date_window).model_dump()})
 
 
 def _spec(session, city: str):

@@ -332,11 +332,17 @@ class _Run:
         return [builder.build(b) for b in enumerate_branches(inputs)]
 
     def _decide_selection(self, chosen, scored) -> None:
-        self.decisions = [Decision(node="selector", selected=chosen.plan.branch,
+        self.decisions = self._city_decisions() + [Decision(node="selector", selected=chosen.plan.branch,
                                    alternatives_considered=len(scored) - 1,
                                    rationale=f"score {chosen.score:.2f}, total {format_usd(chosen.cost_cents)}, "
                                              f"{chosen.travel_minutes} min in transit; other branches: "
                                              + ", ".join(f"{x.plan.branch} {x.score:.2f}" for x in scored[1:]))]
+
+    def _city_decisions(self) -> list[Decision]:
+        """A city read from OpenStreetMap says what was assumed of it (hours, prices)."""
+        from engine.places.pack_city import PackCity, pack_decision
+        raw = self.s.catalog.city(self.intent.city).raw
+        return [pack_decision(raw)] if isinstance(raw, PackCity) else []
 
     def _synthesize(self, fixed: RepairResult, inputs: PlannerInputs) -> ItineraryV1:
         decisions = list(self.decisions)

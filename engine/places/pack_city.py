@@ -176,3 +176,18 @@ def _transit(pack: CityPack, fares: dict) -> RawTransit:
 def _aliases(pack: CityPack, name: str) -> list[str]:
     names = {pack.name, pack.label, pack.slug.replace("_", " "), f"{pack.name}, {pack.country}"}
     return sorted(n.lower() for n in names if n and n != name)
+
+
+def pack_decision(city: PackCity):
+    """What the planner assumed of a city read from OpenStreetMap, said once in the itinerary."""
+    from engine.models import Decision
+    open_always = sum(v.opening_hours == ALWAYS_OPEN for v in city.venues)
+    unknown = sum(not v.hours_known for v in [*city.venues, *city.restaurants])
+    return Decision(node="city_pack", alternatives_considered=len(city.venues) + len(city.restaurants) + len(city.hotels),
+                    selected=city.city, rationale=(
+        f"Places from OpenStreetMap (data as of {city.osm_base or 'unknown'}, fetched {city.fetched_on}): "
+        f"the best {len(city.venues)} sights, {len(city.restaurants)} places to eat and {len(city.hotels)} to stay. "
+        f"{open_always} outdoor places with no opening hours (viewpoints, squares, parks without gates) are "
+        f"treated as always open; {unknown} places with no published hours are planned only when needed, at low "
+        f"confidence. Prices OSM does not tag, flights and fares are estimated ({city.price_level_note}: "
+        f"{city.price_level:.2f} × US prices)."))

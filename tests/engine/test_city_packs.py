@@ -119,6 +119,8 @@ def test_a_pack_city_plans_verified_with_every_fact_sourced(overpass_server, tmp
     assert flights and all(f.provenance.data_source == "estimated" and "estimated" in f.notes for f in flights)
     assert {"flights", "lodging"} <= set(itinerary.cost_breakdown.estimated_parts)
     assert itinerary.attributions == ["© OpenStreetMap contributors (ODbL)"]
+    said = next(d.rationale for d in itinerary.decisions if d.node == "city_pack")
+    assert "treated as always open" in said and "World Bank" in said
     assert itinerary.cost_breakdown.total_usd_cents <= 300000
     from engine.export.html_export import itinerary_to_html
     assert "OpenStreetMap contributors (ODbL)" in itinerary_to_html(itinerary)  # the HTML map credits it
