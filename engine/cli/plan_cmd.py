@@ -80,21 +80,50 @@ def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripInte
 
 
 def _read_city_prompt(text: str, session: PlanningSession, verbose: bool):
-    """The prompt read against the catalog's cities; a city no fixture covers ("4 days in
-    Lisbon") is looked up, its OSM pack joined to the catalog, and the prompt read again."""
+    """The prompt read against the catalog's cities. A city no fixture covers ("4 days in
+    Lisbon"), or a fixture city's name placed elsewhere ("Paris, Texas"), is looked up, its OSM
+    pack joined to the catalog, and the prompt read again with the words that named it."""
     from engine.errors import UnknownCityError
     from engine.intake import parse_city_prompt
 
-    def parse():
-        catalog = session.catalog
-        return parse_city_prompt(text, cities=catalog.city_aliases(), airports=catalog.airport_names(),
-                                 today=session.today, known_airport=catalog.known_airport)
+    def parse(extra: tuple[str, list[str]] | None = None):
+        cities = dict(session.catalog.city_aliases())
+        if extra is not None:
+            cities[extra[0]] = [*cities.get(extra[0], []), *(a.lower() for a in extra[1] if a)]
+        return parse_city_prompt(text, cities=cities, airports=session.catalog.airport_names(),
+                                 today=session.today, known_airport=session.catalog.known_airport)
     try:
-        return parse()
+        parsed = parse()
+        query = _placed_elsewhere(text, session.catalog.city(parsed.city))
+        if query is None:
+            return parsed
+        said = [query]
     except UnknownCityError as exc:
-        from .cities_cmd import city_for_plan
-        city_for_plan(session, exc.query or exc.city, verbose=verbose)
-    return parse()
+        query, said = exc.query or exc.city, [exc.city, exc.query]
+    from .cities_cmd import city_for_plan
+    name = city_for_plan(session, query, verbose=verbose)
+    return parse((name, said))
+
+
+def _placed_elsewhere(text: str, city) -> str | None:
+    """"Paris, Texas": a fixture city's name followed by a region that is not the fixture's — the
+    words to look up instead; None when the text means the fixture city ("Rome, Italy")."""
+    import re
+    from engine.geo import haversine_m
+    from engine.intake.city_prompt import CAPITALISED
+    for alias in sorted({city.name.lower(), *city.raw.aliases}, key=len, reverse=True):
+        m = re.search(rf"(?<!\w)(?i:{re.escape(alias)}),\s*(?P<where>{CAPITALISED}(?: {CAPITALISED}){{0,2}})",
+                      text)
+        if m is None:
+            continue
+        query = f"{city.name}, {m['where']}"
+        from engine.geocode import default_gazetteer
+        found = default_gazetteer().lookup(query, limit=1)
+        if found and (found[0].country != city.raw.country
+                      or haversine_m(city.center, type(city.center)(lat=found[0].lat, lon=found[0].lon)) > 50_000):
+            return query
+        return None
+    return None
 
 
 def intent_from_prompt(text: str, session: PlanningSession, home: str | None,

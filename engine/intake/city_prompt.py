@@ -60,10 +60,10 @@ _ORIGIN_CUE = re.compile(
 _PLACE_WORDS = re.compile(r"[A-Za-z][A-Za-z']*(?: [A-Za-z][A-Za-z']*){0,3}")
 _DESTINATION_CUE = re.compile(r"\b(?:in|to|visit(?:ing)?|explor(?:e|ing)|around)\s+$",
                               re.IGNORECASE)
-_CAPITALISED = r"[A-Z\u00c0-\u00d6\u00d8-\u00de][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"
+CAPITALISED = r"[A-Z\u00c0-\u00d6\u00d8-\u00de][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"
 _UNKNOWN_CITY = re.compile(r"(?i:\b(?:in|to|visit(?:ing)?|explor(?:e|ing))\s+)"
-                           rf"(?P<name>{_CAPITALISED}(?: {_CAPITALISED}){{0,2}})"
-                           rf"(?:,\s*(?P<where>{_CAPITALISED}(?: {_CAPITALISED}){{0,2}}))?")
+                           rf"(?P<name>{CAPITALISED}(?: {CAPITALISED}){{0,2}})"
+                           rf"(?:,\s*(?P<where>{CAPITALISED}(?: {CAPITALISED}){{0,2}}))?")
 
 
 @dataclass(frozen=True)

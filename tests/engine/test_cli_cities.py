@@ -103,3 +103,12 @@ def test_an_unusable_overpass_fails_in_one_bounded_line_and_writes_nothing(tw, s
 def test_the_default_time_bound_fits_thirty_seconds() -> None:
     # two attempts and the longest retry wait the executor allows (its hard timeout, 4 s)
     assert 2 * overpass.ATTEMPT_TIMEOUT_S + 4 <= 30
+
+
+def test_a_fixture_citys_name_placed_elsewhere_is_that_other_place(tw) -> None:
+    texas = tw("plan", "--prompt", "4 days in Paris, Texas from 2027-05-10, flying from JFK, budget 3000 USD",
+               "--today", "2026-11-26", offline=True)
+    assert texas.returncode == 2 and "Paris, TX, US needs one online fetch" in one_line_error(texas)
+    rome = tw("plan", "--prompt", "4 days in Rome, Italy from 2027-05-10, flying from JFK, budget 3000 USD",
+              "--today", "2026-11-26", offline=True)
+    assert rome.returncode == 0 and rome.stdout.startswith("Rome: 4 days"), rome.stderr
