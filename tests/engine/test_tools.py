@@ -97,8 +97,13 @@ def test_avoid_overnight_removes_every_overnight_option(tb) -> None:
     assert not overnight_ids & {f.flight_id for f in daytime}
 
 
-def test_unknown_route_has_no_flights(tb) -> None:
-    assert tb.flights.search(FlightRequest(origin="SYD", dest="CDG", date_window=JUNE)) == []
+def test_an_unscheduled_route_has_only_labelled_estimates(tb) -> None:
+    from engine.tools.flights import FixtureFlights
+    request = FlightRequest(origin="SYD", dest="CDG", date_window=JUNE)
+    assert FixtureFlights(tb.catalog).search(request) == []  # no schedule fixture flies it
+    estimated = tb.flights.search(request)
+    assert estimated and {f.provenance.data_source for f in estimated} == {"estimated"}
+    assert {f.carrier for f in estimated} == {"Estimated"}
 
 
 # -- lodging ------------------------------------------------------------------------------------
