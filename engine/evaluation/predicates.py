@@ -12,7 +12,8 @@ passed to ``eval``/``exec``/``compile``. Only this subset is understood:
 * list/set comprehensions and generator expressions;
 * calls to ``len any all sum min max sorted set str round abs`` and to a few harmless methods
   (``lower upper strip startswith endswith split count weekday isoweekday isoformat get keys
-  values items``);
+  values items``, and a venue's hours by date — ``facts.venues[id].is_open(date, window)``,
+  ``.windows_on(date)``, ``.closed_reason(date)`` — pure reads of the OSM rule);
 * the seed's filter ``x | length``, rewritten to ``len(x)`` (``|`` binds tighter than the
   comparison, so ``itinerary.citations | length > 0`` is ``len(itinerary.citations) > 0``).
 
@@ -27,6 +28,8 @@ import ast
 import operator
 from datetime import date, datetime, time
 from typing import Any, Callable, Iterator, Mapping
+
+from engine.models.tool_results import Attraction
 
 MAX_SOURCE = 2000
 MAX_SEQUENCE = 100_000
@@ -50,7 +53,7 @@ _METHODS: dict[str, tuple[type, ...]] = {
     "lower": (str,), "upper": (str,), "strip": (str,), "startswith": (str,), "endswith": (str,),
     "split": (str,), "count": (str, list, tuple), "weekday": (date,), "isoweekday": (date,),
     "isoformat": (date, time, datetime), "get": (dict,), "keys": (dict,), "values": (dict,),
-    "items": (dict,),
+    "items": (dict,), "is_open": (Attraction,), "windows_on": (Attraction,), "closed_reason": (Attraction,),
 }
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,

@@ -237,10 +237,17 @@ def scenario_intent(scenario: Scenario, session: PlanningSession):
     return intent
 
 
-def namespace(result: PlanResult, intent) -> dict[str, Any]:
-    """The names a predicate can use."""
+def namespace(result: PlanResult, intent, city=None) -> dict[str, Any]:
+    """The names a predicate can use (``city``: the catalog's data of the planned city, or None)."""
     return {"itinerary": result.itinerary, "intent": intent, "failure": result.failure, "result": result,
-            "plan": result.plan, "facts": result.inputs.facts if result.inputs else None}
+            "plan": result.plan, "facts": result.inputs.facts if result.inputs else None, "city": city}
+
+
+def city_data(session: PlanningSession, intent):
+    """The planned city's rows as the catalog holds them (a ``RawCity``; a pack's ``PackCity``):
+    every venue, restaurant and hotel the planner could have picked, not only those it did."""
+    name = getattr(intent, "city", None)
+    return session.catalog.city(name).raw if name and session.catalog.has_city(name) else None
 
 
 async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *, drafter_for=None,
@@ -286,7 +293,7 @@ async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *, d
         why = f": {outcome.message}" if outcome.message else ""
         outcome.failures.append(f"expected status {scenario.expect.status}, got {outcome.status}{why}")
         return outcome
-    names = namespace(result, intent)
+    names = namespace(result, intent, city_data(session, intent))
     for spec, expr in checks:
         try:
             value = expr.evaluate(names)

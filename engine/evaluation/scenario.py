@@ -38,7 +38,11 @@ Predicates (see :mod:`engine.evaluation.predicates`) see ``itinerary`` (Itinerar
 ``intent`` (the IntentV1 that was planned, budget already in USD cents), ``failure``
 (PlanFailure or None), ``result`` (the PlanResult: ``status``, ``events``, ``inputs``, …) and two
 conveniences: ``plan`` (the final PlanV1 — repaired, or the best attempt on failure) and ``facts``
-(the TripFacts the plan was checked against: ``facts.venues[id]``, ``facts.flights``, ``facts.weather``).
+(the TripFacts the plan was checked against: ``facts.venues[id]``, ``facts.flights``, ``facts.weather``;
+a venue's hours by date: ``facts.venues[id].is_open(date, window)``, ``.closed_reason(date)``), and
+``city``: the catalog's rows of the planned city (``city.venues``, ``city.restaurants``,
+``city.hotels`` — for a pack each with ``hours_known``, ``price_estimated``, ``data_source``), every
+place the planner could have chosen, not only those it did.
 
 ``choice`` is resolved against the selected plan when the edit runs: a slot matches when its
 choice id, its venue/option id (``option_ref``) or its role (``activity``, ``meal``, ``checkin``,
