@@ -74,13 +74,16 @@ def fetch_city(session, query: str, *, verbose: bool, refresh: bool = False, cho
     fetcher = PackFetcher(store, session.toolbox.network, session.toolbox.executor)
     say = (lambda step: print(f"tripwright: {step.message}", file=sys.stderr)) if verbose else None
 
-    async def run():
+    got = []
+
+    async def run() -> None:  # returns nothing: asyncio.run's bookkeeping would repr a big pack
         try:
-            return await fetcher.ensure(spec, progress=say, refresh=refresh)
+            got.append(await fetcher.ensure(spec, progress=say, refresh=refresh))
         finally:
             await session.toolbox.network.aclose()
 
-    outcome = asyncio.run(run())
+    asyncio.run(run())
+    outcome = got[0]
     for note in outcome.notes:
         print(f"tripwright: {note}", file=sys.stderr)
     return outcome

@@ -133,7 +133,10 @@ def _admission(p: PackPlace, level: float, rates: dict[str, float]) -> tuple[flo
         rate = rates.get(cur)
         if rate is not None:
             return round(float(m["amount"].replace(",", ".")) * rate, 2), False
-    return estimates.admission(p.category, level), True
+    price = estimates.admission(p.category, level)
+    if price == 0 and p.tags.get("fee") == "yes":  # paid, amount not tagged: a generic ticket
+        price = estimates.admission("museum", level)
+    return price, True
 
 
 def _kids(p: PackPlace) -> bool | None:

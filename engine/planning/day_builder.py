@@ -124,7 +124,10 @@ class DayBuilder:
             cand = self._fit(s, r, length, limit)
             if cand is not None and earliest <= cand.start <= latest:
                 options.append(cand)
-        options.sort(key=lambda c: (self._over_cap(c.venue), c.travel_min, c.start, c.venue.id))
+        # affordable first, then a table with published hours (an OSM place without them only when
+        # needed), then the nearest
+        options.sort(key=lambda c: (self._over_cap(c.venue), not c.venue.hours_known, c.travel_min, c.start,
+                                    c.venue.id))
         if not options:
             return False
         best = options[0]

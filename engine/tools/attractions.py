@@ -100,4 +100,5 @@ class FixtureDining:
     def by_id(self, city_name: str, restaurant_id: str) -> Attraction | None:
         city = self._catalog.city(city_name)
         found = city.restaurant(restaurant_id)
-        return restaurant_to_attraction(found, city.tz, self._rates.get(city.currency, 1.0)) if found else None
+        rate = self._rates.get(city.currency, 1.0)
+        return restaurant_to_attraction(found, city.tz, rate, city.raw.country) if found else None  # PH by country
