@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import TimeWindow, Value
+from .common import Geo, TimeWindow, Value
 
 MIN_CITY_DAYS = 4
 MAX_CITY_DAYS = 7
@@ -65,11 +65,36 @@ class LockedSlot(Value):
         return v
 
 
+MAX_MUST_SEE = 200
+
+
+class MustSee(Value):
+    """A place the traveller saved (My Maps KML, Takeout GeoJSON, GPX, CSV): planned first when it
+    fits, listed with the reason when it cannot be. ``venue_id``: the catalog venue it is (the same
+    name within 150 m); None: a place of its own, with unknown hours."""
+
+    name: str = Field(min_length=1, max_length=200)
+    geo: Geo
+    notes: str = Field(default="", max_length=1000)
+    source: str = Field(default="user", pattern=r"^[a-z]{2,16}$")
+    venue_id: str | None = Field(default=None, max_length=64)
+
+    @property
+    def place_id(self) -> str:
+        """The planner's id: the matched venue's, else one derived from the place itself."""
+        if self.venue_id:
+            return self.venue_id
+        import hashlib
+        key = f"{self.name}|{self.geo.lat:.6f}|{self.geo.lon:.6f}".encode()
+        return f"user_{hashlib.sha256(key).hexdigest()[:12]}"
+
+
 class Preferences(Value):
     kid_friendly: bool = False
     themes: list[str] = Field(default_factory=list)
     avoid_overnight: bool = False
     locked_slots: list[LockedSlot] = Field(default_factory=list)
+    must_see: list[MustSee] = Field(default_factory=list, max_length=MAX_MUST_SEE)
 
     @field_validator("themes")
     @classmethod

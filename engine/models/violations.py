@@ -27,6 +27,8 @@ class ViolationKind(str, Enum):
     fact_mismatch = "fact_mismatch"
     # a planned place whose opening hours nobody published (OSM packs): an advisory, never blocking
     venue_hours_unknown = "venue_hours_unknown"
+    # a place the traveller saved that the plan could not fit (details: reason, why in words)
+    must_see_unplanned = "must_see_unplanned"
 
 
 class Violation(Value):

@@ -15,6 +15,8 @@ from engine.tools.requests import (AttractionsRequest, DiningRequest, FlightRequ
 from engine.tools.toolbox import Toolbox
 from engine.tools.provenance import usd_cents
 
+from .must_see import must_see_venues, with_must_see_first
+
 MAX_AIRPORTS = 2
 
 
@@ -31,6 +33,7 @@ class PlannerInputs:
     cache_hits: int
     calls: int
     degraded: list[str] = field(default_factory=list)  # tools that fell below their real rung
+    must_see: list[str] = field(default_factory=list)  # the traveller's saved places, as attraction ids
 
 
 def trip_dates(intent: IntentV1) -> list[date]:
@@ -78,6 +81,8 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
     flights, lodgings, weather = flights_t.result(), lodging_t.result(), weather_t.result()
     attractions = attractions_t.result()
     attractions += await _locked_venues(call, intent, toolbox, city, attractions)
+    must = await must_see_venues(call, intent, toolbox, city, attractions) if intent.prefs.must_see else []
+    attractions = with_must_see_first(must, attractions)
     restaurants = restaurants_t.result()
     counts["calls"] += weather.calls
     counts["hits"] += weather.hits
@@ -85,7 +90,7 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
     return PlannerInputs(intent=intent, city=city, flights=flights, lodgings=lodgings,
                          attractions=attractions, restaurants=restaurants, weather=weather.days, facts=facts,
                          cache_hits=counts["hits"], calls=counts["calls"],
-                         degraded=["weather"] if weather.degraded else [])
+                         degraded=["weather"] if weather.degraded else [], must_see=[m.id for m in must])
 
 
 def _first(group: BaseExceptionGroup) -> BaseException:

@@ -7,6 +7,7 @@ from engine.models import IntentV1, PlanV1, Violation
 
 from .budget import verify_budget
 from .hours_unknown import verify_hours_unknown
+from .must_see import verify_must_see
 from .last_train import verify_last_train
 from .lodging_windows import verify_lodging_windows
 from .preferences import verify_preferences
@@ -15,7 +16,8 @@ from .venue_hours import verify_venue_hours
 from .weather import is_bad_weather, verify_weather
 
 VERIFIERS = (verify_budget, verify_timing, verify_venue_hours, verify_weather, verify_preferences,
-             verify_lodging_windows, verify_last_train, verify_hours_unknown)
+             verify_lodging_windows, verify_last_train, verify_hours_unknown,
+             verify_must_see)
 
 
 def verify_plan(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Violation]:
