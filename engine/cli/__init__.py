@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--today", help="planning date (YYYY-MM-DD) for FX as-of; default today")
     plan.add_argument("--report", action="store_true", help="print the road-trip validation report")
     plan.add_argument("--route-file", help="road trips: a GPX or KML track to follow (instead of a named route)")
+    plan.add_argument("--places", help="city trips: your saved places to see (My Maps KML/KMZ, Takeout GeoJSON, "
+                                       "GPX waypoints or CSV name,lat,lon)")
     plan.add_argument("--save", action="store_true", help="store the result as a new version of a trip")
     plan.add_argument("--trip", help="with --save: the trip to add a version to (default: a new trip)")
     plan.add_argument("--name", help="with --save: the new trip's name")
@@ -68,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--ics")
     export.add_argument("--json", dest="json_out")
     export.add_argument("--html", help="standalone HTML map (works offline)")
+    export.add_argument("--kml", help="KML 2.2 for Google Earth, Organic Maps and OsmAnd (a folder per day)")
     export.add_argument("--pdf", help="printable PDF itinerary with the trip's map (rendered offscreen)")
     trips = command("trips", "list, show or delete stored trips")
     trips.add_argument("action", choices=["list", "show", "delete"])

@@ -176,7 +176,7 @@ def _amount_text(amount: Decimal) -> str:
 def run_plan(args) -> int:
     today = _today(args.today)
     outputs = Outputs.check({"--out": args.out, "--gpx": args.gpx, "--ics": args.ics, "--events": args.events},
-                            inputs={"--intent": args.intent})
+                            inputs={"--intent": args.intent, "--places": getattr(args, "places", None)})
     session = PlanningSession(default_catalog(), today=today)
     if args.llm:
         from .llm_plan import run_plan_llm
@@ -187,6 +187,9 @@ def run_plan(args) -> int:
     if args.route_file is not None:
         from engine.roadtrip.route_file import follow_track
         intent = follow_track(intent, args.route_file)
+    if getattr(args, "places", None) is not None:
+        from .saved_places_cmd import with_saved_places
+        intent = with_saved_places(intent, args.places, session, verbose=verbose)
     check_not_past(intent, today)
     try:
         if args.save:

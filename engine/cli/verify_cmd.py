@@ -49,14 +49,14 @@ def _no_plan(path: str, message: str) -> int:
 
 
 def run_export(args) -> int:
-    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html,
+    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html, "--kml": args.kml,
              "--pdf": args.pdf}
     if not any(path is not None for path in given.values()):
-        print("tripwright: export: give at least one of --gpx, --ics, --json, --html, --pdf", file=sys.stderr)
+        print("tripwright: export: give at least one of --gpx, --ics, --json, --html, --kml, --pdf", file=sys.stderr)
         return 2
     outputs = Outputs.check(given, inputs={"itinerary": args.itinerary})
     itin = read_itinerary(args.itinerary)
-    kinds = {"--json": "out", "--gpx": "gpx", "--ics": "ics", "--html": "html"}
+    kinds = {"--json": "out", "--gpx": "gpx", "--ics": "ics", "--html": "html", "--kml": "kml"}
     if args.gpx_per_day and args.gpx is None:
         print("tripwright: --gpx-per-day: needs --gpx FILE.gpx (the day files go next to it)", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""Exports of an ItineraryV1: JSON, GPX 1.1, iCalendar and HTML, written atomically as one set."""
+"""Exports of an ItineraryV1: JSON, GPX 1.1, KML 2.2, iCalendar and HTML, written atomically as one set."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from .atomic import StrPath, write_all, write_atomic
 from .json_export import itinerary_to_json, load_itinerary, parse_itinerary, parse_plan_failure
 
 __all__ = ["RENDERERS", "export_files", "render", "itinerary_to_gpx", "itinerary_to_html", "itinerary_to_ics",
-           "itinerary_to_json", "load_itinerary", "parse_itinerary", "write_all", "write_atomic"]
+           "itinerary_to_json", "itinerary_to_kml", "load_itinerary", "parse_itinerary", "write_all", "write_atomic"]
 
 # Each export's format by the keyword ``export_files`` takes it under: (module, function). The GPX
 # (gpxpy, shapely) and iCalendar renderers cost ~0.1-0.4 s to import, so a plan that writes only
 # JSON never loads them.
 _WHERE = {"out": ("json_export", "itinerary_to_json"), "gpx": ("gpx_export", "itinerary_to_gpx"),
-          "ics": ("ical_export", "itinerary_to_ics"), "html": ("html_export", "itinerary_to_html")}
+          "ics": ("ical_export", "itinerary_to_ics"), "html": ("html_export", "itinerary_to_html"),
+          "kml": ("kml_export", "itinerary_to_kml")}
 
 
 class _Renderers(Mapping[str, Callable[[ItineraryV1], "str | bytes"]]):
@@ -42,7 +43,7 @@ def render(kind: str, itin: ItineraryV1) -> str | bytes:
     return RENDERERS[kind](itin)
 
 
-def __getattr__(name: str):  # itinerary_to_gpx, itinerary_to_ics, itinerary_to_html: on first use
+def __getattr__(name: str):  # itinerary_to_gpx, _ics, _html, _kml: on first use
     for kind, (_, function) in _WHERE.items():
         if function == name:
             return RENDERERS[kind]
@@ -50,7 +51,7 @@ def __getattr__(name: str):  # itinerary_to_gpx, itinerary_to_ics, itinerary_to_
 
 
 def export_files(itin: ItineraryV1, *, out: StrPath | None = None, gpx: StrPath | None = None,
-                 ics: StrPath | None = None, html: StrPath | None = None) -> None:
+                 ics: StrPath | None = None, html: StrPath | None = None, kml: StrPath | None = None) -> None:
     """Write each requested file, all or none; all are rendered first, so a rendering bug writes nothing."""
-    paths = {"out": out, "gpx": gpx, "ics": ics, "html": html}
+    paths = {"out": out, "gpx": gpx, "ics": ics, "html": html, "kml": kml}
     write_all([(path, RENDERERS[kind](itin)) for kind, path in paths.items() if path is not None])

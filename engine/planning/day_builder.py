@@ -131,8 +131,8 @@ class DayBuilder:
                 options.append(cand)
         # affordable first, then a table with published hours (an OSM place without them only when
         # needed), then the nearest
-        options.sort(key=lambda c: (self._over_cap(c.venue), not c.venue.hours_known, c.travel_min, c.start,
-                                    c.venue.id))
+        options.sort(key=lambda c: (self._over_cap(c.venue), c.venue.id not in self.must, not c.venue.hours_known,
+                                    c.travel_min, c.start, c.venue.id))
         if not options:
             return False
         best = options[0]

@@ -81,16 +81,18 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
     flights, lodgings, weather = flights_t.result(), lodging_t.result(), weather_t.result()
     attractions = attractions_t.result()
     attractions += await _locked_venues(call, intent, toolbox, city, attractions)
-    must = await must_see_venues(call, intent, toolbox, city, attractions) if intent.prefs.must_see else []
+    must, must_eat = (await must_see_venues(call, intent, toolbox, city, attractions)
+                      if intent.prefs.must_see else ([], []))
     attractions = with_must_see_first(must, attractions)
-    restaurants = restaurants_t.result()
+    restaurants = with_must_see_first(must_eat, restaurants_t.result())
     counts["calls"] += weather.calls
     counts["hits"] += weather.hits
     facts = build_facts(intent, city, toolbox, flights, lodgings, attractions + restaurants, weather.days)
     return PlannerInputs(intent=intent, city=city, flights=flights, lodgings=lodgings,
                          attractions=attractions, restaurants=restaurants, weather=weather.days, facts=facts,
                          cache_hits=counts["hits"], calls=counts["calls"],
-                         degraded=["weather"] if weather.degraded else [], must_see=[m.id for m in must])
+                         degraded=["weather"] if weather.degraded else [],
+                         must_see=[m.id for m in [*must, *must_eat]])
 
 
 def _first(group: BaseExceptionGroup) -> BaseException:

@@ -16,23 +16,28 @@ ASSUMED_HOURS = "Mo-Su 10:00-17:00"
 VISIT_MINUTES = 60
 
 
-async def must_see_venues(call, intent: IntentV1, toolbox, city, have: list[Attraction]) -> list[Attraction]:
-    """The must-sees as attractions, in the traveller's order (those already in ``have`` too)."""
+async def must_see_venues(call, intent: IntentV1, toolbox, city,
+                          have: list[Attraction]) -> tuple[list[Attraction], list[Attraction]]:
+    """The must-sees in the traveller's order: (places to visit, tables to eat at — a saved café
+    is a meal, not a visit)."""
     by_id = {a.id: a for a in have}
-    out: list[Attraction] = []
+    visits: list[Attraction] = []
+    meals: list[Attraction] = []
     for i, place in enumerate(intent.prefs.must_see):
-        venue = by_id.get(place.place_id)
+        venue, meal = by_id.get(place.place_id), False
         if venue is None and place.venue_id:
             venue = await call("attractions", toolbox.attractions.by_id,
                                VenueRequest(city=city.name, venue_id=place.venue_id))
             if venue is None:
+                venue, meal = toolbox.dining.by_id(city.name, place.venue_id), True
+            if venue is None:
                 raise InputError(f"prefs.must_see[{i}].venue_id",
-                                 f"{place.venue_id!r} is not a known venue in {city.name}")
-        if venue is None:
-            venue = own_place(place, city)
-        if venue.id not in {v.id for v in out}:
-            out.append(venue)
-    return out
+                                 f"{place.venue_id!r} is not a known venue or restaurant in {city.name}")
+        venue = venue or own_place(place, city)
+        bucket = meals if meal else visits
+        if venue.id not in {v.id for v in bucket}:
+            bucket.append(venue)
+    return visits, meals
 
 
 def own_place(place: MustSee, city) -> Attraction:

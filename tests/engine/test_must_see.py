@@ -48,3 +48,39 @@ def test_a_plan_with_saved_places_verifies(tmp_path) -> None:
     done = subprocess.run([str(exe), "verify", str(path)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 blocking" in done.stdout
+
+
+EXE = Path(sys.executable).with_name("tripwright")
+PLACES = Path(__file__).resolve().parents[1] / "data" / "places"
+PARIS_INTENT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "paris.json"
+
+
+def tw(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_plan_places_takes_a_my_maps_export(tmp_path) -> None:
+    out = tmp_path / "paris.json"
+    done = tw("plan", "--intent", str(PARIS_INTENT), "--places", str(PLACES / "paris_my_maps.kml"),
+              "--today", "2026-11-23", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    itinerary = json.loads(out.read_text())
+    must = itinerary["intent"]["prefs"]["must_see"]
+    assert {m["name"] for m in must} >= {"Shakespeare and Company", "Café de Flore"}
+    acts = [a for d in itinerary["days"] for a in d["activities"]]
+    flore = [a for a in acts if a["name"] == "Café de Flore"]
+    assert [a["kind"] for a in flore] == ["meal"]  # a saved café is eaten at, once
+    own = next(a for a in acts if a["name"] == "Shakespeare and Company")
+    assert own["provenance"]["data_source"] == "user" and own["confidence"] == "low"
+
+
+def test_plan_places_refuses_a_hostile_file_in_one_line(tmp_path) -> None:
+    xxe = tmp_path / "evil.kml"
+    xxe.write_text('<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+                   '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>&x;</name>'
+                   '<Point><coordinates>2.35,48.85</coordinates></Point></Placemark></kml>')
+    out = tmp_path / "never.json"
+    done = tw("plan", "--intent", str(PARIS_INTENT), "--places", str(xxe), "--today", "2026-11-23", "--out", str(out))
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "places" in lines[0] and not out.exists()

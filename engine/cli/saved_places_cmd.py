@@ -1,0 +1,35 @@
+"""The traveller's saved places on the command line: ``plan --places FILE`` (My Maps KML/KMZ,
+Takeout GeoJSON, GPX waypoints, CSV) — each place a must-see of the plan, matched to the city's
+own venue when it is the same place (name and ≤ 150 m)."""
+
+from __future__ import annotations
+
+import sys
+
+from engine.errors import InputError
+from engine.models.intent import MAX_MUST_SEE, MustSee
+
+
+def with_saved_places(intent, path: str, session, *, verbose: bool):
+    """``intent`` with the file's places as must-sees (after those it already had)."""
+    if intent.mode != "city":
+        raise InputError("--places", "saved places are planned on city trips; on a road trip add them "
+                                     "on the map as places to visit")
+    from engine.imports.place_match import match_saved_places
+    from engine.imports.saved_places import import_saved_places
+    found = import_saved_places(path)
+    if not session.catalog.has_city(intent.city):  # a city no fixture covers: its pack first
+        from .cities_cmd import city_for_plan
+        intent = intent.model_copy(update={"city": city_for_plan(session, intent.city, verbose=verbose)})
+    city = session.catalog.city(intent.city).raw
+    pairs = match_saved_places(found.places, [*city.venues, *city.restaurants])  # a saved café is a meal
+    must = list(intent.prefs.must_see) + [
+        MustSee(name=p.name, geo={"lat": p.lat, "lon": p.lon}, notes=p.notes, source=p.source, venue_id=venue)
+        for p, venue in pairs]
+    if len(must) > MAX_MUST_SEE:
+        raise InputError("--places", f"{len(must)} places to see; a plan takes at most {MAX_MUST_SEE}")
+    if verbose:
+        matched = sum(venue is not None for _, venue in pairs)
+        print(f"tripwright: {found.summary()}; {matched} matched to {intent.city}'s venues", file=sys.stderr)
+    prefs = intent.prefs.model_copy(update={"must_see": must})
+    return type(intent).model_validate({**intent.model_dump(), "prefs": prefs.model_dump()})
