@@ -37,11 +37,17 @@ def plan_assumptions(facts: TripFacts, intent) -> Assumptions:
 
 
 def flight_cost(flight: FlightOption, travellers: int) -> int:
-    return flight.price_usd_cents * travellers
+    """A booked fare is what the booking says, for everyone on it; a paid one costs nothing more."""
+    if flight.booking in ("paid", "unpriced"):
+        return 0
+    return flight.price_usd_cents * (1 if flight.booking == "priced" else travellers)
 
 
 def lodging_cost(hotel: Lodging, nights: int, rooms: int) -> int:
-    return hotel.price_per_night_usd_cents * nights * rooms
+    """A booked stay is priced as booked (the whole stay); paid or unpriced costs nothing more."""
+    if hotel.booking in ("paid", "unpriced"):
+        return 0
+    return hotel.price_per_night_usd_cents * nights * (1 if hotel.booking == "priced" else rooms)
 
 
 def venue_cost(venue: Attraction, travellers: int) -> int:

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
 
+from .bookings import Bookings
 from .common import Geo, TimeWindow, Value
 
 MIN_CITY_DAYS = 4
@@ -117,6 +118,7 @@ class IntentV1(Value):
     airports: list[str] = Field(min_length=1, max_length=4)
     origin_airport: str
     prefs: Preferences = Field(default_factory=Preferences)
+    bookings: Bookings | None = None  # the traveller's own flights and hotel: facts the plan is built around
     travellers: int = Field(default=1, ge=1, le=MAX_TRAVELLERS)  # SPEC_DECISIONS §2.9
     rooms: int | None = Field(default=None, ge=1, le=MAX_TRAVELLERS)  # None: one per two travellers
 

@@ -35,6 +35,7 @@ class FlightOption(Value):
     fare_tier: FareTier
     overnight: bool
     provenance: Provenance
+    booking: str | None = None  # the traveller's own booking: "paid", "unpriced" or "priced" (the fare as given)
 
     _aware_dep = field_validator("departure", "arrival")(_utc)
 
@@ -56,6 +57,7 @@ class Lodging(Value):
     kid_friendly: bool
     provenance: Provenance
     price_estimated: bool = False  # no published price: estimated by tier and the country's price level
+    booking: str | None = None  # the traveller's own booking: "paid", "unpriced" or "priced"
 
 
 class Attraction(Value):

@@ -45,12 +45,17 @@ def _from_notes(place: str, city: str, notes: NotesLookup, claims: Claims) -> st
     return claims.state(*hint.cited())
 
 
-def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str | None = None) -> str:
+def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str | None = None,
+           intent: IntentV1 | None = None) -> str:
     c = slot.selected
     parts: list[str | None] = []
     if c.kind is ChoiceKind.flight:
         f = facts.flights.get(c.option_ref)
-        if f and f.provenance.data_source == "estimated":
+        if f and f.booking is not None:
+            parts.append(claims.state(f"your booking: {f.carrier} {f.flight_number} {f.origin}→{f.dest}"
+                                      f"{_confirmation(intent, f.flight_number)}{_booked_price(f.booking, f.price_usd_cents)}",
+                                      f.provenance))
+        elif f and f.provenance.data_source == "estimated":
             parts.append(claims.state(f"estimated flight {f.origin}→{f.dest} (no open schedule data: a typical "
                                       f"time and duration), {f.fare_tier} fare about "
                                       f"{format_usd(f.price_usd_cents)}, estimated"
@@ -61,7 +66,12 @@ def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str |
                                       f.provenance))
     elif c.kind is ChoiceKind.lodging:
         h = facts.lodgings.get(c.option_ref)
-        if h:
+        if h and h.booking is not None:
+            what = (f"your booking: check-in from {h.checkin_window.start:%H:%M}{_confirmation(intent, None)}"
+                    f"{_booked_price(h.booking, None)}") if slot.role == "checkin" \
+                else f"checkout by {h.checkout_window.end:%H:%M} (usual time; see your booking)"
+            parts.append(claims.state(what, h.provenance))
+        elif h:
             what = (f"check-in from {h.checkin_window.start:%H:%M}; {h.tier.value} tier, "
                     f"{format_usd(h.price_per_night_usd_cents)}/night{_estimated(h.price_estimated)}") \
                 if slot.role == "checkin" \
@@ -100,6 +110,24 @@ def _hours_said(v, on) -> str:
     return f"open {hours} on {WEEKDAY[on.weekday()]} {on:%Y-%m-%d}" + (f" ({note})" if note else "")
 
 
+def _confirmation(intent, flight_number: str | None) -> str:
+    """The booking's confirmation code, in the itinerary only (logs mask it: ``masked_code``)."""
+    bookings = intent.bookings if intent is not None else None
+    if bookings is None:
+        return ""
+    code = (next((f.confirmation for f in bookings.flights if f.flight_number == flight_number), None)
+            if flight_number else (bookings.hotel.confirmation if bookings.hotel else None))
+    return f", confirmation {code}" if code else ""
+
+
+def _booked_price(state: str, cents: int | None) -> str:
+    if state == "paid":
+        return ", paid (not counted in the budget)"
+    if state == "unpriced":
+        return ", no price given (not counted in the budget)"
+    return f", {format_usd(cents)} as booked" if cents is not None else ", as booked"
+
+
 def _estimated(flag: bool) -> str:
     return " (estimated)" if flag else ""
 
@@ -120,14 +148,14 @@ def _city_span(day, window: TimeWindow, tz: str) -> dict:
     return {"start": start, "end": end, "start_tz": tz, "end_tz": tz}
 
 
-def _activity(slot: Slot, day, facts: TripFacts, claims: Claims, notes: NotesLookup, city: str) -> Activity:
+def _activity(slot: Slot, day, facts: TripFacts, claims: Claims, notes: NotesLookup, intent: IntentV1) -> Activity:
     c = slot.selected
     venue = c.kind in (ChoiceKind.attraction, ChoiceKind.meal)
-    place_notes = _from_notes(c.label, city, notes, claims) if venue else None
+    place_notes = _from_notes(c.label, intent.city, notes, claims) if venue else None
     place = facts.venue(c.option_ref) if venue else None
     return Activity(id=c.choice_id, ref=c.option_ref, role=slot.role, window=slot.window, kind=c.kind,
                     name=c.label, geo=c.geo, confidence="low" if place is not None and not place.hours_known else "high",
-                    notes=_notes(slot, day, facts, claims, place_notes), locked=slot.locked,
+                    notes=_notes(slot, day, facts, claims, place_notes, intent), locked=slot.locked,
                     cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance,
                     **_true_span(slot, day, facts))
 
@@ -169,7 +197,7 @@ def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: l
     claims = Claims()
     days = []
     for di, day in enumerate(plan.days):
-        acts = [_activity(s, day, facts, claims, notes, intent.city) for s in day.slots] + _transit_activities(plan, di, facts, claims)
+        acts = [_activity(s, day, facts, claims, notes, intent) for s in day.slots] + _transit_activities(plan, di, facts, claims)
         _weather_note(day, facts, claims)
         days.append(DayItinerary(date=day.date, activities=sorted(acts, key=lambda a: (a.window.start, a.kind != "transit"))))
     cost = plan_cost(plan, facts)

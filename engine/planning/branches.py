@@ -27,6 +27,14 @@ def target_tiers(inputs: PlannerInputs) -> list[Tier]:
     return [target, neighbour]
 
 
+def _tiers_with_hotels(inputs: PlannerInputs) -> list[Tier]:
+    """The target tiers that have a hotel; else the tiers there are (a booked hotel, a city
+    whose mapped beds are all of one tier)."""
+    have = {h.tier for h in inputs.lodgings}
+    wanted = [t for t in target_tiers(inputs) if t in have]
+    return wanted or [t for t in TIER_ORDER if t in have][:2]
+
+
 def _median_price(lodgings: list[Lodging], tier: Tier) -> float:
     prices = sorted(h.price_per_night_usd_cents for h in lodgings if h.tier is tier)
     return prices[len(prices) // 2] if prices else float("inf")
@@ -56,7 +64,7 @@ def fits_hotel(f: FlightOption, hotel: Lodging, inputs: PlannerInputs) -> bool:
 def best_flight(inputs: PlannerInputs, airport: str, direction: str, hotel: Lodging) -> FlightOption | None:
     options = [f for f in inputs.flights if f.direction == direction
                and (f.dest if direction == "outbound" else f.origin) == airport
-               and fits_hotel(f, hotel, inputs)]
+               and (f.booking is not None or fits_hotel(f, hotel, inputs))]  # a booked flight is a fact
     return min(options, key=lambda f: (flight_rank(f, inputs.city.tz), f.flight_id), default=None)
 
 
@@ -64,7 +72,7 @@ def enumerate_branches(inputs: PlannerInputs) -> list[Branch]:
     airports = sorted({f.dest for f in inputs.flights if f.direction == "outbound"})
     branches = []
     for airport in airports:
-        for tier in target_tiers(inputs):
+        for tier in _tiers_with_hotels(inputs):
             hotel = next((h for h in inputs.lodgings if h.tier is tier), None)
             if hotel is None:
                 continue

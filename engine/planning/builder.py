@@ -53,7 +53,7 @@ def lodging_choice(di: int, role: str, h: Lodging, nights: int, rooms: int = 1) 
     """The whole stay is paid on the check-in choice (checkout costs nothing)."""
     cost = lodging_cost(h, nights, rooms) if role == "checkin" else 0
     return Choice(choice_id=f"d{di}-{role}-{h.lodging_id}", kind=ChoiceKind.lodging, option_ref=h.lodging_id,
-                  label=f"{h.name} ({h.tier.value})", geo=h.geo,
+                  label=h.name if h.booking else f"{h.name} ({h.tier.value})", geo=h.geo,  # booked: no tier guess
                   features=ChoiceFeatures(cost_usd_cents=cost, indoor=True), provenance=h.provenance)
 
 

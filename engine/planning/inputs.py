@@ -15,6 +15,7 @@ from engine.tools.requests import (AttractionsRequest, DiningRequest, FlightRequ
 from engine.tools.toolbox import Toolbox
 from engine.tools.provenance import usd_cents
 
+from .booked import booked_flights, booked_lodging
 from .must_see import must_see_venues, with_must_see_first
 
 MAX_AIRPORTS = 2
@@ -79,6 +80,7 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
     except BaseExceptionGroup as group:  # the first failure, as itself (no group on the CLI)
         raise _first(group) from None
     flights, lodgings, weather = flights_t.result(), lodging_t.result(), weather_t.result()
+    flights, lodgings = _with_bookings(intent, toolbox, city, flights, lodgings)
     attractions = attractions_t.result()
     attractions += await _locked_venues(call, intent, toolbox, city, attractions)
     must, must_eat = (await must_see_venues(call, intent, toolbox, city, attractions)
@@ -93,6 +95,17 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
                          cache_hits=counts["hits"], calls=counts["calls"],
                          degraded=["weather"] if weather.degraded else [],
                          must_see=[m.id for m in [*must, *must_eat]])
+
+
+def _with_bookings(intent: IntentV1, toolbox: Toolbox, city: City, flights, lodgings):
+    """The traveller's booked flights and hotel replace the tools' options for what they cover."""
+    if intent.bookings is None or intent.bookings.empty:
+        return flights, lodgings
+    booked = booked_flights(intent, city, lambda code: toolbox.catalog.airport(code).tz)
+    covered = {f.direction for f in booked}
+    flights = [f for f in flights if f.direction not in covered] + booked
+    hotel = booked_lodging(intent, city)
+    return flights, ([hotel] if hotel is not None else lodgings)
 
 
 def _first(group: BaseExceptionGroup) -> BaseException:

@@ -128,6 +128,8 @@ class _Rederivation:
             return self._flight(di, act, label)
         if act.role in ("checkin", "checkout"):
             hotel = self.toolbox.lodging.by_id(self.city.name, act.ref)
+            if hotel is None and act.ref.startswith("booked_"):  # the traveller's booking, from the intent
+                hotel = self.facts.lodgings.get(act.ref)
             if hotel is None:
                 return self._unknown(act, label, "hotel")
             self.lodgings[hotel.lodging_id] = hotel
