@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+from contextlib import contextmanager
 import os
 import threading
 import time
@@ -32,21 +33,28 @@ TOOL = "geocode"
 
 
 class Throttle:
-    """Hands out send times at least ``interval_s`` apart, across threads and event loops."""
+    """Nominatim's policy, across threads and event loops: one request at a time, each sent at
+    least ``interval_s`` after the previous one was sent. The moment is taken inside the slot,
+    right before the request goes out — reserving it earlier (before a worker thread starts and
+    geopy builds its client) let two sends land 0.8 s apart."""
 
-    def __init__(self, interval_s: float = MIN_INTERVAL_S, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, interval_s: float = MIN_INTERVAL_S, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self._interval = interval_s
         self._clock = clock
-        self._next = 0.0
-        self._lock = threading.Lock()
+        self._sleep = sleep
+        self._last_send = float("-inf")
+        self._gate = threading.Lock()
 
-    def reserve(self) -> float:
-        """Seconds the caller must wait before sending."""
-        with self._lock:
-            now = self._clock()
-            slot = max(now, self._next)
-            self._next = slot + self._interval
-            return slot - now
+    @contextmanager
+    def slot(self):
+        """Hold while sending and reading one request (a worker thread's, never the loop's)."""
+        with self._gate:
+            wait = self._last_send + self._interval - self._clock()
+            if wait > 0:
+                self._sleep(wait)
+            self._last_send = self._clock()
+            yield
 
 
 PROCESS_THROTTLE = Throttle()
@@ -65,7 +73,6 @@ class NominatimGeocoder:
         self._timeout_s = timeout_s
 
     async def candidates(self, request: GeocodeRequest) -> list[GeoCandidate]:
-        await asyncio.sleep(self._throttle.reserve())
         raw = await asyncio.to_thread(self._query, request)
         return to_candidates(request, raw)
 
@@ -80,8 +87,9 @@ class NominatimGeocoder:
         query = ", ".join(p for p in (request.query, request.admin1_hint, request.country_hint) if p)
         codes = request.country_hint if request.country_hint and len(request.country_hint) == 2 else None
         try:
-            found = client.geocode(query, exactly_one=False, limit=request.limit, addressdetails=True,
-                                   country_codes=codes)
+            with self._throttle.slot():  # the send itself is spaced, after the previous answer
+                found = client.geocode(query, exactly_one=False, limit=request.limit, addressdetails=True,
+                                       country_codes=codes)
         except geopy_errors.GeocoderTimedOut as exc:
             raise ToolTimeout(TOOL, "Nominatim did not answer in time") from exc
         except geopy_errors.GeocoderRateLimited as exc:
