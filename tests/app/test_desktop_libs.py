@@ -21,14 +21,18 @@ def _check(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
                           timeout=60, env=env, cwd=Path(__file__).resolve().parents[2])
 
 
+ABSENT = ("libtripwright-absent-one.so.4", "libtripwright-absent-two.so.1")  # on no machine's library path
+
+
 @pytest.fixture
 def plugin_missing_two(tmp_path) -> Path:
-    """A real shared object linked against libxcb-icccm.so.4 and libxcb-keysyms.so.1, whose stubs
-    are deleted after linking: ldd reports both missing, as on a bare machine."""
+    """A real shared object linked against two libraries whose stubs are deleted after linking:
+    ldd reports both missing whatever the machine has installed (linking against the real xcb
+    sonames passed only where those were absent: a machine that followed the README found them)."""
     if shutil.which("cc") is None:
         pytest.skip("no C compiler to build the test plugin")
     stubs = []
-    for soname in ("libxcb-icccm.so.4", "libxcb-keysyms.so.1"):
+    for soname in ABSENT:
         stub = tmp_path / soname
         subprocess.run(["cc", "-shared", "-x", "c", "-", "-o", str(stub), f"-Wl,-soname,{soname}"],
                        input="int stub_symbol(void) { return 0; }\n", text=True, check=True)
@@ -46,9 +50,25 @@ def test_missing_libraries_give_the_exact_install_command(plugin_missing_two):
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert lines[0] == ("tripwright: the desktop needs system libraries that are not installed: "
-                        "libxcb-icccm.so.4, libxcb-keysyms.so.1")
-    assert lines[1].strip().endswith("apt-get install -y libxcb-icccm4 libxcb-keysyms1")
+                        + ", ".join(ABSENT))
+    assert lines[1].strip().endswith("apt-get install -y " + " ".join(debian_package(s) for s in ABSENT))
     assert "Traceback" not in done.stderr
+
+
+def test_the_xcb_sonames_map_to_their_debian_packages(tmp_path):
+    """What ldd prints on a bare machine (an ldd on PATH that answers as it would there): the
+    exact apt-get line for the two libraries Qt's own abort never names."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "ldd").write_text("#!/bin/sh\nprintf '\\tlibxcb-icccm.so.4 => not found\\n"
+                              "\\tlibxcb-keysyms.so.1 => not found\\n\\tlibc.so.6 => /lib/libc.so.6\\n'\n")
+    (fake / "ldd").chmod(0o755)
+    plugin = tmp_path / "libqxcb.so"
+    plugin.write_bytes(b"\x7fELF")
+    done = _check("--plugin", str(plugin), env=os.environ | {"PATH": f"{fake}:{os.environ['PATH']}"})
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and lines[0].endswith("libxcb-icccm.so.4, libxcb-keysyms.so.1")
+    assert lines[1].strip().endswith("apt-get install -y libxcb-icccm4 libxcb-keysyms1")
 
 
 def test_a_plugin_with_everything_installed_passes_quietly():
