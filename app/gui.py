@@ -62,7 +62,7 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
     elif os.environ.get(READY_ENV) == "1":
         window.map_view.ready.connect(lambda: _report_ready(app, started))
     # The loop is entered exactly once: every exit emits aboutToQuit, and a second one
-    # crashes QtWebEngine (PLATFORM_NOTES). Closing the last window ends run_forever().
+    # crashes QtWebEngine (docs/PLATFORM_NOTES.md). Closing the last window ends run_forever().
     with loop:
         exit_code = loop.run_forever()
         _abandon_pending(loop)

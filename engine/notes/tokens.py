@@ -1,5 +1,5 @@
 """cl100k_base token counts, offline: ``bpe-openai`` embeds the vocabulary (tiktoken would
-download it on first use, which fails offline — PLATFORM_NOTES)."""
+download it on first use, which fails offline — docs/PLATFORM_NOTES.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Secrets (the remember-me token, later API keys) in the OS keyring, never in the database.
 
 Without a desktop secret service keyring picks its ``fail`` backend and raises
-``NoKeyringError`` (PLATFORM_NOTES). Then the secret lives in this process's memory only and
+``NoKeyringError`` (docs/PLATFORM_NOTES.md). Then the secret lives in this process's memory only and
 :attr:`SecretStore.warning` says so, so the UI can tell the user "you will have to log in again".
 We never fall back to a plaintext file (no ``keyrings.alt``).
 """

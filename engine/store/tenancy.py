@@ -1,6 +1,6 @@
 """Org scoping by construction: one Session per org context, filtered and stamped automatically.
 
-Why each guard exists (PLATFORM_NOTES: the global criteria alone are not enough):
+Why each guard exists (docs/PLATFORM_NOTES.md: the global criteria alone are not enough):
 - ``do_orm_execute`` adds ``org_id = :org`` to every ORM SELECT/UPDATE/DELETE of an
   :class:`OrgScoped` class (and of ``Org``: a session sees its own org only), aliases and joins
   included, after grouping the user's WHERE so ``OR`` cannot outrank it; ``org_statements``

@@ -4,7 +4,7 @@ windows over a real map page.
 The loop is created with ``already_running=True``: pytest-qt's waits pump Qt events, which run
 qasync's callbacks, so ``@asyncSlot`` slots and the planner's hand-offs work without ever
 calling ``run_until_complete`` (a second qasync run ends with ``aboutToQuit`` and crashes
-QtWebEngine, PLATFORM_NOTES). Teardown never calls ``loop.stop()``: it calls
+QtWebEngine, docs/PLATFORM_NOTES.md). Teardown never calls ``loop.stop()``: it calls
 ``QApplication.exit()``, after which every ``QEventLoop.exec()`` (qtbot.wait) returns at once.
 """
 

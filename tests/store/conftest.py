@@ -38,7 +38,7 @@ ENGINES = [
 
 
 class MemoryKeyring(KeyringBackend):
-    """An in-process keyring (PLATFORM_NOTES: tests use keyring.set_keyring, never keyrings.alt)."""
+    """An in-process keyring (docs/PLATFORM_NOTES.md: tests use keyring.set_keyring, never keyrings.alt)."""
 
     priority = 1  # type: ignore[assignment]
 

@@ -1,6 +1,6 @@
 """Tenancy: no org reads or writes another's rows, and the known bypasses are refused.
 
-PLATFORM_NOTES: global criteria do not cover text(), Core select(table) or an identity-map get
+docs/PLATFORM_NOTES.md: global criteria do not cover text(), Core select(table) or an identity-map get
 after switching org — each of those is tried here and must raise TenancyError (or find nothing).
 """
 

@@ -269,7 +269,7 @@ def test_the_map_paints_the_basemap_and_each_days_colour(qtbot, open_page, city,
         pixels = _pixels(view, tmp_path / f"{which}.png")[:, int(left) + 1:]  # the map, not the list
         return [_share(pixels, colour) for colour in colours]
 
-    # A grab right after loading is blank (PLATFORM_NOTES): poll until it has painted.
+    # A grab right after loading is blank (docs/PLATFORM_NOTES.md): poll until it has painted.
     for _ in range(50):
         qtbot.wait(100)
         painted = shares()

@@ -1,4 +1,4 @@
-"""PLATFORM_NOTES guard: PySide6 6.12.0 on CPython 3.11 loses a reference to True on every
+"""docs/PLATFORM_NOTES.md guard: PySide6 6.12.0 on CPython 3.11 loses a reference to True on every
 Python-side Signal.emit(), and qasync emits on every thread hand-off, so the app dies with
 "Fatal Python error: bool_dealloc". This fails loudly if such a build is installed."""
 
