@@ -17,7 +17,7 @@ from engine.errors import InputError, ToolError
 
 def add_notes_parser(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
     notes = command("notes", "destination notes: import, list, delete, ask")
-    notes.add_argument("action", choices=["import", "list", "delete", "ask"])
+    notes.add_argument("action", choices=["import", "list", "delete", "ask"], help="what to do")
     notes.add_argument("args", nargs="*", help="import: files (- = text on stdin); delete: note id; "
                                                "ask: the question")
     notes.add_argument("--destination", help="a city (paris), a named route (route66) or a place name")
