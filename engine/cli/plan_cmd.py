@@ -232,6 +232,19 @@ def _save_diagnostics(session: PlanningSession) -> None:
         log.debug("diagnostics_not_saved", error=str(exc))  # the plan's own message is what matters
 
 
+def _when(activity, day) -> str:
+    """A flight's true span, each end on its own clock and with its date when not the day's
+    ("20:35 EDT Mon 14 Jun-09:50 CEST"); anything else its window on the day."""
+    if activity.kind.value != "flight" or activity.start is None or activity.end is None:
+        return activity.window.label()
+    from zoneinfo import ZoneInfo
+    ends = []
+    for moment, zone in ((activity.start, activity.start_tz), (activity.end, activity.end_tz)):
+        local = moment.astimezone(ZoneInfo(zone)) if zone else moment
+        ends.append(f"{local:%H:%M} {local.tzname()}" + ("" if local.date() == day else f" {local:%a %d %b}"))
+    return "-".join(ends)
+
+
 def _events_jsonl(events) -> str:
     return "".join(e.model_dump_json() + "\n" for e in events)
 
@@ -259,4 +272,4 @@ def _summary(itinerary, out: str | None) -> None:
             print(f"  {day.date:%a %Y-%m-%d}")
             for a in day.activities:
                 if a.kind.value != "transit":
-                    print(f"    {a.window.label()}  {a.name}")
+                    print(f"    {_when(a, day.date)}  {a.name}")

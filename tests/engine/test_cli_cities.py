@@ -112,3 +112,12 @@ def test_a_fixture_citys_name_placed_elsewhere_is_that_other_place(tw) -> None:
     rome = tw("plan", "--prompt", "4 days in Rome, Italy from 2027-05-10, flying from JFK, budget 3000 USD",
               "--today", "2026-11-26", offline=True)
     assert rome.returncode == 0 and rome.stdout.startswith("Rome: 4 days"), rome.stderr
+
+
+def test_plan_prints_each_flight_end_on_its_own_clock() -> None:
+    intent = Path(__file__).resolve().parents[2] / "docs" / "examples" / "paris.json"
+    done = subprocess.run([str(EXE), "plan", "--intent", str(intent), "--today", "2026-11-23"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "20:35 EDT Mon 14 Jun-09:50 CEST  N0701 JFK→CDG" in done.stdout  # left the day before
+    assert "17:05 CEST-19:30 EDT  N0702 CDG→JFK" in done.stdout  # not clamped to 23:59
