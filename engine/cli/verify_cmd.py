@@ -72,7 +72,7 @@ def run_export(args) -> int:
     if args.gpx_per_day:
         written += _gpx_days(itin, Path(args.gpx))
     for path in written:
-        print(f"wrote {path}")
+        print(f"wrote {path}", file=sys.stderr)  # status, as every command reports it; stdout is output
     return 0
 
 
