@@ -22,6 +22,7 @@ from engine.roadtrip.routes import find_route
 from engine.tools.requests import FXRequest
 
 from .basemap_choice import show_basemap
+from .city_packs import CityPacks
 from .group_service import GroupService
 from .library import TripLibrary
 from .model_runs import ModelRuns
@@ -63,6 +64,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.North)
         self.controller = TripController(self, self.trip, self.planning, self.library)
+        self.city_packs = CityPacks(self)  # the cities kept for offline use: the form's and Settings'
         self.replace_chooser: ReplaceChooser | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.export_dialog: QFileDialog | None = None
@@ -152,6 +154,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             self.apply_default_layout()
             QTimer.singleShot(0, self._size_docks)  # once the first layout has run
             QTimer.singleShot(0, self.library.start)  # the store opens while the map loads
+            QTimer.singleShot(0, self.city_packs.start)  # the cached cities reach the form
 
     def _on_map_ready(self) -> None:
         if not self._warmed:

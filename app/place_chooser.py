@@ -1,5 +1,6 @@
-"""A non-modal picker for an ambiguous road-trip end: each candidate with its region, country and
-how sure the gazetteer is; the chosen one is planned (issue 12 §1)."""
+"""A non-modal picker for an ambiguous road-trip end (issue 12 §1) or city trip's city: each
+candidate with its region, country and how sure the gazetteer is (a city: its population); the
+chosen one is planned."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QLabel, Q
 from .place_choice import PlaceQuestion
 
 COLUMNS = ("Place", "State / region, country", "Confidence")
-_WHAT = {"origin": "start", "terminus": "destination"}
+_WHAT = {"origin": "start", "terminus": "destination", "city": "city"}
 
 
 class PlaceChooser(QDialog):
@@ -30,9 +31,9 @@ class PlaceChooser(QDialog):
         self.heading.setWordWrap(True)
         self.list = QTreeWidget()
         self.list.setRootIsDecorated(False)
-        self.list.setHeaderLabels(list(COLUMNS))
+        self.list.setHeaderLabels([*COLUMNS[:2], question.detail_header])
         for option in question.options:
-            item = QTreeWidgetItem([option.name, option.region, f"{option.confidence:.0%}"])
+            item = QTreeWidgetItem([option.name, option.region, option.detail or f"{option.confidence:.0%}"])
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(0, f"{option.written} ({option.lat:.3f}, {option.lon:.3f})")
             self.list.addTopLevelItem(item)

@@ -1,5 +1,5 @@
-"""The Settings dialog: home airport, distance unit, map tiles, and the OpenAI-compatible model
-(endpoint, model, API key).
+"""The Settings dialog: home airport, distance unit, map tiles, the OpenAI-compatible model
+(endpoint, model, API key), and the cities kept for offline use (``city_packs_section.py``).
 
 Non-modal: the caller uses ``show()`` or ``open()``, never ``exec()`` (a nested event loop inside
 the qasync loop is forbidden). Save validates everything first and keeps the dialog open with an
@@ -72,8 +72,9 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: Settings, secrets: SecretStore, *, on_audit: AuditHook | None = None,
                  path: Path | None = None, environ: Mapping[str, str] | None = None,
-                 parent: QWidget | None = None) -> None:
+                 city_packs=None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.city_packs = city_packs  # the window's CityPacks: the "Cities for offline use" section
         self.settings = settings
         self.secrets = secrets
         self.on_audit = on_audit
@@ -119,6 +120,13 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._llm_group(overrides))
         self.weather_key = WeatherKeyField(self.secrets, self.errors.wrap, self.environ)
         layout.addWidget(weather_group(self.weather_key, self._row_label("weather_key")))
+        self.cities = None
+        if self.city_packs is not None:  # listed (and refreshed) off the GUI thread, on the app's loop
+            from .city_packs_section import CityPacksSection
+            self.cities = CityPacksSection(self.city_packs)
+            layout.addWidget(self.cities)
+            self.finished.connect(self.cities.stop)
+            self.cities.start()
         layout.addWidget(self.form_error)
         layout.addStretch(1)
         layout.addWidget(buttons)

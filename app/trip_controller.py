@@ -16,8 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from qasync import asyncSlot
 
-from engine.errors import InputError, TripwrightError, one_line
-from engine.models import RoadTripIntent
+from engine.errors import AmbiguousCityError, CityPackMissing, InputError, TripwrightError, one_line
+from engine.models import IntentV1, RoadTripIntent
 
 from .exports import KINDS, ExportKind, export_itinerary
 from .heap import settle
@@ -26,7 +26,7 @@ from .map_edit_flow import MapEditFlow
 from .map_edits import Rebased
 from .map_probe import painted
 from .pdf_render import print_map_image
-from .place_choice import PlaceQuestion, ambiguous_end, refused_end, with_place
+from .place_choice import PlaceQuestion, ambiguous_end, city_question, refused_end, with_place
 from .planner_service import PlannerService
 from .run_outcome import failure_text, warm_corridor, warm_engine
 from .trip_session import Intent, TripSession, TripVersion
@@ -106,7 +106,7 @@ class TripController(QObject, MapEditFlow):
             log.debug("no place question: the gazetteer cannot answer", exc_info=True)
             return None
 
-    def ask_place(self, question: PlaceQuestion, intent: RoadTripIntent):
+    def ask_place(self, question: PlaceQuestion, intent: Intent):
         """The non-modal picker; the chosen place is planned as the form's request."""
         from .place_chooser import PlaceChooser
 
@@ -176,6 +176,11 @@ class TripController(QObject, MapEditFlow):
         try:
             run_id = recording.ticket.run_id if recording is not None else None
             result = await self.service.plan(intent, on_event=on_event, edits=edits, run_id=run_id, drafter=drafter)
+        except AmbiguousCityError as exc:  # "Córdoba": which one? (before anything was fetched)
+            await self.library.abandon(recording, None, error=one_line(exc))
+            if self._ticket is ticket:
+                self.ask_place(await asyncio.to_thread(city_question, exc), intent)
+            return None
         except (InputError, TripwrightError) as exc:
             await self.library.abandon(recording, None, error=one_line(exc))
             refused = getattr(exc, "field", "")
@@ -184,7 +189,7 @@ class TripController(QObject, MapEditFlow):
             if question is not None and self._ticket is ticket:
                 self.ask_place(question, intent)
             elif self._ticket is ticket:
-                self._refused(one_line(exc))
+                self._refused(missing_pack_text(exc) if isinstance(exc, CityPackMissing) else one_line(exc))
             return None
         finally:
             if self._ticket is ticket:
@@ -203,6 +208,7 @@ class TripController(QObject, MapEditFlow):
             kept = "\nThe open trip is unchanged." if self.trip.current is not None else ""
             self._refused(failure_text(result) + kept, level="error")
             return None
+        intent = planned_intent(intent, result)  # a city's pack settles its airports and zone
         version = await self.library.finish(recording, result, intent, TripVersion.of(result, intent, description),
                                             llm_meta=meta_of(result) if meta_of is not None else None)
         await warm_corridor(intent)
@@ -213,6 +219,8 @@ class TripController(QObject, MapEditFlow):
             self.trip.clear()  # another trip: its own history
         version = self.trip.push(version)
         self.library.adopt(recording)
+        if intent.mode == "city":
+            self.w.city_packs.planned(intent.city)  # the form offers a city just fetched
         # The map first, and its frame painted, before the itinerary panel's heavier relayout:
         # the map is where the user is looking after an edit.
         self.w.show_on_map(version)
@@ -308,6 +316,22 @@ class TripController(QObject, MapEditFlow):
         self.library.audit("exported", target_type="trip", target_id=self.trip.trip_id or "", format=kind.key,
                            version=version.number)
         return written
+
+
+def planned_intent(intent: Intent, result) -> Intent:
+    """The intent a completed city run planned: a city the fixtures lack leaves the form with
+    placeholder airports and zone (and "Lisbon, PT" for "Lisbon"), which the engine's city_pack
+    node replaced with its pack city's; only those fields are taken from the itinerary."""
+    planned = getattr(result.itinerary, "intent", None)
+    if intent.mode != "city" or not isinstance(planned, IntentV1):
+        return intent
+    settled = {"city": planned.city, "airports": planned.airports, "date_window": planned.date_window}
+    return intent if all(getattr(intent, k) == v for k, v in settled.items()) else intent.model_copy(update=settled)
+
+
+def missing_pack_text(exc: CityPackMissing) -> str:
+    return (f"{exc.label}'s places are not on this computer yet, and Tripwright is offline: plan it once "
+            "while online (its places are then kept for offline use).")
 
 
 def keep_plan(plan, facts):

@@ -23,7 +23,7 @@ class WindowDialogs:
             self.settings_dialog.raise_()
             return self.settings_dialog
         dialog = SettingsDialog(self.settings, self.secrets, on_audit=self.library.audit, path=self.settings_path,
-                                parent=self)
+                                city_packs=self.city_packs, parent=self)
         dialog.saved.connect(self.apply_settings)
         dialog.destroyed.connect(lambda _=None: setattr(self, "settings_dialog", None))
         self.settings_dialog = dialog

@@ -15,10 +15,12 @@
   // The document may name another tile source only if it is OSM's or an inline image (tests).
   var TILE_URL = /^(https:\/\/tile\.openstreetmap\.org\/|data:image\/)/;
   var COLOUR = /^#[0-9a-fA-F]{6}$/;
-  var SOURCES = ["real", "fixture", "computed", "omitted"];
+  var SOURCES = ["real", "fixture", "computed", "omitted", "osm", "estimated"];
   var SOURCE_TEXT = {
     real: "Real data", fixture: "Fixture data", computed: "Computed", omitted: "Omitted",
+    osm: "OpenStreetMap", estimated: "Estimated",
   };
+  var EXTRA_SOURCES = ["osm", "estimated"];  // in the legend only when a stop of the trip has one
   var KINDS = {
     anchor:     {size: 25, glyph: "⌂", text: "Overnight stop"},
     origin:     {size: 18, glyph: "S", text: "Start"},
@@ -117,6 +119,14 @@
     });
   }
   map.on("zoomend", showStateLines);
+  /* At city zoom the Natural Earth coastline is kilometres off (Lisbon's waterfront falls in its
+     sea): outside the GSHHG city boxes, the unknown is drawn as land, never as water. */
+  var COARSE_COAST_ZOOM = 10;
+  function markCoarseCoast() {
+    map.getContainer().classList.toggle("tw-coast-unknown", map.getZoom() >= COARSE_COAST_ZOOM);
+  }
+  map.on("zoomend", markCoarseCoast);
+  markCoarseCoast();
 
   // -- an offline basemap file through the app's tripwright-tiles: scheme ------------------------
   // Raster (.mbtiles, raster .pmtiles) as image tiles; vector .pmtiles drawn by protomaps-leaflet
@@ -416,7 +426,11 @@
       stops.appendChild(legendRow(swatchPin(kind, "fixture", false, false), KINDS[kind].text));
     });
     var ring = legendSection(body, "Ring: data source");
-    SOURCES.forEach(function (s) { ring.appendChild(legendRow(swatchPin("attraction", s, false, false), SOURCE_TEXT[s])); });
+    var used = new Set(((doc && doc.markers) || []).map(sourceOf));
+    SOURCES.forEach(function (s) {
+      if (EXTRA_SOURCES.indexOf(s) >= 0 && !used.has(s)) return;
+      ring.appendChild(legendRow(swatchPin("attraction", s, false, false), SOURCE_TEXT[s]));
+    });
     var marks = legendSection(body, "Marks");
     marks.classList.add("tw-legend-wide");
     marks.appendChild(legendRow(swatchPin("attraction", "fixture", true, false), "Dashed ring and !: low confidence"));
@@ -490,6 +504,16 @@
     map.fitBounds(bounds, {paddingTopLeft: [48, top], paddingBottomRight: [right, 24], maxZoom: 14, animate: false});
   }
 
+  /* Whose data the trip's places are (OpenStreetMap, ODbL): Leaflet takes attribution as HTML,
+     so each credit goes in as text escaped by the DOM. */
+  var credits = [];
+  function setCredits(list) {
+    credits.forEach(function (c) { map.attributionControl.removeAttribution(c); });
+    credits = (Array.isArray(list) ? list : []).filter(function (c) { return typeof c === "string"; })
+      .map(function (c) { var span = document.createElement("span"); span.textContent = c; return span.innerHTML; });
+    credits.forEach(function (c) { map.attributionControl.addAttribution(c); });
+  }
+
   function setLayers(next) {
     var first = !doc || doc.mode === "empty";
     clearLayers();
@@ -521,6 +545,7 @@
     });
     buildNames();
     setBanner(doc.banner);
+    setCredits(doc.credits);
     buildLegend(legend.getContainer());
     fitIfNeeded(doc.focus, first);
   }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QDate, Qt
 
-from engine.errors import InputError
+from engine.errors import InputError, UnknownCityError
 from engine.intake import looks_like_road_trip, parse_city_prompt, parse_road_prompt
 from engine.models import IntentV1, RoadTripIntent
 
@@ -25,13 +25,28 @@ class IntentFilling:
             if looks_like_road_trip(text, routes=aliases):
                 self._fill_road(parse_road_prompt(text, routes=aliases, today=self._today))
             else:
-                self._fill_city(parse_city_prompt(text, cities=self._catalog.city_aliases(),
-                                                  airports=self._catalog.airport_names(), today=self._today))
+                self._fill_city(self._parse_city(text))
         except InputError as exc:
             self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
             return False
         self.mark_prompt_read()
         return True
+
+    def _parse_city(self, text: str):
+        """The city prompt read against the built-in and cached cities; a city neither knows
+        ("4 days in Lisbon", "Córdoba, Spain") is read as named, for its pack to be fetched."""
+        cities = dict(self._catalog.city_aliases())
+        for city in self._known_cities():
+            cities.setdefault(city.name, [city.name.lower(), city.label.lower()])
+
+        def parse():
+            return parse_city_prompt(text, cities=cities, airports=self._catalog.airport_names(), today=self._today)
+        try:
+            return parse()
+        except UnknownCityError as exc:
+            named = exc.query or exc.city
+            cities[named] = list(dict.fromkeys([named.lower(), exc.city.lower()]))
+        return parse()
 
     def unread_prompt(self) -> str | None:
         """The prompt text not yet read into the fields ("Plan with AI" has the model read it), or
@@ -96,6 +111,8 @@ class IntentFilling:
         for i in range(self.airports_list.count()):
             item = self.airports_list.item(i)
             code = item.data(Qt.ItemDataRole.UserRole)
+            if code is None:  # a city whose airports come with its places: no box to tick
+                continue
             item.setCheckState(Qt.CheckState.Checked if code in intent.airports else Qt.CheckState.Unchecked)
         self.currency_combo.setCurrentText("USD")
         self.budget_spin.setValue(intent.budget_usd_cents / 100)

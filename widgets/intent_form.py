@@ -15,7 +15,7 @@ from decimal import Decimal
 from pydantic import ValidationError
 from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
                                QPlainTextEdit, QPushButton, QScrollArea, QTabWidget, QVBoxLayout,
                                QWidget)
 
@@ -25,13 +25,14 @@ from engine.intake.vocabulary import THEMES
 from engine.models import MAX_CITY_DAYS, MIN_CITY_DAYS, IntentV1, RoadTripIntent
 
 from . import formatting as fmt
+from .intent_city import IntentCity
 from .intent_filling import CURRENCIES, IntentFilling
 from .intent_fields import (CITY_FIELDS, IATA_HEAD, ROAD_FIELDS, FieldErrors, combo, date_edit, hbox, page,
                             plain, pydantic_errors, spin)
 
 FxToUsd = Callable[[Decimal, str], int]
 NO_ROUTE = "(none \u2014 direct)"
-class IntentForm(IntentFilling, QWidget):
+class IntentForm(IntentCity, IntentFilling, QWidget):
     plan_requested = Signal(object)  # IntentV1 | RoadTripIntent
     MODE_CITY, MODE_ROAD = 0, 1
 
@@ -96,9 +97,7 @@ class IntentForm(IntentFilling, QWidget):
         return box
 
     def _city_tab(self) -> QWidget:
-        self.city_combo = combo()
-        self.city_combo.addItems(self._catalog.city_names())
-        self.city_combo.currentTextChanged.connect(self._city_changed)
+        city_field = self._city_field()
         self.start_edit = date_edit(self._today + timedelta(days=30))
         self.days_spin = spin(1, 30, 5, " days")
         self.days_spin.setToolTip(f"A city trip lasts {MIN_CITY_DAYS}\u2013{MAX_CITY_DAYS} days")
@@ -121,7 +120,7 @@ class IntentForm(IntentFilling, QWidget):
         self.currency_combo.addItems(CURRENCIES)
         self.redeye_check = QCheckBox("Avoid red-eye flights")
         form = QFormLayout()
-        form.addRow("City", self._errors.wrap("city", self.city_combo))
+        form.addRow("City", self._errors.wrap("city", city_field, self.city_combo))
         form.addRow("Start", self._errors.wrap("start", self.start_edit))
         form.addRow("Days", self._errors.wrap("days", hbox(self.days_spin, self.end_label), self.days_spin))
         form.addRow("Home airport", self._errors.wrap("origin_airport", self.home_combo))
@@ -188,22 +187,6 @@ class IntentForm(IntentFilling, QWidget):
         return box
 
     # -- reactions --------------------------------------------------------------------
-    def _city_changed(self, name: str) -> None:
-        self.airports_list.clear()
-        if not name:
-            return
-        for code in self._catalog.city(name).airports:
-            item = QListWidgetItem(f"{code} \u2014 {self._catalog.airport(code).name}")
-            item.setData(Qt.ItemDataRole.UserRole, code)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked)
-            self.airports_list.addItem(item)
-        rows = max(self.airports_list.count(), 1)
-        frame = 2 * self.airports_list.frameWidth()
-        # Before the list is first shown its row hint can be 0 (or a bare text line, no check box).
-        row = max(self.airports_list.sizeHintForRow(0), self.airports_list.fontMetrics().height() + 6)
-        self.airports_list.setFixedHeight(row * rows + frame + 2)
-
     def _update_end(self) -> None:
         end = self.start_edit.date().toPython() + timedelta(days=max(self.days_spin.value() - 1, 0))
         self.end_label.setText(f"until {fmt.day_label(end)}  ({MIN_CITY_DAYS}\u2013{MAX_CITY_DAYS} days)")
@@ -309,20 +292,16 @@ class IntentForm(IntentFilling, QWidget):
     def _city_intent(self) -> tuple[IntentV1 | None, list[tuple[str, str]]]:
         errors: list[tuple[str, str]] = []
         origin = self._home_code(errors)
-        airports = [self.airports_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.airports_list.count())
-                    if self.airports_list.item(i).checkState() == Qt.CheckState.Checked]
-        if not airports:
-            errors.append(("airports", "tick at least one airport to fly into"))
+        target = self._city_target(errors)
         budget = self._budget_cents(errors)
         start = self.start_edit.date().toPython()
-        city = self._catalog.city(self.city_combo.currentText()) if self.city_combo.currentText() else None
-        if city is None:
-            errors.append(("city", "choose a city"))
+        if target is None:
             return None, errors
-        data = {"city": city.name, "budget_usd_cents": budget if budget is not None else 1,
+        city, airports, tz = target
+        data = {"city": city, "budget_usd_cents": budget if budget is not None else 1,
                 "date_window": {"start": start, "end": start + timedelta(days=self.days_spin.value() - 1),
-                                "tz": city.tz},
-                "airports": airports or city.airports, "origin_airport": origin or "XXX",
+                                "tz": tz},
+                "airports": airports, "origin_airport": origin or "XXX",
                 "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked(),
                           "avoid_overnight": self.redeye_check.isChecked()},
                 "travellers": self.travellers_spin.value()}

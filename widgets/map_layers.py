@@ -13,7 +13,8 @@ to ``resources/map.js`` over the bridge as a JSON string. Shape (version 1)::
                    "actions": ["lock", "remove", "replace", "move:2", ...],
                    "seq": 1 | null  (visits and meals: their order within the day)}],
      "banner":   str | null,
-     "focus":    [[south, west], [north, east]] | null}
+     "focus":    [[south, west], [north, east]] | null,
+     "credits":  [str]  (whose data the places are: "© OpenStreetMap contributors (ODbL)")}
 
 Geometries are GeoJSON (lon, lat); markers carry plain ``lat``/``lon``. Marker ids are the
 activity ids (``d1-overnight``, ``d2-activity-louvre``) except the road trip's start, ``origin``,
@@ -270,7 +271,7 @@ def _focus(markers: list[dict], days: list[dict], road: bool) -> list[list[float
 # -- the document -------------------------------------------------------------------------------
 def empty_layers(*, online: bool = False) -> dict:
     return {"version": LAYERS_VERSION, "mode": "empty", "title": "", "online": bool(online), "days": [],
-            "corridor": None, "markers": [], "banner": None, "focus": None}
+            "corridor": None, "markers": [], "banner": None, "focus": None, "credits": []}
 
 
 def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float, float]] | None = None,
@@ -303,6 +304,7 @@ def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float
         "markers": markers,
         "banner": _banner(itinerary, markers),
         "focus": _focus(markers, days, road),
+        "credits": [_label(credit) for credit in itinerary.attributions],
     }
 
 

@@ -13,129 +13,20 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QColor, QIcon
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-                               QPushButton, QStyle, QTableView, QVBoxLayout, QWidget)
-
-from widgets.table_model import RowsTableModel
+from PySide6.QtCore import Qt, QThread, QTimer, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton,
+                               QSizePolicy, QStyle, QTableView, QVBoxLayout, QWidget)
 
 from engine.models import EventStatus, StreamEvent
 from engine.pipeline import ThrottledStream, replay_after
 
 from . import formatting as fmt
+from .event_log_model import NODE_NAMES, OPEN_ENDED_NODES, STATUS_COLOURS, EventLogModel, node_name
 
-_Index = QModelIndex | QPersistentModelIndex
+__all__ = ["STATUS_COLOURS", "EventLogModel", "ProgressPanel", "node_name"]
 
-STATUS_COLOURS = {
-    EventStatus.started: "#1565c0",
-    EventStatus.running: "#546e7a",
-    EventStatus.completed: "#2e7d32",
-    EventStatus.error: "#c62828",
-    EventStatus.done: "#1b5e20",
-    EventStatus.cancelled: "#ef6c00",
-    EventStatus.heartbeat: "#9e9e9e",
-}
-_STATUS_ICONS = {
-    EventStatus.started: QStyle.StandardPixmap.SP_MediaPlay,
-    EventStatus.running: QStyle.StandardPixmap.SP_BrowserReload,
-    EventStatus.completed: QStyle.StandardPixmap.SP_DialogApplyButton,
-    EventStatus.error: QStyle.StandardPixmap.SP_MessageBoxCritical,
-    EventStatus.done: QStyle.StandardPixmap.SP_DialogYesButton,
-    EventStatus.cancelled: QStyle.StandardPixmap.SP_DialogCancelButton,
-}
 STALE_AFTER_S = 5.0  # no event for this long while running: the indicator turns amber
 DEAD_AFTER_S = 15.0  # ... and red
-
-
-class EventLogModel(RowsTableModel):
-    """One row per shown StreamEvent, in arrival order."""
-
-    COL_TIME, COL_NODE, COL_STATUS, COL_DURATION, COL_CACHE, COL_MODEL, COL_NOTE = range(7)
-    HEADERS = ("Time", "Node", "Status", "Duration", "Cache", "Model", "Note")
-    EventRole = Qt.ItemDataRole.UserRole + 1  # the StreamEvent itself
-    StatusRole = Qt.ItemDataRole.UserRole + 2  # EventStatus value, e.g. "completed"
-    StatusColourRole = Qt.ItemDataRole.UserRole + 3  # QColor of the status
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._icons: dict[EventStatus, QIcon] = {}
-
-    # -- editing ----------------------------------------------------------------------
-    def append(self, events: Iterable[StreamEvent]) -> None:
-        batch = list(events)
-        if not batch:
-            return
-        first = len(self._rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(batch) - 1)
-        self._rows.extend(batch)
-        self.endInsertRows()
-
-    def clear(self) -> None:
-        self.beginResetModel()
-        self._rows = []
-        self.endResetModel()
-
-    def events(self) -> list[StreamEvent]:
-        return list(self._rows)
-
-    def event_at(self, row: int) -> StreamEvent:
-        return self._rows[row]
-
-    # -- QAbstractTableModel ------------------------------------------------------------
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        event, col = self.row_at(index), index.column()
-        if event is None:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(event, col)
-        if role == self.EventRole:
-            return event
-        if role == self.StatusRole:
-            return event.status.value
-        if role in (self.StatusColourRole, Qt.ItemDataRole.ForegroundRole) and \
-                (role == self.StatusColourRole or col == self.COL_STATUS):
-            return QColor(STATUS_COLOURS[event.status])
-        if role == Qt.ItemDataRole.DecorationRole and col == self.COL_STATUS:
-            return self._icon(event.status)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return fmt.plain_tooltip(self._tooltip(event))
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.COL_DURATION, self.COL_CACHE):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def _display(self, event: StreamEvent, col: int) -> str:
-        if col == self.COL_TIME:
-            return fmt.event_clock(event.ts)
-        if col == self.COL_NODE:
-            return event.node
-        if col == self.COL_STATUS:
-            return event.status.value
-        if col == self.COL_DURATION:
-            return fmt.duration_ms(event.duration_ms)
-        if col == self.COL_CACHE:
-            return "" if event.cache_hit is None else ("hit" if event.cache_hit else "miss")
-        if col == self.COL_MODEL:
-            return fmt.model_usage(event.model_usage)
-        return event.decision_note or ""
-
-    @staticmethod
-    def _tooltip(event: StreamEvent) -> str:
-        lines = [f"#{event.seq} {event.node} {event.status.value} at {fmt.event_clock(event.ts)}",
-                 f"progress {event.progress_pct}%"]
-        if event.decision_note:
-            lines.append(event.decision_note)
-        if event.args_digest:
-            lines.append(f"inputs {event.args_digest[:16]}")
-        return "\n".join(lines)
-
-    def _icon(self, status: EventStatus) -> QIcon | None:
-        pixmap = _STATUS_ICONS.get(status)
-        if pixmap is None:
-            return None
-        if status not in self._icons:
-            self._icons[status] = QApplication.style().standardIcon(pixmap)
-        return self._icons[status]
 
 
 class ProgressPanel(QWidget):
@@ -172,7 +63,7 @@ class ProgressPanel(QWidget):
         self._show_idle()
 
     def _build(self) -> None:
-        self.status_label = _plain_label("Idle")
+        self.status_label = ElidedLabel("Idle")  # a long note must not push "alive" out of sight
         self.status_label.setObjectName("progress_status")
         self.alive_label = _plain_label("")
         self.alive_label.setObjectName("progress_alive")
@@ -195,7 +86,10 @@ class ProgressPanel(QWidget):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         for col in range(EventLogModel.COL_NOTE):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+            # Widened as rows come (``_fit_columns``): Qt's ResizeToContents measured them only at
+            # a relayout, so a live run's first rows left "completed" cut to "comp…".
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, header.sectionSizeHint(col))
         header.setStretchLastSection(True)
 
         top = QHBoxLayout()
@@ -245,7 +139,9 @@ class ProgressPanel(QWidget):
         if ready:
             self._critical_pending -= sum(e.critical for e in ready)
             self._fit_capacity()
+            first = max(self.model.rowCount() - 1, 0)  # the last row may be updated in place
             self.model.append(ready)
+            self._fit_columns(first)
             self.table.scrollToBottom()
         if self._stream.dropped:
             self.skipped_label.setText(f"{self._stream.dropped} progress update(s) not listed "
@@ -255,6 +151,15 @@ class ProgressPanel(QWidget):
             self._update_alive()
         if not len(self._stream):
             self._drain_timer.stop()
+
+    def _fit_columns(self, first: int) -> None:
+        """Widen each fixed column to the rows from ``first`` on (never narrower: no jitter)."""
+        header, grid = self.table.horizontalHeader(), int(self.table.showGrid())  # the grid line, as Qt counts it
+        for col in range(EventLogModel.COL_NOTE):
+            needed = max((self.table.sizeHintForIndex(self.model.index(row, col)).width() + grid
+                          for row in range(first, self.model.rowCount())), default=0)
+            if needed > header.sectionSize(col):
+                header.resizeSection(col, needed)
 
     def _fit_capacity(self) -> None:
         """ThrottledStream drops a critical event only when every queued event is critical;
@@ -274,6 +179,7 @@ class ProgressPanel(QWidget):
             f"stopped after {shown[-1].node}" if shown else "no events stored"
         self.status_label.setText(f"Replay \u00b7 {outcome}")
         self.model.append(e for e in shown if e.status is not EventStatus.heartbeat)
+        self._fit_columns(0)
         self.alive_label.setStyleSheet("")
         self.alive_label.setText(f"{len(shown)} stored event(s)")
         self._refresh_controls()
@@ -303,7 +209,8 @@ class ProgressPanel(QWidget):
         self._received = 0
         self._model_calls: list = []
         self.model_label.setText("")
-        self.progress_bar.setValue(0)
+        self._percent = 0
+        self._show_open_ended(False)
         self.skipped_label.setText("")
         self.skipped_label.hide()
 
@@ -313,9 +220,12 @@ class ProgressPanel(QWidget):
         if event.model_usage is not None:  # every model call counts, even when its row is throttled
             self._model_calls.append((event.node, event.model_usage))
             self.model_label.setText(fmt.model_calls(self._model_calls))
-        if event.progress_pct > self.progress_bar.value():
-            self.progress_bar.setValue(event.progress_pct)
+        self._percent = max(self._percent, event.progress_pct)
         status = event.status
+        waiting = status in (EventStatus.started, EventStatus.running, EventStatus.heartbeat)
+        self._show_open_ended(self._running and waiting and event.node in OPEN_ENDED_NODES)
+        if self.progress_bar.maximum():
+            self.progress_bar.setValue(self._percent)
         if status is EventStatus.heartbeat:
             return
         if status is EventStatus.error:
@@ -331,10 +241,21 @@ class ProgressPanel(QWidget):
             else:
                 self._finish("error", f"Error: {self._error}")
         elif self._running and not self._cancelling and self._error is None:
-            self.status_label.setText(f"Planning\u2026 {event.node}")
+            named = NODE_NAMES.get(event.node)  # "Fetching city data… 12 KB received"
+            self.status_label.setText(f"{named}\u2026 {event.decision_note or ''}".rstrip() if named
+                                      else f"Planning\u2026 {event.node}")
+
+    def _show_open_ended(self, busy: bool) -> None:
+        """A busy bar (no percentage) while an open-ended node runs; the run's percentage otherwise."""
+        if busy == (self.progress_bar.maximum() == 0):
+            return
+        self.progress_bar.setRange(0, 0 if busy else 100)
+        if not busy:
+            self.progress_bar.setValue(getattr(self, "_percent", 0))
 
     def _finish(self, outcome: str, text: str) -> None:
         was_running = self._running
+        self._show_open_ended(False)
         self._running = self._cancelling = False
         self._alive_timer.stop()
         self.status_label.setText(text)
@@ -374,6 +295,34 @@ class ProgressPanel(QWidget):
     def alive_age(self) -> float | None:
         """Seconds since the last event arrived (None before the first one)."""
         return None if self._last_receipt is None else self._clock() - self._last_receipt
+
+
+class ElidedLabel(QLabel):
+    """A one-line plain-text label that shrinks with its row, ending in "…" (whole text in its
+    tooltip); ``text()`` is the whole text."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._whole = ""
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self._whole = text
+        self._elide()
+
+    def text(self) -> str:
+        return self._whole
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self._whole, Qt.TextElideMode.ElideRight, max(self.width(), 1))
+        super().setText(shown)
+        self.setToolTip(self._whole if shown != self._whole else "")
 
 
 def _plain_label(text: str) -> QLabel:

@@ -18,6 +18,7 @@ from engine.models import EventStatus, IntentV1
 
 NODE = "city_pack"
 STAGE_PROGRESS = {"cache": 4, "stale": 4, "query": 1, "download": 2, "build": 3, "done": 4}
+DOWNLOAD_EVERY_S = 0.25  # the answer arrives in many small chunks; four counts a second say enough
 
 
 async def join_city_pack(run) -> None:
@@ -31,7 +32,13 @@ async def join_city_pack(run) -> None:
         started = time.perf_counter()
         run.emitter.emit(NODE, EventStatus.started, progress=1, note=f"Finding {intent.city}'s places")
 
-        def step(found) -> None:
+        said_at = [0.0]
+
+        def step(found) -> None:  # byte counts at most every DOWNLOAD_EVERY_S: a run keeps its events
+            if found.stage == "download":
+                if found.bytes_received < 512 or time.perf_counter() - said_at[0] < DOWNLOAD_EVERY_S:
+                    return  # "0 KB received" says nothing
+                said_at[0] = time.perf_counter()
             run.emitter.emit(NODE, EventStatus.running, note=found.message, progress=STAGE_PROGRESS.get(found.stage, 2))
         outcome = await session.city_packs().ensure(_spec(session, intent.city), progress=step, cancel=run.cancel)
         name = session.use_city_pack(outcome.pack)

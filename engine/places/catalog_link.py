@@ -28,7 +28,10 @@ def catalog_with(base: Catalog, pack: CityPack, *, today: date | None = None) ->
     """``base`` plus the pack's city (and airports); the city's name in it."""
     name = city_name_for(pack, base)
     if base.has_city(name) and base.city(name).slug == pack.slug:
-        return base, name
+        joined = base.city(name).raw
+        if getattr(joined, "fetched_on", None) == pack.fetched_at.date() and joined.osm_base == pack.osm_base:
+            return base, name  # the same pack: nothing to do
+        name = joined.city  # a refreshed pack replaces the one joined before, under the same name
     city = pack_city(pack, name=name, rates_to_usd=_rates(base, today or date.today()))
     return base.extended([city], pack_airports(pack)), name
 

@@ -15,7 +15,7 @@ from engine.models import IntentV1
 from engine.pipeline.run import PlanningSession
 from engine.places.fetch import PackFetcher
 from engine.places.pack_store import PackStore
-from tests.overpass_standin import OverpassStandIn, load_lisbon
+from tests.overpass_standin import OverpassStandIn, Reply, load_lisbon
 
 TODAY = date(2026, 11, 26)
 
@@ -87,3 +87,10 @@ def test_flying_from_the_pack_citys_only_airport_names_the_origin(overpass_serve
     with pytest.raises(InputError) as caught:
         asyncio.run(session.plan(intent("Lisbon", airports=["CDG"], origin="LIS")))
     assert caught.value.field == "origin_airport" and "LIS is Lisbon's own airport" in caught.value.message
+
+
+def test_byte_counts_are_said_a_few_times_a_second_not_per_chunk(overpass_server, tmp_path) -> None:
+    overpass_server.then(Reply(drip_bytes_per_s=10_000))  # ~1.5 s in 500-byte writes
+    result = asyncio.run(session_over(tmp_path).plan(intent("Lisbon")))
+    counts = [e for e in result.events if e.node == "city_pack" and "KB received" in (e.decision_note or "")]
+    assert 2 <= len(counts) <= 10

@@ -43,3 +43,28 @@ def test_estimated_cost_lines_are_marked(qtbot, lisbon, tmp_path) -> None:
     assert not costs.values["total"].text().endswith("(est.)")
     panel.grab().save(str(tmp_path / "pack-costs.png"))
     assert (tmp_path / "pack-costs.png").stat().st_size > 1000
+
+
+def test_the_map_credits_openstreetmap_for_a_pack_city(qtbot, lisbon, tmp_path) -> None:
+    import json
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+    from widgets.map_view import MapView
+    view = MapView()
+    view.resize(900, 600)
+    try:
+        with qtbot.waitSignal(view.ready, timeout=20_000):
+            view.show()
+            view.show_itinerary(lisbon)
+
+        def attribution() -> str:
+            with qtbot.waitCallback(timeout=5_000) as callback:
+                view.page().runJavaScript("window.tripwright.state()", 0, callback)
+            return json.loads(callback.args[0])["attribution"]
+        qtbot.waitUntil(lambda: "OpenStreetMap contributors (ODbL)" in attribution(), timeout=10_000)
+        qtbot.wait(800)  # a grab right after drawing can show the previous frame
+        view.grab().save(str(tmp_path / "pack-map.png"))
+    finally:
+        view.close()
+        view.deleteLater()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
