@@ -176,7 +176,8 @@ def _amount_text(amount: Decimal) -> str:
 def run_plan(args) -> int:
     today = _today(args.today)
     outputs = Outputs.check({"--out": args.out, "--gpx": args.gpx, "--ics": args.ics, "--events": args.events},
-                            inputs={"--intent": args.intent, "--places": getattr(args, "places", None)})
+                            inputs={"--intent": args.intent, "--places": getattr(args, "places", None),
+                                    **{f"--bookings {p}": p for p in getattr(args, "bookings", None) or []}})
     session = PlanningSession(default_catalog(), today=today)
     if args.llm:
         from .llm_plan import run_plan_llm
@@ -190,6 +191,9 @@ def run_plan(args) -> int:
     if getattr(args, "places", None) is not None:
         from .saved_places_cmd import with_saved_places
         intent = with_saved_places(intent, args.places, session, verbose=verbose)
+    if getattr(args, "bookings", None):
+        from .bookings_cmd import with_bookings
+        intent = with_bookings(intent, args.bookings, session, verbose=verbose)
     check_not_past(intent, today)
     try:
         if args.save:

@@ -121,3 +121,31 @@ def test_plan_prints_each_flight_end_on_its_own_clock() -> None:
     assert done.returncode == 0, done.stderr
     assert "20:35 EDT Mon 14 Jun-09:50 CEST  N0701 JFK→CDG" in done.stdout  # left the day before
     assert "17:05 CEST-19:30 EDT  N0702 CDG→JFK" in done.stdout  # not clamped to 23:59
+
+
+BOOKINGS = Path(__file__).resolve().parents[1] / "data" / "bookings"
+
+
+def test_plan_bookings_builds_a_new_city_around_the_travellers_confirmations(tw, tmp_path) -> None:
+    out = tmp_path / "lisbon.json"
+    done = tw("-v", "plan", "--prompt", "6 days in Lisbon from 2027-06-16, flying from JFK, budget 4000 USD",
+              "--bookings", str(BOOKINGS / "tap_jfk_lis.eml"), str(BOOKINGS / "britania_microdata.eml"),
+              "--today", "2026-11-26", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "flight" in done.stderr.lower()  # -v: what each file held, codes masked
+    itin = json.loads(out.read_text())
+    acts = [a for d in itin["days"] for a in d["activities"]]
+    flights = [a for a in acts if a["kind"] == "flight"]
+    assert [a["provenance"]["data_source"] for a in flights] == ["user", "user"]
+    assert all(a["name"].startswith("TP ") for a in flights)
+    stay = [a for a in acts if a["kind"] == "lodging"]
+    assert stay and all(a["name"] == "Hotel Britania" and a["provenance"]["data_source"] == "user" for a in stay)
+    assert "flights" not in itin["cost_breakdown"]["estimated_parts"]
+
+
+def test_plan_bookings_on_other_days_is_one_line_naming_both(tw, tmp_path) -> None:
+    done = tw("plan", "--prompt", "5 days in Lisbon from 2027-06-10, flying from JFK, budget 4000 USD",
+              "--bookings", str(BOOKINGS / "tap_jfk_lis.eml"), "--today", "2026-11-26")
+    assert done.returncode == 2
+    line = one_line_error(done)
+    assert "2027-06-16" in line and "2027-06-10" in line

@@ -1,0 +1,59 @@
+"""``plan --bookings FILE...``: the traveller's confirmations (e-mails with schema.org markup,
+calendar files, PDF or text read by the configured model) as facts of the plan — the flights and
+the hotel it is built around (engine/bookings reads them, engine/planning/booked.py plans them)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from engine.errors import InputError
+from engine.models.bookings import MAX_BOOKED_FLIGHTS, Bookings
+
+
+def with_bookings(intent, paths: list[str], session, *, verbose: bool):
+    """``intent`` with the files' bookings (after any it already had)."""
+    if intent.mode != "city":
+        raise InputError("--bookings", "bookings are planned on city trips for now; on a road trip add the "
+                                       "motel as an overnight stop on the map")
+    from engine.bookings import aread_bookings
+    have = intent.bookings or Bookings()
+    flights, hotel = list(have.flights), have.hotel
+    for path in paths:
+        found = asyncio.run(aread_bookings(path, _model_client, today=session.today))
+        flights += found.bookings.flights
+        if found.bookings.hotel is not None:
+            if hotel is not None:
+                raise InputError("--bookings", f"{path}: a second hotel booking; a trip is planned around one")
+            hotel = found.bookings.hotel
+        if verbose:
+            print(f"tripwright: {found.summary()}", file=sys.stderr)
+    if len(flights) > MAX_BOOKED_FLIGHTS:
+        raise InputError("--bookings", f"{len(flights)} booked flights; a trip takes at most {MAX_BOOKED_FLIGHTS}")
+    data = intent.model_dump()
+    data["bookings"] = Bookings(flights=flights, hotel=hotel).model_dump()
+    booked = type(intent).model_validate(data)
+    _check_against_trip(booked, session)
+    return booked
+
+
+def _check_against_trip(intent, session) -> None:
+    """A booking on other days or at another city's airports is refused before anything runs."""
+    from engine.planning.booked import booked_flights, booked_lodging
+    if not session.catalog.has_city(intent.city):
+        return  # a city whose pack the run fetches: the planner checks the bookings then
+    city = session.catalog.city(intent.city)
+    booked_flights(intent, city, lambda code: session.catalog.airport(code).tz)
+    booked_lodging(intent, city)
+
+
+def _model_client():
+    """The configured model, for confirmations only a model can read; ``ModelUnavailable``
+    (which the reader turns into "enter it by hand") when there is none."""
+    from engine.llm.client import LLMClient
+    from engine.llm.config import config_from_env
+    from engine.settings import apply_env, load_settings
+
+    from .llm_plan import stored_key
+    settings = apply_env(load_settings().settings)
+    return LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))
