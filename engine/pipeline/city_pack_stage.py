@@ -57,6 +57,8 @@ def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:
     """``intent`` for a pack city (``city`` from the catalog): its canonical name, and the city's
     own airports and time zone where the intent names others (what a form or a prompt could not
     know before the pack was there). A fixture city's intent is returned as it is."""
+    if not city.raw.transit.estimated:  # a fixture city (only packs estimate fares): no import paid
+        return intent
     from engine.places.pack_city import PackCity
     if not isinstance(city.raw, PackCity):
         return intent
