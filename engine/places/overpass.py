@@ -130,7 +130,13 @@ class OverpassClient:
         self._network = network
         self._executor = executor
         executor.quiet_tools.add(TOOL)  # the caller words the failure in one line (CLI, progress panel)
-        self.url = url or overpass_url()
+        self._url = url
+
+    @property
+    def url(self) -> str:
+        """The interpreter asked: the one given, else ``TRIPWRIGHT_OVERPASS_URL`` as it is now (a
+        long-lived app session sees a changed setting)."""
+        return self._url or overpass_url()
 
     async def query(self, ql: str, progress: Progress | None = None) -> Answer:
         async with self._lock():
