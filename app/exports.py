@@ -1,4 +1,4 @@
-"""Exports from the UI: the engine's JSON / GPX / iCalendar / HTML map, and the PDF itinerary,
+"""Exports from the UI: the engine's JSON / GPX / iCalendar / KML / HTML map, and the PDF itinerary,
 chosen in a non-modal save dialog that opens in the folder of the last export.
 
 The engine renders off the GUI thread (folium's HTML map takes most of a second); the PDF is
@@ -25,7 +25,7 @@ from .ui_state import export_folder, remember
 
 @dataclass(frozen=True)
 class ExportKind:
-    key: str  # json | gpx | ics | html | pdf
+    key: str  # json | gpx | ics | kml | html | pdf
     label: str  # menu text
     suffix: str
     name_filter: str
@@ -35,11 +35,12 @@ EXPORT_KINDS = (
     ExportKind("json", "JSON itinerary\u2026", "json", "Itinerary JSON (*.json)"),
     ExportKind("gpx", "GPX (GPS devices)\u2026", "gpx", "GPX 1.1 (*.gpx)"),
     ExportKind("ics", "iCalendar\u2026", "ics", "iCalendar (*.ics)"),
+    ExportKind("kml", "KML (Google Earth, My Maps)\u2026", "kml", "KML 2.2 (*.kml)"),
     ExportKind("html", "HTML map\u2026", "html", "Standalone HTML map (*.html)"),
     ExportKind("pdf", "PDF itinerary\u2026", "pdf", "Printable PDF itinerary (*.pdf)"),
 )
 KINDS = {kind.key: kind for kind in EXPORT_KINDS}
-_ENGINE_ARGUMENT = {"json": "out", "gpx": "gpx", "ics": "ics", "html": "html"}
+_ENGINE_ARGUMENT = {"json": "out", "gpx": "gpx", "ics": "ics", "kml": "kml", "html": "html"}
 
 
 def kind_for_path(path: str | Path, fallback: str = "pdf") -> ExportKind:

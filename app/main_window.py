@@ -30,6 +30,7 @@ from .notes_service import NotesService
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .trip_controller import TripController
+from .trip_imports import TripImports
 from .trip_session import TripSession, TripVersion
 from .version_diff import describe_change
 from .welcome import examples
@@ -82,6 +83,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.notes = NotesService(self, self.notes_panel, self.notes_dock)
         self.group = GroupService(self, self.group_panel, (self.group_panel.reactions, self.itinerary_reactions))
         self.model_runs = ModelRuns(self, self.group)
+        self.imports = TripImports(self)  # File ▸ Import places/bookings…, and files dropped on the window
+        self.setAcceptDrops(True)
         self._laid_out = False
         self._warmed = False
         self.last_change = ""
@@ -130,6 +133,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         a.cancel.triggered.connect(c.cancel)
         a.export_any.triggered.connect(lambda: self.choose_export(None))
         a.import_route.triggered.connect(self.choose_route_file)
+        a.import_places.triggered.connect(self.choose_places_file)
+        a.import_bookings.triggered.connect(self.choose_bookings_file)
         a.online.toggled.connect(self.set_online)
         a.about.triggered.connect(self.show_about)
         a.settings.triggered.connect(self.open_settings)
@@ -341,8 +346,9 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.library.remember_on_close()
         self.notes.detach()  # the planning session may outlive this window and its store
         self.group.timer.stop()
-        for box in (self.replace_chooser, self.export_dialog, self.about_box, self.map_menu, self.settings_dialog,
-                    self.library.login_dialog, self.group_panel.chat.file_dialog, self.controller.place_chooser):
+        for box in (self.replace_chooser, self.export_dialog, self.import_dialog, self.about_box, self.map_menu,
+                    self.settings_dialog, self.library.login_dialog, self.group_panel.chat.file_dialog,
+                    self.controller.place_chooser):
             try:
                 if box is not None:
                     box.close()  # a visible dialog would keep the app from quitting

@@ -1,8 +1,9 @@
 """The main window's actions, menus and toolbar, with their keyboard shortcuts.
 
-File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Import route…, Sign in…, Sign out,
-Quit (Ctrl+Q). Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z), Settings… (Ctrl+,). Plan: Plan (Ctrl+R),
-Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). View: the docks, Online tiles. Help: About.
+File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Import route…, Import places…,
+Import bookings…, Sign in…, Sign out, Quit (Ctrl+Q). Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z), Settings…
+(Ctrl+,). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). View: the docks, Online tiles.
+Help: About.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class WindowActions:
     sign_in: QAction
     sign_out: QAction
     import_route: QAction
+    import_places: QAction
+    import_bookings: QAction
     examples: dict[str, QAction] = field(default_factory=dict)
     exports: dict[str, QAction] = field(default_factory=dict)
 
@@ -71,7 +74,7 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
                        tip="Plan the open trip again, keeping its edits"),
         cancel=_action(window, "&Cancel", ["Esc"], icon=P.SP_BrowserStop, tip="Stop the planning run (Esc)"),
         export_any=_action(window, "&Export\u2026", ["Ctrl+E"], icon=P.SP_DialogSaveButton,
-                           tip="Export the trip: JSON, GPX, iCalendar, HTML map or PDF (Ctrl+E)"),
+                           tip="Export the trip: JSON, GPX, iCalendar, KML, HTML map or PDF (Ctrl+E)"),
         online=_action(window, "&Online tiles", tip="Show OpenStreetMap tiles under the trip (needs a network)",
                        checkable=True),
         about=_action(window, "&About Tripwright"),
@@ -81,6 +84,12 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
         sign_out=_action(window, "Sign &out", tip="Sign out and forget this computer's remembered login"),
         import_route=_action(window, "Import &route\u2026",
                              tip="Follow a GPX or KML track on the open road trip (its ends and days stay)"),
+        import_places=_action(window, "Import &places\u2026",
+                              tip="Your saved places (My Maps KML/KMZ, Takeout GeoJSON, GPX, CSV) as must-sees of "
+                                  "the open city trip; or drop the file on the window"),
+        import_bookings=_action(window, "Import &bookings\u2026",
+                                tip="Your flight and hotel confirmations (e-mail, web page, calendar file, PDF, "
+                                    "text) planned around on the open city trip; or drop the file on the window"),
     )
     actions.sign_in.setEnabled(False)
     actions.sign_out.setEnabled(False)
@@ -105,6 +114,8 @@ def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
     for action in actions.exports.values():
         export_menu.addAction(action)
     file_menu.addAction(actions.import_route)
+    file_menu.addAction(actions.import_places)
+    file_menu.addAction(actions.import_bookings)
     file_menu.addSeparator()
     file_menu.addAction(actions.sign_in)
     file_menu.addAction(actions.sign_out)

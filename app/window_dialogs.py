@@ -1,7 +1,7 @@
 """The main window's dialogs and menus on demand: Settings, the map's "Add a stop here" menu,
-the replace chooser, export and route-import file dialogs, About. All non-modal (``open()`` or
-``show()``, never ``exec()``), kept on the window so a test can reach them. A mixin of
-:class:`app.main_window.MainWindow`."""
+the replace chooser, export and import file dialogs (route, saved places, bookings), About; and
+files dropped on the window. All non-modal (``open()`` or ``show()``, never ``exec()``), kept on
+the window so a test can reach them. A mixin of :class:`app.main_window.MainWindow`."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 from engine.errors import InputError
 
 from .exports import export_dialog
+from .import_merge import BOOKINGS_FILTER, PLACES_FILTER
 from .map_edits import town_label
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
@@ -90,18 +91,56 @@ class WindowDialogs:
             self.show_message("Plan a road trip first (its ends and days); then import a route for it to follow.",
                               "info")
             return None
+        return self._open_file("Import route", "route", ["Routes (*.gpx *.kml)", "All files (*)"],
+                               self.controller.import_route)
+
+    def choose_places_file(self) -> QFileDialog | None:
+        """File ▸ Import places: the traveller's saved places as must-sees of the open city trip."""
+        if self.imports.city_trip("places") is None:
+            return None
+        return self._open_file("Import saved places", "places", [PLACES_FILTER, "All files (*)"],
+                               self.imports.import_places)
+
+    def choose_bookings_file(self) -> QFileDialog | None:
+        """File ▸ Import bookings: flight and hotel confirmations the open city trip is planned around."""
+        if self.imports.city_trip("bookings") is None:
+            return None
+        return self._open_file("Import bookings", "bookings", [BOOKINGS_FILTER, "All files (*)"],
+                               self.imports.import_bookings)
+
+    def _open_file(self, title: str, purpose: str, filters: list[str], chosen) -> QFileDialog:
+        """A non-modal open dialog (``open()``, never ``exec()``) in the folder last used for
+        ``purpose``; ``chosen(path)`` runs when a file is picked."""
         from .ui_state import last_folder, remember_folder
 
-        dialog = QFileDialog(self, "Import route", last_folder("route"))
-        dialog.fileSelected.connect(lambda path: remember_folder("route", path))
+        dialog = QFileDialog(self, title, last_folder(purpose))
+        dialog.fileSelected.connect(lambda path: remember_folder(purpose, path))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.setNameFilters(["Routes (*.gpx *.kml)", "All files (*)"])
+        dialog.setNameFilters(filters)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the same dialog everywhere, testable offscreen
-        dialog.fileSelected.connect(self.controller.import_route)
+        dialog.fileSelected.connect(chosen)
         self.import_dialog = dialog
         dialog.open()
         return dialog
+
+    # -- files dropped on the window (saved places, bookings) ---------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        if _dropped_files(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        paths = _dropped_files(event)
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.imports.import_files(paths)  # by extension; each file read off the GUI thread
 
     def show_about(self) -> None:
         from .ui_state import app_version
@@ -115,3 +154,11 @@ class WindowDialogs:
         self.about_box = box
         box.show()
 
+
+
+def _dropped_files(event) -> list[str]:
+    """The local files a drag carries (the engine's readers say no to what they cannot read)."""
+    mime = event.mimeData()
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]

@@ -23,7 +23,12 @@ LABELS = {"prompt": "Prompt", "city": "City", "start": "Start", "days": "Days", 
           "airports": "Destination airports", "budget": "Budget", "currency": "Currency", "themes": "Themes",
           "origin": "Origin", "terminus": "Terminus", "route": "Route", "road_days": "Days", "road_start": "Start",
           "trip_type": "Trip", "max_daily_miles": "Max miles a day", "corridor": "Corridor width",
-          "stops": "Stops", "form": "Form"}
+          "stops": "Stops", "form": "Form",
+          # "I already have" (widgets/intent_bookings.py)
+          "out_flight": "Flight there", "out_airports": "Flight there's airports", "out_times": "Flight there's times",
+          "back_flight": "Flight back", "back_airports": "Flight back's airports", "back_times": "Flight back's times",
+          "hotel_name": "Hotel", "hotel_dates": "Hotel nights", "hotel_geo": "Hotel location",
+          "hotel_code": "Hotel confirmation", "hotel_price": "Hotel price"}
 # Engine field paths (parsers and pydantic) → the form field that shows the error.
 CITY_FIELDS = {"city": "city", "date_window": "days", "start": "start", "budget_usd_cents": "budget",
                "budget": "budget", "airports": "airports", "origin_airport": "origin_airport",

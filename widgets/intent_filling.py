@@ -118,20 +118,23 @@ class IntentFilling:
         self.budget_spin.setValue(intent.budget_usd_cents / 100)
         self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
         self.redeye_check.setChecked(intent.prefs.avoid_overnight)
-        self._carried = intent if intent.prefs.locked_slots else None
+        self._show_bookings(intent.bookings, intent.airports, (intent.city, intent.date_window))  # "I already have"
+        self._carried = intent if intent.prefs.locked_slots or intent.prefs.must_see else None
 
     def _carry_hidden(self, intent: IntentV1 | RoadTripIntent) -> IntentV1 | RoadTripIntent:
         """What the shown version has and the form has no field for, sent again while it is the
-        same trip: a city trip's locked slots (same city and dates); a road trip's visits, removed
-        stops and imported track (same ends)."""
+        same trip: a city trip's saved places (same city) and locked slots (same city and dates); a
+        road trip's visits, removed stops and imported track (same ends)."""
         carried = getattr(self, "_carried", None)
         if carried is None or carried.mode != intent.mode:
             return intent
         if intent.mode == "city":
-            if (carried.city, carried.date_window) != (intent.city, intent.date_window):
+            if carried.city != intent.city:
                 return intent
-            return intent.model_copy(update={"prefs": intent.prefs.model_copy(
-                update={"locked_slots": carried.prefs.locked_slots})})
+            kept = {"must_see": carried.prefs.must_see}
+            if carried.date_window == intent.date_window:
+                kept["locked_slots"] = carried.prefs.locked_slots
+            return intent.model_copy(update={"prefs": intent.prefs.model_copy(update=kept)})
         if (carried.origin, carried.terminus) != (intent.origin, intent.terminus):
             return intent
         hidden = {k: getattr(carried, k) for k in ("visits", "skip_stops", "route_track", "route_track_name")}

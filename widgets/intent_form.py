@@ -25,6 +25,7 @@ from engine.intake.vocabulary import THEMES
 from engine.models import MAX_CITY_DAYS, MIN_CITY_DAYS, IntentV1, RoadTripIntent
 
 from . import formatting as fmt
+from .intent_bookings import IntentBookings
 from .intent_city import IntentCity
 from .intent_filling import CURRENCIES, IntentFilling
 from .intent_fields import (CITY_FIELDS, IATA_HEAD, ROAD_FIELDS, FieldErrors, combo, date_edit, hbox, page,
@@ -32,8 +33,9 @@ from .intent_fields import (CITY_FIELDS, IATA_HEAD, ROAD_FIELDS, FieldErrors, co
 
 FxToUsd = Callable[[Decimal, str], int]
 NO_ROUTE = "(none \u2014 direct)"
-class IntentForm(IntentCity, IntentFilling, QWidget):
+class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
     plan_requested = Signal(object)  # IntentV1 | RoadTripIntent
+    bookings_opened = Signal()  # "I already have" opened: the app may load the world's airports (off this thread)
     MODE_CITY, MODE_ROAD = 0, 1
 
     def __init__(self, catalog: Catalog, routes: Mapping[str, object], *, home_airport: str | None = None,
@@ -60,6 +62,12 @@ class IntentForm(IntentCity, IntentFilling, QWidget):
         self.tabs.addTab(self._city_tab(), "City trip")
         self.tabs.addTab(self._road_tab(), "Road trip")
         body.addWidget(self.tabs)
+        self.bookings_box = self._bookings_box()  # "I already have": a city trip's booked flights and hotel
+        body.addWidget(self.bookings_box)
+        self.tabs.currentChanged.connect(lambda index: self.bookings_box.setVisible(index == self.MODE_CITY))
+        for signal in (self.start_edit.dateChanged, self.days_spin.valueChanged):
+            signal.connect(self._follow_trip_dates)
+        self._follow_trip_dates()
         body.addWidget(self._preferences_box())
         body.addStretch(1)
         scroll = QScrollArea()
@@ -233,6 +241,7 @@ class IntentForm(IntentCity, IntentFilling, QWidget):
         self._show_miles(self.corridor_spin, 50)
         self.stops_edit.clear()
         self._set_preferences([], False, 1)
+        self._show_bookings(None, [])
         self.set_mode("city")
 
     # -- distances (the user's unit on screen, miles in the intent) ---------------------------
@@ -298,14 +307,18 @@ class IntentForm(IntentCity, IntentFilling, QWidget):
         if target is None:
             return None, errors
         city, airports, tz = target
+        bookings = self._booked(errors)
         data = {"city": city, "budget_usd_cents": budget if budget is not None else 1,
                 "date_window": {"start": start, "end": start + timedelta(days=self.days_spin.value() - 1),
                                 "tz": tz},
                 "airports": airports, "origin_airport": origin or "XXX",
                 "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked(),
                           "avoid_overnight": self.redeye_check.isChecked()},
-                "travellers": self.travellers_spin.value()}
-        return self._validate(IntentV1, data, CITY_FIELDS, errors)
+                "travellers": self.travellers_spin.value(), "bookings": bookings}
+        intent, errors = self._validate(IntentV1, data, CITY_FIELDS, errors)
+        if intent is not None:
+            self._check_booked(intent, errors)  # a flight on another day, at another city's airport
+        return (None, errors) if errors else (intent, [])
 
     def _road_intent(self) -> tuple[RoadTripIntent | None, list[tuple[str, str]]]:
         stops = [s.strip() for s in self.stops_edit.toPlainText().splitlines() if s.strip()]

@@ -23,6 +23,11 @@ RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 LOW_MARK = "low conf."  # short: the Marks column shares a narrow dock; the tooltip says why
 
 
+def is_booked(activity: Activity) -> bool:
+    """A flight or stay the traveller booked (engine/planning/booked.py stamps them "bookings")."""
+    return activity.provenance is not None and activity.provenance.tool == "bookings"
+
+
 def kind_tag(activity: Activity, road_trip: bool) -> str:
     if road_trip and activity.kind is ChoiceKind.transit:
         return "Arrive" if activity.role == "arrival" else "Drive"
@@ -215,9 +220,19 @@ class ItineraryModel(QStandardItemModel):
         if col == self.COL_NAME:
             return activity.name
         if col == self.COL_COST:
+            if not activity.cost_usd_cents and self._paid(activity):
+                return "paid"  # the traveller's, not counted in the budget (its notes say so)
             return fmt.money(activity.cost_usd_cents, blank_zero=True)
         marks = (["locked"] if activity.locked else []) + ([LOW_MARK] if activity.confidence == "low" else [])
         return " \u00b7 ".join(marks)
+
+    def _paid(self, activity: Activity) -> bool:
+        bookings = getattr(self._itinerary.intent, "bookings", None) if is_booked(activity) else None
+        if bookings is None:
+            return False
+        if activity.kind is ChoiceKind.lodging:  # said on check-in, where a stay's price is
+            return activity.role == "checkin" and bookings.hotel is not None and bookings.hotel.paid
+        return any(f.paid and activity.name.startswith(f.flight_number) for f in bookings.flights)
 
     @staticmethod
     def _activity_tooltip(activity: Activity, when: str) -> str:

@@ -27,6 +27,7 @@ from PySide6.QtCore import QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage
 from PySide6.QtWebEngineWidgets import QWebEngineView
+from PySide6.QtWidgets import QWidget
 
 from engine.models import ItineraryV1
 
@@ -181,7 +182,16 @@ class MapView(QWebEngineView):
         self.bridge.tiles_failed_received.connect(self.tiles_failed)
         self.bridge.drawn_received.connect(self._on_drawn)
         self.loadStarted.connect(self._on_load_started)
+        self.loadFinished.connect(self._refuse_drops)
         self.setHtml(map_page_html(), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
+        self._refuse_drops()
+
+    def _refuse_drops(self, *_args) -> None:
+        """Files dropped on the map are the window's (the app imports saved places and bookings):
+        neither the view nor the page's render widget takes a drop (the page would try to open
+        the file, a navigation it refuses)."""
+        for widget in (self, *self.findChildren(QWidget)):
+            widget.setAcceptDrops(False)
 
     # -- public API ---------------------------------------------------------------------------
     @property

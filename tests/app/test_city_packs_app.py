@@ -247,8 +247,8 @@ def test_settings_lists_refreshes_and_deletes_the_cached_cities(qtbot, make_wind
     assert not section.refresh_button.isEnabled()  # nothing chosen yet
     shot(dialog, tmp_path, "settings_cities_stale")
     section.list.setCurrentItem(section.list.topLevelItem(0))
-    note = dialog.key_note  # the section's rows did not squeeze the notes above them
-    assert note.height() >= note.heightForWidth(note.width()) - 1
+    note = dialog.key_note  # the section's rows did not squeeze the notes above them (once laid out)
+    qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()) - 1, timeout=3_000)
     (label, places, size, fetched), = section_rows(section)
     entry = PackStore().entries()[0]
     assert (label, places) == ("Lisbon, PT", f"{entry.places:,}")

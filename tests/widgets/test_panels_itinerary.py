@@ -306,3 +306,21 @@ def test_the_panel_shows_distances_in_the_chosen_unit_and_switches_in_place(qtbo
     with pytest.raises(ValueError):
         panel.set_distance_unit("leagues")
     assert panel.distance_unit == "mi"
+
+
+def test_a_paid_booking_says_paid_where_its_price_would_be(qapp):
+    """Issue 21: the traveller's own bookings. A paid hotel costs the budget nothing: its check-in
+    row says "paid" rather than showing an empty price; a priced booked flight shows its price."""
+    from engine.models import IntentV1
+    from tests.widgets.test_intent_bookings import BACK, HOTEL, OUT
+    session = PlanningSession(today=TODAY)
+    intent = intent_from_prompt(PARIS.replace("2020", "4000"), session, None)
+    booked = IntentV1.model_validate(intent.model_dump() | {"bookings": {"flights": [OUT, BACK], "hotel": HOTEL}})
+    result = asyncio.run(session.plan(booked))
+    assert result.status == "completed", result.failure
+    model = ItineraryModel()
+    model.set_itinerary(result.itinerary)
+    rows = {(a.kind.value, a.role): a for d in result.itinerary.days for a in d.activities}
+    cost = {key: model.activity_index(a.id, ItineraryModel.COL_COST).data() for key, a in rows.items()}
+    assert cost[("lodging", "checkin")] == "paid" and cost[("lodging", "checkout")] == ""
+    assert cost[("flight", "arrival")] == "$612.00"

@@ -1,0 +1,183 @@
+"""File ▸ Import places… / Import bookings… and files dropped on the window (issue 21 in the app):
+the traveller's saved places become must-sees of the shown city trip, their confirmations its
+booked flights and hotel, and the trip is re-planned as a new version through the controller —
+as a map edit is.
+
+Files are read off the GUI thread: saved places in a worker thread (``asyncio.to_thread``),
+bookings on the planner's engine loop, where the configured model lives when a PDF or a text
+confirmation needs one. What the file held is one line in the message bar (the importer's
+``summary()``); anything wrong is one line too, and the trip stays as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer
+from qasync import asyncSlot
+
+from engine.errors import InputError, TripwrightError, one_line
+
+from .import_merge import (BOOKINGS_SUFFIXES, PLACES_SUFFIXES, HotelNeedsPlace, add_saved_places, kind_of,
+                           read_bookings_into)
+from .trip_session import TripVersion
+
+WHAT = {"places": "saved places", "bookings": "bookings"}
+
+
+class TripImports(QObject):
+    def __init__(self, window) -> None:  # noqa: ANN001
+        super().__init__(window)
+        self.w = window
+        self.last_line = ""  # the last import's message-bar line (tests and the bench read it)
+        self.airports_ready: asyncio.Future | None = None
+        window.intent_form.bookings_opened.connect(self.warm_airports)
+
+    # -- entry points ----------------------------------------------------------------------------
+    @asyncSlot(list)
+    async def import_files(self, paths: list[str]) -> TripVersion | None:
+        """Dropped files, one after another, each by its extension; the last new version."""
+        version = None
+        for path in paths:
+            kind = kind_of(path)
+            if kind is None:
+                self._error(f"{Path(path).name} is neither saved places ({', '.join(PLACES_SUFFIXES)}) nor a "
+                            f"booking confirmation ({', '.join(BOOKINGS_SUFFIXES)}).")
+                continue
+            done = await (self._places(path) if kind == "places" else self._bookings(path))
+            version = done or version
+        return version
+
+    @asyncSlot(str)
+    async def import_places(self, path: str) -> TripVersion | None:
+        return await self._places(path)
+
+    @asyncSlot(str)
+    async def import_bookings(self, path: str) -> TripVersion | None:
+        return await self._bookings(path)
+
+    def warm_airports(self) -> None:
+        """The world's scheduled airports (OurAirports, ~0.5 s to read, once per process) loaded in a
+        worker thread when the form's "I already have" opens: the form then finds a typed code's
+        zone (EWR, not a fixture airport) at once instead of reading them on the GUI thread."""
+        if self.airports_ready is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the window is being built before the loop runs: once it does
+            QTimer.singleShot(0, self.warm_airports)
+            return
+        from engine.places.airports import airport_info
+        self.airports_ready = loop.run_in_executor(None, airport_info, "JFK")
+
+    # -- the flows -------------------------------------------------------------------------------
+    async def _places(self, path: str) -> TripVersion | None:
+        version = self.city_trip("places")
+        if version is None:
+            return None
+        name = Path(path).name
+        self.w.show_status(f"Reading {name}\u2026")
+        catalog = self.w.planning.catalog
+        try:
+            added = await asyncio.to_thread(add_saved_places, version.intent, path, catalog)
+        except (TripwrightError, OSError, ValueError) as exc:
+            return self._error(f"Could not import the places in {name}: {_reason(exc)}")
+        if not self._still_shown(version, name):
+            return None
+        city = version.intent.city
+        line = f"{name}: {added.summary}; {added.matched} matched to {city}'s places" + \
+            (f" ({added.unmatched_note})" if added.unmatched_note else "")
+        if added.added == 0:
+            self._say(f"{line}; every one is already in the plan: nothing to re-plan.", status=True)
+            return version
+        plural = "s" if added.added != 1 else ""
+        done = await self.w.controller.run(added.intent, description=f"Added {added.added} saved place{plural} "
+                                                                     f"from {name}")
+        if done is not None:
+            self._say(f"{line}; planned as {self.w.trip.label()}.")
+        return done
+
+    async def _bookings(self, path: str) -> TripVersion | None:
+        version = self.city_trip("bookings")
+        if version is None:
+            return None
+        name = Path(path).name
+        self.w.show_status(f"Reading {name}\u2026")
+        service = self.w.controller.service
+        try:  # on the engine loop: a PDF or text confirmation is read by the configured model
+            intent, found = await service.on_engine(read_bookings_into(
+                version.intent, path, self.w.model_runs.client, self.w.planning))
+        except HotelNeedsPlace as exc:
+            return self._complete_in_form(exc.intent, name) if self._still_shown(version, name) else None
+        except (TripwrightError, OSError, ValueError) as exc:
+            return self._error(f"Could not add the bookings in {name}: {_reason(exc)}")
+        if not self._still_shown(version, name):
+            return None
+        line = f"{name}: {found.summary()}"
+        if intent == version.intent:
+            self._say(f"{line}; already in the plan: nothing to re-plan.", status=True)
+            return version
+        done = await self.w.controller.run(intent, description=f"Added the bookings in {name}")
+        if done is not None:
+            self._say(f"{line}; planned as {self.w.trip.label()}.")
+        return done
+
+    def _complete_in_form(self, intent, name: str) -> None:
+        """A hotel booked by address only: the form shows the file's bookings with the hotel's
+        "Where" asked for inline; planning waits for the traveller's Plan."""
+        form = self.w.intent_form
+        form.set_intent(intent)
+        try:
+            form.current_intent()  # shows the missing coordinates under "Where"
+        except InputError:
+            pass
+        self.w.show_form()
+        hotel = intent.bookings.hotel.name
+        self.last_line = (f"{name}: {hotel} is booked by its address only: add its coordinates in the trip form's "
+                          "\u201cI already have\u201d (Where), then Plan.")
+        self.w.show_message(self.last_line, "warning")
+        return None
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def city_trip(self, kind: str) -> TripVersion | None:
+        """The shown city trip, or None with a message saying what to do first."""
+        version = self.w.trip.current
+        what = WHAT[kind]
+        if version is None:
+            self.w.show_message(f"Plan a city trip first (its city and days); then import {what} for it.", "info")
+            return None
+        if version.mode != "city":
+            hint = ("add them on the map as places to visit (click the map: Add a stop here)" if kind == "places"
+                    else "add the motel as an overnight stop on the map")
+            self.w.show_message(f"{what.capitalize()} are planned on city trips; on a road trip {hint}.", "info")
+            return None
+        return version
+
+    def _still_shown(self, version: TripVersion, name: str) -> bool:
+        if self.w.trip.current is version:
+            return True
+        self.w.show_message(f"Another version was shown while {name} was read: nothing was added. Import it "
+                            "again to add it to the trip now shown.", "info")
+        return False
+
+    def _say(self, line: str, *, status: bool = False) -> None:
+        """The import's line in the message bar; the status bar keeps what the new version changed
+        (``status``: nothing was planned, the line goes there too)."""
+        self.last_line = line
+        if status:
+            self.w.show_message(line, "info")
+        else:
+            self.w.message_bar.show_message(line, "info")
+
+    def _error(self, line: str) -> None:
+        self.last_line = line
+        self.w.show_message(line, "error")
+        return None
+
+
+def _reason(exc: BaseException) -> str:
+    """The engine's one line, without the field path it names for the CLI ("bookings.flights[0]: …")."""
+    if isinstance(exc, InputError):
+        return " ".join(exc.message.split())
+    return one_line(exc)
