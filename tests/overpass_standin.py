@@ -21,6 +21,7 @@ from __future__ import annotations
 import gzip as gzip_codec
 import html
 import json
+import math
 import re
 import threading
 import time
@@ -82,6 +83,9 @@ class OverpassStandIn:
     def __init__(self, elements: list[dict] = (), *, timestamp_osm_base: str = "2026-11-20T10:00:00Z",
                  gzip: bool = False) -> None:
         self.elements = [_checked(e) for e in elements]
+        self._grid: dict[tuple[int, int], list[dict]] = {}  # 1° cells: a statement's box reads only its cells
+        for e in self.elements:
+            self._grid.setdefault(_grid_cell(*_position(e)), []).append(e)
         self.timestamp_osm_base = timestamp_osm_base
         self.gzip = gzip
         self.seen: list[Seen] = []
@@ -137,8 +141,18 @@ class OverpassStandIn:
                 "elements": elements}
 
     def _select(self, statements: list["Statement"], bbox: tuple | None) -> list[dict]:
-        found = {(e["type"], e["id"]): e for s in statements for e in self.elements if s.matches(e, bbox)}
+        found = {(e["type"], e["id"]): e for s in statements for e in self._near(s.bbox or bbox)
+                 if s.matches(e, bbox)}
         return sorted(found.values(), key=lambda e: (TYPE_ORDER[e["type"]], e["id"]))
+
+    def _near(self, box: tuple | None) -> list[dict]:
+        """The elements that can lie in ``box`` (all of them without one, or across the antimeridian):
+        the same answer as scanning everything, for the many-box corridor queries of road trips."""
+        if box is None or box[1] > box[3]:
+            return self.elements
+        s, w = _grid_cell(box[0], box[1])
+        n, e = _grid_cell(box[2], box[3])
+        return [el for a in range(s, n + 1) for b in range(w, e + 1) for el in self._grid.get((a, b), ())]
 
     # -- HTTP ----------------------------------------------------------------------------------
     def _serve(self, h: BaseHTTPRequestHandler, method: str) -> None:
@@ -224,6 +238,14 @@ def _checked(e: dict) -> dict:
     return e
 
 
+def _position(e: dict) -> tuple[float, float]:
+    return (e["lat"], e["lon"]) if e["type"] == "node" else (e["center"]["lat"], e["center"]["lon"])
+
+
+def _grid_cell(lat: float, lon: float) -> tuple[int, int]:
+    return math.floor(lat), math.floor(lon)
+
+
 def error_page(message: str) -> bytes:
     """The page Overpass sends with a 400/429/504 (trimmed of its static-error preamble)."""
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -278,7 +300,7 @@ class Statement:
         if e["type"] not in self.types:
             return False
         box = self.bbox or global_bbox
-        lat, lon = (e["lat"], e["lon"]) if e["type"] == "node" else (e["center"]["lat"], e["center"]["lon"])
+        lat, lon = _position(e)
         if box and not in_bbox(lat, lon, box):
             return False
         tags = e.get("tags") or {}

@@ -14,6 +14,7 @@ from engine.errors import InfeasiblePlan, ModelOutputError, PlanCancelled, Tripw
 from engine.models import Citation, EventStatus, PlanFailure, RoadTripIntent
 from engine.roadtrip.invariants import verify_road_plan
 from engine.roadtrip.itinerary import road_itinerary, validation_report
+from engine.roadtrip.osm_stops import CORRIDOR_DATA
 from engine.roadtrip.planner import plan_road_trip
 from engine.verify import blocking
 
@@ -33,11 +34,13 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     trace_id = trace_id or uuid.uuid4().hex
     emitter = EventEmitter(trace_id, run_id, on_event, session.take_early_events())
     waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
+    corridor_data = CORRIDOR_DATA.set(None)  # the run's own OpenStreetMap cells, set once fetched
     try:
         result = await _run_road_trip(session, intent, emitter, cancel, run_id, trace_id, drafter)
         result.cost_usd = drafter_cost(drafter)
         return result
     finally:
+        CORRIDOR_DATA.reset(corridor_data)
         NETWORK_WAIT.reset(waiting)
 
 
@@ -52,15 +55,20 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
                  note=f"{intent.origin} → {intent.terminus}, {intent.days} days", progress=5)
     try:
         geocoder, degraded = await _geocoder(session, intent)
+        osm = await _corridor_sights(session, intent, geocoder, emitter, cancel)
+        if osm is not None:  # the plan depends on which cells OpenStreetMap gave, and when
+            key = digest([key, osm.digest, osm.offline, osm.failure])
+            CORRIDOR_DATA.set(osm)
         if drafter is None:
-            plan = await _node(session, emitter, cancel, "planner", key, lambda: plan_road_trip(intent, geocoder),
+            plan = await _node(session, emitter, cancel, "planner", key,
+                               lambda: plan_road_trip(intent, geocoder, osm=osm),
                                30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
         else:
             from .road_draft import drafted_road_plan
             plan = await drafted_road_plan(session, emitter, cancel, intent, geocoder, drafter, key, checkpoints)
             # later nodes are memoised by what was planned, not by the intent alone
             key = digest([key, [(d.anchor.name, [s.id for s in d.stops]) for d in plan.days]])
-        plan, routing_degraded = await _drive_routes(session, intent, geocoder, plan, emitter, cancel, key)
+        plan, routing_degraded = await _drive_routes(session, intent, geocoder, plan, emitter, cancel, key, osm)
         degraded = [*degraded, *routing_degraded]
         if any(d.drive_source != "estimated" for d in plan.days):  # later nodes are memoised on what was routed
             key = digest({"intent": key, "drives": [(d.anchor.name, d.drive_source, d.drive_miles) for d in plan.days]})
@@ -135,7 +143,7 @@ MAX_ROUTING_ROUNDS = 3  # route, re-plan without unreachable nights / on real mi
 
 
 async def _drive_routes(session, intent: RoadTripIntent, geocoder, plan, emitter: EventEmitter, cancel: CancelToken,
-                        key: str):
+                        key: str, osm=None):
     """Real road miles, hours and geometry per day from ``TRIPWRIGHT_ROUTING_URL`` (nothing to do
     when it is unset or the session is offline); nights no road reaches are planned again without
     them, and days the real roads put over the cap are planned again on the real road factor."""
@@ -162,9 +170,44 @@ async def _drive_routes(session, intent: RoadTripIntent, geocoder, plan, emitter
         avoid, pieces = avoid | {p.point for p in bad}, road_pieces(plan, routes) if long_days else pieces
         again = digest({"intent": key, "avoid": sorted(avoid), "pieces": [[round(v, 3) for v in p] for p in pieces]})
         plan = await _node(session, emitter, cancel, "planner", again,
-                           lambda: plan_road_trip(intent, geocoder, avoid=avoid, road_pieces=pieces), 30,
+                           lambda: plan_road_trip(intent, geocoder, avoid=avoid, road_pieces=pieces, osm=osm), 30,
                            lambda p: f"re-planned on the real roads: {len(p.days)} overnight stops")
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+CORRIDOR_NODE = "corridor_sights"
+
+
+async def _corridor_sights(session, intent: RoadTripIntent, geocoder, emitter: EventEmitter, cancel: CancelToken):
+    """The corridor's OpenStreetMap cells (issue 20), before the planner runs: cached ones read,
+    missing ones fetched through the session's executor when online (at most six queries); None
+    when the trip's ends do not resolve (the planner then says why). No OpenStreetMap data keeps
+    the plan as it was without it (no degraded tool either): each day's note says why ("offline:
+    sights limited to the shipped data", "OpenStreetMap unavailable (…)"), and so does this node's
+    event when a fetch failed. Offline with nothing cached, the node says nothing."""
+    from engine.places.corridor import ChunkStore, CorridorFetcher
+    from engine.roadtrip.osm_stops import BAND_MILES, trip_outline
+    points = trip_outline(intent, geocoder)
+    if points is None:
+        return None
+    network = session.toolbox.network
+    started = time.perf_counter()
+    with structlog.contextvars.bound_contextvars(node=CORRIDOR_NODE):
+        fetcher = CorridorFetcher(ChunkStore(), network, session.toolbox.executor)
+        if not network.offline():
+            emitter.emit(CORRIDOR_NODE, EventStatus.started, progress=8, note="Sights and beds along the way")
+
+        def said(text: str) -> None:
+            emitter.emit(CORRIDOR_NODE, EventStatus.running, progress=9, note=text)
+        data = await fetcher.ensure(points, band_miles=BAND_MILES, progress=said, cancel=cancel)
+    if data.cells or data.queries or data.failure:
+        where = f"{len(data.cells)} of {len(data.wanted)} corridor cells ({data.cached} cached, {data.queries} queries)"
+        why = f"; OpenStreetMap unavailable: {data.failure}" if data.failure else ""
+        emitter.emit(CORRIDOR_NODE, EventStatus.completed, progress=10, cache_hit=data.queries == 0,
+                     duration_ms=int((time.perf_counter() - started) * 1000),
+                     note=f"{len(data.sights)} sights and {len(data.beds)} places to stay from OpenStreetMap; "
+                          f"{where}{why}")
+    return data
 
 
 async def _geocoder(session, intent: RoadTripIntent):

@@ -42,14 +42,40 @@ FOOD_TAGS = {("amenity", "restaurant"): "restaurant", ("amenity", "cafe"): "cafe
 BED_TAGS = {("tourism", "hotel"): "hotel", ("tourism", "guest_house"): "guest_house",
             ("tourism", "hostel"): "hostel", ("tourism", "apartment"): "apartment"}
 
+# Road trips (issue 20 §1–2) read their own table: what a driver stops for along a corridor —
+# parks and monuments, waterfalls, peaks, arches and beaches, museums, historic sites — and where a
+# driver sleeps (motels and camp sites too). City packs never read it (``road=False``).
+ROAD_SIGHT_TAGS: dict[tuple[str, str], tuple[str, tuple[str, ...], bool | None, int]] = {
+    ("boundary", "national_park"): ("park", ("nature", "outdoor"), False, 180),
+    ("boundary", "protected_area"): ("park", ("nature", "outdoor"), False, 120),
+    ("leisure", "nature_reserve"): ("park", ("nature", "outdoor"), False, 90),
+    ("natural", "waterfall"): ("landmark", ("nature", "views"), False, 45),
+    ("natural", "arch"): ("landmark", ("nature", "views"), False, 60),
+    ("natural", "peak"): ("landmark", ("nature", "views"), False, 45),
+    ("natural", "beach"): ("park", ("beach", "outdoor"), False, 60),
+    **{kv: v for kv, v in SIGHT_TAGS.items() if kv[0] in ("tourism", "historic")},
+    ("amenity", "place_of_worship"): SIGHT_TAGS[("amenity", "place_of_worship")],
+}
+ROAD_BED_TAGS = {**{kv: v for kv, v in BED_TAGS.items() if kv != ("tourism", "apartment")},
+                 ("tourism", "motel"): "motel", ("tourism", "camp_site"): "camp_site"}
+# A protected area is a sight when it is a park or monument people visit: IUCN class 2 (national
+# park), 3 (natural monument) or 5 (protected landscape), or a designation/title that says so.
+ROAD_PROTECT_CLASSES = {"2", "3", "5"}
+ROAD_PARK_WORDS = ("national park", "state park", "national monument", "national_park", "state_park",
+                   "national_monument", "state historic park", "state_historic_park", "state beach",
+                   "state natural reserve", "national seashore", "national recreation area")
+
 # Places with no gate: without an opening_hours tag they are open whenever one can stand there.
 ALWAYS_OPEN_WHEN_UNTAGGED = {("tourism", "viewpoint"), ("historic", "monument"), ("historic", "memorial"),
                              ("place", "square"), ("historic", "ruins")}
+ROAD_ALWAYS_OPEN = {("natural", "waterfall"), ("natural", "arch"), ("natural", "peak"), ("natural", "beach")}
 DROPPED_ACCESS = {"no", "private"}
 LIFECYCLE_PREFIXES = ("disused:", "abandoned:", "demolished:", "razed:", "removed:", "was:")
 KEPT_TAGS = ("name", "name:en", "opening_hours", "wikidata", "wikipedia", "website", "fee", "charge",
              "stars", "cuisine", "wheelchair", "indoor", "building", "check_in", "check_out", "access",
              "addr:street", "addr:housenumber", "heritage", "artwork_type")
+ROAD_KEPT_TAGS = (*KEPT_TAGS, "tourism", "historic", "natural", "protect_class", "designation",
+                  "protection_title", "ele", "description")
 KID_UNFRIENDLY_CUISINE = {"wine_bar", "bar", "pub"}
 THEME_WORDS_IN_TAGS = {"art": ("art",), "science": ("science", "technology"), "history": ("history",)}
 
@@ -71,11 +97,19 @@ class Reading:
         return (self.key, self.value) in ALWAYS_OPEN_WHEN_UNTAGGED or (
             self.venue_type == "park" and self.value in ("park", "garden", "nature_reserve"))
 
+    @property
+    def road_always_open_untagged(self) -> bool:
+        """Road trips: also a waterfall, an arch, a peak, a beach or a park with no gate."""
+        return self.always_open_untagged or (self.key, self.value) in ROAD_ALWAYS_OPEN or self.key == "boundary"
 
-def read_tags(tags: dict[str, str]) -> Reading | None:
-    """The element's reading, or None when a traveller should never be sent there."""
+
+def read_tags(tags: dict[str, str], *, road: bool = False) -> Reading | None:
+    """The element's reading, or None when a traveller should never be sent there. ``road``:
+    the road-trip table (sights along a corridor and beds for a driver; no food)."""
     if not tags.get("name") or dropped(tags):
         return None
+    if road:
+        return _road_reading(tags)
     for key, value in BED_TAGS:
         if tags.get(key) == value:
             return Reading("bed", key, value, venue_type="other", indoor=True)
@@ -97,6 +131,35 @@ def _sight(tags: dict[str, str]) -> Reading | None:
         return None
     venue_type, themes, indoor, minutes = SIGHT_TAGS[(key, value)]
     return Reading("sight", key, value, venue_type, _themes(themes, tags), _indoor(indoor, tags), minutes)
+
+
+def _road_reading(tags: dict[str, str]) -> Reading | None:
+    for (key, value), kind in ROAD_BED_TAGS.items():
+        if tags.get(key) == value:
+            return Reading("bed", key, value, venue_type=kind, indoor=value != "camp_site")
+    found = [(k, v) for k, v in ROAD_SIGHT_TAGS if tags.get(k) == v]
+    specific = [kv for kv in found if kv != ("tourism", "attraction")]
+    for key, value in [*specific, *(kv for kv in found if kv not in specific)]:  # an attraction last
+        if _road_worthy(key, value, tags):
+            venue_type, themes, indoor, minutes = ROAD_SIGHT_TAGS[(key, value)]
+            return Reading("sight", key, value, venue_type, _themes(themes, tags), _indoor(indoor, tags), minutes)
+    return None
+
+
+def _road_worthy(key: str, value: str, tags: dict[str, str]) -> bool:
+    """What is worth a stop on a drive: a protected area only when it is a park or monument, a
+    peak, a memorial or a place of worship only when it is known (Wikidata, a tourism tag)."""
+    known = bool(tags.get("wikidata") or tags.get("wikipedia"))
+    if (key, value) == ("boundary", "protected_area"):
+        said = " ".join(tags.get(k, "") for k in ("designation", "protection_title")).lower()
+        return tags.get("protect_class", "") in ROAD_PROTECT_CLASSES or any(w in said for w in ROAD_PARK_WORDS)
+    if (key, value) == ("leisure", "nature_reserve"):
+        return known or bool(tags.get("tourism"))
+    if (key, value) == ("natural", "peak"):
+        return known or bool(tags.get("tourism"))
+    if (key, value) in (("historic", "memorial"), ("amenity", "place_of_worship")):
+        return known or bool(tags.get("tourism") or tags.get("heritage"))
+    return True
 
 
 def dropped(tags: dict[str, str]) -> bool:
@@ -131,9 +194,9 @@ def _indoor(default: bool | None, tags: dict[str, str]) -> bool | None:
     return default
 
 
-def kept_tags(tags: dict[str, str]) -> dict[str, str]:
+def kept_tags(tags: dict[str, str], *, road: bool = False) -> dict[str, str]:
     """The tags the pack keeps of an element: what planning, ranking and the traveller read."""
-    return {k: str(tags[k])[:255] for k in KEPT_TAGS if k in tags}
+    return {k: str(tags[k])[:255] for k in (ROAD_KEPT_TAGS if road else KEPT_TAGS) if k in tags}
 
 
 def stars_of(tags: dict[str, str]) -> int | None:

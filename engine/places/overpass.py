@@ -42,6 +42,33 @@ SIGHT_STATEMENTS = (
 FOOD_STATEMENTS = ('nwr["amenity"~"^(restaurant|cafe|food_court)$"]["name"]',)
 BED_STATEMENTS = ('nwr["tourism"~"^(hotel|guest_house|hostel|apartment)$"]["name"]',)
 
+# Road trips (issue 20): one query per group of corridor boxes, each box with its own three capped
+# groups — the well-known sights (parks, monuments, anything with a Wikidata entry), the other
+# sights, the beds — so a dense box can cut only its own lesser sights. ``osm_tags.read_tags(road=True)``
+# reads exactly these tags.
+ROAD_SERVER_TIMEOUT_S = 60
+ROAD_LIMITS = {"major": 1000, "sight": 2000, "bed": 1500}  # per box
+ROAD_MAJOR_STATEMENTS = (
+    'nwr["boundary"="national_park"]["name"]',
+    'nwr["boundary"="protected_area"]["name"]["protect_class"~"^(2|3|5)$"]',
+    'nwr["boundary"="protected_area"]["name"]["designation"~"(national|state)_(park|monument|historic_park|beach)"]',
+    'nwr["boundary"="protected_area"]["name"]["protection_title"~"(National|State) '
+    '(Park|Monument|Historic Park|Beach|Natural Reserve|Seashore|Recreation Area)",i]',
+    *(s + f'["{known}"]' for known in ("wikidata", "wikipedia") for s in (
+        'nwr["leisure"="nature_reserve"]["name"]',
+        'nwr["natural"~"^(peak|arch)$"]["name"]',
+        'nwr["tourism"~"^(museum|gallery|zoo|aquarium|viewpoint|attraction)$"]["name"]',
+        'nwr["historic"~"^(castle|fort|monument|memorial|ruins|archaeological_site|monastery)$"]["name"]',
+        'nwr["amenity"="place_of_worship"]["name"]')),
+)
+ROAD_SIGHT_STATEMENTS = (
+    'nwr["natural"~"^(waterfall|beach)$"]["name"]',
+    'nwr["natural"~"^(peak|arch)$"]["name"]["tourism"]',
+    'nwr["tourism"~"^(museum|gallery|zoo|aquarium|viewpoint|attraction)$"]["name"]',
+    'nwr["historic"~"^(castle|fort|monument|ruins|archaeological_site|monastery)$"]["name"]',
+)
+ROAD_BED_STATEMENTS = ('nwr["tourism"~"^(hotel|motel|guest_house|hostel|camp_site)$"]["name"]',)
+
 
 def overpass_url() -> str:
     return os.environ.get("TRIPWRIGHT_OVERPASS_URL", "").strip() or DEFAULT_URL
@@ -73,6 +100,20 @@ def city_query(box: BBox) -> str:
     head = f"[out:json][timeout:{SERVER_TIMEOUT_S}][maxsize:{SERVER_MAXSIZE}][bbox:{box.ql()}];"
     blocks = [_block(SIGHT_STATEMENTS, LIMITS["sight"]), _block(FOOD_STATEMENTS, LIMITS["food"]),
               _block(BED_STATEMENTS, LIMITS["bed"])]
+    return "\n".join([head, *blocks])
+
+
+def corridor_query(boxes: list[BBox]) -> str:
+    """The Overpass QL of one corridor query: per box, its well-known sights, other sights and
+    beds, each group capped (``out center tags N``) for that box alone."""
+    head = f"[out:json][timeout:{ROAD_SERVER_TIMEOUT_S}][maxsize:{SERVER_MAXSIZE}];"
+    blocks = []
+    for box in boxes:
+        where = f"({box.ql()})"
+        for statements, limit in ((ROAD_MAJOR_STATEMENTS, ROAD_LIMITS["major"]),
+                                  (ROAD_SIGHT_STATEMENTS, ROAD_LIMITS["sight"]),
+                                  (ROAD_BED_STATEMENTS, ROAD_LIMITS["bed"])):
+            blocks.append(_block(tuple(s + where for s in statements), limit))
     return "\n".join([head, *blocks])
 
 
@@ -138,9 +179,11 @@ class OverpassClient:
         long-lived app session sees a changed setting)."""
         return self._url or overpass_url()
 
-    async def query(self, ql: str, progress: Progress | None = None) -> Answer:
+    async def query(self, ql: str, progress: Progress | None = None, *, timeout_s: float | None = None) -> Answer:
+        """``timeout_s``: this query's attempt timeout (a corridor's boxes ask the server more than
+        a city does); the configured one by default."""
         async with self._lock():
-            timeout = attempt_timeout_s()
+            timeout = timeout_s or attempt_timeout_s()
 
             async def ask(text: str) -> Answer:  # a coroutine function: the executor awaits it
                 return await self._post(text, progress, timeout)

@@ -42,6 +42,7 @@ class DayStopPicker:
         self.used: set[str] = set()
         self.preferred: set[str] = set()  # sights and town ids a model proposed: first on the days passing them
         self.required: list[tuple[Place, float]] = []  # the traveller's visits (place, progress)
+        self.osm = None  # the corridor's OpenStreetMap sights (:mod:`.osm_stops`), when the run has them
 
     # -- overnight towns -----------------------------------------------------------------------
     def town_near(self, target: float, *, lo: float, hi: float) -> Place | None:
@@ -70,7 +71,10 @@ class DayStopPicker:
         chosen = self._spaced(en_route, start_p, anchor_p, want=max(0, 2 - len(stops)))
         chosen += [p for p in at_anchor if p not in chosen][: max(1 if not stops else 0, 3 - len(chosen) - len(stops))]
         stops += [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
-        stops += self._fill(stops, start_p, anchor_p, anchor, day, start)
+        if self.osm is not None:
+            stops += self.osm.pick(stops, start_p, anchor_p, anchor, day, self.used, self._drive_min, start)
+        stops += [self.osm.walk(s) if self.osm is not None else s
+                  for s in self._fill(stops, start_p, anchor_p, anchor, day, start)]
         self.used |= {s.id for s in stops}
         return self._schedule(stops, start_p, anchor_p)
 

@@ -202,6 +202,8 @@ class RoadRederivation:
     def _stop(self, n: int, k: int, act):
         if self.route is None or act.kind is not ChoiceKind.attraction or act.geo is None:
             return act
+        if act.provenance is not None and act.provenance.data_source == "osm":
+            return act  # an OpenStreetMap sight (issue 20): no fixture backs it; the invariants hold it to the corridor
         if act.ref and act.ref.startswith(TOWN_WALKS):  # a walk in a town, not a point of interest
             town = next((t for t in self.route.towns if act.ref == f"visit_{t.id}"), None)
             # A route town goes back to the fixture's point; other towns (the gazetteer's, the

@@ -107,8 +107,14 @@ def check_pacing(plan: RoadPlan) -> list[Violation]:
 
 
 def _substantive(d: RoadDay) -> int:
-    """Sights and town visits; a rest stop is not an activity (INV-PACE-01 excludes transit)."""
-    return sum(1 for s in d.stops if s.kind != "break")
+    """Sights and town visits; a rest stop is not an activity (INV-PACE-01 excludes transit). When
+    OpenStreetMap said how many real sights were within reach of the day (issue 20), a walk in a
+    town counts only for what they could not fill: never in place of a real sight."""
+    walks = sum(1 for s in d.stops if s.kind == "town" and not s.id.startswith("visit_user_"))
+    real = sum(1 for s in d.stops if s.kind != "break") - walks
+    if d.sights_in_reach is None:
+        return real + walks
+    return real + min(walks, max(0, MIN_ACTIVITIES - d.sights_in_reach))
 
 
 def _longest_stint(d: RoadDay) -> float:
@@ -162,6 +168,16 @@ def check_geocoding(plan: RoadPlan) -> list[Violation]:
     return out
 
 
+def check_unknown_hours(plan: RoadPlan) -> list[Violation]:
+    """An OpenStreetMap sight nobody published opening hours for: an advisory naming it, as for a
+    city trip's places (``venue_hours_unknown``); the itinerary shows it at low confidence."""
+    return [Violation(kind=ViolationKind.venue_hours_unknown, node_ref=f"day:{d.index}:{s.id}", blocking=False,
+                      details={"invariant": "HOURS-UNKNOWN", "venue": s.name,
+                               "message": f"{s.name}: opening hours not published in OpenStreetMap"})
+            for d in plan.days for s in d.stops if s.hours_known is False]
+
+
 def verify_road_plan(plan: RoadPlan) -> list[Violation]:
-    found = check_direction(plan) + check_pacing(plan) + check_corridor(plan) + check_geocoding(plan)
+    found = (check_direction(plan) + check_pacing(plan) + check_corridor(plan) + check_geocoding(plan)
+             + check_unknown_hours(plan))
     return sorted(found, key=lambda v: (not v.blocking, v.details["invariant"], v.node_ref))

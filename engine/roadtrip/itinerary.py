@@ -23,6 +23,7 @@ NIGHT_LOCAL = {"us": 140.0, "europe": 120.0}
 MEALS_LOCAL = {"us": 60.0, "europe": 55.0}
 CURRENCY = {"us": "USD", "europe": "EUR"}
 MAX_PATH_POINTS = 2000  # a routed day's geometry kept in the itinerary (GPX simplifies it to 500)
+OSM_CREDIT = "© OpenStreetMap contributors (ODbL)"  # = engine.pipeline.synthesizer's
 
 
 class _DayClock:
@@ -106,10 +107,15 @@ class _Builder:
                         geo=None, notes=note, provenance=prov, **span)
 
     def _stop(self, d: RoadDay, s: RoadStop, clock: _DayClock) -> Activity:
-        prov = stamp("routes", f"{s.id}|{s.lat:.5f}|{s.lon:.5f}", ref_id=s.id)
+        if s.source_url:  # a place from OpenStreetMap (issue 20)
+            prov = stamp("overpass", f"{s.id}|{s.lat:.6f}|{s.lon:.6f}", data_source="osm", ref_id=s.id,
+                         source_url=s.source_url)
+        else:
+            prov = stamp("routes", f"{s.id}|{s.lat:.5f}|{s.lon:.5f}", ref_id=s.id)
         notes = self.cite(s.description, prov) if s.description else "Information not available."
         return Activity(id=f"d{d.index}-stop-{s.id}", ref=s.id, role="activity", kind=ChoiceKind.attraction,
                         name=s.name, geo=Geo(lat=s.lat, lon=s.lon), notes=notes, provenance=prov,
+                        confidence="low" if s.hours_known is False else "high",
                         **clock.span(s.start_min, s.end_min, (s.lat, s.lon)))
 
     def _overnight(self, d: RoadDay, span: dict, *, last: bool) -> Activity:
@@ -119,13 +125,30 @@ class _Builder:
         geo = Geo(lat=a.lat, lon=a.lon) if not check_point(a.lat, a.lon, self.plan.region) else None
         what = "Arrive in" if last else "Overnight in"
         notes = self.cite(f"{what} {a.label} ({a.lat:.4f}, {a.lon:.4f})", prov)
+        cost, name = 0, f"{what} {a.label}"
         if a.note:
             notes += f"; {a.note}"
+        if d.bed is not None:  # the night's bed (issue 20 §2): its own provenance, its estimated price
+            prov, geo, name = self._bed_provenance(d), Geo(lat=d.bed.lat, lon=d.bed.lon), f"{name}: {d.bed.name}"
+            notes += ". " + self.cite(bed_text(d), prov)
+            cost = d.bed.price_usd_cents * rooms_for(self.intent.travellers, self.intent.rooms)
+        for said in (d.bed_note, d.note):  # "no lodging mapped within 5 mi of …", "offline: sights …"
+            if said:
+                notes += ". " + self.cite(said[:1].upper() + said[1:], stamp(
+                    "road_planner", f"{d.index}|{said}", data_source="computed"))
         return Activity(id=f"d{d.index}-{'arrive' if last else 'overnight'}", ref=a.name,
                         role="arrival" if last else "checkin",
-                        kind=ChoiceKind.transit if last else ChoiceKind.lodging, name=f"{what} {a.label}", geo=geo,
-                        notes=notes, confidence=a.confidence, provenance=prov,
+                        kind=ChoiceKind.transit if last else ChoiceKind.lodging, name=name, geo=geo,
+                        notes=notes, confidence=a.confidence, provenance=prov, cost_usd_cents=cost,
                         locked=a.source == "user", **span)  # a requested stop is kept by every re-plan
+
+    @staticmethod
+    def _bed_provenance(d: RoadDay) -> Provenance:
+        b = d.bed
+        if b.data_source == "user":
+            return stamp("bookings", f"{b.name}|{b.lat:.5f}|{b.lon:.5f}", data_source="user", ref_id=b.name)
+        return stamp("overpass", f"{b.ref}|{b.lat:.6f}|{b.lon:.6f}", data_source="osm", ref_id=b.ref,
+                     source_url=b.source_url)
 
     def _anchor(self, d: RoadDay) -> Anchor:
         a = d.anchor
@@ -139,23 +162,39 @@ class _Builder:
         return road_costs(self.plan, self.rate, travellers=self.intent.travellers, rooms=self.intent.rooms)
 
 
+def bed_text(d: RoadDay) -> str:
+    """"Sleep at Sea Breeze Motel (motel, 0.4 mi from Monterey; 36.6011, -121.8930): about $120 a
+    room a night (estimated)"."""
+    b = d.bed
+    if b.data_source == "user":
+        return f"Sleep at {b.name} (your booking; {b.lat:.4f}, {b.lon:.4f})"
+    what = b.kind.replace("_", " ") + (f", {b.stars}★" if b.stars else "")
+    return (f"Sleep at {b.name} ({what}, {b.miles:.1f} mi from {d.anchor.name}; {b.lat:.4f}, {b.lon:.4f}): about "
+            f"{format_usd(b.price_usd_cents)} a room a night (estimated), mapped in OpenStreetMap")
+
+
 def road_costs(plan: RoadPlan, rate_to_usd: float, *, travellers: int = 1, rooms: int | None = None
                ) -> CostBreakdown:
     """Fuel, lodging and meals from the driven miles and nights (``tripwright verify`` re-derives
-    them with this too): meals per person, lodging per room, fuel per car."""
+    them with this too): meals per person, lodging per room — a named bed's price, else the flat
+    night —, fuel per car."""
     region = plan.region
     miles = sum(d.drive_miles for d in plan.days)
     nights = len(plan.days) - 1  # the last day ends at the terminus
     usd = lambda local: int(local * rate_to_usd * 100 + 0.5)  # noqa: E731
     rooms = rooms_for(travellers, rooms)
-    fuel, lodging = usd(miles * FUEL_USD_PER_MILE[region]), usd(NIGHT_LOCAL[region] * nights * rooms)
+    beds = [d.bed for d in plan.days[:-1] if d.bed is not None]
+    fuel = usd(miles * FUEL_USD_PER_MILE[region])
+    lodging = usd(NIGHT_LOCAL[region] * (nights - len(beds)) * rooms) + sum(b.price_usd_cents for b in beds) * rooms
     meals = usd(MEALS_LOCAL[region] * len(plan.days) * travellers)
     converted = "" if CURRENCY[region] == "USD" else f" (from {CURRENCY[region]} at {rate_to_usd:.4f})"
     text = (f"Road-trip estimates{converted}: fuel for {miles:.0f} mi, {nights} night(s) of lodging "
             f"and meals; admissions not included")
+    named = " (the named beds' prices estimated)" if any(b.estimated for b in beds) else ""
     return CostBreakdown(flights_usd_cents=0, lodging_usd_cents=lodging, attractions_usd_cents=0,
                          transit_usd_cents=fuel, daily_spend_usd_cents=meals,
-                         total_usd_cents=fuel + lodging + meals, currency_disclaimer=text)
+                         total_usd_cents=fuel + lodging + meals, currency_disclaimer=text + named,
+                         estimated_parts=["lodging"] if named else [])
 
 
 def road_itinerary(plan: RoadPlan, intent: RoadTripIntent, violations: list[Violation], *, trace_id: str,
@@ -169,9 +208,11 @@ def road_itinerary(plan: RoadPlan, intent: RoadTripIntent, violations: list[Viol
                  for d in plan.days]
     decisions += [Decision(node="road_planner", selected="log", alternatives_considered=0, rationale=line)
                   for line in plan.log]
+    osm = any(a.provenance is not None and a.provenance.data_source == "osm" for d in days for a in d.activities)
     return ItineraryV1(itinerary_id=str(uuid.uuid4()), intent=intent, days=days, cost_breakdown=b.costs(),
                        decisions=decisions, citations=b.citations, violations=violations,
-                       created_at=datetime.now(timezone.utc), trace_id=trace_id, run_id=run_id)
+                       created_at=datetime.now(timezone.utc), trace_id=trace_id, run_id=run_id,
+                       attributions=[OSM_CREDIT] if osm else [])
 
 
 def validation_report(plan: RoadPlan, violations: list[Violation], intent: RoadTripIntent) -> str:
@@ -190,8 +231,11 @@ def validation_report(plan: RoadPlan, violations: list[Violation], intent: RoadT
         for v in by_node.get(f"day:{d.index}", []):
             mark = "❌" if v.blocking else "⚠️"
             lines.append(f"  {mark} {v.details['invariant']}: {v.details['message']}")
-        if d.anchor.note:
-            lines.append(f"  → {d.anchor.note}")
+        if d.bed_note:  # an advisory: the night has no bed to name
+            lines.append(f"  ⚠️ lodging: {d.bed_note}")
+        for said in (d.anchor.note, d.note):
+            if said:
+                lines.append(f"  → {said}")
         lines.append("")
     for v in by_node.get("trip", []) + by_node.get("origin", []) + by_node.get("terminus", []):
         lines.append(f"{'❌' if v.blocking else '⚠️'} {v.details['invariant']}: {v.details['message']}")

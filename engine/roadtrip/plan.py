@@ -59,6 +59,26 @@ class RoadStop:
     indoor: bool | None = None
     description: str = ""
     en_route: bool = True  # False for activities at the overnight anchor
+    source_url: str = ""  # an OpenStreetMap place (issue 20): its element's page
+    hours_known: bool | None = None  # OSM places: False when nobody published its opening hours
+
+
+@dataclass(frozen=True)
+class Bed:
+    """Where the night is spent: an OpenStreetMap place to stay near the anchor town, or the
+    traveller's booked hotel (issue 20 §2)."""
+
+    name: str
+    lat: float
+    lon: float
+    kind: str  # motel | hotel | guest_house | hostel | camp_site | booked
+    price_usd_cents: int  # one room, one night
+    estimated: bool = True  # a figure from ``engine/places/estimates.py``, not a published rate
+    source_url: str = ""
+    ref: str = ""  # osm_n123
+    stars: int | None = None
+    miles: float = 0.0  # from the anchor town's point
+    data_source: Literal["osm", "user"] = "osm"
 
 
 @dataclass(frozen=True)
@@ -81,6 +101,13 @@ class RoadDay:
     # "unroutable": the service found no road to the anchor (a blocking finding, never planned on)
     drive_source: Literal["estimated", "routed", "unroutable"] = "estimated"
     path: tuple[tuple[float, float], ...] = ()  # (lat, lon) of the routed road, when routed
+    # OpenStreetMap (issue 20): the day's note ("offline: sights limited to the shipped data"),
+    # how many real sights were within reach of its drive (None: not known, no OSM data), and
+    # the night's bed — or why there is none ("no lodging mapped within 5 mi of …")
+    note: str = ""
+    sights_in_reach: int | None = None
+    bed: Bed | None = None
+    bed_note: str = ""
 
 
 @dataclass(frozen=True)

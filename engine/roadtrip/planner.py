@@ -21,6 +21,7 @@ from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
 from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
 from .day_stops import DayStopPicker
 from .loop import AWAY_FROM_HOME_MILES, loop_turnaround
+from .osm_stops import CORRIDOR_DATA, osm_stops_for
 from .plan import Place, RoadDay, RoadPlan
 from .proposal import RoadCandidates, RoadDraft, road_candidates
 from .resolve import MEANT_ELSEWHERE, PlaceResolver
@@ -62,8 +63,9 @@ def region_of(place: Place, field: str) -> str:
 
 class RoadTripPlanner:
     def __init__(self, intent: RoadTripIntent, geocoder, *, avoid: frozenset = frozenset(),
-                 road_pieces: tuple = ()) -> None:
+                 road_pieces: tuple = (), osm=None) -> None:
         self.intent = intent
+        self.osm = osm if osm is not None else CORRIDOR_DATA.get()  # OpenStreetMap's cells (osm_stops)
         self.geocoder = geocoder
         self.avoid = avoid  # (lat, lon) of overnight points no road reaches (:mod:`.driving`)
         self.road_pieces = road_pieces  # stretches whose real road miles routing measured (:mod:`.road_measure`)
@@ -88,6 +90,7 @@ class RoadTripPlanner:
                                    towns=towns, home=origin.point, geocoder=self.geocoder)
         self.stops.used |= set(self.intent.skip_stops)  # removed on the map: never picked again
         self.stops.required = self._visits()
+        self.stops.osm = osm_stops_for(self.osm, corridor, self.intent, home=origin.point, pois=self.stops.pois)
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
         p0 = corridor.progress_miles(*origin.point)
         self.outbound_end = (self._turnaround(origin, terminus, p0, max(1, math.ceil(self.intent.days / 2)))
@@ -363,16 +366,18 @@ class RoadTripPlanner:
         if miles < 1 and geodesic_miles(start.point, anchor.point) > 1:
             miles = geodesic_miles(start.point, anchor.point) * 1.3
         stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index, start)
+        osm = self.stops.osm.day_facts(index, anchor, last=index == self.intent.days - 1) if self.stops.osm else {}
         return RoadDay(index=index, date=self.intent.start_date + timedelta(days=index), start=start,
                        anchor=anchor, start_progress=start_p, anchor_progress=anchor_p,
                        anchor_offset=self.corridor.offset_miles(*anchor.point), drive_miles=round(miles, 1),
                        drive_hours=round(miles / self.speed, 2), depart_min=depart, arrive_min=arrive,
-                       stops=tuple(stops), forced=forced, returning=returning)
+                       stops=tuple(stops), forced=forced, returning=returning, **osm)
 
 
 def plan_road_trip(intent: RoadTripIntent, geocoder=None, *, avoid: frozenset = frozenset(),
-                   road_pieces: tuple = ()) -> RoadPlan:
+                   road_pieces: tuple = (), osm=None) -> RoadPlan:
+    """``osm``: the corridor's OpenStreetMap cells (``engine.places.corridor.CorridorData``)."""
     if geocoder is None:
         from engine.geocode import default_gazetteer
         geocoder = default_gazetteer()
-    return RoadTripPlanner(intent, geocoder, avoid=avoid, road_pieces=road_pieces).plan()
+    return RoadTripPlanner(intent, geocoder, avoid=avoid, road_pieces=road_pieces, osm=osm).plan()

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 
+from engine.costs import rooms_for
 from engine.errors import InputError
 from engine.models import ChoiceKind, ItineraryV1
 
 from .corridor import DirectCorridor, TrackCorridor
-from .plan import Place, RoadDay, RoadPlan, RoadStop
+from .plan import Bed, Place, RoadDay, RoadPlan, RoadStop
 from .planner import region_of
 from .routes import find_route, progress_after
 
@@ -40,7 +41,8 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
         out.append(RoadDay(index=n, date=day.date, start=start, anchor=anchor, start_progress=sp, anchor_progress=ap,
                            anchor_offset=corridor.offset_miles(*anchor.point), drive_miles=day.drive.miles,
                            drive_hours=day.drive.hours, depart_min=0, arrive_min=0, stops=_stops(day, corridor),
-                           forced=a.source == "user", returning=intent.trip_type == "round_trip" and ap < sp))
+                           forced=a.source == "user", returning=intent.trip_type == "round_trip" and ap < sp,
+                           bed=_bed(day, rooms_for(intent.travellers, intent.rooms))))
     return RoadPlan(origin=origin, terminus=terminus, days=tuple(out), corridor=corridor,
                     corridor_miles=intent.corridor_max_deviation_miles, region=region, trip_type=intent.trip_type,
                     max_daily_miles=intent.max_daily_miles)
@@ -69,6 +71,17 @@ def saved_corridor(intent, origin: Place, terminus: Place, days):
 def _when(act):
     """True start when the itinerary has it (windows of one day may be on different clocks)."""
     return act.start if act.start is not None else act.window.start
+
+
+def _bed(day, rooms: int) -> Bed | None:
+    """The night's named bed (issue 20 §2) as the file prices it: the lodging cost re-derived
+    from the beds must add up to the breakdown's."""
+    night = next((a for a in day.activities if a.role == "checkin"), None)
+    prov = night.provenance if night is not None else None
+    if prov is None or prov.data_source not in ("osm", "user") or night.geo is None:
+        return None
+    return Bed(name=night.name, lat=night.geo.lat, lon=night.geo.lon, kind="saved",
+               price_usd_cents=night.cost_usd_cents // rooms, data_source=prov.data_source)
 
 
 def _stops(day, corridor) -> tuple[RoadStop, ...]:

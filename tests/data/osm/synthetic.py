@@ -151,5 +151,78 @@ def _place(rng: random.Random, osm_id: int, center: tuple[float, float], tags: d
     return {"type": "node", "id": osm_id, "lat": lat, "lon": lon, "tags": tags}
 
 
+# -- a synthetic dense corridor (road trips, issue 20) -------------------------------------------
+CORRIDOR_ID_BASE = 8_500_000_000
+ROAD_SIGHTS = [  # (tag key, value, name word, share among sights)
+    ("tourism", "museum", "Museum", 0.20), ("tourism", "viewpoint", "Viewpoint", 0.20),
+    ("tourism", "attraction", "Attraction", 0.20), ("historic", "monument", "Monument", 0.10),
+    ("natural", "waterfall", "Falls", 0.08), ("natural", "beach", "Beach", 0.05),
+    ("boundary", "protected_area", "State Park", 0.12), ("historic", "ruins", "Ruins", 0.05),
+]
+ROAD_BEDS = [("motel", 0.4), ("hotel", 0.35), ("guest_house", 0.1), ("hostel", 0.05), ("camp_site", 0.1)]
+
+
+def synthetic_corridor(path: list[tuple[float, float]], *, per_100_miles: int = 1200, band_miles: float = 30.0,
+                       seed: int = 11) -> list[dict]:
+    """OSM-shaped sights and beds scattered within ``band_miles`` of a (lat, lon) polyline:
+    ``per_100_miles`` elements per 100 miles of it — 60% sights (museums, viewpoints, attractions,
+    monuments, waterfalls, beaches, state parks; ~40% with a Monday-closed or daily
+    ``opening_hours``, ~10% with a made-up ``wikidata``), 30% beds (motels, hotels with stars 1–5,
+    guest houses, hostels, camp sites), 10% elements a road trip must not keep. Deterministic;
+    names "Synthetic Falls 0123", ids from 8_500_000_000, Q-ids from Q9500000000."""
+    rng = random.Random(seed)
+    legs = [(a, b, _miles(a, b)) for a, b in zip(path, path[1:])]
+    total = sum(m for *_, m in legs)
+    count = int(total / 100 * per_100_miles)
+    serials: dict[str, int] = {}
+    out = []
+    for i in range(1, count + 1):
+        at = rng.random() * total
+        for a, b, m in legs:
+            if at <= m or (a, b, m) == legs[-1]:
+                f = min(1.0, at / m) if m else 0.0
+                lat, lon = a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
+                break
+            at -= m
+        lat2 = lat + (rng.random() * 2 - 1) * band_miles / 69.05
+        lon2 = lon + (rng.random() * 2 - 1) * band_miles / (69.05 * max(0.2, math.cos(math.radians(lat))))
+        roll = rng.random()
+        tags = _road_sight(rng, serials) if roll < 0.6 else _road_bed(rng, serials) if roll < 0.9 else \
+            _drop(rng, serials)
+        kind = "way" if tags.get("boundary") or rng.random() < 0.3 else "node"
+        e = {"type": kind, "id": CORRIDOR_ID_BASE + i, "tags": tags}
+        point = {"lat": round(lat2, 6), "lon": round(lon2, 6)}
+        e.update(point if kind == "node" else {"center": point})
+        out.append(e)
+    return out
+
+
+def _road_sight(rng: random.Random, serials: dict[str, int]) -> dict:
+    key, value, word, _ = _pick(rng, ROAD_SIGHTS)
+    tags = {key: value, "name": _name(serials, word)}
+    if value == "protected_area":
+        tags["protection_title"] = "State Park"
+    if rng.random() < 0.10:
+        serials["qid"] = serials.get("qid", 0) + 1
+        tags["wikidata"] = f"Q{9_500_000_000 + serials['qid']}"
+    if key == "tourism" and value != "viewpoint" and rng.random() < 0.4:
+        tags["opening_hours"] = rng.choice(["Tu-Su 10:00-17:00; Mo off", "Mo-Su 09:00-18:00"])
+    return tags
+
+
+def _road_bed(rng: random.Random, serials: dict[str, int]) -> dict:
+    kind = _pick(rng, ROAD_BEDS)[0]
+    tags = {"tourism": kind, "name": _name(serials, kind.replace("_", " ").title())}
+    if kind == "hotel":
+        tags["stars"] = str(_pick(rng, STAR_WEIGHTS)[0])
+    return tags
+
+
+def _miles(a: tuple[float, float], b: tuple[float, float]) -> float:
+    dlat = (b[0] - a[0]) * 69.05
+    dlon = (b[1] - a[1]) * 69.05 * math.cos(math.radians((a[0] + b[0]) / 2))
+    return math.hypot(dlat, dlon)
+
+
 if __name__ == "__main__":
     print(json.dumps(synthetic_city(), indent=1))

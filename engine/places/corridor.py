@@ -1,0 +1,416 @@
+"""Sights and beds along a road trip's corridor from OpenStreetMap, in cached chunks (issue 20 §1–2).
+
+The corridor's band (``band_miles`` either side of its line, plus the places the trip must reach)
+is cut into **cells** of one degree of latitude by one of longitude — a grid, so another trip on
+the same roads finds the same cells in the cache. Missing (or stale) cells are asked for in at most
+:data:`MAX_QUERIES` Overpass queries per trip: the cells in driving order, a run of up to
+:data:`RUN_CELLS` cells of a row merged into one box, each box with its own capped groups
+(``overpass.corridor_query``). The answer is split back into cells by each element's position and
+every cell is cached on its own, gzip JSON in ``<data dir>/corridor-chunks/<key>.json.gz`` (the key
+is the cell's rounded box), written atomically, stale after 30 days. Only what
+``osm_tags.read_tags(road=True)`` keeps is stored: sights and beds with their OSM identity and the
+tags planning reads; node/way twins of one place are kept once.
+
+Offline (or with the server unreachable) only the cached cells answer; a trip whose cells are all
+missing gets empty :class:`CorridorData` saying why, and the road planner plans as it does without
+OpenStreetMap (``engine/roadtrip/osm_stops.py``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy as np
+import structlog
+
+from engine.errors import ToolError
+
+from .osm_tags import kept_tags, read_tags
+from .overpass import ROAD_LIMITS, Answer, BBox, OverpassClient, attempt_timeout_s, corridor_query, element_url
+
+log = structlog.get_logger(__name__)
+
+FOLDER = "corridor-chunks"
+CHUNK_FORMAT = 1  # a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank]
+CELL_DEG = 1  # a cell is 1° × 1°: ~111 km north-south, ~85 km east-west at 40° N
+MAX_QUERIES = 6  # per trip
+CELLS_PER_QUERY = 12  # fewer cells than this share one query
+RUN_CELLS = 3  # neighbouring cells of a row asked as one box
+STALE_AFTER = timedelta(days=30)
+FETCH_BUDGET_S = 60.0  # the whole prefetch: what is not in by then is planned without
+MILES_PER_DEG_LAT = 69.05
+TWIN_METRES = 300
+BED_KINDS = ("hotel", "motel", "guest_house", "hostel", "camp_site")
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+Cell = tuple[int, int]  # (floor(lat), floor(lon)) of its south-west corner
+
+
+class RoadPlace:
+    """One sight or bed of a cell: OSM identity, what it is and the tags planning reads. The tags
+    stay the file's JSON text until something reads them: a trip looks at few of its places."""
+
+    __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank")
+
+    def __init__(self, osm_type: str, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
+                 lon: float, tags: dict | str, rank: float = 0.0) -> None:
+        self.osm_type, self.osm_id, self.kind, self.key, self.category = osm_type, osm_id, kind, key, category
+        self.name, self.lat, self.lon, self._tags, self.rank = name, lat, lon, tags, rank
+        # kind: sight | bed; key/category: the tag that says what it is ("natural"="waterfall");
+        # rank: ``road_rank``, what the place is worth to a traveller before the trip's own wishes
+
+    @property
+    def tags(self) -> dict:
+        if isinstance(self._tags, str):
+            self._tags = json.loads(self._tags)
+        return self._tags
+
+    def row(self) -> list:
+        return [self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
+                self._tags if isinstance(self._tags, str) else json.dumps(self._tags, ensure_ascii=False,
+                                                                         separators=(",", ":")), self.rank]
+
+    def __repr__(self) -> str:
+        return f"RoadPlace({self.ref}, {self.kind}, {self.category}, {self.name!r})"
+
+    @property
+    def ref(self) -> str:
+        return f"osm_{self.osm_type[0]}{self.osm_id}"
+
+    @property
+    def source_url(self) -> str:
+        return element_url(self.osm_type, self.osm_id)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    cell: Cell
+    fetched_at: datetime
+    places: tuple[RoadPlace, ...]
+    osm_base: str = ""
+    source_url: str = ""
+    truncated: bool = False  # a group of its box reached its cap: some lesser places left out
+
+
+@dataclass(frozen=True)
+class CorridorData:
+    """What OpenStreetMap gave the trip: the cells it wanted, those with data, and their places."""
+
+    wanted: tuple[Cell, ...]
+    cells: frozenset[Cell]
+    sights: tuple[RoadPlace, ...] = ()
+    beds: tuple[RoadPlace, ...] = ()
+    offline: bool = False
+    failure: str = ""  # why cells are missing online ("" when none are, or when offline)
+    queries: int = 0  # Overpass queries made for this trip
+    cached: int = 0  # cells read from the cache
+    digest: str = ""
+    sight_points: np.ndarray | None = field(default=None, repr=False, compare=False)  # (lat, lon, rank) per sight
+
+    def covers(self, lat: float, lon: float, miles: float = 0.0) -> bool:
+        """Whether every cell within ``miles`` of the point has data."""
+        return all(c in self.cells for c in _cells_near(lat, lon, miles))
+
+    def why_missing(self) -> str:
+        """The day note of a stretch with no data (issue 20 §1)."""
+        if self.offline or not self.failure:
+            return "offline: sights limited to the shipped data"
+        return f"OpenStreetMap unavailable ({self.failure}): sights limited to the shipped data"
+
+
+def cell_of(lat: float, lon: float) -> Cell:
+    return (math.floor(lat / CELL_DEG) * CELL_DEG, math.floor(lon / CELL_DEG) * CELL_DEG)
+
+
+def cell_box(cell: Cell) -> BBox:
+    return BBox(float(cell[0]), float(cell[1]), float(cell[0] + CELL_DEG), float(cell[1] + CELL_DEG))
+
+
+def cell_key(cell: Cell) -> str:
+    """The cache file's name: the cell's box rounded to a tenth of a degree."""
+    b = cell_box(cell)
+    return f"{b.south:+05.1f}_{b.west:+06.1f}_{b.north:+05.1f}_{b.east:+06.1f}"
+
+
+def _cells_near(lat: float, lon: float, miles: float) -> list[Cell]:
+    dlat = miles / MILES_PER_DEG_LAT
+    dlon = miles / (MILES_PER_DEG_LAT * max(0.2, math.cos(math.radians(lat))))
+    s, w = cell_of(lat - dlat, lon - dlon)
+    n, e = cell_of(lat + dlat, lon + dlon)
+    return [(a, b) for a in range(s, n + 1, CELL_DEG) for b in range(w, e + 1, CELL_DEG)]
+
+
+def cells_along(points: Iterable[tuple[float, float]], band_miles: float) -> list[Cell]:
+    """The cells within ``band_miles`` of any of the points, in the order the points reach them."""
+    seen: dict[Cell, None] = {}
+    for lat, lon in points:
+        for c in _cells_near(lat, lon, band_miles):
+            seen.setdefault(c, None)
+    return list(seen)
+
+
+def query_groups(cells: list[Cell]) -> list[list[Cell]]:
+    """Cells in driving order, cut into at most ``MAX_QUERIES`` queries."""
+    if not cells:
+        return []
+    n = min(MAX_QUERIES, math.ceil(len(cells) / CELLS_PER_QUERY))
+    size = math.ceil(len(cells) / n)
+    return [cells[k:k + size] for k in range(0, len(cells), size)]
+
+
+def query_boxes(cells: list[Cell]) -> list[tuple[BBox, list[Cell]]]:
+    """A query's boxes: runs of up to ``RUN_CELLS`` neighbouring cells of a row merged."""
+    out: list[tuple[BBox, list[Cell]]] = []
+    for lat in sorted({c[0] for c in cells}):
+        lons = sorted(c[1] for c in cells if c[0] == lat)
+        run: list[Cell] = []
+        for lon in lons:
+            if run and (lon != run[-1][1] + CELL_DEG or len(run) == RUN_CELLS):
+                out.append((_run_box(run), run))
+                run = []
+            run.append((lat, lon))
+        out.append((_run_box(run), run))
+    return out
+
+
+def _run_box(run: list[Cell]) -> BBox:
+    first, last = cell_box(run[0]), cell_box(run[-1])
+    return BBox(first.south, first.west, last.north, last.east)
+
+
+def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetched_at: datetime,
+                 source_url: str) -> dict[Cell, Chunk]:
+    """Each asked cell's chunk: the elements a traveller may be sent to, by where they are."""
+    asked = {c: box for box, cells in boxes for c in cells}
+    found: dict[Cell, dict[tuple[str, int], RoadPlace]] = {c: {} for c in asked}
+    counts: dict[BBox, dict[str, int]] = {box: {"sight": 0, "bed": 0} for box, _ in boxes}
+    for e in answer.elements:
+        point = e.point()
+        if point is None:
+            continue
+        cell = cell_of(*point)
+        if cell not in found:
+            continue  # a park whose centre lies outside the cells asked for
+        reading = read_tags(e.tags, road=True)
+        counts[asked[cell]]["bed" if e.tags.get("tourism") in BED_KINDS else "sight"] += 1
+        if reading is None:
+            continue
+        tags = kept_tags(e.tags, road=True)
+        place = RoadPlace(e.type, e.id, reading.kind, reading.key, reading.value, e.tags["name"].strip()[:255],
+                          round(point[0], 6), round(point[1], 6), tags, road_rank(reading.value, tags))
+        found[cell].setdefault((e.type, e.id), place)
+    full = {box for box, n in counts.items()
+            if n["bed"] >= ROAD_LIMITS["bed"] or n["sight"] >= ROAD_LIMITS["sight"]}
+    return {c: Chunk(c, fetched_at, tuple(_twins_once(list(places.values()))), answer.osm3s.timestamp_osm_base,
+                     source_url, asked[c] in full) for c, places in found.items()}
+
+
+# What a place is worth to a traveller on a drive, by its kind: a national park over a memorial.
+ROAD_WEIGHT = {"national_park": 4.0, "protected_area": 2.5, "nature_reserve": 1.5, "waterfall": 2.0, "arch": 2.0,
+               "peak": 1.0, "beach": 1.0, "viewpoint": 1.2, "museum": 1.2, "gallery": 0.6, "zoo": 1.0,
+               "aquarium": 1.5, "attraction": 0.8, "theme_park": 0.5, "castle": 1.5, "palace": 1.2, "fort": 1.0,
+               "monument": 0.5, "memorial": 0.2, "ruins": 0.6, "archaeological_site": 1.0, "monastery": 0.8,
+               "place_of_worship": 0.6}
+
+
+def road_rank(category: str, tags: dict) -> float:
+    """The kind of place, a Wikidata/Wikipedia entry, a ``tourism`` tag, known hours, a website
+    (the trip adds its themes and the distance from the road: ``roadtrip/osm_stops.py``)."""
+    if category in BED_KINDS:
+        return 0.0
+    value = ROAD_WEIGHT.get(category, 0.3) + 3.0 * bool(tags.get("wikidata")) + 1.5 * bool(tags.get("wikipedia"))
+    value += 0.5 * bool(tags.get("tourism")) + 0.5 * bool(tags.get("opening_hours")) + 0.3 * bool(tags.get("website"))
+    return round(value, 2)
+
+
+def _twins_once(places: list[RoadPlace]) -> list[RoadPlace]:
+    """One place per (kind, name) within ``TWIN_METRES``: the one with more tags wins."""
+    from .pack_build import name_key
+    by_name: dict[tuple[str, str], list[RoadPlace]] = {}
+    for p in places:
+        by_name.setdefault((p.kind, name_key(p.name)), []).append(p)
+    kept = []
+    for group in by_name.values():
+        group.sort(key=lambda p: (-len(p.tags), p.osm_type != "node", p.osm_id))
+        chosen: list[RoadPlace] = []
+        for p in group:
+            if not any(_metres(p, c) <= TWIN_METRES for c in chosen):
+                chosen.append(p)
+        kept += chosen
+    return sorted(kept, key=lambda p: (p.kind, p.osm_type, p.osm_id))
+
+
+def _metres(a: RoadPlace, b: RoadPlace) -> float:
+    """Between two near places (equirectangular: exact enough at a few hundred metres)."""
+    return math.hypot(a.lat - b.lat, (a.lon - b.lon) * math.cos(math.radians(a.lat))) * 111_195.0
+
+
+class ChunkStore:
+    """Cells cached in the data dir: ``<home>/corridor-chunks/<key>.json.gz``."""
+
+    def __init__(self, home: Path | str | None = None) -> None:
+        if home is None:
+            from engine.store.sqlite_file import data_dir
+            home = data_dir()
+        self.folder = Path(home) / FOLDER
+
+    def path(self, cell: Cell) -> Path:
+        return self.folder / f"{cell_key(cell)}.json.gz"
+
+    def save(self, chunk: Chunk) -> Path:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        doc = {"format": CHUNK_FORMAT, "cell": list(chunk.cell), "fetched_at": chunk.fetched_at.isoformat(),
+               "osm_base": chunk.osm_base, "source_url": chunk.source_url, "truncated": chunk.truncated,
+               "places": [p.row() for p in chunk.places]}
+        data = gzip.compress(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode(), 6, mtime=0)
+        target = self.path(chunk.cell)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=self.folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return target
+
+    def load(self, cell: Cell) -> Chunk | None:
+        """The cached cell, or None (missing, damaged, another format): never an error."""
+        path = self.path(cell)
+        try:
+            stat = path.stat()
+            memo = (str(path), stat.st_mtime_ns, stat.st_size)
+            if memo in _LOADED:
+                return _LOADED[memo]
+            if stat.st_size > MAX_FILE_BYTES:
+                return None
+            doc = json.loads(gzip.decompress(path.read_bytes()))
+            if doc.get("format") != CHUNK_FORMAT or tuple(doc["cell"]) != cell:
+                return None
+            chunk = Chunk(cell, datetime.fromisoformat(doc["fetched_at"]),
+                          tuple(RoadPlace(*row) for row in doc["places"]), str(doc.get("osm_base", "")),
+                          str(doc.get("source_url", "")), bool(doc.get("truncated")))
+        except (OSError, EOFError, ValueError, KeyError, TypeError):
+            return None
+        if len(_LOADED) >= 256:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[memo] = chunk
+        return chunk
+
+
+_LOADED: dict[tuple[str, int, int], Chunk] = {}  # (path, mtime, size) → chunk: read once per process
+
+
+def is_stale(chunk: Chunk, now: datetime | None = None) -> bool:
+    return (now or datetime.now(timezone.utc)) - chunk.fetched_at > STALE_AFTER
+
+
+class _OwnFailures:
+    """The session's network state, except that a refused corridor query does not mark the whole
+    network down: the sights are an extra, and routing and the weather may still answer."""
+
+    def __init__(self, network) -> None:
+        self._network = network
+
+    def offline(self) -> bool:
+        return self._network.offline()
+
+    def client(self):
+        return self._network.client()
+
+    def mark_down(self) -> None:
+        pass
+
+
+Progress = Callable[[str], None]
+
+
+class CorridorFetcher:
+    def __init__(self, store: ChunkStore, network, executor, *, client: OverpassClient | None = None) -> None:
+        self.store = store
+        self.network = network
+        self.client = client or OverpassClient(_OwnFailures(network), executor)
+
+    async def ensure(self, points: list[tuple[float, float]], *, band_miles: float,
+                     progress: Progress | None = None, cancel=None) -> CorridorData:
+        """The trip's cells: fresh cached ones as they are; the others fetched when online (stale
+        ones kept when the refresh fails), in at most ``MAX_QUERIES`` queries."""
+        say = progress or (lambda text: None)
+        wanted = cells_along(points, band_miles)
+        chunks = {c: ch for c in wanted if (ch := self.store.load(c)) is not None}
+        cached = len(chunks)
+        offline = self.network.offline()
+        todo = [] if offline else [c for c in wanted if c not in chunks or is_stale(chunks[c])]
+        failure, queries, started = "", 0, time.monotonic()
+        groups = query_groups(todo)
+        for n, group in enumerate(groups, 1):
+            if time.monotonic() - started > FETCH_BUDGET_S:
+                failure = f"no answer within {FETCH_BUDGET_S:.0f} s"
+                break
+            say(f"Asking OpenStreetMap for sights and beds along the way ({n} of {len(groups)})")
+            try:
+                fresh = await self._fetch(group, cancel)
+            except ToolError as exc:
+                failure = exc.reason
+                log.info("corridor_fetch_failed", cells=len(group), reason=exc.reason)
+                break
+            queries += 1
+            for cell, chunk in fresh.items():
+                chunks[cell] = chunk
+                try:
+                    self.store.save(chunk)
+                except OSError as exc:  # a read-only data dir: this plan still has the cell
+                    log.warning("corridor_chunk_not_saved", cell=cell_key(cell), error=str(exc))
+        return assemble(wanted, chunks, offline=offline, failure=failure if todo else "", queries=queries,
+                        cached=cached)
+
+    async def _fetch(self, cells: list[Cell], cancel) -> dict[Cell, Chunk]:
+        boxes = query_boxes(cells)
+        query = self.client.query(corridor_query([b for b, _ in boxes]), timeout_s=2 * attempt_timeout_s())
+        answer = await (cancel.interruptible(query) if cancel is not None else query)
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        return split_answer(answer, boxes, fetched_at=datetime.now(timezone.utc), source_url=self.client.url)
+
+
+def assemble(wanted: list[Cell], chunks: dict[Cell, Chunk], *, offline: bool = False, failure: str = "",
+             queries: int = 0, cached: int = 0) -> CorridorData:
+    """The trip's data from its cells' chunks."""
+    have = [c for c in wanted if c in chunks]
+    sights, beds, points, digest = _places_of(tuple(chunks[c] for c in have))
+    return CorridorData(wanted=tuple(wanted), cells=frozenset(have), sights=sights, beds=beds, offline=offline,
+                        failure=failure, queries=queries, cached=cached, digest=digest, sight_points=points)
+
+
+def _places_of(chunks: tuple[Chunk, ...]):
+    """Sights, beds, the sights' (lat, lon, rank) as an array and a digest; memoised on the chunk
+    objects (each read once per process), so a re-plan of the same trip assembles nothing."""
+    key = tuple(id(c) for c in chunks)
+    found = _ASSEMBLED.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], chunks)):
+        return found[1]
+    places = [p for chunk in chunks for p in chunk.places]  # a place is in the one cell holding its point
+    sights = tuple(p for p in places if p.kind == "sight")
+    beds = tuple(p for p in places if p.kind == "bed")
+    points = np.empty((len(sights), 3))
+    for column, name in enumerate(("lat", "lon", "rank")):  # no tuple per place: fewer objects for the collector
+        points[:, column] = np.fromiter((getattr(p, name) for p in sights), float, len(sights))
+    stamp = hashlib.sha256(json.dumps([[cell_key(c.cell), c.fetched_at.isoformat()] for c in chunks]).encode())
+    value = (sights, beds, points, stamp.hexdigest()[:16])
+    if len(_ASSEMBLED) >= 8:
+        _ASSEMBLED.pop(next(iter(_ASSEMBLED)))
+    _ASSEMBLED[key] = (chunks, value)
+    return value
+
+
+_ASSEMBLED: dict[tuple[int, ...], tuple[tuple[Chunk, ...], tuple]] = {}
