@@ -5,7 +5,10 @@ go to stderr only; WARNING by default keeps a normal run quiet, ``-v`` shows INF
 DEBUG. structlog events and stdlib records (alembic, the gazetteer) are rendered by one
 formatter, as ``key=value`` pairs or, with ``json=True``, one JSON object per line. Any key named
 like a password, token, secret, API key or hash is replaced by ``***`` at any depth before
-rendering, so a careless ``log.info(..., password=pw)`` cannot leak it.
+rendering, so a careless ``log.info(..., password=pw)`` cannot leak it. The traveller's own
+details go the same way (issue 21): a key named like a confirmation code, booking reference or
+reservation number keeps only its masked form (``masked_code``: "QX••••"), and so does a code
+written after those words in text ("confirmation QX7K2M"); e-mail addresses lose their local part.
 """
 
 from __future__ import annotations
@@ -33,6 +36,13 @@ CHATTY = ("alembic",)  # INFO on every open (plugins, context): shown from -vv o
 _MAX_DEPTH = 6
 # Secrets in URLs and key=value text (httpx logs whole request URLs at INFO).
 SECRET_PARAM = re.compile(r"(?i)\b(appid|api_key|apikey|key|token|access_token|password|secret)=([^&\s\"']+)")
+# Keys whose value is a booking's code: masked, not dropped (the masked form tells bookings apart).
+CODE_WORDS = frozenset({"confirmation", "confirmations", "pnr", "reservationnumber", "reservationid",
+                        "bookingreference", "bookingref"})
+# A code in text: after one of the words, an upper-case code of 4-32 letters, digits and dashes.
+CODE_IN_TEXT = re.compile(r"(?i:\b(?:confirmation(?:\s+(?:code|number))?|booking\s+ref(?:erence)?|"
+                          r"reservation\s+(?:number|code)|pnr)\b)[\s:#=\"'\\]*(?P<code>[A-Z0-9][A-Z0-9-]{3,31})\b")
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b")
 LOG_FILE = "tripwright.log"
 LOG_FILE_BYTES = 2_000_000
 LOG_FILE_BACKUPS = 5
@@ -48,26 +58,58 @@ def is_secret_key(key: str) -> bool:
     return any(w in SECRET_WORDS for w in words) or any(a == "api" and b == "key" for a, b in zip(words, words[1:]))
 
 
+def is_code_key(key: str) -> bool:
+    """A key holding a booking's code: "confirmation", "confirmation_code", "reservationNumber"."""
+    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).lower())
+    return any(w in CODE_WORDS for w in words) or any(a + b in CODE_WORDS for a, b in zip(words, words[1:]))
+
+
+def _mask(code: str) -> str:
+    from engine.models.bookings import masked_code  # only when there is a code to mask
+    return masked_code(code)
+
+
+def _masked_codes(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, str):
+        return _mask(value)
+    if isinstance(value, (list, tuple, set, frozenset)) and depth < _MAX_DEPTH:
+        return [_masked_codes(v, depth + 1) for v in value]
+    return value if value is None or isinstance(value, (bool, int, float)) else REDACTED
+
+
 def redact_text(text: str) -> str:
-    return SECRET_PARAM.sub(lambda m: f"{m.group(1)}=***", text)
+    """Secret URL/key=value parameters → ``***``; booking codes after their word → masked; e-mail
+    addresses → ``***@domain``."""
+    text = SECRET_PARAM.sub(lambda m: f"{m.group(1)}=***", text)
+    if "@" in text:
+        text = EMAIL.sub(lambda m: f"***@{m['domain']}", text)
+    return CODE_IN_TEXT.sub(lambda m: m.group(0)[:m.start("code") - m.start()] + _mask(m["code"]), text)
 
 
 def _redacted(value: Any, depth: int = 0) -> Any:
     if depth >= _MAX_DEPTH:
         return value
     if isinstance(value, str):
-        return redact_text(value) if "=" in value else value
+        return redact_text(value)
     if isinstance(value, Mapping):
-        return {k: REDACTED if isinstance(k, str) and is_secret_key(k) else _redacted(v, depth + 1)
-                for k, v in value.items()}
+        return {k: _by_key(k, v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(_redacted(v, depth + 1) for v in value)
     return value
 
 
+def _by_key(key: Any, value: Any, depth: int) -> Any:
+    if isinstance(key, str) and is_secret_key(key):
+        return REDACTED
+    if isinstance(key, str) and is_code_key(key):
+        return _masked_codes(value)
+    return _redacted(value, depth)
+
+
 def redact_secrets(_logger: Any, _method: str, event_dict: dict[str, Any]) -> dict[str, Any]:
-    """structlog processor: secret-looking keys become ``***`` (nested dicts and lists too)."""
-    return {k: REDACTED if k != "event" and is_secret_key(k) else _redacted(v) for k, v in event_dict.items()}
+    """structlog processor: secret-looking keys become ``***``, booking codes their masked form,
+    codes and e-mail addresses in text likewise (nested dicts and lists too)."""
+    return {k: _redacted(v) if k == "event" else _by_key(k, v, 0) for k, v in event_dict.items()}
 
 
 def _shared() -> list[Any]:
@@ -89,8 +131,8 @@ def _formatter(json: bool) -> logging.Formatter:
         key_order=["timestamp", "level", "logger", "event"], drop_missing=True)
     return structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*_shared(), structlog.stdlib.ExtraAdder()],
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, redact_secrets,
-                    structlog.processors.format_exc_info, renderer])
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                    structlog.processors.format_exc_info, redact_secrets, renderer])  # tracebacks redacted too
 
 
 def _file_handler(log_dir: Path) -> logging.Handler | None:

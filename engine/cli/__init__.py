@@ -70,7 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--gpx", help="GPX 1.1: waypoints, a route and a track per day (device-ready)")
     export.add_argument("--gpx-per-day", action="store_true",
                         help="with --gpx: also one GPX file per day next to it (FILE-day-01-DATE.gpx)")
-    export.add_argument("--ics", help="iCalendar: each visit, meal, flight and stay as an event in its own zone")
+    export.add_argument("--ics", help="iCalendar: each visit, meal, flight and stay as an event in its own zone "
+                                      "(booked flights and hotel with their confirmation code)")
+    export.add_argument("--ics-transfers", action="store_true",
+                        help="with --ics: also the transfers shorter than 30 minutes as events (left out by default)")
     export.add_argument("--json", dest="json_out", help="the itinerary JSON again (normalised, as plan --out writes it)")
     export.add_argument("--html", help="standalone HTML map (works offline)")
     export.add_argument("--kml", help="KML 2.2 for Google Earth, Organic Maps and OsmAnd (a folder per day)")
@@ -105,6 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_notes_parser(command)
     from .cities_cmd import add_cities_parser
     add_cities_parser(command)
+    from .trip_inputs_cmd import add_trip_inputs_parsers
+    add_trip_inputs_parsers(command)
     diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
     diag.add_argument("--json", action="store_true", help="the report as JSON")
     diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
@@ -150,6 +155,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "cities":
         from .cities_cmd import run_cities
         return run_cities(args)
+    if args.command in ("bookings", "places"):
+        from . import trip_inputs_cmd
+        return getattr(trip_inputs_cmd, f"run_{args.command}")(args)
     if args.command in ("eval", "bench"):
         # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the
         # caller explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.

@@ -11,25 +11,28 @@ from engine.errors import InputError
 from engine.models.bookings import MAX_BOOKED_FLIGHTS, Bookings
 
 
-def with_bookings(intent, paths: list[str], session, *, verbose: bool):
-    """``intent`` with the files' bookings (after any it already had)."""
+def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str = "--bookings"):
+    """``intent`` with the files' bookings (after any it already had; a booking it already has is
+    not added twice, so reading the same confirmation again changes nothing). ``arg``: the
+    argument errors name."""
     if intent.mode != "city":
-        raise InputError("--bookings", "bookings are planned on city trips for now; on a road trip add the "
-                                       "motel as an overnight stop on the map")
+        raise InputError(arg, "bookings are planned on city trips for now; on a road trip add the "
+                              "motel as an overnight stop on the map")
     from engine.bookings import aread_bookings
     have = intent.bookings or Bookings()
     flights, hotel = list(have.flights), have.hotel
     for path in paths:
         found = asyncio.run(aread_bookings(path, _model_client, today=session.today))
-        flights += found.bookings.flights
-        if found.bookings.hotel is not None:
+        flights += [f for f in found.bookings.flights if f not in flights]
+        if found.bookings.hotel is not None and found.bookings.hotel != hotel:
             if hotel is not None:
-                raise InputError("--bookings", f"{path}: a second hotel booking; a trip is planned around one")
+                raise InputError(arg, f"{path}: a second hotel booking; a trip is planned around one")
             hotel = found.bookings.hotel
         if verbose:
             print(f"tripwright: {found.summary()}", file=sys.stderr)
+    flights.sort(key=lambda f: f.departure)  # as the trip flies them (and as 'bookings list' numbers them)
     if len(flights) > MAX_BOOKED_FLIGHTS:
-        raise InputError("--bookings", f"{len(flights)} booked flights; a trip takes at most {MAX_BOOKED_FLIGHTS}")
+        raise InputError(arg, f"{len(flights)} booked flights; a trip takes at most {MAX_BOOKED_FLIGHTS}")
     data = intent.model_dump()
     data["bookings"] = Bookings(flights=flights, hotel=hotel).model_dump()
     booked = type(intent).model_validate(data)

@@ -10,11 +10,12 @@ from engine.errors import InputError
 from engine.models.intent import MAX_MUST_SEE, MustSee
 
 
-def with_saved_places(intent, path: str, session, *, verbose: bool):
-    """``intent`` with the file's places as must-sees (after those it already had)."""
+def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "--places"):
+    """``intent`` with the file's places as must-sees (after those it already had; a place it
+    already has is not added twice). ``arg``: the argument errors name."""
     if intent.mode != "city":
-        raise InputError("--places", "saved places are planned on city trips; on a road trip add them "
-                                     "on the map as places to visit")
+        raise InputError(arg, "saved places are planned on city trips; on a road trip add them "
+                              "on the map as places to visit")
     from engine.imports.place_match import match_saved_places
     from engine.imports.saved_places import import_saved_places
     found = import_saved_places(path)
@@ -23,11 +24,13 @@ def with_saved_places(intent, path: str, session, *, verbose: bool):
         intent = intent.model_copy(update={"city": city_for_plan(session, intent.city, verbose=verbose)})
     city = session.catalog.city(intent.city).raw
     pairs = match_saved_places(found.places, [*city.venues, *city.restaurants])  # a saved café is a meal
-    must = list(intent.prefs.must_see) + [
-        MustSee(name=p.name, geo={"lat": p.lat, "lon": p.lon}, notes=p.notes, source=p.source, venue_id=venue)
-        for p, venue in pairs]
+    must = list(intent.prefs.must_see)
+    for p, venue in pairs:
+        place = MustSee(name=p.name, geo={"lat": p.lat, "lon": p.lon}, notes=p.notes, source=p.source, venue_id=venue)
+        if place not in must:
+            must.append(place)
     if len(must) > MAX_MUST_SEE:
-        raise InputError("--places", f"{len(must)} places to see; a plan takes at most {MAX_MUST_SEE}")
+        raise InputError(arg, f"{len(must)} places to see; a plan takes at most {MAX_MUST_SEE}")
     if verbose:
         matched = sum(venue is not None for _, venue in pairs)
         print(f"tripwright: {found.summary()}; {matched} matched to {intent.city}'s venues", file=sys.stderr)

@@ -60,7 +60,11 @@ def run_export(args) -> int:
     if args.gpx_per_day and args.gpx is None:
         print("tripwright: --gpx-per-day: needs --gpx FILE.gpx (the day files go next to it)", file=sys.stderr)
         return 2
+    if getattr(args, "ics_transfers", False) and args.ics is None:
+        print("tripwright: --ics-transfers: needs --ics FILE.ics", file=sys.stderr)
+        return 2
     renders = {arg: partial(render, kind, itin) for arg, kind in kinds.items()}
+    renders["--ics"] = partial(render, "ics", itin, transfers=bool(getattr(args, "ics_transfers", False)))
     if args.pdf is not None:
         renders["--pdf"] = partial(pdf_renderer(), itin)
     try:

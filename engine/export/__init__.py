@@ -38,9 +38,10 @@ class _Renderers(Mapping[str, Callable[[ItineraryV1], "str | bytes"]]):
 RENDERERS: Mapping[str, Callable[[ItineraryV1], str | bytes]] = _Renderers()
 
 
-def render(kind: str, itin: ItineraryV1) -> str | bytes:
-    """One export by its format's keyword; its renderer is imported only now."""
-    return RENDERERS[kind](itin)
+def render(kind: str, itin: ItineraryV1, **options: object) -> str | bytes:
+    """One export by its format's keyword; its renderer is imported only now. ``options`` go to the
+    renderer (``render("ics", itin, transfers=True)``: the calendar with its short transfers too)."""
+    return RENDERERS[kind](itin, **options)
 
 
 def __getattr__(name: str):  # itinerary_to_gpx, _ics, _html, _kml: on first use

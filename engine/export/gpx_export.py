@@ -1,6 +1,7 @@
 """ItineraryV1 as GPX 1.1 fit for devices: a waypoint per located activity (overnight stops with
 the ``Lodging`` symbol), and per day a route of at most 50 points and a timed track of at most 500
-(the driven path simplified with shapely until it fits) — the limits Garmin-class units import."""
+(the driven path simplified with shapely until it fits) — the limits Garmin-class units import.
+A device file is shared: booking confirmation codes are masked in it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from shapely.geometry import LineString
 
 from engine.models import Activity, DayItinerary, Geo, ItineraryV1
 
+from ._bookings import masked_itinerary
 from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
 
 CREATOR = "Tripwright"
@@ -35,8 +37,9 @@ def itinerary_to_gpx(itin: ItineraryV1) -> str:
     """GPX text; activities without a geo are left out, and so are days with none located.
 
     gpxpy writes elements in the schema's order and escapes markup; ``plain_text`` drops the few
-    characters XML cannot carry at all.
+    characters XML cannot carry at all. Booking confirmation codes are masked (``masked_itinerary``).
     """
+    itin = masked_itinerary(itin)
     gpx = gpxpy.gpx.GPX()
     gpx.creator = CREATOR
     gpx.name = trip_title(itin)
@@ -65,6 +68,7 @@ def _stops(itin: ItineraryV1, day: DayItinerary) -> list[_Stop]:
 def itinerary_to_gpx_days(itin: ItineraryV1) -> list[tuple[str, str]]:
     """One GPX file per day with located activities: ``[(file name, GPX text)]``."""
     out = []
+    itin = masked_itinerary(itin)
     for number, day in enumerate(itin.days, start=1):
         one = itin.model_copy(update={"days": [day]})
         if _stops(itin, day):

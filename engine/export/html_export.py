@@ -20,6 +20,7 @@ from pathlib import Path
 
 from engine.models import ItineraryV1
 
+from ._bookings import masked_itinerary
 from .html_document import map_document
 
 _HERE = Path(__file__).resolve().parent
@@ -33,7 +34,7 @@ _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 def itinerary_to_html(itin: ItineraryV1) -> str:
     from ._folium_skeleton import OfflineMap, RawText
 
-    document = map_document(itin)
+    document = map_document(masked_itinerary(itin))  # a page to share: booking codes masked
     fmap = OfflineMap(location=_centre(document["bounds"]), zoom_start=_zoom(document), tiles=None,
                       control_scale=True, zoom_snap=0.25)
     root = fmap.get_root()

@@ -1,22 +1,34 @@
 """ItineraryV1 as an iCalendar file: one VEVENT per activity at its true start and end, each in the
-zone where it happens (a flight departs on its origin's clock and lands on its destination's)."""
+zone where it happens (a flight departs on its origin's clock and lands on its destination's).
+
+The calendar is the traveller's own: a booked flight's and the booked hotel's events say their
+confirmation code ("Confirmation QX7K2M", from ``itinerary.intent.bookings``). Transfers shorter
+than ``SHORT_TRANSFER`` (a 3-minute walk between two sights) are no appointment and are left out
+unless asked for (``transfers=True``). LOCATION is the place's name (an airport by its code), never
+coordinates: those are in GEO."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from icalendar import Calendar, Event
 
 from engine.models import DayItinerary, Activity, ItineraryV1
 
+from ._bookings import confirmation_of
 from ._trip import activity_zones, as_utc, day_zone, local_span, plain_text, trip_dates, trip_title
 from ._vtimezone import build_vtimezone
 
 PRODID = "-//Tripwright//EN"
+SHORT_TRANSFER = timedelta(minutes=30)
+_ROUTE = re.compile(r"\b([A-Z]{3})\s*→\s*([A-Z]{3})\b")
+_COORDINATES = re.compile(r"^\s*[-+]?\d{1,3}(?:\.\d+)?°?\s*[NS]?\s*[,;/ ]\s*[-+]?\d{1,3}(?:\.\d+)?°?\s*[EW]?\s*$")
 
 
-def itinerary_to_ics(itin: ItineraryV1) -> bytes:
+def itinerary_to_ics(itin: ItineraryV1, *, transfers: bool = False) -> bytes:
+    """The calendar; ``transfers``: also the transfers shorter than ``SHORT_TRANSFER``."""
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -26,7 +38,10 @@ def itinerary_to_ics(itin: ItineraryV1) -> bytes:
     stamp = as_utc(itin.created_at)
     occurrences: Counter[str] = Counter()
     for day in itin.days:
+        zone = day_zone(itin, day)
         for act in day.activities:
+            if not transfers and _short_transfer(day.date, act, zone):
+                continue
             occurrences[act.id] += 1
             uid = _uid(itin.itinerary_id, act.id, occurrences[act.id])
             cal.add_component(_event(itin, day, act, stamp, uid))
@@ -43,6 +58,13 @@ def _uid(itinerary_id: str, activity_id: str, occurrence: int) -> str:
     return f"{itinerary_id}-{activity_id}{suffix}@tripwright"
 
 
+def _short_transfer(day: date, act: Activity, zone) -> bool:
+    if act.role != "transfer":
+        return False
+    start, end = local_span(day, act, zone)
+    return end - start < SHORT_TRANSFER
+
+
 def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime, uid: str) -> Event:
     start, end = local_span(day.date, act, day_zone(itin, day))
     event = Event()
@@ -51,13 +73,29 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     event.add("dtstart", start)
     event.add("dtend", end)
     event.add("summary", plain_text(act.name))
-    if act.notes:
-        event.add("description", plain_text(act.notes))
+    code = confirmation_of(itin, act)
+    description = "\n".join(t for t in (f"Confirmation {code}" if code else "", act.notes) if t)
+    if description:
+        event.add("description", plain_text(description))
     if act.geo is not None:
-        event.add("location", f"{act.geo.lat:.6f}, {act.geo.lon:.6f}")
+        where = _location(act)
+        if where:
+            event.add("location", plain_text(where))
         event.add("geo", (act.geo.lat, act.geo.lon))
     event.add("categories", [act.kind.value])
     return event
+
+
+def _location(act: Activity) -> str:
+    """Where the event's GEO is, by name: a flight's is the city's airport ("CDG airport": the
+    arrival's destination, the departure's origin), anything else the place's own name."""
+    if act.kind.value == "flight":
+        route = _ROUTE.search(act.name)
+        if route is None:
+            return ""
+        return f"{route.group(2) if act.role == 'arrival' else route.group(1)} airport"
+    name = act.name.strip()
+    return "" if _COORDINATES.match(name) else name  # a place named by its coordinates: GEO says it
 
 
 def _add_timezone(cal: Calendar, itin: ItineraryV1) -> None:

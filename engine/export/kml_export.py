@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from engine.models import Activity, DayItinerary, ItineraryV1
 
+from ._bookings import masked_itinerary
 from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
 from .atomic import StrPath, write_atomic
 
@@ -27,7 +28,9 @@ ROUTE_COLOUR = "ffd18b1f"  # aabbggrr: an opaque blue that reads on satellite an
 
 
 def itinerary_to_kml(itin: ItineraryV1) -> str:
-    """KML text; activities without a point are left out, every day keeps its folder."""
+    """KML text; activities without a point are left out, every day keeps its folder. Booking
+    confirmation codes are masked (a map file is shared; the itinerary JSON keeps them)."""
+    itin = masked_itinerary(itin)
     root = ET.Element("kml", {"xmlns": KML_NS})
     document = _sub(root, "Document")
     _sub(document, "name", trip_title(itin))

@@ -193,7 +193,7 @@ def in_namespace(script: str, *args: str) -> list[str]:
 
 @needs_namespace
 def test_full_disk_during_the_write_leaves_every_file_as_it_was(tmp_path, saved_itinerary) -> None:
-    """--ics lands on a 16 KiB tmpfs (the calendar is ~19 KB): the planning runs, the writer stages
+    """--ics lands on an 8 KiB tmpfs (the calendar is ~11 KB): the planning runs, the writer stages
     --out and --gpx fine, then --ics hits ENOSPC, and the whole set is taken back."""
     ok, full = tmp_path / "ok", tmp_path / "full"
     ok.mkdir()
@@ -203,7 +203,7 @@ def test_full_disk_during_the_write_leaves_every_file_as_it_was(tmp_path, saved_
     listing = tmp_path / "full-listing.txt"
     before = snapshot(ok)
     # The tmpfs vanishes with the namespace, so its listing is taken inside, after the run.
-    script = (f'mount -t tmpfs -o size=16k tmpfs "{full}" && "$@"; rc=$?; '
+    script = (f'mount -t tmpfs -o size=8k tmpfs "{full}" && "$@"; rc=$?; '
               f'ls -A "{full}" > "{listing}"; df -k "{full}" >> "{listing}"; exit $rc')
     done = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(EXE), "plan",
                            "--intent", str(tmp_path / "intent.json"), "--today", TODAY,

@@ -8,7 +8,7 @@ back with ``icalendar`` holds the same events with 0 overlaps.
 from __future__ import annotations
 
 import math
-from datetime import UTC, date
+from datetime import UTC, date, timedelta
 
 import icalendar
 import pytest
@@ -66,9 +66,13 @@ def test_road_events_run_in_order_on_local_clocks(gazetteer, slug, backwards, ex
             spans.append((a.start.astimezone(UTC), a.end.astimezone(UTC), a.name))
     assert _overlaps(spans) == []
 
-    calendar = icalendar.Calendar.from_ical(itinerary_to_ics(itin))
+    calendar = icalendar.Calendar.from_ical(itinerary_to_ics(itin, transfers=True))  # every activity
     events = [(e.decoded("dtstart"), e.decoded("dtend"), str(e["summary"])) for e in calendar.walk("VEVENT")]
     assert len(events) == len(spans)
+    short = [a for d in itin.days for a in d.activities
+             if a.role == "transfer" and a.end - a.start < timedelta(minutes=30)]
+    default = icalendar.Calendar.from_ical(itinerary_to_ics(itin)).walk("VEVENT")  # short transfers left out
+    assert len(default) == len(spans) - len(short)
     assert _overlaps([(s.astimezone(UTC), e.astimezone(UTC), n) for s, e, n in events]) == []
     assert sorted((s.astimezone(UTC), e.astimezone(UTC)) for s, e, _ in events) == sorted(s[:2] for s in spans)
 
