@@ -82,10 +82,9 @@ def denver_slc_process(figures: dict) -> None:
     exe = Path(sys.executable).with_name("tripwright")
     try:
         with tempfile.TemporaryDirectory(prefix="tripwright-road-osm-") as home:
-            intent = {"mode": "road_trip", "origin": "Denver", "terminus": "Salt Lake City", "days": 3,
-                      "start_date": "2027-05-03", "stops": ["Grand Junction, CO", "Moab, UT"]}
+            from tests.engine.test_road_osm import denver_to_salt_lake  # the tests' I-70/US-6 track
             request = Path(home) / "road.json"
-            request.write_text(json.dumps(intent))
+            request.write_text(denver_to_salt_lake().model_dump_json())
             env = dict(os.environ, TRIPWRIGHT_HOME=home, TRIPWRIGHT_OVERPASS_URL=server.interpreter_url,
                        TRIPWRIGHT_OPEN_METEO_URL="http://127.0.0.1:9")
             env.pop("TRIPWRIGHT_OFFLINE", None)
