@@ -188,6 +188,8 @@ async def new_city(window, figures: dict, start: date) -> None:
         figures["new_city_fetch_plan_to_map_ms"] = round((drawn - began) * 1000, 1)
         figures["stall_new_city_ms"] = meter.max_ms()
         figures["stall_new_city_cpu_ms"] = meter.max_cpu_ms()
+        window.new_trip()  # the road trips below start from an empty window, as before
+        await _until(lambda: not window.trip.versions)
     finally:
         server.stop()
         for key, value in saved.items():
@@ -210,6 +212,10 @@ async def in_app(window, figures: dict, quick: bool) -> int:
     assert window.library.active, window.library.problem  # every run below is recorded live
     controller = window.controller
     start = window.planning.today + timedelta(days=160)
+
+    # First (before anything else of the process reaches for the network, which a failed real
+    # service would mark down for two minutes): a city no fixture covers, fetched and planned.
+    await new_city(window, figures, start)
 
     # GUI stall while a 7-day road trip plans (the first of the process opens the gazetteer, then
     # a warm one), and apart from it while the result is drawn (map layers, itinerary panel).
@@ -249,8 +255,6 @@ async def in_app(window, figures: dict, quick: bool) -> int:
         (figures["stall_showing_first_ms"], figures["stall_showing_first_cpu_ms"]),
         (figures["stall_showing_warm_ms"], figures["stall_showing_warm_cpu_ms"]),
         (figures["drag_stall_max_ms"], figures["drag_stall_cpu_ms"]))
-
-    await new_city(window, figures, start)
 
     # Cancel in the middle of a planner node (a road trip the memo has not seen).
     samples = []
