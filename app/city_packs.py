@@ -59,8 +59,19 @@ class CityPacks:
         return self.entries
 
     def start(self) -> None:
-        """At start-up: the cached cities reach the form while the map loads."""
+        """At start-up: the cached cities reach the form while the map loads; the gazetteer is
+        opened off the GUI thread and then completes the city field as the traveller types."""
         self._listing = asyncio.ensure_future(self._quiet_reload())
+        self._gazetteer = asyncio.ensure_future(self._city_completion())
+
+    async def _city_completion(self) -> None:
+        from engine.geocode import default_gazetteer
+        try:
+            gazetteer = await asyncio.to_thread(default_gazetteer)
+        except Exception:  # noqa: BLE001 — no index (a read-only data dir): no completion, nothing else
+            log.warning("no gazetteer for city completion", exc_info=True)
+            return
+        self.w.intent_form.set_city_suggester(gazetteer.complete)
 
     async def _quiet_reload(self) -> None:
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import QComboBox, QCompleter, QListWidgetItem, QVBoxLayout, QWidget
 
 from .intent_fields import combo, plain
@@ -53,7 +53,11 @@ class IntentCity:
         self.city_combo.setEditable(True)
         self.city_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.city_combo.lineEdit().setPlaceholderText("any city, e.g. Lisbon or Córdoba, Spain")
-        completer = QCompleter(self.city_combo.model(), self.city_combo)
+        # Completion from the built-in and cached cities, and (once the app hands it a suggester)
+        # from the gazetteer's places as they are typed: "lisb" offers "Lisbon, PT".
+        self._city_words = QStringListModel(self.city_combo)
+        self._suggest = None
+        completer = QCompleter(self._city_words, self.city_combo)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
@@ -72,7 +76,30 @@ class IntentCity:
         column.addWidget(self.city_combo)
         column.addWidget(self.city_note)
         self.city_combo.currentTextChanged.connect(self._city_changed)
+        self.city_combo.lineEdit().textEdited.connect(self._suggest_cities)
         return holder
+
+    def set_city_suggester(self, suggest) -> None:
+        """``suggest(prefix) -> [labels]`` (the gazetteer's ``complete``: a ~1 ms indexed read the
+        app hands over once the index is open), asked as the traveller types a city."""
+        self._suggest = suggest
+
+    def _suggest_cities(self, text: str) -> None:
+        base = self._base_words()
+        labels = []
+        if self._suggest is not None and len(text.strip()) >= 3:
+            try:
+                labels = self._suggest(text)
+            except Exception:  # noqa: BLE001 — a completion that fails only means no suggestions
+                labels = []
+        self._city_words.setStringList(list(dict.fromkeys([*base, *labels])))
+        if labels:
+            completer = self.city_combo.completer()
+            completer.setCompletionPrefix(text)
+            completer.complete()
+
+    def _base_words(self) -> list[str]:
+        return [self.city_combo.itemText(i) for i in range(self.city_combo.count())]
 
     def _fill_city_items(self) -> None:
         text = self.city_combo.currentText()
@@ -83,6 +110,7 @@ class IntentCity:
             self.city_combo.addItem(city.name)
             self.city_combo.setItemData(self.city_combo.count() - 1, f"{city.label}: {city.places} places, "
                                         "kept for offline use", Qt.ItemDataRole.ToolTipRole)
+        self._city_words.setStringList(self._base_words())
         index = self.city_combo.findText(text, Qt.MatchFlag.MatchFixedString)
         self.city_combo.setCurrentIndex(index)
         if index < 0:

@@ -70,6 +70,9 @@ _NEARBY = ("SELECT id, name, country, admin1, population, lat, lon, ref FROM pla
            "WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ? AND population >= ?")
 _LOOKUP = ("SELECT p.id, p.name, p.country, p.admin1, p.population, p.lat, p.lon, p.ref, n.kind "
            "FROM name n JOIN place p ON p.id = n.place WHERE n.key = ?")
+_PREFIX = ("SELECT p.name, p.country, p.admin1, p.population, p.lat, p.lon FROM name n JOIN place p ON p.id = n.place "
+           "WHERE n.key >= ? AND n.key < ? AND n.kind = 0 AND p.ref IS NULL AND p.population >= ? "
+           "ORDER BY p.population DESC LIMIT ?")
 _SPLIT = re.compile(r"[,;]")
 _MAX_PARTS_AS_NAME = 3
 _FIELDS = {"query": "place", "country_hint": "country", "admin1_hint": "admin1"}  # InputError.field
@@ -194,6 +197,24 @@ class GazetteerIndex:
                                     source="route_fixture" if ref else "gazetteer", feature_id=ref or f"geonames:{pid}"))
         out.sort(key=lambda c: (-(c.population or 0), c.feature_id))
         return out[:limit]
+
+    def complete(self, prefix: str, *, limit: int = 8, min_population: int = 15_000) -> list[str]:
+        """Place labels whose name starts with ``prefix`` ("lisb" → "Lisbon, PT"), largest first:
+        the city field's completion. One indexed range read on the name keys (~1 ms)."""
+        key = normalise(prefix)
+        if len(key) < 3:
+            return []
+        with self._lock:
+            rows = self._conn.execute(_PREFIX, (key, key + "\uffff", min_population, limit * 3)).fetchall()
+        names = self._resolver.admin1_name
+        labels: list[str] = []
+        for name, country, admin1, pop, lat, lon in rows:
+            label = GeoCandidate(name=name, admin1=admin1, admin1_name=names.get((country, admin1 or "")),
+                                 country=country, population=pop, lat=lat, lon=lon, confidence=0.5,
+                                 source="gazetteer", feature_id="complete").label
+            if label not in labels:
+                labels.append(label)
+        return labels[:limit]
 
     def cache_clear(self) -> None:
         with self._lock:

@@ -237,3 +237,11 @@ def test_the_model_is_offered_a_shortlist_of_a_big_pack_city() -> None:
     meal_enum = next(d for k, d in schema["$defs"].items() if k == "DraftDay")["properties"]["meals"]["items"]["enum"]
     assert len(meal_enum) == SHORTLIST
     assert len(trip_facts_document(inputs)["restaurants"]) == SHORTLIST
+
+
+def test_the_gazetteer_completes_city_names_largest_first() -> None:
+    gazetteer = default_gazetteer()
+    assert gazetteer.complete("lisb")[0] == "Lisbon, PT"
+    cordoba = gazetteer.complete("córd")
+    assert cordoba[:2] == ["Córdoba, AR", "Córdoba, ES"]  # accents folded, by population
+    assert gazetteer.complete("li") == [] and gazetteer.complete("qwxzb") == []

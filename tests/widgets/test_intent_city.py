@@ -113,3 +113,19 @@ def test_an_intent_of_a_cached_city_fills_the_form_and_comes_back(form):
     assert form.current_intent() == planned
     form.set_known_cities([])  # deleted in Settings: the typed city stays, now to be fetched again
     assert form.city_combo.currentText() == "Lisbon" and form.city_note.text() == NEW_CITY_NOTE
+
+
+def test_typing_a_city_offers_the_gazetteers_places(form, qtbot) -> None:
+    from PySide6.QtTest import QTest
+    from engine.geocode import default_gazetteer
+    gazetteer = default_gazetteer()  # the app opens it off the GUI thread, then hands over complete()
+    asked = []
+    form.set_city_suggester(lambda text: asked.append(text) or gazetteer.complete(text))
+    edit = form.city_combo.lineEdit()
+    edit.clear()
+    QTest.keyClicks(edit, "lisb")
+    words = form.city_combo.completer().model().stringList()
+    assert "Lisbon, PT" in words and "Paris" in words  # the gazetteer's place beside the built-in cities
+    assert asked[-1] == "lisb" and "li" not in asked  # asked from three letters on
+    QTest.keyClicks(edit, "zzq")
+    assert "Lisbon, PT" not in form.city_combo.completer().model().stringList()
