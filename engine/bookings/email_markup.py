@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from html.parser import HTMLParser
 from typing import Any
+
+from engine.imports.collect import html_lines
 
 from .microdata import microdata_items
 
@@ -159,35 +160,7 @@ def _parse_block(block: str, found: Markup) -> None:
         found.skipped["malformed JSON-LD"] += 1
 
 
-class _Text(HTMLParser):
-    HIDDEN = frozenset({"script", "style", "head", "title", "template"})
-    BREAKS = frozenset({"br", "p", "div", "li", "tr", "td", "th", "table", "h1", "h2", "h3", "h4"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        self.hidden += tag in self.HIDDEN
-        if tag in self.BREAKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.HIDDEN:
-            self.hidden = max(0, self.hidden - 1)
-        elif tag in self.BREAKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.hidden:
-            self.parts.append(data)
-
-
 def html_text(html: str) -> str:
     """An HTML part as the lines a reader sees (scripts and styles dropped), by the stdlib
     tokenizer over at most ``MAX_HTML_TEXT_CHARS``."""
-    parser = _Text()
-    parser.feed(html[:MAX_HTML_TEXT_CHARS])
-    parser.close()
-    return "".join(parser.parts)
+    return html_lines(html, MAX_HTML_TEXT_CHARS)

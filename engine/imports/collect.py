@@ -93,7 +93,8 @@ def as_number(value: object) -> float | None:
 
 
 class _TextOfHtml(HTMLParser):
-    BREAKS = frozenset({"br", "p", "div", "li", "tr", "table", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6"})
+    BREAKS = frozenset({"br", "p", "div", "li", "tr", "td", "th", "table", "ul", "ol",
+                        "h1", "h2", "h3", "h4", "h5", "h6"})
     HIDDEN = frozenset({"script", "style", "head", "title", "template"})
 
     def __init__(self) -> None:
@@ -127,7 +128,13 @@ def html_to_text(html: str) -> str:
     line breaks kept; at most ``MAX_HTML_CHARS`` of the input are read."""
     if "<" not in html and "&" not in html:
         return html
+    return html_lines(html, MAX_HTML_CHARS)
+
+
+def html_lines(html: str, limit: int) -> str:
+    """HTML as the lines a reader sees (scripts, styles and the head dropped, entities read), by
+    the stdlib tokenizer over at most ``limit`` characters; shared by places and bookings."""
     parser = _TextOfHtml()
-    parser.feed(html[:MAX_HTML_CHARS])
+    parser.feed(html[:limit])
     parser.close()
     return "".join(parser.parts)
