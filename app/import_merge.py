@@ -102,7 +102,8 @@ def add_bookings(intent, found, catalog):
     data["bookings"] = Bookings(flights=flights, hotel=hotel).model_dump()
     booked = type(intent).model_validate(data)
     try:
-        check_against_trip(booked, catalog)
+        from engine.planning.booked import check_bookings
+        check_bookings(booked, catalog)
     except InputError as exc:
         if exc.field == "bookings.hotel.geo":  # an address only: the traveller gives the point in the form
             raise HotelNeedsPlace(booked, exc.message) from None
@@ -127,18 +128,6 @@ async def read_bookings_into(intent, path: str | Path, client, session):
 
     found = await aread_bookings(path, client, today=session.today)
     return add_bookings(intent, found, session.catalog), found
-
-
-def check_against_trip(intent, catalog) -> None:
-    """A booking on other days or at another city's airports is refused before anything runs
-    (a city whose pack the run fetches is checked by the planner then)."""
-    from engine.planning.booked import booked_flights, booked_lodging
-
-    if not catalog.has_city(intent.city):
-        return
-    city = catalog.city(intent.city)
-    booked_flights(intent, city, lambda code: catalog.airport(code).tz)
-    booked_lodging(intent, city)
 
 
 def _number(flight) -> str:

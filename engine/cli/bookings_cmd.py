@@ -36,18 +36,9 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
     data = intent.model_dump()
     data["bookings"] = Bookings(flights=flights, hotel=hotel).model_dump()
     booked = type(intent).model_validate(data)
-    _check_against_trip(booked, session)
+    from engine.planning.booked import check_bookings
+    check_bookings(booked, session.catalog)
     return booked
-
-
-def _check_against_trip(intent, session) -> None:
-    """A booking on other days or at another city's airports is refused before anything runs."""
-    from engine.planning.booked import booked_flights, booked_lodging
-    if not session.catalog.has_city(intent.city):
-        return  # a city whose pack the run fetches: the planner checks the bookings then
-    city = session.catalog.city(intent.city)
-    booked_flights(intent, city, lambda code: session.catalog.airport(code).tz)
-    booked_lodging(intent, city)
 
 
 def _model_client():

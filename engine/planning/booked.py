@@ -69,6 +69,16 @@ def _option(f: BookedFlight, direction: str, zone_of) -> FlightOption:
                                           data_source="user", ref_id=flight_id))
 
 
+def check_bookings(intent: IntentV1, catalog) -> None:
+    """A booking on other days or at another city's airports, refused before anything runs (the
+    CLI and the app's imports); a city whose pack the run fetches is checked by the planner then."""
+    if not catalog.has_city(intent.city):
+        return
+    city = catalog.city(intent.city)
+    booked_flights(intent, city, lambda code: catalog.airport(code).tz)
+    booked_lodging(intent, city)
+
+
 def booked_lodging(intent: IntentV1, city) -> Lodging | None:
     hotel = intent.bookings.hotel if intent.bookings else None
     if hotel is None:
