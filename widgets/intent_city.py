@@ -40,6 +40,12 @@ class KnownCity:
     places: int = 0
 
 
+def _folded(text: str) -> str:
+    """For matching what is typed: case and accents set aside ("cord" ~ "Córdoba")."""
+    import unicodedata
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+
+
 def _key(text: str) -> str:
     return " ".join(text.replace(",", " ").casefold().split())
 
@@ -60,7 +66,8 @@ class IntentCity:
         completer = QCompleter(self._city_words, self.city_combo)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        # the list is filtered here, accents folded ("cord" finds Córdoba), as the text is typed
+        completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
         self.city_combo.setCompleter(completer)
         self._known = {}
         self._fill_city_items()
@@ -85,18 +92,21 @@ class IntentCity:
         self._suggest = suggest
 
     def _suggest_cities(self, text: str) -> None:
-        base = self._base_words()
+        wanted = _folded(text.strip())
+        base = [w for w in self._base_words() if wanted in _folded(w)]
         labels = []
-        if self._suggest is not None and len(text.strip()) >= 3:
+        if self._suggest is not None and len(wanted) >= 3:
             try:
                 labels = self._suggest(text)
             except Exception:  # noqa: BLE001 — a completion that fails only means no suggestions
                 labels = []
-        self._city_words.setStringList(list(dict.fromkeys([*base, *labels])))
-        if labels:
-            completer = self.city_combo.completer()
-            completer.setCompletionPrefix(text)
+        words = list(dict.fromkeys([*base, *labels]))
+        self._city_words.setStringList(words)
+        completer = self.city_combo.completer()
+        if words and wanted:
             completer.complete()
+        else:
+            completer.popup().hide()
 
     def _base_words(self) -> list[str]:
         return [self.city_combo.itemText(i) for i in range(self.city_combo.count())]
