@@ -194,14 +194,12 @@ def test_write_kml_names_the_target_when_it_cannot_write(tmp_path, paris) -> Non
     assert info.value.filename == str(tmp_path / "missing" / "trip.kml")
 
 
-def test_a_14_day_trip_exports_quickly(paris) -> None:
-    import time
+def test_a_14_day_trip_exports_a_folder_per_day(paris) -> None:
     days = [d.model_copy(update={"date": paris.days[0].date + timedelta(days=n)})
             for n, d in enumerate((paris.days * 3)[:14])]
     itin = paris.model_copy(update={"days": days})
-    started = time.perf_counter()
-    _, folders = read_back(itinerary_to_kml(itin))
-    assert len(folders) == 14 and time.perf_counter() - started < 1.0
+    _, folders = read_back(itinerary_to_kml(itin))  # its speed: bench/places_bench.py
+    assert len(folders) == 14
 
 
 def test_the_cli_exports_kml(tmp_path) -> None:

@@ -219,7 +219,7 @@ def test_xxe_is_refused() -> None:
 def test_billion_laughs_is_refused_fast() -> None:
     started = time.perf_counter()
     assert "DTD or entities" in refused(LAUGHS)
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 10  # bounded (never unpacked or expanded); speed: bench/
 
 
 def test_a_doctype_alone_is_refused() -> None:
@@ -251,7 +251,7 @@ def test_kmz_zip_bomb_is_refused_without_unpacking(gigabyte_bomb) -> None:
         assert archive.getinfo("doc.kml").file_size == 1 << 30
     started = time.perf_counter()
     assert "zip bomb" in refused(gigabyte_bomb, "bomb.kmz")
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 10  # bounded (never unpacked or expanded); speed: bench/
 
 
 def test_kmz_with_a_lying_header_stops_at_its_declared_size(gigabyte_bomb) -> None:
@@ -259,7 +259,7 @@ def test_kmz_with_a_lying_header_stops_at_its_declared_size(gigabyte_bomb) -> No
     liar = _zip_by_hand(b"doc.kml", deflated, 0, 4096)  # says 4 KB; unpacks to 1 GiB
     started = time.perf_counter()
     assert "cannot be unpacked" in refused(liar, "liar.kmz")
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 10  # bounded (never unpacked or expanded); speed: bench/
 
 
 def test_kmz_over_the_ratio_is_refused_under_the_size_cap() -> None:
@@ -372,17 +372,9 @@ def test_elements_nested_past_the_cap_are_refused() -> None:
     assert "nests elements deeper than 64 levels" in refused(deep, "deep.kml")
 
 
-def test_a_500_place_kml_imports_within_a_second() -> None:
-    data = _many(500)
-    parse_saved_places(data, "warm.kml")
-    best = min(_timed(lambda: parse_saved_places(data, "500.kml")) for _ in range(3))
-    assert best <= 1.0, f"500 places took {best:.3f} s"
-
-
-def _timed(fn) -> float:
-    started = time.perf_counter()
-    fn()
-    return time.perf_counter() - started
+def test_a_500_place_kml_imports_every_place() -> None:
+    found = parse_saved_places(_many(500), "500.kml")  # its speed: bench/places_bench.py
+    assert len(found.places) == 500
 
 
 # -- pairing with the catalog -------------------------------------------------------------------
