@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .detours import DETOUR_FACTOR, haversine
 from .plan import Place
 
 INTERPOLATED_COST = 4.0  # an overnight point with no town: only when no town fits
@@ -35,6 +36,7 @@ class Node:
     population: int = 0
     interpolated: bool = False
     extra_cost: float = 0.0  # e.g. a town already slept in on the way out of a round trip
+    on_corridor: tuple[float, float] | None = None  # the place's projection (detours, :mod:`.detours`)
 
 
 @dataclass(frozen=True)
@@ -80,13 +82,24 @@ def _shortest(stretch: Stretch, nodes: list[Node], directed: bool) -> list[int] 
     return path[::-1]
 
 
+def _detours(nodes: list[Node]) -> np.ndarray:
+    """[i, j]: road miles that leaving the corridor for node i's and node j's places adds to the
+    hop between them (:func:`.detours.detour_miles`, for every pair at once)."""
+    at = np.radians([n.place.point for n in nodes])
+    on = np.radians([n.on_corridor or n.place.point for n in nodes])
+    real = haversine(at[:, None, 0], at[:, None, 1], at[None, :, 0], at[None, :, 1])
+    along = haversine(on[:, None, 0], on[:, None, 1], on[None, :, 0], on[None, :, 1])
+    return np.maximum(0.0, DETOUR_FACTOR * (real - along))
+
+
 def _weights(stretch: Stretch, nodes: list[Node], directed: bool) -> np.ndarray:
     sign = 1.0 if stretch.end.road >= stretch.start.road else -1.0
     p = np.array([node.road for node in nodes]) * sign
-    step = p[None, :] - p[:, None]  # step[i, j]: road miles from node i to node j
+    step = p[None, :] - p[:, None]  # step[i, j]: corridor road miles from node i to node j
+    drive = step + _detours(nodes)  # with the miles off the corridor at both ends
     target = max(1.0, abs(stretch.end.road - stretch.start.road) / stretch.days)
-    w = ((step - target) / target) ** 2
-    ok = (step > 0) & (step <= stretch.cap_road + 1e-6)
+    w = ((drive - target) / target) ** 2
+    ok = (step > 0) & (drive <= stretch.cap_road + 1e-6)
     if directed:
         dist = np.array([node.from_origin for node in nodes])
         ok &= dist[None, :] + DIRECTION_SLACK_MILES >= dist[:, None]

@@ -12,6 +12,14 @@ DIRECT_ROAD_FACTOR = 1.3  # seed INV-PACE-02: straight-line miles × 1.3 ≈ roa
 GEODESIC_STEP_M = 10_000
 
 
+def geodesic_lonlats(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+    """The geodesic from ``a`` to ``b`` ((lat, lon) each) as (lon, lat) points every ~10 km."""
+    geod = Geod(ellps="WGS84")
+    _, _, dist = geod.inv(a[1], a[0], b[1], b[0])
+    inner = geod.npts(a[1], a[0], b[1], b[0], max(1, int(dist // GEODESIC_STEP_M)))
+    return [(a[1], a[0]), *inner, (b[1], b[0])]
+
+
 class DirectCorridor(ProjectedLine):
     """No named route: a band around the geodesic from origin to terminus (same measurement API
     as :class:`Route`; ``road_factor`` turns its miles into driving miles)."""
@@ -21,10 +29,7 @@ class DirectCorridor(ProjectedLine):
     own_towns = False  # no towns associated with it (INV-CORR-03 does not apply)
 
     def __init__(self, a: tuple[float, float], b: tuple[float, float]) -> None:
-        geod = Geod(ellps="WGS84")
-        _, _, dist = geod.inv(a[1], a[0], b[1], b[0])
-        inner = geod.npts(a[1], a[0], b[1], b[0], max(1, int(dist // GEODESIC_STEP_M)))
-        self._set_line([(a[1], a[0]), *inner, (b[1], b[0])])
+        self._set_line(geodesic_lonlats(a, b))
 
     def _set_line(self, lonlats: list[tuple[float, float]]) -> None:
         """The corridor's line in its own equidistant projection (metres), ready for distance queries."""

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine.geocode.trust import geodesic_miles
 
+from .detours import DetourRoom, day_points, detour_miles
 from .loop import AWAY_FROM_HOME_MILES
 from .plan import Place, RoadStop
 from .resolve import region_name
@@ -43,6 +44,8 @@ class DayStopPicker:
         self.preferred: set[str] = set()  # sights and town ids a model proposed: first on the days passing them
         self.required: list[tuple[Place, float]] = []  # the traveller's visits (place, progress)
         self.osm = None  # the corridor's OpenStreetMap sights (:mod:`.osm_stops`), when the run has them
+        self.cap_miles = math.inf  # the daily cap: detours to stops must leave the day under it
+        self.room = DetourRoom((0.0, 0.0), (0.0, 0.0), math.inf)  # the day's detour budget (:meth:`pick`)
 
     # -- overnight towns -----------------------------------------------------------------------
     def town_near(self, target: float, *, lo: float, hi: float) -> Place | None:
@@ -63,8 +66,12 @@ class DayStopPicker:
     def pick(self, start_p: float, anchor_p: float, anchor: Place, day: int, start: Place | None = None) -> tuple[list[RoadStop], int, int]:
         lo, hi = sorted((start_p, anchor_p))
         forward = anchor_p >= start_p
+        ends = detour_miles(self.corridor, [p.point for p in (start, anchor) if p is not None])
+        self.room = DetourRoom((start or anchor).point, anchor.point, self.cap_miles - (hi - lo) * self.factor - ends,
+                               start_p)
         en_route = [p for p in self.pois if lo + 1 < p.progress_miles < hi - ANCHOR_RADIUS_MILES * (1 if forward else 0)
-                    and (forward or p.progress_miles > lo + ANCHOR_RADIUS_MILES) and p.poi.id not in self.used]
+                    and (forward or p.progress_miles > lo + ANCHOR_RADIUS_MILES) and p.poi.id not in self.used
+                    and self.room.allows(p.poi.lat, p.poi.lon)]
         at_anchor = sorted((p for p in self.pois if abs(p.progress_miles - anchor_p) <= ANCHOR_RADIUS_MILES
                             and p.poi.id not in self.used), key=lambda p: p.poi.id not in self.preferred)
         stops = self._required(lo, hi)
@@ -72,11 +79,13 @@ class DayStopPicker:
         chosen += [p for p in at_anchor if p not in chosen][: max(1 if not stops else 0, 3 - len(chosen) - len(stops))]
         stops += [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
         if self.osm is not None:
-            stops += self.osm.pick(stops, start_p, anchor_p, anchor, day, self.used, self._drive_min, start)
+            stops += self.osm.pick(stops, start_p, anchor_p, anchor, day, self.used, self._drive_min, start,
+                                   room=self.room)
         stops += [self.osm.walk(s) if self.osm is not None else s
                   for s in self._fill(stops, start_p, anchor_p, anchor, day, start)]
         self.used |= {s.id for s in stops}
-        return self._schedule(stops, start_p, anchor_p)
+        off = detour_miles(self.corridor, day_points(start.point if start else anchor.point, stops, anchor.point, start_p))
+        return schedule_stops(stops, start_p, anchor_p, self._drive_min, off_min=int(round(off / self.speed * 60)))
 
     def _required(self, lo: float, hi: float) -> list[RoadStop]:
         """The traveller's visits that this day's drive passes (each once, on the first such day)."""
@@ -121,9 +130,11 @@ class DayStopPicker:
             if not need_break and len(stops) + len(extra) >= 2:
                 break
             if all(abs(t.progress_miles - s.progress_miles) >= MIN_SPACING_MILES for s in stops + extra):
-                extra.append(self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
-                                              TOWN_VISIT_MINUTES, en_route=True))
-                need_break = False
+                visit = self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
+                                         TOWN_VISIT_MINUTES, en_route=True)
+                if self.room.fits([*stops, *extra, visit]):
+                    extra.append(visit)
+                    need_break = False
         if len(stops) + len(extra) < 2 and anchor.source != "interpolated":
             extra.append(self._town_visit(anchor, anchor_p, 0.0, f"explore_d{day}", EXPLORE_MINUTES, en_route=False,
                                           name=f"Explore {anchor.name}"))
@@ -135,8 +146,10 @@ class DayStopPicker:
             if len(stops) + len(extra) >= 2:
                 break  # the gazetteer is asked for villages only when the towns run out
             if t.town.name not in here and all(s.id != f"visit_{t.town.id}" for s in extra):
-                extra.append(self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
-                                              TOWN_VISIT_MINUTES, en_route=True))
+                visit = self._town_visit(t.town, t.progress_miles, t.offset_miles, f"visit_{t.town.id}",
+                                         TOWN_VISIT_MINUTES, en_route=True)
+                if self.room.fits([*stops, *extra, visit]):
+                    extra.append(visit)
         if need_break:
             mid = (start_p + anchor_p) / 2
             lat, lon = self.corridor.point_at(mid)
@@ -170,11 +183,13 @@ class DayStopPicker:
         if stay:  # a second night in the same town: day trips to the towns around it
             lo, hi = lo - DAY_TRIP_MILES, hi + DAY_TRIP_MILES
         towns = [t for t in self.towns if lo + TOWN_MARGIN_MILES < t.progress_miles < hi - TOWN_MARGIN_MILES
+                 and (stay or self.room.allows(t.town.lat, t.town.lon))
                  and not (stay and abs(t.progress_miles - middle) < TOWN_MARGIN_MILES / 2)
                  and f"visit_{t.town.id}" not in self.used and self._away(t.town, day)]
         # Larger towns have more to see; the middle of the drive breaks it best.
         return sorted(towns, key=lambda t: (t.town.id not in self.preferred,
-                                            abs(t.progress_miles - middle) / 50 - math.log10(1 + (t.town.population or 0)),
+                                            abs(t.progress_miles - middle) / 50 + t.offset_miles / 25
+                                            - math.log10(1 + (t.town.population or 0)),
                                             t.town.id))
 
     def _towns_nearby(self, start_p: float, anchor_p: float, day: int) -> list:
@@ -194,17 +209,15 @@ class DayStopPicker:
                         start_min=0, end_min=minutes, progress_miles=progress, offset_miles=offset, en_route=en_route,
                         description=f"Walk the centre of {where}: its main street, landmarks and a meal.")
 
-    def _schedule(self, stops: list[RoadStop], start_p: float, anchor_p: float) -> tuple[list[RoadStop], int, int]:
-        return schedule_stops(stops, start_p, anchor_p, self._drive_min)
-
     def _drive_min(self, a: float, b: float) -> int:
         return int(round(abs(b - a) * self.factor / self.speed * 60))
 
 
-def schedule_stops(stops, start_p: float, anchor_p: float, drive_min) -> tuple[list[RoadStop], int, int]:
+def schedule_stops(stops, start_p: float, anchor_p: float, drive_min, off_min: int = 0) -> tuple[list[RoadStop], int, int]:
     """Depart 08:30, drive to each en-route stop in order, then to the anchor; town activities
     follow the arrival. ``drive_min(a, b)`` gives the minutes between two progress values (the
-    estimate, or a routed day's real time shared out along it)."""
+    estimate, or a routed day's real time shared out along it); ``off_min`` the minutes the
+    day's detours off the corridor add (:mod:`.detours`; a routed day's time already has them)."""
     on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_p))
     in_town = [s for s in stops if not s.en_route]
     t, at, out = DEPART_MIN, start_p, []
@@ -213,7 +226,7 @@ def schedule_stops(stops, start_p: float, anchor_p: float, drive_min) -> tuple[l
         at = s.progress_miles
         out.append(_timed(s, t, t + (s.end_min - s.start_min)))
         t = out[-1].end_min
-    arrive = t + drive_min(at, anchor_p)
+    arrive = t + drive_min(at, anchor_p) + off_min
     t = arrive + CHECKIN_MINUTES
     for s in in_town:
         out.append(_timed(s, t, t + (s.end_min - s.start_min)))

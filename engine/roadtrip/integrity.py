@@ -24,7 +24,8 @@ from .invariants import verify_road_plan
 from .itinerary import CURRENCY, road_costs
 from .plan import Place
 from .planner import SPEED_MPH
-from .reconstruct import road_plan_from_itinerary, saved_corridor
+from .detours import day_points, detour_miles
+from .reconstruct import road_plan_from_itinerary, saved_stops, saved_corridor
 from .routes import find_route, progress_after
 
 TOWN_SLACK_MILES = 2.0  # a route town's fixture point vs the file's
@@ -80,7 +81,7 @@ class RoadRederivation:
         origin = Place(name=days[0].drive.from_name.split(",")[0], lat=first.lat, lon=first.lon)
         end = last.geo or days[-1].path[-1]
         terminus = Place(name=last.name.split(",")[0], lat=end.lat, lon=end.lon)
-        self.corridor, self.region = saved_corridor(self.intent, origin, terminus, days)
+        self.corridor, self.region = saved_corridor(self.intent, origin, terminus, days, geocoder)
         self.origin = (first.lat, first.lon)
         self.found: list[Violation] = []
 
@@ -154,7 +155,7 @@ class RoadRederivation:
         start_name, start = begin
         if day.drive.source == "routed":
             return self._routed_day(n, day, start_name, start, anchor)
-        miles = self._miles(start, anchor)
+        miles = self._miles(start, anchor, saved_stops(day, self.corridor))
         hours = round(miles / SPEED_MPH[self.region], 2)
         if abs(day.drive.miles - miles) > MILES_SLACK:
             self._say(n, f"drive: itinerary says {day.drive.miles:.0f} mi, the route gives {miles:.0f} mi "
@@ -184,14 +185,17 @@ class RoadRederivation:
         return day.model_copy(update={"anchor": day.anchor.model_copy(update={"geo": geo}),
                                       "activities": self._stops(n, day.activities)})
 
-    def _miles(self, start: tuple[float, float], anchor: tuple[float, float]) -> float:
-        """The planner's formula: progress along the corridor × the road factor (short hops by air × 1.3)."""
+    def _miles(self, start: tuple[float, float], anchor: tuple[float, float], stops) -> float:
+        """The planner's formula: progress along the corridor × the road factor, plus the detours
+        off it (:mod:`.detours`); short hops by air × 1.3."""
         begin = self._at if self._at is not None else self.corridor.progress_miles(*start)
         self._at = progress_after(self.corridor, *anchor, begin)  # a loop's home, reached again, is its end
         along = abs(self._at - begin)
         miles = along * road_factor(self.corridor)
         if miles < 1 and geodesic_miles(start, anchor) > 1:
             miles = geodesic_miles(start, anchor) * 1.3
+        else:
+            miles += detour_miles(self.corridor, day_points(start, stops, anchor, begin))
         return round(miles, 1)
 
     def _stops(self, n: int, activities: list) -> list:

@@ -15,6 +15,7 @@ from engine.models import (Activity, Anchor, ChoiceKind, Citation, CostBreakdown
 from engine.tools.provenance import stamp
 
 from .day_stops import CHECKIN_MINUTES
+from .detours import day_path
 from .plan import Place, RoadDay, RoadPlan, RoadStop
 from .zones import zone_at, zone_book
 
@@ -90,11 +91,12 @@ class _Builder:
                             path=[Geo(lat=lat, lon=lon) for lat, lon in self._path(d)])
 
     def _path(self, d: RoadDay) -> list[tuple[float, float]]:
-        """The routed road when there is one (thinned to what a map and a GPX track use), else the corridor's."""
+        """The routed road when there is one (thinned to what a map and a GPX track use), else the
+        corridor's with the day's detours off it (:func:`.detours.day_path`)."""
         if d.drive_source == "routed" and len(d.path) >= 2:
             step = max(1, len(d.path) // MAX_PATH_POINTS)
             return [*d.path[:-1:step], d.path[-1]]
-        return self.plan.corridor.path(d.start_progress, d.anchor_progress)
+        return day_path(self.plan.corridor, d)
 
     def _drive(self, d: RoadDay, n: int, span: dict, start: int, end: int, frm: str, to: str) -> Activity:
         routed = d.drive_source == "routed"

@@ -32,6 +32,7 @@ from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.places.corridor import CorridorData, RoadPlace
 from engine.places.osm_tags import ROAD_SIGHT_TAGS, read_tags
 
+from .detours import DetourRoom
 from .day_stops import ANCHOR_RADIUS_MILES, CHECKIN_MINUTES, DAY_TRIP_MILES, schedule_stops
 from .loop import AWAY_FROM_HOME_MILES
 from .osm_beds import BED_RADIUS_MILES, BedPicker
@@ -140,15 +141,16 @@ class OsmStops:
 
     # -- a day ---------------------------------------------------------------------------------
     def pick(self, have: list[RoadStop], start_p: float, anchor_p: float, anchor: Place, day: int,
-             used: set[str], drive_min, start: Place | None = None) -> list[RoadStop]:
+             used: set[str], drive_min, start: Place | None = None,
+             room: DetourRoom | None = None) -> list[RoadStop]:
         """The day's OSM sights beside ``have`` (its route POIs and the traveller's visits)."""
         on = self.intent.start_date + timedelta(days=day)
         lo, hi = sorted((start_p, anchor_p))
         covered = self.active and self._covered(lo, hi)
-        cands = self._candidates(have, start_p, anchor_p, anchor, day, used) if self.active else []
+        cands = self._candidates(have, start_p, anchor_p, anchor, day, used, room) if self.active else []
         start_tz = zone_at(*(start or anchor).point) if cands else ""
         order = self._preferred(cands, start_p, anchor_p)
-        chosen = self._fit(have, order, start_p, anchor_p, drive_min, start_tz, on, anchor.country)
+        chosen = self._fit(have, order, start_p, anchor_p, drive_min, start_tz, on, anchor.country, room)
         real = sum(1 for s in have if s.kind not in ("town", "break")) + len(chosen)
         info = self._days[day] = _Day()
         if not covered:
@@ -183,7 +185,8 @@ class OsmStops:
         return all(self.data.covers(*self.corridor.point_at(lo + (hi - lo) * k / steps), self.reach)
                    for k in range(steps + 1))
 
-    def _candidates(self, have, start_p, anchor_p, anchor: Place, day: int, used: set[str]) -> list:
+    def _candidates(self, have, start_p, anchor_p, anchor: Place, day: int, used: set[str],
+                    room: DetourRoom | None = None) -> list:
         """(index, en route) of the sights a day may stop at — on its stretch, or in the night's
         town; never one used, one at home after the first day, or one of the day's own stops — the
         best :data:`TOP_N` of each half of the drive and of the night's town."""
@@ -201,6 +204,8 @@ class OsmStops:
             en = (p > lo + 1) & (p < hi - ANCHOR_RADIUS_MILES)
         else:
             en = (p > lo + ANCHOR_RADIUS_MILES) & (p < hi - 1)
+        if room is not None and not stay:  # a detour the daily cap leaves room for
+            en &= room.allows(self._lat[i0:i1], self._lon[i0:i1])
         ok = (en | at) & ((day == 0) | (self._home[i0:i1] > AWAY_FROM_HOME_MILES))
         first = np.abs(p - start_p) <= abs(anchor_p - start_p) / 2
         out = []
@@ -218,11 +223,11 @@ class OsmStops:
                     break
         return out
 
-    def _fit(self, have, order, start_p, anchor_p, drive_min, start_tz: str, on: date, country: str
-             ) -> list[RoadStop]:
+    def _fit(self, have, order, start_p, anchor_p, drive_min, start_tz: str, on: date, country: str,
+             room: DetourRoom | None = None) -> list[RoadStop]:
         """Greedy in order of preference — spaced apart first, then not, then one more (the
         night's town's first) — each sight kept only if the day, timed again, reaches every chosen
-        sight while it is open and ends in time."""
+        sight while it is open and ends in time, and the day's detours stay within the cap's room."""
         chosen: list[tuple[RoadStop, _Hours]] = []
         tries = [0]
 
@@ -234,6 +239,8 @@ class OsmStops:
             tries[0] += 1
             hours.shift = hours.shift_from(start_tz, s.place, on)
             trial = chosen + [(self._stop(s, en_route, hours), hours)]
+            if room is not None and not room.fits([*have, *(x for x, _ in trial)]):
+                return
             timed, _, arrive = schedule_stops([*have, *(x for x, _ in trial)], start_p, anchor_p, drive_min)
             times = {t.id: t for t in timed}
             if max([arrive + CHECKIN_MINUTES, *(t.end_min for t in timed)]) <= latest and \

@@ -20,7 +20,9 @@ from engine.models import RoadTripIntent
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
 from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
 from .day_stops import DayStopPicker
-from .loop import AWAY_FROM_HOME_MILES, loop_turnaround
+from .land_route import land_corridor
+from .detours import day_points, detour_miles
+from .loop import AWAY_FROM_HOME_MILES, home_loop
 from .osm_stops import CORRIDOR_DATA, osm_stops_for
 from .plan import Place, RoadDay, RoadPlan
 from .proposal import RoadCandidates, RoadDraft, road_candidates
@@ -33,6 +35,7 @@ MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
 MAX_STEP_SHARE = 1.35
 OUTBOUND_REUSE_COST = 1.0  # round trips come back through other towns when they can
 LOOP_START_MILES = 20.0  # a loop is driven once round when the trip starts this near its end town
+STOPS_SHARE = 0.02  # of the daily cap, left by the nights for the detours to the day's stops
 SPEED_MPH = {"us": 55.0, "europe": 45.0}  # average driving speed by region (hours = miles / speed)
 
 
@@ -89,6 +92,7 @@ class RoadTripPlanner:
         self.stops = DayStopPicker(corridor, self.intent.corridor_max_deviation_miles, self.speed, self.factor,
                                    towns=towns, home=origin.point, geocoder=self.geocoder)
         self.stops.used |= set(self.intent.skip_stops)  # removed on the map: never picked again
+        self.stops.cap_miles = self.intent.max_daily_miles
         self.stops.required = self._visits()
         self.stops.osm = osm_stops_for(self.osm, corridor, self.intent, home=origin.point, pois=self.stops.pois)
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
@@ -134,14 +138,18 @@ class RoadTripPlanner:
             return self._track_ends(origin, region)
         origin = PlaceResolver(self.geocoder, region=region).resolve(i.origin, field="origin")
         if i.origin.casefold() == i.terminus.casefold():  # a loop from home
-            self.loop_turn = loop_turnaround(origin, region, self.geocoder, days=max(1, i.days // 2),
-                                             cap=i.max_daily_miles)
-            self.log.append(f"round trip from home: a loop out to {self.loop_turn.label} and back by other towns")
-            return DirectCorridor(origin.point, self.loop_turn.point), origin, origin, region
+            loop = home_loop(origin, region, self.geocoder, days=i.days, cap=i.max_daily_miles)
+            self.loop_turn = loop.turn
+            self.log.append(f"round trip from home: {loop.describe()}")
+            return loop, origin, origin, region
         self._no_ocean_crossing(origin, region)
         # No ``near`` here: it would turn "Atlanta to Dallas" into Dallas, Georgia.
         terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus")
-        return DirectCorridor(origin.point, terminus.point), origin, terminus, region
+        corridor = land_corridor(origin, terminus, region, self.geocoder)
+        if getattr(corridor, "via", ()):
+            self.log.append("the straight line crosses the sea: the corridor goes round by "
+                            + ", ".join(p.label for p in corridor.via))
+        return corridor, origin, terminus, region
 
     def _track_ends(self, origin: Place, region: str):
         """An imported track: both ends resolved near it (a town on the way, not its namesake)."""
@@ -228,7 +236,7 @@ class RoadTripPlanner:
     def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int) -> list[_Leg]:
         points = [(start, p0)] + [f for f in fixed if p0 < f[1] < p1] + [(end, p1)]
         pairs = list(zip(points, points[1:]))
-        shares = self._shares([self.road.between(pa, pb) for (_, pa), (_, pb) in pairs], days)
+        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days)
         legs = [_Leg(a, pa, b, pb, n, True) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
         self._check_cap(legs)
         return legs
@@ -247,10 +255,14 @@ class RoadTripPlanner:
             shares[k] += 1
         return shares
 
+    def _stretch_miles(self, a: Place, pa: float, b: Place, pb: float) -> float:
+        """Road miles between two fixed points, with the detours off the corridor to reach them."""
+        return self.road.between(pa, pb) + detour_miles(self.corridor, [a.point, b.point])
+
     def _check_cap(self, legs: list[_Leg]) -> None:
         cap = self.intent.max_daily_miles
         for leg in legs:
-            miles = self.road.between(leg.start_p, leg.end_p)
+            miles = self._stretch_miles(leg.start, leg.start_p, leg.end, leg.end_p)
             if miles / leg.days > cap + 0.5:
                 need = math.ceil(miles / cap)
                 raise InputError("days", f"{leg.start.name} to {leg.end.name} is about {miles:.0f} road miles: "
@@ -287,10 +299,13 @@ class RoadTripPlanner:
         """Every night of the leg, chosen together (:mod:`.anchors`); the greedy per-day pick is
         only the fallback when no path fits the cap."""
         stretch = Stretch(start=self._node(leg.start, leg.start_p), end=self._node(leg.end, leg.end_p),
-                          days=leg.days, cap_road=self.intent.max_daily_miles,
+                          days=leg.days, cap_road=self.intent.max_daily_miles * (1 - STOPS_SHARE),
                           factor=self.factor, directed=not leg.returning,
                           one_way=self.intent.trip_type == "one_way")
-        chosen = choose_anchors(stretch, self._candidates(leg))
+        candidates = self._candidates(leg)
+        chosen = choose_anchors(stretch, candidates)
+        if chosen is None:  # at the edge of the cap: the nights may use it all (stops then keep to the road)
+            chosen = choose_anchors(replace(stretch, cap_road=self.intent.max_daily_miles), candidates)
         if chosen is None:
             self.log.append(f"no balanced set of nights from {leg.start.name} to {leg.end.name}: day-by-day pick")
             return self._greedy_nights(leg)
@@ -303,7 +318,8 @@ class RoadTripPlanner:
         return Node(place=place, progress=progress, road=self.road.at(progress), population=population,
                     interpolated=interpolated,
                     from_origin=geodesic_miles(self.origin.point, place.point),
-                    to_end=geodesic_miles(place.point, self.terminus.point), extra_cost=extra)
+                    to_end=geodesic_miles(place.point, self.terminus.point), extra_cost=extra,
+                    on_corridor=self.corridor.point_at(progress))
 
     def _candidates(self, leg: _Leg) -> list[Node]:
         lo, hi = sorted((leg.start_p, leg.end_p))
@@ -362,10 +378,12 @@ class RoadTripPlanner:
 
     def _day(self, index: int, start: Place, start_p: float, anchor: Place, anchor_p: float,
              forced: bool, returning: bool) -> RoadDay:
+        stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index, start)
         miles = self.road.between(start_p, anchor_p)
         if miles < 1 and geodesic_miles(start.point, anchor.point) > 1:
             miles = geodesic_miles(start.point, anchor.point) * 1.3
-        stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index, start)
+        else:  # off the corridor: last night's town, tonight's, and each stop on the way
+            miles += detour_miles(self.corridor, day_points(start.point, stops, anchor.point, start_p))
         osm = self.stops.osm.day_facts(index, anchor, last=index == self.intent.days - 1) if self.stops.osm else {}
         return RoadDay(index=index, date=self.intent.start_date + timedelta(days=index), start=start,
                        anchor=anchor, start_progress=start_p, anchor_progress=anchor_p,

@@ -9,7 +9,9 @@ from engine.costs import rooms_for
 from engine.errors import InputError
 from engine.models import ChoiceKind, ItineraryV1
 
-from .corridor import DirectCorridor, TrackCorridor
+from .corridor import TrackCorridor
+from .land_route import land_corridor
+from .loop import home_loop
 from .plan import Bed, Place, RoadDay, RoadPlan, RoadStop
 from .planner import region_of
 from .routes import find_route, progress_after
@@ -40,7 +42,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
         ap = progress_after(corridor, *anchor.point, sp)
         out.append(RoadDay(index=n, date=day.date, start=start, anchor=anchor, start_progress=sp, anchor_progress=ap,
                            anchor_offset=corridor.offset_miles(*anchor.point), drive_miles=day.drive.miles,
-                           drive_hours=day.drive.hours, depart_min=0, arrive_min=0, stops=_stops(day, corridor),
+                           drive_hours=day.drive.hours, depart_min=0, arrive_min=0, stops=saved_stops(day, corridor),
                            forced=a.source == "user", returning=intent.trip_type == "round_trip" and ap < sp,
                            bed=_bed(day, rooms_for(intent.travellers, intent.rooms))))
     return RoadPlan(origin=origin, terminus=terminus, days=tuple(out), corridor=corridor,
@@ -48,8 +50,9 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
                     max_daily_miles=intent.max_daily_miles)
 
 
-def saved_corridor(intent, origin: Place, terminus: Place, days):
-    """The corridor the plan followed: the named route in its direction of travel, or the direct line."""
+def saved_corridor(intent, origin: Place, terminus: Place, days, geocoder=None):
+    """The corridor the plan followed: the named route in its direction of travel, the imported
+    track, the loop of a round trip from home (re-derived as the planner chose it), or the direct line."""
     if intent.route:
         route = find_route(intent.route)
         a = route.progress_miles(*origin.point)
@@ -61,11 +64,16 @@ def saved_corridor(intent, origin: Place, terminus: Place, days):
         corridor = TrackCorridor(list(intent.route_track), intent.route_track_name or "imported route")
         a, b = corridor.progress_miles(*origin.point), corridor.progress_miles(first.lat, first.lon)
         return (corridor if b >= a else TrackCorridor(list(intent.route_track)[::-1], corridor.name)), region
+    if geocoder is None:
+        from engine.geocode import default_gazetteer
+        geocoder = default_gazetteer()
+    if intent.trip_type == "round_trip" and intent.origin.casefold() == intent.terminus.casefold():
+        return home_loop(origin, region, geocoder, days=intent.days, cap=intent.max_daily_miles), region
     if intent.trip_type == "round_trip":  # the line runs to the turnaround, the last outbound night
         turn = days[max(1, math.ceil(len(days) / 2)) - 1]
         far = turn.anchor.geo or turn.path[-1]
-        return DirectCorridor(origin.point, (far.lat, far.lon)), region
-    return DirectCorridor(origin.point, terminus.point), region
+        return land_corridor(origin, _place(turn.anchor.name, far.lat, far.lon), region, geocoder), region
+    return land_corridor(origin, terminus, region, geocoder), region
 
 
 def _when(act):
@@ -84,7 +92,7 @@ def _bed(day, rooms: int) -> Bed | None:
                price_usd_cents=night.cost_usd_cents // rooms, data_source=prov.data_source)
 
 
-def _stops(day, corridor) -> tuple[RoadStop, ...]:
+def saved_stops(day, corridor) -> tuple[RoadStop, ...]:
     night = next((a for a in day.activities if a.role in ("checkin", "arrival")), None)
     arrive = None if night is None else _when(night)
     out = []

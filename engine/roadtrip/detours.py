@@ -1,0 +1,99 @@
+"""The miles a day drives off its corridor (issue 20 §3): from last night's town onto it, out to
+each stop beside it, and off it to tonight's town.
+
+Offline these follow the seed's estimate — straight-line miles × 1.3 — applied to what leaving
+the corridor adds: the straight legs through the day's real points (start, stops on the way,
+anchor) minus the same legs through their projections onto the corridor. A town a few miles off
+the middle of a long drive adds almost nothing (the road factor already pays for a winding road);
+a night in Phoenix off Route 66 adds what getting there costs. The planner (daily cap, hours,
+shares between fixed stops, overnight choice) and ``tripwright verify`` use this one formula, so
+the validation report and the 400-mile cap are true. A routed day (:mod:`.driving`) drives
+through its stops, so its miles need no estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+DETOUR_FACTOR = 1.3  # seed INV-PACE-02: straight-line miles × 1.3 ≈ road miles
+EARTH_MILES = 3958.8
+
+Point = tuple[float, float]
+
+
+def _legs(points: Sequence[Point]) -> float:
+    if len(points) < 2:
+        return 0.0
+    a = np.radians(np.asarray(points, dtype=float))
+    return float(haversine(a[:-1, 0], a[:-1, 1], a[1:, 0], a[1:, 1]).sum())
+
+
+def haversine(lat1, lon1, lat2, lon2):
+    """Great-circle miles between radian arrays (numpy broadcasting)."""
+    h = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH_MILES * np.arcsin(np.sqrt(np.minimum(1.0, h)))
+
+
+def detour_miles(corridor, points: Sequence[Point]) -> float:
+    """Road miles that driving through ``points`` adds to driving through their projections."""
+    if len(points) < 2:
+        return 0.0
+    projected = [corridor.point_at(corridor.progress_miles(*p)) for p in points]
+    return max(0.0, DETOUR_FACTOR * (_legs(points) - _legs(projected)))
+
+
+def day_points(start: Point, stops, anchor: Point, start_progress: float) -> list[Point]:
+    """Start, the stops on the way in driving order, anchor."""
+    on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_progress))
+    return [start, *((s.lat, s.lon) for s in on_way), anchor]
+
+
+@dataclass(frozen=True)
+class DetourRoom:
+    """What the daily cap leaves a day's stops once the drive itself is counted: a stop is taken
+    only when going through it (from last night's town ``a`` to tonight's ``b``, straight legs
+    × 1.3) adds at most half of it, so two stops on the way keep the day under the cap."""
+
+    a: Point
+    b: Point
+    miles: float
+    start_progress: float = 0.0
+
+    def extra(self, lat, lon):
+        """Road miles a stop at ``lat``/``lon`` (floats or numpy arrays, degrees) adds to the day."""
+        (alat, alon), (blat, blon) = np.radians(self.a), np.radians(self.b)
+        slat, slon = np.radians(lat), np.radians(lon)
+        direct = haversine(alat, alon, blat, blon)
+        return DETOUR_FACTOR * (haversine(alat, alon, slat, slon) + haversine(slat, slon, blat, blon) - direct)
+
+    def allows(self, lat, lon):
+        return self.extra(lat, lon) <= max(0.0, self.miles) / 2
+
+    def fits(self, stops) -> bool:
+        """The day's stops together (in driving order) keep within the room: two on opposite
+        sides of the road cost more than each alone."""
+        points = day_points(self.a, stops, self.b, self.start_progress)
+        return DETOUR_FACTOR * (_legs(points) - _legs([self.a, self.b])) <= max(0.0, self.miles) + 0.05
+
+
+def day_path(corridor, day) -> list[Point]:
+    """The day's drawn route, estimated: from last night's town onto the corridor, along it with a
+    spur out to each stop off it, and off it to tonight's town — so the markers sit on the line."""
+    points: list[Point] = [day.start.point]  # verify re-derives the day from its real ends
+    at = day.start_progress
+    spurs = sorted((s for s in day.stops if s.en_route and s.offset_miles > 0.5),
+                   key=lambda s: abs(s.progress_miles - day.start_progress))
+    for s in spurs:
+        points += corridor.path(at, s.progress_miles)
+        points.append((s.lat, s.lon))
+        at = s.progress_miles
+    points += corridor.path(at, day.anchor_progress)
+    points.append(day.anchor.point)
+    return [p for k, p in enumerate(points) if k == 0 or _apart(p, points[k - 1])]
+
+
+def _apart(a: Point, b: Point) -> bool:
+    return abs(a[0] - b[0]) > 1e-6 or abs(a[1] - b[1]) > 1e-6

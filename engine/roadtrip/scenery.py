@@ -1,0 +1,136 @@
+"""Where a drive is scenic, from data shipped with the app: the coast.
+
+A town is coastal when the sea lies within a few miles of it: one of eight points around it falls
+outside every country of the Natural Earth 1:50m layer the map already ships
+(``resources/basemap/countries.geojson``). A round trip's loop prefers a coastal side ("see the
+coast one way"); the OpenStreetMap sights along the corridor then come from that coast.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import shapely
+from shapely.geometry import shape
+
+COUNTRIES = Path(__file__).resolve().parents[2] / "resources" / "basemap" / "countries.geojson"
+COAST_PROBE_MILES = 12.0
+_MILES_PER_DEG_LAT = 69.0
+
+
+MAINLAND_SQ_DEG = 8.0  # a landmass this large (Ireland, Great Britain, continents) is driven across
+MAINLAND_MARGIN_DEG = 5.0
+
+
+@lru_cache(maxsize=1)
+def _land():
+    """The countries' polygon parts as one STR tree (built once, ~0.1 s)."""
+    with COUNTRIES.open(encoding="utf-8") as f:
+        features = json.load(f)["features"]
+    parts = [g for ft in features if ft.get("geometry") for g in shapely.get_parts(shape(ft["geometry"]))]
+    return shapely.STRtree(parts), parts
+
+
+def mainland_near(lats, lons, margin: float = MAINLAND_MARGIN_DEG):
+    """The landmasses around the points (an STR tree), countries merged across their borders,
+    islands under :data:`MAINLAND_SQ_DEG` left out: Corsica between Barcelona and Rome is no road,
+    Jutland is. Build it once for a search over many legs (``land=`` below)."""
+    tree, parts = _land()
+    m = margin
+    near = tree.query(shapely.box(min(lons) - m, min(lats) - m, max(lons) + m, max(lats) + m))
+    return _mainland_of(tuple(sorted(int(i) for i in near)))
+
+
+@lru_cache(maxsize=32)
+def _mainland_of(indices: tuple[int, ...]):
+    _, parts = _land()
+    merged = shapely.union_all(shapely.buffer([parts[i] for i in indices], 0.01))
+    big = [p for p in shapely.get_parts(merged) if p.area >= MAINLAND_SQ_DEG]
+    return shapely.STRtree(big)
+
+
+def any_land():
+    """Every country's every part, islands too (an STR tree for ``land=``)."""
+    return _land()[0]
+
+
+def land_mask(lats, lons, *, land=None) -> np.ndarray:
+    """True where each point lies on land — any land, or the ``land`` tree's (:func:`mainland_near`)
+    — vectorised: one tree query for all of them."""
+    tree = land if land is not None else _land()[0]
+    points = shapely.points(np.asarray(lons, dtype=float), np.asarray(lats, dtype=float))
+    mask = np.zeros(len(points), dtype=bool)
+    hit = tree.query(points, predicate="intersects")[0]
+    mask[hit] = True
+    return mask
+
+
+def on_land(lat: float, lon: float) -> bool:
+    return bool(land_mask([lat], [lon])[0])
+
+
+def coastal(lat: float, lon: float, probe_miles: float = COAST_PROBE_MILES) -> bool:
+    """True when the sea is within ``probe_miles`` of the point (one of eight probes is at sea)."""
+    dlat = probe_miles / _MILES_PER_DEG_LAT
+    dlon = probe_miles / max(1.0, _MILES_PER_DEG_LAT * math.cos(math.radians(lat)))
+    for k in range(8):
+        a = math.radians(45 * k)
+        if not on_land(lat + dlat * math.cos(a), lon + dlon * math.sin(a)):
+            return True
+    return False
+
+
+SEA_STEP_MILES = 3.0
+FERRY_MILES = 40.0  # a longer stretch of open sea on the straight line needs a ferry (bays and estuaries are bridged)
+
+
+def sea_crossing(a: tuple[float, float], b: tuple[float, float], step_miles: float = SEA_STEP_MILES,
+                 land=None) -> tuple[float, tuple[float, float] | None]:
+    """The longest run of sea between two stretches of land on the straight line from ``a`` to
+    ``b`` ((lat, lon)), sampled every few miles, and the point in its middle: (0, None) over land
+    (and lakes, which the countries layer counts as land). Both ends count as land: the layer's
+    generalised coast puts San Francisco's point in the sea."""
+    from .corridor import geodesic_lonlats
+    from engine.geocode.trust import geodesic_miles
+    miles = geodesic_miles(a, b)
+    steps = max(1, int(miles / step_miles))
+    line = shapely.LineString(geodesic_lonlats(a, b))
+    samples = shapely.line_interpolate_point(line, np.linspace(0.0, 1.0, steps + 1), normalized=True)
+    xy = shapely.get_coordinates(samples)
+    mask = land_mask(xy[:, 1], xy[:, 0], land=land if land is not None else mainland_near([a[0], b[0]], [a[1], b[1]]))
+    mask[0] = mask[-1] = True  # the trip's own places, even where the coast is generalised into the sea
+    land = np.flatnonzero(mask)
+    gaps = np.diff(land)  # consecutive land samples; a gap > 1 is sea between them
+    k = int(np.argmax(gaps))
+    if gaps[k] <= 1:
+        return 0.0, None
+    lo, hi = land[k], land[k + 1]
+    mid = xy[(lo + hi) // 2]
+    return float((hi - lo - 1) * miles / steps), (float(mid[1]), float(mid[0]))
+
+
+def crossing_shores(a: tuple[float, float], b: tuple[float, float], step_miles: float = SEA_STEP_MILES,
+                    land=None) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The last land before and the first land after the longest sea crossing from ``a`` to ``b``."""
+    from .corridor import geodesic_lonlats
+    from engine.geocode.trust import geodesic_miles
+    steps = max(1, int(geodesic_miles(a, b) / step_miles))
+    line = shapely.LineString(geodesic_lonlats(a, b))
+    xy = shapely.get_coordinates(shapely.line_interpolate_point(line, np.linspace(0.0, 1.0, steps + 1),
+                                                                 normalized=True))
+    mask = land_mask(xy[:, 1], xy[:, 0], land=land if land is not None else mainland_near([a[0], b[0]], [a[1], b[1]]))
+    mask[0] = mask[-1] = True
+    land = np.flatnonzero(mask)
+    gaps = np.diff(land)
+    if len(gaps) == 0 or gaps.max() <= 1:
+        return None
+    k = int(np.argmax(gaps))
+    return (float(xy[land[k], 1]), float(xy[land[k], 0])), (float(xy[land[k + 1], 1]), float(xy[land[k + 1], 0]))
+
+
+def needs_ferry(a: tuple[float, float], b: tuple[float, float], land=None) -> bool:
+    return sea_crossing(a, b, land=land)[0] > FERRY_MILES
