@@ -67,7 +67,8 @@ def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripInte
     parsed = parse_road_prompt(text, routes=route_aliases(), today=session.today)
     data = {"origin": parsed.origin, "terminus": parsed.terminus, "days": parsed.days,
             "start_date": parsed.start_date, "trip_type": parsed.trip_type, "route": parsed.route,
-            "stops": parsed.stops, "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly}}
+            "stops": parsed.stops, "rest_days": parsed.rest_days,
+            "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly}}
     if parsed.max_daily_miles is not None:
         data["max_daily_miles"] = parsed.max_daily_miles
     if parsed.travellers is not None:

@@ -11,7 +11,8 @@ from .preferences import themes_in, wants_kid_friendly
 from .prompt_text import Scan, is_calendar_word
 from .road_words import (NICKNAMES, KEYWORDS, STOPWORDS, CONNECTORS, US_STATE_CODES, REGION_NAMES,
                          MAX_PLACE_WORDS, MAX_LOWER_WORDS, TOKEN, WORD_TAIL, GAP, COMMA, TOKEN_START, ARROW,
-                         LIST_SEP, VIA_LIST, ORIGIN_CUE, TURNAROUND_CUE, RETURN_CUE, STOP_CUE, AFTER_STOP_CUE)
+                         LIST_SEP, VIA_LIST, ORIGIN_CUE, TURNAROUND_CUE, RETURN_CUE, STOP_CUE, AFTER_STOP_CUE,
+                         REST_CUE, NIGHT_WORDS)
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,19 @@ class PlaceFinder:
 
     def turnaround(self) -> PlaceMention | None:
         return self.after(TURNAROUND_CUE)
+
+    def rests(self) -> list[PlaceMention]:
+        """Rest days: "a rest day in X" is one more night there, "three nights in X" two more;
+        each extra night once in the list (read first, so the place is no stop or end)."""
+        found = []
+        for cue in REST_CUE.finditer(self.scan.text):
+            place = _read_place(self.scan.text, cue.end(), allow_lower=self.lower_prompt)
+            if place is None:
+                continue
+            self._use(place)
+            nights = NIGHT_WORDS[cue.group("n").lower()] if cue.group("n") else 2
+            found += [place] * (nights - 1)
+        return found
 
     def stops(self) -> list[PlaceMention]:
         found = []

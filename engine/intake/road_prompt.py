@@ -59,6 +59,7 @@ class RoadPromptResult:
     trip_type: TripType
     route: str | None              # canonical name from `routes`
     stops: list[str]               # forced waypoints, in the order written
+    rest_days: list[str]           # a rest day in each (a town named twice: two rest days there)
     themes: list[str]
     kid_friendly: bool
     max_daily_miles: float | None  # None: the user did not say (the intent's default applies)
@@ -99,6 +100,9 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
     route, route_problem = find_route_name(scan, routes)
     dates = sorted((date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)),
                    key=lambda d: d.position)
+    lower_prompt = not any(c.isupper() for c in clean)
+    places = PlaceFinder(scan, lower_prompt)
+    rests = places.rests()  # before the trip's length: "two nights in Moab" is no length
     length = _trip_length(scan.take(LENGTH))
     travellers, party_kids = take_party(scan)
     round_trip = bool(scan.take(ROUND_TRIP))
@@ -106,8 +110,6 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
     scan.take(ROAD_TRIP_WORDS)
     route_problem = route_problem or unknown_route(scan, routes)
 
-    lower_prompt = not any(c.isupper() for c in clean)
-    places = PlaceFinder(scan, lower_prompt)
     origin, terminus, stops = places.ends()
     if origin is not None and places.returns_to(origin):
         round_trip = True
@@ -138,7 +140,7 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
     return RoadPromptResult(
         origin=origin.name, terminus=terminus.name, days=days, start_date=start,
         trip_type="round_trip" if round_trip else "one_way", route=route,
-        stops=_unique(p.name for p in stops), themes=themes_in(scan.text),
+        stops=_unique(p.name for p in stops), rest_days=[p.name for p in rests], themes=themes_in(scan.text),
         kid_friendly=party_kids or wants_kid_friendly(scan.text), max_daily_miles=daily, travellers=travellers)
 
 

@@ -130,5 +130,10 @@ STOP_CUE = re.compile(
     r"|(?:with\s+(?:a\s+|an\s+)?(?:overnight\s+)?)?stops?(?:\s+over)?\s+(?:in|at)"
     r"|stopping(?:\s+over)?\s+(?:in|at|by)|overnight(?:ing)?\s+in|visit(?:ing)?|see(?:ing)?)\s+",
     IGNORECASE)
+# "with a rest day in Albuquerque" (one more night), "two nights in Moab" (as many as said)
+REST_CUE = re.compile(
+    r"\b(?:(?:with\s+)?(?:a\s+|an\s+|one\s+)?(?:rest|lay-?over|down|free)\s+day\s+(?:in|at)"
+    r"|(?P<n>two|three|four|2|3|4)\s+nights\s+(?:in|at))\s+", IGNORECASE)
+NIGHT_WORDS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
 AFTER_STOP_CUE = re.compile(r"\b(?:via|through|thru|stopping\s+(?:in|at|by)|stops?\s+(?:in|at)"
                              r"|overnight(?:ing)?\s+in|visit(?:ing)?|see(?:ing)?)\s+$", IGNORECASE)

@@ -54,6 +54,9 @@ class DayItinerary(Value):
     drive: Drive | None = None  # road trips: the day's driving
     tz: str | None = None  # the day's IANA zone when it differs from the trip's (road trips)
     path: list[Geo] = Field(default_factory=list)  # road trips: the driven geometry
+    # road trips, INV-PACE-01's exemptions: "travel_only" (nothing to stop at within reach of the
+    # day's drive, re-checked by verify) or "rest" (a rest day the traveller asked for: no driving)
+    exemption: Literal["travel_only", "rest"] | None = None
 
 
 AnyIntent = Annotated[Union[IntentV1, RoadTripIntent], Field(discriminator="mode")]

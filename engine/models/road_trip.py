@@ -44,6 +44,9 @@ class RoadTripIntent(Value):
     stops: list[str] = Field(default_factory=list, max_length=20)
     # Places to visit on the way without sleeping there ("Add a stop here" → a visit, on the map).
     visits: list[str] = Field(default_factory=list, max_length=20)
+    # A rest day in each (FB-02, INV-PACE-01's exemption): no driving, the town's own sights; a
+    # town named twice rests two days. Each is also a night of the trip ("a rest day in Moab").
+    rest_days: list[str] = Field(default_factory=list, max_length=10)
     prefs: RoadTripPreferences = Field(default_factory=RoadTripPreferences)
     travellers: int = Field(default=1, ge=1, le=12)  # SPEC_DECISIONS §2.9: meals per person, beds by room
     rooms: int | None = Field(default=None, ge=1, le=12)  # None: one per two travellers
@@ -55,7 +58,7 @@ class RoadTripIntent(Value):
 
     _places = field_validator("origin", "terminus")(lambda v: _place(v))
 
-    @field_validator("stops", "visits")
+    @field_validator("stops", "visits", "rest_days")
     @classmethod
     def _stops(cls, v: list[str]) -> list[str]:
         return [_place(s) for s in v]
@@ -77,6 +80,8 @@ class RoadTripIntent(Value):
             raise ValueError("route_track: coordinates outside latitude/longitude ranges")
         if self.route_track is not None and self.route:
             raise ValueError("route_track: give a named route or an imported track, not both")
+        if len(self.rest_days) >= self.days:
+            raise ValueError(f"rest_days: {len(self.rest_days)} rest day(s) leave no day to drive in {self.days}")
         if self.rooms is not None and self.rooms > self.travellers:
             raise ValueError(f"rooms: {self.rooms} rooms for {self.travellers} traveller(s)")
         return self

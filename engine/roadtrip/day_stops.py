@@ -23,6 +23,7 @@ TOWN_VISIT_MINUTES = 60
 REST_MINUTES = 20
 DAY_TRIP_MILES = 50.0
 SMALL_PLACE_MILES = 30.0
+REST_REACH_MILES = 5.0  # a rest day's sights: in town, not a drive away
 TOWN_MARGIN_MILES = 10.0  # a town this close to either end belongs to the start or the night
 EXPLORE_MINUTES = 90
 CHECKIN_MINUTES = 30  # the overnight (or arrival) event; town activities follow it
@@ -46,6 +47,7 @@ class DayStopPicker:
         self.osm = None  # the corridor's OpenStreetMap sights (:mod:`.osm_stops`), when the run has them
         self.cap_miles = math.inf  # the daily cap: detours to stops must leave the day under it
         self.room = DetourRoom((0.0, 0.0), (0.0, 0.0), math.inf)  # the day's detour budget (:meth:`pick`)
+        self.exemption: str | None = None  # the last picked day's INV-PACE-01 exemption
 
     # -- overnight towns -----------------------------------------------------------------------
     def town_near(self, target: float, *, lo: float, hi: float) -> Place | None:
@@ -84,8 +86,29 @@ class DayStopPicker:
         stops += [self.osm.walk(s) if self.osm is not None else s
                   for s in self._fill(stops, start_p, anchor_p, anchor, day, start)]
         self.used |= {s.id for s in stops}
+        quiet = sum(s.kind != "break" for s in stops) < 2 and quiet_stretch(
+            self.corridor, self.geocoder, start_p, anchor_p, [p.point for p in (start, anchor) if p is not None])
+        self.exemption = "travel_only" if quiet else None
         off = detour_miles(self.corridor, day_points(start.point if start else anchor.point, stops, anchor.point, start_p))
         return schedule_stops(stops, start_p, anchor_p, self._drive_min, off_min=int(round(off / self.speed * 60)))
+
+    def pick_rest(self, town: Place, p: float, day: int) -> tuple[list[RoadStop], int, int]:
+        """A rest day's activities: the town's own sights — the route's points of interest and
+        OpenStreetMap's within walking reach of it — and a slow walk round it; no driving."""
+        near = [q for q in self.pois if abs(q.progress_miles - p) <= ANCHOR_RADIUS_MILES and q.poi.id not in self.used
+                and geodesic_miles((q.poi.lat, q.poi.lon), town.point) <= REST_REACH_MILES]
+        stops = [self._poi_stop(q, day, en_route=False) for q in near[:3]]
+        if self.osm is not None:
+            found = self.osm.pick(stops, p, p, town, day, self.used, self._drive_min, town)
+            stops += [replace(s, en_route=False) for s in found
+                      if geodesic_miles((s.lat, s.lon), town.point) <= REST_REACH_MILES]
+        if len(stops) < 2:
+            stops.append(self._town_visit(town, p, 0.0, f"rest_d{day}", EXPLORE_MINUTES, en_route=False,
+                                          name=f"A slow day in {town.name}"))
+        self.used |= {s.id for s in stops}
+        self.exemption = "rest"
+        timed, depart, _ = schedule_stops(stops, p, p, self._drive_min)
+        return timed, depart, depart
 
     def _required(self, lo: float, hi: float) -> list[RoadStop]:
         """The traveller's visits that this day's drive passes (each once, on the first such day)."""
@@ -211,6 +234,20 @@ class DayStopPicker:
 
     def _drive_min(self, a: float, b: float) -> int:
         return int(round(abs(b - a) * self.factor / self.speed * 60))
+
+
+def quiet_stretch(corridor, geocoder, start_p: float, anchor_p: float, own: list[tuple[float, float]]) -> bool:
+    """No place of any size within :data:`SMALL_PLACE_MILES` of the day's stretch but the day's
+    own (its start and night): a travel-only day (INV-PACE-01's exemption), as the Nevada desert
+    between Tonopah and Beaver. The planner and ``tripwright verify`` ask the same question."""
+    if getattr(geocoder, "nearby", None) is None:
+        return False
+    for k in (0, 1, 2, 3, 4):
+        lat, lon = corridor.point_at(start_p + (anchor_p - start_p) * k / 4)
+        for c in geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0, limit=8):
+            if all(geodesic_miles((c.lat, c.lon), p) > TOWN_MARGIN_MILES for p in own):
+                return False
+    return True
 
 
 def schedule_stops(stops, start_p: float, anchor_p: float, drive_min, off_min: int = 0) -> tuple[list[RoadStop], int, int]:

@@ -38,6 +38,8 @@ def day_waypoints(day: RoadDay) -> list[tuple[float, float]]:
 async def route_days(plan: RoadPlan, executor, router) -> tuple[list[DrivingRoute | None], bool]:
     """Every day's route (None where the service did not answer) and whether any failed."""
     async def one(day: RoadDay) -> DrivingRoute | None:
+        if day.exemption == "rest":
+            return None  # no drive to route
         try:
             found, _ = await executor.call("routing", router.route, RouteRequest.through(day_waypoints(day)),
                                            result_type=DrivingRoute)
@@ -46,7 +48,7 @@ async def route_days(plan: RoadPlan, executor, router) -> tuple[list[DrivingRout
             return None
 
     routes = list(await asyncio.gather(*(one(d) for d in plan.days)))
-    return routes, any(r is None for r in routes)
+    return routes, any(r is None for r, d in zip(routes, plan.days) if d.exemption != "rest")
 
 
 def _unreachable(route: DrivingRoute | None) -> bool:

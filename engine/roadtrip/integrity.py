@@ -24,6 +24,7 @@ from .invariants import verify_road_plan
 from .itinerary import CURRENCY, road_costs
 from .plan import Place
 from .planner import SPEED_MPH
+from .day_stops import quiet_stretch
 from .detours import day_points, detour_miles
 from .reconstruct import road_plan_from_itinerary, saved_stops, saved_corridor
 from .routes import find_route, progress_after
@@ -33,7 +34,7 @@ GAZETTEER_SLACK_MILES = 10.0  # gazetteer candidates near the file's point
 ON_CORRIDOR_MILES = 1.0  # an interpolated overnight point sits on the corridor line
 MILES_SLACK = 1.0
 HOURS_SLACK = 0.05
-TOWN_WALKS = ("visit_", "explore_d", "morning_d")  # the planner's town walks (day_stops), beside the POIs
+TOWN_WALKS = ("visit_", "explore_d", "morning_d", "rest_d")  # the planner's town walks (day_stops), beside the POIs
 _COSTS = ("lodging_usd_cents", "transit_usd_cents", "daily_spend_usd_cents", "total_usd_cents")
 
 
@@ -95,7 +96,9 @@ class RoadRederivation:
         self._at: float | None = None  # the previous night's progress along the corridor
         for n, day in enumerate(self.itin.days):
             anchor = self._anchor(n, day)
+            begin = self._at if self._at is not None else self.corridor.progress_miles(*start)
             out.append(self._day(n, day, (start_name, start), anchor))
+            self._exemption(n, day, begin, [start, anchor])
             start, start_name = anchor, day.anchor.name
         return self.itin.model_copy(update={"days": out}), self.found
 
@@ -221,6 +224,14 @@ class RoadRederivation:
                                                f"{self.route.name} point of interest", ref=act.ref))
             return act
         return act.model_copy(update={"geo": Geo(lat=poi.lat, lon=poi.lon)})
+
+    def _exemption(self, n: int, day: DayItinerary, begin: float, own: list) -> None:
+        """A day exempt from INV-PACE-01 must be what it says: a travel-only day's drive passes no
+        place (:func:`.day_stops.quiet_stretch`); a rest day drives nowhere."""
+        if day.exemption == "travel_only" and not quiet_stretch(self.corridor, self.geocoder, begin, self._at, own):
+            self._say(n, "marked a travel-only day, but its drive passes places to stop at")
+        elif day.exemption == "rest" and day.drive.miles > 0:
+            self._say(n, f"marked a rest day, but it drives {day.drive.miles:.0f} mi")
 
     def _say(self, n: int, message: str) -> None:
         self.found.append(mismatch(f"day:{n}", f"day {n + 1}: {message}"))

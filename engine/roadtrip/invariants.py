@@ -16,6 +16,7 @@ STOP_AFTER_HOURS = 6.0
 MAX_HOURS_NO_STOP = 8.0
 PROGRESS_SLACK_MILES = 1.0  # projection noise between two points in the same town
 ORIGIN_RADIUS_MILES = 15.0
+TOWN_MILES = 10.0  # a sight this close to a requested night is in that town
 
 
 def _v(kind: ViolationKind, inv: str, node: str, message: str, blocking: bool = True, **details) -> Violation:
@@ -87,7 +88,10 @@ def check_pacing(plan: RoadPlan) -> list[Violation]:
     counts = [_substantive(d) for d in plan.days]
     for d, count in zip(plan.days, counts):
         node = f"day:{d.index}"
-        if count < MIN_ACTIVITIES:
+        if count == 0 and d.exemption != "rest":
+            out.append(_v(ViolationKind.pacing_violated, "FB-02", node,
+                          f"day {d.index + 1} has no activity (only a rest day asked for may)"))
+        elif count < MIN_ACTIVITIES and d.exemption is None:
             out.append(_v(ViolationKind.pacing_violated, "INV-PACE-01", node,
                           f"day {d.index + 1} has {count} activities (at least {MIN_ACTIVITIES})"))
         if d.drive_miles > plan.max_daily_miles + 0.5:
@@ -100,6 +104,7 @@ def check_pacing(plan: RoadPlan) -> list[Violation]:
         if _longest_stint(d) > MAX_HOURS_NO_STOP:
             out.append(_v(ViolationKind.pacing_violated, "FB-05", node,
                           f"a {_longest_stint(d):.1f} h drive without a stop"))
+    counts = [c for d, c in zip(plan.days, counts) if d.exemption is None]
     if counts and max(counts) > 0 and (max(counts) - min(counts)) / max(counts) > 0.5:
         out.append(_v(ViolationKind.pacing_violated, "INV-PACE-04", "trip",
                       f"activities per day range {min(counts)}–{max(counts)}", blocking=False))
@@ -130,7 +135,10 @@ def _longest_stint(d: RoadDay) -> float:
 def check_corridor(plan: RoadPlan) -> list[Violation]:
     out = []
     limit = plan.corridor_miles
+    prev = None  # the traveller's own nights off the corridor (last night's, tonight's): their town's sights are theirs
     for d in plan.days:
+        asked = [x.anchor.point for x in (prev, d) if x is not None and x.forced]
+        prev = d
         if d.anchor_offset > limit:
             blocking = not d.forced
             why = "user-requested stop (detour logged)" if d.forced else "outside the corridor"
@@ -138,7 +146,7 @@ def check_corridor(plan: RoadPlan) -> list[Violation]:
                           f"{d.anchor.label} is {d.anchor_offset:.0f} mi from {plan.corridor.name} "
                           f"(max {limit:.0f}): {why}", blocking=blocking, offset_miles=round(d.anchor_offset, 1)))
         for s in d.stops:
-            if s.offset_miles > limit:
+            if s.offset_miles > limit and not any(geodesic_miles((s.lat, s.lon), p) <= TOWN_MILES for p in asked):
                 out.append(_v(ViolationKind.corridor_violated, "INV-CORR-01", f"day:{d.index}:{s.id}",
                               f"{s.name} is {s.offset_miles:.0f} mi off the corridor"))
         if d.anchor.source not in ("route_town", "user") and getattr(plan.corridor, "own_towns", True):

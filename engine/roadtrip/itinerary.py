@@ -79,8 +79,9 @@ class _Builder:
             acts.append(self._stop(d, s, clock))
             t, frm, at = s.end_min, s.name, (s.lat, s.lon)
         anchor = (d.anchor.lat, d.anchor.lon)
-        acts.append(self._drive(d, len(acts), clock.span(t, d.arrive_min, at, anchor), t, d.arrive_min, frm,
-                                d.anchor.name))
+        if d.exemption != "rest":  # a rest day drives nowhere
+            acts.append(self._drive(d, len(acts), clock.span(t, d.arrive_min, at, anchor), t, d.arrive_min, frm,
+                                    d.anchor.name))
         acts.append(self._overnight(d, clock.span(d.arrive_min, d.arrive_min + CHECKIN_MINUTES, anchor),
                                     last=d.index == len(self.plan.days) - 1))
         acts += [self._stop(d, s, clock) for s in d.stops if not s.en_route]
@@ -88,11 +89,13 @@ class _Builder:
                             drive=Drive(miles=d.drive_miles, hours=d.drive_hours, from_name=d.start.label,
                                         to_name=d.anchor.label,
                                         source="routed" if d.drive_source == "routed" else "estimated"),
-                            path=[Geo(lat=lat, lon=lon) for lat, lon in self._path(d)])
+                            path=[Geo(lat=lat, lon=lon) for lat, lon in self._path(d)], exemption=d.exemption)
 
     def _path(self, d: RoadDay) -> list[tuple[float, float]]:
         """The routed road when there is one (thinned to what a map and a GPX track use), else the
         corridor's with the day's detours off it (:func:`.detours.day_path`)."""
+        if d.exemption == "rest":
+            return [d.anchor.point]
         if d.drive_source == "routed" and len(d.path) >= 2:
             step = max(1, len(d.path) // MAX_PATH_POINTS)
             return [*d.path[:-1:step], d.path[-1]]

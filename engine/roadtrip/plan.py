@@ -106,6 +106,9 @@ class RoadDay:
     # the night's bed — or why there is none ("no lodging mapped within 5 mi of …")
     note: str = ""
     sights_in_reach: int | None = None
+    # INV-PACE-01's exemptions: a travel-only day (nothing to stop at within reach of its drive,
+    # :func:`.day_stops.quiet_stretch`) or a rest day the traveller asked for (no driving)
+    exemption: Literal["travel_only", "rest"] | None = None
     bed: Bed | None = None
     bed_note: str = ""
 

@@ -20,6 +20,7 @@ from engine.models import RoadTripIntent
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
 from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
 from .day_stops import DayStopPicker
+from .rest_days import driving_intent, rests_after
 from .land_route import land_corridor
 from .detours import day_points, detour_miles
 from .loop import AWAY_FROM_HOME_MILES, home_loop
@@ -67,7 +68,8 @@ def region_of(place: Place, field: str) -> str:
 class RoadTripPlanner:
     def __init__(self, intent: RoadTripIntent, geocoder, *, avoid: frozenset = frozenset(),
                  road_pieces: tuple = (), osm=None) -> None:
-        self.intent = intent
+        self.asked = intent
+        self.intent = driving_intent(intent)  # rest days taken out: the days that drive
         self.osm = osm if osm is not None else CORRIDOR_DATA.get()  # OpenStreetMap's cells (osm_stops)
         self.geocoder = geocoder
         self.avoid = avoid  # (lat, lon) of overnight points no road reaches (:mod:`.driving`)
@@ -111,9 +113,14 @@ class RoadTripPlanner:
         self.stops.preferred = set(draft.stops) if draft else set()
         legs = self._legs(self.origin, self.terminus)
         days: list[RoadDay] = []
+        resting = self._rest_places()
         for leg in legs:
             days += self._plan_leg(leg, len(days))
             self.slept_in |= {d.anchor.name for d in days}
+            days += rests_after(days[-1], resting, self.stops)
+        if resting:
+            raise InputError("rest_days", f"{resting[0].label} is not a night of this trip; "
+                                          "a rest day needs a night there")
         return RoadPlan(origin=self.origin, terminus=self.terminus, days=tuple(days), corridor=self.corridor,
                         corridor_miles=self.intent.corridor_max_deviation_miles, region=self.region,
                         trip_type=self.intent.trip_type, max_daily_miles=self.intent.max_daily_miles,
@@ -223,6 +230,12 @@ class RoadTripPlanner:
                 raise InputError(f"stops[{n}]", f"{place.label} is behind the start along {self.corridor.name}")
             out.append((replace(place, source="user"), p))
         return sorted(out, key=lambda t: t[1])
+
+    def _rest_places(self) -> list[Place]:
+        """Each rest day's town, resolved as its night was (:func:`driving_intent` made it a stop)."""
+        resolver = self._resolver(self.corridor, self.region)
+        return [resolver.resolve(name, field=f"rest_days[{n}]", allow_detour=True)
+                for n, name in enumerate(self.asked.rest_days)]
 
     def _visits(self) -> list[tuple[Place, float]]:
         """Places to visit on the way (not to sleep in), each on the day whose drive passes it."""
@@ -384,12 +397,20 @@ class RoadTripPlanner:
             miles = geodesic_miles(start.point, anchor.point) * 1.3
         else:  # off the corridor: last night's town, tonight's, and each stop on the way
             miles += detour_miles(self.corridor, day_points(start.point, stops, anchor.point, start_p))
-        osm = self.stops.osm.day_facts(index, anchor, last=index == self.intent.days - 1) if self.stops.osm else {}
+        osm = self.stops.osm.day_facts(index, anchor, last=index == self.asked.days - 1) if self.stops.osm else {}
         return RoadDay(index=index, date=self.intent.start_date + timedelta(days=index), start=start,
                        anchor=anchor, start_progress=start_p, anchor_progress=anchor_p,
                        anchor_offset=self.corridor.offset_miles(*anchor.point), drive_miles=round(miles, 1),
                        drive_hours=round(miles / self.speed, 2), depart_min=depart, arrive_min=arrive,
-                       stops=tuple(stops), forced=forced, returning=returning, **osm)
+                       stops=tuple(stops), forced=forced, returning=returning,
+                       exemption=self.stops.exemption, **_travel_note(self.stops.exemption, osm))
+
+
+def _travel_note(exemption: str | None, osm: dict) -> dict:
+    if exemption != "travel_only":
+        return osm
+    said = "a travel day: no town or sight within 30 mi of this drive"
+    return {**osm, "note": "; ".join(n for n in (osm.get("note"), said) if n)}
 
 
 def plan_road_trip(intent: RoadTripIntent, geocoder=None, *, avoid: frozenset = frozenset(),

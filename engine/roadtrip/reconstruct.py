@@ -44,7 +44,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
                            anchor_offset=corridor.offset_miles(*anchor.point), drive_miles=day.drive.miles,
                            drive_hours=day.drive.hours, depart_min=0, arrive_min=0, stops=saved_stops(day, corridor),
                            forced=a.source == "user", returning=intent.trip_type == "round_trip" and ap < sp,
-                           bed=_bed(day, rooms_for(intent.travellers, intent.rooms))))
+                           bed=_bed(day, rooms_for(intent.travellers, intent.rooms)), exemption=day.exemption))
     return RoadPlan(origin=origin, terminus=terminus, days=tuple(out), corridor=corridor,
                     corridor_miles=intent.corridor_max_deviation_miles, region=region, trip_type=intent.trip_type,
                     max_daily_miles=intent.max_daily_miles)
