@@ -4,6 +4,7 @@
     ├── InputError            bad user input; names the field (CLI exit 2)
     │   ├── UnknownCityError  a city the fixtures do not cover
     │   ├── AmbiguousCityError several places share a city's name (``candidates``, best first)
+    │   ├── AmbiguousPlaceError a road trip's place is a near tie nothing decides (``candidates``)
     │   ├── CityPackMissing   offline, and the city has no cached OSM pack yet
     │   └── VersionCapError   a trip already has MAX_VERSIONS LLM revisions
     ├── FixtureError          an embedded data file is missing or invalid (a bug, not user input)
@@ -53,6 +54,18 @@ class AmbiguousCityError(InputError):
         self.candidates = candidates
         listed = "; ".join(c.label for c in candidates)
         super().__init__("city", f"{query!r} could mean {listed}: say which (e.g. {candidates[0].label!r})")
+
+
+class AmbiguousPlaceError(InputError):
+    """A road trip's place name whose best candidates are near-tied ("Springfield": MO 0.14, MA
+    0.13) and that nothing (a qualifier, the corridor, a nearby point) decides; ``candidates``
+    are their labels, best first."""
+
+    def __init__(self, field: str, query: str, candidates: list[str]) -> None:
+        self.query = query
+        self.candidates = candidates
+        super().__init__(field, f"{query!r} could mean {'; '.join(candidates)}: write it with its state or "
+                                f"country (e.g. {candidates[0].split(' (')[0]!r})")
 
 
 class CityPackMissing(InputError):

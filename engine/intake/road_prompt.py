@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
@@ -59,11 +59,11 @@ class RoadPromptResult:
     trip_type: TripType
     route: str | None              # canonical name from `routes`
     stops: list[str]               # forced waypoints, in the order written
-    rest_days: list[str]           # a rest day in each (a town named twice: two rest days there)
     themes: list[str]
     kid_friendly: bool
     max_daily_miles: float | None  # None: the user did not say (the intent's default applies)
     travellers: int | None = None  # None: the prompt did not say
+    rest_days: list[str] = field(default_factory=list)  # a rest day in each (named twice: two there)
 
 
 def _route_ends(route: str, terminus, round_trip: bool):

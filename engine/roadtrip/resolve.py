@@ -11,14 +11,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.errors import InputError
+from engine.errors import AmbiguousPlaceError, InputError
 from engine.geocode.models import AMBIGUOUS_BELOW, GeoCandidate, GeocodeRequest
-from engine.geocode.trust import check_point, geodesic_miles
+from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 
 from .plan import Place
 
 COUNTRY_OF_REGION = {"us": "USA"}
 NEAR_TIE_MILES = 25.0
+NEAR_TIE_SHARE = 0.85  # a second candidate this close to the best is a tie only the traveller can break
 MEANT_ELSEWHERE = 0.25  # an in-corridor match this much weaker than the best overall is not what was meant
 DETOUR_MAX_MILES = 200.0
 
@@ -59,6 +60,7 @@ class PlaceResolver:
             return town
         log: list[str] = []
         rejected: list[GeoCandidate] = []
+        self._field = field
         place = self._from_candidates(query, near, log, rejected, allow_detour)
         for context in self._contexts(query, near, rejected) if place is None else []:
             log.append(f"re-geocoding with context: {query}, {context}")
@@ -132,12 +134,24 @@ class PlaceResolver:
             ok.sort(key=lambda co: (-co[0].confidence, co[1]))
         best, _ = ok[0]
         rivals = [c for c, _ in ok[1:] if self._rival(best, c, near)]
+        self._no_tie(best, [c for c, _ in ok[1:]], near)
         low = best.confidence < AMBIGUOUS_BELOW and bool(rivals)
         shown = ", ".join(f"{c.label} ({c.confidence:.2f})" for c in rivals[:3])
         note = f"chose {best.label} ({best.confidence:.2f}); also possible: {shown}" if low else ""
         considered = tuple(log) + tuple(f"{c.label} ({c.lat:.3f}, {c.lon:.3f}) conf {c.confidence:.2f}" for c, _ in ok)
         return Place(name=best.name, lat=best.lat, lon=best.lon, admin1=region_name(best), country=best.country,
                      source="gazetteer", confidence="low" if low else "high", note=note, considered=considered)
+
+    def _no_tie(self, best: GeoCandidate, others: list[GeoCandidate], near) -> None:
+        """A name near-tied between places (and not decided by a nearby point or, for a stop, by
+        the corridor: ``others`` are only those inside it) is the traveller's to settle."""
+        if near is not None or best.confidence >= AMBIGUOUS_BELOW:
+            return
+        tied = [c for c in others if c.confidence >= best.confidence * NEAR_TIE_SHARE
+                and (c.country == "US" or c.country in EUROPE_COUNTRIES)]  # a road trip could mean it
+        if tied:
+            raise AmbiguousPlaceError(getattr(self, "_field", "place"), best.name,
+                                      [f"{c.label} ({c.confidence:.2f})" for c in [best, *tied][:5]])
 
     @staticmethod
     def _rival(best: GeoCandidate, other: GeoCandidate, near) -> bool:

@@ -207,3 +207,22 @@ def test_too_many_rest_days_is_one_clear_line(tmp_path) -> None:
     f.write_text(json.dumps(intent))
     done = tw("plan", "--intent", str(f))
     assert done.returncode == 2 and "rest_days" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- near-tied names -------------------------------------------------------------------------
+def test_a_near_tied_place_name_is_the_travellers_to_settle(tmp_path) -> None:
+    out = tmp_path / "p.json"
+    done = tw("plan", "--prompt", "Springfield to Chicago, 3 days from 2027-05-03", "--out", str(out))
+    assert done.returncode == 2 and not out.exists() and "Traceback" not in done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("tripwright: origin: 'Springfield' could mean Springfield, MO")
+    assert "Springfield, MA" in line and "write it with its state" in line
+    assert tw("plan", "--prompt", "Springfield, MO to Chicago, 3 days from 2027-05-03", "--out",
+              str(out)).returncode == 0
+
+
+def test_the_corridor_settles_a_stop_name(gazetteer) -> None:
+    # "Springfield" on the way from St. Louis to Tulsa can only be Missouri's
+    plan = plan_road_trip(RoadTripIntent(origin="St. Louis", terminus="Tulsa", days=3, stops=["Springfield"],
+                                         start_date=START), gazetteer)
+    assert any(d.anchor.name == "Springfield" and d.anchor.admin1 == "MO" for d in plan.days)
