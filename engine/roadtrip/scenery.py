@@ -8,14 +8,12 @@ coast one way"); the OpenStreetMap sights along the corridor then come from that
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import shapely
-from shapely.geometry import shape
 
 COUNTRIES = Path(__file__).resolve().parents[2] / "resources" / "basemap" / "countries.geojson"
 COAST_PROBE_MILES = 12.0
@@ -28,10 +26,9 @@ MAINLAND_MARGIN_DEG = 5.0
 
 @lru_cache(maxsize=1)
 def _land():
-    """The countries' polygon parts as one STR tree (built once, ~0.1 s)."""
-    with COUNTRIES.open(encoding="utf-8") as f:
-        features = json.load(f)["features"]
-    parts = [g for ft in features if ft.get("geometry") for g in shapely.get_parts(shape(ft["geometry"]))]
+    """The countries' polygon parts as one STR tree (built once, ~30 ms)."""
+    collection = shapely.from_geojson(COUNTRIES.read_text(encoding="utf-8"))  # ~30 ms, GEOS's own reader
+    parts = list(shapely.get_parts(shapely.get_parts(collection)))
     return shapely.STRtree(parts), parts
 
 
