@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import random
 import os
 import shutil
 import subprocess
@@ -369,3 +371,77 @@ def test_the_first_online_plan_through_the_executable_verifies(overpass, gazette
                               env=env | {"TRIPWRIGHT_OFFLINE": "1"}, timeout=120)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert date.fromisoformat(itinerary["days"][-1]["date"]) == date(2027, 5, 3) + timedelta(days=2)
+
+
+# -- property: random trips over dense data (issue 20 §4) -------------------------------------
+US_TOWNS = ["Denver", "Chicago", "Dallas", "Atlanta", "Nashville", "Kansas City, MO", "Minneapolis",
+            "Albuquerque", "Memphis", "Omaha", "El Paso", "Billings", "Charlotte", "Pittsburgh", "Boise"]
+EU_TOWNS = ["Paris", "Munich", "Vienna", "Milan", "Lyon", "Hamburg", "Prague", "Zurich", "Amsterdam",
+            "Berlin", "Brussels", "Madrid", "Warsaw", "Bordeaux", "Krakow", "Budapest"]
+
+
+BEDS = {"hotel", "motel", "guest_house", "hostel", "camp_site"}
+BED_MILES = 5.0  # engine.roadtrip.osm_beds.BED_RADIUS_MILES
+
+
+def _a_bed(element: dict) -> bool:
+    """A place to stay a road trip keeps (not a private or disused one, the data's decoys)."""
+    tags = element.get("tags", {})
+    reading = read_tags(tags, road=True)
+    return tags.get("tourism") in BEDS and reading is not None and reading.kind == "bed"
+
+
+def _point(element: dict) -> tuple[float, float]:
+    at = element.get("center") or element
+    return at["lat"], at["lon"]
+
+
+def _random_trips(gazetteer, count: int, seed: int) -> list[RoadTripIntent]:
+    """Feasible one-way trips between towns whose straight line stays on land (the synthetic
+    data lies along it), at a pace that leaves room for the day's sights."""
+    from engine.roadtrip.resolve import PlaceResolver
+    from engine.roadtrip.scenery import FERRY_MILES, sea_crossing
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        towns, region = rng.choice(((US_TOWNS, "us"), (EU_TOWNS, "europe")))
+        a, b = rng.sample(towns, 2)
+        resolver = PlaceResolver(gazetteer, region=region)
+        pa, pb = (resolver.resolve(x, field="origin").point for x in (a, b))
+        miles = geodesic_miles(pa, pb) * 1.3
+        if miles > 1600 or sea_crossing(pa, pb)[0] > FERRY_MILES:
+            continue
+        days = max(2, math.ceil(miles / 250)) + rng.randint(0, 2)
+        out.append(RoadTripIntent(origin=a, terminus=b, days=days, start_date=date(2027, 5, 3) + timedelta(
+            days=rng.randint(0, 150)), max_daily_miles=rng.choice((300.0, 400.0))))
+    return out
+
+
+def test_random_trips_over_dense_data_keep_every_invariant_with_real_sights_and_beds(
+        overpass, gazetteer, tmp_path, monkeypatch) -> None:
+    from engine.roadtrip.corridor import DirectCorridor
+    from engine.roadtrip.resolve import PlaceResolver
+    for n, intent in enumerate(_random_trips(gazetteer, 6, seed=20)):
+        monkeypatch.setenv("TRIPWRIGHT_HOME", str(tmp_path / f"trip{n}"))  # each trip its own data and cache
+        chunks._LOADED.clear()
+        chunks._ASSEMBLED.clear()
+        region = "us" if intent.origin in US_TOWNS else "europe"
+        resolver = PlaceResolver(gazetteer, region=region)
+        line = DirectCorridor(*(resolver.resolve(x, field="origin").point for x in (intent.origin, intent.terminus)))
+        length = line.length_miles()
+        server = overpass(synthetic_corridor([line.point_at(length * k / 60) for k in range(61)],
+                                             per_100_miles=600, seed=len(intent.origin)))
+        result = plan(intent, gazetteer)
+        road, itinerary = result.extra["road_plan"], result.itinerary
+        assert not [v for v in itinerary.violations if v.blocking], intent
+        for day, planned in zip(itinerary.days, road.days):
+            if planned.exemption is None:  # a driving day: two real sights, open that day
+                assert len(osm_sights(day)) >= 2, (intent.origin, intent.terminus, day.date)
+            if planned is not road.days[-1] and planned.bed is not None:  # a named bed each night…
+                assert planned.bed.name in night(day).name
+            elif planned is not road.days[-1]:  # …where the data has one
+                assert planned.bed_note.startswith("no lodging mapped within")
+                beds = [e for e in server.elements if _a_bed(e) and geodesic_miles(_point(e), planned.anchor.point) <= BED_MILES]
+                assert not beds, (planned.anchor.label, beds[:2])
+            assert planned.drive_miles <= intent.max_daily_miles + 0.5
+        server.stop()
