@@ -76,10 +76,12 @@ def check_bookings(intent: IntentV1, catalog) -> None:
         return
     city = catalog.city(intent.city)
     booked_flights(intent, city, lambda code: catalog.airport(code).tz)
-    booked_lodging(intent, city)
+    booked_lodging(intent, city, placed=False)  # where a hotel booked by its address is: the run finds it
 
 
-def booked_lodging(intent: IntentV1, city) -> Lodging | None:
+def booked_lodging(intent: IntentV1, city, *, placed: bool = True) -> Lodging | None:
+    """The booked hotel as the plan's lodging; ``placed=False``: its dates checked only (a hotel
+    booked by its address is placed by the run, ``engine.pipeline.booked_stage``)."""
     hotel = intent.bookings.hotel if intent.bookings else None
     if hotel is None:
         return None
@@ -87,6 +89,8 @@ def booked_lodging(intent: IntentV1, city) -> Lodging | None:
     if (hotel.checkin, hotel.checkout) != (window.start, window.end):
         raise InputError("bookings.hotel", f"{hotel.name} is booked {hotel.checkin} to {hotel.checkout}, "
                                            f"but the trip runs {window.start} to {window.end}")
+    if not placed:
+        return None
     if hotel.geo is None:
         raise InputError("bookings.hotel.geo", f"where {hotel.name} is: give its coordinates (the booking "
                                                "has only an address)")

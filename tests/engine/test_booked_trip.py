@@ -83,3 +83,54 @@ def test_a_booked_trip_verifies(tmp_path) -> None:
     exe = Path(sys.executable).with_name("tripwright")
     done = subprocess.run([str(exe), "verify", str(path)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "0 blocking" in done.stdout, done.stdout + done.stderr
+
+
+# -- a hotel booked by its address (issue 21 §1: geocoded) -------------------------------------
+# A hotel the Paris fixture does not list: Hôtel du Petit Moulin, 29-31 Rue de Poitou (its real
+# position, OpenStreetMap), in Nominatim's /search?format=json&addressdetails=1 shape.
+POITOU = [{"place_id": 1, "osm_type": "node", "osm_id": 3322000001, "lat": "48.8622600", "lon": "2.3640900",
+           "class": "tourism", "type": "hotel", "importance": 0.2, "name": "Hôtel du Petit Moulin",
+           "display_name": "Hôtel du Petit Moulin, 29-31, Rue de Poitou, Paris, 75003, France",
+           "address": {"tourism": "Hôtel du Petit Moulin", "house_number": "29-31", "road": "Rue de Poitou",
+                       "city": "Paris", "postcode": "75003", "country": "France", "country_code": "fr",
+                       "ISO3166-2-lvl4": "FR-IDF", "state": "Île-de-France"}}]
+BY_ADDRESS = {k: v for k, v in HOTEL.items() if k != "geo"} | {"name": "Hôtel du Petit Moulin",
+                                                               "address": "29-31 Rue de Poitou, 75003 Paris"}
+
+
+@pytest.mark.standin_urls("TRIPWRIGHT_NOMINATIM_URL")
+def test_a_hotel_booked_by_its_address_is_found_online_once(server, monkeypatch) -> None:
+    from tests.engine.standin_server import Reply
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+    server.then("/search", Reply(body=json.dumps(POITOU).encode()))
+    result = plan(booked(hotel=BY_ADDRESS))
+    assert result.status == "completed", result.failure
+    stay = [a for d in result.itinerary.days for a in d.activities if a.kind.value == "lodging"][0]
+    assert (stay.geo.lat, stay.geo.lon) == (pytest.approx(48.86226), pytest.approx(2.36409))
+    asked = server.hits("/search")
+    assert len(asked) == 1 and asked[0].query["q"] == "29-31 Rue de Poitou, 75003 Paris"
+    assert asked[0].query["format"] == "json" and asked[0].query["addressdetails"] == "1"
+
+
+@pytest.mark.standin_urls("TRIPWRIGHT_NOMINATIM_URL")
+def test_an_address_that_answers_somewhere_else_is_refused(server, monkeypatch) -> None:
+    from tests.engine.standin_server import Reply
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+    lyon = [POITOU[0] | {"lat": "45.7578", "lon": "4.8320", "display_name": "Rue de Poitou, Lyon, France"}]
+    server.then("/search", Reply(body=json.dumps(lyon).encode()), Reply(body=json.dumps(lyon).encode()))
+    with pytest.raises(InputError, match=r"bookings.hotel.geo: where Hôtel du Petit Moulin is: no place near Paris"):
+        plan(booked(hotel=BY_ADDRESS))
+
+
+def test_offline_a_hotel_booked_by_its_address_is_one_clear_line() -> None:
+    with pytest.raises(InputError, match=r"bookings.hotel.geo: where Hôtel du Petit Moulin is: offline"):
+        plan(booked(hotel=BY_ADDRESS))
+
+
+def test_a_hotel_the_city_lists_is_placed_without_a_request() -> None:
+    from engine.catalog import default_catalog
+    known = default_catalog().city("Paris").raw.hotels[0]
+    result = plan(booked(hotel=BY_ADDRESS | {"name": known.name, "address": ""}))
+    assert result.status == "completed", result.failure
+    stay = [a for d in result.itinerary.days for a in d.activities if a.kind.value == "lodging"][0]
+    assert (stay.geo.lat, stay.geo.lon) == (known.geo.lat, known.geo.lon)

@@ -1,0 +1,69 @@
+"""Where a booked hotel is, when its booking gave only a name or an address (issue 21 §1).
+
+Before a city trip is planned, a hotel the traveller booked without coordinates is placed: a
+place to stay of the city (its fixture or its OpenStreetMap pack) with the same name first, else
+Nominatim (through the executor: its policy, cache and breaker) asked for the address, then for
+"name, city" — an answer is taken only when it lies within reach of the city. Offline, or when
+nothing answers, the run stops with one line naming the field and what to give.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine.errors import InputError, ToolError
+from engine.geocode.models import GeoCandidate, GeocodeRequest
+from engine.geocode.trust import geodesic_miles
+from engine.models import EventStatus, Geo, IntentV1
+from engine.imports.place_match import names_match
+
+NODE = "bookings"
+CITY_REACH_MILES = 40.0  # a hotel "in Paris" farther than this from its centre is another place
+
+
+async def locate_booked_hotel(run) -> None:
+    intent: IntentV1 = run.intent
+    hotel = intent.bookings.hotel if intent.bookings else None
+    if hotel is None or hotel.geo is not None:
+        return
+    started = time.perf_counter()
+    city = run.s.catalog.city(intent.city)
+    geo, how = _in_the_city(hotel.name, city)
+    if geo is None:
+        geo, how = await _asked_online(run, hotel, city)
+    placed = hotel.model_copy(update={"geo": geo})
+    run.intent = intent.model_copy(update={"bookings": intent.bookings.model_copy(update={"hotel": placed})})
+    run.emitter.emit(NODE, EventStatus.completed, progress=5, note=f"{hotel.name}: placed by {how}",
+                     duration_ms=int((time.perf_counter() - started) * 1000))
+
+
+def _in_the_city(name: str, city) -> tuple[Geo | None, str]:
+    for h in city.raw.hotels:
+        if names_match(h.name, name) and h.geo is not None:
+            return h.geo, f"{city.name}'s own list of places to stay"
+    return None, ""
+
+
+async def _asked_online(run, hotel, city) -> tuple[Geo, str]:
+    session = run.s
+    field = "bookings.hotel.geo"
+    if session.toolbox.network.offline():
+        raise InputError(field, f"where {hotel.name} is: offline, and {city.name}'s places to stay do not name it; "
+                                "give its coordinates (or plan online to look its address up)")
+    from engine.geocode.nominatim import NominatimGeocoder
+    from engine.tools.network import user_agent
+    online = NominatimGeocoder(user_agent())
+    centre = (city.center.lat, city.center.lon)
+    for query in [q for q in (hotel.address, f"{hotel.name}, {city.name}") if q]:
+        try:
+            found, _ = await session.toolbox.executor.call(
+                "geocode", online.candidates, GeocodeRequest(query=query, near=centre, limit=5),
+                result_type=list[GeoCandidate])
+        except ToolError as exc:
+            raise InputError(field, f"where {hotel.name} is: the address look-up failed ({exc.reason}); "
+                                    "give its coordinates") from exc
+        near = [c for c in found if geodesic_miles(centre, (c.lat, c.lon)) <= CITY_REACH_MILES]
+        if near:
+            return Geo(lat=near[0].lat, lon=near[0].lon), f"its address (OpenStreetMap Nominatim: {query})"
+    raise InputError(field, f"where {hotel.name} is: no place near {city.name} answers to "
+                            f"{hotel.address or hotel.name!r}; give its coordinates")
