@@ -13,7 +13,7 @@ from engine.models import ItineraryV1
 from engine.roadtrip.routes import find_route
 
 from .map_edits import (alternatives, anchor_day, city_edit, nearest_town, replace_edit, town_label, with_forced_stop,
-                        with_visit, without_stop)
+                        with_rest_day, with_visit, without_stop)
 from .trip_session import TripVersion
 
 _VERBS = {"lock": "Locked", "unlock": "Unlocked", "remove": "Removed"}
@@ -70,6 +70,13 @@ class MapEditFlow:
                 self.w.show_message(f"{name} has no position to keep.", "warning")
                 return None
             return await self.force_stop(anchor.geo.lat, anchor.geo.lon, description="Kept overnight stop {town}")
+        if action == "rest" and is_anchor:
+            try:
+                intent, town = with_rest_day(version.intent, version.itinerary, day)
+            except InputError as exc:
+                self.w.show_message(one_line(exc), "info")
+                return None
+            return await self.run(intent, description=f"Rest day in {town}")
         if action in ("remove", "replace") and not is_anchor:
             try:
                 intent, stop = without_stop(version.intent, version.itinerary, activity_id)

@@ -170,6 +170,18 @@ def with_forced_stop(intent: RoadTripIntent, itinerary: ItineraryV1, route: Rout
     return RoadTripIntent.model_validate({**intent.model_dump(), "stops": ordered})
 
 
+def with_rest_day(intent: RoadTripIntent, itinerary: ItineraryV1, day: int) -> tuple[RoadTripIntent, str]:
+    """``intent`` with a rest day after the night of ``day`` (issue 20 §3): the trip keeps its
+    length, so it has one driving day fewer; the re-plan balances the rest."""
+    anchor = itinerary.days[day].anchor if 0 <= day < len(itinerary.days) else None
+    if anchor is None or day == len(itinerary.days) - 1:
+        raise InputError("rest_days", "a rest day follows a night of the trip, not its end")
+    town = ", ".join(p for p in (anchor.name.split(",")[0], anchor.admin1) if p)
+    if len(intent.rest_days) + 1 >= intent.days:
+        raise InputError("rest_days", f"a {intent.days}-day trip has no day left to drive with another rest day")
+    return RoadTripIntent.model_validate({**intent.model_dump(), "rest_days": [*intent.rest_days, town]}), town
+
+
 def with_visit(intent: RoadTripIntent, town: TownOnRoute) -> RoadTripIntent:
     """``intent`` with ``town`` as a place to visit on the way (not a night); once each."""
     label = town_label(town)

@@ -30,7 +30,8 @@
     flight:     {size: 18, glyph: "✈", text: "Airport (flight)"},
     transit:    {size: 13, glyph: "",  text: "Transit"},
   };
-  var ACTION_TEXT = {lock: "Lock", unlock: "Unlock", remove: "Remove from plan", replace: "Replace…"};
+  var ACTION_TEXT = {lock: "Lock", unlock: "Unlock", remove: "Remove from plan", replace: "Replace…",
+                     rest: "Rest a day here"};
 
   var map = L.map("map", {worldCopyJump: true, minZoom: 2, zoomSnap: 0.25}).setView([42, -45], 3);
   map.attributionControl.setPrefix("Leaflet");

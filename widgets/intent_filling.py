@@ -137,7 +137,8 @@ class IntentFilling:
             return intent.model_copy(update={"prefs": intent.prefs.model_copy(update=kept)})
         if (carried.origin, carried.terminus) != (intent.origin, intent.terminus):
             return intent
-        hidden = {k: getattr(carried, k) for k in ("visits", "skip_stops", "route_track", "route_track_name")}
+        hidden = {k: getattr(carried, k) for k in ("visits", "skip_stops", "rest_days", "route_track",
+                                                  "route_track_name")}
         return RoadTripIntent.model_validate({**intent.model_dump(), **hidden})
 
     def _set_preferences(self, themes: list[str], kid_friendly: bool, travellers: int | None) -> None:

@@ -101,9 +101,10 @@ def _confidence(activity: Activity, day: DayItinerary, kind: str) -> tuple[str, 
 def _actions(activity: Activity, kind: str, road: bool, day_index: int, n_days: int) -> list[str]:
     if activity.kind.value == "flight" or (kind == "anchor" and activity.role == "arrival"):
         return []
+    rest = ["rest"] if road and kind == "anchor" and activity.role == "checkin" else []  # issue 20 §3
     if activity.locked:
-        return ["unlock"]
-    actions = ["lock"]
+        return ["unlock", *rest]
+    actions = ["lock", *rest]
     if activity.role in _VISITS:
         actions += ["remove", "replace"]
         if not road:

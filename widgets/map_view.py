@@ -42,7 +42,7 @@ RESOURCES_DIR = Path(__file__).resolve().parent.parent / "resources"
 MAP_PAGE = RESOURCES_DIR / "map.html"
 MAX_ID_LENGTH = 200
 OSM_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
-ACTION_PATTERN = re.compile(r"(lock|unlock|remove|replace|move:\d{1,2})\Z")
+ACTION_PATTERN = re.compile(r"(lock|unlock|remove|replace|rest|move:\d{1,2})\Z")
 
 _NavType = QWebEnginePage.NavigationType
 # setHtml() arrives as a "typed" navigation to a data: URL (and a reload repeats it); Leaflet's

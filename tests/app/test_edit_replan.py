@@ -216,6 +216,41 @@ def test_remove_and_replace_a_road_stop_replan_without_it(qtbot, road_window, ac
     assert ref not in refs and len(visits(after, 1)) >= 2
 
 
+def _rest_from_menu(qtbot, view, marker: str, tmp_path) -> None:
+    run_js(qtbot, view, "(() => { tripwright.marker('%s').fire('contextmenu', {containerPoint: "
+                        "{x: 200, y: 200}}); return 'null'; })()" % marker)
+    labels = run_js(qtbot, view, "JSON.stringify(Array.from(document.querySelectorAll('.tw-menu button'))"
+                                 ".map(b => b.textContent))")
+    assert "Rest a day here" in labels
+    qtbot.wait(400)  # the menu painted before the shot
+    view.grab().save(str(tmp_path / "rest-menu.png"))
+    run_js(qtbot, view, "(() => { document.querySelector('.tw-menu button[data-action=rest]').click(); "
+                        "return 'null'; })()")
+
+
+def test_rest_a_day_on_a_road_anchor_rests_there_and_keeps_the_length(qtbot, make_window, tmp_path):
+    """Issue 20 §3: right-click "Rest a day here" on a night: the next version rests a day there
+    (no driving) and the trip keeps its length."""
+    window = make_window()
+    plan(qtbot, window, ROUTE66.model_copy(update={"days": 9}))
+    qtbot.waitUntil(lambda: state(qtbot, window.map_view)["markers"] > 0, timeout=10_000)
+    first = window.trip.current
+    town = first.itinerary.days[1].anchor
+    _rest_from_menu(qtbot, window.map_view, "d1-overnight", tmp_path)
+    after = wait_versions(qtbot, window, 2)
+    assert after.intent.rest_days == [f"{town.name.split(',')[0]}, {town.admin1}"]
+    assert len(after.itinerary.days) == 9 and after.edit.startswith("Rest day in")
+    rest = [d for d in after.itinerary.days if d.exemption == "rest"]
+    assert len(rest) == 1 and rest[0].drive.miles == 0 and rest[0].anchor.name.startswith(town.name.split(",")[0])
+
+
+def test_a_rest_day_the_days_cannot_spare_says_why(qtbot, road_window, tmp_path):
+    window = road_window  # 7 days for 2,200 miles: every day drives
+    _rest_from_menu(qtbot, window.map_view, "d1-overnight", tmp_path)
+    qtbot.waitUntil(lambda: "need at least 7 day(s)" in window.statusBar().currentMessage(), timeout=PLAN_TIMEOUT_MS)
+    assert len(window.trip.versions) == 1
+
+
 def test_remove_on_a_road_anchor_says_what_to_do_instead(qtbot, road_window):
     window = road_window
     window.map_view.bridge.marker_action("d2-overnight", "remove")
