@@ -48,7 +48,7 @@ def test_import_list_ask_delete(tmp_path):
     assert set(answer["passages"][0]) >= {"text", "score", "source", "item_id"}
     assert answer["passages"][0]["source"] == "paris-guide.md" and answer["passages"][0]["item_id"] == item_id
     unknown = json.loads(tw(db, "notes", "ask", "best sushi in Osaka", "--destination", "paris", "--json").stdout)
-    assert unknown == {"answer_status": "unknown", "method": "lexical", "passages": []}
+    assert unknown == {"answer_status": "unknown", "method": "hybrid", "passages": []}  # the local model too
     plain = tw(db, "notes", "ask", "best sushi in Osaka", "--destination", "paris")
     assert plain.stdout.strip() == "Information not available."
     assert tw(db, "notes", "delete", item_id).returncode == 0
@@ -122,8 +122,8 @@ def test_vectors_from_a_local_endpoint_and_one_failing_mid_import(tmp_path):
                                **env).stdout)
         assert answer["answer_status"] == "found" and answer["method"] == "hybrid"
         assert answer["passages"][0]["method"] == "vector"
-        assert json.loads(tw(db, "notes", "ask", "Eiffel timetable", "--destination", "paris",
-                             "--json").stdout)["answer_status"] == "unknown"  # lexical only: no such word
+        assert json.loads(tw(db, "notes", "ask", "Eiffel timetable", "--destination", "paris", "--json",
+                             TRIPWRIGHT_LOCAL_EMBEDDINGS="0").stdout)["answer_status"] == "unknown"  # words only
         server.fail_from = len(server.requests) + 1
         failed = tw(db, "notes", "import", str(second), "--destination", "paris", **env)
         one_line_error(failed, "embeddings", "HTTP 500", "nothing of this file was stored")

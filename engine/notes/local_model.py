@@ -1,0 +1,119 @@
+"""Meaning-based search with no key and no network: WordLlama's static word embeddings.
+
+The ``wordllama`` wheel (MIT licence) ships its weights (``l2_supercat_256.safetensors``, 32,000
+tokens × 256 float32, 16 MB) and its tokenizer inside the package, so nothing is downloaded: the
+files are read from the installed package directly. (WordLlama's own loader looks for the
+tokenizer in a folder the wheel does not have and would then try the network, and importing it
+configures the root logger; neither is wanted, so it is not imported.) A text's vector is the mean
+of its tokens' vectors, made unit length — a lookup and a sum, about a millisecond for a chunk.
+
+Loaded on first use (about 0.3 s), under a lock, by whichever worker thread asks first: building
+a :class:`LocalEmbedder` reads nothing, so the app's start and the GUI thread never pay for it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from engine.errors import ToolError
+
+PACKAGE = "wordllama"
+CONFIG = "l2_supercat"
+DIMS = 256
+MODEL = f"wordllama-{CONFIG}-{DIMS}"  # the name vectors are stored under: model and dimension
+BATCH = 64
+DISABLE_ENV = "TRIPWRIGHT_LOCAL_EMBEDDINGS"  # "0": words only when no endpoint is configured
+
+
+def local_model_enabled(environ=None) -> bool:  # noqa: ANN001
+    environ = os.environ if environ is None else environ
+    return environ.get(DISABLE_ENV, "1") != "0" and importlib.util.find_spec(PACKAGE) is not None
+
+
+def _package_dir() -> Path:
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ToolError("embeddings", f"the local model needs the {PACKAGE} package (pip install {PACKAGE})")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+class _Model:
+    def __init__(self) -> None:
+        from safetensors import safe_open
+        from tokenizers import Tokenizer
+
+        root = _package_dir()
+        weights = root / "weights" / f"{CONFIG}_{DIMS}.safetensors"
+        vocab = root / "tokenizers" / f"{CONFIG}_tokenizer_config.json"
+        try:
+            with safe_open(str(weights), framework="np", device="cpu") as f:
+                self.table = np.ascontiguousarray(f.get_tensor("embedding.weight"), dtype=np.float32)
+            self.tokenizer = Tokenizer.from_file(str(vocab))
+        except (OSError, ValueError, RuntimeError) as exc:  # a damaged install
+            raise ToolError("embeddings", f"the local model could not be read ({type(exc).__name__})") from None
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        if self.table.shape[1] != DIMS:
+            raise ToolError("embeddings", f"the local model has {self.table.shape[1]} dimensions, not {DIMS}")
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), DIMS), dtype=np.float32)
+        for start in range(0, len(texts), BATCH):
+            encoded = self.tokenizer.encode_batch(texts[start:start + BATCH], add_special_tokens=False)
+            for row, e in enumerate(encoded, start):
+                out[row] = self._pooled(e.ids)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)  # a text with no token stays a zero row
+        return out
+
+    def _pooled(self, ids: list[int]) -> np.ndarray:
+        """The sum of the tokens' vectors (their mean once made unit length): each distinct token's
+        row read once and weighted by its count — a chunk's thousand tokens are a few hundred
+        distinct ones, and gathering a row per token was most of the time."""
+        if not ids:
+            return np.zeros(DIMS, dtype=np.float32)
+        distinct, counts = np.unique(np.clip(np.asarray(ids), 0, self.table.shape[0] - 1), return_counts=True)
+        return counts.astype(np.float32) @ self.table[distinct]
+
+
+_LOADED: _Model | None = None
+_LOAD_LOCK = threading.Lock()
+
+
+def _model() -> _Model:
+    global _LOADED
+    with _LOAD_LOCK:
+        if _LOADED is None:
+            _LOADED = _Model()
+        return _LOADED
+
+
+def loaded() -> bool:
+    """Whether this process has read the model (the app's start must not)."""
+    return _LOADED is not None
+
+
+class LocalEmbedder:
+    """The :class:`~engine.notes.embeddings.Embedder` interface, offline. ``windows``: vectors are
+    made per passage window of a chunk (``engine.notes.passages``), not one per chunk: a mean of
+    a thousand tokens says little about any one of its tips."""
+
+    model = MODEL
+    dims = DIMS
+    windows = True
+    local = True
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), 256) float32, unit rows (a zero row for a text with no token)."""
+        return _model().embed([t if isinstance(t, str) else "" for t in texts])
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        import asyncio
+
+        return await asyncio.to_thread(self.embed, texts)
