@@ -57,12 +57,13 @@ class NotesService(QObject):
             self.w.planning.notes = NO_NOTES
             self.panel.show_status("Notes are kept in the trip store: sign in to use them.")
             return
-        from engine.notes.embeddings import Embedder, embedding_config
+        from engine.notes.embeddings import embedding_config, make_embedder
         from engine.notes.library import NotesLibrary
         from engine.notes.lookup import StoreNotesLookup
 
         config = embedding_config(settings=getattr(self.w, "settings", None))
-        self._notes = NotesLibrary(workspace.store, workspace.ctx, embedder=Embedder(config) if config else None)
+        # no endpoint: the local model, read by the first question's worker thread, never here
+        self._notes = NotesLibrary(workspace.store, workspace.ctx, embedder=make_embedder(config))
         self.w.planning.notes = StoreNotesLookup(workspace.store, workspace.ctx)
         self.refresh()
 
@@ -74,7 +75,8 @@ class NotesService(QObject):
 
     @property
     def embedding_model(self) -> str | None:
-        """The model imports and questions are embedded with now; None = words only."""
+        """The model imports and questions are embedded with now (the local one without an
+        endpoint); None = words only."""
         embedder = self._notes.embedder if self._notes is not None else None
         return embedder.model if embedder is not None else None
 

@@ -130,6 +130,18 @@ class NotesLibrary:
         with self.store.org(self.ctx) as repo:
             return repo.knowledge.items(slug)
 
+    def digest(self) -> str:
+        """Changes whenever a note the org's plans may cite is imported, deleted or restored (any
+        destination: a road trip cites the notes of towns found while planning). Part of a saved
+        plan's idempotency key; Tripwright's own notes are seeded first, so seeding them during
+        the first plan does not change the key of the next one."""
+        import hashlib
+
+        self.ensure_builtin()
+        with self.store.org(self.ctx) as repo:
+            ids = sorted(item.item_id for item in repo.knowledge.items())
+        return hashlib.sha256(",".join(ids).encode()).hexdigest()[:16]
+
     def delete(self, item_id: str):  # noqa: ANN201
         with self.store.org(self.ctx, write=True) as repo:
             return repo.knowledge.delete(item_id)

@@ -13,6 +13,7 @@ its windows' in order.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -43,44 +44,86 @@ def is_heading(sentence: str, next_sentence: str | None) -> bool:
             and (next_sentence is None or _PARAGRAPH.match(next_sentence) is not None))
 
 
+@dataclass(frozen=True)
+class Sentence:
+    start: int
+    end: int
+    text: str       # stripped
+    heading: str    # the heading above it in the chunk ("" when none)
+    paragraph: int  # sentences of one paragraph share it
+
+
+@lru_cache(maxsize=8192)
+def units(text: str) -> tuple[Sentence, ...]:
+    """The chunk's sentences that are not headings, each with its heading and paragraph."""
+    parts = sentences(text)
+    out: list[Sentence] = []
+    heading, paragraph, pos = "", 0, 0
+    for i, s in enumerate(parts):
+        start = text.index(s, pos)
+        pos = start + len(s)
+        if _PARAGRAPH.match(s):
+            paragraph += 1
+        if is_heading(s, parts[i + 1] if i + 1 < len(parts) else None):
+            heading = s.strip()
+            continue
+        lead = len(s) - len(s.lstrip())
+        out.append(Sentence(start + lead, start + len(s.rstrip()), s.strip(), heading, paragraph))
+    return tuple(out)
+
+
 @lru_cache(maxsize=8192)
 def windows(text: str) -> tuple[Window, ...]:
     """The chunk's windows, in order. A chunk made only of headings is one window of itself."""
-    parts = sentences(text)
     out: list[Window] = []
-    heading, group, pos = "", [], 0  # group: (start, end) spans of the window being filled
-    spans = []
-    for s in parts:
-        start = text.index(s, pos)
-        spans.append((start, start + len(s)))
-        pos = start + len(s)
+    group: list[Sentence] = []
 
     def close() -> None:
         if group:
-            start, end = group[0][0], group[-1][1]
-            body = text[start:end]
-            lead = len(body) - len(body.lstrip())
-            out.append(Window(start + lead, end, body.strip(), heading))
+            out.append(Window(group[0].start, group[-1].end, text[group[0].start:group[-1].end], group[0].heading))
             group.clear()
 
-    for i, (s, span) in enumerate(zip(parts, spans)):
-        following = parts[i + 1] if i + 1 < len(parts) else None
-        if is_heading(s, following):
+    for s in units(text):
+        if group and (s.paragraph != group[0].paragraph or s.heading != group[0].heading
+                      or s.end - group[0].start > WINDOW_CHARS):
             close()
-            heading = s.strip()
-            continue
-        if group and (_PARAGRAPH.match(s) or span[1] - group[0][0] - _lead(text, group[0]) > WINDOW_CHARS):
-            close()
-        group.append(span)
+        group.append(s)
     close()
     if not out and text.strip():
         out.append(Window(len(text) - len(text.lstrip()), len(text.rstrip()), text.strip(), ""))
     return tuple(out)
 
 
-def _lead(text: str, span: tuple[int, int]) -> int:
-    body = text[span[0]:span[1]]
-    return len(body) - len(body.lstrip())
+def best_passage(text: str, score: Callable[[str], float]) -> tuple[float, str]:
+    """The best-scoring sentences of a chunk: each sentence is scored with its heading as context;
+    the passage is the longest run of consecutive best-scoring sentences of one paragraph (at most
+    ``WINDOW_CHARS`` characters, the earliest on a tie) — under a heading naming the place, its
+    whole paragraph; in a paragraph about several things, the sentence that names it."""
+    found = units(text)
+    if not found:
+        return 0.0, ""
+    scores = [score(f"{s.heading}\n{s.text}" if s.heading else s.text) for s in found]
+    top = max(scores)
+    best: tuple[int, int] = (-1, 0)  # (length, first index)
+    i = 0
+    while i < len(found):
+        if scores[i] != top:
+            i += 1
+            continue
+        j = i
+        while (j + 1 < len(found) and scores[j + 1] == top and found[j + 1].paragraph == found[i].paragraph
+               and found[j + 1].end - found[i].start <= WINDOW_CHARS):
+            j += 1
+        length = min(found[j].end - found[i].start, WINDOW_CHARS)
+        if length > best[0]:
+            best = (length, i)
+        i = j + 1
+    first = best[1]
+    last = first
+    while (last + 1 < len(found) and scores[last + 1] == top and found[last + 1].paragraph == found[first].paragraph
+           and found[last + 1].end - found[first].start <= WINDOW_CHARS):
+        last += 1
+    return top, trimmed(text[found[first].start:found[last].end])
 
 
 def trimmed(text: str, limit: int = WINDOW_CHARS) -> str:

@@ -81,7 +81,10 @@ def test_the_embedding_model_saved_in_settings_reaches_the_notes(qtbot, open_win
     window = open_window()
     panel = window.notes_panel
     qtbot.waitUntil(lambda: any("Tripwright" in t for t in listed(panel)), timeout=20_000)
-    assert window.notes.embedding_model is None  # no model: words only, nothing sent anywhere
+    from engine.notes import local_model
+
+    # no endpoint: the local model, nothing sent anywhere
+    assert window.notes.embedding_model == local_model.MODEL
     with EmbeddingServer() as server:
         dialog = window.open_settings()
         dialog.endpoint_edit.setText(server.base_url)

@@ -157,3 +157,37 @@ def test_a_saved_road_trip_cites_the_notes_of_its_towns(tmp_path):
     mine = [c for c in itinerary["citations"] if c["provenance"]["source"] == "rag"
             and c["provenance"]["data_source"] == "user"]
     assert mine and mine[0]["claim"] in motel["notes"]
+
+
+def test_plan_without_save_cites_the_advice_and_a_new_note_makes_a_new_version(tmp_path):
+    from .labelled import LOUVRE_ADVICE, NOTES
+
+    db = tmp_path / "notes.sqlite3"
+    title, text = NOTES["paris"]
+    note = tmp_path / "louvre.md"
+    note.write_text(text)
+    assert tw(db, "notes", "import", str(note), "--destination", "paris").returncode == 0
+    out = tmp_path / "it.json"
+    done = tw(db, "plan", "--intent", str(INTENT), "--out", str(out), "--today", "2026-11-23")  # no --save
+    assert done.returncode == 0, done.stderr
+    itinerary = json.loads(out.read_text())
+    louvre = next(a for d in itinerary["days"] for a in d["activities"] if a["name"] == "Musée du Louvre")
+    assert f"From your notes: {LOUVRE_ADVICE}" in louvre["notes"]
+    mine = [c for c in itinerary["citations"] if c["provenance"]["source"] == "rag"
+            and c["provenance"]["data_source"] == "user"]
+    assert mine and all(LOUVRE_ADVICE in c["claim"] or "From your notes:" in c["claim"] for c in mine)
+
+    first = tw(db, "plan", "--intent", str(INTENT), "--save", "--name", "Paris", "--today", "2026-11-23")
+    assert first.returncode == 0 and "saved as version 1" in first.stderr, first.stderr
+    trip = first.stderr.split("of trip ")[1].split()[0]
+    save = ("plan", "--intent", str(INTENT), "--save", "--trip", trip, "--out", str(out), "--today", "2026-11-23")
+    assert "saved as version 2" in tw(db, *save).stderr
+    assert "reused version 2" in tw(db, *save).stderr  # the same request, the same notes
+    more = tmp_path / "orsay.txt"
+    more.write_text("Musée d'Orsay: the clock window on the fifth floor is the best photo spot.")
+    assert tw(db, "notes", "import", str(more), "--destination", "paris").returncode == 0
+    after = tw(db, *save)
+    assert after.returncode == 0 and "saved as version 3" in after.stderr, after.stderr  # a new note: a new plan
+    orsay = next(a for d in json.loads(out.read_text())["days"] for a in d["activities"]
+                 if a["name"] == "Musée d'Orsay")
+    assert "From your notes: Musée d'Orsay: the clock window" in orsay["notes"]
