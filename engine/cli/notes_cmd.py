@@ -91,8 +91,8 @@ def _ask(library, args) -> int:  # noqa: ANN001
     if answer.status == "unknown":
         print("Information not available.")
         return 0
-    for p in answer.passages:
-        print(f"[{p.score:.2f}] {p.source} ({p.item_id})\n{p.text}\n")
+    for p in answer.passages:  # the passage that answers; the whole chunk is in --json
+        print(f"[{p.score:.2f}] {p.source} ({p.item_id})\n{p.passage or p.text}\n")
     return 0
 
 

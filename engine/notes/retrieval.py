@@ -146,11 +146,15 @@ class Retriever:
         best = self.fuse(lex, conf)[:CANDIDATES]
         picked = mmr([(cid, s) for cid, s in best if cid in chunks],
                      {cid: chunk_words(c) for cid, c in chunks.items()})
-        passages = [Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
-                            source_label(chunks[cid].source_kind, chunks[cid].source_name, chunks[cid].title),
-                            "vector" if conf.get(cid, 0.0) > lex.get(cid, 0.0) else "lexical",
-                            vec[cid].window if cid in vec else None)
-                    for cid, s in picked if s >= TAU]
+        passages = []
+        for cid, s in picked:
+            if s < TAU:
+                continue
+            by_vector = conf.get(cid, 0.0) > lex.get(cid, 0.0)
+            window = vec[cid].window if by_vector else _lexical_window(chunks[cid].text, words, weights)
+            passages.append(Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
+                                    source_label(chunks[cid].source_kind, chunks[cid].source_name, chunks[cid].title),
+                                    "vector" if by_vector else "lexical", window))
         return Answer("found" if passages else "unknown", passages, method)
 
     def fuse(self, lex: dict[str, float], conf: dict[str, float]) -> list[tuple[str, float]]:
@@ -219,6 +223,18 @@ class Retriever:
         matrix = V.load(key, generation, knowledge, destination, self.embedder.model, dims, multi=multi)
         with _one_blas_thread():
             return V.nearest(matrix, qvec, CANDIDATES, also)
+
+
+def _lexical_window(text: str, words: list[str], weights: dict[str, float]) -> int | None:
+    """The window of ``text`` holding most of the question's weight (with its heading); the
+    earlier on a tie."""
+    from .passages import windows
+
+    found = windows(text)
+    if not words or not weights or not found:
+        return None
+    covered = [T.coverage(words, weights, T.word_set(w.context)) for w in found]
+    return covered.index(max(covered))
 
 
 @lru_cache(maxsize=1)

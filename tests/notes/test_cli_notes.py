@@ -159,7 +159,7 @@ def test_a_saved_road_trip_cites_the_notes_of_its_towns(tmp_path):
     assert mine and mine[0]["claim"] in motel["notes"]
 
 
-def test_plan_without_save_cites_the_advice_and_a_new_note_makes_a_new_version(tmp_path):
+def test_the_louvre_question_then_plans_with_and_without_save_cite_the_advice(tmp_path):
     from .labelled import LOUVRE_ADVICE, NOTES
 
     db = tmp_path / "notes.sqlite3"
@@ -167,6 +167,9 @@ def test_plan_without_save_cites_the_advice_and_a_new_note_makes_a_new_version(t
     note = tmp_path / "louvre.md"
     note.write_text(text)
     assert tw(db, "notes", "import", str(note), "--destination", "paris").returncode == 0
+    asked = tw(db, "notes", "ask", "Which Louvre entrance avoids the queue?", "--destination", "paris")
+    assert asked.returncode == 0 and LOUVRE_ADVICE in asked.stdout  # no key, no network: the local model
+    assert "rue Cler" not in asked.stdout  # the passage that answers, not the whole note
     out = tmp_path / "it.json"
     done = tw(db, "plan", "--intent", str(INTENT), "--out", str(out), "--today", "2026-11-23")  # no --save
     assert done.returncode == 0, done.stderr
