@@ -114,19 +114,28 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, dra
 
 
 def plan_unsaved(session, intent, drafter=None):
-    """``plan`` without ``--save``: the itinerary cites the signed-in org's notes as with it. A
-    database that needs a sign-in nobody remembered plans without them, saying so on stderr."""
+    """``plan`` without ``--save``: the itinerary cites the signed-in org's notes as with it. No
+    database is created for a plan that saves nothing (no database: no notes, and nothing said);
+    one that cannot be opened, or needs a sign-in nobody remembered, plans without them, saying so
+    on stderr."""
+    from engine.errors import StoreError
     from engine.notes.lookup import StoreNotesLookup
+    from engine.store.database import resolve_url, sqlite_path
 
     from .llm_plan import plan_with_drafter
+    try:
+        path = sqlite_path(resolve_url(None))
+    except StoreError:
+        path = None
+    if path is not None and not path.exists():
+        return plan_with_drafter(session, intent, drafter)
     with ExitStack() as stack:
         try:
             store, ctx = stack.enter_context(signed_in())
-        except InputError as exc:
-            if exc.field != "login":
+        except (StoreError, InputError) as exc:
+            if isinstance(exc, InputError) and exc.field != "login":
                 raise
-            print("tripwright: planned without your notes: this database needs a sign-in (open the app once "
-                  "and choose 'remember me')", file=sys.stderr)
+            print(f"tripwright: planned without your notes: {exc}", file=sys.stderr)
             return plan_with_drafter(session, intent, drafter)
         session.notes = StoreNotesLookup(store, ctx)
         return plan_with_drafter(session, intent, drafter)
