@@ -37,7 +37,7 @@ _SEEDED: set[tuple[str, str]] = set()  # (database, org) seeded in this process
 _SEED_LOCK = threading.Lock()
 _FRESH: set[tuple] = set()  # (database, org, destination, generation, model) whose vectors are all current
 REEMBED_BATCH = 256
-Progress = Callable[[int, int], None]  # (chunks embedded so far, chunks left at the start)
+Progress = Callable[[int, int], None]  # (chunks embedded so far, chunks to embed in all)
 
 
 class NotesLibrary:

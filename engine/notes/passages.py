@@ -7,7 +7,8 @@ short line with no sentence end, followed by a blank line ("Louvre") — is neve
 the *context* of the windows under it, prepended to them when they are embedded or scored, so
 "Use the Porte des Lions entrance …" under "Louvre" is about the Louvre. Windows are a pure
 function of the chunk's text, so they are recomputed, never stored; a chunk's stored vectors are
-its windows' in order.
+its windows' in order (so a change to how windows are cut must rename ``local_model.MODEL``: the
+notes are then embedded again, as for any model change).
 """
 
 from __future__ import annotations
