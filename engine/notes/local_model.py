@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +29,8 @@ CONFIG = "l2_supercat"
 DIMS = 256
 MODEL = f"wordllama-{CONFIG}-{DIMS}"  # the name vectors are stored under: model and dimension
 BATCH = 256
+_PIECE = re.compile(r" (?=[^ ])")  # the space before a word: pieces are a word and the spaces after it
+WORD_CACHE = 200_000  # distinct words remembered (~30 MB at most)
 DISABLE_ENV = "TRIPWRIGHT_LOCAL_EMBEDDINGS"  # "0": words only when no endpoint is configured
 
 
@@ -59,17 +62,50 @@ class _Model:
             raise ToolError("embeddings", f"the local model could not be read ({type(exc).__name__})") from None
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
+        self._words: dict[str, list[int]] = {}  # word -> its token ids
+        self._words_lock = threading.Lock()
+        self._space = [self.tokenizer.token_to_id("\u2581")]
         if self.table.shape[1] != DIMS:
             raise ToolError("embeddings", f"the local model has {self.table.shape[1]} dimensions, not {DIMS}")
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
         for start in range(0, len(texts), BATCH):
-            encoded = self.tokenizer.encode_batch(texts[start:start + BATCH], add_special_tokens=False)
-            out[start:start + len(encoded)] = self._pooled([e.ids for e in encoded])
+            out[start:start + BATCH] = self._pooled(self._ids(texts[start:start + BATCH]))
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)  # a text with no token stays a zero row
         return out
+
+    def _ids(self, texts: list[str]) -> list[list[int]]:
+        """Token ids of each text, word by word. The Llama tokenizer writes each space as "▁" (and
+        one more in front) and no token spans the "▁" that starts a word, so a text's ids are those
+        of its pieces cut before each word — a word with the spaces after it — in order, the same
+        ids as encoding it whole (checked by a test); a piece is encoded once per process: notes
+        reuse their words, and encoding was most of the time."""
+        pieces = [_PIECE.split(t) for t in texts]
+        with self._words_lock:
+            if len(self._words) > WORD_CACHE:
+                self._words.clear()
+            missing = list(dict.fromkeys(w for split in pieces for w in split if w and w not in self._words))
+        known: dict[str, list[int]] = {}
+        if missing:
+            known = dict(zip(missing, (e.ids for e in self.tokenizer.encode_batch(missing, add_special_tokens=False))))
+            with self._words_lock:
+                self._words.update(known)
+        cache = self._words
+
+        def ids(split: list[str]) -> list[int]:
+            out: list[int] = []
+            for w in split:
+                if w:
+                    found = known.get(w)
+                    if found is None:
+                        found = cache.get(w)  # another thread may have emptied the cache since
+                    out += found if found is not None else self.tokenizer.encode(w, add_special_tokens=False).ids
+                elif len(split) > 1:  # an empty first piece: one space first, its "▁" stands alone
+                    out += self._space
+            return out
+        return [ids(split) for split in pieces]
 
     def _pooled(self, batch: list[list[int]]) -> np.ndarray:
         """Each text's sum of token vectors (its mean once made unit length): each distinct token's
