@@ -6,7 +6,8 @@ local model (WordLlama) and for the stand-in endpoint model of the tests:
 
 "found" is right when the first passage holds the words the label names (its cited window too,
 for the local model); a found answer to a question the notes do not answer, or with the wrong
-passage, is a false "found". Every fusion (max, rrf, weighted) is swept over thresholds; the
+passage, is a false "found". ``HELD_OUT`` questions are scored apart, at the shipped threshold
+only (they choose nothing). Every fusion (max, rrf, weighted) is swept over thresholds; the
 threshold shipped in ``engine.notes.vector_index.MODEL_TAUS`` is the one of best F1 among those
 whose "found" precision is at least 0.9 (an answer must not be a guess), for the fusion shipped.
 """
@@ -29,7 +30,7 @@ from engine.notes.library import NotesLibrary  # noqa: E402
 from engine.notes.local_model import LocalEmbedder  # noqa: E402
 from engine.store import Accounts, SecretStore, Store  # noqa: E402
 from tests.notes.embedding_server import EmbeddingServer  # noqa: E402
-from tests.notes.labelled import NOTES, QUESTIONS  # noqa: E402
+from tests.notes.labelled import HELD_OUT, NOTES, QUESTIONS  # noqa: E402
 
 TAUS = [round(float(x), 2) for x in np.arange(0.10, 0.91, 0.02)]
 PRECISION = 0.9
@@ -59,8 +60,8 @@ def scores(answers: list, cases=QUESTIONS) -> dict:
             "unknown_precision": round(unknown_p, 3), "unknown_recall": round(unknown_r, 3), "f1": round(f1, 3)}
 
 
-def ask_all(library: NotesLibrary, method: str | None) -> list:
-    return [library.ask(q, dest, method=method) for dest, q, _ in QUESTIONS]
+def ask_all(library: NotesLibrary, method: str | None, cases=QUESTIONS) -> list:
+    return [library.ask(q, dest, method=method) for dest, q, _ in cases]
 
 
 def _org(store: Store):  # noqa: ANN202
@@ -97,6 +98,8 @@ def calibrate(store: Store, embedder) -> dict:  # noqa: ANN001
         else:
             V.MODEL_TAUS[embedder.model] = shipped
         after = scores(ask_all(library, "hybrid"))
+        held_out = {"words_only": scores(ask_all(library, "lexical", HELD_OUT), HELD_OUT),
+                    "hybrid_shipped": scores(ask_all(library, "hybrid", HELD_OUT), HELD_OUT)}
     finally:
         library.retriever.fusion = "max"
         if shipped is None:
@@ -104,7 +107,7 @@ def calibrate(store: Store, embedder) -> dict:  # noqa: ANN001
         else:
             V.MODEL_TAUS[embedder.model] = shipped
     return {"model": embedder.model, "shipped_tau": V.model_tau(embedder.model), "words_only": before,
-            "hybrid_shipped": after, "sweeps": sweeps}
+            "hybrid_shipped": after, "held_out": held_out, "sweeps": sweeps}
 
 
 def run() -> dict:
@@ -127,6 +130,8 @@ def main(argv: list[str]) -> int:
         print(f"{name}: {f['model']} (shipped τ_m {f['shipped_tau']})")
         print(f"  words only      {f['words_only']}")
         print(f"  hybrid, shipped {f['hybrid_shipped']}")
+        print(f"  held out ({len(HELD_OUT)} questions not used to choose τ_m): words only {f['held_out']['words_only']}")
+        print(f"  held out, hybrid shipped {f['held_out']['hybrid_shipped']}")
         for fusion, row in f["sweeps"].items():
             curve = row.pop("curve")
             print(f"  sweep {fusion:13} {row}")

@@ -110,3 +110,26 @@ QUESTIONS = [
     ("tokyo", "Where can I see sumo wrestling?", None),
     ("tokyo", "Best ramen in Shinjuku?", None),
 ]
+
+# Questions not used to choose any threshold: bench/notes_calibration.py reports them apart, so the
+# figures say how the calibrated threshold does on questions it was not tuned on.
+HELD_OUT = [
+    ("paris", "Is there a quicker way into the Louvre than the pyramid?", "Porte des Lions"),
+    ("paris", "Which door of the Louvre has a short line?", "Porte des Lions"),
+    ("paris", "Where is a good bakery for breakfast?", "rue Cler"),
+    ("paris", "Are there pickpockets in Montmartre?", "Pickpockets"),
+    ("paris", "Do I need to book the Comptoir du Relais?", "Comptoir du Relais"),
+    ("paris", "Where can I go ice skating?", None),
+    ("barcelona", "Is Barceloneta beach safe?", "Barceloneta"),
+    ("barcelona", "Where to eat pintxos cheaply?", "Carrer de Blai"),
+    ("barcelona", "Do Sagrada Familia tickets sell out?", "sell out days ahead"),
+    ("barcelona", "What is the best flamenco show?", None),
+    ("rome", "Can I drink from the street fountains?", "nasoni"),
+    ("rome", "Do I need to cover my shoulders in St Peter's?", "covered"),
+    ("rome", "Which ticket covers the Palatine Hill?", "Palatine"),
+    ("rome", "Where is the best pizza in Trastevere?", None),
+    ("tokyo", "Is the Tsukiji market open on Wednesday?", "Wednesdays"),
+    ("tokyo", "Can I pay for the subway with a card?", "Suica"),
+    ("tokyo", "When do the irises bloom at Meiji Jingu?", "iris"),
+    ("tokyo", "Where can I buy a kimono?", None),
+]
