@@ -121,7 +121,8 @@ class Retriever:
         """``method``: lexical, vector or hybrid; by default hybrid with an embedder, else lexical."""
         method = method or ("hybrid" if self.embedder else "lexical")
         if method not in METHODS or (method != "lexical" and self.embedder is None):
-            raise InputError("method", f"{method!r} needs an embeddings endpoint" if method in METHODS
+            raise InputError("method", f"{method!r} needs an embedding model (an endpoint, or the local one: "
+                             f"TRIPWRIGHT_LOCAL_EMBEDDINGS=0 turns it off)" if method in METHODS
                              else f"one of {', '.join(METHODS)}")
         if rag_disabled():
             return Answer("unknown", [], method)
