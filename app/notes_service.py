@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 import structlog
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from qasync import asyncSlot
 
 from engine.errors import TripwrightError
@@ -24,6 +24,10 @@ CITIES = (("paris", "Paris"), ("rome", "Rome"), ("new_york", "New York"), ("toky
 
 
 class NotesService(QObject):
+    # a model change: the notes embedded again before an answer (done, total), emitted from the
+    # worker thread and shown on the GUI thread (a queued connection)
+    reembedding = Signal(int, int)
+
     def __init__(self, window, panel, dock) -> None:  # noqa: ANN001
         super().__init__(window)
         self.w, self.panel, self.dock = window, panel, dock
@@ -39,6 +43,8 @@ class NotesService(QObject):
         window.itinerary_panel.activity_selected.connect(self.open_citation)
         dock.visibilityChanged.connect(lambda shown: shown and self.refresh())
         panel.set_destinations(self.destinations(), "paris")
+        self.reembedding.connect(lambda done, total: panel.show_status(
+            f"Embedding the notes for the current model: {done}/{total} chunk(s)\u2026"))
 
     # -- wiring ----------------------------------------------------------------------------------
     def destinations(self) -> list[tuple[str, str]]:
@@ -57,12 +63,14 @@ class NotesService(QObject):
             self.w.planning.notes = NO_NOTES
             self.panel.show_status("Notes are kept in the trip store: sign in to use them.")
             return
-        from engine.notes.embeddings import Embedder, embedding_config
+        from engine.notes.embeddings import embedding_config, make_embedder
         from engine.notes.library import NotesLibrary
         from engine.notes.lookup import StoreNotesLookup
 
         config = embedding_config(settings=getattr(self.w, "settings", None))
-        self._notes = NotesLibrary(workspace.store, workspace.ctx, embedder=Embedder(config) if config else None)
+        # no endpoint: the local model, read by the first question's worker thread, never here
+        self._notes = NotesLibrary(workspace.store, workspace.ctx, embedder=make_embedder(config),
+                                   progress=self.reembedding.emit)
         self.w.planning.notes = StoreNotesLookup(workspace.store, workspace.ctx)
         self.refresh()
 
@@ -74,7 +82,8 @@ class NotesService(QObject):
 
     @property
     def embedding_model(self) -> str | None:
-        """The model imports and questions are embedded with now; None = words only."""
+        """The model imports and questions are embedded with now (the local one without an
+        endpoint); None = words only."""
         embedder = self._notes.embedder if self._notes is not None else None
         return embedder.model if embedder is not None else None
 

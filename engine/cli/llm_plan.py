@@ -187,7 +187,8 @@ def _run_plan_llm(args, session, outputs, today) -> int:
         result = plan_and_save(session, intent, trip_id=args.trip, name=args.name, drafter=drafter,
                                meta_of=meta_of if drafter else None)
     else:
-        result = plan_with_drafter(session, intent, drafter)
+        from .trips_cmd import plan_unsaved
+        result = plan_unsaved(session, intent, drafter)  # the signed-in org's notes are cited too
     if drafter is not None and drafter.warning:
         warn(drafter.warning)
     if result.status != "completed" and result.failure is not None and result.failure.reason:

@@ -13,8 +13,6 @@ from pathlib import Path
 from engine.errors import InputError, ToolError
 
 
-
-
 def add_notes_parser(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
     notes = command("notes", "destination notes: import, list, delete, ask")
     notes.add_argument("action", choices=["import", "list", "delete", "ask"], help="what to do")
@@ -26,14 +24,14 @@ def add_notes_parser(command) -> None:  # noqa: ANN001 (the CLI's subcommand fac
 
 
 def run_notes(args) -> int:  # noqa: ANN001
-    from engine.notes.embeddings import Embedder, embedding_config
+    from engine.notes.embeddings import embedding_config, make_embedder
     from engine.notes.library import NotesLibrary
 
     from .trips_cmd import signed_in
 
     config = embedding_config()
     with signed_in() as (store, ctx):
-        library = NotesLibrary(store, ctx, embedder=Embedder(config) if config else None)
+        library = NotesLibrary(store, ctx, embedder=make_embedder(config), progress=_progress)
         try:
             return _ACTIONS[args.action](library, args)
         except ToolError as exc:
@@ -93,9 +91,14 @@ def _ask(library, args) -> int:  # noqa: ANN001
     if answer.status == "unknown":
         print("Information not available.")
         return 0
-    for p in answer.passages:
-        print(f"[{p.score:.2f}] {p.source} ({p.item_id})\n{p.text}\n")
+    for p in answer.passages:  # the passage that answers; the whole chunk is in --json
+        print(f"[{p.score:.2f}] {p.source} ({p.item_id})\n{p.passage or p.text}\n")
     return 0
+
+
+def _progress(done: int, total: int) -> None:
+    """A model change: the destination's notes are embedded again before the first answer."""
+    print(f"embedding notes for the current model: {done}/{total} chunk(s)", file=sys.stderr)
 
 
 def _destination(args) -> str:  # noqa: ANN001

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from datetime import date
@@ -201,7 +200,8 @@ def run_plan(args) -> int:
             from .trips_cmd import plan_and_save
             result = plan_and_save(session, intent, trip_id=args.trip, name=args.name)
         else:
-            result = asyncio.run(session.plan(intent))
+            from .trips_cmd import plan_unsaved
+            result = plan_unsaved(session, intent)  # the signed-in org's notes are cited too
     finally:
         _save_diagnostics(session)
     return report_plan(args, outputs, result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 import structlog
 
@@ -87,12 +87,16 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, dra
     from engine.store import PlanRecorder
     from engine.tools.durable_cache import StoreToolCache
     with signed_in() as (store, ctx):
+        from engine.notes.library import NotesLibrary
         from engine.notes.lookup import StoreNotesLookup  # the org's notes go into the itinerary
         session.notes = StoreNotesLookup(store, ctx)  # (a city trip's places, a road trip's stops)
         session.toolbox.executor.durable = StoreToolCache(store, ctx)  # real answers outlive the process
         session.org_id, session.user_id = ctx.org_id, ctx.user_id
         recorder = PlanRecorder(store, ctx)
-        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name, request_key=f"today={session.today}{request_key}")
+        # the notes the plan may cite are part of the request: a new note is a new version
+        notes = NotesLibrary(store, ctx).digest()
+        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name,
+                                request_key=f"today={session.today};notes={notes}{request_key}")
         if ticket.duplicate is not None:
             minutes = int(recorder.ttl.total_seconds() // 60)
             print(f"reused version {ticket.duplicate.number} of trip {ticket.trip_id}: the same request was saved "
@@ -107,6 +111,34 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, dra
         if version is not None:
             print(f"saved as version {version.number} of trip {version.trip_id}", file=sys.stderr)
         return result
+
+
+def plan_unsaved(session, intent, drafter=None):
+    """``plan`` without ``--save``: the itinerary cites the signed-in org's notes as with it. No
+    database is created for a plan that saves nothing (no database: no notes, and nothing said);
+    one that cannot be opened, or needs a sign-in nobody remembered, plans without them, saying so
+    on stderr."""
+    from engine.errors import StoreError
+    from engine.notes.lookup import StoreNotesLookup
+    from engine.store.database import resolve_url, sqlite_path
+
+    from .llm_plan import plan_with_drafter
+    try:
+        path = sqlite_path(resolve_url(None))
+    except StoreError:
+        path = None
+    if path is not None and not path.exists():
+        return plan_with_drafter(session, intent, drafter)
+    with ExitStack() as stack:
+        try:
+            store, ctx = stack.enter_context(signed_in())
+        except (StoreError, InputError) as exc:
+            if isinstance(exc, InputError) and exc.field != "login":
+                raise
+            print(f"tripwright: planned without your notes: {exc}", file=sys.stderr)
+            return plan_with_drafter(session, intent, drafter)
+        session.notes = StoreNotesLookup(store, ctx)
+        return plan_with_drafter(session, intent, drafter)
 
 
 def _plan_recorded(session, intent, recorder, ticket, drafter=None):

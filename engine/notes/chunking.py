@@ -6,7 +6,9 @@ tokens, so the last chunk is not a sliver. A 5,000-token document is therefore 6
 960 tokens (5 chunks of at most 1,100 with four 150-token overlaps cover only 4,900 tokens: the
 seed's "about 5"). Chunks end at sentence ends; each next chunk starts at the sentence start
 nearest to 150 tokens before the previous end. A sentence longer than a chunk is cut by tokens.
-A document shorter than 1,100 tokens is one chunk.
+A document shorter than 1,100 tokens is one chunk. A sentence longer than ``MAX_SENTENCE_CHARS``
+(a note with no sentence end, a pasted blob) is first cut by characters, at a space where there is
+one: the tokenizer refuses to encode a very long run in one piece.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .tokens import count_tokens, encoding, token_counts
 MAX_TOKENS = 1100
 MIN_TOKENS = 900
 OVERLAP = 150
+MAX_SENTENCE_CHARS = 4000  # at least one character per token: a piece this long is cut by tokens after
 # A sentence ends at . ! ? … (with closing quotes/brackets) before whitespace, or before a blank
 # line; the whitespace goes with the next sentence, as cl100k_base attaches it to the next word.
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*(?=\s)|(?=\n\s*\n)")
@@ -43,10 +46,26 @@ def sentences(text: str) -> list[str]:
     return [s for s in out if s.strip()]
 
 
+def _by_characters(sentence: str) -> list[str]:
+    """A sentence cut into runs of at most MAX_SENTENCE_CHARS characters, each ending at the last
+    space of its run when it has one (joined, they give the sentence back)."""
+    out, start = [], 0
+    while len(sentence) - start > MAX_SENTENCE_CHARS:
+        end = start + MAX_SENTENCE_CHARS
+        space = sentence.rfind(" ", start + MAX_SENTENCE_CHARS // 2, end)
+        end = space + 1 if space > 0 else end
+        out.append(sentence[start:end])
+        start = end
+    out.append(sentence[start:])
+    return out
+
+
 def _pieces(text: str) -> tuple[list[str], list[int]]:
     """Sentences, with any sentence longer than a chunk cut into token windows."""
     parts: list[str] = []
-    for sentence, n in zip(found := sentences(text), token_counts(found)):
+    found = [run for s in sentences(text) for run in
+             (_by_characters(s) if len(s) > MAX_SENTENCE_CHARS else [s])]
+    for sentence, n in zip(found, token_counts(found)):
         if n <= MAX_TOKENS - OVERLAP:
             parts.append(sentence)
             continue

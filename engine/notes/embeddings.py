@@ -2,8 +2,8 @@
 
 Configured = an embedding model in Settings (or ``TRIPWRIGHT_EMBEDDING_MODEL``) and not
 ``TRIPWRIGHT_OFFLINE=1``; the endpoint and key are the LLM's (``OPENAI_BASE_URL``,
-``OPENAI_API_KEY`` or the keyring). Unconfigured, notes are searched lexically and nothing is
-sent anywhere. The SDK's defaults (600 s, 2 retries) are replaced by ``OPENAI_TIMEOUT_S`` and one
+``OPENAI_API_KEY`` or the keyring). Unconfigured, notes are searched with the local model
+(``engine.notes.local_model``: no key, nothing sent anywhere) and the full-text index. The SDK's defaults (600 s, 2 retries) are replaced by ``OPENAI_TIMEOUT_S`` and one
 retry. Vectors are returned unit-length float32, so a dot product is the cosine.
 """
 
@@ -55,7 +55,20 @@ def embedding_config(environ: Mapping[str, str] | None = None, settings=None) ->
     return EmbeddingConfig(base_url=base, api_key=key, model=settings.embedding_model, timeout_s=timeout)
 
 
+def make_embedder(config: EmbeddingConfig | None, environ: Mapping[str, str] | None = None):  # noqa: ANN201
+    """The endpoint's embedder when one is configured, else the local model's (reads nothing
+    until it embeds), or None when ``TRIPWRIGHT_LOCAL_EMBEDDINGS=0`` (words only)."""
+    if config is not None:
+        return Embedder(config)
+    from .local_model import LocalEmbedder, local_model_enabled
+
+    return LocalEmbedder() if local_model_enabled(environ) else None
+
+
 class Embedder:
+    windows = False  # one vector per chunk
+    local = False
+
     def __init__(self, config: EmbeddingConfig, *, batch: int = BATCH) -> None:
         self.config = config
         self.batch = batch

@@ -2,8 +2,10 @@
 
 Planning must stay fast and offline, so a plan's lookups never call an endpoint: a place is found
 by its name's distinctive words ("Musée du Louvre" → "louvre"), with the same calibrated
-confidence as ``notes ask`` (``terms.coverage``, τ = 0.70); then the best sentence of the best
-chunk is the hint, and it too must reach τ. A destination with up to ``SNAPSHOT_MAX`` chunks is
+confidence as ``notes ask`` (``terms.coverage``, τ = 0.70); then the best passage window of the
+best chunk is the hint (``passages.best_passage``: whole sentences, ≤ 300 characters, scored with
+the heading above them — "Use the Porte des Lions entrance …" under "Louvre" is about the Louvre,
+and the heading itself is never the hint), and it too must reach τ. A destination with up to ``SNAPSHOT_MAX`` chunks is
 read once per change and searched in memory; a bigger one goes through the full-text index. Hints
 are remembered per (destination, its generation, place), so a re-plan costs one query
 (``revision``) however many places it visits.
@@ -15,11 +17,11 @@ import threading
 from dataclasses import dataclass, field
 
 from . import terms as T
-from .chunking import sentences
 from .hints import UNANSWERED, NoteHint
+from .passages import WINDOW_CHARS, best_passage
 from .retrieval import CANDIDATES, TAU, Retriever, chunk_words, rag_disabled, source_label
 
-MAX_HINT_CHARS = 280
+MAX_HINT_CHARS = WINDOW_CHARS
 SNAPSHOT_MAX = 400
 NAMED = 0.5  # calibrated coverage from which a note is taken to name the place
 
@@ -128,12 +130,9 @@ def _best(chunks: list, word_sets: list[frozenset[str]], words: list[str],
     if score < TAU:
         return None
     chunk = chunks[-index]
-    # ties go to the fuller sentence: a heading ("Louvre tips") names the place but says nothing
-    cov, text = max(((T.coverage(words, weights, T.word_set(s)), s.strip()) for s in sentences(chunk.text)),
-                    key=lambda x: (x[0], min(len(x[1]), MAX_HINT_CHARS)))
+    cov, text = best_passage(chunk.text, lambda s: T.coverage(words, weights, T.word_set(s)))
     if cov < TAU:
         return None
-    text = text if len(text) <= MAX_HINT_CHARS else text[:MAX_HINT_CHARS - 1] + "…"
     return NoteHint(text=text, item_id=chunk.item_id, chunk_id=chunk.chunk_id, score=score,
                     source=source_label(chunk.source_kind, chunk.source_name, chunk.title),
                     builtin=chunk.source_kind == "tripwright")

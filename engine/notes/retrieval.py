@@ -1,9 +1,13 @@
 """Retrieval behind one interface (seed §11.1, §11.3): lexical (FTS5 BM25 / PostgreSQL
-full-text) always, vectors too when an embeddings endpoint is configured — hybrid then.
+full-text) always, vectors too — an embeddings endpoint's when one is configured, else the local
+model's (``engine.notes.local_model``, no key, no network) — hybrid then.
 
 Top-8 candidates → MMR (λ = 0.5) → top-3; a passage counts only at confidence ≥ τ = 0.70
-(cosine for vectors, the calibrated coverage of ``terms`` for lexical; in hybrid a passage takes
-the higher of the two). None at τ → ``unknown``, no passages: never a guess.
+(the cosine mapped by the model's calibrated threshold for vectors, ``vector_index.confidence``;
+the calibrated coverage of ``terms`` for lexical). Hybrid fuses the two (``FUSION``, measured by
+``bench/notes_calibration.py``): ``max`` ranks and answers by the higher confidence, ``rrf``
+ranks by reciprocal rank fusion and answers by the higher confidence, ``weighted`` ranks and
+answers by ``w·lexical + (1 − w)·vector``. None at τ → ``unknown``, no passages: never a guess.
 
 Vectors on SQLite are searched by brute-force cosine in numpy over the stored float32 blobs (this
 CPython's sqlite3 cannot load sqlite-vec; ~10,000 chunks take a few ms); the matrix of a
@@ -15,7 +19,6 @@ uses the numpy path. ``Retriever.vector_search`` says which one the last questio
 from __future__ import annotations
 
 import os
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,12 +29,17 @@ import numpy as np
 from engine.errors import InputError
 
 from . import terms as T
+from . import vector_index as V
 from .embeddings import Embedder
+from .vector_index import TAU
 
-TAU = 0.70
 CANDIDATES = 8
 TOP = 3
 MMR_LAMBDA = 0.5
+FUSIONS = ("max", "rrf", "weighted")
+FUSION = "max"
+WEIGHT = 0.5  # weighted: the lexical share
+RRF_K = 60
 
 
 @dataclass(frozen=True)
@@ -42,10 +50,22 @@ class Passage:
     score: float
     source: str
     method: str  # lexical | vector
+    window: int | None = None  # the best passage window's index (vectors by window)
+
+    @property
+    def passage(self) -> str | None:
+        """The window of the chunk its vectors matched best (≤ 300 characters), when known."""
+        if self.window is None:
+            return None
+        from .passages import trimmed, windows
+
+        found = windows(self.text)
+        return trimmed(found[self.window].text) if self.window < len(found) else None
 
     def as_json(self) -> dict:
         return {"text": self.text, "score": round(self.score, 4), "source": self.source,
-                "item_id": self.item_id, "chunk_id": self.chunk_id, "method": self.method}
+                "item_id": self.item_id, "chunk_id": self.chunk_id, "method": self.method,
+                "passage": self.passage}
 
 
 @dataclass(frozen=True)
@@ -71,8 +91,6 @@ def rag_disabled() -> bool:
 
 
 _EMBEDDING_CALLS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notes-embed")
-_VECTORS: dict[tuple, tuple] = {}  # (db, org, destination, model) -> (generation, ids, matrix)
-_VECTORS_LOCK = threading.Lock()
 
 
 METHODS = ("lexical", "vector", "hybrid")
@@ -97,52 +115,83 @@ class Retriever:
         self.store, self.ctx, self.embedder = store, ctx, embedder
         self._df: dict[tuple, int] = {}
         self.vector_search: str | None = None  # pgvector | numpy: how the last question's vectors were searched
+        self.fusion, self.weight = FUSION, WEIGHT
 
     def ask(self, question: str, destination: str, *, method: str | None = None) -> Answer:
         """``method``: lexical, vector or hybrid; by default hybrid with an embedder, else lexical."""
         method = method or ("hybrid" if self.embedder else "lexical")
         if method not in METHODS or (method != "lexical" and self.embedder is None):
-            raise InputError("method", f"{method!r} needs an embeddings endpoint" if method in METHODS
+            raise InputError("method", f"{method!r} needs an embedding model (an endpoint, or the local one: "
+                             f"TRIPWRIGHT_LOCAL_EMBEDDINGS=0 turns it off)" if method in METHODS
                              else f"one of {', '.join(METHODS)}")
         if rag_disabled():
             return Answer("unknown", [], method)
-        words = T.query_terms(question) if method != "vector" else []
-        # the endpoint embeds the question while the full-text index is searched
+        words = T.query_terms(question)
+        # the question is embedded while the full-text index is searched
         pending = (_EMBEDDING_CALLS.submit(self.embedder.embed, [question])
                    if method != "lexical" and question.strip() else None)
         with self.store.org(self.ctx) as repo:
             generation = repo.knowledge.generation(destination)  # read once: weights and vectors key on it
-            lex, chunks = self._lexical(repo.knowledge, destination, words, generation)
+            lex, chunks, weights = self._lexical(repo.knowledge, destination,
+                                                 words if method != "vector" else [], generation)
             qvec = pending.result()[0] if pending is not None else None
-            scored = dict(lex)
-            if qvec is not None:
-                for cid, cos in self._vector(repo.knowledge, destination, qvec, generation).items():
-                    scored[cid] = max(scored.get(cid, 0.0), cos)
-            rank = {cid: i for i, cid in enumerate(lex)}  # full-text rank breaks ties of confidence
-            best = sorted(scored.items(), key=lambda kv: (-kv[1], rank.get(kv[0], CANDIDATES), kv[0]))[:CANDIDATES]
-            missing = [cid for cid, _ in best if cid not in chunks]
+            vec = (self._vector(repo.knowledge, destination, qvec, generation, also=list(lex))
+                   if qvec is not None and np.any(qvec) else {})
+            missing = [cid for cid in vec if cid not in chunks]
             chunks |= {c.chunk_id: c for c in repo.knowledge.chunks(missing)}
+        if method == "hybrid" and weights:  # both signals of every candidate
+            lex |= {cid: T.coverage(words, weights, chunk_words(chunks[cid])) for cid in vec
+                    if cid in chunks and cid not in lex}
+        model = self.embedder.model if self.embedder else ""
+        conf = {cid: V.confidence(model, hit.cosine) for cid, hit in vec.items()}
+        best = self.fuse(lex, conf)[:CANDIDATES]
         picked = mmr([(cid, s) for cid, s in best if cid in chunks],
                      {cid: chunk_words(c) for cid, c in chunks.items()})
-        passages = [Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
-                            source_label(chunks[cid].source_kind, chunks[cid].source_name, chunks[cid].title),
-                            "vector" if s > lex.get(cid, 0.0) else "lexical")
-                    for cid, s in picked if s >= TAU]
+        passages = []
+        for cid, s in picked:
+            if s < TAU:
+                continue
+            by_vector = conf.get(cid, 0.0) > lex.get(cid, 0.0)
+            window = vec[cid].window if by_vector else _lexical_window(chunks[cid].text, words, weights)
+            passages.append(Passage(cid, chunks[cid].item_id, chunks[cid].text, s,
+                                    source_label(chunks[cid].source_kind, chunks[cid].source_name, chunks[cid].title),
+                                    "vector" if by_vector else "lexical", window))
         return Answer("found" if passages else "unknown", passages, method)
+
+    def fuse(self, lex: dict[str, float], conf: dict[str, float]) -> list[tuple[str, float]]:
+        """Candidates best first with the score compared with τ (module docstring). ``lex`` is in
+        full-text rank order; ties go to the better full-text rank, then the chunk id."""
+        ids = list(dict.fromkeys([*lex, *conf]))
+        lex_rank = {cid: i for i, cid in enumerate(lex)}
+        if self.fusion == "weighted":
+            score = {c: self.weight * lex.get(c, 0.0) + (1 - self.weight) * conf.get(c, 0.0) for c in ids}
+            return sorted(score.items(), key=lambda kv: (-kv[1], lex_rank.get(kv[0], CANDIDATES), kv[0]))
+        score = {c: max(lex.get(c, 0.0), conf.get(c, 0.0)) for c in ids}
+        if self.fusion == "rrf":
+            by_lex = sorted(lex, key=lambda c: (-lex[c], lex_rank[c]))
+            by_vec = sorted(conf, key=lambda c: (-conf[c], c))
+            rrf = {c: 0.0 for c in ids}
+            for ranked in (by_lex, by_vec):
+                for r, c in enumerate(ranked):
+                    rrf[c] += 1.0 / (RRF_K + r + 1)
+            order = sorted(ids, key=lambda c: (-rrf[c], lex_rank.get(c, CANDIDATES), c))
+            return [(c, score[c]) for c in order]
+        return sorted(score.items(), key=lambda kv: (-kv[1], lex_rank.get(kv[0], CANDIDATES), kv[0]))
 
     # -- lexical ---------------------------------------------------------------------------------
     def _lexical(self, knowledge, destination: str, words: list[str],  # noqa: ANN001
-                 generation: tuple[int, str]) -> tuple[dict[str, float], dict]:
-        """Calibrated confidence of the full-text candidates (in rank order), and the chunks read."""
+                 generation: tuple[int, str]) -> tuple[dict[str, float], dict, dict[str, float]]:
+        """Calibrated confidence of the full-text candidates (in rank order), the chunks read and
+        the words' weights."""
         if not words:
-            return {}, {}
+            return {}, {}, {}
         frequencies: dict[str, int] = {}
         weights = self.weights(knowledge, destination, words, frequencies, generation=generation)
         ids = knowledge.lexical(destination, words, CANDIDATES, frequencies=frequencies)
         if not ids:
-            return {}, {}
+            return {}, {}, weights
         chunks = {c.chunk_id: c for c in knowledge.chunks(ids)}
-        return {cid: T.coverage(words, weights, chunk_words(c)) for cid, c in chunks.items()}, chunks
+        return {cid: T.coverage(words, weights, chunk_words(c)) for cid, c in chunks.items()}, chunks, weights
 
     def weights(self, knowledge, destination: str, words: list[str],  # noqa: ANN001
                 frequencies: dict[str, int] | None = None, *,
@@ -163,36 +212,30 @@ class Retriever:
 
     # -- vectors ---------------------------------------------------------------------------------
     def _vector(self, knowledge, destination: str, qvec: np.ndarray,  # noqa: ANN001
-                generation: tuple[int, str]) -> dict[str, float]:
-        if knowledge.in_database_vectors():
+                generation: tuple[int, str], also: Sequence[str] = ()) -> dict[str, V.Hit]:
+        multi = getattr(self.embedder, "windows", False)
+        if not multi and knowledge.in_database_vectors():
             self.vector_search = "pgvector"
-            return knowledge.nearest(destination, self.embedder.model, qvec, CANDIDATES)
+            found = knowledge.nearest(destination, self.embedder.model, qvec, CANDIDATES)
+            return {cid: V.Hit(cos, 0) for cid, cos in found.items()}
         self.vector_search = "numpy"
-        ids, matrix = self._matrix(knowledge, destination, qvec.shape[0], generation)
-        if not ids:
-            return {}
-        with _one_blas_thread():
-            cos = matrix @ qvec
-        top = np.argpartition(-cos, min(CANDIDATES, len(ids) - 1))[:CANDIDATES]
-        return {ids[i]: float(cos[i]) for i in top}
-
-    def _matrix(self, knowledge, destination: str, dims: int,  # noqa: ANN001
-                generation: tuple[int, str]) -> tuple[list[str], np.ndarray]:
-        """The destination's vectors of this model and size (a model's size can change between
-        imports: vectors of another size are left out), cached until the chunks change."""
+        dims = qvec.shape[0]
         key = (self.store.identity, self.ctx.org_id, destination, self.embedder.model, dims)
-        with _VECTORS_LOCK:
-            hit = _VECTORS.get(key)
-        if hit and hit[0] == generation:
-            return hit[1], hit[2]
-        found = knowledge.vectors(destination, self.embedder.model)
-        keep = [i for i, blob in enumerate(found.blobs) if len(blob) == 4 * dims]
-        ids = [found.chunk_ids[i] for i in keep]
-        matrix = (np.frombuffer(b"".join(found.blobs[i] for i in keep), dtype=np.float32).reshape(len(keep), dims)
-                  if keep else np.zeros((0, dims), np.float32))
-        with _VECTORS_LOCK:
-            _VECTORS[key] = (generation, ids, matrix)
-        return ids, matrix
+        matrix = V.load(key, generation, knowledge, destination, self.embedder.model, dims, multi=multi)
+        with _one_blas_thread():
+            return V.nearest(matrix, qvec, CANDIDATES, also)
+
+
+def _lexical_window(text: str, words: list[str], weights: dict[str, float]) -> int | None:
+    """The window of ``text`` holding most of the question's weight (with its heading); the
+    earlier on a tie."""
+    from .passages import windows
+
+    found = windows(text)
+    if not words or not weights or not found:
+        return None
+    covered = [T.coverage(words, weights, T.word_set(w.context)) for w in found]
+    return covered.index(max(covered))
 
 
 @lru_cache(maxsize=1)

@@ -56,9 +56,10 @@ class Knowledge:
     # -- writing ---------------------------------------------------------------------------------
     def add(self, *, destination: str, title: str, source_kind: str, source_name: str, content: str,
             chunks: Sequence[tuple[str, int, bytes | None]], embedding_model: str | None,
-            metadata: dict[str, Any]) -> NoteItem:
+            metadata: dict[str, Any], in_database: bool = True) -> NoteItem:
         """One item and its chunks (text, token count, float32 vector or None), in the caller's
-        transaction: a failure anywhere leaves nothing behind."""
+        transaction: a failure anywhere leaves nothing behind. ``in_database`` False: the blobs are
+        several rows per chunk (the local model's windows), kept out of pgvector's column."""
         now = utcnow()
         item = KnowledgeItem(destination=destination, title=title, source_kind=source_kind,
                              source_name=source_name, content=content, meta=metadata, chunk_count=len(chunks),
@@ -71,7 +72,7 @@ class Knowledge:
                                        embedding_model=embedding_model if vector is not None else None,
                                        created_at=now))
         self._s.flush()
-        if self.in_database_vectors() and embedding_model:
+        if in_database and self.in_database_vectors() and embedding_model:
             self._store_vectors(item.item_id, [c[2] for c in chunks])
         self._audit("note_imported", item.item_id, destination=destination, chunks=len(chunks),
                     source_kind=source_kind)
@@ -142,6 +143,27 @@ class Knowledge:
             KnowledgeChunk.embedding.is_not(None)).order_by(KnowledgeChunk.chunk_id)
         rows = self._s.execute(stmt).all()
         return NoteVectors(chunk_ids=[r[0] for r in rows], blobs=[r[1] for r in rows])
+
+    def unembedded(self, destination: str, model: str, limit: int) -> list[tuple[str, str]]:
+        """Up to ``limit`` active chunks of ``destination`` with no vector of ``model`` (none yet,
+        or another model's): (chunk id, text), to be embedded again."""
+        stmt = self._active(select(KnowledgeChunk.chunk_id, KnowledgeChunk.text)).where(
+            KnowledgeChunk.destination == destination,
+            (KnowledgeChunk.embedding_model.is_(None)) | (KnowledgeChunk.embedding_model != model)
+        ).order_by(KnowledgeChunk.chunk_id).limit(limit)
+        return [(r[0], r[1]) for r in self._s.execute(stmt)]
+
+    def set_vectors(self, model: str, vectors: Mapping[str, bytes], in_database: bool = True) -> None:
+        """Replace the vectors of these chunks with ``model``'s (a model change re-embeds)."""
+        for chunk_id, blob in vectors.items():
+            self._s.execute(update(KnowledgeChunk).where(KnowledgeChunk.chunk_id == chunk_id)
+                            .values(embedding=blob, embedding_model=model)
+                            .execution_options(synchronize_session=False))
+        if in_database and self.in_database_vectors():
+            for chunk_id, blob in vectors.items():
+                self._s.execute(update(ChunkVector).where(ChunkVector.chunk_id == chunk_id)
+                                .values(vector=np.frombuffer(blob, dtype=np.float32))
+                                .execution_options(synchronize_session=False))
 
     # -- pgvector (PostgreSQL with migration 0009's column) -----------------------------------------
     def in_database_vectors(self) -> bool:

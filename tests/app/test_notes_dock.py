@@ -81,7 +81,17 @@ def test_the_embedding_model_saved_in_settings_reaches_the_notes(qtbot, open_win
     window = open_window()
     panel = window.notes_panel
     qtbot.waitUntil(lambda: any("Tripwright" in t for t in listed(panel)), timeout=20_000)
-    assert window.notes.embedding_model is None  # no model: words only, nothing sent anywhere
+    from engine.notes import local_model
+
+    # no endpoint: the local model, nothing sent anywhere
+    assert window.notes.embedding_model == local_model.MODEL
+    progress = []
+    window.notes.reembedding.connect(lambda done, total: progress.append((done, total)))
+    panel.question.setText("Which Louvre entrance avoids the queue?")
+    panel.ask_button.click()  # Tripwright's notes, seeded words-only, are embedded first, off the GUI thread
+    qtbot.waitUntil(lambda: "Porte des Lions" in panel.answer.toPlainText(), timeout=20_000)
+    assert progress and progress[-1][0] == progress[-1][1]
+    assert local_model.loaded()
     with EmbeddingServer() as server:
         dialog = window.open_settings()
         dialog.endpoint_edit.setText(server.base_url)
@@ -97,7 +107,8 @@ def test_the_embedding_model_saved_in_settings_reaches_the_notes(qtbot, open_win
         assert "Eiffel Tower hours: 09:30" in " ".join(server.texts())
         panel.question.setText("Eiffel timetable")  # only the vectors know timetable = hours
         panel.ask_button.click()
-        qtbot.waitUntil(lambda: "score 0." in panel.answer.toPlainText() or "not available" in
+        # (the Louvre answer above is still shown: wait for this question's)
+        qtbot.waitUntil(lambda: "23:45" in panel.answer.toPlainText() or "not available" in
                         panel.answer.toPlainText(), timeout=20_000)
         assert "09:30 to 23:45" in panel.answer.toPlainText()
         assert server.requests[-1]["input"] == ["Eiffel timetable"]

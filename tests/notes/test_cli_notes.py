@@ -48,7 +48,7 @@ def test_import_list_ask_delete(tmp_path):
     assert set(answer["passages"][0]) >= {"text", "score", "source", "item_id"}
     assert answer["passages"][0]["source"] == "paris-guide.md" and answer["passages"][0]["item_id"] == item_id
     unknown = json.loads(tw(db, "notes", "ask", "best sushi in Osaka", "--destination", "paris", "--json").stdout)
-    assert unknown == {"answer_status": "unknown", "method": "lexical", "passages": []}
+    assert unknown == {"answer_status": "unknown", "method": "hybrid", "passages": []}  # the local model too
     plain = tw(db, "notes", "ask", "best sushi in Osaka", "--destination", "paris")
     assert plain.stdout.strip() == "Information not available."
     assert tw(db, "notes", "delete", item_id).returncode == 0
@@ -122,8 +122,8 @@ def test_vectors_from_a_local_endpoint_and_one_failing_mid_import(tmp_path):
                                **env).stdout)
         assert answer["answer_status"] == "found" and answer["method"] == "hybrid"
         assert answer["passages"][0]["method"] == "vector"
-        assert json.loads(tw(db, "notes", "ask", "Eiffel timetable", "--destination", "paris",
-                             "--json").stdout)["answer_status"] == "unknown"  # lexical only: no such word
+        assert json.loads(tw(db, "notes", "ask", "Eiffel timetable", "--destination", "paris", "--json",
+                             TRIPWRIGHT_LOCAL_EMBEDDINGS="0").stdout)["answer_status"] == "unknown"  # words only
         server.fail_from = len(server.requests) + 1
         failed = tw(db, "notes", "import", str(second), "--destination", "paris", **env)
         one_line_error(failed, "embeddings", "HTTP 500", "nothing of this file was stored")
@@ -157,3 +157,40 @@ def test_a_saved_road_trip_cites_the_notes_of_its_towns(tmp_path):
     mine = [c for c in itinerary["citations"] if c["provenance"]["source"] == "rag"
             and c["provenance"]["data_source"] == "user"]
     assert mine and mine[0]["claim"] in motel["notes"]
+
+
+def test_the_louvre_question_then_plans_with_and_without_save_cite_the_advice(tmp_path):
+    from .labelled import LOUVRE_ADVICE, NOTES
+
+    db = tmp_path / "notes.sqlite3"
+    title, text = NOTES["paris"]
+    note = tmp_path / "louvre.md"
+    note.write_text(text)
+    assert tw(db, "notes", "import", str(note), "--destination", "paris").returncode == 0
+    asked = tw(db, "notes", "ask", "Which Louvre entrance avoids the queue?", "--destination", "paris")
+    assert asked.returncode == 0 and LOUVRE_ADVICE in asked.stdout  # no key, no network: the local model
+    assert "rue Cler" not in asked.stdout  # the passage that answers, not the whole note
+    out = tmp_path / "it.json"
+    done = tw(db, "plan", "--intent", str(INTENT), "--out", str(out), "--today", "2026-11-23")  # no --save
+    assert done.returncode == 0, done.stderr
+    itinerary = json.loads(out.read_text())
+    louvre = next(a for d in itinerary["days"] for a in d["activities"] if a["name"] == "Musée du Louvre")
+    assert f"From your notes: {LOUVRE_ADVICE}" in louvre["notes"]
+    mine = [c for c in itinerary["citations"] if c["provenance"]["source"] == "rag"
+            and c["provenance"]["data_source"] == "user"]
+    assert mine and all(LOUVRE_ADVICE in c["claim"] or "From your notes:" in c["claim"] for c in mine)
+
+    first = tw(db, "plan", "--intent", str(INTENT), "--save", "--name", "Paris", "--today", "2026-11-23")
+    assert first.returncode == 0 and "saved as version 1" in first.stderr, first.stderr
+    trip = first.stderr.split("of trip ")[1].split()[0]
+    save = ("plan", "--intent", str(INTENT), "--save", "--trip", trip, "--out", str(out), "--today", "2026-11-23")
+    assert "saved as version 2" in tw(db, *save).stderr
+    assert "reused version 2" in tw(db, *save).stderr  # the same request, the same notes
+    more = tmp_path / "orsay.txt"
+    more.write_text("Musée d'Orsay: the clock window on the fifth floor is the best photo spot.")
+    assert tw(db, "notes", "import", str(more), "--destination", "paris").returncode == 0
+    after = tw(db, *save)
+    assert after.returncode == 0 and "saved as version 3" in after.stderr, after.stderr  # a new note: a new plan
+    orsay = next(a for d in json.loads(out.read_text())["days"] for a in d["activities"]
+                 if a["name"] == "Musée d'Orsay")
+    assert "From your notes: Musée d'Orsay: the clock window" in orsay["notes"]

@@ -148,3 +148,12 @@ def test_mmr_prefers_a_different_passage_over_a_near_copy():
              "b": T.word_set("eiffel tower tickets online")}
     picked = mmr([("a", 0.95), ("a2", 0.94), ("b", 0.80)], stems, k=2)
     assert [p for p, _ in picked] == ["a", "b"]
+
+
+@pytest.mark.parametrize("text", ["x" * 1_000_000, "é" * 1_000_000, ("abcdefghij " * 100_000)[:1_000_000]])
+def test_a_million_characters_with_no_sentence_end_are_chunked_by_characters(text):
+    chunks = chunk_text(text)
+    assert chunks and all(c.tokens <= MAX_TOKENS for c in chunks)
+    assert all(c.tokens == count_tokens(c.text) for c in chunks[:3])
+    assert "".join(chunks[0].text.split()) and text.startswith(chunks[0].text)
+    assert text.rstrip().endswith(chunks[-1].text)

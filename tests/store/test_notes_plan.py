@@ -65,8 +65,8 @@ def test_a_place_the_travellers_notes_name_without_answering_is_unknown(store, o
     plain = _plan()
     meals = [a for d in plain.days for a in d.activities if a.kind.value == "meal"]
     place = next(a for a in meals if a.name == "Bouillon Chartier Grands Boulevards")
-    # the name is spread over two sentences: the note is about the place, no sentence reaches τ
-    NotesLibrary(store, org_a).import_text("Bouillon Chartier is a classic. It sits on the Grands Boulevards.",
+    # the name is spread over two paragraphs: the note is about the place, no passage reaches τ
+    NotesLibrary(store, org_a).import_text("Bouillon Chartier is a classic.\n\nIt sits on the Grands Boulevards.",
                                            "paris", title="mine")
     planned = _plan(StoreNotesLookup(store, org_a))
     by_id = {a.id: a.notes for d in planned.days for a in d.activities}
@@ -85,3 +85,24 @@ def test_simulate_empty_rag_marks_every_place_unknown_without_crashing(store, or
 def test_without_a_notes_lookup_the_itinerary_is_as_before():
     plain = _plan()
     assert not [a for d in plain.days for a in d.activities if "notes:" in a.notes.lower()]
+
+
+def test_a_plan_cites_the_advice_under_the_heading_not_the_heading(store, org_a):
+    from tests.notes.labelled import LOUVRE_ADVICE, NOTES
+
+    title, text = NOTES["paris"]
+    item = NotesLibrary(store, org_a).import_text(text, "paris", title=title)
+    planned = _plan(StoreNotesLookup(store, org_a))
+    louvre = next(a for d in planned.days for a in d.activities if a.name == "Musée du Louvre")
+    assert f"From your notes: {LOUVRE_ADVICE}" in louvre.notes
+    assert "From your notes: Louvre" not in louvre.notes  # the heading is context, never the citation
+    mine = [c for c in planned.citations if c.provenance.source == "rag"
+            and c.provenance.ref_id.startswith(item.item_id + "/")]
+    claim = next(c.claim for c in mine if LOUVRE_ADVICE in c.claim)
+    assert len(claim) <= len("From your notes: ") + 300 and "lions' door took ten minutes" in claim
+    # one citation per note per activity: one line each, and one citation per cited line
+    activities = [a for d in planned.days for a in d.activities]
+    lines = [a.notes.count("From your notes:") + a.notes.count("From Tripwright's notes:") for a in activities]
+    assert max(lines) == 1
+    rag = [c for c in planned.citations if c.provenance.source == "rag"]
+    assert len(rag) == sum(lines) - sum("information not available" in a.notes for a in activities)
