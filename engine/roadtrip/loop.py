@@ -124,7 +124,7 @@ def _side_town(origin: Place, turn: Place, region: str, geocoder, side: _Side, s
     mid_lon, mid_lat, _ = _GEOD.fwd(origin.lon, origin.lat, az, dist / 2)
     lon, lat, _ = _GEOD.fwd(mid_lon, mid_lat, az + 90 * side.sign, side.offset * 1609.344)
     radius = max(30.0, side.offset)
-    best, best_score = None, -math.inf
+    scored = []
     for c in geocoder.nearby(lat, lon, radius_miles=radius, min_population=2_000, limit=60):
         p = (c.lat, c.lon)
         if check_point(c.lat, c.lon, region) or min(geodesic_miles(p, origin.point),
@@ -134,13 +134,13 @@ def _side_town(origin: Place, turn: Place, region: str, geocoder, side: _Side, s
             continue
         if geodesic_miles(origin.point, p) + geodesic_miles(p, turn.point) > side.most:
             continue
-        if needs_ferry(origin.point, p) or needs_ferry(p, turn.point):
-            continue
         score = math.log10(1 + (c.population or 0)) - geodesic_miles(p, (lat, lon)) / radius
         score += COAST_BONUS if coastal(c.lat, c.lon) else 0.0
-        if score > best_score:
-            best, best_score = _place(c), score
-    return best
+        scored.append((-score, c.feature_id, c))
+    for _, _, c in sorted(scored, key=lambda t: t[:2]):  # the best first; the sea is asked of few
+        if not needs_ferry(origin.point, (c.lat, c.lon)) and not needs_ferry((c.lat, c.lon), turn.point):
+            return _place(c)
+    return None
 
 
 def _side_of(origin: Place, turn: Place, p: tuple[float, float]) -> int:

@@ -82,6 +82,7 @@ def coastal(lat: float, lon: float, probe_miles: float = COAST_PROBE_MILES) -> b
 
 
 SEA_STEP_MILES = 3.0
+COARSE_MILES = 6.0
 FERRY_MILES = 40.0  # a longer stretch of open sea on the straight line needs a ferry (bays and estuaries are bridged)
 
 
@@ -130,4 +131,8 @@ def crossing_shores(a: tuple[float, float], b: tuple[float, float], step_miles: 
 
 
 def needs_ferry(a: tuple[float, float], b: tuple[float, float], land=None) -> bool:
+    """More open sea than :data:`FERRY_MILES` on the straight line: dry over any land (islands
+    too) settles it cheaply; only a wet line is asked again of the mainland."""
+    if sea_crossing(a, b, COARSE_MILES, any_land())[0] <= FERRY_MILES:
+        return False
     return sea_crossing(a, b, land=land)[0] > FERRY_MILES
