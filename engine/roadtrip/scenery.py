@@ -14,12 +14,14 @@ from pathlib import Path
 
 import numpy as np
 import shapely
+from pyproj import Geod
 
 COUNTRIES = Path(__file__).resolve().parents[2] / "resources" / "basemap" / "countries.geojson"
 COAST_PROBE_MILES = 12.0
 _MILES_PER_DEG_LAT = 69.0
 
 
+_GEOD = Geod(ellps="WGS84")
 MAINLAND_SQ_DEG = 8.0  # a landmass this large (Ireland, Great Britain, continents) is driven across
 MAINLAND_MARGIN_DEG = 5.0
 
@@ -86,48 +88,51 @@ COARSE_MILES = 6.0
 FERRY_MILES = 40.0  # a longer stretch of open sea on the straight line needs a ferry (bays and estuaries are bridged)
 
 
+def _samples(a: tuple[float, float], b: tuple[float, float], step_miles: float) -> np.ndarray:
+    """(lon, lat) of points every ``step_miles`` on the geodesic from ``a`` to ``b``, ends included."""
+    from engine.geocode.trust import geodesic_miles
+    steps = max(1, int(geodesic_miles(a, b) / step_miles))
+    inner = _GEOD.npts(a[1], a[0], b[1], b[0], steps - 1) if steps > 1 else []
+    return np.array([(a[1], a[0]), *inner, (b[1], b[0])], dtype=float)
+
+
+def _land_runs(a, b, step_miles: float, land) -> tuple[np.ndarray, np.ndarray, float]:
+    """The samples, the indices of those on land (both ends counted as land: the trip's own
+    places, even where the generalised coast puts them in the sea) and the miles between samples."""
+    from engine.geocode.trust import geodesic_miles
+    xy = _samples(a, b, step_miles)
+    tree = land if land is not None else mainland_near([a[0], b[0]], [a[1], b[1]])
+    mask = land_mask(xy[:, 1], xy[:, 0], land=tree)
+    mask[0] = mask[-1] = True
+    return xy, np.flatnonzero(mask), geodesic_miles(a, b) / max(1, len(xy) - 1)
+
+
 def sea_crossing(a: tuple[float, float], b: tuple[float, float], step_miles: float = SEA_STEP_MILES,
                  land=None) -> tuple[float, tuple[float, float] | None]:
     """The longest run of sea between two stretches of land on the straight line from ``a`` to
     ``b`` ((lat, lon)), sampled every few miles, and the point in its middle: (0, None) over land
-    (and lakes, which the countries layer counts as land). Both ends count as land: the layer's
-    generalised coast puts San Francisco's point in the sea."""
-    from .corridor import geodesic_lonlats
-    from engine.geocode.trust import geodesic_miles
-    miles = geodesic_miles(a, b)
-    steps = max(1, int(miles / step_miles))
-    line = shapely.LineString(geodesic_lonlats(a, b))
-    samples = shapely.line_interpolate_point(line, np.linspace(0.0, 1.0, steps + 1), normalized=True)
-    xy = shapely.get_coordinates(samples)
-    mask = land_mask(xy[:, 1], xy[:, 0], land=land if land is not None else mainland_near([a[0], b[0]], [a[1], b[1]]))
-    mask[0] = mask[-1] = True  # the trip's own places, even where the coast is generalised into the sea
-    land = np.flatnonzero(mask)
-    gaps = np.diff(land)  # consecutive land samples; a gap > 1 is sea between them
-    k = int(np.argmax(gaps))
-    if gaps[k] <= 1:
+    (and lakes, which the countries layer counts as land). ``land``: the tree to test against —
+    the mainland round the two points by default (:func:`mainland_near`), or :func:`any_land`."""
+    xy, on_land_at, each = _land_runs(a, b, step_miles, land)
+    gaps = np.diff(on_land_at)
+    if len(gaps) == 0 or gaps.max() <= 1:
         return 0.0, None
-    lo, hi = land[k], land[k + 1]
+    k = int(np.argmax(gaps))
+    lo, hi = on_land_at[k], on_land_at[k + 1]
     mid = xy[(lo + hi) // 2]
-    return float((hi - lo - 1) * miles / steps), (float(mid[1]), float(mid[0]))
+    return float((hi - lo - 1) * each), (float(mid[1]), float(mid[0]))
 
 
 def crossing_shores(a: tuple[float, float], b: tuple[float, float], step_miles: float = SEA_STEP_MILES,
                     land=None) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The last land before and the first land after the longest sea crossing from ``a`` to ``b``."""
-    from .corridor import geodesic_lonlats
-    from engine.geocode.trust import geodesic_miles
-    steps = max(1, int(geodesic_miles(a, b) / step_miles))
-    line = shapely.LineString(geodesic_lonlats(a, b))
-    xy = shapely.get_coordinates(shapely.line_interpolate_point(line, np.linspace(0.0, 1.0, steps + 1),
-                                                                 normalized=True))
-    mask = land_mask(xy[:, 1], xy[:, 0], land=land if land is not None else mainland_near([a[0], b[0]], [a[1], b[1]]))
-    mask[0] = mask[-1] = True
-    land = np.flatnonzero(mask)
-    gaps = np.diff(land)
+    xy, on_land_at, _ = _land_runs(a, b, step_miles, land)
+    gaps = np.diff(on_land_at)
     if len(gaps) == 0 or gaps.max() <= 1:
         return None
     k = int(np.argmax(gaps))
-    return (float(xy[land[k], 1]), float(xy[land[k], 0])), (float(xy[land[k + 1], 1]), float(xy[land[k + 1], 0]))
+    before, after = xy[on_land_at[k]], xy[on_land_at[k + 1]]
+    return (float(before[1]), float(before[0])), (float(after[1]), float(after[0]))
 
 
 def needs_ferry(a: tuple[float, float], b: tuple[float, float], land=None) -> bool:
