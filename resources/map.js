@@ -392,7 +392,10 @@
     head.appendChild(el("span", "tw-legend-title", (doc && doc.title) || "Legend"));
     var toggle = el("button", "tw-legend-toggle", box.classList.contains("tw-collapsed") ? "Legend ▸" : "Hide ▾");
     toggle.type = "button";
-    toggle.addEventListener("click", function () {
+    toggle.addEventListener("click", function (e) {
+      // The legend is rebuilt below, which takes this button out of the page: Leaflet would then
+      // no longer see that the click began inside the legend and would treat it as a map click.
+      L.DomEvent.stop(e);
       box.classList.toggle("tw-collapsed");
       call("legend_toggled", box.classList.contains("tw-collapsed"));
       buildLegend(box);
@@ -514,6 +517,13 @@
     credits.forEach(function (c) { map.attributionControl.addAttribution(c); });
   }
 
+  /* The last line of the pre-render check (widgets/map_checks.py does the trust boundary): a
+     position Leaflet cannot place is never drawn. */
+  function drawable(lat, lon) {
+    return typeof lat === "number" && typeof lon === "number" && isFinite(lat) && isFinite(lon) &&
+      Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  }
+
   function setLayers(next) {
     var first = !doc || doc.mode === "empty";
     clearLayers();
@@ -538,6 +548,7 @@
     });
     layers.markers = L.layerGroup().addTo(map);
     (doc.markers || []).forEach(function (m) {
+      if (!drawable(m.lat, m.lon)) { console.error("marker " + m.id + ": no valid position, not drawn"); return; }
       var marker = makeMarker(m);
       markers.set(m.id, marker);
       markerData.set(m.id, m);
