@@ -95,6 +95,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
                                             "art and food \u2014 or: LA to Chicago via Route 66, 7 days from "
                                             "2027-05-03")
         self.prompt_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        self.prompt_edit.setTabChangesFocus(True)  # Tab moves on, as in every other field
         self.read_button = QPushButton("Read")
         self.read_button.setToolTip("Fill the form from this text (rule-based, nothing is sent anywhere)")
         self.read_button.clicked.connect(self.read_prompt)
@@ -162,6 +163,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.stops_edit = QPlainTextEdit()
         self.stops_edit.setPlaceholderText("One stop per line, e.g. Kingman, AZ")
         self.stops_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        self.stops_edit.setTabChangesFocus(True)
         form = QFormLayout()
         form.addRow("Origin", self._errors.wrap("origin", self.origin_edit))
         form.addRow("Terminus", self._errors.wrap("terminus", self.terminus_edit))
