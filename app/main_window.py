@@ -25,6 +25,7 @@ from .basemap_choice import show_basemap
 from .city_packs import CityPacks
 from .group_service import GroupService
 from .library import TripLibrary
+from .plain_words import in_plain_words
 from .model_runs import ModelRuns
 from .notes_service import NotesService
 from .replace_chooser import ReplaceChooser
@@ -115,6 +116,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def _connect(self) -> None:
         a, c = self.commands, self.controller
         self.intent_form.plan_requested.connect(c.plan_intent)
+        self.intent_form.errors_cleared.connect(self._form_fixed)
         self.progress.cancel_requested.connect(c.cancel)
         self.itinerary_panel.activity_selected.connect(self.map_view.highlight)
         self.map_view.marker_selected.connect(self.itinerary_panel.select_activity)
@@ -228,7 +230,6 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.commands.redo.setEnabled(self.trip.can_redo)
         for action in self.commands.edit_actions():
             action.setEnabled(has_trip)
-        self.commands.replan.setEnabled(True)  # without a trip it plans the form
 
     def report_change(self, description: str, before: TripVersion | None, after: TripVersion) -> None:
         same_trip = before is not None and before.mode == after.mode and self._same_place(before, after)
@@ -250,6 +251,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
 
     # -- messages and state ---------------------------------------------------------------------
     def show_message(self, text: str, level: str = "info") -> None:
+        text = in_plain_words(text)
         self.message_bar.show_message(text, level)
         self.show_status(text.splitlines()[0] if text else "")
 
@@ -310,8 +312,17 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             intent = self.intent_form.current_intent()
         except InputError as exc:
             self.show_message(f"Check the form: {' '.join(str(exc).split())}", "error")
+            self._form_message = self.message_bar.text()
             return
         self.controller.plan_intent(intent)
+
+    _form_message = ""
+
+    def _form_fixed(self) -> None:
+        """Every field the red "Check the form" named is right now: the message goes too."""
+        if self._form_message and self.message_bar.text() == self._form_message:
+            self.message_bar.clear()
+        self._form_message = ""
 
     def open_example(self, key: str) -> None:
         example = examples(self.planning.today)[key]
