@@ -35,6 +35,7 @@ from .trip_imports import TripImports
 from .trip_session import TripSession, TripVersion
 from .version_diff import describe_change
 from .welcome import examples
+from .window_memory import first_launch_legend, remember_window, restore_window
 from .window_actions import build_actions, build_menus
 from .window_dialogs import WindowDialogs
 from .window_layout import WindowLayout
@@ -47,10 +48,13 @@ DATABASE_TEXT = "In-memory"
 class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def __init__(self, trip: TripSession | None = None, planning: PlanningSession | None = None,
                  parent: QWidget | None = None, *, use_store: bool = False, store_url: str | None = None,
-                 settings_path: Path | None = None) -> None:
+                 settings_path: Path | None = None, remember_layout: bool | None = None) -> None:
         """``use_store``: sign in to the trip store (the app does; tests and the screenshot tool
-        work in memory unless they ask); ``store_url``/``settings_path`` override the defaults."""
+        work in memory unless they ask); ``store_url``/``settings_path`` override the defaults;
+        ``remember_layout`` (by default as ``use_store``): come back at the size and with the dock
+        sizes of the last window closed."""
         super().__init__(parent)
+        self._remember_layout = use_store if remember_layout is None else remember_layout
         self.trip = trip if trip is not None else TripSession()
         self.planning = planning if planning is not None else PlanningSession()
         self.settings_path = settings_path
@@ -159,7 +163,10 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         if not self._laid_out:
             self._laid_out = True
             self.apply_default_layout()
-            QTimer.singleShot(0, self._size_docks)  # once the first layout has run
+            if not (self._remember_layout and restore_window(self)):
+                QTimer.singleShot(0, self._size_docks)  # once the first layout has run
+            if self._legend_first_launch:
+                QTimer.singleShot(0, lambda: first_launch_legend(self))
             QTimer.singleShot(0, self.library.start)  # the store opens while the map loads
             QTimer.singleShot(0, self.city_packs.start)  # the cached cities reach the form
 
@@ -259,6 +266,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.statusBar().showMessage(text, timeout_ms)
 
     def show_progress_tab(self) -> None:
+        self.bottom_dock.show()
         self.bottom_tabs.setCurrentWidget(self.progress)
 
     def set_busy(self, busy: bool) -> None:
@@ -355,6 +363,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         self.controller.cancel()  # the worker stops at its next node; the trip stays in the session
         self.library.remember_on_close()
+        if self._remember_layout and self._laid_out:
+            remember_window(self)
         self.notes.detach()  # the planning session may outlive this window and its store
         self.group.timer.stop()
         for box in (self.replace_chooser, self.export_dialog, self.import_dialog, self.about_box, self.map_menu,
