@@ -25,7 +25,7 @@ from .message_bar import MessageBar
 from .ui_state import restore_legend
 from .welcome import WelcomePanel
 
-FORM_WIDTH, ITINERARY_WIDTH = 420, 460  # the form's fields need 404 px
+FORM_WIDTH, ITINERARY_WIDTH = 420, 540  # the form's fields need 404 px; the itinerary's What column ~130 px beside When, Kind, Cost and Marks
 MAP_MIN_WIDTH = 700  # narrower, and the map's legend (284 px) covers part of the trip
 BOTTOM_HEIGHT = 165  # status line, progress bar and the last few events
 

@@ -86,10 +86,11 @@ class ItineraryPanel(QWidget):
         # Fixed widths from sample texts: sizing columns to their contents made Qt read every
         # cell on each new plan (thousands of data() calls, a visible stall after planning).
         adv = tree.fontMetrics().horizontalAdvance
-        widths = {ItineraryModel.COL_WHEN: max(adv("Wed 15 Jun"), adv("00:00–00:00")) + 2 * tree.indentation() + 12,
-                  ItineraryModel.COL_KIND: adv("Transit") + 34,  # status dot
+        # "Wed 00:00–00:00": a flight that left the day before says so (widgets.formatting.when_cell).
+        widths = {ItineraryModel.COL_WHEN: adv("Wed 00:00–00:00") + 2 * tree.indentation() + 12,
+                  ItineraryModel.COL_KIND: adv("Transit") + 26,  # status dot (12 px) and its spacing
                   ItineraryModel.COL_COST: adv("≈ $10,000.00") + 14,
-                  ItineraryModel.COL_MARKS: adv("locked · low conf.") + 34}
+                  ItineraryModel.COL_MARKS: adv("Marks") + 16}  # one icon
         for col in range(len(ItineraryModel.HEADERS)):
             if col == ItineraryModel.COL_NAME:
                 header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)

@@ -26,14 +26,14 @@ def _legend_collapsed(qtbot, window) -> bool:
 
 
 def test_a_small_first_window_starts_with_the_legend_collapsed(qtbot, make_window, fresh_state, tmp_path):
-    window = make_window(size=(1180, 720))
+    window = make_window(size=(1400, 900))  # the legend (284 px) would cover a third of the map
     assert window.map_view.width() < 900
     assert _legend_collapsed(qtbot, window) is True
     window.grab().save(str(tmp_path / "small-first-launch.png"))
 
 
 def test_a_roomy_first_window_shows_the_legend(qtbot, make_window, fresh_state):
-    window = make_window(size=(1400, 900))
+    window = make_window(size=(1600, 1000))
     assert _legend_collapsed(qtbot, window) is False
 
 
