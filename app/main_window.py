@@ -48,13 +48,13 @@ DATABASE_TEXT = "In-memory"
 class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def __init__(self, trip: TripSession | None = None, planning: PlanningSession | None = None,
                  parent: QWidget | None = None, *, use_store: bool = False, store_url: str | None = None,
-                 settings_path: Path | None = None, remember_layout: bool | None = None) -> None:
+                 settings_path: Path | None = None, remember_layout: bool = False) -> None:
         """``use_store``: sign in to the trip store (the app does; tests and the screenshot tool
         work in memory unless they ask); ``store_url``/``settings_path`` override the defaults;
-        ``remember_layout`` (by default as ``use_store``): come back at the size and with the dock
-        sizes of the last window closed."""
+        ``remember_layout`` (the app's window): come back at the size and with the dock sizes of
+        the last window closed."""
         super().__init__(parent)
-        self._remember_layout = use_store if remember_layout is None else remember_layout
+        self._remember_layout = remember_layout
         self.trip = trip if trip is not None else TripSession()
         self.planning = planning if planning is not None else PlanningSession()
         self.settings_path = settings_path
