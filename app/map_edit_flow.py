@@ -45,7 +45,7 @@ class MapEditFlow:
 
     def offer_alternatives(self, activity_id: str, name: str) -> None:
         version = self.trip.current
-        options = alternatives(version.plan, activity_id)
+        options = alternatives(version.plan, activity_id, self._facts(version))
         if not options:
             self.w.show_message(f"No alternative for {name} that is not already in the plan.", "info")
             return
@@ -57,9 +57,15 @@ class MapEditFlow:
         if version is None or version.plan is None:
             return None
         name = _activity_name(version.itinerary, activity_id)
-        label = next((a.label for a in alternatives(version.plan, activity_id) if a.venue_id == venue_id), venue_id)
+        label = next((a.label for a in alternatives(version.plan, activity_id, self._facts(version))
+                      if a.venue_id == venue_id), venue_id)
         return await self.run(version.intent, edits=[replace_edit(activity_id, venue_id, version.plan)],
                               description=f"Replaced {name} with {label}")
+
+    def _facts(self, version):
+        """The city's venues as the last planning run saw them, if that run was this trip's city."""
+        facts = self.planning.last_facts
+        return facts if facts is not None and getattr(version.intent, "city", None) == facts.city else None
 
     async def _road_action(self, version: TripVersion, activity_id: str, action: str, name: str):
         day = anchor_day(activity_id)

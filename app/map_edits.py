@@ -86,8 +86,14 @@ class Alternative:
     travel_delta_s: int | None  # None when either choice has no travel estimate
 
 
-def alternatives(plan: PlanV1 | None, choice_id: str) -> list[Alternative]:
-    """The slot's other choices (``Slot.choices[1:]``) that are not already in the plan."""
+MAX_ALTERNATIVES = 8
+
+
+def alternatives(plan: PlanV1 | None, choice_id: str, facts=None) -> list[Alternative]:
+    """The slot's other choices (``Slot.choices[1:]``) that are not already in the plan; then,
+    from ``facts`` (the trip's :class:`~engine.facts.TripFacts`), the city's other venues of the
+    same kind (sights for a sight, restaurants for a meal), nearest first — the planner keeps only
+    a few runners-up per slot, and a city has dozens of places (issue 22 §2.7)."""
     if plan is None or (found := plan.find(choice_id)) is None:
         return []
     slot = plan.days[found[0]].slots[found[1]]
@@ -101,7 +107,21 @@ def alternatives(plan: PlanV1 | None, choice_id: str) -> list[Alternative]:
         travel = None if f.travel_seconds is None or chosen.travel_seconds is None \
             else f.travel_seconds - chosen.travel_seconds
         out.append(Alternative(choice.option_ref, choice.label, f.cost_usd_cents - chosen.cost_usd_cents, travel))
+    if facts is not None and len(out) < MAX_ALTERNATIVES:
+        out += _nearby_venues(slot, facts, in_plan | {a.venue_id for a in out}, plan.assumptions.travellers,
+                              MAX_ALTERNATIVES - len(out))
     return out
+
+
+def _nearby_venues(slot, facts, taken: set[str], travellers: int, limit: int) -> list[Alternative]:
+    here = facts.venue(slot.selected.option_ref)
+    if here is None:
+        return []
+    dining = here.provenance.tool == "dining"
+    others = [v for v in facts.venues.values() if v.id not in taken and (v.provenance.tool == "dining") == dining]
+    others.sort(key=lambda v: geodesic_miles((here.location.lat, here.location.lon), (v.location.lat, v.location.lon)))
+    cost = slot.selected.features.cost_usd_cents
+    return [Alternative(v.id, v.name, v.est_price_usd_cents * travellers - cost, None) for v in others[:limit]]
 
 
 def city_edit(action: str, activity_id: str, base: PlanV1) -> PlanEdit:

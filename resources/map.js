@@ -253,7 +253,25 @@
     if (m.confidence === "low") {
       box.appendChild(el("div", "tw-tip-warn", "Low confidence: " + (m.low_reason || "location uncertain")));
     }
+    var hint = editHint(m);
+    if (hint) box.appendChild(el("div", "tw-tip-hint", hint));
     return box;
+  }
+
+  /* How the stop can be edited, in words: a city stop is not dragged (its day and time come from
+     the plan), it is moved to another day from its menu. */
+  function editHint(m) {
+    var actions = m.actions || [];
+    var words = [];
+    if (actions.indexOf("unlock") >= 0) words.push("unlock");
+    if (actions.indexOf("lock") >= 0) words.push("lock");
+    if (actions.indexOf("remove") >= 0) words.push("remove");
+    if (actions.indexOf("replace") >= 0) words.push("replace");
+    if (actions.some(function (a) { return /^move:/.test(a); })) words.push("move to another day");
+    var text = words.length ? "Right-click to " + words.join(", ").replace(/, ([^,]*)$/, " or $1") + "." : "";
+    if (m.draggable) return (text ? text + " " : "") + "Drag to move this night.";
+    if (actions.some(function (a) { return /^move:/.test(a); })) text += " City stops are not dragged.";
+    return text;
   }
 
   function makeMarker(m) {

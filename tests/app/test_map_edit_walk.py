@@ -1,0 +1,49 @@
+"""Issue 22 §2.7: every visit of a city trip can be replaced by another of the city's venues of its
+kind (not only the planner's few runners-up), and a city marker's tooltip says how it can be edited."""
+
+from __future__ import annotations
+
+from app.map_edits import alternatives
+from tests.app.conftest import wait_task
+from tests.app.test_main_window import PARIS, plan
+from tests.widgets.test_map_view import run_js
+
+
+def _activities(itinerary, role):
+    return [a for d in itinerary.days for a in d.activities if a.role == role]
+
+
+def test_every_visit_and_meal_offers_alternatives_and_one_can_be_chosen(qtbot, make_window, tmp_path):
+    window = make_window()
+    version = plan(qtbot, window, PARIS)
+    facts = window.planning.last_facts
+    in_plan = {a.ref for d in version.itinerary.days for a in d.activities}
+    for activity in _activities(version.itinerary, "activity") + _activities(version.itinerary, "meal"):
+        options = alternatives(version.plan, activity.id, facts)
+        assert len(options) >= 3, activity.name
+        assert not {o.venue_id for o in options} & in_plan
+        meal = activity.role == "meal"
+        assert all((facts.venue(o.venue_id).provenance.tool == "dining") == meal for o in options)
+    chapel = next(a for a in _activities(version.itinerary, "activity") if a.ref == "sainte_chapelle")
+    window.map_view.bridge.marker_action(chapel.id, "replace")
+    qtbot.waitUntil(lambda: window.replace_chooser is not None and window.replace_chooser.isVisible(), timeout=5_000)
+    chooser = window.replace_chooser
+    assert chooser.list.count() >= 3
+    chooser.grab().save(str(tmp_path / "replace.png"))
+    venue = chooser.list.item(chooser.list.count() - 1).data(0x0100)
+    chooser.choose(chooser.list.count() - 1)
+    qtbot.waitUntil(lambda: window.trip.current is not version, timeout=60_000)
+    refs = {a.ref for d in window.trip.current.itinerary.days for a in d.activities}
+    assert venue in refs and "sainte_chapelle" not in refs
+
+
+def test_a_city_marker_says_how_it_can_be_edited(qtbot, make_window, tmp_path):
+    window = make_window()
+    version = plan(qtbot, window, PARIS)
+    visit = _activities(version.itinerary, "activity")[0]
+    tip = run_js(qtbot, window.map_view, f"JSON.stringify(tripwright.marker('{visit.id}').getTooltip()"
+                                         ".getContent().textContent)")
+    assert "right-click" in tip.lower() and "move to another day" in tip.lower()
+    run_js(qtbot, window.map_view, f"(tripwright.marker('{visit.id}').openTooltip(), 'null')")
+    qtbot.wait(300)
+    window.map_view.grab().save(str(tmp_path / "tooltip.png"))
