@@ -301,7 +301,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
 
     def apply_settings(self, settings) -> None:
         self.settings = settings
-        self.intent_form.set_home_airport(effective_home_airport(settings))
+        if self.trip.current is None:  # an open trip's form keeps the airport it flies from
+            self.intent_form.set_home_airport(effective_home_airport(settings))
         self.itinerary_panel.set_distance_unit(settings.distance_unit)
         self.map_view.set_distance_unit(settings.distance_unit)
         self.intent_form.set_distance_unit(settings.distance_unit)

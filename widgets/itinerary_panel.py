@@ -126,6 +126,7 @@ class ItineraryPanel(QWidget):
         """Show distances in ``unit`` ("mi" | "km"): the title and the day rows re-render; the
         selection and the expanded days stay."""
         self.model.set_distance_unit(unit)
+        self.details.set_distance_unit(unit)
         self.costs.set_distance_unit(unit)
         self.title.setText(_title(self.model.itinerary(), unit))
 
