@@ -205,8 +205,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def redraw_current(self) -> None:
         """Show the current version again (a refused drag leaves the marker where it was dropped)."""
         version = self.trip.current
-        if version is not None:
-            self.map_view.show_itinerary(version.itinerary, route=self._route_of(version))
+        if version is not None:  # the view stays where the user left it
+            self.map_view.show_itinerary(version.itinerary, route=self._route_of(version), keep_view=True)
 
     @staticmethod
     def _route_of(version: TripVersion):

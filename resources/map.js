@@ -576,7 +576,7 @@
     setBanner(doc.banner);
     setCredits(doc.credits);
     buildLegend(legend.getContainer());
-    fitIfNeeded(doc.focus, first);
+    if (first || !doc.keep_view) fitIfNeeded(doc.focus, first);
   }
 
   // -- what tests (and screenshots) ask about ---------------------------------------------------

@@ -15,7 +15,8 @@ to ``resources/map.js`` over the bridge as a JSON string. Shape (version 1)::
      "banner":   str | null,
      "focus":    [[south, west], [north, east]] | null,
      "credits":  [str]  (whose data the places are: "© OpenStreetMap contributors (ODbL)"),
-     "excluded": [{"id", "label", "reason"}]  (markers the pre-render check left off: map_checks)}
+     "excluded": [{"id", "label", "reason"}]  (markers the pre-render check left off: map_checks),
+     "revision": int, "keep_view": bool  (added by map_view: the page keeps the zoom on a redraw)}
 
 Geometries are GeoJSON (lon, lat); markers carry plain ``lat``/``lon``. Marker ids are the
 activity ids (``d1-overnight``, ``d2-activity-louvre``) except the road trip's start, ``origin``,

@@ -47,3 +47,19 @@ def test_a_city_marker_says_how_it_can_be_edited(qtbot, make_window, tmp_path):
     run_js(qtbot, window.map_view, f"(tripwright.marker('{visit.id}').openTooltip(), 'null')")
     qtbot.wait(300)
     window.map_view.grab().save(str(tmp_path / "tooltip.png"))
+
+
+def test_a_refused_edit_keeps_the_zoom(qtbot, make_window):
+    from tests.app.test_main_window import ROUTE66
+    window = make_window()
+    version = plan(qtbot, window, ROUTE66)
+    night = version.itinerary.days[1].anchor
+    run_js(qtbot, window.map_view, f"(map.setView([{night.geo.lat}, {night.geo.lon}], 11, {{animate: false}}), 'null')")
+    qtbot.waitUntil(lambda: run_js(qtbot, window.map_view, "JSON.stringify(map.getZoom())") == 11, timeout=3_000)
+    drawn = window.map_view.revision
+    # Dropping day 2's night where it already is: refused with a message, the marker redrawn.
+    window.controller.anchor_dragged("d1-overnight", night.geo.lat, night.geo.lon)
+    qtbot.waitUntil(lambda: window.map_view.revision > drawn and "already ends in" in window.message_bar.text(),
+                    timeout=10_000)
+    qtbot.wait(300)
+    assert run_js(qtbot, window.map_view, "JSON.stringify(map.getZoom())") == 11
