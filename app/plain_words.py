@@ -21,6 +21,7 @@ FIELD_WORDS: dict[str, str | None] = {
 PHRASES = (
     ("TRIPWRIGHT_OFFLINE=1: only a model on this machine (localhost) is asked",
      "Offline mode is on: only a model running on this computer can be used"),
+    (" (TRIPWRIGHT_MAX_VERSIONS)", ""),
     ("TRIPWRIGHT_OFFLINE=1", "offline mode"),
     ("TRIPWRIGHT_OFFLINE", "offline mode"),
 )
