@@ -26,14 +26,18 @@ def restore_window(window) -> bool:
         window.move(*kept["window_pos"])
     if kept.get("window_maximized") is True:
         window.showMaximized()
+    split = kept.get("itinerary_split")
+    if isinstance(split, float) and 0 < split < 1:
+        window.itinerary_panel.set_split_fraction(split)
     return window.restoreState(QByteArray.fromBase64(docks.encode("ascii")), LAYOUT_VERSION)
 
 
 def remember_window(window) -> None:
     maximized = window.isMaximized()
     geometry = window.normalGeometry() if maximized else window.geometry()
+    split = window.itinerary_panel.split_fraction
     remember(window_size=[geometry.width(), geometry.height()], window_pos=[geometry.x(), geometry.y()],
-             window_maximized=maximized,
+             window_maximized=maximized, **({"itinerary_split": split} if split is not None else {}),
              window_state=bytes(window.saveState(LAYOUT_VERSION).toBase64()).decode("ascii"))
 
 

@@ -64,6 +64,8 @@ class ItineraryPanel(QWidget):
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.split_fraction: float | None = None  # the tree's share the user dragged to (kept across plans)
+        self.splitter.splitterMoved.connect(self._remember_split)
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(self.show_transfers)
@@ -197,7 +199,18 @@ class ItineraryPanel(QWidget):
             self.splitter.setSizes([max(total - side, 1), side])
         else:
             total = self.splitter.height() or self.height()
-            self.splitter.setSizes([int(total * 0.68), total - int(total * 0.68)])
+            share = self.split_fraction or 0.68
+            self.splitter.setSizes([int(total * share), total - int(total * share)])
+
+    def _remember_split(self, *_args) -> None:
+        sizes = self.splitter.sizes()
+        if self.splitter.orientation() == Qt.Orientation.Vertical and sum(sizes) > 0:
+            self.split_fraction = round(sizes[0] / sum(sizes), 3)
+
+    def set_split_fraction(self, fraction: float) -> None:
+        """The tree's share of a narrow panel's height, as the user last left it."""
+        self.split_fraction = min(max(float(fraction), 0.15), 0.9)
+        self._layout_splitter(force=True)
 
 
 def _title(itinerary: ItineraryV1 | None, unit: str = "mi") -> str:

@@ -54,10 +54,34 @@ def test_the_window_comes_back_as_it_was_left(qtbot, make_window, fresh_state):
     first.resize(1450, 930)
     qtbot.waitUntil(lambda: first.width() == 1450, timeout=2_000)
     width = first.itinerary_dock.width()
+    _drag_split(qtbot, first.itinerary_panel, 0.45)  # the tree over the details, dragged by the user
+    split = first.itinerary_panel.split_fraction
+    assert split is not None and abs(split - 0.45) < 0.08
     first.close()
     second = make_window(size=(1000, 700), remember_layout=True)
     qtbot.waitUntil(lambda: second.width() == 1450 and second.height() == 930, timeout=3_000)
     qtbot.waitUntil(lambda: abs(second.itinerary_dock.width() - width) <= 10, timeout=3_000)
+    assert second.itinerary_panel.split_fraction == split
+    plan(qtbot, second, PARIS)  # a new plan keeps the user's split
+    sizes = second.itinerary_panel.splitter.sizes()
+    assert abs(sizes[0] / sum(sizes) - split) < 0.05
     # Windows that do not ask (tests, the screenshot tool) keep the default layout.
     third = make_window(size=(1000, 700))
     assert third.width() == 1000
+
+
+def _drag_split(qtbot, panel, fraction: float) -> None:
+    """Drag the itinerary panel's splitter handle with the mouse to ``fraction`` of its height."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    splitter = panel.splitter
+    assert splitter.orientation() == Qt.Orientation.Vertical
+    handle = splitter.handle(1)
+    start = QPoint(handle.width() // 2, handle.height() // 2)
+    target_y = int(splitter.height() * fraction) - handle.mapTo(splitter, start).y()
+    QTest.mousePress(handle, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(handle, start + QPoint(0, target_y // 2))
+    QTest.mouseMove(handle, start + QPoint(0, target_y))
+    QTest.mouseRelease(handle, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start + QPoint(0, target_y))
+    qtbot.wait(50)
