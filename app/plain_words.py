@@ -25,7 +25,9 @@ PHRASES = (
     ("TRIPWRIGHT_OFFLINE=1", "offline mode"),
     ("TRIPWRIGHT_OFFLINE", "offline mode"),
 )
-_NAMED = re.compile(r"(^|: |; |\. )([a-z][a-z0-9_]*)((?:\[\d+\])*)(?:\.[a-z0-9_\[\]]+)*: ")
+_NAMED = re.compile(r"(^|: |; |\. )([a-z][a-z0-9_]*)((?:\[\d+\])*)((?:\.[a-z0-9_\[\]]+)*): ")
+_FILE_SUFFIX = re.compile(r"\.(gpx|kml|kmz|ics|json|pdf|csv|html?|txt|md|pmtiles|mbtiles|eml|zip|geojson|xml)\b",
+                          re.IGNORECASE)
 
 
 def _ordinal(index: str) -> str:
@@ -35,18 +37,20 @@ def _ordinal(index: str) -> str:
 
 def in_plain_words(text: str) -> str:
     """``text`` with its code field names as labels ("stops[0]: …" → "Stops 1: …") and switches
-    in words; the first letter capitalised."""
+    in words; file names ("stops.gpx: …") and ordinary words stay as they are."""
     for code, words in PHRASES:
         text = text.replace(code, words)
 
     def label(match: re.Match) -> str:
-        before, field, index = match.group(1), match.group(2), match.group(3)
-        if field not in FIELD_WORDS and "_" not in field:
-            return match.group(0)  # an ordinary word before a colon ("Attempt 1: …")
-        words = FIELD_WORDS.get(field, field.replace("_", " ").capitalize())
+        before, field, index, rest = match.group(1), match.group(2), match.group(3), match.group(4)
+        if field not in FIELD_WORDS or _FILE_SUFFIX.match(rest or ""):
+            return match.group(0)  # an ordinary word ("Attempt 1: …") or a file's name ("stops.gpx: …")
+        words = FIELD_WORDS[field]
         if words is None:
             return before
         return f"{before}{words}{_ordinal(index) if index else ''}: "
 
-    text = _NAMED.sub(label, text)
-    return text[:1].upper() + text[1:]
+    changed = _NAMED.sub(label, text)
+    if changed != text and changed[:1].islower():  # a dropped field name left a lower-case start
+        changed = changed[:1].upper() + changed[1:]
+    return changed

@@ -22,8 +22,11 @@ def test_engine_wording_becomes_the_travellers():
         "Check the form: Home airport: choose the airport you fly from"
     assert in_plain_words("TRIPWRIGHT_OFFLINE=1: only a model on this machine (localhost) is asked") == \
         "Offline mode is on: only a model running on this computer can be used"
-    # Ordinary words before a colon stay as they are.
+    # Ordinary words and file names before a colon stay as they are.
     assert in_plain_words("Attempt 1: cheaper hotel") == "Attempt 1: cheaper hotel"
+    assert in_plain_words("no_geo.ics: the hotel has no position") == "no_geo.ics: the hotel has no position"
+    assert in_plain_words("stops.gpx: no track in the file") == "stops.gpx: no track in the file"
+    assert in_plain_words("prefs.themes: unknown theme 'x'") == "Preferences: unknown theme 'x'"
 
 
 def test_replan_waits_for_a_trip(qtbot, make_window):
