@@ -63,3 +63,34 @@ def test_a_refused_edit_keeps_the_zoom(qtbot, make_window):
                     timeout=10_000)
     qtbot.wait(300)
     assert run_js(qtbot, window.map_view, "JSON.stringify(map.getZoom())") == 11
+
+
+def _day_of(itinerary, ref):
+    return [i for i, d in enumerate(itinerary.days) for a in d.activities if a.ref == ref]
+
+
+def test_move_to_a_full_day_trades_places_with_one_of_its_stops(qtbot, make_window):
+    """Day 2 has no free two hours: Musée Carnavalet moved there trades places with a stop of day 2."""
+    window = make_window()
+    version = plan(qtbot, window, PARIS)
+    museum = next(a for a in _activities(version.itinerary, "activity") if a.ref == "musee_carnavalet")
+    assert _day_of(version.itinerary, museum.ref) == [0]
+    moved = wait_task(qtbot, window.controller.marker_action(museum.id, "move:1"))
+    assert moved is not None, window.message_bar.text()
+    assert _day_of(moved.itinerary, museum.ref) == [1]
+    assert moved.edit == f"Moved {museum.name} to day 2"
+    before = {a.ref for a in version.itinerary.days[1].activities if a.role == "activity"}
+    assert any(_day_of(moved.itinerary, ref) == [0] for ref in before)  # the one it traded with
+
+
+def test_a_move_the_plan_cannot_keep_is_said(qtbot, make_window):
+    """Sainte-Chapelle traded into day 3 leaves no time for the ride around it: checking the day
+    takes it out again, and the traveller is told so (not left to find it gone)."""
+    window = make_window()
+    version = plan(qtbot, window, PARIS)
+    chapel = next(a for a in _activities(version.itinerary, "activity") if a.ref == "sainte_chapelle")
+    moved = wait_task(qtbot, window.controller.marker_action(chapel.id, "move:2"))
+    assert moved is not None and _day_of(moved.itinerary, chapel.ref) != [2]
+    text = window.message_bar.text()
+    assert text.startswith(f"{chapel.name} could not stay on day 3") and "Undo (Ctrl+Z)" in text
+    assert window.message_bar.level == "warning"
