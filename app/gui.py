@@ -50,7 +50,8 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow(use_store=script is None if use_store is None else use_store)
+    window = MainWindow(use_store=script is None if use_store is None else use_store,
+                        remember_layout=script is None and size is None)  # scripted runs keep the default layout
     reporter = ErrorReporter(lambda: window)
     reporter.install(loop)
     if size is not None:

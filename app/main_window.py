@@ -25,6 +25,7 @@ from .basemap_choice import show_basemap
 from .city_packs import CityPacks
 from .group_service import GroupService
 from .library import TripLibrary
+from .plain_words import in_plain_words
 from .model_runs import ModelRuns
 from .notes_service import NotesService
 from .replace_chooser import ReplaceChooser
@@ -34,6 +35,7 @@ from .trip_imports import TripImports
 from .trip_session import TripSession, TripVersion
 from .version_diff import describe_change
 from .welcome import examples
+from .window_memory import first_launch_legend, remember_window, restore_window
 from .window_actions import build_actions, build_menus
 from .window_dialogs import WindowDialogs
 from .window_layout import WindowLayout
@@ -46,10 +48,13 @@ DATABASE_TEXT = "In-memory"
 class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def __init__(self, trip: TripSession | None = None, planning: PlanningSession | None = None,
                  parent: QWidget | None = None, *, use_store: bool = False, store_url: str | None = None,
-                 settings_path: Path | None = None) -> None:
+                 settings_path: Path | None = None, remember_layout: bool = False) -> None:
         """``use_store``: sign in to the trip store (the app does; tests and the screenshot tool
-        work in memory unless they ask); ``store_url``/``settings_path`` override the defaults."""
+        work in memory unless they ask); ``store_url``/``settings_path`` override the defaults;
+        ``remember_layout`` (the app's window): come back at the size and with the dock sizes of
+        the last window closed."""
         super().__init__(parent)
+        self._remember_layout = remember_layout
         self.trip = trip if trip is not None else TripSession()
         self.planning = planning if planning is not None else PlanningSession()
         self.settings_path = settings_path
@@ -115,6 +120,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def _connect(self) -> None:
         a, c = self.commands, self.controller
         self.intent_form.plan_requested.connect(c.plan_intent)
+        self.intent_form.errors_cleared.connect(self._form_fixed)
         self.progress.cancel_requested.connect(c.cancel)
         self.itinerary_panel.activity_selected.connect(self.map_view.highlight)
         self.map_view.marker_selected.connect(self.itinerary_panel.select_activity)
@@ -157,7 +163,10 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         if not self._laid_out:
             self._laid_out = True
             self.apply_default_layout()
-            QTimer.singleShot(0, self._size_docks)  # once the first layout has run
+            if not (self._remember_layout and restore_window(self)):
+                QTimer.singleShot(0, self._size_docks)  # once the first layout has run
+            if self._legend_first_launch:
+                QTimer.singleShot(0, lambda: first_launch_legend(self))
             QTimer.singleShot(0, self.library.start)  # the store opens while the map loads
             QTimer.singleShot(0, self.city_packs.start)  # the cached cities reach the form
 
@@ -196,8 +205,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def redraw_current(self) -> None:
         """Show the current version again (a refused drag leaves the marker where it was dropped)."""
         version = self.trip.current
-        if version is not None:
-            self.map_view.show_itinerary(version.itinerary, route=self._route_of(version))
+        if version is not None:  # the view stays where the user left it
+            self.map_view.show_itinerary(version.itinerary, route=self._route_of(version), keep_view=True)
 
     @staticmethod
     def _route_of(version: TripVersion):
@@ -228,7 +237,6 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.commands.redo.setEnabled(self.trip.can_redo)
         for action in self.commands.edit_actions():
             action.setEnabled(has_trip)
-        self.commands.replan.setEnabled(True)  # without a trip it plans the form
 
     def report_change(self, description: str, before: TripVersion | None, after: TripVersion) -> None:
         same_trip = before is not None and before.mode == after.mode and self._same_place(before, after)
@@ -250,6 +258,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
 
     # -- messages and state ---------------------------------------------------------------------
     def show_message(self, text: str, level: str = "info") -> None:
+        text = in_plain_words(text)
         self.message_bar.show_message(text, level)
         self.show_status(text.splitlines()[0] if text else "")
 
@@ -257,6 +266,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.statusBar().showMessage(text, timeout_ms)
 
     def show_progress_tab(self) -> None:
+        self.bottom_dock.show()
         self.bottom_tabs.setCurrentWidget(self.progress)
 
     def set_busy(self, busy: bool) -> None:
@@ -291,7 +301,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
 
     def apply_settings(self, settings) -> None:
         self.settings = settings
-        self.intent_form.set_home_airport(effective_home_airport(settings))
+        if self.trip.current is None:  # an open trip's form keeps the airport it flies from
+            self.intent_form.set_home_airport(effective_home_airport(settings))
         self.itinerary_panel.set_distance_unit(settings.distance_unit)
         self.map_view.set_distance_unit(settings.distance_unit)
         self.intent_form.set_distance_unit(settings.distance_unit)
@@ -310,8 +321,17 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             intent = self.intent_form.current_intent()
         except InputError as exc:
             self.show_message(f"Check the form: {' '.join(str(exc).split())}", "error")
+            self._form_message = self.message_bar.text()
             return
         self.controller.plan_intent(intent)
+
+    _form_message = ""
+
+    def _form_fixed(self) -> None:
+        """Every field the red "Check the form" named is right now: the message goes too."""
+        if self._form_message and self.message_bar.text() == self._form_message:
+            self.message_bar.clear()
+        self._form_message = ""
 
     def open_example(self, key: str) -> None:
         example = examples(self.planning.today)[key]
@@ -344,6 +364,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         self.controller.cancel()  # the worker stops at its next node; the trip stays in the session
         self.library.remember_on_close()
+        if self._remember_layout and self._laid_out:
+            remember_window(self)
         self.notes.detach()  # the planning session may outlive this window and its store
         self.group.timer.stop()
         for box in (self.replace_chooser, self.export_dialog, self.import_dialog, self.about_box, self.map_menu,

@@ -41,11 +41,25 @@ class MapEditFlow:
             return None
         verb = f"Moved {name} to day {int(action.split(':')[1]) + 1}" if action.startswith("move:") \
             else f"{_VERBS[action]} {name}"
-        return await self.run(version.intent, edits=[edit], description=verb)
+        done = await self.run(version.intent, edits=[edit], description=verb)
+        if done is not None and action.startswith("move:"):
+            self._say_if_not_kept(done, activity_id, name, int(action.split(":")[1]))
+        return done
+
+    def _say_if_not_kept(self, version: TripVersion, activity_id: str, name: str, day: int) -> None:
+        """The move went in, but checking the day took the visit out again (no time for the walk
+        or ride around it): said plainly, with the way back."""
+        ref = next((a.ref for d in self.trip.versions[-2].itinerary.days for a in d.activities
+                    if a.id == activity_id), None) if len(self.trip.versions) > 1 else None
+        days = [i for i, d in enumerate(version.itinerary.days) for a in d.activities if ref and a.ref == ref]
+        if ref and day not in days:
+            self.w.show_message(f"{name} could not stay on day {day + 1}: that day has no time for the way to and "
+                                f"from it, so the plan replaced it. Undo (Ctrl+Z) brings the previous plan back.",
+                                "warning")
 
     def offer_alternatives(self, activity_id: str, name: str) -> None:
         version = self.trip.current
-        options = alternatives(version.plan, activity_id)
+        options = alternatives(version.plan, activity_id, self._facts(version))
         if not options:
             self.w.show_message(f"No alternative for {name} that is not already in the plan.", "info")
             return
@@ -57,9 +71,15 @@ class MapEditFlow:
         if version is None or version.plan is None:
             return None
         name = _activity_name(version.itinerary, activity_id)
-        label = next((a.label for a in alternatives(version.plan, activity_id) if a.venue_id == venue_id), venue_id)
+        label = next((a.label for a in alternatives(version.plan, activity_id, self._facts(version))
+                      if a.venue_id == venue_id), venue_id)
         return await self.run(version.intent, edits=[replace_edit(activity_id, venue_id, version.plan)],
                               description=f"Replaced {name} with {label}")
+
+    def _facts(self, version):
+        """The city's venues as the last planning run saw them, if that run was this trip's city."""
+        facts = self.planning.last_facts
+        return facts if facts is not None and getattr(version.intent, "city", None) == facts.city else None
 
     async def _road_action(self, version: TripVersion, activity_id: str, action: str, name: str):
         day = anchor_day(activity_id)

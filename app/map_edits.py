@@ -57,10 +57,52 @@ class MoveToFreeTime:
         if not 0 <= self.day_index < len(plan.days):
             raise InputError("day_index", f"must be a day of the trip (1-{len(plan.days)})")
         window = free_window(plan, self.day_index, slot.window.minutes, skip=self.choice_id)
-        if window is None:
-            raise InputError("day_index", f"day {self.day_index + 1} has no free {slot.window.minutes} minutes "
-                                          f"for {slot.selected.label}")
-        return MoveToDay(self.choice_id, self.day_index, window)(plan, facts)
+        if window is not None:
+            return MoveToDay(self.choice_id, self.day_index, window)(plan, facts)
+        swapped = swap_into(plan, facts, found, self.day_index)  # a full day: trade places with one of its stops
+        if swapped is None:
+            raise InputError("day_index", f"day {self.day_index + 1} is full and none of its stops can trade "
+                                          f"places with {slot.selected.label}; remove one of them first")
+        return swapped
+
+
+def swap_into(plan: PlanV1, facts, found: tuple[int, int], day_index: int) -> PlanV1 | None:
+    """``plan`` with the visit at ``found`` and one unlocked stop of the same kind on ``day_index``
+    trading places (each takes the other's time), both open then; the stop whose length is
+    nearest the visit's is chosen. None when none can."""
+    di, si = found
+    slot = plan.days[di].slots[si]
+    if slot.locked:
+        return None
+    options = []
+    for sj, other in enumerate(plan.days[day_index].slots):
+        if other.locked or other.role != slot.role:
+            continue
+        if not (_open(facts, slot, plan.days[day_index].date, other.window)
+                and _open(facts, other, plan.days[di].date, slot.window)):
+            continue
+        # Nearest first: the stop that takes the visit's place keeps its walks and rides about as long.
+        options.append((_miles(slot, other), abs(other.window.minutes - slot.window.minutes), sj, other))
+    if not options:
+        return None
+    *_, sj, other = min(options, key=lambda o: o[:3])
+    days = list(plan.days)
+    there = [s if k != sj else slot.model_copy(update={"window": other.window})
+             for k, s in enumerate(days[day_index].slots)]
+    here = [s if k != si else other.model_copy(update={"window": slot.window}) for k, s in enumerate(days[di].slots)]
+    days[day_index] = days[day_index].model_copy(update={"slots": there})
+    days[di] = days[di].model_copy(update={"slots": here})
+    return plan.model_copy(update={"days": days})
+
+
+def _miles(a, b) -> float:
+    ga, gb = a.selected.geo, b.selected.geo
+    return geodesic_miles((ga.lat, ga.lon), (gb.lat, gb.lon)) if ga is not None and gb is not None else 0.0
+
+
+def _open(facts, slot, day, window: TimeWindow) -> bool:
+    venue = facts.venue(slot.selected.option_ref) if facts is not None else None
+    return venue is None or venue.is_open(day, window)
 
 
 def free_window(plan: PlanV1, day_index: int, minutes: int, *, skip: str = "") -> TimeWindow | None:
@@ -86,8 +128,14 @@ class Alternative:
     travel_delta_s: int | None  # None when either choice has no travel estimate
 
 
-def alternatives(plan: PlanV1 | None, choice_id: str) -> list[Alternative]:
-    """The slot's other choices (``Slot.choices[1:]``) that are not already in the plan."""
+MAX_ALTERNATIVES = 8
+
+
+def alternatives(plan: PlanV1 | None, choice_id: str, facts=None) -> list[Alternative]:
+    """The slot's other choices (``Slot.choices[1:]``) that are not already in the plan; then,
+    from ``facts`` (the trip's :class:`~engine.facts.TripFacts`), the city's other venues of the
+    same kind (sights for a sight, restaurants for a meal), nearest first — the planner keeps only
+    a few runners-up per slot, and a city has dozens of places (issue 22 §2.7)."""
     if plan is None or (found := plan.find(choice_id)) is None:
         return []
     slot = plan.days[found[0]].slots[found[1]]
@@ -101,7 +149,21 @@ def alternatives(plan: PlanV1 | None, choice_id: str) -> list[Alternative]:
         travel = None if f.travel_seconds is None or chosen.travel_seconds is None \
             else f.travel_seconds - chosen.travel_seconds
         out.append(Alternative(choice.option_ref, choice.label, f.cost_usd_cents - chosen.cost_usd_cents, travel))
+    if facts is not None and len(out) < MAX_ALTERNATIVES:
+        out += _nearby_venues(slot, facts, in_plan | {a.venue_id for a in out}, plan.assumptions.travellers,
+                              MAX_ALTERNATIVES - len(out))
     return out
+
+
+def _nearby_venues(slot, facts, taken: set[str], travellers: int, limit: int) -> list[Alternative]:
+    here = facts.venue(slot.selected.option_ref)
+    if here is None:
+        return []
+    dining = here.provenance.tool == "dining"
+    others = [v for v in facts.venues.values() if v.id not in taken and (v.provenance.tool == "dining") == dining]
+    others.sort(key=lambda v: geodesic_miles((here.location.lat, here.location.lon), (v.location.lat, v.location.lon)))
+    cost = slot.selected.features.cost_usd_cents
+    return [Alternative(v.id, v.name, v.est_price_usd_cents * travellers - cost, None) for v in others[:limit]]
 
 
 def city_edit(action: str, activity_id: str, base: PlanV1) -> PlanEdit:

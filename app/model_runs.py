@@ -59,11 +59,14 @@ class ModelRuns(QObject):
             if client is not None:
                 await self.w.controller.service.on_engine(client.close())
             return None
-        same = self.w.controller.continues(intent) and self.group.trip_id is not None
+        kept = self.w.controller.kept_edits(intent)  # the trip on screen, its locks and removals
+        same = self.w.controller.continues(intent) and (self.group.trip_id is not None or kept is not None)
         key = f"ai:{uuid.uuid4().hex}"  # a model's answer differs run to run: never reused
-        if client is None:
-            version = await self.w.controller.run(intent, description="Planned", new_trip=not same, request_key=key)
-            self._fell_back(unavailable)
+        if client is None:  # the rule-based plan, keeping the traveller's edits as a re-plan does
+            before = self.w.trip.current
+            version = await self.w.controller.run(intent, edits=kept, description="Planned", new_trip=not same,
+                                                  request_key=key)
+            self._fell_back(unavailable, unchanged=version is not None and version is before)
             return version
         if intent.mode == "road_trip":  # as plan --llm: nights and stops among the corridor's towns
             from engine.llm.road_drafting import RoadDrafter
@@ -184,9 +187,12 @@ class ModelRuns(QObject):
             self.w.show_group_changes()
         return version
 
-    def _fell_back(self, reason: str) -> None:
+    def _fell_back(self, reason: str, *, unchanged: bool = False) -> None:
         self.last_warning = reason
-        self.w.show_message(fallback_text(reason), "warning")
+        text = fallback_text(reason)
+        if unchanged:
+            text += f" Nothing changed: still {self.w.trip.label()}, with your locks and removals."
+        self.w.show_message(text, "warning")
 
 
 def _plan_meta(drafter) -> dict | None:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
 from engine.export import write_atomic
+from engine.export.text import shorten_at_word, traveller_text
 from engine.models import ItineraryV1, format_usd
 from widgets import formatting as fmt
 
@@ -24,6 +25,7 @@ PAGE_MARGIN_MM = 5
 # QTextDocument.print_() lays the page out at 96 dpi and adds 2 cm of its own margins: the text
 # width of an A4 page is what is left of its 210 mm.
 TEXT_WIDTH_PX = round((210 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96)
+NOTE_CHARS = 240  # a note longer than this is cut at a word, with an ellipsis
 PAGE_HEIGHT_PX = round((297 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96) - 40  # less the page number
 
 
@@ -107,8 +109,10 @@ def _row(activity, when: str) -> str:
     transfer = activity.role == "transfer"
     cls = " class='transfer'" if transfer else ""
     cost = format_usd(activity.cost_usd_cents) if activity.cost_usd_cents else ""
-    mark = " \U0001f512" if activity.locked else ""
-    notes = "" if transfer or not activity.notes else f"<br><span class='note'>{_e(_short(activity.notes))}</span>"
+    # Words, not the padlock emoji: the PDF's fonts have no glyph for it and printed a box.
+    mark = " <span class='lock'>(locked)</span>" if activity.locked else ""
+    note = shorten_at_word(traveller_text(activity.notes), NOTE_CHARS) if not transfer else ""
+    notes = f"<br><span class='note'>{_e(note)}</span>" if note else ""
     return (f"<tr{cls}><td valign='top' width='90'>{_e(when)}</td>"
             f"<td valign='top'>{_e(activity.name)}{mark}{notes}</td>"
             f"<td valign='top' align='right' width='80'>{_e(cost)}</td></tr>")
@@ -149,11 +153,6 @@ def _scaled_height(image: QImage | None) -> int:
     return round(TEXT_WIDTH_PX * image.height() / image.width())
 
 
-def _short(text: str, limit: int = 240) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
-
-
 def _e(text: str) -> str:
     return html.escape(str(text), quote=True)
 
@@ -165,5 +164,6 @@ h3 { font-size: 12pt; }
 p.sub { color: #37474f; margin: 0; }
 .note { color: #616161; font-size: 8pt; }
 th { background-color: #eceff1; }
+.lock { color: #37474f; font-style: italic; }
 tr.transfer td { color: #78909c; font-size: 8pt; }
 """

@@ -1,7 +1,7 @@
 """After a restart, the stored status of the open trip's last run (SPEC_DECISIONS §1, the polling
 fallback): a run a killed Tripwright left ``running`` was failed as interrupted at start-up, and the
-window says so — "Last run interrupted at planner, Tue 24 Nov 03:40" — in the progress panel and the
-status bar. The version shown is the last one that was saved."""
+window says so — "Last run interrupted while drafting the plan, Tue 24 Nov 03:40" — in the progress
+panel and the status bar. The version shown is the last one that was saved."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from datetime import datetime
 import structlog
 
 from engine.errors import TripwrightError
+from widgets.event_log_model import node_name
 from engine.store.records import RunStatus
 
 log = structlog.get_logger("tripwright.app")
@@ -23,8 +24,8 @@ def interrupted_line(run: RunStatus, last_event_at: datetime | None) -> str | No
     if not run.interrupted:
         return None
     when = (last_event_at or run.created_at).astimezone()
-    node = run.latest_node or "start"
-    return f"Last run interrupted at {node}, {when:%a %d %b %H:%M}"
+    step = node_name(run.latest_node).lower() if run.latest_node else "the start"
+    return f"Last run interrupted while {step}, {when:%a %d %b %H:%M}"
 
 
 async def show_last_run(window, workspace, trip_id: str) -> str | None:

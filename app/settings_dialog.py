@@ -18,8 +18,8 @@ from pathlib import Path
 from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
 from engine.catalog import default_catalog
 from engine.settings import (API_KEY_ENV, DEFAULT_LLM_ENDPOINT, Settings, check_api_key, delete_api_key,
@@ -104,12 +104,22 @@ class SettingsDialog(QDialog):
         self.basemap_edit = QLineEdit()
         self.basemap_edit.setPlaceholderText("a .pmtiles or .mbtiles file of your region (optional)")
         self.basemap_edit.setToolTip("A PMTiles (vector) or MBTiles (raster) basemap drawn with no network; the README says how to make one")
+        self.basemap_browse = QPushButton("Browse\u2026")
+        self.basemap_browse.setToolTip("Choose a .pmtiles or .mbtiles file")
+        self.basemap_browse.clicked.connect(self.browse_basemap)
+        self.basemap_dialog: QFileDialog | None = None
+        basemap_row = QWidget()
+        basemap_line = QHBoxLayout(basemap_row)
+        basemap_line.setContentsMargins(0, 0, 0, 0)
+        basemap_line.addWidget(self.basemap_edit, 1)
+        basemap_line.addWidget(self.basemap_browse)
         trips = QGroupBox("Trips and map")
         general = QFormLayout(trips)
         general.addRow(self._row_label("home_airport"), self._field("home_airport", self.airport_edit, overrides))
         general.addRow(self._row_label("distance_unit"), self._field("distance_unit", self.unit_combo, overrides))
         general.addRow(self._row_label("online_tiles"), self._field("online_tiles", self.tiles_check, overrides))
-        general.addRow(self._row_label("basemap_file"), self._field("basemap_file", self.basemap_edit, overrides))
+        general.addRow(self._row_label("basemap_file"),
+                       self._field("basemap_file", basemap_row, overrides, target=self.basemap_edit))
         self.form_error = self.errors.label("form")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
@@ -189,6 +199,20 @@ class SettingsDialog(QDialog):
             self.tested.emit(test_connection(endpoint, model, key))
         threading.Thread(target=work, name="llm-test-connection", daemon=True).start()
 
+    def browse_basemap(self) -> QFileDialog:
+        """A non-modal file dialog (never ``exec()``: no nested loop in the qasync loop)."""
+        if self.basemap_dialog is not None:
+            self.basemap_dialog.close()
+        start = str(Path(self.basemap_edit.text()).expanduser().parent) if self.basemap_edit.text().strip() \
+            else str(Path.home())
+        dialog = QFileDialog(self, "Offline map file", start, "Offline maps (*.pmtiles *.mbtiles);;All files (*)")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.fileSelected.connect(self.basemap_edit.setText)
+        dialog.open()
+        self.basemap_dialog = dialog
+        return dialog
+
     def _show_test(self, text: str) -> None:
         self.test_result.setText(text)
         self.test_button.setEnabled(True)
@@ -199,9 +223,9 @@ class SettingsDialog(QDialog):
         label.setMinimumWidth(max(label.fontMetrics().horizontalAdvance(name) for name in NAMES.values()) + 8)
         return label
 
-    def _field(self, key: str, widget: QWidget, overrides: dict) -> QWidget:
+    def _field(self, key: str, widget: QWidget, overrides: dict, target: QWidget | None = None) -> QWidget:
         """The input, its (hidden) error line, and a note when an environment variable wins."""
-        holder = self.errors.wrap(key, widget)
+        holder = self.errors.wrap(key, widget, target)
         if key in overrides:
             variable, value = overrides[key]
             holder.layout().addWidget(_note(f"{variable}={value} is set: it wins over this setting while set."))
@@ -232,12 +256,22 @@ class SettingsDialog(QDialog):
         missing = self.secrets.warning is not None
         self.key_note.setText(NO_KEYRING_NOTE if missing else KEYRING_NOTE)
         self.key_note.setStyleSheet(WARNING_STYLE if missing else NOTE_STYLE)
-        # A word-wrapped label whose text grows after the dialog was laid out keeps its old
-        # height (the warning lost its last line): ask the layout again.
         self.key_note.updateGeometry()
-        needed = self.layout().totalHeightForWidth(self.width()) if self.layout() is not None else 0
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow to what the content needs. Word-wrapped lines that appear or grow after the dialog
+        was laid out (error lines, the keyring warning) are not in its minimum size: without this
+        they were cut off and the fields above them squeezed to a sliver (issue 22 §2.5)."""
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.invalidate()
+        layout.activate()
+        needed = layout.totalHeightForWidth(self.width())
         if needed > self.height():
             self.resize(self.width(), needed)
+        self.setMinimumHeight(max(self.minimumHeight(), needed))
 
     @property
     def keyring_missing(self) -> bool:
@@ -287,6 +321,7 @@ class SettingsDialog(QDialog):
         self._weather_key = weather_key
         if problems:
             self.errors.show(problems)
+            self._fit()
             self._focus_first(problems)
             return None, None
         return settings, key

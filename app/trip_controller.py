@@ -134,6 +134,14 @@ class TripController(QObject, MapEditFlow):
             return (current.intent.origin, current.intent.terminus) == (intent.origin, intent.terminus)
         return current.intent.city == intent.city
 
+    def kept_edits(self, intent: Intent) -> list | None:
+        """The edits of the plan on screen (locks, removals, moves, replacements), when ``intent``
+        is the one it was planned from: every path that re-plans it keeps them."""
+        version = self.trip.current
+        if version is None or version.plan is None or version.intent != intent:
+            return None
+        return [Rebased(version.plan, keep_plan)]
+
     @asyncSlot()
     async def replan(self) -> TripVersion | None:
         version = self.trip.current
@@ -209,6 +217,12 @@ class TripController(QObject, MapEditFlow):
             self._refused(failure_text(result) + kept, level="error")
             return None
         intent = planned_intent(intent, result)  # a city's pack settles its airports and zone
+        if not new_trip and base is not None and base is self.trip.current and base.intent == intent \
+                and same_schedule(base.itinerary, result.itinerary):
+            await self.library.abandon(recording, result)  # recorded as a run; no version to keep
+            self.w.show_status(f"{description}: nothing changed, still {self.trip.label()}.", 10_000)
+            self.w.show_version(base)
+            return base
         version = await self.library.finish(recording, result, intent, TripVersion.of(result, intent, description),
                                             llm_meta=meta_of(result) if meta_of is not None else None)
         await warm_corridor(intent)
@@ -332,6 +346,15 @@ def planned_intent(intent: Intent, result) -> Intent:
 def missing_pack_text(exc: CityPackMissing) -> str:
     return (f"{exc.label}'s places are not on this computer yet, and Tripwright is offline: plan it once "
             "while online (its places are then kept for offline use).")
+
+
+def same_schedule(before, after) -> bool:
+    """Whether two itineraries plan the same: the same activities at the same times and places,
+    the same locks and costs (ids of runs and timestamps aside)."""
+    def shape(itinerary):
+        return ([(d.date, [(a.id, a.name, a.window, a.locked, a.geo, a.cost_usd_cents) for a in d.activities])
+                 for d in itinerary.days], itinerary.cost_breakdown.total_usd_cents, len(itinerary.violations))
+    return shape(before) == shape(after)
 
 
 def keep_plan(plan, facts):

@@ -66,12 +66,15 @@ def app_version() -> str:
         return "(not installed)"
 
 
-def restore_legend(map_view) -> None:
+def restore_legend(map_view) -> bool:
     """The legend opens on the first launch and starts collapsed after it, unless the user last
-    left it open: every toggle is remembered."""
+    left it open: every toggle is remembered. True on the first launch (the window then closes
+    the legend again if the map is small: ``app.window_memory.first_launch_legend``)."""
     collapsed = load_ui_state().get("legend_collapsed")
-    if not isinstance(collapsed, bool):
+    first = not isinstance(collapsed, bool)
+    if first:
         collapsed = False
         remember(legend_collapsed=True)  # the first launch shows it; later ones start collapsed
     map_view.set_legend_collapsed(collapsed)
     map_view.legend_toggled.connect(lambda value: remember(legend_collapsed=value))
+    return first

@@ -25,7 +25,7 @@ from .message_bar import MessageBar
 from .ui_state import restore_legend
 from .welcome import WelcomePanel
 
-FORM_WIDTH, ITINERARY_WIDTH = 420, 460  # the form's fields need 404 px
+FORM_WIDTH, ITINERARY_WIDTH = 420, 540  # the form's fields need 404 px; the itinerary's What column ~130 px beside When, Kind, Cost and Marks
 MAP_MIN_WIDTH = 700  # narrower, and the map's legend (284 px) covers part of the trip
 BOTTOM_HEIGHT = 165  # status line, progress bar and the last few events
 
@@ -34,7 +34,7 @@ class WindowLayout:
     def _build_central(self) -> None:
         self.map_view = MapView()
         self.map_view.set_distance_unit(self.settings.distance_unit)
-        restore_legend(self.map_view)
+        self._legend_first_launch = restore_legend(self.map_view)
         self.map_view.tiles_failed.connect(lambda: self.show_message(
             "Online map tiles could not be loaded; the offline map is shown.", "warning"))
         self.message_bar = MessageBar()
@@ -116,6 +116,7 @@ class WindowLayout:
             self.tabifyDockWidget(self.form_dock, self.notes_dock)
             self.tabifyDockWidget(self.form_dock, self.group_dock)
             self.form_dock.raise_()
+        self.bottom_dock.hide()  # until a run: the map keeps the window's height (show_progress_tab)
         self.trips_dock.setVisible(self.library.enabled)
         self.notes_dock.setVisible(self.library.enabled)  # notes live in the trip store
         self.group_dock.setVisible(self.library.enabled)  # so do ideas, chat and feedback

@@ -61,6 +61,8 @@ class ItineraryDiff:
     cost_parts: tuple[tuple[str, int], ...]  # (part, delta) for the parts that changed
     day_count_before: int
     day_count_after: int
+    locks_lost: tuple[str, ...] = ()  # locked before, unlocked or gone now (a re-plan must say so)
+    locks_added: tuple[str, ...] = ()
 
     @property
     def hotel_changed(self) -> bool:
@@ -69,7 +71,11 @@ class ItineraryDiff:
     @property
     def unchanged(self) -> bool:
         return not self.days and not self.hotel_changed and not self.cost_delta_cents \
-            and self.day_count_before == self.day_count_after
+            and self.day_count_before == self.day_count_after and not self.locks_lost and not self.locks_added
+
+    def lock_lines(self) -> list[str]:
+        return ([f"Lock lost: {name}" for name in self.locks_lost]
+                + [f"Locked: {name}" for name in self.locks_added])
 
     def lines(self) -> list[str]:
         """The diff as short sentences, hotel and cost first."""
@@ -80,6 +86,7 @@ class ItineraryDiff:
             out.append(f"Hotel: {self.hotel_before or 'none'} \u2192 {self.hotel_after or 'none'}")
         parts = ", ".join(f"{name} {signed_usd(delta)}" for name, delta in self.cost_parts)
         out.append(f"Cost: {signed_usd(self.cost_delta_cents)}" + (f" ({parts})" if parts else ""))
+        out.extend(self.lock_lines())
         for day in self.days:
             out.extend(f"Day {day.day + 1}: {text}" for text in day_lines(day))
         if self.unchanged:
@@ -133,6 +140,12 @@ def _match(before: list[Booked], after: list[Booked]):
     return removed, pending, moved
 
 
+def _locked(itinerary: ItineraryV1) -> dict[tuple[str, str], str]:
+    """What the traveller locked, by what it books (role and ref), with its name."""
+    return {(a.role or a.kind.value, a.ref or a.name): a.name
+            for d in itinerary.days for a in d.activities if a.locked}
+
+
 def _hotel(itinerary: ItineraryV1) -> str | None:
     return next((a.name for d in itinerary.days for a in d.activities if a.role == "checkin"), None)
 
@@ -154,7 +167,10 @@ def diff_itineraries(before: ItineraryV1, after: ItineraryV1) -> ItineraryDiff:
     cb, ca = before.cost_breakdown, after.cost_breakdown
     parts = tuple((name, getattr(ca, attr) - getattr(cb, attr)) for name, attr in COST_PARTS
                   if getattr(ca, attr) != getattr(cb, attr))
+    locked_before, locked_after = _locked(before), _locked(after)
     return ItineraryDiff(days=tuple(days[k] for k in sorted(days)), moved=tuple(moved),
+                         locks_lost=tuple(name for key, name in locked_before.items() if key not in locked_after),
+                         locks_added=tuple(name for key, name in locked_after.items() if key not in locked_before),
                          hotel_before=_hotel(before), hotel_after=_hotel(after),
                          cost_delta_cents=ca.total_usd_cents - cb.total_usd_cents, cost_parts=parts,
                          day_count_before=len(before.days), day_count_after=len(after.days))

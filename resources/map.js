@@ -254,7 +254,25 @@
     if (m.confidence === "low") {
       box.appendChild(el("div", "tw-tip-warn", "Low confidence: " + (m.low_reason || "location uncertain")));
     }
+    var hint = editHint(m);
+    if (hint) box.appendChild(el("div", "tw-tip-hint", hint));
     return box;
+  }
+
+  /* How the stop can be edited, in words: a city stop is not dragged (its day and time come from
+     the plan), it is moved to another day from its menu. */
+  function editHint(m) {
+    var actions = m.actions || [];
+    var words = [];
+    if (actions.indexOf("unlock") >= 0) words.push("unlock");
+    if (actions.indexOf("lock") >= 0) words.push("lock");
+    if (actions.indexOf("remove") >= 0) words.push("remove");
+    if (actions.indexOf("replace") >= 0) words.push("replace");
+    if (actions.some(function (a) { return /^move:/.test(a); })) words.push("move to another day");
+    var text = words.length ? "Right-click to " + words.join(", ").replace(/, ([^,]*)$/, " or $1") + "." : "";
+    if (m.draggable) return (text ? text + " " : "") + "Drag to move this night.";
+    if (actions.some(function (a) { return /^move:/.test(a); })) text += " City stops are not dragged.";
+    return text;
   }
 
   function makeMarker(m) {
@@ -393,7 +411,10 @@
     head.appendChild(el("span", "tw-legend-title", (doc && doc.title) || "Legend"));
     var toggle = el("button", "tw-legend-toggle", box.classList.contains("tw-collapsed") ? "Legend ▸" : "Hide ▾");
     toggle.type = "button";
-    toggle.addEventListener("click", function () {
+    toggle.addEventListener("click", function (e) {
+      // The legend is rebuilt below, which takes this button out of the page: Leaflet would then
+      // no longer see that the click began inside the legend and would treat it as a map click.
+      L.DomEvent.stop(e);
       box.classList.toggle("tw-collapsed");
       call("legend_toggled", box.classList.contains("tw-collapsed"));
       buildLegend(box);
@@ -515,6 +536,13 @@
     credits.forEach(function (c) { map.attributionControl.addAttribution(c); });
   }
 
+  /* The last line of the pre-render check (widgets/map_checks.py does the trust boundary): a
+     position Leaflet cannot place is never drawn. */
+  function drawable(lat, lon) {
+    return typeof lat === "number" && typeof lon === "number" && isFinite(lat) && isFinite(lon) &&
+      Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  }
+
   function setLayers(next) {
     var first = !doc || doc.mode === "empty";
     clearLayers();
@@ -539,6 +567,7 @@
     });
     layers.markers = L.layerGroup().addTo(map);
     (doc.markers || []).forEach(function (m) {
+      if (!drawable(m.lat, m.lon)) { console.error("marker " + m.id + ": no valid position, not drawn"); return; }
       var marker = makeMarker(m);
       markers.set(m.id, marker);
       markerData.set(m.id, m);
@@ -548,7 +577,7 @@
     setBanner(doc.banner);
     setCredits(doc.credits);
     buildLegend(legend.getContainer());
-    fitIfNeeded(doc.focus, first);
+    if (first || !doc.keep_view) fitIfNeeded(doc.focus, first);
   }
 
   // -- what tests (and screenshots) ask about ---------------------------------------------------

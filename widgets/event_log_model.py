@@ -36,8 +36,15 @@ _STATUS_ICONS = {
     EventStatus.done: QStyle.StandardPixmap.SP_DialogYesButton,
     EventStatus.cancelled: QStyle.StandardPixmap.SP_DialogCancelButton,
 }
-# Nodes named in the traveller's words (the others keep the engine's names, which the docs use).
+# Nodes whose status line reads "<name>… <note>" while they run (a count that moves on).
 NODE_NAMES = {"city_pack": "Fetching city data"}
+# Every step in the traveller's words (issue 22 §2.8); Diagnostics and the tooltip keep the
+# engine's node names, which the docs and logs use.
+STEP_NAMES = {**NODE_NAMES, "intent_extractor": "Reading the trip", "draft": "Drafting with the AI model",
+              "planner": "Drafting the plan", "selector": "Choosing among the options",
+              "tool_executor": "Looking up places, prices and weather", "verifier": "Checking the plan",
+              "repair": "Fixing what does not fit", "synthesizer": "Writing the itinerary",
+              "responder": "Finishing"}
 # Nodes whose length nobody knows ahead (a download of unknown size): the bar shows busy.
 OPEN_ENDED_NODES = frozenset({"city_pack"})
 _FIGURES = re.compile(r"\d[\d.,]*")
@@ -47,7 +54,7 @@ class EventLogModel(RowsTableModel):
     """One row per shown StreamEvent, in arrival order."""
 
     COL_TIME, COL_NODE, COL_STATUS, COL_DURATION, COL_CACHE, COL_MODEL, COL_NOTE = range(7)
-    HEADERS = ("Time", "Node", "Status", "Duration", "Cache", "Model", "Note")
+    HEADERS = ("Time", "Step", "Status", "Duration", "Reused", "AI model use", "Note")
     EventRole = Qt.ItemDataRole.UserRole + 1  # the StreamEvent itself
     StatusRole = Qt.ItemDataRole.UserRole + 2  # EventStatus value, e.g. "completed"
     StatusColourRole = Qt.ItemDataRole.UserRole + 3  # QColor of the status
@@ -119,7 +126,7 @@ class EventLogModel(RowsTableModel):
         if col == self.COL_DURATION:
             return fmt.duration_ms(event.duration_ms)
         if col == self.COL_CACHE:
-            return "" if event.cache_hit is None else ("hit" if event.cache_hit else "miss")
+            return "" if event.cache_hit is None else ("yes" if event.cache_hit else "no")
         if col == self.COL_MODEL:
             return fmt.model_usage(event.model_usage)
         return event.decision_note or ""
@@ -152,4 +159,5 @@ def _same_step(shown: StreamEvent, new: StreamEvent) -> bool:
 
 
 def node_name(node: str) -> str:
-    return NODE_NAMES.get(node, node)
+    """A step as the traveller reads it (an unknown node keeps its name, with spaces)."""
+    return STEP_NAMES.get(node, node.replace("_", " "))

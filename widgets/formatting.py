@@ -92,6 +92,25 @@ def when(activity, day: date, day_tz: str | None) -> str:
     return f"{start}{EN_DASH}{_moment(activity.end, activity.end_tz, day, day_tz)}"
 
 
+def when_cell(activity, day: date, day_tz: str | None) -> str:
+    """``when`` for a narrow column: a moment on another day says its weekday ("Mon 20:35–09:50"),
+    one in another zone its zone ("17:05–19:30 EDT"); the tooltip has the whole ``when``."""
+    if activity.start is None or activity.end is None:
+        return window(activity.window)
+    ends = [_cell_moment(m, tz, day, day_tz) for m, tz in ((activity.start, activity.start_tz),
+                                                              (activity.end, activity.end_tz))]
+    return EN_DASH.join(ends)
+
+
+def _cell_moment(moment: datetime, tz: str | None, day: date, day_tz: str | None) -> str:
+    local = moment.astimezone(ZoneInfo(tz)) if tz else moment
+    if local.date() != day:
+        return f"{WEEKDAYS[local.weekday()]} {clock(local)}"
+    if tz and day_tz and tz != day_tz:
+        return f"{clock(local)} {local.tzname()}"
+    return clock(local)
+
+
 def _moment(moment: datetime, tz: str | None, day: date, day_tz: str | None) -> str:
     local = moment.astimezone(ZoneInfo(tz)) if tz else moment
     text = clock(local)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QListWidgetItem, QPushButton, QSpinBox, QToolButton, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
+from .glyphs import with_emoji
 from .reactions_bar import EMOJIS
 
 CHAT_FILTERS = ["Chat exports (*.txt *.json)", "All files (*)"]
@@ -56,7 +57,7 @@ class IdeasSection(QWidget):
         self.react_buttons = {}
         for emoji, word in EMOJIS[:3] + EMOJIS[4:]:
             button = QToolButton()
-            button.setText(f"{emoji} {word}")
+            button.setText(with_emoji(emoji, word, button.font()))  # the word alone where the emoji is a box
             button.setAutoRaise(True)
             button.clicked.connect(lambda _=False, e=emoji: self._react(e))
             self.react_buttons[emoji] = button

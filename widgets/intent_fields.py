@@ -9,8 +9,8 @@ from datetime import date
 from pydantic import ValidationError
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import (QComboBox, QDateEdit, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QDateEdit, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
+                               QListWidget, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.models.common import field_path
 
@@ -90,6 +90,20 @@ class FieldErrors:
             if key in self.fields:
                 _highlight(self.fields[key], False)
 
+    def watch(self, on_edit) -> None:
+        """Call ``on_edit(key)`` whenever the input of field ``key`` is edited."""
+        for key, widget in self.fields.items():
+            signal = _edited_signal(widget)
+            if signal is not None:
+                signal.connect(lambda *_args, k=key: on_edit(k))
+
+    def hide(self, key: str) -> None:
+        """The error of one field fixed: its line and its tint go."""
+        self.labels[key].hide()
+        self.labels[key].setText("")
+        if key in self.fields:
+            _highlight(self.fields[key], False)
+
     def show(self, errors: list[tuple[str, str]]) -> None:
         for key, message in errors:
             label = self.labels[key]
@@ -99,6 +113,15 @@ class FieldErrors:
             label.show()
             if key in self.fields:
                 _highlight(self.fields[key], True)
+
+
+def _edited_signal(widget: QWidget):
+    for kind, name in ((QLineEdit, "textChanged"), (QPlainTextEdit, "textChanged"), (QComboBox, "currentTextChanged"),
+                       (QDateEdit, "dateChanged"), (QSpinBox, "valueChanged"), (QDoubleSpinBox, "valueChanged"),
+                       (QListWidget, "itemChanged")):
+        if isinstance(widget, kind):
+            return getattr(widget, name)
+    return None
 
 
 def _highlight(widget: QWidget, invalid: bool) -> None:

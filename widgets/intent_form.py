@@ -36,6 +36,7 @@ NO_ROUTE = "(none \u2014 direct)"
 class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
     plan_requested = Signal(object)  # IntentV1 | RoadTripIntent
     bookings_opened = Signal()  # "I already have" opened: the app may load the world's airports (off this thread)
+    errors_cleared = Signal()  # the last field with an error was fixed (the window drops its "Check the form")
     MODE_CITY, MODE_ROAD = 0, 1
 
     def __init__(self, catalog: Catalog, routes: Mapping[str, object], *, home_airport: str | None = None,
@@ -50,6 +51,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self._distance_unit = "mi"
         self._build()
         self.set_home_airport(home_airport)
+        self._errors.watch(self._field_edited)
 
     # -- building ---------------------------------------------------------------------
     _carried: IntentV1 | RoadTripIntent | None = None  # what set_intent keeps that has no field
@@ -95,6 +97,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
                                             "art and food \u2014 or: LA to Chicago via Route 66, 7 days from "
                                             "2027-05-03")
         self.prompt_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        self.prompt_edit.setTabChangesFocus(True)  # Tab moves on, as in every other field
         self.read_button = QPushButton("Read")
         self.read_button.setToolTip("Fill the form from this text (rule-based, nothing is sent anywhere)")
         self.read_button.clicked.connect(self.read_prompt)
@@ -162,6 +165,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.stops_edit = QPlainTextEdit()
         self.stops_edit.setPlaceholderText("One stop per line, e.g. Kingman, AZ")
         self.stops_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        self.stops_edit.setTabChangesFocus(True)
         form = QFormLayout()
         form.addRow("Origin", self._errors.wrap("origin", self.origin_edit))
         form.addRow("Terminus", self._errors.wrap("terminus", self.terminus_edit))
@@ -280,6 +284,16 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
 
     def clear_errors(self) -> None:
         self._errors.clear()
+
+    def _field_edited(self, key: str) -> None:
+        """A field with an error was edited: its error goes once the field is right."""
+        if key not in self._errors.shown():
+            return
+        _intent, errors = self._road_intent() if self.mode == "road_trip" else self._city_intent()
+        if key not in {k for k, _ in errors}:
+            self._errors.hide(key)
+            if not self._errors.shown():
+                self.errors_cleared.emit()
 
     # -- intents ----------------------------------------------------------------------
     def current_intent(self) -> IntentV1 | RoadTripIntent:

@@ -144,6 +144,8 @@ class DetailLists:
     """Four plain-text lists shown as tabs: advisories, repairs, decisions, sources."""
 
     def __init__(self) -> None:
+        self.distance_unit = "mi"
+        self._itinerary: ItineraryV1 | None = None
         self.advisories = _list("advisories")
         self.repairs = _list("repairs")
         self.decisions = _list("decisions")
@@ -155,11 +157,22 @@ class DetailLists:
                 (f"Decisions ({self.decisions.count()})", self.decisions),
                 (f"Sources ({self.sources.count()})", self.sources)]
 
+    def set_distance_unit(self, unit: str) -> None:
+        """The engine's prose says miles: shown in the user's unit (issue 22 §2.5)."""
+        if unit != self.distance_unit:
+            self.distance_unit = fmt.check_distance_unit(unit)
+            self.set_itinerary(self._itinerary)
+
     def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
+        self._itinerary = itinerary
+        unit = self.distance_unit
         violations = sorted(itinerary.violations if itinerary else [], key=lambda v: not v.blocking)
-        _fill(self.advisories, [(violation_text(v), BLOCKING_COLOUR if v.blocking else None) for v in violations])
-        _fill(self.repairs, [(repair_text(d), None) for d in (itinerary.repairs if itinerary else [])])
-        _fill(self.decisions, [(decision_text(d), None) for d in (itinerary.decisions if itinerary else [])])
+        _fill(self.advisories, [(fmt.distances_in_text(violation_text(v), unit), BLOCKING_COLOUR if v.blocking else None)
+                                for v in violations])
+        _fill(self.repairs, [(fmt.distances_in_text(repair_text(d), unit), None)
+                             for d in (itinerary.repairs if itinerary else [])])
+        _fill(self.decisions, [(fmt.distances_in_text(decision_text(d), unit), None)
+                               for d in (itinerary.decisions if itinerary else [])])
         _fill(self.sources, [(citation_text(c), None) for c in (itinerary.citations if itinerary else [])])
 
 

@@ -6,7 +6,7 @@ Column constants and roles are the contract the panel, the map sync and the test
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QApplication, QStyle
 
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
@@ -67,6 +67,7 @@ class ItineraryModel(QStandardItemModel):
     ConfidenceRole = Qt.ItemDataRole.UserRole + 6  # "high" | "low"
     LockedRole = Qt.ItemDataRole.UserRole + 7
     KindRole = Qt.ItemDataRole.UserRole + 8  # ChoiceKind value; "day" on day rows
+    MarksRole = Qt.ItemDataRole.UserRole + 9  # "locked · low conf." (the Marks column shows it as icons)
 
     def __init__(self, parent=None, *, distance_unit: str = "mi") -> None:
         super().__init__(0, len(self.HEADERS), parent)
@@ -140,9 +141,10 @@ class ItineraryModel(QStandardItemModel):
         for col in (self.COL_WHEN, self.COL_KIND):
             cells[col][Qt.ItemDataRole.FontRole] = _bold()
         cells[self.COL_COST][Qt.ItemDataRole.TextAlignmentRole] = RIGHT
+        marks = cells[self.COL_MARKS]
+        marks[self.MarksRole] = marks.pop(Qt.ItemDataRole.DisplayRole)
         if low:
-            cells[self.COL_MARKS][Qt.ItemDataRole.ForegroundRole] = QColor(LOW_CONFIDENCE_COLOUR)
-            cells[self.COL_MARKS][Qt.ItemDataRole.DecorationRole] = self._warning_icon()
+            marks[Qt.ItemDataRole.DecorationRole] = self._marks_icon(False, True)
         return cells
 
     def _day_text(self, row: int, day: DayItinerary, col: int, low: bool) -> str:
@@ -203,18 +205,21 @@ class ItineraryModel(QStandardItemModel):
         if activity.kind is ChoiceKind.transit:
             for col in range(self.COL_MARKS):
                 cells[col][Qt.ItemDataRole.ForegroundRole] = QColor("#607d8b")
-        if low:
-            cells[self.COL_MARKS][Qt.ItemDataRole.DecorationRole] = self._warning_icon()
-            cells[self.COL_MARKS][Qt.ItemDataRole.ForegroundRole] = QColor(LOW_CONFIDENCE_COLOUR)
+        # Icons, not words: the Marks column must leave the What column its width (issue 22 §2.2).
+        marks = cells[self.COL_MARKS]
+        marks[self.MarksRole] = marks.pop(Qt.ItemDataRole.DisplayRole)
+        if activity.locked or low:
+            marks[Qt.ItemDataRole.DecorationRole] = self._marks_icon(activity.locked, low)
         return cells
 
-    def _when(self, activity: Activity, day: DayItinerary) -> str:
+    def _when(self, activity: Activity, day: DayItinerary, *, cell: bool = False) -> str:
         intent = self._itinerary.intent
-        return fmt.when(activity, day.date, day.tz or (intent.date_window.tz if intent.mode == "city" else None))
+        zone = day.tz or (intent.date_window.tz if intent.mode == "city" else None)
+        return (fmt.when_cell if cell else fmt.when)(activity, day.date, zone)
 
     def _activity_text(self, activity: Activity, col: int, day: DayItinerary) -> str:
         if col == self.COL_WHEN:
-            return self._when(activity, day)
+            return self._when(activity, day, cell=True)
         if col == self.COL_KIND:
             return kind_tag(activity, self.road_trip)
         if col == self.COL_NAME:
@@ -252,6 +257,12 @@ class ItineraryModel(QStandardItemModel):
             self._icons["warning"] = QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
         return self._icons["warning"]
 
+    def _marks_icon(self, locked: bool, low: bool) -> QIcon:
+        key = ("marks", locked, low)
+        if key not in self._icons:
+            self._icons[key] = _marks_icon(locked, self._warning_icon() if low else None)
+        return self._icons[key]
+
     def _icon(self, kind: ChoiceKind) -> QIcon:
         if kind not in self._icons:
             self._icons[kind] = _dot_icon(KIND_COLOURS[kind])
@@ -279,6 +290,28 @@ def _dot_icon(colour: str, size: int = 12) -> QIcon:
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(QColor(colour))
     painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)
+
+
+def _marks_icon(locked: bool, warning: QIcon | None, size: int = 16) -> QIcon:
+    """A padlock (drawn: fonts without emoji print a box), the style's warning sign, or the
+    padlock with a small warning sign at its corner when both apply."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if locked:
+        ink = QColor("#37474f")
+        painter.setPen(QPen(ink, 1.8))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawArc(4, 1, size - 8, size - 6, 0, 180 * 16)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(ink)
+        painter.drawRoundedRect(2, size // 2 - 1, size - 4, size // 2, 2, 2)
+    if warning is not None:
+        badge = size // 2 + 2 if locked else size
+        painter.drawPixmap(size - badge, size - badge, warning.pixmap(badge, badge))
     painter.end()
     return QIcon(pixmap)
 

@@ -64,6 +64,8 @@ class ItineraryPanel(QWidget):
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.split_fraction: float | None = None  # the tree's share the user dragged to (kept across plans)
+        self.splitter.splitterMoved.connect(self._remember_split)
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(self.show_transfers)
@@ -86,10 +88,11 @@ class ItineraryPanel(QWidget):
         # Fixed widths from sample texts: sizing columns to their contents made Qt read every
         # cell on each new plan (thousands of data() calls, a visible stall after planning).
         adv = tree.fontMetrics().horizontalAdvance
-        widths = {ItineraryModel.COL_WHEN: max(adv("Wed 15 Jun"), adv("00:00–00:00")) + 2 * tree.indentation() + 12,
-                  ItineraryModel.COL_KIND: adv("Transit") + 34,  # status dot
+        # "Wed 00:00–00:00": a flight that left the day before says so (widgets.formatting.when_cell).
+        widths = {ItineraryModel.COL_WHEN: adv("Wed 00:00–00:00") + 2 * tree.indentation() + 12,
+                  ItineraryModel.COL_KIND: adv("Transit") + 26,  # status dot (12 px) and its spacing
                   ItineraryModel.COL_COST: adv("≈ $10,000.00") + 14,
-                  ItineraryModel.COL_MARKS: adv("locked · low conf.") + 34}
+                  ItineraryModel.COL_MARKS: adv("Marks") + 16}  # one icon
         for col in range(len(ItineraryModel.HEADERS)):
             if col == ItineraryModel.COL_NAME:
                 header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
@@ -125,6 +128,7 @@ class ItineraryPanel(QWidget):
         """Show distances in ``unit`` ("mi" | "km"): the title and the day rows re-render; the
         selection and the expanded days stay."""
         self.model.set_distance_unit(unit)
+        self.details.set_distance_unit(unit)
         self.costs.set_distance_unit(unit)
         self.title.setText(_title(self.model.itinerary(), unit))
 
@@ -195,7 +199,18 @@ class ItineraryPanel(QWidget):
             self.splitter.setSizes([max(total - side, 1), side])
         else:
             total = self.splitter.height() or self.height()
-            self.splitter.setSizes([int(total * 0.68), total - int(total * 0.68)])
+            share = self.split_fraction or 0.68
+            self.splitter.setSizes([int(total * share), total - int(total * share)])
+
+    def _remember_split(self, *_args) -> None:
+        sizes = self.splitter.sizes()
+        if self.splitter.orientation() == Qt.Orientation.Vertical and sum(sizes) > 0:
+            self.split_fraction = round(sizes[0] / sum(sizes), 3)
+
+    def set_split_fraction(self, fraction: float) -> None:
+        """The tree's share of a narrow panel's height, as the user last left it."""
+        self.split_fraction = min(max(float(fraction), 0.15), 0.9)
+        self._layout_splitter(force=True)
 
 
 def _title(itinerary: ItineraryV1 | None, unit: str = "mi") -> str:

@@ -14,7 +14,9 @@ to ``resources/map.js`` over the bridge as a JSON string. Shape (version 1)::
                    "seq": 1 | null  (visits and meals: their order within the day)}],
      "banner":   str | null,
      "focus":    [[south, west], [north, east]] | null,
-     "credits":  [str]  (whose data the places are: "© OpenStreetMap contributors (ODbL)")}
+     "credits":  [str]  (whose data the places are: "© OpenStreetMap contributors (ODbL)"),
+     "excluded": [{"id", "label", "reason"}]  (markers the pre-render check left off: map_checks),
+     "revision": int, "keep_view": bool  (added by map_view: the page keeps the zoom on a redraw)}
 
 Geometries are GeoJSON (lon, lat); markers carry plain ``lat``/``lon``. Marker ids are the
 activity ids (``d1-overnight``, ``d2-activity-louvre``) except the road trip's start, ``origin``,
@@ -27,12 +29,12 @@ road-trip overnight stops can be locked; flights and the road trip's terminus ha
 Only road-trip overnight stops are ``draggable``.
 
 Nothing is HTML-escaped here: the page inserts every string with ``textContent``. Labels are
-truncated to ``MAX_LABEL`` characters.
+truncated to ``MAX_LABEL`` characters. Before anything is drawn, :mod:`widgets.map_checks` checks
+every marker against the trust boundary again and leaves out (with a note) what fails.
 """
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -45,6 +47,7 @@ from engine.models import Activity, DayItinerary, ItineraryV1
 from engine.roadtrip.routes import METERS_PER_MILE, route_projection
 
 from . import formatting as fmt
+from .map_checks import exclusion_note, screen_line, screen_markers, valid_number_pair
 
 LAYERS_VERSION = 1
 MAX_LABEL = 120
@@ -134,15 +137,24 @@ def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, n_da
     }
 
 
+def _origin_confidence(itinerary: ItineraryV1) -> tuple[str, str]:
+    """The start's own confidence: the planner flags a low-confidence origin (INV-AMBIG-03)."""
+    for v in itinerary.violations:
+        if v.node_ref == "origin" and v.kind.value == "location_ambiguous":
+            return "low", _label(str(v.details.get("message") or "the start was resolved with low confidence"))
+    return "high", ""
+
+
 def _origin_marker(itinerary: ItineraryV1) -> dict | None:
     first = itinerary.days[0] if itinerary.days else None
     if first is None or not first.path:
         return None
     start = first.path[0]
     name = first.drive.from_name if first.drive else getattr(itinerary.intent, "origin", "Start")
+    confidence, reason = _origin_confidence(itinerary)
     return {"id": "origin", "lat": start.lat, "lon": start.lon, "kind": "origin",
-            "label": _label(f"Start: {name}"), "day": 0, "time": "", "confidence": "high",
-            "low_reason": "", "data_source": "computed", "locked": False, "draggable": False,
+            "label": _label(f"Start: {name}"), "day": 0, "time": "", "confidence": confidence,
+            "low_reason": reason, "data_source": "computed", "locked": False, "draggable": False,
             "selectable": False, "actions": [], "seq": None}
 
 
@@ -154,14 +166,16 @@ def _markers(itinerary: ItineraryV1, road: bool) -> list[dict]:
             markers.append(origin)
     n_days = len(itinerary.days)
     for di, day in enumerate(itinerary.days):
-        seq = 0
-        for activity in day.activities:
-            if activity.geo is not None:
-                marker = _activity_marker(activity, day, di, n_days, road)
-                if marker["kind"] in _NUMBERED:
-                    seq += 1
-                    marker["seq"] = seq
-                markers.append(marker)
+        markers += [_activity_marker(a, day, di, n_days, road) for a in day.activities if a.geo is not None]
+    return markers
+
+
+def _number(markers: list[dict]) -> list[dict]:
+    """Visits and meals numbered in visiting order within their day (of those drawn)."""
+    seq: dict[int, int] = {}
+    for marker in markers:
+        if marker["kind"] in _NUMBERED:
+            seq[marker["day"]] = marker["seq"] = seq.get(marker["day"], 0) + 1
     return markers
 
 
@@ -184,15 +198,15 @@ def _day_label(day: DayItinerary, index: int, unit: str) -> str:
     return _label(text)
 
 
-def _days(itinerary: ItineraryV1, unit: str) -> list[dict]:
+def _days(itinerary: ItineraryV1, unit: str, region: str | None, drawn: set[str]) -> list[dict]:
     out = []
     for di, day in enumerate(itinerary.days):
         if day.path:
-            path = _line((g.lon, g.lat) for g in day.path)
+            path = _line(screen_line(((g.lon, g.lat) for g in day.path), region))
         else:
             # Flights leave the city: a line to the airport would only stretch the day's drawing.
             path = _line((a.geo.lon, a.geo.lat) for a in day.activities
-                         if a.geo is not None and a.kind.value != "flight")
+                         if a.geo is not None and a.kind.value != "flight" and a.id in drawn)
         out.append({"index": di, "label": _day_label(day, di, unit), "colour": _day_colour(di), "path": path})
     return out
 
@@ -242,16 +256,20 @@ def _corridor(route_polyline: Sequence[tuple[float, float]] | None, route_name: 
 
 
 # -- banner and focus ---------------------------------------------------------------------------
-def _banner(itinerary: ItineraryV1, markers: list[dict]) -> str | None:
-    """Seed §12.2: shown when any tool fell back to fixtures or was omitted."""
+def _banner(itinerary: ItineraryV1, markers: list[dict], excluded: list[dict]) -> str | None:
+    """Seed §12.2: shown when any tool fell back to fixtures or was omitted; and seed 000 §6:
+    which places the pre-render check left off the map."""
     degraded = sorted(set(itinerary.degraded_tools))
     omitted = any(m["data_source"] == "omitted" for m in markers)
-    if not degraded and not omitted:
-        return None
-    text = BANNER_TEXT
+    parts = []
+    if degraded or omitted:
+        parts.append(BANNER_TEXT)
     if degraded:
-        text += " Fell back: " + ", ".join(degraded) + "."
-    return text
+        parts.append("Fell back: " + ", ".join(degraded) + ".")
+    note = exclusion_note(excluded)
+    if note:
+        parts.append(note)
+    return " ".join(parts) or None
 
 
 def _focus(markers: list[dict], days: list[dict], road: bool) -> list[list[float]] | None:
@@ -272,7 +290,7 @@ def _focus(markers: list[dict], days: list[dict], road: bool) -> list[list[float
 # -- the document -------------------------------------------------------------------------------
 def empty_layers(*, online: bool = False) -> dict:
     return {"version": LAYERS_VERSION, "mode": "empty", "title": "", "online": bool(online), "days": [],
-            "corridor": None, "markers": [], "banner": None, "focus": None, "credits": []}
+            "corridor": None, "markers": [], "banner": None, "focus": None, "credits": [], "excluded": []}
 
 
 def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float, float]] | None = None,
@@ -289,8 +307,9 @@ def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float
     road = itinerary.intent.mode == "road_trip"
     if corridor_miles is None and road:
         corridor_miles = itinerary.intent.corridor_max_deviation_miles
-    markers = _markers(itinerary, road)
-    days = _days(itinerary, distance_unit)
+    markers, excluded, region = screen_markers(_markers(itinerary, road), road)
+    markers = _number(markers)
+    days = _days(itinerary, distance_unit, region, {m["id"] for m in markers})
     if road:
         title = f"{itinerary.intent.origin} → {itinerary.intent.terminus}"
     else:
@@ -303,7 +322,8 @@ def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float
         "days": days,
         "corridor": _corridor(route_polyline, route_name, corridor_miles, distance_unit),
         "markers": markers,
-        "banner": _banner(itinerary, markers),
+        "banner": _banner(itinerary, markers, excluded),
+        "excluded": excluded,
         "focus": _focus(markers, days, road),
         "credits": [_label(credit) for credit in itinerary.attributions],
     }
@@ -311,5 +331,4 @@ def build_layers(itinerary: ItineraryV1, *, route_polyline: Sequence[tuple[float
 
 def is_finite_lat_lon(lat: object, lon: object) -> bool:
     """True for real numbers (not bools) within [-90, 90] x [-180, 180]."""
-    ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (lat, lon))
-    return ok and -90.0 <= lat <= 90.0 and -180.0 <= lon <= 180.0
+    return valid_number_pair(lat, lon)

@@ -203,13 +203,15 @@ class MapView(QWebEngineView):
         """The layer document last sent (or queued) to the page."""
         return self._document
 
-    def show_itinerary(self, itinerary: ItineraryV1 | None, *, route=None, online: bool | None = None) -> None:
+    def show_itinerary(self, itinerary: ItineraryV1 | None, *, route=None, online: bool | None = None,
+                       keep_view: bool = False) -> None:
         """Draw ``itinerary``; ``route`` is the named :class:`~engine.roadtrip.routes.Route` whose
-        corridor band to show (anything with ``.polyline`` and ``.name``)."""
+        corridor band to show (anything with ``.polyline`` and ``.name``); ``keep_view``: leave
+        the zoom and centre as the user left them (a redraw after a refused edit)."""
         if online is not None:
             self._online = bool(online)
         self._itinerary, self._route = itinerary, route
-        self._send_document()
+        self._send_document(keep_view=keep_view)
 
     def highlight(self, activity_id: str) -> None:
         """Pan to the marker of ``activity_id`` and emphasise it (unknown ids are ignored)."""
@@ -247,7 +249,7 @@ class MapView(QWebEngineView):
             self._send_document()
 
     # -- Python -> JS -------------------------------------------------------------------------
-    def _send_document(self) -> None:
+    def _send_document(self, *, keep_view: bool = False) -> None:
         if self._itinerary is None:
             document = empty_layers(online=self._online)
         else:
@@ -262,6 +264,7 @@ class MapView(QWebEngineView):
             document["basemap_tiles"] = self._basemap_tiles
         self.revision += 1
         document["revision"] = self.revision
+        document["keep_view"] = keep_view
         self._document = document
         self._document_json = json.dumps(document, ensure_ascii=False, allow_nan=False)
         self._markers = {m["id"]: m for m in document["markers"]}

@@ -176,7 +176,7 @@ class ProgressPanel(QWidget):
             self._apply_state(event)
         ended = any(e.status in (EventStatus.done, EventStatus.cancelled, EventStatus.error) for e in shown)
         outcome = self.status_label.text() if ended else \
-            f"stopped after {shown[-1].node}" if shown else "no events stored"
+            f"stopped after {node_name(shown[-1].node).lower()}" if shown else "no events stored"
         self.status_label.setText(f"Replay \u00b7 {outcome}")
         self.model.append(e for e in shown if e.status is not EventStatus.heartbeat)
         self._fit_columns(0)
@@ -229,7 +229,7 @@ class ProgressPanel(QWidget):
         if status is EventStatus.heartbeat:
             return
         if status is EventStatus.error:
-            self._error = event.decision_note or f"{event.node} failed"
+            self._error = event.decision_note or f"{node_name(event.node)} failed"
             self.status_label.setText(f"Error: {self._error}")
         elif status is EventStatus.cancelled:
             self._finish("cancelled", "Cancelled")
@@ -243,7 +243,7 @@ class ProgressPanel(QWidget):
         elif self._running and not self._cancelling and self._error is None:
             named = NODE_NAMES.get(event.node)  # "Fetching city data… 12 KB received"
             self.status_label.setText(f"{named}\u2026 {event.decision_note or ''}".rstrip() if named
-                                      else f"Planning\u2026 {event.node}")
+                                      else f"Planning\u2026 {node_name(event.node).lower()}")
 
     def _show_open_ended(self, busy: bool) -> None:
         """A busy bar (no percentage) while an open-ended node runs; the run's percentage otherwise."""

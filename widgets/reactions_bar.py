@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
+from .glyphs import drawable, with_emoji
+
 # The emoji are what is stored (as the CLI's ``react``); the word keeps a button readable where
 # the system has no emoji font.
 EMOJIS = (("\U0001F44D", "Like"), ("\u2764\ufe0f", "Love"), ("\U0001F389", "Yes!"), ("\U0001F914", "Hmm"),
@@ -15,8 +17,10 @@ EMOJIS = (("\U0001F44D", "Like"), ("\u2764\ufe0f", "Love"), ("\U0001F389", "Yes!
 class ReactionsBar(QWidget):
     reacted = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None, *, title: str = "React:") -> None:
+    def __init__(self, parent: QWidget | None = None, *, title: str = "React:", can_draw=drawable) -> None:
+        """``can_draw(text, font)``: whether the system draws the emoji (else only the word shows)."""
         super().__init__(parent)
+        self._can_draw = can_draw
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.setSpacing(4)
@@ -45,7 +49,8 @@ class ReactionsBar(QWidget):
     def set_counts(self, counts: dict[str, int]) -> None:
         for emoji, button in self.buttons.items():
             n = counts.get(emoji, 0)
-            button.setText(f"{emoji} {self._words[emoji]}" + (f" {n}" if n else ""))
+            label = with_emoji(emoji, self._words[emoji], button.font(), can_draw=self._can_draw)
+            button.setText(label + (f" {n}" if n else ""))
         rest = [f"{e} {n}" for e, n in counts.items() if e not in self.buttons]
         self.others.setText("  ".join(rest))
 

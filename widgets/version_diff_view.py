@@ -49,6 +49,7 @@ class VersionDiffView(QWidget):
             top.append(f"Hotel unchanged: {diff.hotel_after or 'none'}")
         parts = ", ".join(f"{name} {signed_usd(delta)}" for name, delta in diff.cost_parts)
         top.append(f"Cost {signed_usd(diff.cost_delta_cents)}" + (f" ({parts})" if parts else ""))
+        top += diff.lock_lines()  # a lock a re-plan lost is said, never silent (issue 22 §2.3)
         for text in top:
             self.tree.addTopLevelItem(QTreeWidgetItem([text]))
         for day in diff.days:

@@ -19,6 +19,7 @@ from engine.models import DayItinerary, Activity, ItineraryV1
 
 from ._bookings import confirmation_of
 from ._trip import activity_zones, as_utc, day_zone, local_span, plain_text, trip_dates, trip_title
+from .text import traveller_text
 from ._vtimezone import build_vtimezone
 
 PRODID = "-//Tripwright//EN"
@@ -74,7 +75,7 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     event.add("dtend", end)
     event.add("summary", plain_text(act.name))
     code = confirmation_of(itin, act)
-    description = "\n".join(t for t in (f"Confirmation {code}" if code else "", act.notes) if t)
+    description = "\n".join(t for t in (f"Confirmation {code}" if code else "", traveller_text(act.notes)) if t)
     if description:
         event.add("description", plain_text(description))
     if act.geo is not None:

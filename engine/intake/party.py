@@ -1,7 +1,8 @@
 """How many travel (SPEC_DECISIONS §2.9 ``travellers``), read from a trip prompt.
 
 "for 2 people", "four of us", "party of three", "family of 4", "2 adults and 3 kids", "couple", "with 2 kids"
-(the writer plus the children, unless adults are counted). The phrases are blanked from the scan,
+(the writer plus the children, unless adults are counted); "with kids" / "with our son" count two
+children / one when the number is unsaid. The phrases are blanked from the scan,
 so their numbers are never read as a trip length or a budget.
 """
 
@@ -24,6 +25,9 @@ _GROUP = re.compile(rf"\b(?:party|group|family)\s+of\s+{_N}(?:\s+(?:people|perso
 _PEOPLE = re.compile(rf"\b{_N}\s+(?:people|persons|travel+ers|guests|of\s+us)\b", _FLAGS)
 _ADULTS = re.compile(rf"\b{_N}\s+(?:adults|grown[\s-]?ups)\b", _FLAGS)
 _KIDS = re.compile(rf"\b{_N}\s+(?:kids|children|child|teens|teenagers|toddlers)\b", _FLAGS)
+# "with kids", "and the children", "with our son": children, how many unsaid (plural: two)
+_SOME_KIDS = re.compile(r"\b(?:with|and)\s+(?:(?:my|our|the)\s+)?(kids|children|teens|teenagers|toddlers|sons|daughters"
+                        r"|kid|child|teen|teenager|toddler|son|daughter|baby)\b(?![-'\w])", _FLAGS)
 _COUPLE = re.compile(r"\b(?:couple|two\s+of\s+us|my\s+(?:wife|husband|partner|girlfriend|boyfriend))\b", _FLAGS)
 
 
@@ -42,9 +46,11 @@ def take_party(scan: Scan) -> tuple[int | None, bool]:
     adults = sum(_count(m.group(1)) for m in scan.take(_ADULTS))
     kid_counts = scan.take(_KIDS)
     kids = sum(_count(m.group(1)) for m in kid_counts)
+    unsaid = scan.take(_SOME_KIDS)
+    kids += sum(2 if m.group(1).lower().endswith("s") or m.group(1).lower() == "children" else 1 for m in unsaid)
     families = scan.take(_GROUP)
     group = [_count(m.group(1)) for m in families + scan.take(_PEOPLE)]
-    with_kids = bool(kid_counts) or any(m.group(0).lower().startswith("family") for m in families)
+    with_kids = bool(kid_counts or unsaid) or any(m.group(0).lower().startswith("family") for m in families)
     return _size(adults, kids, group, bool(scan.take(_COUPLE))), with_kids
 
 

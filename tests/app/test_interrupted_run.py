@@ -1,5 +1,5 @@
 """After a restart the window shows the stored status of the open trip's interrupted last run
-(SPEC_DECISIONS §1's polling fallback): "Last run interrupted at <node>, <time>"."""
+(SPEC_DECISIONS §1's polling fallback): "Last run interrupted while <step>, <time>"."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _run(**changes) -> RunStatus:
 
 def test_the_line_names_the_node_and_the_last_progress_in_local_time() -> None:
     last = datetime(2027, 6, 1, 9, 41, tzinfo=timezone.utc)
-    assert interrupted_line(_run(), last) == f"Last run interrupted at planner, {last.astimezone():%a %d %b %H:%M}"
+    assert interrupted_line(_run(), last) == f"Last run interrupted while drafting the plan, {last.astimezone():%a %d %b %H:%M}"
     assert interrupted_line(_run(), None).endswith(f"{_run().created_at.astimezone():%H:%M}")
     assert interrupted_line(_run(status="completed", error_message=""), last) is None
     assert interrupted_line(_run(error_message="Unable to meet budget constraint"), last) is None
@@ -45,7 +45,7 @@ def test_a_reopened_trip_says_its_last_run_was_interrupted(qtbot, open_window, d
         ticket._lease.release()  # the lease goes with the process (tests/store/test_run_leases.py kills one)
     again = open_window()  # start-up fails the orphan, then reopens the trip that was shown
     qtbot.waitUntil(lambda: again.trip.current is not None, timeout=PLAN_TIMEOUT_MS)
-    expected = f"Last run interrupted at planner, {events[-1].ts.astimezone():%a %d %b %H:%M}"
+    expected = f"Last run interrupted while drafting the plan, {events[-1].ts.astimezone():%a %d %b %H:%M}"
     qtbot.waitUntil(lambda: again.progress.status_label.text() == expected, timeout=10_000)
     assert again.statusBar().currentMessage() == expected
     assert again.trip.trip_id == trip_id and again.trip.current.number == 1  # the saved version is shown

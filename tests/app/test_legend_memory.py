@@ -10,7 +10,7 @@ from tests.widgets.test_map_view import run_js, state
 
 
 def _launch(qtbot, make_window) -> tuple[object, dict]:
-    window = make_window(use_store=False)
+    window = make_window(use_store=False, size=(1600, 1000))  # room for the legend beside the trip
     # The warm-up the ready map starts must end within the test (the fixture joins its thread).
     qtbot.waitUntil(lambda: window.controller._service is not None  # noqa: SLF001
                     and not window.controller._service.running, timeout=120_000)  # noqa: SLF001

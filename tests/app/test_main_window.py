@@ -167,7 +167,7 @@ def test_input_error_is_one_line_and_keeps_the_trip(qtbot, make_window):
     assert plan(qtbot, window, bad) is None
     text = window.message_bar.text()
     assert window.message_bar.level == "error" and "\n" not in text and "Traceback" not in text
-    assert text.startswith("stops[0]: could not find 'Atlantis'")
+    assert text.startswith("Stops 1: could not find 'Atlantis'")  # in the form's words (issue 22 §2.8)
     assert window.trip.current is before and len(window.trip.versions) == 1
     assert window.progress.status_label.text().startswith("Error")
 

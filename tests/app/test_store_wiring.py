@@ -109,11 +109,11 @@ def test_the_same_request_twice_is_answered_from_the_store(qtbot, open_window, d
     again = plan(qtbot, window, paris())
     assert again is not None and again.number == first.number == 1
     assert "Same request" in window.statusBar().currentMessage()
-    replanned = wait_task(qtbot, window.controller.replan())  # Re-plan always runs anew
-    assert replanned.number == 2
+    replanned = wait_task(qtbot, window.controller.replan())  # Re-plan always runs anew...
+    assert replanned.number == 1 and "nothing changed" in window.statusBar().currentMessage()
     store, ctx = stored(db_url)
-    with store, store.org(ctx) as repo:
-        assert [v.number for v in repo.versions.list(window.trip.trip_id)] == [1, 2]
+    with store, store.org(ctx) as repo:  # ...but a plan that changed nothing is no new version (issue 22 §2.3)
+        assert [v.number for v in repo.versions.list(window.trip.trip_id)] == [1]
 
 
 def test_a_double_click_on_plan_runs_once(qtbot, open_window, db_url):

@@ -42,7 +42,7 @@ def test_days_iso_start_origin_code_budget_code_themes_kids() -> None:
     assert r == CityPromptResult(
         city="Paris", start=d("2027-06-15"), end=d("2027-06-19"), origin_airport="JFK",
         budget_amount=Decimal("4000"), budget_currency="USD", themes=["art", "food"],
-        kid_friendly=True, avoid_overnight=False)
+        kid_friendly=True, avoid_overnight=False, travellers=3)  # the writer and (at least) two children
 
 
 def test_month_day_range_with_year_and_dollar_thousands() -> None:

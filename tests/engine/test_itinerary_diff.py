@@ -75,3 +75,16 @@ def test_a_new_hotel_is_said_first(planned) -> None:
     assert diff.hotel_changed and diff.hotel_after == "Hôtel Test"
     assert diff.lines()[0].startswith("Hotel: ") and diff.lines()[0].endswith("\u2192 Hôtel Test")
     assert signed_usd(1250) == "+$12.50" and signed_usd(-5) == "\u2212$0.05"
+
+
+def test_a_lost_lock_is_said_not_silent(planned) -> None:
+    """Issue 22 §2.3: a re-plan that drops the traveller's lock says so in the Changes tab."""
+    from engine.edits import Lock
+
+    first, _, target = planned
+    session = PlanningSession(today=date(2026, 11, 23))
+    locked = asyncio.run(session.plan(paris_demo(), edits=[Lock(target.id)])).itinerary
+    diff = diff_itineraries(locked, first)
+    assert diff.locks_lost == (target.name,) and not diff.unchanged
+    assert f"Lock lost: {target.name}" in diff.lines()
+    assert f"Locked: {target.name}" in diff_itineraries(first, locked).lines()

@@ -37,10 +37,11 @@ def result(origin: str, terminus: str, days: int, start: str, *,
            trip_type: Literal["one_way", "round_trip"] = "one_way",
            route: str | None = None, stops: list[str] | None = None,
            themes: list[str] | None = None, kids: bool = False,
-           miles: float | None = None) -> RoadPromptResult:
+           miles: float | None = None, travellers: int | None = None) -> RoadPromptResult:
     return RoadPromptResult(origin=origin, terminus=terminus, days=days, start_date=d(start),
                             trip_type=trip_type, route=route, stops=stops or [],
-                            themes=themes or [], kid_friendly=kids, max_daily_miles=miles)
+                            themes=themes or [], kid_friendly=kids, max_daily_miles=miles,
+                            travellers=travellers)
 
 
 # --------------------------------------------------------------------------- the brief's examples
@@ -110,7 +111,7 @@ def test_kids_and_themes() -> None:
     r = parse("Kingman, AZ to Flagstaff, AZ, 2 days from 3 May 2027, with kids, museums, "
               "diners and scenic views")
     assert r == result("Kingman, AZ", "Flagstaff, AZ", 2, "2027-05-03", themes=["art", "views"],
-                       kids=True)
+                       kids=True, travellers=3)  # the writer and (at least) two children
 
 
 def test_a_parsed_result_makes_a_valid_intent() -> None:

@@ -302,3 +302,35 @@ def test_fly_into_shows_every_airport_row(form, city):
     last = form.airports_list.visualItemRect(form.airports_list.item(rows - 1))
     assert last.bottom() <= form.airports_list.viewport().height()  # no row cut off or scrolled away
     assert last.height() >= form.airports_list.fontMetrics().height()
+
+
+# -- issue 22 §2: the walk's rough edges ------------------------------------------------------
+@pytest.mark.parametrize("box", ["prompt_edit", "stops_edit"])
+def test_tab_in_a_text_box_moves_the_focus_instead_of_typing_a_tab(qtbot, form, box):
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    form.set_mode("road_trip" if box == "stops_edit" else "city")
+    edit = getattr(form, box)
+    form.activateWindow()
+    edit.setFocus()
+    qtbot.waitUntil(edit.hasFocus, timeout=2_000)
+    QTest.keyClicks(edit, "Paris")
+    QTest.keyClick(edit, Qt.Key.Key_Tab)
+    assert edit.toPlainText() == "Paris"
+    assert not edit.hasFocus() and QApplication.focusWidget() is not None
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert edit.hasFocus()
+
+
+@pytest.mark.parametrize("said, travellers", [
+    (", with kids", 3),
+    (", with my kids", 3),
+    (", with my wife and kids", 4),
+    (", with our child", 2),
+    (", with 2 kids", 3),
+])
+def test_with_kids_counts_the_children(form, said, travellers):
+    form.prompt_edit.setPlainText(PARIS + said)
+    assert form.read_prompt()
+    assert form.travellers_spin.value() == travellers

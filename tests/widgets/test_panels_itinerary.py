@@ -109,7 +109,7 @@ def test_activity_rows_show_time_kind_cost_and_icon(qapp, paris):
     assert flight.kind.value == "flight"
     index = model.activity_index(flight.id)
     row = lambda col: index.siblingAtColumn(col)  # noqa: E731
-    assert row(ItineraryModel.COL_WHEN).data() == fmt.when(flight, paris.days[0].date, "Europe/Paris")
+    assert row(ItineraryModel.COL_WHEN).data() == fmt.when_cell(flight, paris.days[0].date, "Europe/Paris")
     assert row(ItineraryModel.COL_KIND).data() == "Flight"
     assert row(ItineraryModel.COL_COST).data() == fmt.money(flight.cost_usd_cents)
     icon = row(ItineraryModel.COL_KIND).data(Qt.ItemDataRole.DecorationRole)
@@ -127,7 +127,8 @@ def test_flights_show_their_true_times_across_midnight(qapp, paris):
     out, back = paris.days[0].activities[0], paris.days[-1].activities[-1]
     when = lambda a: model.activity_index(a.id).siblingAtColumn(ItineraryModel.COL_WHEN).data()  # noqa: E731
     assert when(back) == "17:05\u201319:30 EDT" and back.window.end.strftime("%H:%M") == "23:59"
-    assert when(out) == "20:35 EDT (\u22121 d)\u201309:50"
+    assert when(out) == "Mon 20:35\u201309:50"  # left the day before: the cell says which day
+    assert "20:35 EDT (\u22121 d)\u201309:50" in model.activity_index(out.id).data(Qt.ItemDataRole.ToolTipRole)
     meal = next(a for a in paris.days[1].activities if a.kind.value == "meal")
     assert when(meal) == fmt.window(meal.window)  # on the city's clock: nothing to add
     assert "19:30 EDT" in model.activity_index(back.id).data(Qt.ItemDataRole.ToolTipRole)
@@ -156,7 +157,7 @@ def test_markup_in_names_is_data_not_html(qapp, paris):
     assert "&lt;img src=x onerror=alert(1)&gt;" in tooltip and "<img" not in tooltip
     assert "Low confidence: &lt;b&gt;geocoder&lt;/b&gt; matched 3 places" in tooltip
     marks = index.siblingAtColumn(ItineraryModel.COL_MARKS)
-    assert marks.data() == "locked \u00b7 low conf."
+    assert marks.data(ItineraryModel.MarksRole) == "locked \u00b7 low conf."  # shown as icons
     assert not marks.data(Qt.ItemDataRole.DecorationRole).isNull()  # a warning sign
     assert marks.data(ItineraryModel.ConfidenceRole) == "low" and marks.data(ItineraryModel.LockedRole)
 
@@ -324,3 +325,39 @@ def test_a_paid_booking_says_paid_where_its_price_would_be(qapp):
     cost = {key: model.activity_index(a.id, ItineraryModel.COL_COST).data() for key, a in rows.items()}
     assert cost[("lodging", "checkin")] == "paid" and cost[("lodging", "checkout")] == ""
     assert cost[("flight", "arrival")] == "$612.00"
+
+
+# -- issue 22 §2.2: at the dock's default width -------------------------------------------------
+def test_at_the_default_dock_width_what_and_when_stay_readable(qtbot, paris, tmp_path):
+    from app.window_layout import ITINERARY_WIDTH
+
+    day0 = paris.days[0]
+    flight = next(a for a in day0.activities if a.kind.value == "flight")
+    sight = next(a for a in paris.days[1].activities if a.kind.value == "attraction")
+    marked = paris.model_copy(update={"days": [
+        d.model_copy(update={"activities": [a.model_copy(update={"locked": True, "confidence": "low"})
+                                            if a.id == sight.id else a for a in d.activities]})
+        for d in paris.days]})
+    widget = ItineraryPanel()
+    qtbot.addWidget(widget)
+    widget.resize(ITINERARY_WIDTH - 12, 800)  # inside the dock's frame
+    widget.set_itinerary(marked)
+    widget.show()
+    qtbot.waitExposed(widget)
+    tree, model = widget.tree, widget.model
+    assert not tree.isColumnHidden(ItineraryModel.COL_MARKS)  # a locked, uncertain stop
+    metrics = tree.fontMetrics()
+    what = tree.columnWidth(ItineraryModel.COL_NAME)
+    assert what >= metrics.horizontalAdvance("Musée Carnavalet") + 8, what  # not "…"
+    # The flight left New York the evening before: the cell says which day, and it fits.
+    when = model.activity_index(flight.id).siblingAtColumn(ItineraryModel.COL_WHEN)
+    text = when.data()
+    assert flight.start.astimezone(__import__("zoneinfo").ZoneInfo(flight.start_tz)).date() != day0.date
+    assert text.startswith(f"{fmt.WEEKDAYS[(day0.date.weekday() - 1) % 7]} "), text
+    indent = 2 * tree.indentation()
+    assert metrics.horizontalAdvance(text) + indent <= tree.columnWidth(ItineraryModel.COL_WHEN), text
+    assert "EDT" in when.data(Qt.ItemDataRole.ToolTipRole)  # the zone is in the tooltip
+    marks = model.activity_index(sight.id).siblingAtColumn(ItineraryModel.COL_MARKS)
+    assert marks.data(ItineraryModel.MarksRole) == "locked \u00b7 low conf."
+    assert not marks.data(Qt.ItemDataRole.DecorationRole).isNull()
+    widget.grab().save(str(tmp_path / "itinerary-default-width.png"))

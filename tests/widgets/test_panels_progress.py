@@ -69,10 +69,10 @@ def test_event_log_model_columns_and_roles(qapp, qtlog, runs):
 
     planner_done = next(i for i, e in enumerate(events) if e.node == "planner" and e.status is EventStatus.completed)
     index = lambda col: model.index(planner_done, col)  # noqa: E731
-    assert index(EventLogModel.COL_NODE).data() == "planner"
+    assert index(EventLogModel.COL_NODE).data() == "Drafting the plan"  # the engine's name is in the tooltip
     assert index(EventLogModel.COL_STATUS).data() == "completed"
     assert index(EventLogModel.COL_DURATION).data() == f"{events[planner_done].duration_ms} ms"
-    assert index(EventLogModel.COL_CACHE).data() == "miss"
+    assert index(EventLogModel.COL_CACHE).data() == "no"
     assert index(EventLogModel.COL_NOTE).data().startswith("Explored")
     assert index(0).data(EventLogModel.EventRole) == events[planner_done]
     assert index(0).data(EventLogModel.StatusRole) == "completed"
@@ -121,7 +121,7 @@ def test_status_line_names_the_running_node(qtbot, runs):
         panel.append(event)
         if event.node == "planner" and event.status is EventStatus.started:
             break
-    assert panel.status_label.text() == "Planning\u2026 planner"
+    assert panel.status_label.text() == "Planning\u2026 drafting the plan"
     assert 0 < panel.progress_bar.value() < 100
     assert panel.running
 
