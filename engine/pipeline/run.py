@@ -354,7 +354,8 @@ class _Run:
         fx = self.s.toolbox.rate_now(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                                violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
-                               run_id=self.run_id, degraded=list(inputs.degraded), fx_provenance=fx.provenance,
+                               run_id=self.run_id, degraded=[*inputs.degraded, *sorted(inputs.facts.omitted_tools)],
+                               fx_provenance=fx.provenance,
                                notes=self.s.notes)
         return itinerary.model_copy(update={"planning_date": self.s.today})  # verify re-derives as-of this day
 

@@ -159,6 +159,7 @@ class ToolExecutor:
         breaker = self._breaker(tool)
         try:
             breaker.admit(tool, self._clock())
+            self._simulated_sync_timeout(tool, stats)
             result = _sync_call(tool, fn, request)
         except ToolError as exc:
             breaker.record(False, self._clock())
@@ -167,6 +168,19 @@ class ToolExecutor:
         breaker.record(True, self._clock())
         self._remember(key, result)
         return result
+
+    def _simulated_sync_timeout(self, tool: str, stats: ToolStats) -> None:
+        """``SIMULATE_TOOL_TIMEOUT`` for a synchronous adapter (FX, transit): a synchronous caller
+        cannot be cut off mid-call, so a delay past the hard timeout is the timeout the policy would
+        end in — both attempts spent, no real wait — and a shorter one is a slow call."""
+        delay = self._delays.get(tool)
+        if delay is None:
+            return
+        if delay < self.policy.hard_timeout_s:
+            stats.slow += delay > self.policy.soft_timeout_s
+            return
+        stats.retries += self.policy.retries
+        raise ToolTimeout(tool, f"timed out after {self.policy.hard_timeout_s:g}s (simulated)")
 
     def breaker_state(self, tool: str) -> str:
         breaker = self._breakers.get(tool)

@@ -50,6 +50,13 @@ class TransitRequest(Value):
     mode_prefs: list[TransitMode] = Field(default_factory=lambda: [TransitMode.walk, TransitMode.metro])
 
 
+class AirportTransferRequest(Value):
+    city: str
+    airport: str
+    hotel: Geo
+    day: date
+
+
 class FXRequest(Value):
     from_currency: str
     to_currency: str = "USD"

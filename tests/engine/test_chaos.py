@@ -63,3 +63,28 @@ def test_simulated_flight_timeout_fails_clearly_with_out_written(tmp_path, serve
     assert failure["status"] == "error" and failure["message"].startswith("Flight data unavailable")
     assert "timed out after 4s" in failure["message"]
     assert "Traceback" not in done.stderr and "Flight data unavailable" in done.stderr
+
+
+def test_attractions_dining_transit_and_fx_outages_take_their_rungs_not_the_trip(tmp_path, server) -> None:
+    """Seed §12.1: attractions/dining → the day's activities omitted (grey rows, the banner);
+    transit → transfer notes omitted; FX → 1.0 with a disclaimer. The trip is still planned (exit 0)."""
+    done, out = plan(tmp_path, server, TRIPWRIGHT_HOME=str(tmp_path / "home"),
+                     SIMULATE_TOOL_TIMEOUT="attractions:5s,dining:5s,transit:5s,fx:5s")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    it = ItineraryV1.model_validate_json(out.read_text())
+    assert {"attractions", "dining", "transit", "fx"} <= set(it.degraded_tools)
+    for day in it.days:
+        assert not [a for a in day.activities if a.role in ("activity", "meal")]  # nothing from a dead tool
+    omitted = [a for d in it.days for a in d.activities if a.role == "omitted"]
+    assert len(omitted) >= len(it.days) - 1  # a day filled by flights alone has no free time to mark
+    assert all(a.provenance.data_source == "omitted" and "omitted" in a.name for a in omitted)
+    transfers = [a for d in it.days for a in d.activities if a.role == "transfer"]
+    assert transfers and all(a.notes == "" and a.provenance.data_source == "omitted" for a in transfers)
+    assert "rate 1.0" in it.cost_breakdown.currency_disclaimer
+    assert not [c for c in it.citations if c.provenance.tool in ("fx", "transit", "attractions", "dining")]
+    assert "Limited data available" in banner_of(out)
+    # Transit went through the executor like every tool: Diagnostics lists it with its error.
+    report = json.loads((tmp_path / "home" / "diagnostics-last.json").read_text())
+    assert report["tools"]["transit"]["errors"] == {"timeout": 1}
+    assert report["tools"]["fx"]["errors"].get("timeout", 0) >= 1
