@@ -238,7 +238,7 @@ def omitted_rows(day, di: int, degraded: list[str], tz: str) -> list[Activity]:
     provenance = stamp(tools[0], {"omitted": tools, "date": day.date.isoformat()}, data_source="omitted")
     return [Activity(id=f"d{di}-omitted", role="omitted", window=window,
                      kind=ChoiceKind.attraction if "attractions" in tools else ChoiceKind.meal,
-                     name=f"{what.capitalize()} omitted", geo=None, confidence="low",
+                     name=f"{what.capitalize()} omitted", geo=None,
                      notes=f"{' and '.join(tools).capitalize()} data unavailable: this day's {what} are omitted; "
                            f"plan them on the spot or re-plan later.",
                      provenance=provenance, **_city_span(day.date, window, tz))]
