@@ -22,7 +22,7 @@ from .control import CancelToken, Checkpoints
 from engine.tools.executor import NETWORK_WAIT
 from engine.tools.weather import weather_credit
 
-from .events import INFEASIBLE, EventEmitter
+from .events import INFEASIBLE, EventEmitter, both
 from .road_notes import with_road_notes
 
 
@@ -32,7 +32,9 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     from .run import drafter_cost, heartbeat_to
 
     trace_id = trace_id or uuid.uuid4().hex
-    emitter = EventEmitter(trace_id, run_id, on_event, session.take_early_events())
+    emitter = EventEmitter(trace_id, run_id, both(on_event, getattr(session, "event_tap", None)),
+                           session.take_early_events(),
+                           heartbeat_s=getattr(session, "heartbeat_s", 1.0))
     waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
     corridor_data = CORRIDOR_DATA.set(None)  # the run's own OpenStreetMap cells, set once fetched
     try:
@@ -40,6 +42,7 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
         result.cost_usd = drafter_cost(drafter)
         return result
     finally:
+        emitter.close()
         CORRIDOR_DATA.reset(corridor_data)
         NETWORK_WAIT.reset(waiting)
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the city planner's modules load on its first run: a road tr
     from engine.repair import RepairResult
 
 from .control import CancelToken, Checkpoints, NodeMemo
-from .events import INFEASIBLE, EarlyEvent, EventCallback, EventEmitter
+from .events import INFEASIBLE, EarlyEvent, EventCallback, EventEmitter, both
 from .synthesizer import synthesize
 
 PlanEdit = Callable[[PlanV1, TripFacts], PlanV1]
@@ -77,6 +77,8 @@ class PlanningSession:
         self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
         self.user_id: str | None = None
         self.early_events: list[EarlyEvent] = []  # model nodes run before the next plan (extraction, brief)
+        self.heartbeat_s: float | None = 1.0  # a heartbeat event this often while a run goes (seed §8.2)
+        self.event_tap: EventCallback | None = None  # sees every event of every run (the CLI's --events)
 
     def city_packs(self):
         """The OSM city packs (``engine.places.fetch.PackFetcher``) over this session's network
@@ -126,6 +128,7 @@ class PlanningSession:
             try:
                 return await run.execute()
             finally:
+                run.emitter.close()
                 NETWORK_WAIT.reset(waiting)
 
     def geocoder(self):
@@ -143,11 +146,11 @@ def drafter_cost(drafter) -> float:
 
 
 def heartbeat_to(emitter: EventEmitter):
-    """A heartbeat event for the node that is waiting on the network (seed §8: "alive")."""
-    def beat(tool: str) -> None:
-        node = structlog.contextvars.get_contextvars().get("node", "tool_executor")
-        emitter.emit(node, EventStatus.heartbeat, note=f"waiting for {tool}")
-    return beat
+    """The executor's network-wait hook: the emitter's next heartbeats (one a second, seed §8.2)
+    say which tool the run waits for."""
+    def waiting(tool: str, started: bool) -> None:
+        emitter.waiting(tool, started)
+    return waiting
 
 
 class _Run:
@@ -159,7 +162,9 @@ class _Run:
         self.cancel = cancel
         self.trace_id = trace_id
         self.run_id = run_id
-        self.emitter = EventEmitter(self.trace_id, self.run_id, on_event, session.take_early_events())
+        self.emitter = EventEmitter(self.trace_id, self.run_id, both(on_event, session.event_tap),
+                                    session.take_early_events(),
+                                    heartbeat_s=session.heartbeat_s)
         self.checkpoints = Checkpoints()
         self.decisions: list[Decision] = []
         self.inputs: PlannerInputs | None = None

@@ -52,12 +52,11 @@ class ExecutorPolicy:
     breaker_failures: int = 5
     breaker_window_s: float = 60.0
     breaker_probe_s: float = 30.0
-    heartbeat_s: float = 1.0
 
 
-# While a call waits on the network, this (set by the pipeline for its run) is called every
-# ``heartbeat_s`` with the tool's name: the progress panel's "alive" signal.
-NETWORK_WAIT: ContextVar[Callable[[str], None] | None] = ContextVar("tripwright_network_wait", default=None)
+# Set by the pipeline for its run: called with (tool, True) when a call starts waiting on the
+# network and (tool, False) when it ends, so the run's heartbeats (one a second) say what it waits for.
+NETWORK_WAIT: ContextVar[Callable[[str, bool], None] | None] = ContextVar("tripwright_network_wait", default=None)
 
 
 @dataclass
@@ -326,20 +325,16 @@ class ToolExecutor:
             except OSError as exc:  # a socket error the adapter did not classify
                 raise ToolUnavailable(tool, str(exc) or type(exc).__name__) from exc
         hook = NETWORK_WAIT.get()
-        beat = asyncio.ensure_future(self._heartbeat(hook, tool)) if hook is not None else None
+        if hook is not None:
+            hook(tool, True)
         try:
             async with asyncio.timeout(hard_s):
                 return await run()
         except TimeoutError as exc:
             raise ToolTimeout(tool, f"timed out after {hard_s:g}s") from exc
         finally:
-            if beat is not None:
-                beat.cancel()
-
-    async def _heartbeat(self, hook: Callable[[str], None], tool: str) -> None:
-        while True:
-            await asyncio.sleep(self.policy.heartbeat_s)
-            hook(tool)
+            if hook is not None:
+                hook(tool, False)
 
 
 def cache_key(tool: str, request: Any, variant: str = "") -> str:
