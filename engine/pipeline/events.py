@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
+import structlog
+
 from engine.metrics import METRICS
 from engine.models import EventStatus, ModelUsage, StreamEvent
 
 EventCallback = Callable[[StreamEvent], None]
+log = structlog.get_logger("tripwright.pipeline")
 INFEASIBLE = "infeasible_plan"  # an error event's ``reason`` when no plan keeps every rule
 
 
@@ -109,6 +112,9 @@ class EventEmitter:
             METRICS.ttfe_ms.observe((time.perf_counter() - self._started) * 1000)
         if event.status is EventStatus.completed and event.duration_ms is not None:
             METRICS.node_done(event.node, event.duration_ms)
+            # Seed §13.1: one line per node, tied to its run whatever thread or context logs it.
+            log.info("node_completed", trace_id=self.trace_id, run_id=self.run_id, node=event.node,
+                     duration_ms=event.duration_ms, cache_hit=bool(event.cache_hit))
         if self._open and event.node == "responder" and event.status in (EventStatus.done, EventStatus.cancelled):
             self._open = False
             METRICS.active_runs.dec()

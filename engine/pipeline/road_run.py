@@ -49,7 +49,7 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
 
 async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter, cancel: CancelToken, run_id: str,
                          trace_id: str, drafter=None):
-    from .run import PlanResult
+    from .run import PlanResult, logged_verification
     checkpoints = Checkpoints()
     session.memo.reset_counts()
     key = digest(intent)
@@ -76,7 +76,8 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
         if any(d.drive_source != "estimated" for d in plan.days):  # later nodes are memoised on what was routed
             key = digest({"intent": key, "drives": [(d.anchor.name, d.drive_source, d.drive_miles) for d in plan.days]})
         checkpoints.save("planner", key, plan)
-        violations = await _node(session, emitter, cancel, "verifier", key, lambda: verify_road_plan(plan), 70,
+        violations = await _node(session, emitter, cancel, "verifier", key,
+                                 lambda: logged_verification(verify_road_plan(plan)), 70,
                                  lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
         checkpoints.save("verifier", key, violations)
         report = validation_report(plan, violations, intent)

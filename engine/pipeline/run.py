@@ -40,6 +40,7 @@ from .events import INFEASIBLE, EarlyEvent, EventCallback, EventEmitter, both
 from .synthesizer import synthesize
 
 PlanEdit = Callable[[PlanV1, TripFacts], PlanV1]
+log = structlog.get_logger("tripwright.pipeline")
 
 NODES = ("intent_extractor", "planner", "selector", "tool_executor", "verifier", "repair",
          "synthesizer", "responder")
@@ -143,6 +144,12 @@ def drafter_cost(drafter) -> float:
     """The model cost of a run so far: its drafter's client meter (extraction included when the
     same client extracted the intent)."""
     return drafter.client.meter.cost_usd if drafter is not None else 0.0
+
+
+def logged_verification(violations: list[Violation]) -> list[Violation]:
+    """Seed §13.1: one line per verification, with its counts."""
+    log.info("verification", violations_count=len(violations), blocking_count=len(blocking(violations)))
+    return violations
 
 
 def heartbeat_to(emitter: EventEmitter):
@@ -252,7 +259,7 @@ class _Run:
         await self._node("tool_executor", ["enrich", plan_key], lambda: self._enrich(chosen.plan, inputs), 55,
                          note=lambda n: f"{n} transfers timed; weather for {len(inputs.weather)} days")
         violations = await self._node("verifier", ["verify", plan_key, intent],
-                                      lambda: verify_plan(chosen.plan, intent, inputs.facts), 65,
+                                      lambda: logged_verification(verify_plan(chosen.plan, intent, inputs.facts)), 65,
                                       note=lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
         self.checkpoints.save("verifier", digest(violations), chosen.plan)
         fixed: RepairResult = await self._node(

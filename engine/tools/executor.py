@@ -126,15 +126,15 @@ class ToolExecutor:
         key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, result_type)
         if cached is not None:
-            return self._hit(tool, stats, cached, key)
+            return self._hit(tool, stats, cached, key, log_call=True)
         pending = self._inflight.get(key)
         if pending is not None:  # an identical call is under way: share its answer
             result = await asyncio.shield(pending)
-            return self._hit(tool, stats, result)
+            return self._hit(tool, stats, result, log_call=True)
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            result = await self._fresh(tool, fn, request, stats)
+            result = await self._fresh(tool, fn, request, stats, log_call=True)
         except BaseException as exc:
             _settle(future, exc=exc)
             raise
@@ -165,6 +165,8 @@ class ToolExecutor:
             self._count_error(tool, stats, exc)
             raise
         breaker.record(True, self._clock())
+        if self.observer is not None:
+            self.observer.tool_call(tool, 0.0, False)
         self._remember(key, result)
         return result
 
@@ -221,10 +223,13 @@ class ToolExecutor:
         self._cache[key] = (self._clock(), result)
         self._marked.pop(key, None)
 
-    def _hit(self, tool: str, stats: ToolStats, result: Any, key: str | None = None) -> tuple[Any, bool]:
+    def _hit(self, tool: str, stats: ToolStats, result: Any, key: str | None = None, *,
+             log_call: bool = False) -> tuple[Any, bool]:
         stats.cache_hits += 1
         if self.observer is not None:
             self.observer.tool_call(tool, 0.0, True)
+        if log_call:
+            log_tool_call(tool, 0.0, retries=0, cache_hit=True)
         if key is None:
             return mark_cached(result), True
         marked = self._marked.get(key)
@@ -234,16 +239,19 @@ class ToolExecutor:
 
     # -- a fresh call -----------------------------------------------------------------------------
     async def call_uncached(self, tool: str, fn: Callable[[Any], Awaitable[Any]], request: Any, *,
-                            soft_timeout_s: float | None = None, hard_timeout_s: float | None = None) -> Any:
+                            soft_timeout_s: float | None = None, hard_timeout_s: float | None = None,
+                            log_call: bool = True) -> Any:
         """The policy without the cache or the sharing of identical calls, for answers that must
         not be replayed (a model's): breaker, retry with jitter, Retry-After, metrics and stats as
-        every call; the timeouts may be the caller's own (a model answers in seconds, not ms)."""
+        every call; the timeouts may be the caller's own (a model answers in seconds, not ms).
+        ``log_call=False``: the caller writes the call's log line itself (the model client: with
+        its tokens and cost)."""
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
-        return await self._fresh(tool, fn, request, stats, (soft_timeout_s, hard_timeout_s))
+        return await self._fresh(tool, fn, request, stats, (soft_timeout_s, hard_timeout_s), log_call=log_call)
 
     async def _fresh(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats,
-                     timeouts: tuple[float | None, float | None] = (None, None)) -> Any:
+                     timeouts: tuple[float | None, float | None] = (None, None), *, log_call: bool = False) -> Any:
         soft_s = timeouts[0] or self.policy.soft_timeout_s
         breaker = self._breaker(tool)
         try:
@@ -252,6 +260,7 @@ class ToolExecutor:
             self._count_error(tool, stats, exc)
             raise
         started = time.perf_counter()
+        retries_before = stats.retries
         try:
             result = await self._attempts(tool, fn, request, stats, timeouts[1])
         except ToolError as exc:
@@ -269,6 +278,8 @@ class ToolExecutor:
         breaker.record(True, self._clock())
         if self.observer is not None:
             self.observer.tool_call(tool, elapsed_ms, False)
+        if log_call:
+            log_tool_call(tool, elapsed_ms, retries=stats.retries - retries_before, cache_hit=False)
         return result
 
     def _log(self, tool: str):
@@ -335,6 +346,13 @@ class ToolExecutor:
         finally:
             if hook is not None:
                 hook(tool, False)
+
+
+def log_tool_call(tool: str, latency_ms: float, *, retries: int, cache_hit: bool, **more: Any) -> None:
+    """Seed §13.1: one INFO line per tool call (the run's trace_id, run_id and node come from the
+    log context). Synchronous in-process lookups (``call_sync``: FX rates, transit legs, hundreds a
+    run) are counted in the metrics and Diagnostics, not logged one by one."""
+    log.info("tool_call", tool=tool, latency_ms=round(latency_ms, 1), retries=retries, cache_hit=cache_hit, **more)
 
 
 def cache_key(tool: str, request: Any, variant: str = "") -> str:
