@@ -49,6 +49,7 @@ class EventEmitter:
         self.callback = callback
         self.events: list[StreamEvent] = []
         self.node = "intent_extractor"  # the node the latest event was about (heartbeats name it)
+        self.replan = False  # an edit or the same intent again (its duration is the re-plan latency)
         self._waits: dict[str, int] = {}  # tools with calls waiting on the network, and how many
         self._started = time.perf_counter()
         self._open = True
@@ -109,7 +110,7 @@ class EventEmitter:
     def _measure(self, event: StreamEvent) -> None:
         METRICS.event(event.node)
         if event.seq == 0:
-            METRICS.ttfe_ms.observe((time.perf_counter() - self._started) * 1000)
+            METRICS.first_event((time.perf_counter() - self._started) * 1000)
         if event.status is EventStatus.completed and event.duration_ms is not None:
             METRICS.node_done(event.node, event.duration_ms)
             # Seed §13.1: one line per node, tied to its run whatever thread or context logs it.
@@ -118,7 +119,7 @@ class EventEmitter:
         if self._open and event.node == "responder" and event.status in (EventStatus.done, EventStatus.cancelled):
             self._open = False
             METRICS.active_runs.dec()
-            METRICS.e2e_latency_ms.observe((time.perf_counter() - self._started) * 1000)
+            METRICS.run_done((time.perf_counter() - self._started) * 1000, self.replan)
 
 
 def both(first: EventCallback | None, second: EventCallback | None) -> EventCallback | None:
@@ -156,6 +157,7 @@ class ThrottledStream:
             victim = next((e for e in self._queue if not e.critical), self._queue[0])
             self._queue.remove(victim)
             self.dropped += 1
+            METRICS.sse_drops_total.inc()
 
     def pop_ready(self) -> list[StreamEvent]:
         """Events that may be delivered now under the rate limit."""

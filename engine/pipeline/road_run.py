@@ -35,6 +35,8 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     emitter = EventEmitter(trace_id, run_id, both(on_event, getattr(session, "event_tap", None)),
                            session.take_early_events(),
                            heartbeat_s=getattr(session, "heartbeat_s", 1.0))
+    emitter.replan = getattr(session, "last_intent", None) == intent
+    session.last_intent = intent
     waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
     corridor_data = CORRIDOR_DATA.set(None)  # the run's own OpenStreetMap cells, set once fetched
     try:

@@ -75,6 +75,7 @@ class PlanningSession:
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None
+        self.last_intent: IntentV1 | RoadTripIntent | None = None  # a run of the same intent is a re-plan
         self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
         self.user_id: str | None = None
         self.early_events: list[EarlyEvent] = []  # model nodes run before the next plan (extraction, brief)
@@ -149,6 +150,7 @@ def drafter_cost(drafter) -> float:
 def logged_verification(violations: list[Violation]) -> list[Violation]:
     """Seed §13.1: one line per verification, with its counts."""
     log.info("verification", violations_count=len(violations), blocking_count=len(blocking(violations)))
+    METRICS.verified(violations)
     return violations
 
 
@@ -172,6 +174,8 @@ class _Run:
         self.emitter = EventEmitter(self.trace_id, self.run_id, both(on_event, session.event_tap),
                                     session.take_early_events(),
                                     heartbeat_s=session.heartbeat_s)
+        self.emitter.replan = bool(edits) or session.last_intent == intent
+        session.last_intent = intent
         self.checkpoints = Checkpoints()
         self.decisions: list[Decision] = []
         self.inputs: PlannerInputs | None = None
@@ -267,7 +271,7 @@ class _Run:
             lambda: repair(chosen.plan, RepairContext(inputs, intent, inputs.facts), violations), 80,
             note=lambda r: f"{len(r.diffs)} cycle(s), {sum(len(d.moves) for d in r.diffs)} move(s); "
                            f"{len(blocking(r.violations))} blocking left")
-        METRICS.repair_cycles(len(fixed.diffs), fixed.ok)
+        METRICS.repaired(fixed.diffs, fixed.ok)
         if not fixed.ok:
             raise self._infeasible(fixed)
         fixed_key = plan_key if fixed.plan is chosen.plan else digest(fixed.plan)
@@ -344,6 +348,7 @@ class _Run:
         return [builder.build(b) for b in enumerate_branches(inputs)]
 
     def _decide_selection(self, chosen, scored) -> None:
+        METRICS.selected(chosen.plan.branch or "only", discarded=len(scored) - 1, fanout=len(scored))
         self.decisions = self._city_decisions() + [Decision(node="selector", selected=chosen.plan.branch,
                                    alternatives_considered=len(scored) - 1,
                                    rationale=f"score {chosen.score:.2f}, total {format_usd(chosen.cost_cents)}, "
