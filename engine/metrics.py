@@ -85,6 +85,7 @@ class Metrics:
         self._latency_quantiles(r)
         self._hits: dict[str, deque[tuple[float, bool]]] = {}
         self._tool_counts: dict[str, tuple[int, int]] = {}  # calls, errors (tool_error_rate)
+        self._tool_children: dict[str, tuple] = {}
         self._hit_counts: dict[str, int] = {}  # hits inside each window, kept as it slides
 
     def _verifier_metrics(self, r: CollectorRegistry) -> None:
@@ -127,9 +128,18 @@ class Metrics:
         high.set(p95)
 
     # -- tools (the executor's observer) -----------------------------------------------------
+    def _tool(self, tool: str) -> tuple:
+        """The tool's labelled children, looked up once (``labels()`` is the slow part of a call)."""
+        found = self._tool_children.get(tool)
+        if found is None:
+            found = self._tool_children[tool] = (self.tool_latency_ms.labels(tool), self.tool_calls_total.labels(tool),
+                                                 self.tool_error_rate.labels(tool), self.cache_hit_rate.labels(tool))
+        return found
+
     def tool_call(self, tool: str, latency_ms: float, cache_hit: bool) -> None:
-        self.tool_latency_ms.labels(tool).observe(latency_ms)
-        self.tool_calls_total.labels(tool).inc()
+        latency, calls, _, hit_rate = self._tool(tool)
+        latency.observe(latency_ms)
+        calls.inc()
         self._error_rate(tool)
         window = self._hits.setdefault(tool, deque())
         now = self._clock()
@@ -138,7 +148,7 @@ class Metrics:
         while window and (now - window[0][0] > HIT_WINDOW_S or len(window) > MAX_WINDOW_SAMPLES):
             hits -= window.popleft()[1]
         self._hit_counts[tool] = hits
-        self.cache_hit_rate.labels(tool).set(hits / len(window))
+        hit_rate.set(hits / len(window))
 
     def tool_error(self, tool: str, reason: str) -> None:
         self.tool_errors_total.labels(tool, reason).inc()
@@ -149,7 +159,7 @@ class Metrics:
         calls, errors = self._tool_counts.get(tool, (0, 0))
         calls, errors = calls + 1, errors + error
         self._tool_counts[tool] = (calls, errors)
-        self.tool_error_rate.labels(tool).set(errors / calls)
+        self._tool(tool)[2].set(errors / calls)
 
     # -- runs -------------------------------------------------------------------------------
     def node_done(self, node: str, duration_ms: float) -> None:

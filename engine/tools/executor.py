@@ -357,8 +357,12 @@ def log_tool_call(tool: str, latency_ms: float, *, retries: int, cache_hit: bool
 
 def cache_key(tool: str, request: Any, variant: str = "") -> str:
     """sha256 of the tool name, the canonical request (sorted keys, no whitespace) and the
-    adapter's variant. Neither holds a secret: adapters keep their keys to themselves."""
-    return hashlib.sha256(f"{tool}|{variant}|{canonical_json(request)}".encode()).hexdigest()
+    adapter's variant. Neither holds a secret: adapters keep their keys to themselves. A request
+    asked hundreds of times a run and never kept in the durable cache (a transit leg) may give its
+    own stable text (``cache_text``: pydantic's JSON, fields in declaration order, ~5x faster)."""
+    own = getattr(request, "cache_text", None)
+    text = own() if own is not None else canonical_json(request)
+    return hashlib.sha256(f"{tool}|{variant}|{text}".encode()).hexdigest()
 
 
 def adapter_variant(fn: Callable[[Any], Any]) -> str:
