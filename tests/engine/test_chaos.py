@@ -84,6 +84,8 @@ def test_attractions_dining_transit_and_fx_outages_take_their_rungs_not_the_trip
     assert "rate 1.0" in it.cost_breakdown.currency_disclaimer
     assert not [c for c in it.citations if c.provenance.tool in ("fx", "transit", "attractions", "dining")]
     assert "Limited data available" in banner_of(out)
+    from engine.export.ical_export import itinerary_to_ics
+    assert b"omitted" not in itinerary_to_ics(it)  # a calendar gets no event for what an outage left out
     # Transit went through the executor like every tool: Diagnostics lists it with its error.
     report = json.loads((tmp_path / "home" / "diagnostics-last.json").read_text())
     assert report["tools"]["transit"]["errors"] == {"timeout": 1}
