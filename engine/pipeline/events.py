@@ -118,6 +118,7 @@ class EventEmitter:
                      duration_ms=event.duration_ms, cache_hit=bool(event.cache_hit))
         if self._open and event.node == "responder" and event.status in (EventStatus.done, EventStatus.cancelled):
             self._open = False
+            self._stop.set()  # the run is over: the heartbeat thread ends at its next wake-up
             METRICS.active_runs.dec()
             METRICS.run_done((time.perf_counter() - self._started) * 1000, self.replan)
 
