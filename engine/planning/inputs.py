@@ -111,7 +111,7 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
                          attractions=attractions, restaurants=restaurants, weather=weather.days, facts=facts,
                          cache_hits=counts["hits"], calls=counts["calls"],
                          degraded=(["weather"] if weather.degraded else []) + sorted(omitted)
-                         + (["fx"] if toolbox.fx_omitted else []),
+                         + (["fx"] if city.currency in toolbox.fx_omitted else []),
                          must_see=[m.id for m in [*must, *must_eat]])
 
 

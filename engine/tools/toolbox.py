@@ -51,7 +51,7 @@ class Toolbox:
     network: NetworkState
     rates_to_usd: dict[str, float]
     fx_as_of: date
-    fx_omitted: bool = False  # the FX tool failed when the toolbox was built: prices at 1.0 (seed §12.1)
+    fx_omitted: frozenset[str] = frozenset()  # currencies whose rate failed at build: 1.0 (seed §12.1)
 
     def rate_now(self, request: FXRequest) -> FXRate:
         """An FX rate through the executor, from synchronous code (display conversions); the
@@ -69,7 +69,7 @@ def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | N
     # Fixture FX is synchronous and instant: the executor calls it inline (no event loop needed).
     answers = {cur: fx_or_one(executor, fx, FXRequest(from_currency=cur, as_of=today)) for cur in currencies}
     rates = {cur: answer.rate for cur, answer in answers.items()}
-    omitted = any(a.provenance.data_source == "omitted" for a in answers.values())
+    omitted = frozenset(cur for cur, a in answers.items() if a.provenance.data_source == "omitted")
     weather = WeatherLadder(FixtureWeather(catalog, overrides.weather), OpenMeteoWeather(network), executor, today,
                             keyed=OpenWeatherMapWeather(network))
     return Toolbox(
