@@ -136,9 +136,12 @@ class Metrics:
                                                  self.tool_error_rate.labels(tool), self.cache_hit_rate.labels(tool))
         return found
 
-    def tool_call(self, tool: str, latency_ms: float, cache_hit: bool) -> None:
+    def tool_call(self, tool: str, latency_ms: float | None, cache_hit: bool) -> None:
+        """One call; ``latency_ms=None``: an in-process lookup with no latency worth a sample
+        (``ToolExecutor.call_sync``: FX rates, transit legs — hundreds a run)."""
         latency, calls, _, hit_rate = self._tool(tool)
-        latency.observe(latency_ms)
+        if latency_ms is not None:
+            latency.observe(latency_ms)
         calls.inc()
         self._error_rate(tool)
         window = self._hits.setdefault(tool, deque())
@@ -159,7 +162,8 @@ class Metrics:
         calls, errors = self._tool_counts.get(tool, (0, 0))
         calls, errors = calls + 1, errors + error
         self._tool_counts[tool] = (calls, errors)
-        self._tool(tool)[2].set(errors / calls)
+        if errors or calls == 1:  # 0.0 stays 0.0 until a call fails: no gauge write per call
+            self._tool(tool)[2].set(errors / calls)
 
     # -- runs -------------------------------------------------------------------------------
     def node_done(self, node: str, duration_ms: float) -> None:

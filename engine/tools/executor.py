@@ -112,6 +112,7 @@ class ToolExecutor:
         self._breakers: dict[str, Breaker] = {}
         self._inflight: dict[str, asyncio.Future] = {}
         self._delays = simulated_delays()
+        self._sync_checked: set = set()  # adapters call_sync has seen are synchronous (checked once)
         # Tools whose callers say what failed in their own words (the model's one warning line on
         # the CLI): their errors and slow calls are logged at INFO, not as warnings.
         self.quiet_tools: set[str] = set()
@@ -147,14 +148,17 @@ class ToolExecutor:
     def call_sync(self, tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
         """A synchronous (fixture) adapter called from synchronous code, e.g. a display conversion:
         the same cache, breaker and stats, no timeout (it cannot block)."""
-        if inspect.iscoroutinefunction(fn):
-            raise TypeError(f"{tool}: call_sync needs a synchronous adapter")
+        code = getattr(fn, "__func__", fn)
+        if code not in self._sync_checked:
+            if inspect.iscoroutinefunction(fn):
+                raise TypeError(f"{tool}: call_sync needs a synchronous adapter")
+            self._sync_checked.add(code)
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
         key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, None)
         if cached is not None:
-            return self._hit(tool, stats, cached, key)[0]
+            return self._hit(tool, stats, cached, key, latency_ms=None)[0]
         breaker = self._breaker(tool)
         try:
             breaker.admit(tool, self._clock())
@@ -166,7 +170,7 @@ class ToolExecutor:
             raise
         breaker.record(True, self._clock())
         if self.observer is not None:
-            self.observer.tool_call(tool, 0.0, False)
+            self.observer.tool_call(tool, None, False)
         self._remember(key, result)
         return result
 
@@ -224,10 +228,10 @@ class ToolExecutor:
         self._marked.pop(key, None)
 
     def _hit(self, tool: str, stats: ToolStats, result: Any, key: str | None = None, *,
-             log_call: bool = False) -> tuple[Any, bool]:
+             log_call: bool = False, latency_ms: float | None = 0.0) -> tuple[Any, bool]:
         stats.cache_hits += 1
         if self.observer is not None:
-            self.observer.tool_call(tool, 0.0, True)
+            self.observer.tool_call(tool, latency_ms, True)
         if log_call:
             log_tool_call(tool, 0.0, retries=0, cache_hit=True)
         if key is None:

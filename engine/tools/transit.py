@@ -54,6 +54,11 @@ class FixtureTransit:
     ``SIMULATE_TOOL_TIMEOUT`` as every tool's; the key is the canonical request."""
 
     name = "transit"
+    # The computation's memo, shared by every instance in the process (a leg depends only on its
+    # key): a new session's executor starts with an empty cache, and ~700 legs a plan are worth
+    # not recomputing. Calls still go through the executor — counted, timed, breakable, simulated.
+    _memo: dict[tuple, TransitLeg] = {}
+    MEMO_LIMIT = 100_000
 
     def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
         self._catalog = catalog
@@ -62,7 +67,15 @@ class FixtureTransit:
         self._cities: dict[str, City] = {}
 
     def leg(self, request: TransitRequest) -> TransitLeg:
-        return self._compute(self._city(request.city), request)
+        city = self._city(request.city)
+        key = (city.slug, request.from_geo.lat, request.from_geo.lon, request.to_geo.lat, request.to_geo.lon,
+               request.day.weekday(), tuple(request.mode_prefs), self._rates.get(city.currency, 1.0))
+        leg = self._memo.get(key)
+        if leg is None:
+            if len(self._memo) >= self.MEMO_LIMIT:
+                self._memo.clear()
+            leg = self._memo[key] = self._compute(city, request)
+        return leg
 
     def airport_leg_of(self, request: AirportTransferRequest) -> TransitLeg:
         """``airport_leg`` as a one-argument call (the executor's shape)."""
