@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 
 import structlog
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from qasync import asyncSlot
 
 from engine.errors import TripwrightError, one_line
@@ -24,6 +24,7 @@ from .trip_session import TripVersion
 
 log = structlog.get_logger("tripwright.app.library")
 EVENT_BATCH = 16  # events written together while a run streams (one short transaction each)
+PRUNE_EVERY_MS = 24 * 3600 * 1000  # retention runs at start-up (Workspace.start) and then daily
 
 
 @dataclass
@@ -49,7 +50,8 @@ class Reused:
 class TripLibrary(QObject):
     state_changed = Signal()  # signed in or out, the store opened or failed
 
-    def __init__(self, window, *, url: str | None = None, enabled: bool = True) -> None:
+    def __init__(self, window, *, url: str | None = None, enabled: bool = True,
+                 prune_every_ms: int = PRUNE_EVERY_MS) -> None:
         super().__init__(window)
         self.w = window
         self.url = url
@@ -60,6 +62,12 @@ class TripLibrary(QObject):
         self.ready = False  # start() has done all it does without the user (tests and the bench wait for it)
         self._shown: tuple[str | None, int | None] | None = None  # the trip and version to remember
         self._remembering: asyncio.Future | None = None
+        # Daily retention while the app runs (started with the store). No Qt parent: QTimer(self)
+        # crashed in PySide6 here, inside this QObject's __init__; close() stops it.
+        self.prune_timer = QTimer()
+        self.prune_timer.setInterval(prune_every_ms)
+        self.prune_timer.timeout.connect(self.prune)
+        self.last_prune = None  # the latest daily PruneReport (start-up's is logged by Workspace.start)
 
     @property
     def active(self) -> bool:
@@ -76,6 +84,7 @@ class TripLibrary(QObject):
         except TripwrightError as exc:
             self._unavailable(one_line(exc))
         else:
+            self.prune_timer.start()
             self.state_changed.emit()
             if self.workspace.signed_in:
                 await self._after_sign_in()
@@ -86,6 +95,15 @@ class TripLibrary(QObject):
             self.state_changed.emit()
         self.ready = True
         self.state_changed.emit()  # the window leaves its "Opening…" state
+
+    @asyncSlot()
+    async def prune(self) -> None:
+        """The retention policy, off the GUI thread (the timer's daily tick)."""
+        if self.workspace is None:
+            return
+        report = await self._call(self.workspace.prune, quiet=True)
+        if report is not None:
+            self.last_prune = report
 
     def _unavailable(self, problem: str) -> None:
         self.problem = problem
@@ -307,6 +325,7 @@ class TripLibrary(QObject):
 
     def close(self) -> None:
         """Let go of the database (connections still in use finish their work first)."""
+        self.prune_timer.stop()
         if self.workspace is not None:
             self.workspace.close()
 

@@ -6,10 +6,10 @@ them through ``asyncio.to_thread`` so the GUI thread never waits on SQLite, Post
 Argon2. Nothing here keeps a Session between calls (``Store.org`` opens one per call), so any
 thread may call any method.
 
-Start-up (``Workspace.start``): open the store (check, back up, migrate), sign in without a
-prompt when the store allows it (first run's personal user, or a remembered login from the
-keyring), and, once signed in, mark runs left ``running`` by a killed process as failed and
-prune what the retention policy says is old.
+Start-up (``Workspace.start``): open the store (check, back up, migrate), prune what the
+retention policy says is old (``TripLibrary`` prunes again daily while the app runs), sign in
+without a prompt when the store allows it (first run's personal user, or a remembered login from
+the keyring), and, once signed in, mark runs left ``running`` by a killed process as failed.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from engine.store import Store
 from engine.store.accounts import Accounts, Login
 from engine.store.lineage import undo_line
 from engine.store.records import RunStatus, TripSummary, Version, VersionSummary
-from engine.store.retention import prune
+from engine.store.retention import PruneReport, prune
 from engine.store.recorder import PlanRecorder
 from engine.store.schema import Org, User
 from engine.store.secret_store import SecretStore
@@ -85,6 +85,7 @@ class Workspace:
         store = Store.open(url)
         workspace = cls(store, Accounts(store, secrets))
         try:
+            workspace.prune()  # at start-up, signed in or not; then daily (TripLibrary)
             ctx = workspace.accounts.first_run()
             if ctx is not None:
                 workspace.sign_in(Login(ctx))
@@ -123,12 +124,17 @@ class Workspace:
                             org_name=org.name if org else "")
 
     def _maintain(self, ctx: OrgContext) -> str:
-        """Runs a killed process left ``running`` become errors; old logs and runs are pruned."""
+        """Runs a killed process left ``running`` become errors."""
         with self.store.org(ctx) as scope:
             orphans = scope.runs.fail_orphans()
-        report = prune(self.store)
-        log.info("store_maintenance", orphaned_runs=orphans, pruned=str(report))
+        log.info("store_maintenance", orphaned_runs=orphans)
         return f"{orphans} interrupted run(s) marked failed" if orphans else ""
+
+    def prune(self) -> PruneReport:
+        """The retention policy (``engine.store.retention``): old logs, runs, keys and purged trips."""
+        report = prune(self.store)
+        log.info("store_pruned", pruned=str(report))
+        return report
 
     def _scope(self):
         if self.ctx is None:

@@ -146,4 +146,6 @@ def cancel_ms() -> float:
 
 
 if __name__ == "__main__":
+    from engine.log_setup import configure
+    configure(0)  # warnings only, to stderr: a run logs each node and tool call at INFO
     raise SystemExit(main())

@@ -112,4 +112,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    from engine.log_setup import configure
+    configure(0)  # warnings only, to stderr: a run logs each node and tool call at INFO
     raise SystemExit(main(sys.argv[1:]))

@@ -89,4 +89,6 @@ def run(quick: bool = False) -> dict:
 
 
 if __name__ == "__main__":
+    from engine.log_setup import configure
+    configure(0)  # warnings only, to stderr: a run logs each node and tool call at INFO
     print(run("--quick" in sys.argv))

@@ -44,7 +44,8 @@ def collect(executor: Any | None = None) -> dict:
     metrics = METRICS.snapshot()
     cost = sum(row.get("sum", 0.0) for row in metrics.get("cost_usd", []))
     return {"generated_at": datetime.now(timezone.utc).isoformat(), "tools": tools, "cost_usd": cost,
-            "llm": METRICS.llm_figures(), "metrics": metrics, "prometheus": METRICS.prometheus_text()}
+            "llm": METRICS.llm_figures(), "latency_ms": METRICS.latency_figures(), "metrics": metrics,
+            "prometheus": METRICS.prometheus_text()}
 
 
 def run_costs(runs: list[Any]) -> dict:
@@ -129,6 +130,11 @@ def human(report: dict) -> str:
         p50, p95 = (t["latency_ms"][k] for k in ("p50", "p95"))
         lines.append(f"{tool:<16}{t['calls']:>6}{t['cache_hit_rate']:>10.0%}{_ms(p50):>9}{_ms(p95):>9}  "
                      f"{t['breaker']:<10} {errors}")
+    latency = report.get("latency_ms") or {}
+    if any(row.get("runs") for row in latency.values()):
+        lines.append("Latency (ms)      p50      p95  runs")
+        for name, row in latency.items():
+            lines.append(f"  {name:<12}{_ms(row['p50']):>9}{_ms(row['p95']):>9}{row['runs']:>6}")
     llm = report.get("llm") or {}
     if llm.get("calls") or llm.get("invalid_outputs"):
         lines.append(f"Model: {llm['calls']} call(s), {llm['invalid_outputs']} invalid output(s) "

@@ -35,6 +35,9 @@ class TripFacts:
     # made with dataclasses.replace (other legs, venues, weather) starts with its own, empty.
     schedule_memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
     day_legs_memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)  # by day route
+    # Tools that failed while these facts were being read, lazily (transit legs are asked as the
+    # planner needs them): the itinerary's ``degraded_tools`` include them. Shared by copies.
+    omitted_tools: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def venue(self, ref: str) -> Attraction | None:
         return self.venues.get(ref)

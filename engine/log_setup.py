@@ -3,7 +3,9 @@
 Why: stdout carries the machine-readable output (itinerary summaries, ``bench --json``), so logs
 go to stderr only; WARNING by default keeps a normal run quiet, ``-v`` shows INFO, ``-vv``
 DEBUG. structlog events and stdlib records (alembic, the gazetteer) are rendered by one
-formatter, as ``key=value`` pairs or, with ``json=True``, one JSON object per line. Any key named
+formatter, as ``key=value`` pairs or, with ``json=True``, one JSON object per line, with seed 002
+§13.1's field names (``ts``, ``level``, ``message``; a run's lines add ``trace_id``, ``run_id``,
+``org_id``, ``user_id``, ``node``). Any key named
 like a password, token, secret, API key or hash is replaced by ``***`` at any depth before
 rendering, so a careless ``log.info(..., password=pw)`` cannot leak it. The traveller's own
 details go the same way (issue 21): a key named like a confirmation code, booking reference or
@@ -114,7 +116,7 @@ def redact_secrets(_logger: Any, _method: str, event_dict: dict[str, Any]) -> di
 
 def _shared() -> list[Any]:
     return [structlog.contextvars.merge_contextvars, structlog.stdlib.add_logger_name,
-            structlog.stdlib.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
+            structlog.stdlib.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True, key="ts")]
 
 
 def default_log_dir() -> Path:
@@ -128,11 +130,13 @@ def default_log_dir() -> Path:
 
 def _formatter(json: bool) -> logging.Formatter:
     renderer = structlog.processors.JSONRenderer() if json else structlog.processors.KeyValueRenderer(
-        key_order=["timestamp", "level", "logger", "event"], drop_missing=True)
+        key_order=["ts", "level", "logger", "message"], drop_missing=True)
     return structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*_shared(), structlog.stdlib.ExtraAdder()],
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                    structlog.processors.format_exc_info, redact_secrets, renderer])  # tracebacks redacted too
+                    structlog.processors.format_exc_info, redact_secrets,
+                    structlog.processors.EventRenamer("message"),  # seed §13.1's names: ts, level, message
+                    renderer])  # tracebacks redacted too
 
 
 def _file_handler(log_dir: Path) -> logging.Handler | None:

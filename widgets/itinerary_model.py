@@ -21,11 +21,16 @@ KIND_COLOURS = {ChoiceKind.flight: "#6a1b9a", ChoiceKind.lodging: "#1565c0", Cho
 LOW_CONFIDENCE_COLOUR = "#b26a00"
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 LOW_MARK = "low conf."  # short: the Marks column shares a narrow dock; the tooltip says why
+OMITTED_COLOUR = "#9e9e9e"  # seed §12.2: grey rows for what a tool outage left out
 
 
 def is_booked(activity: Activity) -> bool:
     """A flight or stay the traveller booked (engine/planning/booked.py stamps them "bookings")."""
     return activity.provenance is not None and activity.provenance.tool == "bookings"
+
+
+def is_omitted(activity: Activity) -> bool:
+    return activity.provenance is not None and activity.provenance.data_source == "omitted"
 
 
 def kind_tag(activity: Activity, road_trip: bool) -> str:
@@ -167,10 +172,12 @@ class ItineraryModel(QStandardItemModel):
             return "\u2192 " + " \u00b7 ".join(parts)
         counts: dict[str, int] = {}
         for a in day.activities:
-            if a.kind in (ChoiceKind.attraction, ChoiceKind.meal):
+            if is_omitted(a):
+                counts["omitted"] = 1
+            elif a.kind in (ChoiceKind.attraction, ChoiceKind.meal):
                 noun = "sight" if a.kind is ChoiceKind.attraction else "meal"
                 counts[noun] = counts.get(noun, 0) + 1
-        parts = [f"{n} {noun}{'s' if n > 1 else ''}" for noun, n in counts.items()]
+        parts = [noun if noun == "omitted" else f"{n} {noun}{'s' if n > 1 else ''}" for noun, n in counts.items()]
         roles = {a.role for a in day.activities if a.kind is ChoiceKind.flight}
         parts += [r for r in ("arrival", "departure") if r in roles]
         return ", ".join(parts) or "free day"
@@ -210,6 +217,9 @@ class ItineraryModel(QStandardItemModel):
         marks[self.MarksRole] = marks.pop(Qt.ItemDataRole.DisplayRole)
         if activity.locked or low:
             marks[Qt.ItemDataRole.DecorationRole] = self._marks_icon(activity.locked, low)
+        if is_omitted(activity):  # seed §12.2: grey for what a tool outage left out
+            for cell in cells:
+                cell[Qt.ItemDataRole.ForegroundRole] = QColor(OMITTED_COLOUR)
         return cells
 
     def _when(self, activity: Activity, day: DayItinerary, *, cell: bool = False) -> str:
@@ -228,7 +238,8 @@ class ItineraryModel(QStandardItemModel):
             if not activity.cost_usd_cents and self._paid(activity):
                 return "paid"  # the traveller's, not counted in the budget (its notes say so)
             return fmt.money(activity.cost_usd_cents, blank_zero=True)
-        marks = (["locked"] if activity.locked else []) + ([LOW_MARK] if activity.confidence == "low" else [])
+        marks = (["locked"] if activity.locked else []) + ([LOW_MARK] if activity.confidence == "low" else []) \
+            + (["omitted"] if is_omitted(activity) else [])
         return " \u00b7 ".join(marks)
 
     def _paid(self, activity: Activity) -> bool:

@@ -129,9 +129,9 @@ async def _closing(client, coro):
         await client.close()
 
 
-def plan_with_drafter(session, intent, drafter, *, on_event=None):
+def plan_with_drafter(session, intent, drafter, *, on_event=None, run_id: str | None = None):
     async def run():
-        return await session.plan(intent, drafter=drafter, on_event=on_event)
+        return await session.plan(intent, drafter=drafter, on_event=on_event, run_id=run_id)
     if drafter is None:
         return asyncio.run(run())
     return asyncio.run(_closing(drafter.client, run()))

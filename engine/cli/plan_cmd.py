@@ -20,6 +20,7 @@ from engine.pipeline import PlanningSession
 from engine.tools.requests import FXRequest
 
 from .errors import validation_line
+from .live_events import LiveEvents
 from .paths import Outputs, read_json_input
 
 log = structlog.get_logger("tripwright.cli")
@@ -179,6 +180,17 @@ def run_plan(args) -> int:
                             inputs={"--intent": args.intent, "--places": getattr(args, "places", None),
                                     **{f"--bookings {p}": p for p in getattr(args, "bookings", None) or []}})
     session = PlanningSession(default_catalog(), today=today)
+    live = args.live_events = LiveEvents(outputs.paths["--events"]) if "--events" in outputs.paths else None
+    session.event_tap = live
+    try:
+        return _run_plan(args, session, outputs, today)
+    except BaseException:
+        if live is not None:
+            live.rollback()
+        raise
+
+
+def _run_plan(args, session: PlanningSession, outputs: Outputs, today: date) -> int:
     if args.llm:
         from .llm_plan import run_plan_llm
         return run_plan_llm(args, session, outputs, today)
@@ -208,8 +220,14 @@ def run_plan(args) -> int:
 
 
 def report_plan(args, outputs, result, *, llm_meta: dict | None = None) -> int:
-    """Write the outputs of a finished run and print its summary; the exit code."""
+    """Write the outputs of a finished run and print its summary; the exit code. ``--events``
+    was written as the run went (``LiveEvents``) unless no event streamed (a stored version reused)."""
+    live = getattr(args, "live_events", None)
+    if live is not None:
+        live.close()
     events = partial(_events_jsonl, result.events)
+    if live is not None and live.count:
+        outputs = Outputs({k: v for k, v in outputs.paths.items() if k != "--events"})
     if result.status != "completed":
         outputs.write({"--events": events, "--out": partial(result.failure.model_dump_json, indent=2)})
         _print_report(args, result)

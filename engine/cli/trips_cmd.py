@@ -145,7 +145,9 @@ def _plan_recorded(session, intent, recorder, ticket, drafter=None):
     """Run the pipeline with every event going to the recorder; a raise closes the run first."""
     from .llm_plan import plan_with_drafter
     try:
-        return plan_with_drafter(session, intent, drafter, on_event=lambda e: recorder.event(ticket, e))
+        # The run's id is the store's: its events, logs and itinerary name the stored run.
+        return plan_with_drafter(session, intent, drafter, on_event=lambda e: recorder.event(ticket, e),
+                                 run_id=ticket.run_id)
     except BaseException as exc:
         try:
             recorder.abandon(ticket, None, error="" if isinstance(exc, KeyboardInterrupt) else str(exc) or repr(exc))

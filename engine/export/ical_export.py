@@ -41,6 +41,8 @@ def itinerary_to_ics(itin: ItineraryV1, *, transfers: bool = False) -> bytes:
     for day in itin.days:
         zone = day_zone(itin, day)
         for act in day.activities:
+            if act.role == "omitted":  # a tool outage's marker (seed §12.1), not something to attend
+                continue
             if not transfers and _short_transfer(day.date, act, zone):
                 continue
             occurrences[act.id] += 1

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.errors import ModelUnavailable, ToolError, ToolResponseError, ToolTimeout, ToolUnavailable
+from engine.tools.executor import log_tool_call
 
 from .config import LLMConfig
 from .usage import CallUsage, UsageMeter, call_usage
@@ -79,7 +80,7 @@ class LLMClient:
             # The executor's own timer is a backstop just past the SDK's, which names the wait.
             answer, text = await self._executor().call_uncached(
                 TOOL, self._attempt, (messages, schema, tries),
-                soft_timeout_s=timeout * SOFT_SHARE, hard_timeout_s=timeout + 1.0)
+                soft_timeout_s=timeout * SOFT_SHARE, hard_timeout_s=timeout + 1.0, log_call=False)
         except ToolError as exc:
             after = f", after {tries[0]} tries" if tries[0] > 1 else ""
             if exc.kind == "circuit_open":
@@ -89,6 +90,10 @@ class LLMClient:
                            int((time.perf_counter() - started) * 1000))
         self.meter.count_call(node)
         self.meter.record(usage)
+        log_tool_call(TOOL, usage.duration_ms, retries=max(tries[0] - 1, 0), cache_hit=False,
+                      tokens_in=usage.prompt_tokens, tokens_out=usage.completion_tokens, cost_usd=usage.cost_usd,
+                      model=usage.model, prompt_tokens=usage.prompt_tokens,
+                      completion_tokens=usage.completion_tokens)
         if self.on_call is not None:
             self.on_call(usage)
         return text, usage

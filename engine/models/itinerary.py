@@ -20,7 +20,7 @@ DISCLAIMER = "Prices and times are estimates; verify before booking."
 class Activity(Value):
     id: str
     ref: str = ""  # the option it books: venue, hotel or flight id ("" for transfers)
-    role: str = ""  # arrival | checkin | activity | meal | checkout | departure | transfer
+    role: str = ""  # arrival | checkin | activity | meal | checkout | departure | transfer | omitted
     window: TimeWindow
     kind: ChoiceKind
     name: str

@@ -3,16 +3,20 @@ bounded stream for the UI with replay after a timestamp."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
+import structlog
+
 from engine.metrics import METRICS
 from engine.models import EventStatus, ModelUsage, StreamEvent
 
 EventCallback = Callable[[StreamEvent], None]
+log = structlog.get_logger("tripwright.pipeline")
 INFEASIBLE = "infeasible_plan"  # an error event's ``reason`` when no plan keeps every rule
 
 
@@ -31,43 +35,103 @@ class EarlyEvent:
 
 
 class EventEmitter:
-    """Stamps and records every event of one run, and forwards it to a callback at once."""
+    """Stamps and records every event of one run, and forwards it to a callback at once.
+
+    A heartbeat event goes out every ``heartbeat_s`` of the run (seed §8.2) from a thread of the
+    emitter's own, so a node busy on the CPU — which holds the event loop — still shows the run is
+    alive; a node waiting on the network says what it waits for (``waiting``, the executor's hook). ``emit`` may so be called from two threads: a lock keeps ``seq`` in order
+    and the callback sees events in that order. ``close`` ends the heartbeat (the run is over)."""
 
     def __init__(self, trace_id: str, run_id: str, callback: EventCallback | None = None,
-                 early: Iterable[EarlyEvent] = ()) -> None:
+                 early: Iterable[EarlyEvent] = (), *, heartbeat_s: float | None = 1.0) -> None:
         self.trace_id = trace_id
         self.run_id = run_id
         self.callback = callback
         self.events: list[StreamEvent] = []
+        self.node = "intent_extractor"  # the node the latest event was about (heartbeats name it)
+        self.replan = False  # an edit or the same intent again (its duration is the re-plan latency)
+        self._waits: dict[str, int] = {}  # tools with calls waiting on the network, and how many
         self._started = time.perf_counter()
         self._open = True
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
         METRICS.active_runs.inc()
         for e in early:
             self.emit(e.node, e.status, note=e.note, duration_ms=e.duration_ms, usage=e.usage, reason=e.reason)
+        self._beats = None
+        if heartbeat_s:
+            self._beats = threading.Thread(target=self._beat_every, args=(heartbeat_s,), daemon=True,
+                                           name=f"heartbeat-{run_id[:8]}")
+            self._beats.start()
 
     def emit(self, node: str, status: EventStatus, *, args_digest: str = "", duration_ms: int | None = None,
              cache_hit: bool | None = None, note: str | None = None, progress: int = 0,
              usage: ModelUsage | None = None, reason: str | None = None) -> StreamEvent:
-        event = StreamEvent(trace_id=self.trace_id, run_id=self.run_id, seq=len(self.events), node=node,
-                            status=status, ts=datetime.now(timezone.utc), args_digest=args_digest,
-                            duration_ms=duration_ms, cache_hit=cache_hit, decision_note=note,
-                            progress_pct=progress, model_usage=usage, reason=reason)
-        self.events.append(event)
-        self._measure(event)
-        if self.callback is not None:
-            self.callback(event)
-        return event
+        with self._lock:
+            event = StreamEvent(trace_id=self.trace_id, run_id=self.run_id, seq=len(self.events), node=node,
+                                status=status, ts=datetime.now(timezone.utc), args_digest=args_digest,
+                                duration_ms=duration_ms, cache_hit=cache_hit, decision_note=note,
+                                progress_pct=progress, model_usage=usage, reason=reason)
+            self.events.append(event)
+            if status is not EventStatus.heartbeat:
+                self.node = node
+            self._measure(event)
+            if self.callback is not None:
+                self.callback(event)
+            return event
+
+    def beat(self) -> StreamEvent | None:
+        """One heartbeat for the current node (none once the run has ended)."""
+        with self._lock:
+            if not self._open:
+                return None
+            tools = ", ".join(sorted(self._waits))
+            return self.emit(self.node, EventStatus.heartbeat, note=f"waiting for {tools}" if tools else None)
+
+    def waiting(self, tool: str, started: bool) -> None:
+        """A call of ``tool`` started (or stopped) waiting on the network."""
+        with self._lock:
+            count = self._waits.get(tool, 0) + (1 if started else -1)
+            if count > 0:
+                self._waits[tool] = count
+            else:
+                self._waits.pop(tool, None)
+
+    def close(self) -> None:
+        """The run is over: no more heartbeats (idempotent; the thread ends within a beat)."""
+        self._stop.set()
+        if self._beats is not None and self._beats is not threading.current_thread():
+            self._beats.join(timeout=2.0)
+
+    def _beat_every(self, interval_s: float) -> None:
+        while not self._stop.wait(interval_s):
+            self.beat()
 
     def _measure(self, event: StreamEvent) -> None:
         METRICS.event(event.node)
         if event.seq == 0:
-            METRICS.ttfe_ms.observe((time.perf_counter() - self._started) * 1000)
+            METRICS.first_event((time.perf_counter() - self._started) * 1000)
         if event.status is EventStatus.completed and event.duration_ms is not None:
             METRICS.node_done(event.node, event.duration_ms)
+            # Seed §13.1: one line per node, tied to its run whatever thread or context logs it.
+            log.info("node_completed", trace_id=self.trace_id, run_id=self.run_id, node=event.node,
+                     duration_ms=event.duration_ms, cache_hit=bool(event.cache_hit))
         if self._open and event.node == "responder" and event.status in (EventStatus.done, EventStatus.cancelled):
             self._open = False
+            self._stop.set()  # the run is over: the heartbeat thread ends at its next wake-up
             METRICS.active_runs.dec()
-            METRICS.e2e_latency_ms.observe((time.perf_counter() - self._started) * 1000)
+            METRICS.run_done((time.perf_counter() - self._started) * 1000, self.replan)
+
+
+def both(first: EventCallback | None, second: EventCallback | None) -> EventCallback | None:
+    """One callback that calls ``first`` then ``second`` (either may be None)."""
+    if first is None or second is None:
+        return first or second
+
+    def each(event: StreamEvent) -> None:
+        first(event)
+        second(event)
+    return each
 
 
 def replay_after(events: Iterable[StreamEvent], last_ts: datetime | None) -> list[StreamEvent]:
@@ -94,6 +158,7 @@ class ThrottledStream:
             victim = next((e for e in self._queue if not e.critical), self._queue[0])
             self._queue.remove(victim)
             self.dropped += 1
+            METRICS.sse_drops_total.inc()
 
     def pop_ready(self) -> list[StreamEvent]:
         """Events that may be delivered now under the rate limit."""

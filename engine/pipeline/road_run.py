@@ -22,7 +22,7 @@ from .control import CancelToken, Checkpoints
 from engine.tools.executor import NETWORK_WAIT
 from engine.tools.weather import weather_credit
 
-from .events import INFEASIBLE, EventEmitter
+from .events import INFEASIBLE, EventEmitter, both
 from .road_notes import with_road_notes
 
 
@@ -32,7 +32,11 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
     from .run import drafter_cost, heartbeat_to
 
     trace_id = trace_id or uuid.uuid4().hex
-    emitter = EventEmitter(trace_id, run_id, on_event, session.take_early_events())
+    emitter = EventEmitter(trace_id, run_id, both(on_event, getattr(session, "event_tap", None)),
+                           session.take_early_events(),
+                           heartbeat_s=getattr(session, "heartbeat_s", 1.0))
+    emitter.replan = getattr(session, "last_intent", None) == intent
+    session.last_intent = intent
     waiting = NETWORK_WAIT.set(heartbeat_to(emitter))
     corridor_data = CORRIDOR_DATA.set(None)  # the run's own OpenStreetMap cells, set once fetched
     try:
@@ -40,13 +44,14 @@ async def run_road_trip(session, intent: RoadTripIntent, on_event, cancel: Cance
         result.cost_usd = drafter_cost(drafter)
         return result
     finally:
+        emitter.close()
         CORRIDOR_DATA.reset(corridor_data)
         NETWORK_WAIT.reset(waiting)
 
 
 async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter, cancel: CancelToken, run_id: str,
                          trace_id: str, drafter=None):
-    from .run import PlanResult
+    from .run import PlanResult, logged_verification
     checkpoints = Checkpoints()
     session.memo.reset_counts()
     key = digest(intent)
@@ -73,7 +78,8 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
         if any(d.drive_source != "estimated" for d in plan.days):  # later nodes are memoised on what was routed
             key = digest({"intent": key, "drives": [(d.anchor.name, d.drive_source, d.drive_miles) for d in plan.days]})
         checkpoints.save("planner", key, plan)
-        violations = await _node(session, emitter, cancel, "verifier", key, lambda: verify_road_plan(plan), 70,
+        violations = await _node(session, emitter, cancel, "verifier", key,
+                                 lambda: logged_verification(verify_road_plan(plan)), 70,
                                  lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
         checkpoints.save("verifier", key, violations)
         report = validation_report(plan, violations, intent)

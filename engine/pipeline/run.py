@@ -36,10 +36,11 @@ if TYPE_CHECKING:  # the city planner's modules load on its first run: a road tr
     from engine.repair import RepairResult
 
 from .control import CancelToken, Checkpoints, NodeMemo
-from .events import INFEASIBLE, EarlyEvent, EventCallback, EventEmitter
+from .events import INFEASIBLE, EarlyEvent, EventCallback, EventEmitter, both
 from .synthesizer import synthesize
 
 PlanEdit = Callable[[PlanV1, TripFacts], PlanV1]
+log = structlog.get_logger("tripwright.pipeline")
 
 NODES = ("intent_extractor", "planner", "selector", "tool_executor", "verifier", "repair",
          "synthesizer", "responder")
@@ -74,9 +75,12 @@ class PlanningSession:
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None
+        self.last_intent: IntentV1 | RoadTripIntent | None = None  # a run of the same intent is a re-plan
         self.org_id: str | None = None  # who plans: set by the caller that signed in (log context)
         self.user_id: str | None = None
         self.early_events: list[EarlyEvent] = []  # model nodes run before the next plan (extraction, brief)
+        self.heartbeat_s: float | None = 1.0  # a heartbeat event this often while a run goes (seed §8.2)
+        self.event_tap: EventCallback | None = None  # sees every event of every run (the CLI's --events)
 
     def city_packs(self):
         """The OSM city packs (``engine.places.fetch.PackFetcher``) over this session's network
@@ -126,6 +130,7 @@ class PlanningSession:
             try:
                 return await run.execute()
             finally:
+                run.emitter.close()
                 NETWORK_WAIT.reset(waiting)
 
     def geocoder(self):
@@ -142,12 +147,19 @@ def drafter_cost(drafter) -> float:
     return drafter.client.meter.cost_usd if drafter is not None else 0.0
 
 
+def logged_verification(violations: list[Violation]) -> list[Violation]:
+    """Seed §13.1: one line per verification, with its counts."""
+    log.info("verification", violations_count=len(violations), blocking_count=len(blocking(violations)))
+    METRICS.verified(violations)
+    return violations
+
+
 def heartbeat_to(emitter: EventEmitter):
-    """A heartbeat event for the node that is waiting on the network (seed §8: "alive")."""
-    def beat(tool: str) -> None:
-        node = structlog.contextvars.get_contextvars().get("node", "tool_executor")
-        emitter.emit(node, EventStatus.heartbeat, note=f"waiting for {tool}")
-    return beat
+    """The executor's network-wait hook: the emitter's next heartbeats (one a second, seed §8.2)
+    say which tool the run waits for."""
+    def waiting(tool: str, started: bool) -> None:
+        emitter.waiting(tool, started)
+    return waiting
 
 
 class _Run:
@@ -159,7 +171,11 @@ class _Run:
         self.cancel = cancel
         self.trace_id = trace_id
         self.run_id = run_id
-        self.emitter = EventEmitter(self.trace_id, self.run_id, on_event, session.take_early_events())
+        self.emitter = EventEmitter(self.trace_id, self.run_id, both(on_event, session.event_tap),
+                                    session.take_early_events(),
+                                    heartbeat_s=session.heartbeat_s)
+        self.emitter.replan = bool(edits) or session.last_intent == intent
+        session.last_intent = intent
         self.checkpoints = Checkpoints()
         self.decisions: list[Decision] = []
         self.inputs: PlannerInputs | None = None
@@ -249,7 +265,7 @@ class _Run:
         await self._node("tool_executor", ["enrich", plan_key], lambda: self._enrich(chosen.plan, inputs), 55,
                          note=lambda n: f"{n} transfers timed; weather for {len(inputs.weather)} days")
         violations = await self._node("verifier", ["verify", plan_key, intent],
-                                      lambda: verify_plan(chosen.plan, intent, inputs.facts), 65,
+                                      lambda: logged_verification(verify_plan(chosen.plan, intent, inputs.facts)), 65,
                                       note=lambda v: f"{len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
         self.checkpoints.save("verifier", digest(violations), chosen.plan)
         fixed: RepairResult = await self._node(
@@ -257,7 +273,7 @@ class _Run:
             lambda: repair(chosen.plan, RepairContext(inputs, intent, inputs.facts), violations), 80,
             note=lambda r: f"{len(r.diffs)} cycle(s), {sum(len(d.moves) for d in r.diffs)} move(s); "
                            f"{len(blocking(r.violations))} blocking left")
-        METRICS.repair_cycles(len(fixed.diffs), fixed.ok)
+        METRICS.repaired(fixed.diffs, fixed.ok)
         if not fixed.ok:
             raise self._infeasible(fixed)
         fixed_key = plan_key if fixed.plan is chosen.plan else digest(fixed.plan)
@@ -334,6 +350,7 @@ class _Run:
         return [builder.build(b) for b in enumerate_branches(inputs)]
 
     def _decide_selection(self, chosen, scored) -> None:
+        METRICS.selected(chosen.plan.branch or "only", discarded=len(scored) - 1, fanout=len(scored))
         self.decisions = self._city_decisions() + [Decision(node="selector", selected=chosen.plan.branch,
                                    alternatives_considered=len(scored) - 1,
                                    rationale=f"score {chosen.score:.2f}, total {format_usd(chosen.cost_cents)}, "
@@ -356,7 +373,8 @@ class _Run:
         fx = self.s.toolbox.rate_now(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                                violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
-                               run_id=self.run_id, degraded=list(inputs.degraded), fx_provenance=fx.provenance,
+                               run_id=self.run_id, degraded=[*inputs.degraded, *sorted(inputs.facts.omitted_tools)],
+                               fx_provenance=fx.provenance,
                                notes=self.s.notes)
         return itinerary.model_copy(update={"planning_date": self.s.today})  # verify re-derives as-of this day
 

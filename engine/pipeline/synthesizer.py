@@ -15,6 +15,7 @@ from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayIti
                            Violation, format_usd, minutes_of)
 from engine.notes.hints import NO_NOTES, UNKNOWN_TEXT, NotesLookup
 from engine.schedule import day_legs
+from engine.tools.provenance import stamp
 from engine.tools.weather import weather_credit
 
 WEEKDAY = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -198,12 +199,16 @@ def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: l
     days = []
     for di, day in enumerate(plan.days):
         acts = [_activity(s, day, facts, claims, notes, intent) for s in day.slots] + _transit_activities(plan, di, facts, claims)
+        acts += omitted_rows(day, di, degraded, facts.tz)
         _weather_note(day, facts, claims)
         days.append(DayItinerary(date=day.date, activities=sorted(acts, key=lambda a: (a.window.start, a.kind != "transit"))))
     cost = plan_cost(plan, facts)
     as_of = plan.assumptions.fx_as_of.isoformat() if plan.assumptions.fx_as_of else "unknown"
     fx_text = (f"FX as-of {as_of}: 1 {facts.currency} = {plan.assumptions.fx_rate_to_usd:.4f} USD"
                if facts.currency != "USD" else f"Prices in USD; FX as-of {as_of}")
+    if "fx" in degraded and facts.currency != "USD":
+        fx_text = (f"Exchange rates unavailable: {facts.currency} prices counted 1:1 as USD (rate 1.0), "
+                   f"so totals may be far off; verify before booking")
     claims.state(fx_text, fx_provenance)
     breakdown = CostBreakdown(flights_usd_cents=cost.flights, lodging_usd_cents=cost.lodging,
                               attractions_usd_cents=cost.attractions, transit_usd_cents=cost.transit,
@@ -214,6 +219,41 @@ def synthesize(plan: PlanV1, intent: IntentV1, facts: TripFacts, *, decisions: l
                        decisions=decisions, citations=claims.citations, violations=violations,
                        repairs=repairs, degraded_tools=degraded, created_at=datetime.now(timezone.utc),
                        trace_id=trace_id, run_id=run_id, attributions=_attributions(days))
+
+
+OMITTED_WHAT = {"attractions": "sights", "dining": "meals"}
+OMITTED_SPAN = (9 * 60, 21 * 60)  # where a day's sights and meals would have gone
+
+
+def omitted_rows(day, di: int, degraded: list[str], tz: str) -> list[Activity]:
+    """Seed §12.1: an attractions or dining outage omits the day's activities — one grey
+    ``omitted`` row a day says so (in the day's longest free time), so the day is not silently empty."""
+    tools = [t for t in OMITTED_WHAT if t in degraded]
+    if not tools:
+        return []
+    window = _longest_gap(day)
+    if window is None:
+        return []
+    what = " and ".join(OMITTED_WHAT[t] for t in tools)
+    provenance = stamp(tools[0], {"omitted": tools, "date": day.date.isoformat()}, data_source="omitted")
+    return [Activity(id=f"d{di}-omitted", role="omitted", window=window,
+                     kind=ChoiceKind.attraction if "attractions" in tools else ChoiceKind.meal,
+                     name=f"{what.capitalize()} omitted", geo=None,
+                     notes=f"{' and '.join(tools).capitalize()} data unavailable: this day's {what} are omitted; "
+                           f"plan them on the spot or re-plan later.",
+                     provenance=provenance, **_city_span(day.date, window, tz))]
+
+
+def _longest_gap(day) -> TimeWindow | None:
+    lo, hi = OMITTED_SPAN
+    busy = sorted((minutes_of(s.window.start), minutes_of(s.window.end)) for s in day.slots)
+    best, cursor = None, lo
+    for start, end in [*busy, (hi, hi)]:
+        gap_end = min(start, hi)
+        if gap_end - cursor >= 60 and (best is None or gap_end - cursor > best[1] - best[0]):
+            best = (cursor, gap_end)
+        cursor = max(cursor, min(end, hi))
+    return TimeWindow.of_minutes(*best) if best else None
 
 
 OSM_CREDIT = "© OpenStreetMap contributors (ODbL)"

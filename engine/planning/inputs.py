@@ -6,12 +6,15 @@ import asyncio
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+import structlog
+
 from engine.catalog.catalog import City
 from engine.errors import InfeasiblePlan, InputError, ToolError
 from engine.facts import TripFacts
 from engine.models import Attraction, FlightOption, Geo, IntentV1, Lodging, TIER_ORDER, Tier, WeatherDay
-from engine.tools.requests import (AttractionsRequest, DiningRequest, FlightRequest, LodgingRequest,
-                                   TransitRequest, VenueRequest)
+from engine.tools.requests import (AirportTransferRequest, AttractionsRequest, DiningRequest, FlightRequest,
+                                   LodgingRequest, TransitRequest, VenueRequest)
+from engine.tools.transit import omitted_leg
 from engine.tools.toolbox import Toolbox
 from engine.tools.provenance import usd_cents
 
@@ -19,6 +22,7 @@ from .booked import booked_flights, booked_lodging
 from .must_see import must_see_venues, with_must_see_first
 
 MAX_AIRPORTS = 2
+log = structlog.get_logger("tripwright.planning")
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,9 @@ def validate_against_catalog(intent: IntentV1, toolbox: Toolbox) -> City:
 
 async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
     """Every tool call through the executor; independent calls run concurrently. Flights and
-    lodging have no fallback (seed §12): their failure ends the plan ("Flight data unavailable")."""
+    lodging have no fallback (seed §12): their failure ends the plan ("Flight data unavailable").
+    Attractions and dining do (§12.1, "omit day's activities"): an outage leaves their list empty
+    and names the tool in ``degraded`` (the synthesizer marks each day's omitted activities)."""
     city = validate_against_catalog(intent, toolbox)
     ex = toolbox.executor
     counts = {"calls": 0, "hits": 0}
@@ -68,23 +74,34 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
         return result
 
     dates = trip_dates(intent)
+    omitted: list[str] = []  # tools whose outage the ladder absorbs (seed §12.1: omit the day's activities)
+
+    async def omittable(tool: str, fn, request):
+        try:
+            return await call(tool, fn, request)
+        except ToolError as exc:
+            log.warning("tool_omitted", tool=tool, reason=exc.kind)
+            omitted.append(tool)
+            return []
+
     try:
         async with asyncio.TaskGroup() as tg:
             flights_t = tg.create_task(_flights(call, toolbox, intent))
             lodging_t = tg.create_task(_lodging(call, toolbox, intent, city))
-            attractions_t = tg.create_task(call("attractions", toolbox.attractions.search, AttractionsRequest(
+            attractions_t = tg.create_task(omittable("attractions", toolbox.attractions.search, AttractionsRequest(
                 city=city.name, themes=intent.prefs.themes, kid_friendly=intent.prefs.kid_friendly)))
-            restaurants_t = tg.create_task(call("dining", toolbox.dining.search,
-                                                DiningRequest(city=city.name, kid_friendly=intent.prefs.kid_friendly)))
+            restaurants_t = tg.create_task(omittable("dining", toolbox.dining.search,
+                                                     DiningRequest(city=city.name, kid_friendly=intent.prefs.kid_friendly)))
             weather_t = tg.create_task(toolbox.weather.for_place(city.center, dates))
     except BaseExceptionGroup as group:  # the first failure, as itself (no group on the CLI)
         raise _first(group) from None
     flights, lodgings, weather = flights_t.result(), lodging_t.result(), weather_t.result()
     flights, lodgings = _with_bookings(intent, toolbox, city, flights, lodgings)
     attractions = attractions_t.result()
-    attractions += await _locked_venues(call, intent, toolbox, city, attractions)
+    if "attractions" not in omitted:  # no venue can be looked up while the tool is down
+        attractions += await _locked_venues(call, intent, toolbox, city, attractions)
     must, must_eat = (await must_see_venues(call, intent, toolbox, city, attractions)
-                      if intent.prefs.must_see else ([], []))
+                      if intent.prefs.must_see and "attractions" not in omitted else ([], []))
     attractions = with_must_see_first(must, attractions)
     restaurants = with_must_see_first(must_eat, restaurants_t.result())
     counts["calls"] += weather.calls
@@ -93,7 +110,8 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
     return PlannerInputs(intent=intent, city=city, flights=flights, lodgings=lodgings,
                          attractions=attractions, restaurants=restaurants, weather=weather.days, facts=facts,
                          cache_hits=counts["hits"], calls=counts["calls"],
-                         degraded=["weather"] if weather.degraded else [],
+                         degraded=(["weather"] if weather.degraded else []) + sorted(omitted)
+                         + (["fx"] if city.currency in toolbox.fx_omitted else []),
                          must_see=[m.id for m in [*must, *must_eat]])
 
 
@@ -176,21 +194,34 @@ async def _locked_venues(call, intent: IntentV1, toolbox: Toolbox, city: City,
 
 
 def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodgings, venues, weather) -> TripFacts:
-    transit = toolbox.transit
+    transit, ex = toolbox.transit, toolbox.executor
     legs: dict[tuple, object] = {}  # verifiers ask for the same legs many times: skip request building
+    omitted: set[str] = set()
+
+    def through(fn, request, a: Geo, b: Geo):
+        """Through the executor like every tool; once transit fails, the rest of this trip's legs
+        take the ladder's last rung at once (seed §12.1: times kept, notes omitted)."""
+        if "transit" not in omitted:
+            try:
+                return ex.call_sync("transit", fn, request)
+            except ToolError:
+                omitted.add("transit")
+        return omitted_leg(a, b)
 
     def leg(a: Geo, b: Geo, day: date):
         key = (a.lat, a.lon, b.lat, b.lon, day.weekday())
         found = legs.get(key)
         if found is None:
-            found = legs[key] = transit.leg(TransitRequest(city=city.name, from_geo=a, to_geo=b, day=day))
+            found = legs[key] = through(transit.leg, TransitRequest(city=city.name, from_geo=a, to_geo=b, day=day),
+                                        a, b)
         return found
 
     def airport_leg(code: str, place: Geo, day: date):
         key = (code, place.lat, place.lon, day.weekday())
         found = legs.get(key)
         if found is None:
-            found = legs[key] = transit.airport_leg(city.name, code, place, day)
+            request = AirportTransferRequest(city=city.name, airport=code, hotel=place, day=day)
+            found = legs[key] = through(transit.airport_leg_of, request, toolbox.catalog.airport(code).geo, place)
         return found
 
     rate = toolbox.rates_to_usd.get(city.currency, 1.0)
@@ -201,7 +232,7 @@ def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodging
         last_metro_minutes=city.last_metro_minutes,
         daily_spend_cents=usd_cents(city.raw.daily_spend, rate), fx_rate_to_usd=rate,
         fx_as_of=toolbox.fx_as_of, airport_zones=_airport_zones(toolbox, flights),
-        city_estimated=city.raw.transit.estimated)
+        city_estimated=city.raw.transit.estimated, omitted_tools=omitted)
 
 
 def _airport_zones(toolbox: Toolbox, flights: list[FlightOption]) -> dict[str, str]:

@@ -171,6 +171,8 @@ def _check_row(session: Session, obj: Any) -> None:
     if getattr(session, "_system", False) or not isinstance(obj, (OrgScoped, Org)):
         return
     if obj.org_id != _session_org(session):
+        from engine.metrics import METRICS
+        METRICS.cross_org_reads.inc()  # seed §9: alert when above 0
         raise TenancyError(f"a {type(obj).__name__} row of another org reached this session")
 
 

@@ -52,12 +52,11 @@ class ExecutorPolicy:
     breaker_failures: int = 5
     breaker_window_s: float = 60.0
     breaker_probe_s: float = 30.0
-    heartbeat_s: float = 1.0
 
 
-# While a call waits on the network, this (set by the pipeline for its run) is called every
-# ``heartbeat_s`` with the tool's name: the progress panel's "alive" signal.
-NETWORK_WAIT: ContextVar[Callable[[str], None] | None] = ContextVar("tripwright_network_wait", default=None)
+# Set by the pipeline for its run: called with (tool, True) when a call starts waiting on the
+# network and (tool, False) when it ends, so the run's heartbeats (one a second) say what it waits for.
+NETWORK_WAIT: ContextVar[Callable[[str, bool], None] | None] = ContextVar("tripwright_network_wait", default=None)
 
 
 @dataclass
@@ -113,6 +112,7 @@ class ToolExecutor:
         self._breakers: dict[str, Breaker] = {}
         self._inflight: dict[str, asyncio.Future] = {}
         self._delays = simulated_delays()
+        self._sync_checked: set = set()  # adapters call_sync has seen are synchronous (checked once)
         # Tools whose callers say what failed in their own words (the model's one warning line on
         # the CLI): their errors and slow calls are logged at INFO, not as warnings.
         self.quiet_tools: set[str] = set()
@@ -127,15 +127,15 @@ class ToolExecutor:
         key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, result_type)
         if cached is not None:
-            return self._hit(tool, stats, cached, key)
+            return self._hit(tool, stats, cached, key, log_call=True)
         pending = self._inflight.get(key)
         if pending is not None:  # an identical call is under way: share its answer
             result = await asyncio.shield(pending)
-            return self._hit(tool, stats, result)
+            return self._hit(tool, stats, result, log_call=True)
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            result = await self._fresh(tool, fn, request, stats)
+            result = await self._fresh(tool, fn, request, stats, log_call=True)
         except BaseException as exc:
             _settle(future, exc=exc)
             raise
@@ -148,25 +148,44 @@ class ToolExecutor:
     def call_sync(self, tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
         """A synchronous (fixture) adapter called from synchronous code, e.g. a display conversion:
         the same cache, breaker and stats, no timeout (it cannot block)."""
-        if inspect.iscoroutinefunction(fn):
-            raise TypeError(f"{tool}: call_sync needs a synchronous adapter")
+        code = getattr(fn, "__func__", fn)
+        if code not in self._sync_checked:
+            if inspect.iscoroutinefunction(fn):
+                raise TypeError(f"{tool}: call_sync needs a synchronous adapter")
+            self._sync_checked.add(code)
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
         key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, None)
         if cached is not None:
-            return self._hit(tool, stats, cached, key)[0]
+            return self._hit(tool, stats, cached, key, latency_ms=None)[0]
         breaker = self._breaker(tool)
         try:
             breaker.admit(tool, self._clock())
+            self._simulated_sync_timeout(tool, stats)
             result = _sync_call(tool, fn, request)
         except ToolError as exc:
             breaker.record(False, self._clock())
             self._count_error(tool, stats, exc)
             raise
         breaker.record(True, self._clock())
+        if self.observer is not None:
+            self.observer.tool_call(tool, None, False)
         self._remember(key, result)
         return result
+
+    def _simulated_sync_timeout(self, tool: str, stats: ToolStats) -> None:
+        """``SIMULATE_TOOL_TIMEOUT`` for a synchronous adapter (FX, transit): a synchronous caller
+        cannot be cut off mid-call, so a delay past the hard timeout is the timeout the policy would
+        end in — both attempts spent, no real wait — and a shorter one is a slow call."""
+        delay = self._delays.get(tool)
+        if delay is None:
+            return
+        if delay < self.policy.hard_timeout_s:
+            stats.slow += delay > self.policy.soft_timeout_s
+            return
+        stats.retries += self.policy.retries
+        raise ToolTimeout(tool, f"timed out after {self.policy.hard_timeout_s:g}s (simulated)")
 
     def breaker_state(self, tool: str) -> str:
         breaker = self._breakers.get(tool)
@@ -208,10 +227,13 @@ class ToolExecutor:
         self._cache[key] = (self._clock(), result)
         self._marked.pop(key, None)
 
-    def _hit(self, tool: str, stats: ToolStats, result: Any, key: str | None = None) -> tuple[Any, bool]:
+    def _hit(self, tool: str, stats: ToolStats, result: Any, key: str | None = None, *,
+             log_call: bool = False, latency_ms: float | None = 0.0) -> tuple[Any, bool]:
         stats.cache_hits += 1
         if self.observer is not None:
-            self.observer.tool_call(tool, 0.0, True)
+            self.observer.tool_call(tool, latency_ms, True)
+        if log_call:
+            log_tool_call(tool, 0.0, retries=0, cache_hit=True)
         if key is None:
             return mark_cached(result), True
         marked = self._marked.get(key)
@@ -221,16 +243,19 @@ class ToolExecutor:
 
     # -- a fresh call -----------------------------------------------------------------------------
     async def call_uncached(self, tool: str, fn: Callable[[Any], Awaitable[Any]], request: Any, *,
-                            soft_timeout_s: float | None = None, hard_timeout_s: float | None = None) -> Any:
+                            soft_timeout_s: float | None = None, hard_timeout_s: float | None = None,
+                            log_call: bool = True) -> Any:
         """The policy without the cache or the sharing of identical calls, for answers that must
         not be replayed (a model's): breaker, retry with jitter, Retry-After, metrics and stats as
-        every call; the timeouts may be the caller's own (a model answers in seconds, not ms)."""
+        every call; the timeouts may be the caller's own (a model answers in seconds, not ms).
+        ``log_call=False``: the caller writes the call's log line itself (the model client: with
+        its tokens and cost)."""
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
-        return await self._fresh(tool, fn, request, stats, (soft_timeout_s, hard_timeout_s))
+        return await self._fresh(tool, fn, request, stats, (soft_timeout_s, hard_timeout_s), log_call=log_call)
 
     async def _fresh(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats,
-                     timeouts: tuple[float | None, float | None] = (None, None)) -> Any:
+                     timeouts: tuple[float | None, float | None] = (None, None), *, log_call: bool = False) -> Any:
         soft_s = timeouts[0] or self.policy.soft_timeout_s
         breaker = self._breaker(tool)
         try:
@@ -239,6 +264,7 @@ class ToolExecutor:
             self._count_error(tool, stats, exc)
             raise
         started = time.perf_counter()
+        retries_before = stats.retries
         try:
             result = await self._attempts(tool, fn, request, stats, timeouts[1])
         except ToolError as exc:
@@ -256,6 +282,8 @@ class ToolExecutor:
         breaker.record(True, self._clock())
         if self.observer is not None:
             self.observer.tool_call(tool, elapsed_ms, False)
+        if log_call:
+            log_tool_call(tool, elapsed_ms, retries=stats.retries - retries_before, cache_hit=False)
         return result
 
     def _log(self, tool: str):
@@ -312,26 +340,33 @@ class ToolExecutor:
             except OSError as exc:  # a socket error the adapter did not classify
                 raise ToolUnavailable(tool, str(exc) or type(exc).__name__) from exc
         hook = NETWORK_WAIT.get()
-        beat = asyncio.ensure_future(self._heartbeat(hook, tool)) if hook is not None else None
+        if hook is not None:
+            hook(tool, True)
         try:
             async with asyncio.timeout(hard_s):
                 return await run()
         except TimeoutError as exc:
             raise ToolTimeout(tool, f"timed out after {hard_s:g}s") from exc
         finally:
-            if beat is not None:
-                beat.cancel()
+            if hook is not None:
+                hook(tool, False)
 
-    async def _heartbeat(self, hook: Callable[[str], None], tool: str) -> None:
-        while True:
-            await asyncio.sleep(self.policy.heartbeat_s)
-            hook(tool)
+
+def log_tool_call(tool: str, latency_ms: float, *, retries: int, cache_hit: bool, **more: Any) -> None:
+    """Seed §13.1: one INFO line per tool call (the run's trace_id, run_id and node come from the
+    log context). Synchronous in-process lookups (``call_sync``: FX rates, transit legs, hundreds a
+    run) are counted in the metrics and Diagnostics, not logged one by one."""
+    log.info("tool_call", tool=tool, latency_ms=round(latency_ms, 1), retries=retries, cache_hit=cache_hit, **more)
 
 
 def cache_key(tool: str, request: Any, variant: str = "") -> str:
     """sha256 of the tool name, the canonical request (sorted keys, no whitespace) and the
-    adapter's variant. Neither holds a secret: adapters keep their keys to themselves."""
-    return hashlib.sha256(f"{tool}|{variant}|{canonical_json(request)}".encode()).hexdigest()
+    adapter's variant. Neither holds a secret: adapters keep their keys to themselves. A request
+    asked hundreds of times a run and never kept in the durable cache (a transit leg) may give its
+    own stable text (``cache_text``: pydantic's JSON, fields in declaration order, ~5x faster)."""
+    own = getattr(request, "cache_text", None)
+    text = own() if own is not None else canonical_json(request)
+    return hashlib.sha256(f"{tool}|{variant}|{text}".encode()).hexdigest()
 
 
 def adapter_variant(fn: Callable[[Any], Any]) -> str:

@@ -49,6 +49,19 @@ class TransitRequest(Value):
     day: date
     mode_prefs: list[TransitMode] = Field(default_factory=lambda: [TransitMode.walk, TransitMode.metro])
 
+    def cache_text(self) -> str:  # the executor's key (engine.tools.executor.cache_key): hot, in-memory only
+        return self.model_dump_json()
+
+
+class AirportTransferRequest(Value):
+    city: str
+    airport: str
+    hotel: Geo
+    day: date
+
+    def cache_text(self) -> str:
+        return self.model_dump_json()
+
 
 class FXRequest(Value):
     from_currency: str

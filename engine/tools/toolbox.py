@@ -5,9 +5,13 @@ planning session, so breakers and caches carry across runs."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
+
+import structlog
 
 from engine.catalog.catalog import Catalog
+from engine.errors import ToolError
+from engine.models import FXRate
 
 from .attractions import AttractionsTool, DiningTool, FixtureAttractions, FixtureDining
 from .executor import ToolExecutor
@@ -16,10 +20,13 @@ from .fx import FixtureFX, FXTool
 from .lodging import FixtureLodging, LodgingTool
 from .network import NetworkState
 from .open_meteo import OpenMeteoWeather
+from .provenance import stamp
 from .openweathermap import OpenWeatherMapWeather
 from .requests import FXRequest
 from .transit import FixtureTransit, TransitTool
 from .weather import FixtureWeather, WeatherLadder
+
+log = structlog.get_logger("tripwright.tools")
 
 
 @dataclass(frozen=True)
@@ -44,10 +51,12 @@ class Toolbox:
     network: NetworkState
     rates_to_usd: dict[str, float]
     fx_as_of: date
+    fx_omitted: frozenset[str] = frozenset()  # currencies whose rate failed at build: 1.0 (seed §12.1)
 
-    def rate_now(self, request: FXRequest):
-        """An FX rate through the executor, from synchronous code (display conversions)."""
-        return fx_now(self.executor, self.fx, request)
+    def rate_now(self, request: FXRequest) -> FXRate:
+        """An FX rate through the executor, from synchronous code (display conversions); the
+        ladder's last rung (1.0, provenance ``omitted``) when the tool fails."""
+        return fx_or_one(self.executor, self.fx, request)
 
 
 def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | None = None,
@@ -58,14 +67,17 @@ def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | N
     fx = FixtureFX(catalog.raw.fx, overrides.fx)
     currencies = {c.currency for c in catalog.raw.cities.values()}
     # Fixture FX is synchronous and instant: the executor calls it inline (no event loop needed).
-    rates = {cur: fx_now(executor, fx, FXRequest(from_currency=cur, as_of=today)).rate for cur in currencies}
+    answers = {cur: fx_or_one(executor, fx, FXRequest(from_currency=cur, as_of=today)) for cur in currencies}
+    rates = {cur: answer.rate for cur, answer in answers.items()}
+    omitted = frozenset(cur for cur, a in answers.items() if a.provenance.data_source == "omitted")
     weather = WeatherLadder(FixtureWeather(catalog, overrides.weather), OpenMeteoWeather(network), executor, today,
                             keyed=OpenWeatherMapWeather(network))
     return Toolbox(
         catalog=catalog, flights=_flights(catalog), lodging=FixtureLodging(catalog, rates),
         attractions=FixtureAttractions(catalog, rates), dining=FixtureDining(catalog, rates),
         transit=FixtureTransit(catalog, rates), fx=fx, weather=weather, executor=executor, network=network,
-        rates_to_usd=rates, fx_as_of=fx_now(executor, fx, FXRequest(from_currency="EUR", as_of=today)).as_of)
+        rates_to_usd=rates, fx_as_of=fx_or_one(executor, fx, FXRequest(from_currency="EUR", as_of=today)).as_of,
+        fx_omitted=omitted)
 
 
 def _flights(catalog: Catalog) -> FlightsTool:
@@ -77,3 +89,16 @@ def _flights(catalog: Catalog) -> FlightsTool:
 def fx_now(executor: ToolExecutor, fx: FXTool, request: FXRequest):
     """A synchronous FX lookup through the executor's policy (cache, stats, breaker)."""
     return executor.call_sync("fx", fx.rate, request)
+
+
+def fx_or_one(executor: ToolExecutor, fx: FXTool, request: FXRequest) -> FXRate:
+    """The FX ladder (seed §12.1): the fixture rate, else 1.0 with an ``omitted`` provenance — the
+    synthesizer states no FX claim then, and the cost breakdown's disclaimer says prices are unconverted."""
+    try:
+        return fx_now(executor, fx, request)
+    except ToolError as exc:
+        log.info("fx_omitted", currency=request.from_currency, reason=exc.kind)
+        as_of = request.as_of - timedelta(days=1)
+        payload = {"from": request.from_currency, "as_of": as_of.isoformat(), "rate": 1.0, "omitted": exc.kind}
+        return FXRate(from_currency=request.from_currency.upper(), rate=1.0, as_of=as_of,
+                      provenance=stamp("fx", payload, data_source="omitted"))

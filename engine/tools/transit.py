@@ -11,7 +11,7 @@ from engine.models import Geo, TransitLeg, TransitMode
 
 from .cache_variant import rates_variant
 from .provenance import stamp, usd_cents
-from .requests import TransitRequest
+from .requests import AirportTransferRequest, TransitRequest
 
 SPEED_KMH = {TransitMode.walk: 5.0, TransitMode.metro: 30.0, TransitMode.bus: 20.0, TransitMode.taxi: 25.0}
 ROUTE_FACTOR = {TransitMode.walk: 1.2, TransitMode.metro: 1.25, TransitMode.bus: 1.35, TransitMode.taxi: 1.3}
@@ -25,6 +25,8 @@ class TransitTool(Protocol):
     def leg(self, request: TransitRequest) -> TransitLeg: ...
 
     def airport_leg(self, city: str, airport: str, hotel: Geo, day: date) -> TransitLeg: ...
+
+    def airport_leg_of(self, request: AirportTransferRequest) -> TransitLeg: ...
 
 
 def leg_minutes(mode: TransitMode, distance_m: float) -> int:
@@ -47,14 +49,16 @@ def clock_of(minutes: int) -> time:
 
 
 class FixtureTransit:
-    """Computed legs, cached by rounded coordinates (seed: "cache by rounded coords", TTL ∞).
-
-    The cache is shared by every instance in the process: a leg depends only on its key.
-    """
+    """Computed legs (seed §4.1: "cache by rounded coords", TTL ∞). Callers go through the
+    executor (``engine.planning.inputs.build_facts``): its cache, breaker, stats and
+    ``SIMULATE_TOOL_TIMEOUT`` as every tool's; the key is the canonical request."""
 
     name = "transit"
-    _shared: dict[tuple, TransitLeg] = {}
-    SHARED_LIMIT = 100_000
+    # The computation's memo, shared by every instance in the process (a leg depends only on its
+    # key): a new session's executor starts with an empty cache, and ~700 legs a plan are worth
+    # not recomputing. Calls still go through the executor — counted, timed, breakable, simulated.
+    _memo: dict[tuple, TransitLeg] = {}
+    MEMO_LIMIT = 100_000
 
     def __init__(self, catalog: Catalog, rates_to_usd: dict[str, float]) -> None:
         self._catalog = catalog
@@ -64,15 +68,18 @@ class FixtureTransit:
 
     def leg(self, request: TransitRequest) -> TransitLeg:
         city = self._city(request.city)
-        key = (city.slug, round(request.from_geo.lat, 4), round(request.from_geo.lon, 4),
-               round(request.to_geo.lat, 4), round(request.to_geo.lon, 4), request.day.weekday(),
-               tuple(request.mode_prefs), self._rates.get(city.currency, 1.0))
-        leg = self._shared.get(key)
+        key = (city.slug, request.from_geo.lat, request.from_geo.lon, request.to_geo.lat, request.to_geo.lon,
+               request.day.weekday(), tuple(request.mode_prefs), self._rates.get(city.currency, 1.0))
+        leg = self._memo.get(key)
         if leg is None:
-            if len(self._shared) >= self.SHARED_LIMIT:
-                self._shared.clear()
-            leg = self._shared[key] = self._compute(city, request)
+            if len(self._memo) >= self.MEMO_LIMIT:
+                self._memo.clear()
+            leg = self._memo[key] = self._compute(city, request)
         return leg
+
+    def airport_leg_of(self, request: AirportTransferRequest) -> TransitLeg:
+        """``airport_leg`` as a one-argument call (the executor's shape)."""
+        return self.airport_leg(request.city, request.airport, request.hotel, request.day)
 
     def _city(self, name: str) -> City:
         city = self._cities.get(name)
@@ -120,3 +127,15 @@ class FixtureTransit:
 def _fares_source(city: City) -> str:
     """A computed leg; its fare is estimated where the city has no published fare table."""
     return "estimated" if city.raw.transit.estimated else "computed"
+
+
+def omitted_leg(from_geo: Geo, to_geo: Geo) -> TransitLeg:
+    """The transit ladder's last rung (seed §12.1, "omit transit notes"): the tool failed, so the
+    planner keeps a cautious time (a taxi's, or a walk's when close) to schedule with, no fare and no
+    last train; its provenance is ``omitted``, so the synthesizer states nothing about it."""
+    distance = haversine_m(from_geo, to_geo)
+    mode = TransitMode.walk if distance <= WALK_MAX_M else TransitMode.taxi
+    return TransitLeg.model_construct(mode=mode, from_geo=from_geo, to_geo=to_geo, distance_m=int(distance),
+                                      duration_seconds=leg_minutes(mode, distance) * 60, cost_usd_cents=0,
+                                      last_departure=None,
+                                      provenance=stamp("transit", f"omitted|{int(distance)}", data_source="omitted"))

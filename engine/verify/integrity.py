@@ -105,7 +105,9 @@ class _Rederivation:
     def _slots(self, di: int, day) -> list[Slot]:
         slots = []
         # Transfers are re-derived as legs by plan_cost; anything else books an option, whatever its kind says.
-        booked = [a for a in day.activities if a.role != "transfer" and (a.role or a.kind is not ChoiceKind.transit)]
+        # An "omitted" row (a tool outage, seed §12.1) books nothing either.
+        booked = [a for a in day.activities if a.role not in ("transfer", "omitted")
+                  and (a.role or a.kind is not ChoiceKind.transit)]
         for n, act in enumerate(booked, start=1):
             label = f"{act.role or act.kind.value} day {di + 1} #{n}"
             if act.role not in ROLES:

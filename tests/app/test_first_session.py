@@ -73,7 +73,7 @@ def test_verbose_trips_list_logs_at_info(tmp_path):
     done = subprocess.run([str(EXE), "-v", "trips", "list"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["0 trip(s)"]
-    assert "level='info'" in done.stderr and "event='trips_listed' count=0" in done.stderr
+    assert "level='info'" in done.stderr and "message='trips_listed' count=0" in done.stderr
 
 
 def test_the_notes_import_dialog_opens_where_files_were_last_imported(qtbot, open_window, tmp_path):  # noqa: F811

@@ -262,6 +262,43 @@ def test_a_run_left_running_by_a_killed_app_is_failed_at_start(qtbot, open_windo
         assert run.status == "error" and "interrupted" in run.error_message
 
 
+def _old_run(db_url, run_id: str, *, with_version: bool = False) -> None:
+    """A finished run 45 days old (past the 30-day retention), optionally the maker of a version."""
+    from datetime import datetime, timedelta, timezone
+
+    from engine.store.schema import AgentRun
+    store, ctx = stored(db_url)
+    with store:
+        with store.org(ctx) as repo:
+            repo.runs.start(intent=paris(), trace_id="t", run_id=run_id)
+            repo.runs.finish(run_id, "completed")
+            if with_version:
+                trip = repo.trips.create(f"trip of {run_id}")
+                repo.versions.save(trip.trip_id, {"intent": PARIS, "days": []}, run_id=run_id)
+        with store.system() as s:
+            s.get(AgentRun, run_id).created_at = datetime.now(timezone.utc) - timedelta(days=45)
+
+
+def _runs(db_url) -> set[str]:
+    from engine.store.schema import AgentRun
+    store, _ = stored(db_url)
+    with store, store.system() as s:
+        return {r.run_id for r in s.query(AgentRun)}
+
+
+def test_old_runs_are_pruned_at_start_up_and_daily_while_the_app_runs(qtbot, open_window, db_url):
+    _old_run(db_url, "old-at-start")
+    window = open_window()
+    assert "old-at-start" not in _runs(db_url)  # start-up
+    assert window.library.prune_timer.isActive() and window.library.prune_timer.interval() == 24 * 3600 * 1000
+    _old_run(db_url, "old-next-day")
+    _old_run(db_url, "made-a-version", with_version=True)
+    window.library.prune_timer.setInterval(50)  # a day, shortened: the same timer and slot
+    qtbot.waitUntil(lambda: window.library.last_prune is not None, timeout=5_000)
+    assert window.library.last_prune.runs == 1
+    assert _runs(db_url) == {"made-a-version"}  # its version's history stays
+
+
 def test_an_account_with_a_password_asks_to_sign_in(qtbot, open_window, db_url):
     store, ctx = stored(db_url)
     with store:

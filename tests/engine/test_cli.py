@@ -220,7 +220,7 @@ def test_secrets_never_reach_the_log(capsys, restore_logging) -> None:
         if as_json:
             lines = [json.loads(line) for line in captured.err.splitlines()]
             assert lines[0]["password"] == "***" and lines[0]["request"]["headers"][0]["client_secret"] == "***"
-            assert lines[1]["apiKey"] == "***" and lines[1]["event"] == "stdlib record"
+            assert lines[1]["apiKey"] == "***" and lines[1]["message"] == "stdlib record"
 
 
 @pytest.mark.parametrize("verbosity, shown", [(0, {"warning"}), (1, {"warning", "info"}),
@@ -250,7 +250,7 @@ def test_cli_logs_go_to_stderr_and_stdout_stays_clean(tmp_path, intent_file) -> 
     assert quiet.stderr.splitlines() == [next(l for l in quiet.stderr.splitlines() if l.startswith("saved as"))]
     assert chatty.stdout.splitlines()[0] == quiet.stdout.splitlines()[0]  # the same summary, no log lines
     records = [json.loads(line) for line in chatty.stderr.splitlines() if line.startswith("{")]
-    assert {"plan_run_started", "plan_run_saved"} <= {r["event"] for r in records}
+    assert {"plan_run_started", "plan_run_saved"} <= {r["message"] for r in records}
     assert listed.stdout.splitlines()[-1] == "2 trip(s)" and "level=" in listed.stderr  # key=value by default
     assert "level=" not in listed.stdout and "level" not in chatty.stdout
 

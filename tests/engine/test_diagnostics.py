@@ -110,3 +110,99 @@ def test_bundle_to_a_bad_path_is_one_clear_line(tmp_path, server) -> None:
     done = tw(tmp_path, server, "diagnostics", "--bundle", str(tmp_path / "diag.txt"))
     assert done.returncode == 2 and "--bundle" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+# Seed 002's per-section metrics (issue 23 §2): each name, scraped after a real run.
+SECTION_NAMES = ("budget_violations_total", "budget_delta_usd_cents", "feasibility_violations_total",
+                 "venue_closed_violations_total", "weather_blocking_total", "weather_advisory_total",
+                 "pref_violations_total", "repair_moves_total", "repairs_per_run", "repair_cycles_total",
+                 "sse_drops_total", "sse_reconnects_total", "branch_fanout_max", "selector_decisions_total",
+                 "cross_org_reads", "tool_calls_total", "tool_error_rate", "ttfe_ms_p50", "ttfe_ms_p95",
+                 "e2e_latency_ms_p50", "e2e_latency_ms_p95", "replan_latency_ms_p50", "replan_latency_ms_p95")
+
+
+def scrape(text: str) -> dict[tuple, float]:
+    from prometheus_client.parser import text_string_to_metric_families
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def test_prometheus_scrape_after_a_budget_pinched_run_has_every_seed_metric_with_plausible_values(
+        tmp_path, server) -> None:
+    intent = tmp_path / "intent.json"
+    intent.write_text(json.dumps(INTENT | {"budget_usd_cents": 190000}))  # forces a cheaper hotel
+    done = tw(tmp_path, server, "plan", "--intent", str(intent), "--today", "2027-06-10", "--out",
+              str(tmp_path / "it.json"))
+    assert done.returncode == 0, done.stderr
+    itinerary = json.loads((tmp_path / "it.json").read_text())
+    moves = [m["move_type"] for d in itinerary["repairs"] for m in d["moves"]]
+    assert moves, "the budget did not pinch: pick a lower one"
+    text = tw(tmp_path, server, "diagnostics", "--prometheus").stdout
+    found = scrape(text)
+    names = {name for name, _ in found}
+    missing = [n for n in SECTION_NAMES if not any(s == n or s.startswith(n + "_") for s in names)]
+    assert missing == []
+
+    def value(name: str, **labels: str) -> float:
+        return found[(name, tuple(sorted(labels.items())))]
+
+    assert value("budget_violations_total") >= 1
+    assert value("budget_delta_usd_cents_count") >= 1 and value("budget_delta_usd_cents_sum") > 0
+    assert value("feasibility_violations_total", type="timing") >= 0
+    assert value("venue_closed_violations_total") >= 0 and value("weather_blocking_total") >= 0
+    assert value("weather_advisory_total") >= 0 and value("pref_violations_total", reason="late_night") >= 0
+    for move in set(moves):
+        assert value("repair_moves_total", move_type=move) == moves.count(move)
+    assert value("repairs_per_run_count") == 1 and value("repairs_per_run_sum") == len(moves)
+    assert value("repair_cycles_total", success="true", cycle="1") == 1
+    assert value("sse_drops_total") == 0 and value("sse_reconnects_total", reason="heartbeat_timeout") == 0
+    fanout = value("branch_fanout_max")
+    assert 1 <= fanout <= 4
+    [(labels, decisions)] = [(dict(k[1]), v) for k, v in found.items() if k[0] == "selector_decisions_total"]
+    assert decisions == 1 and int(labels["discarded"]) == fanout - 1 and "/" in labels["chosen"]
+    assert value("cross_org_reads") == 0
+    assert value("tool_calls_total", tool="flights") == 2 and value("tool_calls_total", tool="weather") == 1
+    assert value("tool_calls_total", tool="transit") > 10  # through the executor like every tool
+    assert value("tool_error_rate", tool="flights") == 0
+    for name in ("ttfe_ms", "e2e_latency_ms"):
+        assert 0 < value(f"{name}_p50") <= value(f"{name}_p95")
+    assert value("e2e_latency_ms_p50") >= value("ttfe_ms_p50")
+    assert value("replan_latency_ms_p50") == value("replan_latency_ms_p95") == 0  # one run: no re-plan
+    human = tw(tmp_path, server, "diagnostics").stdout
+    assert "Latency (ms)" in human and "e2e" in human
+
+
+def test_a_replan_and_a_failing_tool_reach_the_quantiles_and_the_error_rate() -> None:
+    """In-process: the same intent planned twice is a re-plan (seed §16: re-plan p50); a tool that
+    fails half its calls has an error rate of 0.5."""
+    import asyncio
+
+    from engine.catalog import default_catalog
+    from engine.metrics import METRICS
+    from engine.pipeline import PlanningSession
+
+    from .conftest import TODAY, make_intent
+    before = len(METRICS._samples["replan_latency_ms"])  # noqa: SLF001
+    session = PlanningSession(default_catalog(), today=TODAY)
+    asyncio.run(session.plan(make_intent()))
+    assert len(METRICS._samples["replan_latency_ms"]) == before  # noqa: SLF001 (a first plan)
+    asyncio.run(session.plan(make_intent()))
+    assert len(METRICS._samples["replan_latency_ms"]) == before + 1  # noqa: SLF001
+    figures = METRICS.latency_figures()["replan"]
+    assert figures["runs"] >= 1 and 0 < figures["p50"] <= figures["p95"]
+    metrics = Metrics()
+    metrics.tool_call("flights", 3.0, cache_hit=False)
+    metrics.tool_error("flights", "timeout")
+    assert 'tool_error_rate{tool="flights"} 0.5' in metrics.prometheus_text()
+
+
+def test_events_a_full_stream_buffer_drops_are_counted() -> None:
+    from engine.metrics import METRICS
+    from engine.pipeline import ThrottledStream
+    emitter = EventEmitter("t" * 32, "run-drops", heartbeat_s=None)
+    stream = ThrottledStream(capacity=3)
+    before = METRICS.sse_drops_total._value.get()  # noqa: SLF001
+    for _ in range(5):
+        stream.push(emitter.emit("planner", EventStatus.running))
+    emitter.emit("responder", EventStatus.done)
+    assert stream.dropped == 2 and METRICS.sse_drops_total._value.get() == before + 2  # noqa: SLF001

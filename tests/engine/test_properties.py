@@ -23,7 +23,7 @@ from .conftest import (CITY_SETUP, TODAY, cached_inputs, gather_inputs, make_int
 
 THEMES = ["art", "food", "history", "outdoor", "views", "architecture", "family", "science", "culture",
           "shopping", "religion", "nightlife"]
-PROPS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 _TOOLBOX = new_toolbox()  # tools are deterministic; sharing their cache keeps the examples fast
 
@@ -150,7 +150,7 @@ def random_plans(draw):
     return plan, intent, facts
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(random_plans())
 def test_verifiers_never_raise_on_random_plans(case) -> None:
     plan, intent, facts = case
@@ -163,7 +163,7 @@ def test_verifiers_never_raise_on_random_plans(case) -> None:
     assert sum(1 for v in everything if v.kind is ViolationKind.budget_exceeded) <= 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(day=st.dates(date(2027, 1, 1), date(2027, 12, 31)), start=st.integers(0, 22 * 60),
        length=st.integers(5, 60), gap=st.integers(0, 60))
 def test_gaps_shorter_than_the_buffer_are_always_detected(day, start, length, gap) -> None:

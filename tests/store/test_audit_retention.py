@@ -107,3 +107,35 @@ def test_retention_prunes_backdated_rows_and_keeps_the_rest(store, accounts, org
         assert repo.session.get(Idempotency, {"key": "expired-key", "org_id": org_a.org_id}) is None
         assert len(repo.audit_log()) >= audit_count  # the audit log is never pruned
     assert prune(store, now) == type(report)(0, 0, 0, 0, 0, 0)
+
+
+def test_a_run_that_made_a_saved_version_outlives_retention_with_its_events(store, org_a, itinerary):
+    """Seed §9.4 / SPEC_DECISIONS §2.10: reopening an old version still shows the run behind it."""
+    now = datetime.now(timezone.utc)
+    result = planned()
+    with store.org(org_a) as repo:
+        trip = repo.trips.create("kept history")
+        for run_id in ("made-v1", "made-nothing"):
+            repo.runs.start(intent=paris_intent(), trace_id="t", run_id=run_id)
+            repo.runs.record_events(run_id, result.events[:3])
+            repo.runs.finish(run_id, "completed", tool_log=[{"tool": "flights"}])
+        repo.versions.save(trip.trip_id, itinerary, run_id="made-v1")
+    for run_id in ("made-v1", "made-nothing"):
+        _backdate(store, org_a, AgentRun, run_id, created_at=now - timedelta(days=45))
+
+    report = prune(store, now)
+
+    assert report.runs == 1
+    with store.org(org_a) as repo:
+        assert repo.session.get(AgentRun, "made-nothing") is None
+        kept = repo.runs.detail("made-v1")
+        assert kept.tool_log is None  # the heavy log still goes after 24 h
+        events = repo.session.scalars(select(RunEvent).where(RunEvent.run_id == "made-v1")).all()
+        assert len(events) == 3
+    # Once its trip is purged, the version goes and the run with it.
+    with store.org(org_a) as repo:
+        repo.trips.delete(trip.trip_id)
+    _backdate(store, org_a, Trip, trip.trip_id, deleted_at=now - timedelta(days=91))
+    assert prune(store, now).runs == 1
+    with store.org(org_a) as repo:
+        assert repo.session.get(AgentRun, "made-v1") is None

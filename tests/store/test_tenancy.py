@@ -211,3 +211,16 @@ def test_seed_audit_query_finds_no_cross_org_rows(store, org_a, org_b, itinerary
 def test_system_session_is_not_part_of_the_public_scope(store, org_a):
     with store.org(org_a) as repo:
         assert not hasattr(repo, "system") and repo.session.bind is not store._engine
+
+
+def test_a_row_of_another_org_reaching_a_session_is_refused_and_counted(store, org_a, org_b):
+    """Seed §9: ``cross_org_reads`` (alert above 0) counts every row the org check refuses."""
+    from engine.metrics import METRICS
+    from engine.store.tenancy import _check_row
+    foreign = _trip(store, org_b)
+    before = METRICS.cross_org_reads._value.get()  # noqa: SLF001
+    with store.system() as s:
+        row = s.get(Trip, foreign.trip_id)
+    with pytest.raises(TenancyError, match="another org"), store.org(org_a) as repo:
+        _check_row(repo.session, row)  # what loading it into org A's session would run
+    assert METRICS.cross_org_reads._value.get() == before + 1  # noqa: SLF001

@@ -59,3 +59,42 @@ def test_a_new_itinerary_or_unit_never_shows_the_old_answers(qapp, paris, route6
     model.set_distance_unit("km")
     assert "km" in model.data(model.index(0, ItineraryModel.COL_NAME))
     assert "km" in _multi(model.index(0, ItineraryModel.COL_NAME), Qt.ItemDataRole.DisplayRole)
+
+
+def _outage_itinerary(monkeypatch):
+    """A Paris trip planned while attractions and dining time out (the real executor, its hard
+    timeout shortened so the test does not wait seconds)."""
+    import asyncio
+
+    from engine.pipeline import PlanningSession
+    from engine.tools.executor import ExecutorPolicy, ToolExecutor
+    from tests.engine.conftest import TODAY, new_toolbox, paris_demo
+
+    monkeypatch.setenv("SIMULATE_TOOL_TIMEOUT", "attractions:1s,dining:1s")
+    toolbox = new_toolbox(executor=ToolExecutor(ExecutorPolicy(soft_timeout_s=0.02, hard_timeout_s=0.05)))
+    result = asyncio.run(PlanningSession(today=TODAY, toolbox=toolbox).plan(paris_demo()))
+    assert result.status == "completed"
+    return result.itinerary
+
+
+def test_rows_a_tool_outage_omitted_are_grey_and_say_so(qapp, monkeypatch):
+    from widgets.itinerary_model import OMITTED_COLOUR
+
+    itinerary = _outage_itinerary(monkeypatch)
+    assert {"attractions", "dining"} <= set(itinerary.degraded_tools)
+    model = ItineraryModel()
+    model.set_itinerary(itinerary)
+    seen = 0
+    for index in _cells(model):
+        activity = model.data(index, ItineraryModel.ActivityRole)
+        if activity is None or activity.role != "omitted":
+            continue
+        seen += 1
+        assert model.data(index, Qt.ItemDataRole.ForegroundRole).name() == OMITTED_COLOUR
+        if index.column() == ItineraryModel.COL_MARKS:
+            assert model.data(index, Qt.ItemDataRole.DisplayRole) == "omitted"
+        if index.column() == ItineraryModel.COL_NAME:
+            assert model.data(index, Qt.ItemDataRole.DisplayRole) == "Sights and meals omitted"
+    assert seen >= (len(itinerary.days) - 1) * model.columnCount()
+    summaries = [model.data(model.index(day, ItineraryModel.COL_NAME)) for day in range(model.rowCount())]
+    assert "omitted" in summaries[1] and "sight" not in summaries[1]  # not counted as a sight

@@ -93,6 +93,9 @@ def test_refresh_fills_the_panel(qtbot, runs):
     calls = sum(s.calls for s in runs["stats"].values())
     assert panel.summary.text().startswith(f"{len(runs['done'])} events over ")
     assert f"{calls} tool calls" in panel.summary.text() and panel.summary.text().endswith("0 error(s)")
+    # The process planned (the fixture's runs): first-event and whole-run p50/p95 are shown.
+    assert "First event p50 " in panel.latency.text() and "Whole run p50 " in panel.latency.text()
+    assert ", p95 " in panel.latency.text()
     flights = next(r for r in range(panel.tools.rowCount()) if panel.tools.index(r, 0).data() == "flights")
     rate = panel.tools.index(flights, ToolStatsModel.COL_HIT_RATE).data()
     stats = runs["stats"]["flights"]

@@ -38,6 +38,14 @@ def test_the_run_row_keeps_the_model_cost_and_diagnostics_show_it(home) -> None:
     human = tw("http://127.0.0.1:9/v1", "diagnostics", TRIPWRIGHT_HOME=str(home)).stdout
     assert "Model: 2 call(s), 1 invalid output(s) (invalid-output rate 50.0%), cost $0.0007" in human
     assert "Recent runs: 1, model cost per run $0.0007" in human
+    # Seed §13.1: each model call is one INFO line with its tokens and cost, tied to the run.
+    lines = [json.loads(line) for line in (home / "logs" / "tripwright.log").read_text().splitlines()]
+    calls = [line for line in lines if line["message"] == "tool_call" and line["tool"] == "llm"]
+    assert len(calls) == 2 and len({c["trace_id"] for c in calls}) == 1
+    for call in calls:
+        assert (call["tokens_in"], call["tokens_out"], call["cost_usd"]) == (1200, 300, pytest.approx(0.00036))
+        assert call["model"] == "gpt-4o-mini" and call["retries"] == 0 and call["cache_hit"] is False
+        assert call["run_id"] == run["run_id"]
 
 
 def test_the_cost_kill_switch_still_stops_asking_and_the_run_keeps_what_was_spent(home) -> None:
