@@ -101,14 +101,21 @@ def add_bookings(intent, found, catalog):
     data = intent.model_dump()
     data["bookings"] = Bookings(flights=flights, hotel=hotel).model_dump()
     booked = type(intent).model_validate(data)
-    try:
-        from engine.planning.booked import check_bookings
-        check_bookings(booked, catalog)
-    except InputError as exc:
-        if exc.field == "bookings.hotel.geo":  # an address only: the traveller gives the point in the form
-            raise HotelNeedsPlace(booked, exc.message) from None
-        raise
+    from engine.planning.booked import check_bookings
+    check_bookings(booked, catalog)
+    if hotel is not None and hotel.geo is None and not _placeable(hotel, booked, catalog):
+        raise HotelNeedsPlace(booked, f"where {hotel.name} is: offline, and the city's places to stay do not name it")
     return booked
+
+
+def _placeable(hotel, intent, catalog) -> bool:
+    """The run can place a hotel booked by its address only: the city lists it, or online its
+    address is looked up (engine.pipeline.booked_stage); offline and unlisted, the form asks."""
+    from engine.pipeline.booked_stage import in_the_city
+    from engine.tools.network import offline_by_env
+    if catalog.has_city(intent.city) and in_the_city(hotel.name, catalog.city(intent.city))[0] is not None:
+        return True
+    return not offline_by_env()
 
 
 class HotelNeedsPlace(InputError):

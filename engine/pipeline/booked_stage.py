@@ -28,7 +28,7 @@ async def locate_booked_hotel(run) -> None:
         return
     started = time.perf_counter()
     city = run.s.catalog.city(intent.city)
-    geo, how = _in_the_city(hotel.name, city)
+    geo, how = in_the_city(hotel.name, city)
     if geo is None:
         geo, how = await _asked_online(run, hotel, city)
     placed = hotel.model_copy(update={"geo": geo})
@@ -37,7 +37,8 @@ async def locate_booked_hotel(run) -> None:
                      duration_ms=int((time.perf_counter() - started) * 1000))
 
 
-def _in_the_city(name: str, city) -> tuple[Geo | None, str]:
+def in_the_city(name: str, city) -> tuple[Geo | None, str]:
+    """The city's own place to stay of that name (its fixture's or its pack's), and how it was found."""
     for h in city.raw.hotels:
         if names_match(h.name, name) and h.geo is not None:
             return h.geo, f"{city.name}'s own list of places to stay"

@@ -151,18 +151,30 @@ def test_a_hotel_booking_is_planned_around_and_shown_in_the_form(qtbot, paris_wi
     assert form.current_intent() == version.intent  # unchanged: the same request (source "ics" kept)
 
 
+def test_a_hotel_booked_by_address_only_that_the_city_lists_is_planned(qtbot, paris_window, tmp_path):
+    window = paris_window
+    stay = tmp_path / "no_geo.ics"
+    stay.write_text(PARIS_STAY.replace("GEO:48.85604;2.36289\n", ""))
+    version = wait_task(qtbot, window.imports.import_bookings(str(stay)))
+    assert version is window.trip.current
+    listed = window.trip.current  # placed from Paris's own places to stay (no network)
+    stays = [a for a in activities(listed) if a.kind.value == "lodging"]
+    assert stays and (stays[0].geo.lat, stays[0].geo.lon) == (pytest.approx(48.85561), pytest.approx(2.36281))
+
+
 def test_a_hotel_booked_by_address_only_is_completed_in_the_form(qtbot, paris_window, tmp_path):
     window = paris_window
     before = window.trip.current
     stay = tmp_path / "no_geo.ics"
-    stay.write_text(PARIS_STAY.replace("GEO:48.85604;2.36289\n", ""))
+    stay.write_text(PARIS_STAY.replace("GEO:48.85604;2.36289\n", "").replace(
+        "Hotel Jeanne d'Arc Le Marais", "Hôtel du Petit Moulin"))
     assert wait_task(qtbot, window.imports.import_bookings(str(stay))) is None
     assert window.trip.current is before  # nothing planned yet
     assert window.message_bar.level == "warning" and window.message_bar.text() == (
-        "no_geo.ics: Hotel Jeanne d'Arc Le Marais is booked by its address only: add its coordinates in the trip "
+        "no_geo.ics: Hôtel du Petit Moulin is booked by its address only: add its coordinates in the trip "
         "form's \u201cI already have\u201d (Where), then Plan.")
     form = window.intent_form
-    assert form.hotel_name.text() == "Hotel Jeanne d'Arc Le Marais" and form.bookings_body.isVisible()
+    assert form.hotel_name.text() == "Hôtel du Petit Moulin" and form.bookings_body.isVisible()
     assert form.field_errors()["hotel_geo"].startswith("Hotel location: coordinates are needed for now")
     shot(qtbot, form.bookings_box, tmp_path / "form_hotel_needs_coordinates.png")
     form.hotel_geo.setText("48.85604, 2.36289")
