@@ -15,6 +15,9 @@ from engine.errors import InputError, ToolError
 
 
 
+STDIN_CAP_BYTES = 8 * 2**20  # the pasted-text cap (2,000,000 characters) in UTF-8, at most
+
+
 def add_notes_parser(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
     notes = command("notes", "destination notes: import, list, delete, ask")
     notes.add_argument("action", choices=["import", "list", "delete", "ask"], help="what to do")
@@ -52,7 +55,7 @@ def _import(library, args) -> int:  # noqa: ANN001
     done = []
     for given in args.args:
         try:
-            item = (library.import_text(sys.stdin.read(), destination, title=args.title or "Pasted note")
+            item = (library.import_text(_stdin_text(), destination, title=args.title or "Pasted note")
                     if given == "-" else library.import_file(Path(given), destination))
         except (InputError, ToolError) as exc:
             if done:
@@ -63,6 +66,13 @@ def _import(library, args) -> int:  # noqa: ANN001
         print(f"{item.item_id}  {item.destination}  {item.chunk_count} chunk(s)  {item.title}  "
               f"(removed {meta.get('emails_removed', 0)} e-mail(s), {meta.get('phones_removed', 0)} phone(s))")
     return 0
+
+
+def _stdin_text() -> str:
+    """At most the pasted-text cap in bytes read (``< /dev/zero`` is refused there), strict UTF-8,
+    no control characters."""
+    from engine.imports.untrusted import read_stdin, strict_text
+    return strict_text(read_stdin(STDIN_CAP_BYTES, "stdin"), "stdin")
 
 
 def _list(library, args) -> int:  # noqa: ANN001

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engine.errors import InputError
+from engine.imports.untrusted import read_regular, strict_text
 
 MAX_BYTES = 20 * 1024 * 1024
 
@@ -37,16 +38,9 @@ class ImportedMessage:
 def read_export(path: str | Path) -> tuple[str, list[ImportedMessage]]:
     """(source, messages) of a chat export; ``InputError`` naming the file when it is not one."""
     p = Path(path)
-    try:
-        if p.stat().st_size > MAX_BYTES:
-            raise InputError("FILE", f"{p.name} is larger than {MAX_BYTES // 2**20} MB")
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError("FILE", f"cannot read {p}: {exc.strerror or type(exc).__name__}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError("FILE", f"{p.name} is not UTF-8 text (export the chat again as text or JSON)") from None
+    field = f"FILE {p.name}"
+    raw = read_regular(p, MAX_BYTES, field)  # a pipe or device refused; at most the cap + 1 read
+    text = strict_text(raw, field, what="text (export the chat again as text or JSON)")
     if text.lstrip().startswith("{"):
         return "telegram", parse_telegram(text, p.name)
     return "whatsapp", parse_whatsapp(text, p.name)
@@ -104,6 +98,8 @@ def parse_telegram(text: str, name: str = "result.json") -> list[ImportedMessage
         doc = json.loads(text)
     except ValueError as exc:
         raise InputError("FILE", f"{name} is not valid JSON (line {getattr(exc, 'lineno', '?')})") from None
+    except RecursionError:
+        raise InputError("FILE", f"{name} nests its JSON too deeply to be a Telegram export") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         if isinstance(doc, dict) and "chats" in doc:
             raise InputError("FILE", f"{name} is a whole-account export: export the one group chat instead")

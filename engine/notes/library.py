@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.errors import InputError, ToolError
+from engine.imports.untrusted import check_controls
 
 from .builtin_pack import packed_note
 from .destinations import Destination, resolve_destination
@@ -46,6 +47,7 @@ class NotesLibrary:
             raise InputError("text", "nothing to import: the text is empty")
         if len(text) > MAX_PASTED_CHARS:
             raise InputError("text", f"pasted text is limited to {MAX_PASTED_CHARS:,} characters")
+        check_controls(text, "text")  # a NUL or an escape is never stored (PostgreSQL refuses NUL)
         note = ReadNote(title=(title or "Pasted note").strip()[:200], text=text, kind="pasted")
         return self._store(note, dest, source_kind="pasted", source_name=note.title)
 
