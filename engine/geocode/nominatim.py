@@ -105,7 +105,7 @@ class NominatimGeocoder:
             raise ToolResponseError(TOOL, "Nominatim answered something that is not JSON") from exc
         except geopy_errors.GeopyError as exc:
             raise ToolResponseError(TOOL, f"Nominatim refused: {exc}") from exc
-        except (TypeError, KeyError, ValueError) as exc:  # geopy parsing a malformed place
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:  # geopy parsing a malformed place
             raise ToolResponseError(TOOL, f"Nominatim answered a malformed place: {exc}") from exc
         return [loc.raw for loc in found or []]
 

@@ -82,7 +82,12 @@ def markdown_text(source: str) -> str:
 def html_text(source: str) -> str:
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(source, "html.parser")
+    import warnings
+
+    from bs4 import XMLParsedAsHTMLWarning
+    with warnings.catch_warnings():  # a file that looks like XML is still read as the HTML it was given as
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(source, "html.parser")
     for tag in soup(["script", "style", "noscript", "template", "head"]):
         tag.decompose()
     lines = (line.strip() for line in soup.get_text("\n").splitlines())
