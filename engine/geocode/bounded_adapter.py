@@ -6,6 +6,7 @@ which waits for it) outlived the executor's timeout."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from geopy.adapters import AdapterHTTPError, BaseSyncAdapter
@@ -14,6 +15,13 @@ from geopy.exc import GeocoderParseError, GeocoderServiceError, GeocoderTimedOut
 from engine.tools import bounded_http
 
 MAX_REPLY_BYTES = 2 * 1024 * 1024  # a search answer is a few KB
+
+
+@functools.cache
+def _tls_context():
+    """The system's CA bundle, read once per process (each client would read it again)."""
+    import httpx
+    return httpx.create_ssl_context()
 
 
 def bounded_adapter(total_s: float):
@@ -31,8 +39,8 @@ class BoundedAdapter(BaseSyncAdapter):
 
     def _client(self, timeout: float | None):
         import httpx
-        kwargs = {"verify": self._ssl} if self._ssl is not None else {}
-        transport = bounded_http.sync_transport(httpx, cap=MAX_REPLY_BYTES, total_s=self._total_s, **kwargs)
+        transport = bounded_http.sync_transport(httpx, cap=MAX_REPLY_BYTES, total_s=self._total_s,
+                                                verify=self._ssl or _tls_context())
         read = min(timeout or self._total_s, self._total_s)
         return httpx.Client(transport=transport, follow_redirects=True, timeout=httpx.Timeout(read),
                             event_hooks={"response": [bounded_http.sync_redirect_guard]})

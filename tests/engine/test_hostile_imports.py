@@ -183,3 +183,12 @@ def test_chat_list_shows_escapes_and_bidi_controls_visibly(home) -> None:
     shown = tw(home, "chat", "list", trip).stdout.decode()
     assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
     assert "\\x1b]0;pwned\\x07Louvre\\u202e at 9\\x1b[2J" in shown
+
+
+def test_a_route_file_that_is_a_pipe_is_refused_not_waited_on(tmp_path) -> None:
+    from engine.errors import InputError
+    from engine.roadtrip.route_file import read_route_file
+    fifo = tmp_path / "track.gpx"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="track.gpx is not a regular file"):
+        read_route_file(fifo)
