@@ -6,6 +6,9 @@ and peak RSS printed — the bounds are ≤ 10 s and ≤ 300 MB for an import of
 - ``route_gpx_19mb`` / ``route_kml_15mb``: ``read_route_file`` on a 400,000-point GPX track and a
   650,000-point KML line (jittered), thinned to ≤ 2,000 points;
 - ``route_zigzag_200k``: the 200,000-point zig-zag KML that crashed shapely (SIGSEGV);
+- ``chat_whatsapp_20mb`` / ``chat_telegram_20mb``: ``read_export`` of 20 MB chat exports;
+- ``note_text_20mb``: a 20 MB text note read and its PII pass (phones and e-mails in every line;
+  chunking and embedding excluded);
 - ``pii_5mb_word`` / ``pii_5mb_at`` / ``pii_5mb_digits``: the PII pass on 5 MB of one word, of
   ``a@`` and of digit runs;
 - ``weather_gzip_bomb_200mb``: a 200 MB (decompressed) gzip reply from a local Open-Meteo stand-in,
@@ -45,6 +48,21 @@ open(PATH + ".kml", "w").write('<?xml version="1.0"?><kml xmlns="http://www.open
 import gzip
 open(PATH + ".gz", "wb").write(gzip.compress(b'{"a": "' + b" " * (200 * 2**20) + b'"}', 9))
 """,
+    "chat_whatsapp_20mb": """
+lines = [f"31/12/2023, 21:{k % 60:02d} - Person {k % 7}: see you at the Louvre at 9, bring tickets {k}" for k in range(260_000)]
+open(PATH + ".txt", "w").write("\\n".join(lines)[: 20 * 2**20 - 1])
+""",
+    "chat_telegram_20mb": """
+import json
+msgs = [{"id": k, "type": "message", "date": "2023-12-31T21:41:05", "date_unixtime": str(1704058865 + k),
+         "from": f"Person {k % 7}", "text": ["see you at ", {"type": "bold", "text": "the Louvre"}, f" at 9 {k}"]}
+        for k in range(95_000)]
+open(PATH + ".json", "w").write(json.dumps({"name": "Trip", "type": "private_group", "messages": msgs}))
+""",
+    "note_text_20mb": """
+para = "The Louvre opens at 09:00 on 2027-06-15; call +33 1 40 20 53 17 or write to info@louvre.fr. " * 10
+open(PATH + ".txt", "w").write(("\\n\\n".join([para] * 20_000))[: 20 * 2**20 - 1])
+""",
     "route_zigzag_200k": """
 coords = " ".join(f"{-105.0 + k * 3e-5:.6f},{39.7 + 0.01 * (k % 2):.6f},0" for k in range(200_000))
 open(PATH + ".kml", "w").write('<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>'
@@ -55,6 +73,10 @@ RUN = {
     "route_gpx_19mb": "from engine.roadtrip.route_file import read_route_file; read_route_file(PATH + '.gpx')",
     "route_kml_15mb": "from engine.roadtrip.route_file import read_route_file; read_route_file(PATH + '.kml')",
     "route_zigzag_200k": "from engine.roadtrip.route_file import read_route_file; read_route_file(PATH + '.kml')",
+    "chat_whatsapp_20mb": "from engine.llm.chat_import import read_export; read_export(PATH + '.txt')",
+    "chat_telegram_20mb": "from engine.llm.chat_import import read_export; read_export(PATH + '.json')",
+    "note_text_20mb": ("from engine.notes.reading import read_note_file; from engine.notes.pii import strip_pii; "
+                       "strip_pii(read_note_file(__import__('pathlib').Path(PATH + '.txt')).text, region='FR')"),
     "pii_5mb_word": "from engine.notes.pii import strip_pii; strip_pii('a' * 5_000_000)",
     "pii_5mb_at": "from engine.notes.pii import strip_pii; strip_pii('a@' * 2_500_000)",
     "pii_5mb_digits": "from engine.notes.pii import strip_pii; strip_pii(' '.join(str(10**7 + 7919 * k) for k in range(550_000)))",

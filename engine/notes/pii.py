@@ -60,8 +60,7 @@ def _strip_emails(text: str) -> tuple[str, int]:
         start = _local_start(text, at.start(), last)
         if start is None:
             continue
-        word_at = "@" not in at.group() and "＠" not in at.group() and "(" not in at.group() \
-            and "[" not in at.group() and "{" not in at.group() and "<" not in at.group()
+        word_at = at.group().strip().lower() == "at"  # " at ": only before a spelled-out "dot"
         domain = (_SPELLED_DOMAIN if word_at else _DOMAIN).match(text, at.end(), min(len(text), at.end() + 600))
         if domain is None:
             continue
@@ -108,7 +107,7 @@ def _strip_phones(text: str, regions: list[str]) -> tuple[str, int]:
             continue
         asked += 1
         if asked > MAX_ASKED:
-            digits = sum(c.isdigit() for c in shadow[start:end])
+            digits = _digits(shadow[start:end])
             cleaned, n = (PHONE_MARK, 1) if 7 <= digits <= 15 else ("", 0)
         else:
             cleaned, n = _phones_in(text[start:end], tuple(regions))
@@ -131,8 +130,12 @@ def _candidates(shadow: str):
                 at = gap.end()
             pieces.append((at, run.end()))
         for start, end in pieces:
-            if end - start <= MAX_RUN and sum(c.isdigit() for c in shadow[start:end]) >= 6:
+            if end - start <= MAX_RUN and _digits(shadow[start:end]) >= 6:
                 yield start, end
+
+
+def _digits(piece: str) -> int:
+    return sum(map(str.isdigit, piece))
 
 
 @functools.lru_cache(maxsize=4096)
