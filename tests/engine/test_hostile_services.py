@@ -377,3 +377,31 @@ class Streamer:
         self.stop.set()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def test_an_absurd_answer_cached_before_the_range_checks_is_a_cache_miss(server, monkeypatch, tmp_path) -> None:
+    from engine.store import Accounts, Store
+    from engine.tools.durable_cache import StoreToolCache
+    from engine.tools.executor import ToolExecutor, cache_key
+    from engine.tools.weather_series import WeatherSeries
+
+    monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", server.url)
+    store = Store.open(f"sqlite:///{tmp_path / 'trips.db'}")
+    ctx = Accounts(store).first_run()
+
+    async def forecast(ex):
+        net = NetworkState()
+        try:
+            return await ex.call("weather", OpenMeteoWeather(net).forecast, ASKED, result_type=WeatherSeries)
+        finally:
+            await net.aclose()
+    asyncio.run(forecast(ToolExecutor(durable=StoreToolCache(store, ctx))))
+    key = cache_key("weather", ASKED, OpenMeteoWeather(NetworkState()).cache_variant)
+    with store.org(ctx, write=True) as repo:
+        row = repo.tool_cache.get(key)
+        row["days"][0]["temp_c_high"] = 1e308
+        repo.tool_cache.put(key, "weather", row, __import__("datetime").timedelta(days=1))
+    series, hit = asyncio.run(forecast(ToolExecutor(durable=StoreToolCache(store, ctx))))
+    store.close()
+    assert hit is False and len(server.hits("/v1/forecast")) == 2
+    assert all(-95 <= d.temp_c_high <= 65 for d in series.days)
