@@ -8,7 +8,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
-from .formatting import plain_tooltip
 from .group_sections import ChatSection, FeedbackSection, IdeasSection
 from .reactions_bar import ReactionsBar
 from .version_diff_view import VersionDiffView
@@ -83,7 +82,7 @@ class GroupPanel(QWidget):
         self.status_label.setText(status)
         for button, (enabled, tip) in ((self.plan_button, plan), (self.revise_button, revise)):
             button.setEnabled(enabled)
-            button.setToolTip(plain_tooltip(tip))
+            button.setToolTip(tip)
 
     def set_busy(self, busy: bool) -> None:
         """While a model run is in flight the buttons wait (the progress panel shows it)."""
