@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engine.errors import InputError
-from engine.imports.untrusted import read_regular, strict_text
+from engine.imports.untrusted import check_controls, read_regular, strict_text
 
 MAX_BYTES = 20 * 1024 * 1024
 
@@ -108,7 +108,10 @@ def parse_telegram(text: str, name: str = "result.json") -> list[ImportedMessage
     for n, item in enumerate(doc["messages"]):
         if not isinstance(item, dict):
             raise InputError("FILE", f"{name}: messages[{n}] is not an object")
-        out.append(_tg_message(item, name, n))
+        message = _tg_message(item, name, n)
+        for text in (message.author, message.body):  # JSON escapes ("\u0000") pass the byte check
+            check_controls(text, f"FILE {name}: messages[{n}]")
+        out.append(message)
     return out
 
 

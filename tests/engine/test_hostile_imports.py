@@ -192,3 +192,13 @@ def test_a_route_file_that_is_a_pipe_is_refused_not_waited_on(tmp_path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(InputError, match="track.gpx is not a regular file"):
         read_route_file(fifo)
+
+
+@pytest.mark.parametrize("escaped", ["\\u0000", "\\u001b]0;pwned\\u0007"])
+def test_control_characters_escaped_in_a_telegram_export_are_refused(escaped) -> None:
+    from engine.errors import InputError
+    from engine.llm.chat_import import parse_telegram
+    doc = ('{"messages": [{"id": 1, "type": "message", "date": "2023-12-31T21:41:05", "from": "Ann", '
+           f'"text": "Louvre {escaped} at 9"}}]}}')
+    with pytest.raises(InputError, match=r"messages\[0\]: holds a control character"):
+        parse_telegram(doc)
