@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from engine.cli.terminal import visible
 from engine.errors import InputError, ToolError
 
 
@@ -63,7 +64,7 @@ def _import(library, args) -> int:  # noqa: ANN001
             raise exc
         done.append(item.item_id)
         meta = item.metadata
-        print(f"{item.item_id}  {item.destination}  {item.chunk_count} chunk(s)  {item.title}  "
+        print(f"{item.item_id}  {item.destination}  {item.chunk_count} chunk(s)  {visible(item.title)}  "
               f"(removed {meta.get('emails_removed', 0)} e-mail(s), {meta.get('phones_removed', 0)} phone(s))")
     return 0
 
@@ -79,7 +80,7 @@ def _list(library, args) -> int:  # noqa: ANN001
     items = library.list(args.destination)
     for it in items:
         origin = "Tripwright" if it.source_kind == "tripwright" else it.source_kind
-        print(f"{it.item_id}  {it.destination:14} {it.chunk_count:3} chunk(s)  {origin:10}  {it.title}")
+        print(f"{it.item_id}  {it.destination:14} {it.chunk_count:3} chunk(s)  {origin:10}  {visible(it.title)}")
     print(f"{len(items)} note(s)")
     return 0
 
@@ -88,7 +89,7 @@ def _delete(library, args) -> int:  # noqa: ANN001
     if len(args.args) != 1:
         raise InputError("id", "'notes delete' needs one note id (see 'tripwright notes list')")
     item = library.delete(args.args[0])
-    print(f"deleted {item.item_id}  {item.title}")
+    print(f"deleted {item.item_id}  {visible(item.title)}")
     return 0
 
 
@@ -104,7 +105,7 @@ def _ask(library, args) -> int:  # noqa: ANN001
         print("Information not available.")
         return 0
     for p in answer.passages:
-        print(f"[{p.score:.2f}] {p.source} ({p.item_id})\n{p.text}\n")
+        print(f"[{p.score:.2f}] {visible(p.source)} ({p.item_id})\n{visible(p.text, keep_lines=True)}\n")
     return 0
 
 

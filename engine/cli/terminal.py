@@ -10,7 +10,10 @@ import re
 _HIDDEN = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def visible(text: str) -> str:
+def visible(text: str, *, keep_lines: bool = False) -> str:
+    """``keep_lines``: a passage printed as a block keeps its line breaks."""
+    if keep_lines:
+        return "\n".join(_HIDDEN.sub(_shown, line) for line in text.split("\n"))
     return _HIDDEN.sub(_shown, text)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.errors import InputError, ToolError
-from engine.imports.untrusted import check_controls
+from engine.imports.untrusted import check_controls, without_controls
 
 from .builtin_pack import packed_note
 from .destinations import Destination, resolve_destination
@@ -39,7 +39,7 @@ class NotesLibrary:
     def import_file(self, path: Path, destination: str):  # noqa: ANN201 (NoteItem)
         dest = resolve_destination(destination)
         note = read_note_file(Path(path))
-        return self._store(note, dest, source_kind="file", source_name=Path(path).name)
+        return self._store(note, dest, source_kind="file", source_name=without_controls(Path(path).name))
 
     def import_text(self, text: str, destination: str, *, title: str = "Pasted note"):  # noqa: ANN201
         dest = resolve_destination(destination)

@@ -52,7 +52,8 @@ def read_note_file(path: Path) -> ReadNote:
         raise InputError(field, "the file holds no text" if size else "the file is empty")
     heading = _MD_HEADING.search(raw) if kind == "markdown" else None
     title = heading.group(1).strip() if heading else path.stem.replace("_", " ").replace("-", " ").strip()
-    return ReadNote(title=title[:200] or path.name, text=text, kind=kind, pages=pages)
+    title = without_controls(title)[:200] or without_controls(path.name)  # a file name may hold escapes
+    return ReadNote(title=title, text=text, kind=kind, pages=pages)
 
 
 def _kind(path: Path, data: bytes) -> str:

@@ -202,3 +202,14 @@ def test_control_characters_escaped_in_a_telegram_export_are_refused(escaped) ->
            f'"text": "Louvre {escaped} at 9"}}]}}')
     with pytest.raises(InputError, match=r"messages\[0\]: holds a control character"):
         parse_telegram(doc)
+
+
+
+def test_a_file_names_escapes_never_reach_the_store_or_the_terminal(home, tmp_path) -> None:
+    """A file's name becomes the note's title and source: its control characters are dropped."""
+    note = tmp_path / "tips\x1b]0;pwned\x07.md"
+    note.write_text("The Louvre opens at nine on weekdays and closes at six.")
+    done = tw(home, "notes", "import", str(note), "--destination", "Paris")
+    assert done.returncode == 0, done.stderr.decode()
+    listed = tw(home, "notes", "list").stdout.decode() + done.stdout.decode()
+    assert "\x1b" not in listed and "\x07" not in listed and "tips]0;pwned" in listed
