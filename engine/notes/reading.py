@@ -47,6 +47,7 @@ def read_note_file(path: Path) -> ReadNote:
     else:
         raw = _decode(data, field)
         text = markdown_text(raw) if kind == "markdown" else html_text(raw) if kind == "html" else raw
+        text = without_controls(text)  # an entity (&#27;, &#0;) rendered into a control character
         pages = 0
     if not text.strip():
         raise InputError(field, "the file holds no text" if size else "the file is empty")

@@ -213,3 +213,10 @@ def test_a_file_names_escapes_never_reach_the_store_or_the_terminal(home, tmp_pa
     assert done.returncode == 0, done.stderr.decode()
     listed = tw(home, "notes", "list").stdout.decode() + done.stdout.decode()
     assert "\x1b" not in listed and "\x07" not in listed and "tips]0;pwned" in listed
+
+
+def test_control_characters_written_as_html_entities_are_dropped_from_a_note(tmp_path) -> None:
+    from engine.notes.reading import read_note_file
+    page = tmp_path / "tips.html"
+    page.write_text("<html><body><p>Louvre &#27;]0;pwned&#7; opens at nine&#1;.</p></body></html>")
+    assert read_note_file(page).text == "Louvre ]0;pwned opens at nine."
