@@ -48,11 +48,11 @@ def read_export(path: str | Path) -> tuple[str, list[ImportedMessage]]:
 
 # -- WhatsApp ----------------------------------------------------------------------------------
 def parse_whatsapp(text: str, name: str = "chat.txt") -> list[ImportedMessage]:
-    heads = [(i, m) for i, line in enumerate(text.splitlines()) if (m := _WA.match(line))]
+    lines = text.splitlines()
+    heads = [(i, m) for i, line in enumerate(lines) if (m := _WA.match(line))]
     if not heads:
         raise InputError("FILE", f"{name} is neither a WhatsApp .txt export nor a Telegram JSON export")
     day_first = _day_first([m for _, m in heads])
-    lines = text.splitlines()
     out: list[ImportedMessage] = []
     for n, (i, m) in enumerate(heads):
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
