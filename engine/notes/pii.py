@@ -42,14 +42,17 @@ def strip_pii(text: str, *, region: str | None = None) -> Stripped:
 
 
 # -- e-mail addresses ---------------------------------------------------------------------------
-_LOCAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.!#$%&'*+/=?^_`|~-")
-_AT = re.compile(r"[ \t]?[@＠][ \t]?|[ \t]?[(\[{<][ \t]?at[ \t]?[)\]}>][ \t]?|[ \t]+at[ \t]+", re.IGNORECASE)
+_LOCAL_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.!#$%&'*+/=?^_`|~-"
 _DOT = r"(?:[.．]|[ \t]?[(\[{<][ \t]?dot[ \t]?[)\]}>][ \t]?|[ \t]+dot[ \t]+)"
 _SPELLED_DOT = r"(?:[ \t]?[(\[{<][ \t]?dot[ \t]?[)\]}>][ \t]?|[ \t]+dot[ \t]+)"
 _LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
-_DOMAIN = re.compile(rf"{_LABEL}(?:{_DOT}{_LABEL}){{0,7}}{_DOT}[^\W\d_]{{2,24}}\b", re.IGNORECASE)
-_SPELLED_DOMAIN = re.compile(rf"{_LABEL}(?:{_SPELLED_DOT}{_LABEL}){{0,7}}{_SPELLED_DOT}[^\W\d_]{{2,24}}\b",
-                             re.IGNORECASE)
+_DOMAIN_SRC = rf"{_LABEL}(?:{_DOT}{_LABEL}){{0,7}}{_DOT}[^\W\d_]{{2,24}}\b"
+_SPELLED_SRC = rf"{_LABEL}(?:{_SPELLED_DOT}{_LABEL}){{0,7}}{_SPELLED_DOT}[^\W\d_]{{2,24}}\b"
+_DOMAIN = re.compile(_DOMAIN_SRC, re.IGNORECASE)
+_SPELLED_DOMAIN = re.compile(_SPELLED_SRC, re.IGNORECASE)
+# An "at" only where a domain follows (checked by the regex engine, so "a@a@a@…" costs no Python).
+_AT = re.compile(rf"(?:[ \t]?[@＠][ \t]?|[ \t]?[(\[{{<][ \t]?at[ \t]?[)\]}}>][ \t]?)(?={_DOMAIN_SRC})"
+                 rf"|[ \t]+at[ \t]+(?={_SPELLED_SRC})", re.IGNORECASE)
 
 
 def _strip_emails(text: str) -> tuple[str, int]:
@@ -73,12 +76,11 @@ def _strip_emails(text: str) -> tuple[str, int]:
 
 def _local_start(text: str, end: int, floor: int) -> int | None:
     """Where the local part ending at ``end`` starts (≤ 64 characters back), or None."""
-    start = end
-    while start > floor and end - start < 64 and text[start - 1] in _LOCAL:
-        start -= 1
-    if start == end or (start > floor and text[start - 1] in _LOCAL):
-        return None  # no local part, or one longer than 64 characters
-    return start
+    window = text[max(floor, end - 65):end]
+    start = end - (len(window) - len(window.rstrip(_LOCAL_CHARS)))  # str.rstrip: the scan runs in C
+    while start > floor and end - start <= 64 and (text[start - 1].isalnum() or text[start - 1] in _LOCAL_CHARS):
+        start -= 1  # a non-ASCII letter ("jöhn"): rarely more than a step or two
+    return start if 0 < end - start <= 64 else None
 
 
 # -- phone numbers ------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ EXE = Path(sys.executable).with_name("tripwright")
 @pytest.mark.parametrize("written", [
     "john @ example.com", "john at example dot com", "john[at]example[dot]com", "john＠example.com",
     "john{at}example.com", "john (at) example (dot) com", "JOHN@EXAMPLE.COM", "j.doe+trip@mail.example.co.uk",
+    "jöhn.müller@exämple.de", "山田@example.jp",
 ])
 def test_obfuscated_email_addresses_are_removed(written) -> None:
     clean = strip_pii(f"Write to {written} before Friday.").text
@@ -55,6 +56,7 @@ print(len(out.text))
 
 
 @pytest.mark.parametrize("text", ['"a" * 5_000_000', '"a." * 2_500_000', '("x" * 64 + "@") * 77_000',
+                                  '"aa.aa@" * 840_000', '("ö" * 70 + "@ab.cd ") * 60_000',
                                   '"a@" * 2_500_000', '"1 " * 2_500_000', '"(at) " * 1_000_000',
                                   '"+1 212-736-3100 " * 300_000', '"9" * 5_000_000'])
 def test_the_pii_pass_finishes_on_5_mb_of_hostile_text(text) -> None:
