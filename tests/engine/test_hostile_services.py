@@ -19,8 +19,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
-from engine.errors import ModelUnavailable, ToolError, ToolResponseError, ToolTimeout
+from engine.errors import ModelUnavailable, ToolResponseError, ToolTimeout
 from engine.llm.client import LLMClient
 from engine.llm.config import LLMConfig
 from engine.tools.network import NetworkState
@@ -304,7 +305,7 @@ def test_credentials_in_service_urls_never_reach_the_log_or_stderr(tmp_path, ser
 
 
 # -- helpers ------------------------------------------------------------------------------------
-class _Answer(__import__("pydantic").BaseModel):
+class _Answer(BaseModel):
     ok: bool = True
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from PySide6.QtCore import QPoint
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QToolTip
 
