@@ -127,6 +127,19 @@ def test_a_gzip_bomb_from_the_model_server_leaves_the_model_unusable() -> None:
     assert peak < 60, peak
 
 
+def test_a_model_server_that_drips_is_abandoned_at_the_models_timeout() -> None:
+    with Streamer(lambda w: w.drip(b" ", every_s=0.2)) as streamer:
+        client = LLMClient(LLMConfig(base_url=streamer.url + "/v1", model="m", timeout_s=1.5))
+
+        async def go():
+            try:
+                return await client.ask_json("draft", [{"role": "user", "content": "hi"}], _Answer)
+            finally:
+                await client.close()
+        with pytest.raises(ModelUnavailable, match="reply took longer than 1.5 s"):
+            asyncio.run(go())
+
+
 # -- §3 services --------------------------------------------------------------------------------
 ASKED = WeatherRangeRequest(lat=48.8566, lon=2.3522, start=date(2027, 6, 15), end=date(2027, 6, 16))
 
