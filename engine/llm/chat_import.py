@@ -2,7 +2,10 @@
 (Android ``31/12/2023, 21:41 - Name: text`` or iOS ``[31/12/2023, 21:41:05] Name: text``, 12- or
 24-hour, multi-line messages) or a Telegram Desktop JSON export of one chat (``result.json``).
 
-Everything is parsed before anything is stored, so a bad file changes nothing. WhatsApp writes
+Everything is parsed before anything is stored, so a bad file changes nothing. The file is read
+as ``engine/imports/untrusted.py`` reads one (regular files only, at most 20 MB + 1 byte, strict
+UTF-8, no control characters — raw or written as a JSON escape); a JSON nested too deep to parse
+is refused in one line. WhatsApp writes
 the phone's local time without a zone: it is read as UTC (the order of messages is what matters).
 Lines without a "Name:" (encryption notices, "X added Y") and media placeholders are ``system``."""
 
