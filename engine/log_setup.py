@@ -44,6 +44,8 @@ CODE_WORDS = frozenset({"confirmation", "confirmations", "pnr", "reservationnumb
 # A code in text: after one of the words, an upper-case code of 4-32 letters, digits and dashes.
 CODE_IN_TEXT = re.compile(r"(?i:\b(?:confirmation(?:\s+(?:code|number))?|booking\s+ref(?:erence)?|"
                           r"reservation\s+(?:number|code)|pnr)\b)[\s:#=\"'\\]*(?P<code>[A-Z0-9][A-Z0-9-]{3,31})\b")
+# A URL's user:password part ("https://user:pw@host/", "http://token@host"): the whole userinfo.
+URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,31}://)[^\s/?#@\"'<>]{1,512}@")
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b")
 LOG_FILE = "tripwright.log"
 LOG_FILE_BYTES = 2_000_000
@@ -80,10 +82,11 @@ def _masked_codes(value: Any, depth: int = 0) -> Any:
 
 
 def redact_text(text: str) -> str:
-    """Secret URL/key=value parameters → ``***``; booking codes after their word → masked; e-mail
+    """Secret URL/key=value parameters and a URL's user:password part → ``***``; booking codes after their word → masked; e-mail
     addresses → ``***@domain``."""
     text = SECRET_PARAM.sub(lambda m: f"{m.group(1)}=***", text)
     if "@" in text:
+        text = URL_USERINFO.sub(lambda m: f"{m.group(1)}***@", text)
         text = EMAIL.sub(lambda m: f"***@{m['domain']}", text)
     return CODE_IN_TEXT.sub(lambda m: m.group(0)[:m.start("code") - m.start()] + _mask(m["code"]), text)
 

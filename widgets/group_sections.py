@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QListWidgetItem, QPushButton, QSpinBox, QToolButton, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
+from .formatting import plain_tooltip
 from .glyphs import with_emoji
 from .reactions_bar import EMOJIS
 
@@ -89,7 +90,7 @@ class IdeasSection(QWidget):
             shown = "  ".join(f"{e} {n}" for e, n in idea.reactions.items())
             item = QTreeWidgetItem([f"P{idea.priority}" if idea.priority else "\u2014", idea.title, shown])
             item.setData(0, Qt.ItemDataRole.UserRole, idea.idea_id)
-            item.setToolTip(1, idea.title)
+            item.setToolTip(1, plain_tooltip(idea.title))  # a teammate's title, shown as typed
             self.tree.addTopLevelItem(item)
             if idea.idea_id == selected:
                 self.tree.setCurrentItem(item)
@@ -149,7 +150,8 @@ class ChatSection(QWidget):
         for m in messages:
             who = m.author or "\u2014"
             item = QListWidgetItem(f"{m.sent_at:%d %b %H:%M}  {who}: {m.body}")
-            item.setToolTip(f"from {m.source}" + (" (system line: not used by the model)" if m.kind == "system" else ""))
+            item.setToolTip(plain_tooltip(f"from {m.source}" + (" (system line: not used by the model)"
+                                                                if m.kind == "system" else "")))
             if m.kind == "system":
                 item.setForeground(Qt.GlobalColor.gray)
             self.list.addItem(item)

@@ -24,7 +24,12 @@ def microdata_items(html: str) -> list[dict[str, Any]]:
     """The top-level items of ``html`` (already cut to size by the caller), in document order."""
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(html, "html.parser")
+    import warnings
+
+    from bs4 import XMLParsedAsHTMLWarning
+    with warnings.catch_warnings():  # a file that looks like XML is still read as the HTML it was given as
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(html, "html.parser")
     tops = [el for el in soup.find_all(attrs={"itemscope": True}) if not el.has_attr("itemprop")]
     return [_item(el) for el in tops[:MAX_ITEMS]]
 

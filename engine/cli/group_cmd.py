@@ -17,8 +17,9 @@ def run_ideas(args) -> int:
             print(f"added idea {idea.idea_id} (priority {idea.priority}): {idea.title}")
             return 0
         ideas = repo.group.ideas(args.trip_id)
+        from engine.cli.terminal import visible
         for idea in ideas:
-            print(f"P{idea.priority}  {idea.created_at:%Y-%m-%d %H:%M}  {idea.title}")
+            print(f"P{idea.priority}  {idea.created_at:%Y-%m-%d %H:%M}  {visible(idea.title)}")
         print(f"{len(ideas)} idea(s)")
         return 0
 
@@ -38,8 +39,9 @@ def run_chat(args) -> int:
             message = repo.group.post(args.trip_id, args.text or "")
             print(f"posted at {message.sent_at:%Y-%m-%d %H:%M}")
             return 0
+        from engine.cli.terminal import visible
         for m in repo.group.chat(args.trip_id, include_system=True):
-            print(f"{m.sent_at:%Y-%m-%d %H:%M}  {m.author or '—'}: {m.body}")
+            print(f"{m.sent_at:%Y-%m-%d %H:%M}  {visible(m.author) or '—'}: {visible(m.body)}")
     return 0
 
 

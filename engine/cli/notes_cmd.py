@@ -10,7 +10,13 @@ import json
 import sys
 from pathlib import Path
 
+from engine.cli.terminal import visible
 from engine.errors import InputError, ToolError
+
+
+
+
+STDIN_CAP_BYTES = 8 * 2**20  # the pasted-text cap (2,000,000 characters) in UTF-8, at most
 
 
 def add_notes_parser(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
@@ -50,7 +56,7 @@ def _import(library, args) -> int:  # noqa: ANN001
     done = []
     for given in args.args:
         try:
-            item = (library.import_text(sys.stdin.read(), destination, title=args.title or "Pasted note")
+            item = (library.import_text(_stdin_text(), destination, title=args.title or "Pasted note")
                     if given == "-" else library.import_file(Path(given), destination))
         except (InputError, ToolError) as exc:
             if done:
@@ -58,16 +64,23 @@ def _import(library, args) -> int:  # noqa: ANN001
             raise exc
         done.append(item.item_id)
         meta = item.metadata
-        print(f"{item.item_id}  {item.destination}  {item.chunk_count} chunk(s)  {item.title}  "
+        print(f"{item.item_id}  {item.destination}  {item.chunk_count} chunk(s)  {visible(item.title)}  "
               f"(removed {meta.get('emails_removed', 0)} e-mail(s), {meta.get('phones_removed', 0)} phone(s))")
     return 0
+
+
+def _stdin_text() -> str:
+    """At most the pasted-text cap in bytes read (``< /dev/zero`` is refused there), strict UTF-8,
+    no control characters."""
+    from engine.imports.untrusted import read_stdin, strict_text
+    return strict_text(read_stdin(STDIN_CAP_BYTES, "stdin"), "stdin")
 
 
 def _list(library, args) -> int:  # noqa: ANN001
     items = library.list(args.destination)
     for it in items:
         origin = "Tripwright" if it.source_kind == "tripwright" else it.source_kind
-        print(f"{it.item_id}  {it.destination:14} {it.chunk_count:3} chunk(s)  {origin:10}  {it.title}")
+        print(f"{it.item_id}  {it.destination:14} {it.chunk_count:3} chunk(s)  {origin:10}  {visible(it.title)}")
     print(f"{len(items)} note(s)")
     return 0
 
@@ -76,7 +89,7 @@ def _delete(library, args) -> int:  # noqa: ANN001
     if len(args.args) != 1:
         raise InputError("id", "'notes delete' needs one note id (see 'tripwright notes list')")
     item = library.delete(args.args[0])
-    print(f"deleted {item.item_id}  {item.title}")
+    print(f"deleted {item.item_id}  {visible(item.title)}")
     return 0
 
 
@@ -92,7 +105,7 @@ def _ask(library, args) -> int:  # noqa: ANN001
         print("Information not available.")
         return 0
     for p in answer.passages:  # the passage that answers; the whole chunk is in --json
-        print(f"[{p.score:.2f}] {p.source} ({p.item_id})\n{p.passage or p.text}\n")
+        print(f"[{p.score:.2f}] {visible(p.source)} ({p.item_id})\n{visible(p.passage or p.text, keep_lines=True)}\n")
     return 0
 
 

@@ -20,6 +20,7 @@ from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
 CREATOR = "Tripwright"
 MAX_ROUTE_POINTS = 50
 MAX_TRACK_POINTS = 500
+DP_MAX_POINTS = 5000  # Douglas–Peucker's input, at most (see ``simplified``)
 LODGING_ROLES = ("checkin", "arrival")
 
 
@@ -104,7 +105,14 @@ def _thin(items: list, limit: int) -> list:
 def simplified(points: list[tuple[float, float]], limit: int) -> list[tuple[float, float]]:
     """The polyline (lat, lon) with at most ``limit`` vertices: Douglas–Peucker (shapely) at the
     smallest tolerance that fits (doubled until it does, then bisected), so bends are kept and
-    straight stretches lose their points."""
+    straight stretches lose their points.
+
+    A long line is first thinned linearly to ``DP_MAX_POINTS`` (issue 25): GEOS's Douglas–Peucker
+    recurses once per kept vertex and is quadratic on a zig-zag — 200,000 points crashed the
+    process (SIGSEGV), 50,000 took two minutes."""
+    if len(points) <= limit:
+        return points
+    points = decimated(points, max(limit, DP_MAX_POINTS))
     if len(points) <= limit:
         return points
     line = LineString([(lon, lat) for lat, lon in points])
@@ -119,6 +127,14 @@ def simplified(points: list[tuple[float, float]], limit: int) -> list[tuple[floa
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if len(at(mid)) > limit else (lo, mid)
     return [(lat, lon) for lon, lat in at(hi)]
+
+
+def decimated(points: list[tuple[float, float]], most: int) -> list[tuple[float, float]]:
+    """At most ``most`` of ``points``, evenly spaced by index, the first and the last kept."""
+    if len(points) <= most:
+        return points
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(k * step)] for k in range(most)]
 
 
 def _track(label: str, stops: list[_Stop]) -> gpxpy.gpx.GPXTrack:

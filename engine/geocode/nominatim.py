@@ -4,9 +4,10 @@
 - An identifying User-Agent with our version and a contact URL (the OSM usage policy refuses
   geopy's default one).
 - At most one request per second, process-wide (:class:`Throttle`), as the policy asks.
-- geopy's synchronous urllib adapter runs in a worker thread (geopy's async adapter needs aiohttp,
-  which we do not ship); the executor around it applies the timeouts, the retry and the breaker,
-  and caches answers forever (keyed by the canonical request).
+- geopy runs in a worker thread on our bounded adapter (``bounded_adapter.py``: httpx's sync client,
+  a cap on the reply's size and total time, so the thread ends soon after the executor's timeout
+  even when a server drips; geopy's async adapter needs aiohttp, which we do not ship); the executor
+  around it applies the timeouts, the retry and the breaker, and caches answers forever.
 - geopy's errors become our tool errors; a candidate with impossible coordinates is dropped.
 """
 
@@ -23,6 +24,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
+from engine.tools import bounded_http
 
 from .models import GeoCandidate, GeocodeRequest
 from .normalize import normalise
@@ -78,18 +80,21 @@ class NominatimGeocoder:
 
     def _query(self, request: GeocodeRequest) -> list[Any]:
         from geopy import exc as geopy_errors
-        from geopy.adapters import URLLibAdapter
         from geopy.geocoders import Nominatim
+
+        from .bounded_adapter import bounded_adapter
 
         parts = urlsplit(nominatim_base())
         client = Nominatim(user_agent=self._agent, domain=parts.netloc + parts.path, scheme=parts.scheme,
-                           timeout=self._timeout_s, adapter_factory=URLLibAdapter)
+                           timeout=self._timeout_s, adapter_factory=bounded_adapter(self._timeout_s + 1.0))
         query = ", ".join(p for p in (request.query, request.admin1_hint, request.country_hint) if p)
         codes = request.country_hint if request.country_hint and len(request.country_hint) == 2 else None
         try:
             with self._throttle.slot():  # the send itself is spaced, after the previous answer
                 found = client.geocode(query, exactly_one=False, limit=request.limit, addressdetails=True,
                                        country_codes=codes)
+        except bounded_http.ReplyRefused as exc:
+            raise exc.tool_error(TOOL) from None
         except geopy_errors.GeocoderTimedOut as exc:
             raise ToolTimeout(TOOL, "Nominatim did not answer in time") from exc
         except geopy_errors.GeocoderRateLimited as exc:
@@ -100,7 +105,7 @@ class NominatimGeocoder:
             raise ToolResponseError(TOOL, "Nominatim answered something that is not JSON") from exc
         except geopy_errors.GeopyError as exc:
             raise ToolResponseError(TOOL, f"Nominatim refused: {exc}") from exc
-        except (TypeError, KeyError, ValueError) as exc:  # geopy parsing a malformed place
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:  # geopy parsing a malformed place
             raise ToolResponseError(TOOL, f"Nominatim answered a malformed place: {exc}") from exc
         return [loc.raw for loc in found or []]
 

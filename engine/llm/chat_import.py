@@ -2,7 +2,10 @@
 (Android ``31/12/2023, 21:41 - Name: text`` or iOS ``[31/12/2023, 21:41:05] Name: text``, 12- or
 24-hour, multi-line messages) or a Telegram Desktop JSON export of one chat (``result.json``).
 
-Everything is parsed before anything is stored, so a bad file changes nothing. WhatsApp writes
+Everything is parsed before anything is stored, so a bad file changes nothing. The file is read
+as ``engine/imports/untrusted.py`` reads one (regular files only, at most 20 MB + 1 byte, strict
+UTF-8, no control characters — raw or written as a JSON escape); a JSON nested too deep to parse
+is refused in one line. WhatsApp writes
 the phone's local time without a zone: it is read as UTC (the order of messages is what matters).
 Lines without a "Name:" (encryption notices, "X added Y") and media placeholders are ``system``."""
 
@@ -15,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engine.errors import InputError
+from engine.imports.untrusted import check_controls, read_regular, strict_text
 
 MAX_BYTES = 20 * 1024 * 1024
 
@@ -37,16 +41,9 @@ class ImportedMessage:
 def read_export(path: str | Path) -> tuple[str, list[ImportedMessage]]:
     """(source, messages) of a chat export; ``InputError`` naming the file when it is not one."""
     p = Path(path)
-    try:
-        if p.stat().st_size > MAX_BYTES:
-            raise InputError("FILE", f"{p.name} is larger than {MAX_BYTES // 2**20} MB")
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError("FILE", f"cannot read {p}: {exc.strerror or type(exc).__name__}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError("FILE", f"{p.name} is not UTF-8 text (export the chat again as text or JSON)") from None
+    field = f"FILE {p.name}"
+    raw = read_regular(p, MAX_BYTES, field)  # a pipe or device refused; at most the cap + 1 read
+    text = strict_text(raw, field, what="text (export the chat again as text or JSON)")
     if text.lstrip().startswith("{"):
         return "telegram", parse_telegram(text, p.name)
     return "whatsapp", parse_whatsapp(text, p.name)
@@ -54,11 +51,11 @@ def read_export(path: str | Path) -> tuple[str, list[ImportedMessage]]:
 
 # -- WhatsApp ----------------------------------------------------------------------------------
 def parse_whatsapp(text: str, name: str = "chat.txt") -> list[ImportedMessage]:
-    heads = [(i, m) for i, line in enumerate(text.splitlines()) if (m := _WA.match(line))]
+    lines = text.splitlines()
+    heads = [(i, m) for i, line in enumerate(lines) if (m := _WA.match(line))]
     if not heads:
         raise InputError("FILE", f"{name} is neither a WhatsApp .txt export nor a Telegram JSON export")
     day_first = _day_first([m for _, m in heads])
-    lines = text.splitlines()
     out: list[ImportedMessage] = []
     for n, (i, m) in enumerate(heads):
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
@@ -104,6 +101,8 @@ def parse_telegram(text: str, name: str = "result.json") -> list[ImportedMessage
         doc = json.loads(text)
     except ValueError as exc:
         raise InputError("FILE", f"{name} is not valid JSON (line {getattr(exc, 'lineno', '?')})") from None
+    except RecursionError:
+        raise InputError("FILE", f"{name} nests its JSON too deeply to be a Telegram export") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         if isinstance(doc, dict) and "chats" in doc:
             raise InputError("FILE", f"{name} is a whole-account export: export the one group chat instead")
@@ -112,7 +111,10 @@ def parse_telegram(text: str, name: str = "result.json") -> list[ImportedMessage
     for n, item in enumerate(doc["messages"]):
         if not isinstance(item, dict):
             raise InputError("FILE", f"{name}: messages[{n}] is not an object")
-        out.append(_tg_message(item, name, n))
+        message = _tg_message(item, name, n)
+        for text in (message.author, message.body):  # JSON escapes ("\u0000") pass the byte check
+            check_controls(text, f"FILE {name}: messages[{n}]")
+        out.append(message)
     return out
 
 

@@ -20,11 +20,14 @@ from pydantic import BaseModel
 from engine.errors import ModelUnavailable, ToolError, ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.tools.executor import log_tool_call
 
+from engine.tools import bounded_http
+
 from .config import LLMConfig
 from .usage import CallUsage, UsageMeter, call_usage
 
 TOOL = "llm"  # the executor's name for model calls (breaker, stats, metric labels)
 SOFT_SHARE = 0.8  # a model call slower than this share of the timeout is logged as slow
+MAX_REPLY_BYTES = 10 * 1024 * 1024  # decompressed; a plan draft is a few KB
 
 
 @functools.cache
@@ -55,10 +58,15 @@ class LLMClient:
 
     def _client(self):
         if self._sdk is None:
+            import httpx2
             from openai import AsyncOpenAI, DefaultAsyncHttpxClient  # lazy: ~1 s to import
+            # The reply capped (decompressed size, total time) and redirects kept on the endpoint.
+            transport = bounded_http.async_transport(httpx2, cap=MAX_REPLY_BYTES, total_s=self.config.timeout_s,
+                                                     verify=tls_context())
+            http = DefaultAsyncHttpxClient(transport=transport,
+                                           event_hooks={"response": [bounded_http.redirect_guard]})
             self._sdk = AsyncOpenAI(base_url=self.config.base_url, api_key=self.config.api_key,
-                                    timeout=self.config.timeout_s, max_retries=0,
-                                    http_client=DefaultAsyncHttpxClient(verify=tls_context()))
+                                    timeout=self.config.timeout_s, max_retries=0, http_client=http)
         return self._sdk
 
     def _executor(self):
@@ -105,6 +113,8 @@ class LLMClient:
         tries[0] += 1
         try:
             answer = await self._create(messages, schema)
+        except bounded_http.ReplyRefused as exc:
+            raise _labelled(exc.tool_error(TOOL), "reply_refused") from None
         except (openai.RateLimitError, openai.InternalServerError) as exc:
             raise _labelled(ToolUnavailable(TOOL, f"HTTP {exc.status_code} from the model endpoint",
                                             retry_after_s=_retry_after(exc)),
@@ -116,6 +126,9 @@ class LLMClient:
                             "unreachable") from None
         except openai.APIStatusError as exc:
             raise _labelled(ToolResponseError(TOOL, _status_reason(exc, self.config)), f"http_{exc.status_code}") from None
+        except (ValueError, TypeError, AttributeError):  # HTTP 200 whose body is no JSON or no completion
+            raise _labelled(ToolResponseError(TOOL, "the endpoint's answer is not a JSON chat completion"),
+                            "bad_answer") from None
         return answer, _content(answer)
 
     async def _create(self, messages: list[dict], schema: type[BaseModel]) -> Any:
@@ -137,6 +150,8 @@ class LLMClient:
         try:
             page = await self._client().models.list()
             return sorted(m.id for m in page.data)
+        except bounded_http.ReplyRefused as exc:
+            raise ModelUnavailable(exc.reason) from None
         except openai.APITimeoutError:
             raise ModelUnavailable(f"the model endpoint did not answer within {self.config.timeout_s:g} s") from None
         except openai.APIConnectionError as exc:
@@ -176,7 +191,7 @@ def _status_reason(exc, config: LLMConfig) -> str:
     if code == 403:
         return "HTTP 403 forbidden: the API key may not use this model"
     if code == 404:
-        return f"HTTP 404 not found: no model {config.model!r} or no /chat/completions at {config.base_url}"
+        return f"HTTP 404 not found: no model {config.model!r} or no /chat/completions at {_public(config.base_url)}"
     return f"HTTP {code} from the model endpoint"
 
 
@@ -199,3 +214,9 @@ def parse_json(text: str) -> Any:
     if body.startswith("```"):
         body = body.strip("`").removeprefix("json").strip()
     return json.loads(body)
+
+
+def _public(url: str) -> str:
+    """``url`` without its user:password part: a message may be shown and logged."""
+    from engine.log_setup import redact_text
+    return redact_text(url)

@@ -10,6 +10,7 @@ from pydantic import Field, field_validator, model_validator
 
 from .common import Geo, Provenance, Tier, TimeWindow, TransitMode, Value, VenueType
 from .dated_hours import RULE_ERRORS, DatedHours, dated_hours
+from .physical import Celsius, Probability, WindKmh
 
 FareTier = Literal["budget", "mid", "premium"]
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -127,10 +128,10 @@ class Attraction(Value):
 
 class WeatherDay(Value):
     date: date
-    precip_prob: float = Field(ge=0.0, le=1.0)
-    wind_kmh: float = Field(ge=0.0)
-    temp_c_high: float
-    temp_c_low: float
+    precip_prob: Probability
+    wind_kmh: WindKmh
+    temp_c_high: Celsius
+    temp_c_low: Celsius
     typical: bool = False  # climatology ("typical weather"), not a forecast
     provenance: Provenance
 

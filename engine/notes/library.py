@@ -21,6 +21,7 @@ from pathlib import Path
 import structlog
 
 from engine.errors import InputError, ToolError
+from engine.imports.untrusted import check_controls, without_controls
 
 from .builtin_pack import packed_note
 from .destinations import Destination, resolve_destination
@@ -51,7 +52,7 @@ class NotesLibrary:
     def import_file(self, path: Path, destination: str):  # noqa: ANN201 (NoteItem)
         dest = resolve_destination(destination)
         note = read_note_file(Path(path))
-        return self._store(note, dest, source_kind="file", source_name=Path(path).name)
+        return self._store(note, dest, source_kind="file", source_name=without_controls(Path(path).name))
 
     def import_text(self, text: str, destination: str, *, title: str = "Pasted note"):  # noqa: ANN201
         dest = resolve_destination(destination)
@@ -59,6 +60,7 @@ class NotesLibrary:
             raise InputError("text", "nothing to import: the text is empty")
         if len(text) > MAX_PASTED_CHARS:
             raise InputError("text", f"pasted text is limited to {MAX_PASTED_CHARS:,} characters")
+        check_controls(text, "text")  # a NUL or an escape is never stored (PostgreSQL refuses NUL)
         note = ReadNote(title=(title or "Pasted note").strip()[:200], text=text, kind="pasted")
         return self._store(note, dest, source_kind="pasted", source_name=note.title)
 

@@ -5,12 +5,15 @@ over the size limit — is an :class:`InputError` naming the file, before anythi
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import InputError
+from engine.imports.untrusted import read_regular, strict_text, without_controls
 
 MAX_BYTES = 20 * 1024 * 1024  # a guidebook PDF fits; a 50 MB file is refused
+MAX_PDF_PAGES = 2000
 _MD_HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 TEXT_SUFFIXES = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown",
                  ".html": "html", ".htm": "html", ".pdf": "pdf"}
@@ -27,12 +30,14 @@ class ReadNote:
 def read_note_file(path: Path) -> ReadNote:
     path = Path(path)
     field = f"file {path.name}"
-    if not path.is_file():
-        raise InputError(field, "no such file")
-    size = path.stat().st_size
-    if size > MAX_BYTES:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    if size > MAX_BYTES and path.is_file():
         raise InputError(field, f"{size / 2**20:.0f} MB is over the {MAX_BYTES // 2**20} MB limit for a note")
-    data = path.read_bytes()
+    data = read_regular(path, MAX_BYTES, field)  # a pipe or device refused; at most the cap + 1 read
+    size = len(data)
     kind = _kind(path, data)
     raw = ""
     if kind == "pdf":
@@ -42,12 +47,14 @@ def read_note_file(path: Path) -> ReadNote:
     else:
         raw = _decode(data, field)
         text = markdown_text(raw) if kind == "markdown" else html_text(raw) if kind == "html" else raw
+        text = without_controls(text)  # an entity (&#27;, &#0;) rendered into a control character
         pages = 0
     if not text.strip():
         raise InputError(field, "the file holds no text" if size else "the file is empty")
     heading = _MD_HEADING.search(raw) if kind == "markdown" else None
     title = heading.group(1).strip() if heading else path.stem.replace("_", " ").replace("-", " ").strip()
-    return ReadNote(title=title[:200] or path.name, text=text, kind=kind, pages=pages)
+    title = without_controls(title)[:200] or without_controls(path.name)  # a file name may hold escapes
+    return ReadNote(title=title, text=text, kind=kind, pages=pages)
 
 
 def _kind(path: Path, data: bytes) -> str:
@@ -63,12 +70,8 @@ def _kind(path: Path, data: bytes) -> str:
 
 
 def _decode(data: bytes, field: str) -> str:
-    if b"\x00" in data[:8192]:
-        raise InputError(field, "a binary file, not text (import Markdown, text, HTML or PDF)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(field, "not UTF-8 text (import Markdown, text, HTML or PDF)") from None
+    """Strict UTF-8 with no NUL or other control character anywhere (not only in the first 8 KB)."""
+    return strict_text(data, field, what="text (import Markdown, text, HTML or PDF)")
 
 
 def markdown_text(source: str) -> str:
@@ -81,7 +84,12 @@ def markdown_text(source: str) -> str:
 def html_text(source: str) -> str:
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(source, "html.parser")
+    import warnings
+
+    from bs4 import XMLParsedAsHTMLWarning
+    with warnings.catch_warnings():  # a file that looks like XML is still read as the HTML it was given as
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(source, "html.parser")
     for tag in soup(["script", "style", "noscript", "template", "head"]):
         tag.decompose()
     lines = (line.strip() for line in soup.get_text("\n").splitlines())
@@ -107,10 +115,22 @@ def pdf_text(data: bytes, field: str) -> str:
     import io
 
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import PyPdfError
 
     try:
         reader = PdfReader(io.BytesIO(data))
-        return "\f".join(page.extract_text() or "" for page in reader.pages)
-    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
+        if len(reader.pages) > MAX_PDF_PAGES:
+            raise InputError(field, f"a PDF of {len(reader.pages):,} pages; a note is at most {MAX_PDF_PAGES}")
+        text = "\f".join(page.extract_text() or "" for page in reader.pages)
+    except PyPdfError as exc:  # LimitReachedError too: a stream that inflates past pypdf's limit
+        raise InputError(field, f"unreadable PDF ({_pdf_reason(exc)})") from None
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError, zlib.error) as exc:
         raise InputError(field, f"unreadable PDF ({type(exc).__name__})") from None
+    return without_controls(text)  # form feeds (the page breaks) are kept
+
+
+def _pdf_reason(exc: Exception) -> str:
+    from pypdf.errors import LimitReachedError
+    if isinstance(exc, LimitReachedError):
+        return "a compressed stream inflates past the size limit"
+    return type(exc).__name__

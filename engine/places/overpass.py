@@ -20,6 +20,7 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
+from engine.tools import bounded_http
 from engine.tools.network import NetworkState, retry_after
 
 DEFAULT_URL = "https://overpass-api.de/api/interpreter"
@@ -205,9 +206,12 @@ class OverpassClient:
         host = httpx.URL(self.url).host
         try:
             async with self._network.client().stream(
-                    "POST", self.url, data={"data": ql}, timeout=httpx.Timeout(timeout, connect=5.0)) as response:
+                    "POST", self.url, data={"data": ql}, timeout=httpx.Timeout(timeout, connect=5.0),
+                    extensions={bounded_http.CAP_KEY: MAX_BODY_BYTES}) as response:
                 _check_status(response)
-                body = await _read_capped(response, progress)
+                body = await _read_all(response, progress)
+        except bounded_http.ReplyRefused as exc:
+            raise exc.tool_error(TOOL) from None
         except httpx.TimeoutException as exc:
             raise ToolTimeout(TOOL, f"no answer from {host}") from exc
         except (httpx.ConnectError, httpx.NetworkError) as exc:
@@ -230,12 +234,11 @@ def _check_status(response) -> None:
         raise ToolResponseError(TOOL, f"HTTP {status} with content type {kind or 'none'!r}, not JSON")
 
 
-async def _read_capped(response, progress: Progress | None) -> bytes:
+async def _read_all(response, progress: Progress | None) -> bytes:
+    """The body (the transport caps it at ``MAX_BODY_BYTES`` decompressed), progress as it comes."""
     chunks, size = [], 0
     async for chunk in response.aiter_bytes():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise ToolResponseError(TOOL, f"answer larger than {MAX_BODY_BYTES // (1024 * 1024)} MB")
         chunks.append(chunk)
         if progress is not None:
             progress(size)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
 import structlog
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from engine.canonical import canonical_json
 from engine.errors import ToolError, ToolTimeout, ToolUnavailable
@@ -210,7 +210,11 @@ class ToolExecutor:
         payload = self.durable.get(key)
         if payload is None:
             return None
-        result = _adapter(result_type).validate_python(payload)
+        try:
+            result = _adapter(result_type).validate_python(payload)
+        except ValidationError:  # a row from before a stricter check (1e308 °C), or damaged: a miss
+            log.warning("tool_cache_row_invalid", tool=tool)
+            return None
         self._remember(key, result)
         return result
 

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
 
+from . import bounded_http
+
 if TYPE_CHECKING:  # httpx costs ~75 ms to import: only runs that go online pay for it
     import httpx
 
@@ -78,8 +80,11 @@ class NetworkState:
         held = self._clients.get(id(loop))
         if held is None or held[0] is not loop or held[1].is_closed:
             # Timeouts are the executor's (hard 4 s); httpx's own only guard a stuck connect.
+            # Every reply capped (decompressed size, total time); redirects stay on their origin.
             client = httpx.AsyncClient(headers={"User-Agent": user_agent()}, follow_redirects=True,
-                                       timeout=httpx.Timeout(10.0, connect=5.0))
+                                       timeout=httpx.Timeout(10.0, connect=5.0),
+                                       transport=bounded_http.async_transport(httpx),
+                                       event_hooks={"response": [bounded_http.redirect_guard]})
             self._clients = {k: v for k, v in self._clients.items() if not v[0].is_closed()}
             self._clients[id(loop)] = (loop, client)
             return client
@@ -103,6 +108,8 @@ class NetworkState:
         import httpx
         try:
             response = await self.client().get(url, params=params)
+        except bounded_http.ReplyRefused as exc:
+            raise exc.tool_error(tool) from None
         except httpx.TimeoutException as exc:
             raise ToolTimeout(tool, f"no answer from {httpx.URL(url).host}") from exc
         except (httpx.ConnectError, httpx.NetworkError) as exc:

@@ -13,10 +13,11 @@ from collections import defaultdict
 from datetime import date, timedelta
 from statistics import mean
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from engine.errors import ToolResponseError
 from engine.models import WeatherDay
+from engine.models.physical import Celsius, Latitude, Longitude, Percent, PrecipMm, WindKmh
 
 from .network import NetworkState, validated
 from .provenance import stamp
@@ -36,17 +37,20 @@ WET_DAY_MM = 1.0  # a day with ≥1 mm counts as a rainy day (the WMO convention
 
 
 class _Daily(BaseModel):
+    """Every value inside its physical range (``engine/models/physical.py``): NaN, 1e308 or −400 °C
+    is the service's fault, a ``ToolResponseError``, and the ladder's next rung answers."""
+
     time: list[date]
-    precipitation_probability_max: list[float | None] | None = None
-    precipitation_sum: list[float | None] | None = None
-    wind_speed_10m_max: list[float | None]
-    temperature_2m_max: list[float | None]
-    temperature_2m_min: list[float | None]
+    precipitation_probability_max: list[Percent | None] | None = None
+    precipitation_sum: list[PrecipMm | None] | None = None
+    wind_speed_10m_max: list[WindKmh | None]
+    temperature_2m_max: list[Celsius | None]
+    temperature_2m_min: list[Celsius | None]
 
 
 class _Answer(BaseModel):
-    latitude: float = Field(ge=-90, le=90)
-    longitude: float = Field(ge=-180, le=180)
+    latitude: Latitude
+    longitude: Longitude
     daily: _Daily
 
 
@@ -131,6 +135,8 @@ def _values(daily: _Daily, i: int, precip: list[float | None] | None, *, scale: 
         raise ToolResponseError("weather", "daily lists of different lengths") from exc
     if any(v is None for v in row):
         return None
+    if row[3] > row[2]:
+        raise ToolResponseError("weather", f"a day's low {row[3]:g} °C above its high {row[2]:g} °C")
     first = min(max(row[0] * scale, 0.0), 1.0) if scale else row[0]
     return (first, max(row[1], 0.0), row[2], row[3])
 

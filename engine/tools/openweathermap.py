@@ -17,10 +17,12 @@ from __future__ import annotations
 import os
 from datetime import date, datetime, timedelta, timezone
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from engine.errors import ToolResponseError
 from engine.models import WeatherDay
+
+from engine.models.physical import Celsius, Latitude, Longitude, Probability, WindMs
 
 from .network import NetworkState, validated
 from .provenance import stamp
@@ -37,21 +39,29 @@ EXCLUDE = "current,minutely,hourly,alerts"
 
 
 class _Temp(BaseModel):
-    min: float
-    max: float
+    min: Celsius
+    max: Celsius
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "_Temp":
+        if self.min > self.max:
+            raise ValueError("the day's minimum is above its maximum")
+        return self
 
 
 class _Day(BaseModel):
-    dt: int
+    """Every value inside its physical range (``engine/models/physical.py``)."""
+
+    dt: int = Field(ge=0, le=32503680000)  # up to the year 3000
     temp: _Temp
-    wind_speed: float = Field(ge=0)
-    pop: float = Field(ge=0, le=1)
+    wind_speed: WindMs
+    pop: Probability
 
 
 class _Answer(BaseModel):
-    lat: float = Field(ge=-90, le=90)
-    lon: float = Field(ge=-180, le=180)
-    timezone_offset: int = 0
+    lat: Latitude
+    lon: Longitude
+    timezone_offset: int = Field(default=0, ge=-86400, le=86400)
     daily: list[_Day]
 
 

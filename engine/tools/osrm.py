@@ -21,6 +21,7 @@ from pydantic import Field, ValidationError
 
 from engine.errors import ToolResponseError
 from engine.models.common import Value
+from engine.models.physical import Latitude, Longitude, RouteHours, RouteMiles
 
 from .network import NetworkState, json_body
 
@@ -50,10 +51,10 @@ class DrivingRoute(Value):
 
     found: bool
     reason: str = ""  # the service's code when ``found`` is False
-    miles: float = Field(default=0.0, ge=0)
-    hours: float = Field(default=0.0, ge=0)
-    geometry: tuple[tuple[float, float], ...] = ()  # (lat, lon) along the road
-    snap_miles: tuple[float, ...] = ()  # how far each waypoint was moved onto the road network
+    miles: RouteMiles = 0.0
+    hours: RouteHours = 0.0
+    geometry: tuple[tuple[Latitude, Longitude], ...] = ()  # (lat, lon) along the road
+    snap_miles: tuple[RouteMiles, ...] = ()  # how far each waypoint was moved onto the road network
 
 
 class OsrmRouter:

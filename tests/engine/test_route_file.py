@@ -96,3 +96,39 @@ def test_an_unusable_route_file_is_exit_2_naming_it(tmp_path, name, body) -> Non
     done = tw("plan", "--prompt", PROMPT, "--route-file", str(f), "--out", str(out), "--today", TODAY)
     assert done.returncode == 2, done.stderr
     assert "route_file" in done.stderr and done.stderr.count("\n") == 1 and not out.exists()
+
+
+def _zigzag_along(points, n: int, amplitude: float = 0.01) -> list[tuple[float, float]]:
+    """``n`` points along ``points``, each other one pushed ``amplitude`` degrees north: the worst
+    case of Douglas–Peucker."""
+    out = []
+    for k in range(n):
+        t = k / (n - 1) * (len(points) - 1)
+        i = min(int(t), len(points) - 2)
+        (a_lat, a_lon), (b_lat, b_lon) = points[i], points[i + 1]
+        f = t - i
+        out.append((a_lat + (b_lat - a_lat) * f + amplitude * (k % 2), a_lon + (b_lon - a_lon) * f))
+    return out
+
+
+READ_IN_A_CHILD = ("import sys; from engine.roadtrip.route_file import read_route_file; "
+                   "print(len(read_route_file(sys.argv[1])))")
+
+
+def test_a_200000_point_zigzag_kml_is_read_without_crashing_the_process(tmp_path) -> None:
+    """Issue 25 §1: shapely's simplify crashed with SIGSEGV on this file (3.6 MB, under the size
+    cap); run in a child so a crash is a failed test, not a dead test run."""
+    f = _kml(tmp_path / "zigzag.kml", _zigzag_along(TRACK, 200_000))
+    done = subprocess.run([sys.executable, "-c", READ_IN_A_CHILD, str(f)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stderr[-400:])
+    assert 2 <= int(done.stdout) <= 2000
+
+
+def test_a_zigzag_track_file_plans_through_the_cli(tmp_path) -> None:
+    f = _kml(tmp_path / "zigzag.kml", _zigzag_along(TRACK, 100_000, amplitude=0.002))
+    out = tmp_path / "plan.json"
+    done = tw("plan", "--prompt", PROMPT, "--route-file", str(f), "--out", str(out), "--today", TODAY)
+    assert done.returncode == 0, done.stderr
+    track = json.loads(out.read_text())["intent"]["route_track"]
+    assert 2 <= len(track) <= 2000 and track[0] == pytest.approx(list(TRACK[0]))
