@@ -17,9 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import ToolError
+from engine.log_setup import URL_USERINFO
+from engine.tools import bounded_http
 
 BATCH = 64
 DEFAULT_TIMEOUT_S = 60.0
+MAX_REPLY_BYTES = 64 * 1024 * 1024  # decompressed: 64 vectors of 3,072 floats in JSON are ~4 MB
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class Embedder:
         import openai
 
         client = openai.AsyncOpenAI(base_url=self.config.base_url, api_key=self.config.api_key,
-                                    timeout=self.config.timeout_s, max_retries=1)
+                                    timeout=self.config.timeout_s, max_retries=1, http_client=self._http(sync=False))
         rows: list[list[float]] = []
         try:
             async with client:
@@ -92,9 +95,26 @@ class Embedder:
                     raw = await client.embeddings.with_raw_response.create(
                         model=self.config.model, input=batch, encoding_format="base64")
                     rows += _raw_vectors(raw.http_response.json(), len(batch))
-        except openai.OpenAIError as exc:
-            raise ToolError("embeddings", f"{self.config.base_url} failed: {_reason(exc)}") from None
+        except (openai.OpenAIError, bounded_http.ReplyRefused) as exc:
+            refused = bounded_http.refusal(exc)
+            raise ToolError("embeddings", f"{self.where} failed: {refused or _reason(exc)}") from None
         return unit_rows(np.asarray(rows, dtype=np.float32))
+
+    @property
+    def where(self) -> str:
+        """The endpoint as it may be shown: no user:password part."""
+        return URL_USERINFO.sub(r"\1", self.config.base_url)
+
+    def _http(self, *, sync: bool):
+        """The SDK's HTTP client behind the reply caps (decompressed size, total time), redirects
+        kept on the endpoint's origin (engine.tools.bounded_http)."""
+        import httpx2
+        from openai import DefaultAsyncHttpxClient, DefaultHttpxClient
+        if sync:
+            transport = bounded_http.sync_transport(httpx2, cap=MAX_REPLY_BYTES, total_s=self.config.timeout_s)
+            return DefaultHttpxClient(transport=transport, event_hooks={"response": [bounded_http.sync_redirect_guard]})
+        transport = bounded_http.async_transport(httpx2, cap=MAX_REPLY_BYTES, total_s=self.config.timeout_s)
+        return DefaultAsyncHttpxClient(transport=transport, event_hooks={"response": [bounded_http.redirect_guard]})
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Synchronous form for worker threads and the CLI: one kept-alive ``openai.OpenAI``
@@ -103,7 +123,7 @@ class Embedder:
 
         if self._client is None:
             self._client = openai.OpenAI(base_url=self.config.base_url, api_key=self.config.api_key,
-                                         timeout=self.config.timeout_s, max_retries=1)
+                                         timeout=self.config.timeout_s, max_retries=1, http_client=self._http(sync=True))
         rows: list[list[float]] = []
         try:
             for start in range(0, len(texts), self.batch):
@@ -111,8 +131,9 @@ class Embedder:
                 raw = self._client.embeddings.with_raw_response.create(
                     model=self.config.model, input=batch, encoding_format="base64")
                 rows += _raw_vectors(raw.http_response.json(), len(batch))
-        except openai.OpenAIError as exc:
-            raise ToolError("embeddings", f"{self.config.base_url} failed: {_reason(exc)}") from None
+        except (openai.OpenAIError, bounded_http.ReplyRefused) as exc:
+            refused = bounded_http.refusal(exc)
+            raise ToolError("embeddings", f"{self.where} failed: {refused or _reason(exc)}") from None
         return unit_rows(np.asarray(rows, dtype=np.float32))
 
 
