@@ -116,7 +116,26 @@ def bench_process(reps: int) -> dict:
             subprocess.run([str(exe), "plan", "--intent", str(intent), "--out", str(Path(tmp) / "o.json"),
                             "--today", TODAY.isoformat()], check=True, capture_output=True)
             times.append(time.perf_counter() - t)
-    return {"cli_plan_process_p50_s": round(statistics.median(times), 3)}
+        return {"cli_plan_process_p50_s": round(statistics.median(times), 3),
+                **import_breakdown(exe, intent, Path(tmp) / "o.json")}
+
+
+def import_breakdown(exe: Path, intent: Path, out: Path, top: int = 8) -> dict:
+    """Where a whole-process plan's import time goes (issue 23 §3): ``-X importtime`` of one run,
+    each distribution's own milliseconds (its modules' self times: engine, pydantic, numpy, …),
+    the largest first — a regression shows which import brought it."""
+    done = subprocess.run([sys.executable, "-X", "importtime", str(exe), "plan", "--intent", str(intent), "--out",
+                           str(out), "--today", TODAY.isoformat()], check=True, capture_output=True, text=True)
+    totals: dict[str, int] = {}
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        own, _, name = line.split("|")
+        package = name.strip().split(".")[0].lstrip("_")
+        totals[package] = totals.get(package, 0) + int(own.split(":")[1])
+    ranked = sorted(totals.items(), key=lambda kv: -kv[1])[:top]
+    return {"cli_plan_import_total_ms": round(sum(totals.values()) / 1000, 1),
+            **{f"cli_plan_import_{name}_ms": round(us / 1000, 1) for name, us in ranked}}
 
 
 def bench_road(reps: int) -> dict:
