@@ -158,8 +158,9 @@ class ToolExecutor:
         key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, None)
         if cached is not None:
-            return self._hit(tool, stats, cached, key, latency_ms=None)[0]
+            return self._hit(tool, stats, cached, key, latency_ms=None, log_call=_in_a_run())[0]
         breaker = self._breaker(tool)
+        started = time.perf_counter()
         try:
             breaker.admit(tool, self._clock())
             self._simulated_sync_timeout(tool, stats)
@@ -171,6 +172,8 @@ class ToolExecutor:
         breaker.record(True, self._clock())
         if self.observer is not None:
             self.observer.tool_call(tool, None, False)
+        if _in_a_run():  # seed §13.1: each of a run's calls (a session's set-up FX rates belong to none)
+            log_tool_call(tool, (time.perf_counter() - started) * 1000, retries=0, cache_hit=False)
         self._remember(key, result)
         return result
 
@@ -356,10 +359,14 @@ class ToolExecutor:
                 hook(tool, False)
 
 
+def _in_a_run() -> bool:
+    return "trace_id" in structlog.contextvars.get_contextvars()
+
+
 def log_tool_call(tool: str, latency_ms: float, *, retries: int, cache_hit: bool, **more: Any) -> None:
     """Seed §13.1: one INFO line per tool call (the run's trace_id, run_id and node come from the
-    log context). Synchronous in-process lookups (``call_sync``: FX rates, transit legs, hundreds a
-    run) are counted in the metrics and Diagnostics, not logged one by one."""
+    log context), a run's synchronous in-process lookups too (``call_sync``: FX rates, transit
+    legs — hundreds a run, free when INFO is not logged)."""
     log.info("tool_call", tool=tool, latency_ms=round(latency_ms, 1), retries=retries, cache_hit=cache_hit, **more)
 
 
