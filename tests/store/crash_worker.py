@@ -22,6 +22,13 @@ def save_forever(url: str, org_id: str, user_id: str, trip_id: str, doc_path: st
             saved.value += 1
 
 
+def cli_request_key(store, ctx, today: str) -> str:
+    """The request key ``plan --save`` gives a run (engine/cli/trips_cmd.plan_and_save): the
+    planning date and a digest of the notes the plan may cite."""
+    from engine.notes.library import NotesLibrary
+    return f"today={today};notes={NotesLibrary(store, ctx).digest()}"
+
+
 def begin_and_hang(url: str, org_id: str, user_id: str, intent_path: str, today: str, started: Any) -> None:
     """Begin a ``plan --save`` run exactly as the CLI would (same idempotency key), then wait to
     be killed: the run stays ``running`` and its request claimed, with this process's lease."""
@@ -33,7 +40,8 @@ def begin_and_hang(url: str, org_id: str, user_id: str, intent_path: str, today:
     with open(intent_path, encoding="utf-8") as fh:
         intent = IntentV1.model_validate(json.load(fh))
     store = Store.open(url)
-    ticket = PlanRecorder(store, OrgContext(org_id, user_id)).begin(intent, request_key=f"today={today}")
+    ctx = OrgContext(org_id, user_id)
+    ticket = PlanRecorder(store, ctx).begin(intent, request_key=cli_request_key(store, ctx, today))
     with started.get_lock():
         started.value = 1 if ticket.owned else -1
     while True:

@@ -56,7 +56,8 @@ def test_a_killed_runs_lease_goes_with_its_process(db_url, accounts_for, forkser
             (running,) = repo.runs.running()
             assert store.run_leases.is_held(running.run_id)
             assert repo.runs.fail_orphans() == 0  # alive: left alone
-        assert PlanRecorder(store, ctx).begin(paris_intent(), request_key=f"today={TODAY}").duplicate_pending
+        assert PlanRecorder(store, ctx).begin(paris_intent(),
+                                              request_key=crash_worker.cli_request_key(store, ctx, TODAY)).duplicate_pending
     finally:
         _kill(child)
     # SQLite: the flock goes with the process at once. PostgreSQL: the server drops the advisory
@@ -65,7 +66,7 @@ def test_a_killed_runs_lease_goes_with_its_process(db_url, accounts_for, forkser
     while store.run_leases.is_held(running.run_id) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not store.run_leases.is_held(running.run_id)
-    ticket = PlanRecorder(store, ctx).begin(paris_intent(), request_key=f"today={TODAY}")
+    ticket = PlanRecorder(store, ctx).begin(paris_intent(), request_key=crash_worker.cli_request_key(store, ctx, TODAY))
     assert ticket.owned  # the orphan's claim was taken over at once, not after the 10-minute TTL
     with store.org(ctx) as repo:
         status = repo.runs.status(running.run_id)

@@ -144,7 +144,7 @@ def test_road_document_has_anchors_stops_origin_and_day_paths(road, route66):
     anchors = [m for m in doc["markers"] if m["kind"] == "anchor"]
     assert [m["id"] for m in anchors] == [f"d{i}-overnight" for i in range(6)] + ["d6-arrive"]
     assert [m["draggable"] for m in anchors] == [True] * 6 + [False]
-    assert [m["actions"] for m in anchors] == [["lock"]] * 6 + [[]]
+    assert [m["actions"] for m in anchors] == [["lock", "rest"]] * 6 + [[]]  # a night may be rested at (issue 20)
     origin = doc["markers"][0]
     assert origin["kind"] == "origin" and not origin["selectable"] and origin["actions"] == []
     assert "Los Angeles" in origin["label"]
