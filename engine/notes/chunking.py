@@ -13,6 +13,7 @@ one: the tokenizer refuses to encode a very long run in one piece.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -63,16 +64,20 @@ def _by_characters(sentence: str) -> list[str]:
 def _pieces(text: str) -> tuple[list[str], list[int]]:
     """Sentences, with any sentence longer than a chunk cut into token windows."""
     parts: list[str] = []
+    counts: list[int] = []
     found = [run for s in sentences(text) for run in
              (_by_characters(s) if len(s) > MAX_SENTENCE_CHARS else [s])]
     for sentence, n in zip(found, token_counts(found)):
         if n <= MAX_TOKENS - OVERLAP:
             parts.append(sentence)
+            counts.append(n)  # counted once: a 20 MB note has half a million sentences
             continue
         ids = encoding().encode(sentence)
         step = MAX_TOKENS - OVERLAP
-        parts += [encoding().decode(ids[i:i + step]) for i in range(0, len(ids), step)]
-    return parts, token_counts(parts)
+        windows = [encoding().decode(ids[i:i + step]) for i in range(0, len(ids), step)]
+        parts += windows
+        counts += token_counts(windows)
+    return parts, counts
 
 
 def chunk_text(text: str) -> list[Chunk]:
@@ -85,8 +90,9 @@ def chunk_text(text: str) -> list[Chunk]:
     n = math.ceil((total - OVERLAP) / (MAX_TOKENS - OVERLAP))
     target = (total + (n - 1) * OVERLAP) / n
     chunks, start = [], 0
+    after = list(itertools.accumulate(reversed(counts)))[::-1]  # after[i]: tokens from part i on
     while start < len(parts):
-        end = _chunk_end(counts, start, target)
+        end = _chunk_end(counts, start, target, after[start])
         body = "".join(parts[start:end]).strip()
         chunks.append(Chunk(body, count_tokens(body)))
         if end >= len(parts):
@@ -95,10 +101,10 @@ def chunk_text(text: str) -> list[Chunk]:
     return chunks
 
 
-def _chunk_end(counts: list[int], start: int, target: float) -> int:
+def _chunk_end(counts: list[int], start: int, target: float, rest: int) -> int:
     """End (exclusive) whose size is nearest ``target`` without passing MAX_TOKENS; the rest of
-    the document when it fits."""
-    if sum(counts[start:]) <= MAX_TOKENS:
+    the document (``rest`` tokens from ``start`` on) when it fits."""
+    if rest <= MAX_TOKENS:
         return len(counts)
     size, best, best_gap = 0, start + 1, math.inf
     for i in range(start, len(counts)):

@@ -38,6 +38,7 @@ _SEEDED: set[tuple[str, str]] = set()  # (database, org) seeded in this process
 _SEED_LOCK = threading.Lock()
 _FRESH: set[tuple] = set()  # (database, org, destination, generation, model) whose vectors are all current
 REEMBED_BATCH = 256
+EMBED_AT_IMPORT_MAX_CHUNKS = 1_000  # ~1.4 s with the local model; a longer note is embedded on its first question
 Progress = Callable[[int, int], None]  # (chunks embedded so far, chunks to embed in all)
 
 
@@ -69,6 +70,9 @@ class NotesLibrary:
         return self._save(prepare_note(note, dest, source_name), dest, source_kind=source_kind, embed=embed)
 
     def _save(self, note: PreparedNote, dest: Destination, *, source_kind: str, embed: bool):  # noqa: ANN202
+        # A very long note (thousands of chunks) is stored at once and embedded by its first
+        # question (:meth:`reembed`, with progress): the import stays within seconds (issue 25).
+        embed = embed and len(note.chunks) <= EMBED_AT_IMPORT_MAX_CHUNKS
         vectors = self._vectors([text for text, _ in note.chunks]) if embed else None
         meta = {**note.meta, "destination_name": dest.name}
         rows = [(text, tokens, vectors[i] if vectors is not None else None)

@@ -118,3 +118,20 @@ def test_the_model_is_read_on_the_first_question_only(tmp_path):
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "after plan False" in done.stdout and "after ask True" in done.stdout
+
+
+def test_a_very_long_note_is_stored_at_once_and_embedded_by_its_first_question(store, org_a, monkeypatch):
+    """Issue 25: a note of thousands of chunks imports within seconds — stored without vectors,
+    embedded (with progress) when a question first needs them. The threshold is lowered here so a
+    short note stands in for a 20 MB one."""
+    import engine.notes.library as library
+    monkeypatch.setattr(library, "EMBED_AT_IMPORT_MAX_CHUNKS", 0)
+    notes = _library(store, org_a)
+    title, text = NOTES["paris"]
+    notes.import_text(text, "paris", title=title)
+    with store.org(org_a) as repo:
+        assert repo.knowledge.unembedded("paris", MODEL, 100)  # nothing embedded at import
+    answer = notes.ask("Which Louvre entrance avoids the queue?", "paris")
+    assert answer.status == "found" and "Porte des Lions" in answer.passages[0].passage
+    with store.org(org_a) as repo:
+        assert not repo.knowledge.unembedded("paris", MODEL, 100)  # the question embedded them
