@@ -35,6 +35,7 @@
 
   var map = L.map("map", {worldCopyJump: true, minZoom: 2, zoomSnap: 0.25}).setView([42, -45], 3);
   map.attributionControl.setPrefix("Leaflet");
+  L.control.scale({position: "bottomleft", maxWidth: 120}).addTo(map);  // km and mi (issue 22 §1)
   map.createPane("basemap").style.zIndex = 150;   // under the tiles (200) when online
   map.createPane("offlinetiles").style.zIndex = 160;  // an .mbtiles basemap covers the outlines it shows
   var basemapRenderer = L.canvas({pane: "basemap", padding: 0.5});
@@ -577,7 +578,9 @@
     setBanner(doc.banner);
     setCredits(doc.credits);
     buildLegend(legend.getContainer());
-    if (first || !doc.keep_view) fitIfNeeded(doc.focus, first);
+    // Every new plan is fitted (issue 22 §1: Denver → Salt Lake City stayed a speck in the view of
+    // the trip before); an edit's redraw (keep_view) leaves the traveller's zoom alone.
+    if (first || !doc.keep_view) fitIfNeeded(doc.focus, true);
   }
 
   // -- what tests (and screenshots) ask about ---------------------------------------------------

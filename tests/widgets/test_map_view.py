@@ -358,3 +358,23 @@ def test_the_page_reports_each_document_painted_by_its_revision(qtbot, make_view
         assert loop.run_until_complete(painted(view, 5.0)) is False
     finally:
         loop.close()
+
+
+def test_a_scale_bar_and_every_new_plan_fitted(qtbot, make_view, road):
+    """Issue 22 §1: a scale bar (km and mi), and a new plan is fitted even when the previous view
+    already contained it (a short trip inside a long one's view stayed a speck)."""
+    from engine.geocode import default_gazetteer
+    from engine.models import RoadTripIntent
+    from engine.roadtrip.itinerary import road_itinerary
+    from engine.roadtrip.planner import plan_road_trip
+    from datetime import date
+    view = make_view(road)  # Route 66: the whole US south-west to Chicago
+    qtbot.waitUntil(lambda: state(qtbot, view)["markers"] > 0, timeout=5_000)
+    scale = run_js(qtbot, view, "JSON.stringify(Array.from(document.querySelectorAll('.leaflet-control-scale-line'))"
+                                ".map(e => e.textContent))")
+    assert len(scale) == 2 and any("km" in x for x in scale) and any("mi" in x for x in scale)
+    wide = state(qtbot, view)["zoom"]
+    intent = RoadTripIntent(origin="Albuquerque", terminus="Santa Fe", days=1, start_date=date(2027, 5, 3))
+    short = road_itinerary(plan_road_trip(intent, default_gazetteer()), intent, [], trace_id="t", run_id="r")
+    view.show_itinerary(short)
+    qtbot.waitUntil(lambda: state(qtbot, view)["zoom"] >= wide + 2, timeout=5_000)
