@@ -6,7 +6,9 @@ dominated by Python overhead, so nothing is derived twice.
 
 Conventions the planner writes and verifiers/repair read (docs/ARCHITECTURE.md):
 day 0 holds the ``arrival`` flight and the hotel ``checkin`` (the stay's whole lodging cost sits on
-that choice); the last day holds the ``checkout`` and the ``departure`` flight; ``activity`` and
+that choice) — or, when the flight lands too late to reach the hotel by midnight, day 0 ends with the
+arrival and day 1 opens with a *late check-in* (the ride from the airport crosses midnight and is day
+0's ``overnight`` leg; the night before is booked and held); the last day holds the ``checkout`` and the ``departure`` flight; ``activity`` and
 ``meal`` slots sit in between. A flight choice's geo is its airport in the city.
 """
 
@@ -106,6 +108,22 @@ class DaySchedule(NamedTuple):
     gaps: list[float]  # real minutes (elapsed_minutes) from the end of slot i to the start of i + 1
     legs: list[tuple[str, TransitLeg]]  # hotel → first slot, slot → slot, last slot → hotel
     home: TransitLeg | None  # the evening leg back to the hotel, if the day ends away from it
+    overnight: TransitLeg | None  # the ride from the arrival to the next day's late check-in, if any
+
+
+LATE_CHECKIN_UNTIL = 3 * 60  # a check-in that opens a later day by 03:00 ends the arrival's night
+
+
+def late_checkin(di: int, i: int, slot: Slot) -> bool:
+    """A check-in that opens a day after the first: the traveller landed too late to reach the
+    hotel by midnight (the arrival day ends at the arrival)."""
+    return di > 0 and i == 0 and slot.role == "checkin"
+
+
+def minutes_between(a_day: date, a: time, b_day: date, b: time, tz: str) -> float:
+    """Real minutes from ``a`` on ``a_day`` to ``b`` on ``b_day`` (across midnight and DST)."""
+    zone = ZoneInfo(tz)
+    return (datetime.combine(b_day, b, zone) - datetime.combine(a_day, a, zone)).total_seconds() / 60
 
 
 def plan_schedule(plan: PlanV1, facts: TripFacts) -> tuple[DaySchedule, ...]:
@@ -150,20 +168,23 @@ def _day_schedule(plan: PlanV1, di: int, facts: TripFacts, hotel: Geo | None) ->
         end, start = a.window.end, b.window.start
         gaps.append((start.hour - end.hour) * 60 + (start.minute - end.minute) if steady
                     else elapsed_minutes(when, end, start, facts.tz))
-    starts_at_hotel = di > 0 and bool(slots) and slots[0].role != "checkout"
+    starts_at_hotel = di > 0 and bool(slots) and slots[0].role not in ("checkout", "checkin")
     ends_at_hotel = bool(slots) and slots[-1].role in ("activity", "meal") and di < len(plan.days) - 1
-    pairs, legs, home = _day_legs(when, choices, starts_at_hotel, ends_at_hotel, hotel, facts)
-    return DaySchedule(di, when, slots, choices, venues, pairs, gaps, legs, home)
+    later = plan.days[di + 1].slots if di + 1 < len(plan.days) else []
+    late = later[0].choices[0] if slots and slots[-1].role == "arrival" and later \
+        and late_checkin(di + 1, 0, later[0]) else None
+    pairs, legs, home, overnight = _day_legs(when, choices, starts_at_hotel, ends_at_hotel, hotel, facts, late)
+    return DaySchedule(di, when, slots, choices, venues, pairs, gaps, legs, home, overnight)
 
 
 def _day_legs(when: date, choices: list[Choice], starts_at_hotel: bool, ends_at_hotel: bool,
-              hotel: Geo | None, facts: TripFacts) -> tuple[list, list, TransitLeg | None]:
-    """(pairs, labelled legs, leg home) of a day: they depend on where the day goes, not on when,
+              hotel: Geo | None, facts: TripFacts, late: Choice | None) -> tuple[list, list, TransitLeg | None, TransitLeg | None]:
+    """(pairs, labelled legs, leg home, the ride to a late check-in) of a day: they depend on where the day goes, not on when,
     so plans that differ only in times (retimes, repair candidates, the verify benchmark's
     variants) share them through ``facts.day_legs_memo``. The lists are shared: read them only."""
     key = (when, starts_at_hotel, ends_at_hotel, (hotel.lat, hotel.lon) if hotel else None,
            tuple((c.choice_id, c.option_ref, c.geo.lat, c.geo.lon) if c.geo else (c.choice_id, c.option_ref)
-                 for c in choices))
+                 for c in choices), late.choice_id if late else None)
     memo = facts.day_legs_memo
     hit = memo.get(key)
     if hit is not None:
@@ -177,9 +198,12 @@ def _day_legs(when: date, choices: list[Choice], starts_at_hotel: bool, ends_at_
             legs.append((ca.choice_id + ">" + cb.choice_id, leg))
     _add_hotel_legs(legs, choices, when, starts_at_hotel, ends_at_hotel, facts, hotel)
     home = legs[-1][1] if legs and legs[-1][0].endswith(">hotel") else None
+    overnight = choice_leg(choices[-1], late, when, facts) if late is not None else None
+    if overnight is not None:
+        legs.append((choices[-1].choice_id + ">" + late.choice_id, overnight))
     if len(memo) >= DAY_LEGS_LIMIT:
         memo.clear()
-    memo[key] = hit = (pairs, legs, home)
+    memo[key] = hit = (pairs, legs, home, overnight)
     return hit
 
 

@@ -14,7 +14,7 @@ from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayIti
                            IntentV1, ItineraryV1, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
                            Violation, format_usd, minutes_of)
 from engine.notes.hints import NO_NOTES, UNKNOWN_TEXT, NotesLookup
-from engine.schedule import day_legs
+from engine.schedule import LATE_CHECKIN_UNTIL, day_legs, late_checkin
 from engine.tools.provenance import stamp
 from engine.tools.weather import weather_credit
 
@@ -78,6 +78,9 @@ def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str |
                 if slot.role == "checkin" \
                 else f"checkout by {h.checkout_window.end:%H:%M}"
             parts.append(claims.state(what, h.provenance))
+        if slot.role == "checkin" and minutes_of(slot.window.start) <= LATE_CHECKIN_UNTIL:
+            parts.append("late arrival after midnight: the room is held from the night before; "
+                         "tell the hotel when you land")
     else:
         parts += _venue_notes(slot, day, facts, claims) + [place_notes]
     return "; ".join(p for p in parts if p) or "Information not available."
@@ -169,6 +172,9 @@ def _transit_activities(plan: PlanV1, di: int, facts: TripFacts, claims: Claims)
         if src is None or leg.duration_seconds == 0 or src.role == "departure":
             continue
         start = minutes_of(src.window.end)
+        dest = ends.get(label.split(">")[1])
+        if late_checkin(di, 0, src) and dest is not None:  # the morning ride out, not a ride at 00:40
+            start = max(start, minutes_of(dest.window.start) - max(1, leg.duration_seconds // 60))
         end = min(start + max(1, leg.duration_seconds // 60), 23 * 60 + 59)
         if end <= start:
             continue

@@ -19,6 +19,7 @@ PARTIAL_ARRIVAL = 20 * 60  # arriving after 20:00 → day 1 is arrival only (see
 EARLY_DEPARTURE = 10 * 60  # leaving before 10:00 → last day is checkout + transfer only
 DAY_START = 9 * 60
 CHECKIN_MINUTES = 30
+LAST_SAME_DAY_CHECKIN = 23 * 60 + 59 - CHECKIN_MINUTES
 CHECKOUT_MINUTES = 15
 EARLIEST_CHECKOUT = 5 * 60  # express checkout: leaving before the desk's window opens is fine
 MEAL_SHARE = 0.4  # of the money left after the frame: admissions, transit and headroom take the rest
@@ -116,7 +117,9 @@ class PlanBuilder:
     def _frame(self, branch: Branch) -> list[list[Slot]]:
         days: list[list[Slot]] = [[] for _ in self.dates]
         nights = len(self.dates) - 1
-        days[0] += self._arrival(branch, nights)
+        arrival, checkin, desk_day = self._arrival(branch, nights)
+        days[0].append(arrival)
+        days[desk_day].append(checkin)
         days[-1] += self._departure(branch, len(self.dates) - 1, nights)
         for lock in self.intent.prefs.locked_slots:
             venue = self.inputs.facts.venue(lock.activity_id)
@@ -124,17 +127,23 @@ class PlanBuilder:
                                               choices=[venue_choice(lock.day_offset, venue, travellers=self.people)]))
         return [sorted(d, key=lambda s: s.window.start) for d in days]
 
-    def _arrival(self, b: Branch, nights: int) -> list[Slot]:
+    def _arrival(self, b: Branch, nights: int) -> tuple[Slot, Slot, int]:
+        """The arrival flight, the check-in and the check-in's day: one that cannot end by midnight
+        opens day 2 instead (a late landing: the night of day 1 is booked, the ride crosses midnight)."""
         dep_local, dep_min = local_minutes(b.outbound.departure, self.tz)
         _, arr_min = local_minutes(b.outbound.arrival, self.tz)
         start = dep_min if dep_local.date() == self.dates[0] else 0
         airport = self.inputs.facts.airport_leg(b.airport, b.hotel.geo, self.dates[0])
         ready = arr_min + DEPLANE_MINUTES + airport.duration_seconds // 60
-        checkin_at = min(max(ceil5(ready), minutes_of(b.hotel.checkin_window.start)), 23 * 60 + 59 - CHECKIN_MINUTES)
-        return [Slot(window=TimeWindow.of_minutes(start, max(arr_min, start + 1)), role="arrival",
+        checkin_at = max(ceil5(ready), minutes_of(b.hotel.checkin_window.start))
+        late = checkin_at > LAST_SAME_DAY_CHECKIN and len(self.dates) > 1
+        if late:
+            checkin_at = max(0, ceil5(ready) - 24 * 60)
+        checkin_at = min(checkin_at, LAST_SAME_DAY_CHECKIN)
+        return (Slot(window=TimeWindow.of_minutes(start, max(arr_min, start + 1)), role="arrival",
                      choices=[flight_choice(0, "arrival", b.outbound, self._airport_geo(b.airport), self.people)]),
                 Slot(window=TimeWindow.of_minutes(checkin_at, checkin_at + CHECKIN_MINUTES), role="checkin",
-                     choices=[lodging_choice(0, "checkin", b.hotel, nights, self.rooms)])]
+                     choices=[lodging_choice(int(late), "checkin", b.hotel, nights, self.rooms)]), int(late))
 
     def _departure(self, b: Branch, di: int, nights: int) -> list[Slot]:
         _, dep_min = local_minutes(b.back.departure, self.tz)

@@ -20,6 +20,7 @@ from engine.models import (Activity, Choice, ChoiceKind, CostBreakdown, DayPlan,
                            ItineraryV1, PlanV1, Slot, TimeWindow, Violation, ViolationKind, format_usd)
 from engine.planning.builder import flight_choice, local_minutes, lodging_choice
 from engine.planning.inputs import trip_dates
+from engine.schedule import late_checkin
 from engine.tools.requests import VenueRequest
 from engine.tools.toolbox import Toolbox
 
@@ -78,11 +79,12 @@ class _Rederivation:
         return have == want
 
     def _check_frame(self, days: list[DayPlan]) -> None:
-        """Outbound flight and check-in on day 1, check-out and return flight on the last day."""
+        """Outbound flight and check-in on day 1 (a late landing's check-in opens day 2), check-out and return flight on the last day."""
         if not days:
             return
         last = len(days) - 1
-        for di, role, what in ((0, "arrival", "outbound flight"), (0, "checkin", "hotel check-in"),
+        desk = 1 if len(days) > 1 and days[1].slots and late_checkin(1, 0, days[1].slots[0]) else 0
+        for di, role, what in ((0, "arrival", "outbound flight"), (desk, "checkin", "hotel check-in"),
                                (last, "checkout", "hotel check-out"), (last, "departure", "return flight")):
             if not any(s.role == role for s in days[di].slots):
                 self.found.append(mismatch(f"day:{di}", f"{what}: missing from day {di + 1} ({days[di].date})"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.facts import TripFacts
 from engine.models import IntentV1, Lodging, PlanV1, Violation, ViolationKind, minutes_of
-from engine.schedule import DaySchedule, plan_schedule
+from engine.schedule import LATE_CHECKIN_UNTIL, DaySchedule, late_checkin, plan_schedule
 
 CHECKOUT_GRACE_MINUTES = 60
 _SCHEDULED_ROLES = ("activity", "meal")
@@ -20,7 +20,7 @@ def verify_lodging_windows(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> 
                 continue
             lodging = facts.lodgings.get(day.choices[i].option_ref)
             if lodging and slot.role == "checkin":
-                out += _checkin(day, i, lodging)
+                out += _late_checkin(day, lodging) if late_checkin(day.index, i, slot) else _checkin(day, i, lodging)
             if lodging and slot.role == "checkout":
                 out += _checkout(day, i, lodging)
     return out
@@ -55,6 +55,18 @@ def _checkin(day: DaySchedule, i: int, lodging: Lodging) -> list[Violation]:
             out.append(_timing(choice.choice_id, "before_checkin",
                                f"{choice.label} at {start:%H:%M} is before check-in opens at {opens:%H:%M}"))
     return out
+
+
+def _late_checkin(day: DaySchedule, lodging: Lodging) -> list[Violation]:
+    """A check-in after midnight ends the arrival day's night: the desk must take arrivals until
+    midnight (the room is held from the night before) and the check-in start by 03:00."""
+    window, desk = day.slots[0].window, lodging.checkin_window
+    if minutes_of(desk.end) >= 23 * 60 + 59 and minutes_of(window.start) <= LATE_CHECKIN_UNTIL:
+        return []
+    return [_timing(day.choices[0].choice_id, "checkin_window",
+                    f"check-in {window.label()} after midnight: {lodging.name} takes arrivals "
+                    f"{desk.label()} and a late arrival must reach it by "
+                    f"{LATE_CHECKIN_UNTIL // 60:02d}:{LATE_CHECKIN_UNTIL % 60:02d}")]
 
 
 def _timing(node_ref: str, reason: str, message: str) -> Violation:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.facts import TripFacts
 from engine.models import (Assumptions, Attraction, ChoiceKind, IntentV1, PlanV1, Slot, Violation, ViolationKind,
                            VenueType)
-from engine.schedule import DaySchedule, plan_schedule
+from engine.schedule import DaySchedule, minutes_between, plan_schedule
 
 DEPLANE_MINUTES = 30
 
@@ -43,6 +43,27 @@ def verify_timing(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> list[Viol
             need = buffer_minutes(a.role, b.role, venue_before, assumptions) + travel
             if gap + 1e-9 < need:
                 out.append(_too_short(day, i, gap, need))
+    return out + _across_midnight(plan, facts)
+
+
+def _across_midnight(plan: PlanV1, facts: TripFacts) -> list[Violation]:
+    """A late landing's ride to the hotel: the arrival (a day's last slot) to the next day's
+    check-in, checked like any other pair with the real minutes between them."""
+    out = []
+    days = plan_schedule(plan, facts)
+    for day, after in zip(days, days[1:]):
+        if day.overnight is None:
+            continue
+        a, b = day.slots[-1], after.slots[0]
+        gap = minutes_between(day.date, a.window.end, after.date, b.window.start, facts.tz)
+        need = buffer_minutes(a.role, b.role, None, plan.assumptions) + day.overnight.duration_seconds / 60
+        if gap + 1e-9 < need:
+            out.append(Violation(kind=ViolationKind.timing_infeasible, node_ref=after.choices[0].choice_id,
+                                 blocking=True, details={
+                                     "reason": "gap_too_short", "gap_minutes": round(gap), "required": round(need),
+                                     "after": day.choices[-1].choice_id, "date": after.date.isoformat(),
+                                     "message": f"only {round(gap)} min between {day.choices[-1].label} and "
+                                                f"{after.choices[0].label} (after midnight); {round(need)} needed"}))
     return out
 
 

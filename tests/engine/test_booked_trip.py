@@ -65,6 +65,74 @@ def test_a_late_landing_makes_day_one_arrival_only() -> None:
     assert [a.kind.value for a in first] == ["flight", "lodging"]
 
 
+# Landing at 22:40 at CDG: deplaning and the ride into the Marais take ~86 min, so the traveller
+# reaches the hotel after midnight. The check-in opens the next day (the night of the 15th is booked
+# and held), the ride is day 1's last row, and the verifier checks the gap across midnight.
+LATE = OUT | {"departure": "2027-06-15T09:25:00-04:00", "arrival": "2027-06-15T22:40:00+02:00"}
+
+
+def test_a_landing_after_22_30_checks_in_after_midnight() -> None:
+    result = plan(booked(flights=[LATE, BACK]))
+    assert result.status == "completed", result.failure
+    itin = result.itinerary
+    first = [a for a in itin.days[0].activities if a.kind.value != "transit"]
+    assert [a.role for a in first] == ["arrival"]
+    ride = [a for a in itin.days[0].activities if a.role == "transfer"]
+    assert len(ride) == 1 and ride[0].window.start.strftime("%H:%M") == "22:40"
+    desk = itin.days[1].activities[0]
+    assert (desk.role, desk.name) == ("checkin", "Hôtel Jeanne d'Arc Le Marais")
+    assert "00:" in desk.window.start.strftime("%H:%M") and "after midnight" in desk.notes
+    assert itin.cost_breakdown.transit_usd_cents > 0
+    assert any(a.kind.value == "attraction" for a in itin.days[1].activities)
+
+
+def retimed(plan, start):
+    """The plan with its day-2 check-in (the first slot) moved to ``start`` for 30 min."""
+    from engine.models import TimeWindow
+
+    day = plan.days[1]
+    desk = day.slots[0].model_copy(update={"window": TimeWindow(start=start, end=start.replace(minute=30))})
+    days = list(plan.days)
+    days[1] = day.model_copy(update={"slots": [desk, *day.slots[1:]]})
+    return plan.model_copy(update={"days": days})
+
+
+def test_a_late_check_in_is_verified_across_midnight() -> None:
+    from datetime import time
+
+    from engine.verify.lodging_windows import verify_lodging_windows
+    from engine.verify.timing import verify_timing
+
+    intent = booked(flights=[LATE, BACK])
+    result = plan(intent)
+    session_plan, facts = result.plan, result.inputs.facts
+    assert not verify_timing(session_plan, intent, facts)
+    too_soon = retimed(session_plan, time(0, 0))
+    found = verify_timing(too_soon, intent, facts)
+    assert [v.details["reason"] for v in found] == ["gap_too_short"]
+    assert "AF 23" in found[0].details["message"] and "80 min" in found[0].details["message"]
+    too_late = retimed(session_plan, time(5, 0))
+    assert [v.details["reason"] for v in verify_lodging_windows(too_late, intent, facts)] == ["checkin_window"]
+
+
+def test_a_late_booked_trip_verifies_and_exports(tmp_path) -> None:
+    from icalendar import Calendar
+
+    result = plan(booked(flights=[LATE, BACK]))
+    path = tmp_path / "late.json"
+    path.write_text(result.itinerary.model_dump_json())
+    exe = Path(sys.executable).with_name("tripwright")
+    done = subprocess.run([str(exe), "verify", str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "0 blocking" in done.stdout, done.stdout + done.stderr
+    ics = tmp_path / "late.ics"
+    done = subprocess.run([str(exe), "export", str(path), "--ics", str(ics)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    stay = [e.decoded("DTSTART").isoformat() for e in Calendar.from_ical(ics.read_bytes()).walk("VEVENT")
+            if "Jeanne d'Arc" in str(e["SUMMARY"])]
+    assert min(stay).startswith("2027-06-16T00:")  # the check-in, on the calendar after midnight
+
+
 def test_a_booking_that_contradicts_the_trip_names_both() -> None:
     wrong_day = OUT | {"departure": "2027-06-15T18:30:00-04:00", "arrival": "2027-06-16T07:50:00+02:00"}
     with pytest.raises(InputError, match=r"AF 23 lands Paris on 2027-06-16, but the trip's first day is 2027-06-15"):
