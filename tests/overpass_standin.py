@@ -3,7 +3,8 @@
 ``/api/interpreter`` (POST form ``data=<QL>`` or a raw QL body, GET ``?data=<QL>``) really
 interprets the subset of Overpass QL the city-pack client sends: settings ``[out:json][timeout:N]
 [maxsize:N][bbox:s,w,n,e];``, unions ``( stmt; … );`` and bare statements ``node|way|relation|nwr``
-with ``["k"="v"]``, ``!=``, ``~`` (``,i``), ``!~``, ``["k"]``, ``[!"k"]`` and ``(s,w,n,e)``, and
+with ``["k"="v"]``, ``!=``, ``~`` (``,i``), ``!~``, ``["k"]``, ``[!"k"]``, ``(s,w,n,e)`` and
+``(around:R,lat,lon)`` (metres from the element's position — a way's or relation's centre here), and
 ``out [ids|skel|body|tags|meta] [center] [qt|asc] [N];``. Output follows Overpass's own JSON writer
 (output_json.cc): nodes print lat/lon unless the verbosity is ids/tags without center, ways and
 relations print their dataset "center" only under ``out center``, an out set is sorted nodes, ways,
@@ -141,7 +142,7 @@ class OverpassStandIn:
                 "elements": elements}
 
     def _select(self, statements: list["Statement"], bbox: tuple | None) -> list[dict]:
-        found = {(e["type"], e["id"]): e for s in statements for e in self._near(s.bbox or bbox)
+        found = {(e["type"], e["id"]): e for s in statements for e in self._near(s.reach() or bbox)
                  if s.matches(e, bbox)}
         return sorted(found.values(), key=lambda e: (TYPE_ORDER[e["type"]], e["id"]))
 
@@ -295,6 +296,16 @@ class Statement:
     types: tuple[str, ...]
     filters: list[Filter]
     bbox: tuple[float, float, float, float] | None
+    around: tuple[float, float, float] | None = None  # (metres, lat, lon)
+
+    def reach(self) -> tuple | None:
+        """The box the statement can match in (its own, or the square around its point)."""
+        if self.around is None:
+            return self.bbox
+        metres, lat, lon = self.around
+        dlat = metres / 111_320.0
+        dlon = dlat / max(0.01, math.cos(math.radians(lat)))
+        return lat - dlat, lon - dlon, lat + dlat, lon + dlon
 
     def matches(self, e: dict, global_bbox: tuple | None) -> bool:
         if e["type"] not in self.types:
@@ -303,8 +314,16 @@ class Statement:
         lat, lon = _position(e)
         if box and not in_bbox(lat, lon, box):
             return False
+        if self.around is not None and _metres(lat, lon, self.around[1], self.around[2]) > self.around[0]:
+            return False
         tags = e.get("tags") or {}
         return all(f.holds(tags) for f in self.filters)
+
+
+def _metres(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6_371_008.8 * math.asin(math.sqrt(h))
 
 
 def in_bbox(lat: float, lon: float, box: tuple[float, float, float, float]) -> bool:
@@ -317,6 +336,7 @@ _SPACE = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
 _WORD = re.compile(r"[A-Za-z0-9_:.\-]+")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _BBOX = re.compile(r"\(\s*" + r"\s*,\s*".join([_NUMBER.pattern] * 4) + r"\s*\)")
+_AROUND = re.compile(r"\(\s*around\s*:\s*" + r"\s*,\s*".join([_NUMBER.pattern] * 3) + r"\s*\)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', re.S)
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
 _SETTING = re.compile(r"\[\s*(\w+)\s*:([^\]]*)\]")
@@ -413,16 +433,21 @@ def _bbox(p: _Parser, parts: list[str]) -> tuple[float, float, float, float]:
 def _statement(p: _Parser, word: str) -> Statement:
     if word not in TYPES:
         p.fail(f'Unknown type "{word}"')
-    filters, bbox = [], None
+    filters, bbox, around = [], None, None
     while p.peek() in ("[", "("):
         if p.peek() == "[":
             filters.append(_filter(p))
             continue
-        if bbox is not None:
-            p.fail("a statement takes one bounding box")
+        if bbox is not None or around is not None:
+            p.fail("a statement takes one bounding box or one around filter")
+        if _AROUND.match(p.text, p.pos):
+            metres, lat, lon = (float(x) for x in p.match(_AROUND, "(around:R,lat,lon)")
+                                .strip("()").split(":", 1)[1].split(","))
+            around = (metres, lat, lon)
+            continue
         bbox = _bbox(p, p.match(_BBOX, "a bounding box (south,west,north,east)").strip("()").split(","))
     p.take(";")
-    return Statement(TYPES[word], filters, bbox)
+    return Statement(TYPES[word], filters, bbox, around)
 
 
 def _filter(p: _Parser) -> Filter:

@@ -69,6 +69,27 @@ class LockedSlot(Value):
 MAX_MUST_SEE = 200
 
 
+class OsmMatch(Value):
+    """What OpenStreetMap says of a saved place the city's list lacks (``engine.places.saved_lookup``):
+    its element, what it is, and the tags planning reads (``opening_hours`` first). Kept in the
+    intent so a re-plan, a re-derivation and ``tripwright verify`` read the same facts."""
+
+    osm_type: Literal["node", "way", "relation"]
+    osm_id: int = Field(gt=0)
+    kind: Literal["sight", "food"]
+    key: str = Field(min_length=1, max_length=64)
+    category: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=255)
+    tags: dict[str, str] = Field(default_factory=dict, max_length=40)
+
+    @field_validator("tags")
+    @classmethod
+    def _short(cls, v: dict[str, str]) -> dict[str, str]:
+        if any(len(k) > 64 or len(x) > 255 for k, x in v.items()):
+            raise ValueError("OSM tags: keys up to 64 and values up to 255 characters")
+        return v
+
+
 class MustSee(Value):
     """A place the traveller saved (My Maps KML, Takeout GeoJSON, GPX, CSV): planned first when it
     fits, listed with the reason when it cannot be. ``venue_id``: the catalog venue it is (the same
@@ -79,6 +100,7 @@ class MustSee(Value):
     notes: str = Field(default="", max_length=1000)
     source: str = Field(default="user", pattern=r"^[a-z]{2,16}$")
     venue_id: str | None = Field(default=None, max_length=64)
+    osm: OsmMatch | None = None  # a place of its own that OpenStreetMap knows: its hours and kind
 
     @property
     def place_id(self) -> str:

@@ -249,8 +249,10 @@ class _Run:
         from engine.verify import verify_plan
         from .booked_stage import locate_booked_hotel
         from .city_pack_stage import join_city_pack
+        from .saved_places_stage import look_up_saved_places
         await join_city_pack(self)  # a city no fixture covers: its OSM pack, cached or fetched
         await locate_booked_hotel(self)  # a hotel booked by its address only: where it is
+        await look_up_saved_places(self)  # saved places the city lacks: their OSM hours and kind
         intent = self.intent
         await self._node("intent_extractor", intent, lambda: intent, 5, note=f"{intent.city}, {intent.days} days")
         inputs, plans = await self._planner()

@@ -19,7 +19,7 @@ VISIT_MINUTES = 60
 async def must_see_venues(call, intent: IntentV1, toolbox, city,
                           have: list[Attraction]) -> tuple[list[Attraction], list[Attraction]]:
     """The must-sees in the traveller's order: (places to visit, tables to eat at — a saved café
-    is a meal, not a visit)."""
+    is a meal, not a visit; so is a place of one's own that OpenStreetMap says is a café)."""
     by_id = {a.id: a for a in have}
     visits: list[Attraction] = []
     meals: list[Attraction] = []
@@ -33,7 +33,8 @@ async def must_see_venues(call, intent: IntentV1, toolbox, city,
             if venue is None:
                 raise InputError(f"prefs.must_see[{i}].venue_id",
                                  f"{place.venue_id!r} is not a known venue or restaurant in {city.name}")
-        venue = venue or own_place(place, city)
+        if venue is None:
+            venue, meal = own_place(place, city), place.osm is not None and place.osm.kind == "food"
         bucket = meals if meal else visits
         if venue.id not in {v.id for v in bucket}:
             bucket.append(venue)
@@ -41,8 +42,11 @@ async def must_see_venues(call, intent: IntentV1, toolbox, city,
 
 
 def own_place(place: MustSee, city) -> Attraction:
-    """A saved place the catalog does not have: what the traveller's file says, nothing more."""
+    """A saved place the catalog does not have: what the traveller's file says, and — when
+    OpenStreetMap knows it (``place.osm``) — its hours, kind and link from there."""
     pid = place.place_id
+    if place.osm is not None:
+        return _from_osm(place, city)
     return Attraction(id=pid, name=place.name, venue_type=VenueType.other, indoor=None, kid_friendly=None,
                       themes=["culture"], opening_hours=ASSUMED_HOURS, country=city.raw.country,
                       location=place.geo, est_price_usd_cents=0, duration_minutes=VISIT_MINUTES, tz=city.tz,
@@ -54,3 +58,20 @@ def own_place(place: MustSee, city) -> Attraction:
 def with_must_see_first(must: list[Attraction], attractions: list[Attraction]) -> list[Attraction]:
     ids = {a.id for a in must}
     return [*must, *(a for a in attractions if a.id not in ids)]
+
+
+def _from_osm(place: MustSee, city) -> Attraction:
+    from engine.places.pack import PackPlace
+    from engine.places.pack_city import hours_of
+    osm = PackPlace(**place.osm.model_dump(), lat=place.geo.lat, lon=place.geo.lon)
+    reading = osm.reading()
+    rule, known, _ = hours_of(osm, city.raw.country)
+    food = osm.kind == "food"
+    themes = ["food"] if food else (list(reading.themes) if reading and reading.themes else ["culture"])
+    return Attraction(id=place.place_id, name=place.name, venue_type=reading.venue_type if reading else VenueType.other,
+                      indoor=reading.indoor if reading else None, kid_friendly=None, themes=themes,
+                      opening_hours=rule, country=city.raw.country, location=place.geo, est_price_usd_cents=0,
+                      duration_minutes=max(30, reading.minutes if reading else VISIT_MINUTES), tz=city.tz,
+                      hours_known=known, price_estimated=True,
+                      provenance=stamp("overpass", {"id": osm.ref, "name": osm.name, "tags": osm.tags},
+                                       data_source="osm", ref_id=place.place_id, source_url=osm.source_url))

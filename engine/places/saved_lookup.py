@@ -1,0 +1,143 @@
+"""The traveller's saved places that the city's data does not know, looked up in OpenStreetMap for
+their hours (issue 21 §2: "online: matched to OSM for its hours").
+
+One Overpass query asks for the named elements within ``LOOKUP_METRES`` of every such place; a
+place takes the nearest element whose name names it (``place_match.names_match``). What was found —
+and what was not — is kept in ``<home>/city-packs/saved-places.json`` for ``STALE_AFTER`` days, so a
+re-plan or an offline plan asks nothing again. Offline, or when Overpass fails, the places keep
+their unknown hours (the caller says so); nothing here raises a tool error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import structlog
+from pydantic import ValidationError
+
+from engine.errors import ToolError
+from engine.imports.place_match import distance_m, names_match
+from engine.models.intent import MustSee
+
+from .osm_tags import kept_tags, read_tags
+from .overpass import Element, OverpassClient
+from .pack import PackPlace
+from .pack_store import FOLDER, STALE_AFTER
+
+log = structlog.get_logger("tripwright.places")
+
+LOOKUP_METRES = 150
+MAX_ELEMENTS = 400
+CACHE_FILE = "saved-places.json"
+MAX_CACHE_ENTRIES = 5000
+
+
+def cache_key(place: MustSee) -> str:
+    return f"{place.name.strip().casefold()}|{place.geo.lat:.5f}|{place.geo.lon:.5f}"
+
+
+def lookup_query(places: list[MustSee]) -> str:
+    around = "".join(f'nwr(around:{LOOKUP_METRES},{p.geo.lat:.6f},{p.geo.lon:.6f})["name"];' for p in places)
+    return f"[out:json][timeout:25];({around});out center tags {MAX_ELEMENTS};"
+
+
+def best_match(place: MustSee, elements: list[Element]) -> PackPlace | None:
+    """The nearest element within reach whose name names the place and that a traveller can visit."""
+    found: list[tuple[float, PackPlace]] = []
+    for element in elements:
+        point, name = element.point(), element.tags.get("name", "")
+        if point is None or not names_match(place.name, name):
+            continue
+        metres = distance_m(place.geo.lat, place.geo.lon, *point)
+        reading = read_tags(element.tags)
+        if metres > LOOKUP_METRES or reading is None or reading.kind == "bed":
+            continue
+        found.append((metres, PackPlace(osm_type=element.type, osm_id=element.id, kind=reading.kind,
+                                        key=reading.key, category=reading.value, name=name.strip()[:255],
+                                        lat=round(point[0], 6), lon=round(point[1], 6),
+                                        tags=kept_tags(element.tags))))
+    return min(found, key=lambda pair: pair[0])[1] if found else None
+
+
+class SavedLookupCache:
+    """What OSM said of each saved place (a place, or None for "asked, nothing there")."""
+
+    def __init__(self, home: Path | str | None = None) -> None:
+        if home is None:
+            from engine.store.sqlite_file import data_dir
+            home = data_dir()
+        self.path = Path(home) / FOLDER / CACHE_FILE
+        self._entries: dict[str, dict] | None = None
+
+    def _load(self) -> dict[str, dict]:
+        if self._entries is None:
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                self._entries = data if isinstance(data, dict) else {}
+            except (OSError, ValueError):
+                self._entries = {}  # absent or damaged: asked again, then replaced
+        return self._entries
+
+    def get(self, key: str, *, fresh_only: bool) -> tuple[bool, PackPlace | None]:
+        """(known, place); a stale entry is known only when ``fresh_only`` is False (offline)."""
+        entry = self._load().get(key)
+        if not isinstance(entry, dict):
+            return False, None
+        try:
+            at = datetime.fromisoformat(entry["at"])
+            place = PackPlace.model_validate(entry["place"]) if entry.get("place") else None
+        except (KeyError, TypeError, ValueError, ValidationError):
+            return False, None
+        if fresh_only and datetime.now(timezone.utc) - at > STALE_AFTER:
+            return False, None
+        return True, place
+
+    def put_all(self, found: dict[str, PackPlace | None]) -> None:
+        entries = self._load()
+        now = datetime.now(timezone.utc).isoformat()
+        for key, place in found.items():
+            entries[key] = {"at": now, "place": place.model_dump(mode="json") if place else None}
+        while len(entries) > MAX_CACHE_ENTRIES:
+            entries.pop(next(iter(entries)))
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".saved-", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(entries, out, ensure_ascii=False)
+            os.replace(tmp, self.path)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            log.warning("saved_places_cache_not_written", path=str(self.path))
+
+
+async def osm_places(places: list[MustSee], client: OverpassClient | None, cache: SavedLookupCache,
+                     *, offline: bool) -> tuple[dict[str, PackPlace], bool]:
+    """({place_id: its OSM element} for the places OSM knows, asked) — ``asked`` False when the
+    places could not be looked up (offline or Overpass failing) and some were not known before."""
+    found: dict[str, PackPlace] = {}
+    missing: list[MustSee] = []
+    for place in places:
+        known, osm = cache.get(cache_key(place), fresh_only=not offline)
+        if known:
+            if osm is not None:
+                found[place.place_id] = osm
+        else:
+            missing.append(place)
+    if not missing:
+        return found, True
+    if offline or client is None:
+        return found, False
+    try:
+        answer = await client.query(lookup_query(missing))
+    except ToolError as exc:
+        log.warning("saved_places_lookup_failed", reason=str(exc))
+        return found, False
+    elements = [e for e in answer.elements if e.tags.get("name")]
+    fresh = {cache_key(p): best_match(p, elements) for p in missing}
+    cache.put_all(fresh)
+    found |= {p.place_id: fresh[cache_key(p)] for p in missing if fresh[cache_key(p)] is not None}
+    return found, True
