@@ -55,6 +55,9 @@ class BookedHotel(Value):
     name: str = Field(min_length=1, max_length=200)
     address: str = Field(default="", max_length=300)
     geo: Geo | None = None  # from the booking, else geocoded before planning
+    # where ``geo`` came from when the booking did not give it: "osm:node:123" (Nominatim's answer)
+    # or "city" (the city's own list of places to stay); None = the booking or the traveller
+    geo_source: str | None = Field(default=None, max_length=64, pattern=r"^(city|osm:(node|way|relation):\d{1,20})$")
     checkin: date
     checkout: date
     confirmation: str | None = Field(default=None, max_length=32)

@@ -29,9 +29,10 @@ async def locate_booked_hotel(run) -> None:
     started = time.perf_counter()
     city = run.s.catalog.city(intent.city)
     geo, how = in_the_city(hotel.name, city)
+    source = "city"
     if geo is None:
-        geo, how = await _asked_online(run, hotel, city)
-    placed = hotel.model_copy(update={"geo": geo})
+        geo, how, source = await _asked_online(run, hotel, city)
+    placed = hotel.model_copy(update={"geo": geo, "geo_source": source})
     run.intent = intent.model_copy(update={"bookings": intent.bookings.model_copy(update={"hotel": placed})})
     run.emitter.emit(NODE, EventStatus.completed, progress=5, note=f"{hotel.name}: placed by {how}",
                      duration_ms=int((time.perf_counter() - started) * 1000))
@@ -45,7 +46,7 @@ def in_the_city(name: str, city) -> tuple[Geo | None, str]:
     return None, ""
 
 
-async def _asked_online(run, hotel, city) -> tuple[Geo, str]:
+async def _asked_online(run, hotel, city) -> tuple[Geo, str, str | None]:
     session = run.s
     field = "bookings.hotel.geo"
     if session.toolbox.network.offline():
@@ -65,6 +66,7 @@ async def _asked_online(run, hotel, city) -> tuple[Geo, str]:
                                     "give its coordinates") from exc
         near = [c for c in found if geodesic_miles(centre, (c.lat, c.lon)) <= CITY_REACH_MILES]
         if near:
-            return Geo(lat=near[0].lat, lon=near[0].lon), f"its address (OpenStreetMap Nominatim: {query})"
+            feature = near[0].feature_id if near[0].feature_id.split(":")[-1].isdigit() else None
+            return Geo(lat=near[0].lat, lon=near[0].lon), f"its address (OpenStreetMap Nominatim: {query})", feature
     raise InputError(field, f"where {hotel.name} is: no place near {city.name} answers to "
                             f"{hotel.address or hotel.name!r}; give its coordinates")

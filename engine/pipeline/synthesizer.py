@@ -68,8 +68,9 @@ def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str |
     elif c.kind is ChoiceKind.lodging:
         h = facts.lodgings.get(c.option_ref)
         if h and h.booking is not None:
+            placed = "; placed by its address (OpenStreetMap Nominatim)" if h.provenance.source_url else ""
             what = (f"your booking: check-in from {h.checkin_window.start:%H:%M}{_confirmation(intent, None)}"
-                    f"{_booked_price(h.booking, None)}") if slot.role == "checkin" \
+                    f"{_booked_price(h.booking, None)}{placed}") if slot.role == "checkin" \
                 else f"checkout by {h.checkout_window.end:%H:%M} (usual time; see your booking)"
             parts.append(claims.state(what, h.provenance))
         elif h:

@@ -105,5 +105,14 @@ def _lodging(hotel: BookedHotel, nights: int) -> Lodging:
     return Lodging(lodging_id=lodging_id, name=hotel.name, geo=hotel.geo, checkin_window=CHECKIN,
                    checkout_window=CHECKOUT, price_per_night_usd_cents=per_night, tier=Tier.mid, kid_friendly=True,
                    booking=booking, provenance=stamp("bookings", {"hotel": lodging_id, "source": hotel.source,
-                                                                 "state": booking},
-                                                    data_source="user", ref_id=lodging_id))
+                                                                 "state": booking, "geo": hotel.geo_source},
+                                                    data_source="user", ref_id=lodging_id,
+                                                    source_url=osm_url(hotel.geo_source)))
+
+
+def osm_url(feature: str | None) -> str | None:
+    """The OpenStreetMap page of a position Nominatim gave ("osm:node:123"), else None."""
+    if not feature or not feature.startswith("osm:"):
+        return None
+    _, kind, number = feature.split(":")
+    return f"https://www.openstreetmap.org/{kind}/{number}"

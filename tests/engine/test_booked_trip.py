@@ -175,6 +175,9 @@ def test_a_hotel_booked_by_its_address_is_found_online_once(server, monkeypatch)
     assert result.status == "completed", result.failure
     stay = [a for d in result.itinerary.days for a in d.activities if a.kind.value == "lodging"][0]
     assert (stay.geo.lat, stay.geo.lon) == (pytest.approx(48.86226), pytest.approx(2.36409))
+    assert stay.provenance.data_source == "user"  # the booking is the traveller's; its position is OSM's:
+    assert stay.provenance.source_url == "https://www.openstreetmap.org/node/3322000001"
+    assert "placed by its address (OpenStreetMap Nominatim)" in stay.notes
     asked = server.hits("/search")
     assert len(asked) == 1 and asked[0].query["q"] == "29-31 Rue de Poitou, 75003 Paris"
     assert asked[0].query["format"] == "json" and asked[0].query["addressdetails"] == "1"
