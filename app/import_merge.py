@@ -76,7 +76,7 @@ def add_saved_places(intent, path: str | Path, catalog) -> PlacesAdded:
     return PlacesAdded(updated, found.summary(), added, matched, note)
 
 
-def add_bookings(intent, found, catalog):
+def add_bookings(intent, found, catalog, *, offline: bool):
     """``intent`` with a ``BookingsImport``'s flights and hotel added to those it has, checked
     against the trip (``engine.planning.booked``: a flight on another day or at another city's
     airports, a hotel on other dates, is one ``InputError`` naming both). A flight already booked
@@ -103,19 +103,19 @@ def add_bookings(intent, found, catalog):
     booked = type(intent).model_validate(data)
     from engine.planning.booked import check_bookings
     check_bookings(booked, catalog)
-    if hotel is not None and hotel.geo is None and not _placeable(hotel, booked, catalog):
+    if hotel is not None and hotel.geo is None and not _placeable(hotel, booked, catalog, offline):
         raise HotelNeedsPlace(booked, f"where {hotel.name} is: offline, and the city's places to stay do not name it")
     return booked
 
 
-def _placeable(hotel, intent, catalog) -> bool:
+def _placeable(hotel, intent, catalog, offline: bool) -> bool:
     """The run can place a hotel booked by its address only: the city lists it, or online its
-    address is looked up (engine.pipeline.booked_stage); offline and unlisted, the form asks."""
+    address is looked up (engine.pipeline.booked_stage); offline (by the setting or a network
+    the session found down) and unlisted, the form asks."""
     from engine.pipeline.booked_stage import in_the_city
-    from engine.tools.network import offline_by_env
     if catalog.has_city(intent.city) and in_the_city(hotel.name, catalog.city(intent.city))[0] is not None:
         return True
-    return not offline_by_env()
+    return not offline
 
 
 class HotelNeedsPlace(InputError):
@@ -134,7 +134,7 @@ async def read_bookings_into(intent, path: str | Path, client, session):
     from engine.bookings import aread_bookings
 
     found = await aread_bookings(path, client, today=session.today)
-    return add_bookings(intent, found, session.catalog), found
+    return add_bookings(intent, found, session.catalog, offline=session.toolbox.network.offline()), found
 
 
 def _number(flight) -> str:

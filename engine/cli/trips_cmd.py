@@ -114,23 +114,6 @@ def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, dra
         return result
 
 
-def _has_own_notes(path) -> bool:
-    """Whether the SQLite file holds a note someone imported (not only Tripwright's own): one
-    read-only query with the standard library, so a plain ``plan`` on a store with no notes of
-    the traveller's pays neither SQLAlchemy nor the sign-in (~0.5 s). In doubt (locked, damaged),
-    True: the full path decides and says why."""
-    import sqlite3
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0) as conn:
-            row = conn.execute("SELECT 1 FROM knowledge_item WHERE source_kind != 'tripwright' "
-                               "AND deleted_at IS NULL LIMIT 1").fetchone()
-    except sqlite3.OperationalError as exc:
-        return "no such table" not in str(exc)
-    except sqlite3.DatabaseError:
-        return True
-    return row is not None
-
-
 def plan_unsaved(session, intent, drafter=None):
     """``plan`` without ``--save``: the itinerary cites the signed-in org's notes as with it. No
     database is created for a plan that saves nothing (no database: no notes, and nothing said);
@@ -140,9 +123,9 @@ def plan_unsaved(session, intent, drafter=None):
 
     from .llm_plan import plan_with_drafter
     if not os.environ.get("TRIPWRIGHT_DATABASE_URL"):  # the local file: looked at without SQLAlchemy
-        from engine.store.sqlite_file import default_path
+        from engine.store.sqlite_file import default_path, has_own_notes
         path = default_path()
-        if not path.exists() or not _has_own_notes(path):
+        if not path.exists() or not has_own_notes(path):
             return plan_with_drafter(session, intent, drafter)  # the built-in notes need no database
     from engine.notes.lookup import StoreNotesLookup
     with ExitStack() as stack:

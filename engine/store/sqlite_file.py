@@ -48,6 +48,22 @@ class Preflight:
     notice: str = ""  # one line for the user when the file had to be recovered
 
 
+def has_own_notes(path: Path) -> bool:
+    """Whether the SQLite file holds a note someone imported (not only Tripwright's own): one
+    read-only query with the standard library, so a plain ``plan`` on a store with no notes of
+    the traveller's pays neither SQLAlchemy nor the sign-in (~0.5 s). In doubt (locked, damaged),
+    True: the full path decides and says why."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0) as conn:
+            row = conn.execute("SELECT 1 FROM knowledge_item WHERE source_kind != 'tripwright' "
+                               "AND deleted_at IS NULL LIMIT 1").fetchone()
+    except sqlite3.OperationalError as exc:
+        return "no such table" not in str(exc)
+    except sqlite3.DatabaseError:
+        return True
+    return row is not None
+
+
 def preflight(path: Path, timeout_s: float) -> Preflight:
     """Refuse a file we must not touch, recover a damaged or emptied one from its backups."""
     _ensure_writable_dir(path.parent)

@@ -185,6 +185,21 @@ def test_a_hotel_booked_by_address_only_is_completed_in_the_form(qtbot, paris_wi
     assert {a.name for a in activities(window.trip.current) if a.kind.value == "lodging"} == {hotel.name}
 
 
+def test_a_network_found_down_asks_for_the_point_instead_of_looking_up(qtbot, paris_window, tmp_path, monkeypatch):
+    """Not offline by the setting, but the session found the network down: no look-up is tried
+    (it would wait on a dead network again), the form asks for the point at once."""
+    window = paris_window
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE", raising=False)
+    window.planning.toolbox.network.mark_down()
+    before = window.trip.current
+    stay = tmp_path / "no_geo.ics"
+    stay.write_text(PARIS_STAY.replace("GEO:48.85604;2.36289\n", "").replace(
+        "Hotel Jeanne d'Arc Le Marais", "Hôtel du Petit Moulin"))
+    assert wait_task(qtbot, window.imports.import_bookings(str(stay))) is None
+    assert window.trip.current is before
+    assert window.intent_form.field_errors()["hotel_geo"].startswith("Hotel location: coordinates are needed")
+
+
 def test_files_dropped_on_the_map_are_imported_by_their_extension(qtbot, paris_window, tmp_path):
     window = paris_window
     before = window.trip.current
