@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import InputError
-from engine.models.bookings import MAX_BOOKED_FLIGHTS, Bookings
+from engine.models.bookings import MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, Bookings
 from engine.models.intent import MAX_MUST_SEE, MustSee
 
 PLACES_SUFFIXES = (".kml", ".kmz", ".geojson", ".json", ".gpx", ".csv")
@@ -99,7 +99,10 @@ def add_bookings(intent, found, catalog, *, offline: bool):
         raise InputError("bookings", f"{len(flights)} booked flights; a trip takes at most {MAX_BOOKED_FLIGHTS}")
     flights.sort(key=lambda f: f.departure)  # as the trip flies them (as the CLI keeps them)
     data = intent.model_dump()
-    data["bookings"] = Bookings(flights=flights, hotel=hotel).model_dump()
+    events = list(have.events) + [e for e in found.bookings.events if e not in have.events]
+    if len(events) > MAX_BOOKED_EVENTS:
+        raise InputError("bookings", f"{len(events)} booked events; a trip takes at most {MAX_BOOKED_EVENTS}")
+    data["bookings"] = Bookings(flights=flights, hotel=hotel, events=events).model_dump()
     booked = type(intent).model_validate(data)
     from engine.planning.booked import check_bookings
     check_bookings(booked, catalog)

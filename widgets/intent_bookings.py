@@ -118,6 +118,7 @@ class IntentBookings:
         price = side_by_side(self.hotel_price, self.hotel_paid)
         form.addRow("Price", errors.wrap("hotel_price", price, self.hotel_price))
         self._hotel_shown: BookedHotel | None = None
+        self._events_shown: list = []  # imported tickets: kept as they are (File ▸ Import bookings)
 
     def _booking_inputs(self) -> list[QLineEdit]:
         rows = [e for r in (self.flight_out, self.flight_back) for e in (r.airline, r.number, r.origin, r.dest)]
@@ -139,6 +140,7 @@ class IntentBookings:
         if self._hotel_entered():
             name = " ".join(self.hotel_name.text().split()) or "a hotel"
             parts.append(name if len(name) <= NOTE_NAME_CHARS else name[:NOTE_NAME_CHARS - 1].rstrip() + "\u2026")
+        parts += [f"{e.name} ({e.start:%d %b %H:%M})" for e in self._events_shown]
         text = ", ".join(parts)
         self.bookings_note.setText(text or SECTION_HINT)
         self.bookings_note.setToolTip(text)
@@ -184,6 +186,7 @@ class IntentBookings:
                                      if hotel.price_usd_cents is not None else "")
             self.hotel_paid.setChecked(hotel.paid)
             self._hotel_shown = hotel
+        self._events_shown = list(bookings.events) if bookings is not None else []
         self._update_bookings_note()
         self.expand_bookings(bookings is not None and not bookings.empty)
 
@@ -198,15 +201,16 @@ class IntentBookings:
         self.hotel_checkin.setDate(QDate(start))
         self.hotel_checkout.setDate(QDate(end))
         self._hotel_shown = None
+        self._events_shown = []
 
     # -- reading the section -------------------------------------------------------------------------
     def _booked(self, errors: list[tuple[str, str]]) -> Bookings | None:
         """The section's bookings (None when nothing is entered); problems go to ``errors``."""
         flights = [f for f in (self._flight(self.flight_out, errors), self._flight(self.flight_back, errors)) if f]
         hotel = self._hotel(errors)
-        if not flights and hotel is None:
+        if not flights and hotel is None and not self._events_shown:
             return None
-        return Bookings(flights=flights, hotel=hotel)
+        return Bookings(flights=flights, hotel=hotel, events=self._events_shown)
 
     def _flight(self, rows: FlightRows, errors: list[tuple[str, str]]) -> BookedFlight | None:
         if not rows.entered():

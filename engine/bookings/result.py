@@ -11,7 +11,8 @@ from typing import Literal
 
 import structlog
 
-from engine.models.bookings import MAX_BOOKED_FLIGHTS, BookedFlight, BookedHotel, Bookings, masked_code
+from engine.models.bookings import (MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, BookedEvent, BookedFlight, BookedHotel,
+                                   Bookings, masked_code)
 
 from .values import Context, fail
 
@@ -44,6 +45,7 @@ class BookingsImport:
             parts.append(f"{len(flights)} flight{'s' if len(flights) > 1 else ''}: {listed}")
         if self.bookings.hotel is not None:
             parts.append(hotel_line(self.bookings.hotel))
+        parts.extend(event_line(e) for e in self.bookings.events)
         if self.skipped:
             parts.append("skipped: " + ", ".join(f"{k} {n}" for k, n in sorted(self.skipped.items())))
         parts.extend(self.notes)
@@ -61,6 +63,12 @@ def hotel_line(h: BookedHotel) -> str:
     return f"hotel {h.name} {h.checkin.isoformat()}→{h.checkout.isoformat()} ({nights} night{'s' * (nights > 1)}){code}"
 
 
+def event_line(e: BookedEvent) -> str:
+    code = f" [{masked_code(e.confirmation)}]" if e.confirmation else ""
+    where = f" at {e.venue}" if e.venue else ""
+    return f"event {e.name}{where} {e.start:%Y-%m-%d %H:%M}{code}"
+
+
 class Collected:
     """A reader's findings in file order: flights once each (by number and departure), hotel
     stays once each, and what was skipped."""
@@ -69,11 +77,15 @@ class Collected:
         self.ctx = ctx
         self.flights: dict[tuple[str, object], BookedFlight] = {}
         self.hotels: dict[tuple[str, object, object], BookedHotel] = {}
+        self.events: dict[tuple[str, object], BookedEvent] = {}
         self.skipped: Counter[str] = Counter()
 
     @property
     def empty(self) -> bool:
-        return not self.flights and not self.hotels
+        return not self.flights and not self.hotels and not self.events
+
+    def add_event(self, event: BookedEvent) -> None:
+        self.events.setdefault((event.name.casefold(), event.start), event)
 
     def add_flight(self, flight: BookedFlight) -> None:
         self.flights.setdefault((flight.flight_number.replace(" ", ""), flight.departure), flight)
@@ -88,18 +100,22 @@ class Collected:
     def result(self, source: Source, read_by: ReadBy) -> BookingsImport:
         if self.empty:
             why = "; ".join(f"{k}: {n}" for k, n in sorted(self.skipped.items()))
-            fail(self.ctx.label, "holds no flight or hotel booking" + (f" ({why})" if why else ""))
+            fail(self.ctx.label, "holds no flight, hotel or event booking" + (f" ({why})" if why else ""))
         flights = _shared_totals(sorted(self.flights.values(), key=lambda f: f.departure), self.ctx)
         if len(flights) > MAX_BOOKED_FLIGHTS:
             fail(self.ctx.label, f"holds {len(flights)} flights; at most {MAX_BOOKED_FLIGHTS} are planned from one trip")
         hotels = sorted(self.hotels.values(), key=lambda h: h.checkin)
         self.skip("more hotel stays (one a trip is planned)", len(hotels) - 1)
-        found = BookingsImport(bookings=Bookings(flights=flights, hotel=hotels[0] if hotels else None),
+        events = sorted(self.events.values(), key=lambda e: e.start)
+        if len(events) > MAX_BOOKED_EVENTS:
+            fail(self.ctx.label, f"holds {len(events)} events; at most {MAX_BOOKED_EVENTS} are planned from one trip")
+        found = BookingsImport(bookings=Bookings(flights=flights, hotel=hotels[0] if hotels else None, events=events),
                                source=source, read_by=read_by, skipped=dict(self.skipped),
                                notes=tuple(self.ctx.notes))
         log.info("bookings_read", source=source, read_by=read_by,
                  flights=[f"{f.flight_number} {f.origin}-{f.dest}" for f in flights],
-                 hotel=bool(hotels), codes=sorted({masked_code(b.confirmation) for b in [*flights, *hotels]
+                 hotel=bool(hotels), events=len(events),
+                 codes=sorted({masked_code(b.confirmation) for b in [*flights, *hotels, *events]
                                                    if b.confirmation}),
                  skipped=dict(self.skipped))
         return found

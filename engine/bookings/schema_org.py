@@ -10,8 +10,11 @@ line), ``geo`` — and ``checkinTime``/``checkoutTime`` (or Google's older ``che
 ``price``, or a ``PriceSpecification``) with ``priceCurrency``.
 
 Containers are opened (a list, ``@graph``, a ``ReservationPackage``'s ``subReservation``), at most
-``MAX_NODES`` nodes ``MAX_DEPTH`` deep. Any other reservation (train, rental car, event, …) is
-counted by its type and not planned; a cancelled one is counted as such.
+``MAX_NODES`` nodes ``MAX_DEPTH`` deep. ``EventReservation``: ``reservationFor`` is an ``Event`` —
+``name``, ``startDate`` (with its offset), ``endDate``, ``location`` (a ``Place`` with ``name``,
+``address``, ``geo``); one with no place at all is counted as skipped (it cannot be put on a map).
+Any other reservation (train, rental car, …) is counted by its type and not planned; a cancelled
+one is counted as such.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from datetime import date, datetime
 from typing import Any
 
 from .result import Collected
-from .values import Context, fail, flight_number, make_flight, make_hotel, price_of, quoted
+from .values import Context, fail, flight_number, make_event, make_flight, make_hotel, price_of, quoted
 
 MAX_NODES = 2000
 MAX_DEPTH = 10
-PLANNED = ("FlightReservation", "LodgingReservation")
+PLANNED = ("FlightReservation", "LodgingReservation", "EventReservation")
 
 
 def read_reservations(items: list[Any], ctx: Context, found: Collected, source: str) -> int:
@@ -40,6 +43,12 @@ def read_reservations(items: list[Any], ctx: Context, found: Collected, source: 
             found.add_flight(_flight(ctx, res, count, source))
         elif "LodgingReservation" in kinds:
             found.add_hotel(_hotel(ctx, res, count, source))
+        elif "EventReservation" in kinds:
+            event = _event(ctx, res, count, source)
+            if event is None:
+                found.skip("EventReservation without a place")
+            else:
+                found.add_event(event)
         else:
             found.skip(sorted(kinds)[0])
     return count
@@ -99,6 +108,23 @@ def _hotel(ctx: Context, res: dict, n: int, source: str):
     return make_hotel(ctx, what, name=name, address=_address(place.get("address")), geo=_geo(place.get("geo")),
                       checkin=_day(ctx, what, res.get("checkinTime") or res.get("checkinDate"), "checkinTime"),
                       checkout=_day(ctx, what, res.get("checkoutTime") or res.get("checkoutDate"), "checkoutTime"),
+                      code=_text(res.get("reservationNumber") or res.get("reservationId")),
+                      price=_price(res), source=source)
+
+
+def _event(ctx: Context, res: dict, n: int, source: str):
+    """The booked event, or None when the markup gives it no place (no location at all)."""
+    event = _one(res.get("reservationFor"))
+    name = _text(event.get("name"))
+    what = f"event {quoted(name)}" if name else f"event reservation {n}"
+    place = _one(event.get("location"))
+    venue, address, geo = _text(place.get("name")), _address(place.get("address")), _geo(place.get("geo"))
+    if not (venue or address or geo):
+        return None
+    end = event.get("endDate")
+    return make_event(ctx, what, name=name, venue=venue, address=address, geo=geo,
+                      start=_moment(ctx, what, event.get("startDate"), "startDate"),
+                      end=_moment(ctx, what, end, "endDate") if _text(end) else None,
                       code=_text(res.get("reservationNumber") or res.get("reservationId")),
                       price=_price(res), source=source)
 

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from engine.errors import InputError
-from engine.models.bookings import BookedFlight, BookedHotel, masked_code
+from engine.models.bookings import BookedEvent, BookedFlight, BookedHotel, masked_code
 from engine.models.common import Geo
 
 FIELD = "bookings"
@@ -153,6 +153,25 @@ def make_hotel(ctx: Context, what: str, *, name: object, address: object = "", g
     return _built(ctx, what, BookedHotel, name=shown, address=" ".join(str(address or "").split())[:300],
                   geo=_geo(ctx, what, geo), checkin=checkin, checkout=checkout, confirmation=conf,
                   price_usd_cents=usd_cents(ctx, what, price), source=source)
+
+
+def make_event(ctx: Context, what: str, *, name: object, venue: object = "", address: object = "",
+               geo: tuple | None = None, start, end=None, code: object = None, price: Price | None = None,
+               source: str) -> BookedEvent:
+    shown = " ".join(str(name or "").split())[:200]
+    if not shown:
+        fail(ctx.label, f"{what}: no event name")
+    conf = confirmation(ctx, what, code)
+    what = f"event {quoted(shown)}" + (f" ({masked_code(conf)})" if conf else "")
+    for moment, label in ((start, "startDate"), (end, "endDate")):
+        if moment is not None and moment.tzinfo is None:
+            fail(ctx.label, f"{what}: {label} {moment.isoformat()} has no UTC offset")
+    check_day(ctx, what, start.date(), "start")
+    if end is not None and end <= start:
+        fail(ctx.label, f"{what}: it ends ({end.isoformat()}) before it starts ({start.isoformat()})")
+    return _built(ctx, what, BookedEvent, name=shown, venue=" ".join(str(venue or "").split())[:200],
+                  address=" ".join(str(address or "").split())[:300], geo=_geo(ctx, what, geo), start=start,
+                  end=end, confirmation=conf, price_usd_cents=usd_cents(ctx, what, price), source=source)
 
 
 def _geo(ctx: Context, what: str, geo: tuple | None) -> Geo | None:

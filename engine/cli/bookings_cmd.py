@@ -8,7 +8,7 @@ import asyncio
 import sys
 
 from engine.errors import InputError
-from engine.models.bookings import MAX_BOOKED_FLIGHTS, Bookings
+from engine.models.bookings import MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, Bookings
 
 
 def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str = "--bookings"):
@@ -20,10 +20,11 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
                               "motel as an overnight stop on the map")
     from engine.bookings import aread_bookings
     have = intent.bookings or Bookings()
-    flights, hotel = list(have.flights), have.hotel
+    flights, hotel, events = list(have.flights), have.hotel, list(have.events)
     for path in paths:
         found = asyncio.run(aread_bookings(path, _model_client, today=session.today))
         flights += [f for f in found.bookings.flights if f not in flights]
+        events += [e for e in found.bookings.events if e not in events]
         if found.bookings.hotel is not None and found.bookings.hotel != hotel:
             if hotel is not None:
                 raise InputError(arg, f"{path}: a second hotel booking; a trip is planned around one")
@@ -34,7 +35,9 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
     if len(flights) > MAX_BOOKED_FLIGHTS:
         raise InputError(arg, f"{len(flights)} booked flights; a trip takes at most {MAX_BOOKED_FLIGHTS}")
     data = intent.model_dump()
-    data["bookings"] = Bookings(flights=flights, hotel=hotel).model_dump()
+    if len(events) > MAX_BOOKED_EVENTS:
+        raise InputError(arg, f"{len(events)} booked events; a trip takes at most {MAX_BOOKED_EVENTS}")
+    data["bookings"] = Bookings(flights=flights, hotel=hotel, events=sorted(events, key=lambda e: e.start)).model_dump()
     booked = type(intent).model_validate(data)
     from engine.planning.booked import check_bookings
     check_bookings(booked, session.catalog)

@@ -81,7 +81,7 @@ def latest_intent(trip_id: str, what: str):
 
 
 def booking_lines(bookings: Bookings) -> list[str]:
-    """One line per booking, numbered as ``delete`` takes them (flights in order, then the hotel),
+    """One line per booking, numbered as ``delete`` takes them (flights in order, the hotel, events),
     each confirmation code masked."""
     lines = []
     for f in bookings.flights:
@@ -91,6 +91,10 @@ def booking_lines(bookings: Bookings) -> list[str]:
     if hotel is not None:
         lines.append(f"hotel   {hotel.name}  {hotel.checkin} → {hotel.checkout}"
                      f"{_said(hotel.confirmation, hotel.price_usd_cents, hotel.paid)}")
+    for e in bookings.events:
+        where = f"  {e.venue}" if e.venue else ""
+        lines.append(f"event   {e.name}{where}  {e.start:%Y-%m-%d %H:%M}"
+                     f"{_said(e.confirmation, e.price_usd_cents, e.paid)}")
     return [f"{n:>3}  {line}" for n, line in enumerate(lines, start=1)]
 
 
@@ -125,17 +129,20 @@ def _booking_number(args: list[str]) -> int:
 def without_booking(intent, n: int, trip_id: str):
     """``intent`` without its ``n``-th booking (1-based, as ``booking_lines`` numbers them)."""
     have = intent.bookings or Bookings()
-    count = len(have.flights) + (have.hotel is not None)
+    count = len(have.flights) + (have.hotel is not None) + len(have.events)
     if count == 0:
         raise InputError("N", f"trip {trip_id} has no bookings")
     if not 1 <= n <= count:
         raise InputError("N", f"no booking {n}: trip {trip_id} has {count} (1-{count}, see 'tripwright bookings list')")
-    flights, hotel = list(have.flights), have.hotel
+    flights, hotel, events = list(have.flights), have.hotel, list(have.events)
+    first_event = len(flights) + (hotel is not None) + 1
     if n <= len(flights):
         del flights[n - 1]
-    else:
+    elif n < first_event:
         hotel = None
-    kept = Bookings(flights=flights, hotel=hotel)
+    else:
+        del events[n - first_event]
+    kept = Bookings(flights=flights, hotel=hotel, events=events)
     data = intent.model_dump()
     data["bookings"] = None if kept.empty else kept.model_dump()
     return type(intent).model_validate(data)

@@ -16,6 +16,7 @@ from pydantic import AwareDatetime, Field, field_validator, model_validator
 from .common import Geo, Value
 
 MAX_BOOKED_FLIGHTS = 8
+MAX_BOOKED_EVENTS = 20
 
 
 def masked_code(code: str | None) -> str:
@@ -72,10 +73,35 @@ class BookedHotel(Value):
         return self
 
 
+class BookedEvent(Value):
+    """A ticket for a time and a place (schema.org ``EventReservation``): a concert, a show, a
+    timed entry. Planned as a locked visit at its time; its place is the booking's (``geo``), the
+    city's venue of that name, or its address looked up before planning."""
+
+    name: str = Field(min_length=1, max_length=200)
+    venue: str = Field(default="", max_length=200)
+    address: str = Field(default="", max_length=300)
+    geo: Geo | None = None
+    geo_source: str | None = Field(default=None, max_length=64, pattern=r"^(city|osm:(node|way|relation):\d{1,20})$")
+    start: AwareDatetime  # with the venue's offset
+    end: AwareDatetime | None = None  # None: DEFAULT_EVENT_MINUTES after the start
+    confirmation: str | None = Field(default=None, max_length=32)
+    price_usd_cents: int | None = Field(default=None, ge=0)  # the whole booking
+    paid: bool = False
+    source: str = Field(default="manual", pattern=r"^[a-z_]{2,16}$")
+
+    @model_validator(mode="after")
+    def _order(self) -> "BookedEvent":
+        if self.end is not None and self.end <= self.start:
+            raise ValueError(f"event {self.name!r}: the end must come after the start")
+        return self
+
+
 class Bookings(Value):
     flights: list[BookedFlight] = Field(default_factory=list, max_length=MAX_BOOKED_FLIGHTS)
     hotel: BookedHotel | None = None
+    events: list[BookedEvent] = Field(default_factory=list, max_length=MAX_BOOKED_EVENTS)
 
     @property
     def empty(self) -> bool:
-        return not self.flights and self.hotel is None
+        return not self.flights and self.hotel is None and not self.events

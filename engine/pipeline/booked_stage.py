@@ -22,20 +22,38 @@ CITY_REACH_MILES = 40.0  # a hotel "in Paris" farther than this from its centre 
 
 
 async def locate_booked_hotel(run) -> None:
+    """Place the booked hotel and the booked events that came without coordinates."""
     intent: IntentV1 = run.intent
-    hotel = intent.bookings.hotel if intent.bookings else None
-    if hotel is None or hotel.geo is not None:
+    bookings = intent.bookings
+    if bookings is None or (all(b.geo is not None for b in bookings.events)
+                            and (bookings.hotel is None or bookings.hotel.geo is not None)):
         return
     started = time.perf_counter()
     city = run.s.catalog.city(intent.city)
-    geo, how = in_the_city(hotel.name, city)
-    source = "city"
-    if geo is None:
-        geo, how, source = await _asked_online(run, hotel, city)
-    placed = hotel.model_copy(update={"geo": geo, "geo_source": source})
-    run.intent = intent.model_copy(update={"bookings": intent.bookings.model_copy(update={"hotel": placed})})
-    run.emitter.emit(NODE, EventStatus.completed, progress=5, note=f"{hotel.name}: placed by {how}",
+    said, hotel, events = [], bookings.hotel, list(bookings.events)
+    if hotel is not None and hotel.geo is None:
+        geo, how = in_the_city(hotel.name, city)
+        source = "city"
+        if geo is None:
+            geo, how, source = await _asked_online(run, hotel.name, hotel.address, city, "bookings.hotel.geo")
+        hotel = hotel.model_copy(update={"geo": geo, "geo_source": source})
+        said.append(f"{hotel.name}: placed by {how}")
+    for i, event in enumerate(events):
+        if event.geo is None:
+            events[i] = await _placed_event(run, event, city, f"bookings.events[{i}].geo")
+            said.append(f"{event.name}: placed")
+    run.intent = intent.model_copy(update={"bookings": bookings.model_copy(update={"hotel": hotel, "events": events})})
+    run.emitter.emit(NODE, EventStatus.completed, progress=5, note="; ".join(said),
                      duration_ms=int((time.perf_counter() - started) * 1000))
+
+
+async def _placed_event(run, event, city, field: str):
+    """A booked event's place: the city's sight of the venue's name, else its address online."""
+    for v in city.raw.venues:
+        if event.venue and names_match(v.name, event.venue):
+            return event.model_copy(update={"geo": v.geo, "geo_source": "city"})
+    geo, _, source = await _asked_online(run, event.venue or event.name, event.address, city, field, "sights")
+    return event.model_copy(update={"geo": geo, "geo_source": source})
 
 
 def in_the_city(name: str, city) -> tuple[Geo | None, str]:
@@ -46,27 +64,27 @@ def in_the_city(name: str, city) -> tuple[Geo | None, str]:
     return None, ""
 
 
-async def _asked_online(run, hotel, city) -> tuple[Geo, str, str | None]:
+async def _asked_online(run, name: str, address: str, city, field: str,
+                        listing: str = "places to stay") -> tuple[Geo, str, str | None]:
     session = run.s
-    field = "bookings.hotel.geo"
     if session.toolbox.network.offline():
-        raise InputError(field, f"where {hotel.name} is: offline, and {city.name}'s places to stay do not name it; "
+        raise InputError(field, f"where {name} is: offline, and {city.name}'s {listing} do not name it; "
                                 "give its coordinates (or plan online to look its address up)")
     from engine.geocode.nominatim import NominatimGeocoder
     from engine.tools.network import user_agent
     online = NominatimGeocoder(user_agent())
     centre = (city.center.lat, city.center.lon)
-    for query in [q for q in (hotel.address, f"{hotel.name}, {city.name}") if q]:
+    for query in [q for q in (address, f"{name}, {city.name}") if q]:
         try:
             found, _ = await session.toolbox.executor.call(
                 "geocode", online.candidates, GeocodeRequest(query=query, near=centre, limit=5),
                 result_type=list[GeoCandidate])
         except ToolError as exc:
-            raise InputError(field, f"where {hotel.name} is: the address look-up failed ({exc.reason}); "
+            raise InputError(field, f"where {name} is: the address look-up failed ({exc.reason}); "
                                     "give its coordinates") from exc
         near = [c for c in found if geodesic_miles(centre, (c.lat, c.lon)) <= CITY_REACH_MILES]
         if near:
             feature = near[0].feature_id if near[0].feature_id.split(":")[-1].isdigit() else None
             return Geo(lat=near[0].lat, lon=near[0].lon), f"its address (OpenStreetMap Nominatim: {query})", feature
-    raise InputError(field, f"where {hotel.name} is: no place near {city.name} answers to "
-                            f"{hotel.address or hotel.name!r}; give its coordinates")
+    raise InputError(field, f"where {name} is: no place near {city.name} answers to "
+                            f"{address or name!r}; give its coordinates")

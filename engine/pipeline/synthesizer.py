@@ -14,6 +14,8 @@ from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayIti
                            IntentV1, ItineraryV1, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
                            Violation, format_usd, minutes_of)
 from engine.notes.hints import NO_NOTES, UNKNOWN_TEXT, NotesLookup
+from engine.planning.booked import state_of
+from engine.planning.booked_events import EVENT_PREFIX, event_id
 from engine.schedule import LATE_CHECKIN_UNTIL, day_legs, late_checkin
 from engine.tools.provenance import stamp
 from engine.tools.weather import weather_credit
@@ -82,9 +84,24 @@ def _notes(slot: Slot, day, facts: TripFacts, claims: Claims, place_notes: str |
         if slot.role == "checkin" and minutes_of(slot.window.start) <= LATE_CHECKIN_UNTIL:
             parts.append("late arrival after midnight: the room is held from the night before; "
                          "tell the hotel when you land")
+    elif c.option_ref.startswith(EVENT_PREFIX):
+        parts.append(_event_said(c.option_ref, intent, facts, claims))
     else:
         parts += _venue_notes(slot, day, facts, claims) + [place_notes]
     return "; ".join(p for p in parts if p) or "Information not available."
+
+
+def _event_said(ref: str, intent, facts: TripFacts, claims: Claims) -> str | None:
+    """A booked event's note: the booking itself (its time, code and price as booked)."""
+    event = next((e for e in intent.bookings.events if event_id(e) == ref), None) if intent.bookings else None
+    v = facts.venue(ref)
+    if event is None or v is None:
+        return None
+    code = f", confirmation {event.confirmation}" if event.confirmation else ""
+    where = f", {event.address}" if event.address else ""
+    return claims.state(f"your booking: {event.name}{where}{code}"
+                        f"{_booked_price(state_of(event.price_usd_cents, event.paid), event.price_usd_cents)}",
+                        v.provenance)
 
 
 def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str | None]:

@@ -12,6 +12,7 @@ from engine.models import (Assumptions, Attraction, Choice, ChoiceFeatures, Choi
                            FlightOption, IntentV1, Lodging, PlanV1, Slot, TimeWindow, minutes_of)
 from engine.verify.timing import DEPLANE_MINUTES
 
+from .booked_events import event_slots
 from .day_builder import DayBuilder, DayState, Limit, ceil5
 from .inputs import PlannerInputs, trip_dates
 
@@ -121,6 +122,9 @@ class PlanBuilder:
         days[0].append(arrival)
         days[desk_day].append(checkin)
         days[-1] += self._departure(branch, len(self.dates) - 1, nights)
+        for di, slot in event_slots(self.intent, self.inputs.facts.venue, self.dates, self.tz,
+                                    lambda d, v: venue_choice(d, v, travellers=self.people)):
+            days[di].append(slot)  # the traveller's booked events: locked at their time
         for lock in self.intent.prefs.locked_slots:
             venue = self.inputs.facts.venue(lock.activity_id)
             days[lock.day_offset].append(Slot(window=lock.window, role="activity", locked=True,

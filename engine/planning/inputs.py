@@ -19,6 +19,7 @@ from engine.tools.toolbox import Toolbox
 from engine.tools.provenance import usd_cents
 
 from .booked import booked_flights, booked_lodging
+from .booked_events import booked_event_venues
 from .must_see import must_see_venues, with_must_see_first
 
 MAX_AIRPORTS = 2
@@ -106,7 +107,8 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
     restaurants = with_must_see_first(must_eat, restaurants_t.result())
     counts["calls"] += weather.calls
     counts["hits"] += weather.hits
-    facts = build_facts(intent, city, toolbox, flights, lodgings, attractions + restaurants, weather.days)
+    events = booked_event_venues(intent, city, intent.travellers)  # places of their own, never candidates
+    facts = build_facts(intent, city, toolbox, flights, lodgings, attractions + restaurants + events, weather.days)
     return PlannerInputs(intent=intent, city=city, flights=flights, lodgings=lodgings,
                          attractions=attractions, restaurants=restaurants, weather=weather.days, facts=facts,
                          cache_hits=counts["hits"], calls=counts["calls"],

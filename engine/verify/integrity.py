@@ -142,7 +142,7 @@ class _Rederivation:
         meal = act.role == "meal"
         venue = (self.toolbox.dining.by_id(self.city.name, act.ref) if meal
                  else self.toolbox.attractions.by_id(VenueRequest(city=self.city.name, venue_id=act.ref)))
-        if venue is None and act.ref.startswith("user_"):  # a place the traveller saved: from the intent
+        if venue is None and act.ref.startswith(("user_", "booked_event_")):  # the traveller's: from the intent
             venue = self.facts.venues.get(act.ref)
         if venue is None:
             return self._unknown(act, label, "restaurant" if meal else "venue")

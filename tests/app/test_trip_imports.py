@@ -151,6 +151,20 @@ def test_a_hotel_booking_is_planned_around_and_shown_in_the_form(qtbot, paris_wi
     assert form.current_intent() == version.intent  # unchanged: the same request (source "ics" kept)
 
 
+def test_a_ticket_dropped_on_the_window_is_an_evening_the_form_keeps(qtbot, paris_window, tmp_path):
+    window = paris_window
+    drop_on(window, window.map_view, [DATA / "bookings" / "garnier_giselle.eml"])
+    qtbot.waitUntil(lambda: window.trip.current.intent.bookings is not None, timeout=PLAN_TIMEOUT_MS)
+    version = window.trip.current
+    ballet = [a for a in activities(version) if a.ref.startswith("booked_event_")]
+    assert [(a.name, a.window.start.isoformat(), a.locked) for a in ballet] == [
+        ("Giselle at Palais Garnier", "19:30:00", True)]
+    form = window.intent_form
+    qtbot.waitUntil(lambda: "Giselle (17 Jun 19:30)" in form.bookings_note.text(), timeout=5000)
+    shot(qtbot, form.bookings_box, tmp_path / "form_with_a_ticket.png")
+    assert form.current_intent() == version.intent  # a plan from the form keeps the ticket
+
+
 def test_a_hotel_booked_by_address_only_that_the_city_lists_is_planned(qtbot, paris_window, tmp_path):
     window = paris_window
     stay = tmp_path / "no_geo.ics"

@@ -111,12 +111,13 @@ def test_a_hotel_mail_gives_its_stay_from_microdata_in_a_base64_part() -> None:
 
 def test_a_booking_sites_graph_counts_what_is_not_planned() -> None:
     found = read("agency_graph.eml")
-    assert found.skipped == {"TrainReservation": 1, "RentalCarReservation": 1, "EventReservation": 1,
+    assert found.skipped == {"TrainReservation": 1, "RentalCarReservation": 1, "EventReservation without a place": 1,
                              "cancelled reservation": 1, "malformed JSON-LD": 1}
     hotel = found.bookings.hotel
     assert (hotel.name, hotel.address) == ("Pestana Vintage Porto", "Praça da Ribeira 1, Porto, Portugal")
     assert hotel.price_usd_cents == usd_cents(412.5, "GBP") and found.bookings.flights == []
-    assert "skipped: EventReservation 1, RentalCarReservation 1, TrainReservation 1" in found.summary()
+    assert "skipped: EventReservation without a place 1, RentalCarReservation 1, TrainReservation 1" \
+        in found.summary()
 
 
 def test_a_saved_web_page_and_schema_org_variants() -> None:
@@ -391,7 +392,7 @@ def test_impossible_values_name_the_booking_and_the_field(item, message) -> None
 def test_a_file_of_trains_only_has_no_booking_to_plan() -> None:
     train = {"@context": "https://schema.org", "@type": "TrainReservation", "reservationNumber": "CP123",
              "reservationFor": {"@type": "TrainTrip", "trainNumber": "AP 131"}}
-    assert refused(ld_page(train), "train.html") == ("bookings: train.html: holds no flight or hotel booking "
+    assert refused(ld_page(train), "train.html") == ("bookings: train.html: holds no flight, hotel or event booking "
                                                      "(TrainReservation: 1)")
 
 

@@ -109,6 +109,20 @@ def test_bookings_import_list_delete(home, trip, tmp_path) -> None:
     assert len(relisted) == 2 and "AF 22" in relisted[0] and relisted[-1].startswith("1 booking(s) in version 4")
 
 
+def test_a_ticket_is_kept_with_the_trip_listed_and_deleted(home, trip, tmp_path) -> None:
+    ticket = ROOT / "tests" / "data" / "bookings" / "garnier_giselle.eml"
+    out = tmp_path / "v5.json"
+    done = tw(home, "bookings", "import", str(ticket), "--trip", trip, "--today", TODAY, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "Giselle at Palais Garnier" in {a["name"] for a in activities(out)}
+    lines = tw(home, "bookings", "list", "--trip", trip).stdout.splitlines()
+    assert lines[1].split()[:3] == ["2", "event", "Giselle"] and "confirmation OP•••••••" in lines[1]
+    assert "OP5527193" not in "\n".join(lines)
+    gone = tmp_path / "v6.json"
+    assert tw(home, "bookings", "delete", "2", "--trip", trip, "--today", TODAY, "--out", str(gone)).returncode == 0
+    assert "Giselle at Palais Garnier" not in {a["name"] for a in activities(gone)}
+
+
 def test_each_change_is_a_recorded_run_based_on_the_latest_version(home, trip) -> None:
     """The re-plan goes through ``plan --save --trip``'s path: its run is recorded (completed,
     holding the version) and the version is made from the one before it."""
