@@ -13,18 +13,20 @@ limit, is skipped and counted); microdata is read by BeautifulSoup from a window
 ``MICRODATA_WINDOW`` characters from the first ``itemscope`` (BeautifulSoup's tree takes ~2 s a
 MB here, so a whole 10 MB part is never handed to it). What is left out is counted in
 ``skipped``.
+
+The scans go in ``SCAN_CHUNK`` slices (``_search``): one regex call over a 10 MB part holds the
+GIL for ~0.1 s, which the app's GUI thread would feel as a stall while an import reads a file.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
+from email.feedparser import BytesFeedParser
 from typing import Any
 
 from engine.imports.collect import html_lines
@@ -36,6 +38,8 @@ MAX_BLOCKS = 20
 MAX_BLOCK_CHARS = 200_000
 MICRODATA_WINDOW = 64_000
 MAX_HTML_TEXT_CHARS = 400_000  # of an HTML part turned into text for the model
+SCAN_CHUNK = 256 * 1024  # characters a regex scans in one call (a few ms: other threads get the GIL)
+SCAN_OVERLAP = 4096  # longer than any match the scans look for (a script tag is ≤ 2,010 characters)
 _SCRIPT = re.compile(r"<script\b([^>]{0,2000})>", re.IGNORECASE)
 _LD_TYPE = re.compile(r"""type\s*=\s*["']?\s*application/ld\+json""", re.IGNORECASE)
 _LD_TAG = re.compile(r"""<script\b[^>]{0,2000}?type\s*=\s*["']?\s*application/ld\+json""", re.IGNORECASE)
@@ -70,7 +74,10 @@ def mail_parts(data: bytes) -> MailParts:
     could open part ``2 × MAX_PARTS`` (a line starting ``--``; base64 never starts one)."""
     parts = MailParts()
     data, parts.over_cap = _cut(data)
-    message = BytesParser(policy=policy.default).parsebytes(data)
+    parser = BytesFeedParser(policy=policy.default)
+    for at in range(0, len(data), SCAN_CHUNK):  # fed in slices: no one call holds the GIL for long
+        parser.feed(data[at: at + SCAN_CHUNK])
+    message = parser.close()
     for n, part in enumerate(message.walk()):
         if n >= MAX_PARTS:
             parts.over_cap += 1
@@ -91,11 +98,12 @@ def mail_parts(data: bytes) -> MailParts:
 
 
 def _cut(data: bytes) -> tuple[bytes, int]:
-    starts = _DASH_LINE.finditer(data)
-    cut = next(itertools.islice(starts, 2 * MAX_PARTS, None), None)
-    if cut is None:
-        return data, 0
-    return data[:cut.start()], 1 + sum(1 for _ in starts)
+    pos, seen = 0, 0
+    while (line := _search(_DASH_LINE, data, pos)) is not None:
+        if seen == 2 * MAX_PARTS:
+            return data[:line.start()], 1 + _count(_DASH_LINE, data, line.end())
+        seen, pos = seen + 1, max(line.end(), line.start() + 1)
+    return data, 0
 
 
 def _text(part: EmailMessage) -> str:
@@ -110,13 +118,32 @@ def _bytes(part: EmailMessage) -> bytes:
     return payload if isinstance(payload, bytes) else b""
 
 
+def _search(pattern: re.Pattern, text: str, pos: int = 0) -> re.Match | None:
+    """``pattern.search(text, pos)`` in slices of ``SCAN_CHUNK`` (with ``SCAN_OVERLAP`` so a match
+    across a slice's end is found whole); the same first match, with the GIL let go between slices."""
+    while pos < len(text):
+        end = min(len(text), pos + SCAN_CHUNK)
+        found = pattern.search(text, pos, end if end == len(text) else end + SCAN_OVERLAP)
+        if found is not None:
+            return pattern.search(text, found.start()) if found.end() >= end + SCAN_OVERLAP else found
+        pos = end
+    return None
+
+
+def _count(pattern: re.Pattern, text: str, pos: int) -> int:
+    count = 0
+    while (found := _search(pattern, text, pos)) is not None:
+        count, pos = count + 1, max(found.end(), found.start() + 1)
+    return count
+
+
 def markup_of(html_parts: list[str]) -> Markup:
     """Every JSON-LD block and microdata item of the parts, in order."""
     found = Markup()
     window_left = MICRODATA_WINDOW
     for html in html_parts:
         _json_ld(html, found)
-        start = _ITEMSCOPE.search(html)
+        start = _search(_ITEMSCOPE, html)
         if start is None:
             continue
         if window_left <= 0:
@@ -126,25 +153,25 @@ def markup_of(html_parts: list[str]) -> Markup:
         window = html[max(begin, 0): max(begin, 0) + window_left]
         window_left -= len(window)
         found.items.extend(microdata_items(window))
-        if _ITEMSCOPE.search(html, max(begin, 0) + len(window)):
+        if _search(_ITEMSCOPE, html, max(begin, 0) + len(window)):
             found.skipped["microdata past the size cap"] += 1
     return found
 
 
 def _json_ld(html: str, found: Markup) -> None:
     pos = 0
-    while (tag := _SCRIPT.search(html, pos)) is not None:
+    while (tag := _search(_SCRIPT, html, pos)) is not None:
         pos = tag.end()
         if not _LD_TYPE.search(tag.group(1)):
             continue
-        end = _SCRIPT_END.search(html, pos)
+        end = _search(_SCRIPT_END, html, pos)
         if end is None:  # no script ends after this one: none further can be read either
             found.skipped["malformed JSON-LD"] += 1
             return
         block, pos = html[tag.end(): end.start()], end.end()
         found.blocks += 1
         if found.blocks > MAX_BLOCKS:  # the rest counted in one pass, not read
-            found.skipped["JSON-LD past the block cap"] += 1 + len(_LD_TAG.findall(html, pos))
+            found.skipped["JSON-LD past the block cap"] += 1 + _count(_LD_TAG, html, pos)
             return
         if len(block) > MAX_BLOCK_CHARS:
             found.skipped["JSON-LD too large"] += 1
