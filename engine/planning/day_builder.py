@@ -21,6 +21,7 @@ LUNCH = (12 * 60, 14 * 60 + 30)
 DINNER_START = {False: 19 * 60, True: 17 * 60 + 45}
 MEAL_STARTS = {"lunch": (11 * 60 + 30, 14 * 60 + 30), "dinner": (17 * 60 + 30, 21 * 60 + 30)}
 MEAL_MINUTES = {"lunch": 60, "dinner": 75}
+EARLY_DINNER_TRAVEL = 20  # minutes kept for getting from dinner to an evening booking
 DAY_END = {False: 22 * 60 + 30, True: 20 * 60}
 ALTERNATIVES = 3
 
@@ -84,17 +85,42 @@ class DayBuilder:
         self.must = must  # the traveller's saved places: first wherever they are open and fit
 
     def fill(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction]) -> None:
+        dinner_by = self._dinner_before(state, limit)  # an evening booking: dinner goes before it
+        visits = Limit(end=dinner_by, geo=None, airport=None) if dinner_by is not None else limit
         while True:
             meal = self._meal_due(state)
             if meal and self._place_meal(state, meal, limit, restaurants):
                 continue
-            if state.visits < MAX_VISITS_PER_DAY and self._place_visit(state, limit, venues):
+            if state.visits < MAX_VISITS_PER_DAY and self._place_visit(state, visits, venues):
+                continue
+            if dinner_by is not None and not state.had_dinner and self._early_dinner(state, dinner_by, limit,
+                                                                                    restaurants):
                 continue
             nxt = self._next_meal_time(state)
             if nxt is None or nxt <= state.cursor or not self._place_meal_at(state, nxt, limit, restaurants):
                 return
 
     # -- meals ---------------------------------------------------------------------------------
+    def _dinner_before(self, s: DayState, limit: Limit) -> int | None:
+        """When a fixed slot in town (a locked visit, a booked show) starts too early for dinner at
+        the usual time after it but late enough for one before it: the minute visits must end by."""
+        length = MEAL_MINUTES["dinner"] - (15 if self.kid else 0)
+        if s.had_dinner or limit.airport is not None or limit.geo is None:
+            return None
+        usual_after = DINNER_START[self.kid] + length + 2 * self.transit_buffer
+        reserve = length + 2 * self.transit_buffer + EARLY_DINNER_TRAVEL
+        if not MEAL_STARTS["dinner"][0] + length + self.transit_buffer + 10 <= limit.end <= usual_after:
+            return None
+        return limit.end - reserve
+
+    def _early_dinner(self, s: DayState, at: int, limit: Limit, restaurants: list[Attraction]) -> bool:
+        saved = s.cursor
+        s.cursor = max(s.cursor, at - self.transit_buffer)
+        if self._place_meal(s, "dinner", limit, restaurants):
+            return True
+        s.cursor = saved
+        return False
+
     def _meal_due(self, s: DayState) -> str | None:
         t = s.cursor + self.transit_buffer
         if not s.had_lunch and LUNCH[0] <= t <= LUNCH[1]:

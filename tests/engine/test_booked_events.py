@@ -72,6 +72,8 @@ def test_the_evening_is_planned_around_and_priced_as_booked() -> None:
     assert before and all(a.window.end <= time(19, 30) for a in before)
     after = [a for a in day.activities if a.window.start >= ballet.window.end and a.kind.value != "transit"]
     assert all(a.kind.value != "attraction" for a in after)  # nothing squeezed in after the curtain
+    dinner = [a for a in before if a.kind.value == "meal" and a.window.start >= time(17, 30)]
+    assert dinner, "a dinner before the 19:30 curtain (too early for the usual 19:00 dinner after it)"
     assert ballet.cost_usd_cents == 20898
 
 
