@@ -61,6 +61,13 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
     try:
         geocoder, degraded = await _geocoder(session, intent)
         osm = await _corridor_sights(session, intent, geocoder, emitter, cancel)
+        if intent.bookings is not None:  # the traveller's booked motel: checked, and placed when it has no point
+            from engine.roadtrip.booked_night import check_road_bookings
+
+            from .booked_stage import locate_road_booking
+            check_road_bookings(intent)
+            placed = await locate_road_booking(session, intent, geocoder, osm, emitter)
+            key, intent = (key if placed is intent else digest([key, placed])), placed
         if osm is not None:  # the plan depends on which cells OpenStreetMap gave, and when
             key = digest([key, osm.digest, osm.offline, osm.failure])
             CORRIDOR_DATA.set(osm)

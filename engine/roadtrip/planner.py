@@ -18,11 +18,12 @@ from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
+from .booked_night import Pin, booked_night, booked_nights, driving_index
 from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
 from .day_stops import DayStopPicker
 from .rest_days import driving_intent, rests_after
 from .land_route import land_corridor
-from .detours import day_points, detour_miles
+from .detours import DETOUR_FACTOR, day_points, detour_miles
 from .loop import AWAY_FROM_HOME_MILES, home_loop
 from .osm_stops import CORRIDOR_DATA, osm_stops_for
 from .plan import Place, RoadDay, RoadPlan
@@ -69,13 +70,15 @@ class RoadTripPlanner:
     def __init__(self, intent: RoadTripIntent, geocoder, *, avoid: frozenset = frozenset(),
                  road_pieces: tuple = (), osm=None) -> None:
         self.asked = intent
-        self.intent = driving_intent(intent)  # rest days taken out: the days that drive
+        self.booked = None  # the traveller's booked lodging, a fixed night: placed by :meth:`prepare`
+        self.intent = driving_intent(intent, extra_rest=max(0, booked_nights(intent) - 1))
         self.osm = osm if osm is not None else CORRIDOR_DATA.get()  # OpenStreetMap's cells (osm_stops)
         self.geocoder = geocoder
         self.avoid = avoid  # (lat, lon) of overnight points no road reaches (:mod:`.driving`)
         self.road_pieces = road_pieces  # stretches whose real road miles routing measured (:mod:`.road_measure`)
         self.log: list[str] = []
         self.loop_turn: Place | None = None
+        self.pin: Pin | None = None  # the booked night, once the corridor is known
 
     # -- set-up --------------------------------------------------------------------------------
     def prepare(self) -> RoadCandidates:
@@ -99,10 +102,28 @@ class RoadTripPlanner:
         self.stops.osm = osm_stops_for(self.osm, corridor, self.intent, home=origin.point, pois=self.stops.pois)
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
         p0 = corridor.progress_miles(*origin.point)
+        self.booked = booked_night(self.asked)
+        self.pin = self._pin(p0)
         self.outbound_end = (self._turnaround(origin, terminus, p0, max(1, math.ceil(self.intent.days / 2)))
                              if self.intent.trip_type != "one_way" else
                              (terminus, corridor.progress_miles(*terminus.point)))
         return road_candidates(self, p0)
+
+    def _pin(self, p0: float) -> Pin | None:
+        """The booked night as a fixed end of a day (:mod:`.booked_night`); off the corridor it is
+        still that night's stop, the day's miles counting the way out to it, and the log says how far."""
+        b = self.booked
+        if b is None:
+            return None
+        place = b.place(self.stops.towns, self.origin.country)
+        p = self.corridor.progress_miles(*place.point)
+        off, width = self.corridor.offset_miles(*place.point), self.intent.corridor_max_deviation_miles
+        if off > width:
+            self.log.append(f"{b.said()} is {off:.0f} mi from {self.corridor.name} (corridor {width:.0f} mi): "
+                            f"night {b.number} is there as booked, its day's miles include the way out and back")
+        rests = [self.corridor.progress_miles(*r.point) for r in self._rest_places()]
+        out_days = None if self.intent.trip_type == "one_way" else max(1, math.ceil(self.intent.days / 2))
+        return Pin(b, place, p, driving_index(b, p, rests, out_days))
 
     def plan(self, draft: RoadDraft | None = None) -> RoadPlan:
         """The plan; ``draft``: a model's overnight towns (fixed nights, already checked by
@@ -113,7 +134,7 @@ class RoadTripPlanner:
         self.stops.preferred = set(draft.stops) if draft else set()
         legs = self._legs(self.origin, self.terminus)
         days: list[RoadDay] = []
-        resting = self._rest_places()
+        resting = self._rest_places() + ([self.pin.place] * (self.booked.nights - 1) if self.pin else [])
         for leg in legs:
             days += self._plan_leg(leg, len(days))
             self.slept_in |= {d.anchor.name for d in days}
@@ -124,7 +145,7 @@ class RoadTripPlanner:
         return RoadPlan(origin=self.origin, terminus=self.terminus, days=tuple(days), corridor=self.corridor,
                         corridor_miles=self.intent.corridor_max_deviation_miles, region=self.region,
                         trip_type=self.intent.trip_type, max_daily_miles=self.intent.max_daily_miles,
-                        log=tuple(self.log))
+                        log=tuple(self.log), booked=self.booked)
 
     def _ends(self):
         i = self.intent
@@ -199,16 +220,21 @@ class RoadTripPlanner:
     # -- legs between fixed points -------------------------------------------------------------
     def _legs(self, origin: Place, terminus: Place) -> list[_Leg]:
         i = self.intent
+        pin = self.pin
         if self._on_loop(origin, terminus):  # a circuit: once round, from its start to its end
-            return self._split(origin, 0.0, self._forced(0.0), terminus, self.corridor.length_miles(), i.days)
+            return self._split(origin, 0.0, self._forced(0.0), terminus, self.corridor.length_miles(), i.days, pin)
         p0 = self.corridor.progress_miles(*origin.point)
         fixed = sorted(self._forced(p0) + self.drafted, key=lambda f: f[1])
         if i.trip_type == "one_way":
-            return self._split(origin, p0, fixed, terminus, self.corridor.progress_miles(*terminus.point), i.days)
+            return self._split(origin, p0, fixed, terminus, self.corridor.progress_miles(*terminus.point), i.days,
+                               pin)
         out_days = max(1, math.ceil(i.days / 2))
         turn, turn_p = self.outbound_end
-        legs = self._split(origin, p0, fixed, turn, turn_p, out_days)
-        if i.days > out_days:
+        legs = self._split(origin, p0, fixed, turn, turn_p, out_days, pin)
+        if i.days > out_days and pin is not None and pin.index >= out_days:  # booked on the way back
+            legs += self._split(turn, turn_p, [], origin, p0, i.days - out_days, pin.shifted(out_days),
+                                returning=True)
+        elif i.days > out_days:
             legs.append(_Leg(turn, turn_p, origin, p0, i.days - out_days, True, returning=True))
             self._check_cap(legs[-1:])
         return legs
@@ -246,21 +272,45 @@ class RoadTripPlanner:
             out.append((replace(place, source="user"), self.corridor.progress_miles(*place.point)))
         return out
 
-    def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int) -> list[_Leg]:
-        points = [(start, p0)] + [f for f in fixed if p0 < f[1] < p1] + [(end, p1)]
+    def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int, pin: Pin | None = None,
+               *, returning: bool = False) -> list[_Leg]:
+        """Legs between the fixed points from ``start`` to ``end`` over ``days``; a booked night
+        among those days (``pin``) ends its day there: the stretches before and after it are split
+        apart, each over its own days."""
+        lo, hi = sorted((p0, p1))
+        fixed = sorted((f for f in fixed if lo < f[1] < hi), key=lambda f: f[1], reverse=p1 < p0)
+        if pin is None or not 0 <= pin.index < days:
+            return self._split_run([(start, p0), *fixed, (end, p1)], days, returning)
+        if pin.index == days - 1:  # booked for the night this stretch ends: its end must be the booking
+            if geodesic_miles(pin.place.point, end.point) > 5:
+                raise pin.refuse(f"the trip is at {end.label} that night; plan the trip to end its "
+                                 "day there, or move the booking")
+            return self._split_run([(start, p0), *fixed, (end, p1)], days, returning)
+        if not lo < pin.progress < hi:
+            raise pin.refuse(f"it is not on the way from {start.label} to {end.label}")
+        ahead = [f for f in fixed if (f[1] < pin.progress) == (p1 > p0)]
+        after = [f for f in fixed if f not in ahead]
+        head = self._split_run([(start, p0), *ahead, (pin.place, pin.progress)], pin.index + 1, returning, pin)
+        return head + self._split_run([(pin.place, pin.progress), *after, (end, p1)], days - pin.index - 1,
+                                      returning, pin)
+
+    def _split_run(self, points, days: int, returning: bool, pin: Pin | None = None) -> list[_Leg]:
         pairs = list(zip(points, points[1:]))
-        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days)
-        legs = [_Leg(a, pa, b, pb, n, True) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
-        self._check_cap(legs)
+        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days, pin)
+        legs = [_Leg(a, pa, b, pb, n, True, returning=returning) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
+        self._check_cap(legs, pin)
         return legs
 
-    def _shares(self, miles: list[float], days: int) -> list[int]:
+    def _shares(self, miles: list[float], days: int, pin: Pin | None = None) -> list[int]:
         """Days per stretch between fixed stops: each gets what the daily cap needs, the rest goes
         where the days are longest (largest remaining miles per day first)."""
         cap = self.intent.max_daily_miles
         shares = [max(1, math.ceil(m / cap - 1e-9)) for m in miles]
         if sum(shares) > days:
             via = f" with {len(miles) - 1} requested stop(s)" if len(miles) > 1 else ""
+            if pin is not None:
+                raise pin.refuse(f"about {sum(miles):.0f} road miles{via} on that side of it need at least "
+                                 f"{sum(shares)} day(s) under the {cap:.0f}-mile daily cap; {days} given")
             raise InputError("days", f"about {sum(miles):.0f} road miles{via} need at least {sum(shares)} "
                                      f"day(s) under the {cap:.0f}-mile daily cap; {days} given")
         for _ in range(days - sum(shares)):
@@ -270,14 +320,25 @@ class RoadTripPlanner:
 
     def _stretch_miles(self, a: Place, pa: float, b: Place, pb: float) -> float:
         """Road miles between two fixed points, with the detours off the corridor to reach them."""
-        return self.road.between(pa, pb) + detour_miles(self.corridor, [a.point, b.point])
+        return self.road.between(pa, pb) + max(detour_miles(self.corridor, [a.point, b.point]),
+                                               self._spur(a) + self._spur(b))
 
-    def _check_cap(self, legs: list[_Leg]) -> None:
+    def _spur(self, place: Place) -> float:
+        """Road miles from the corridor out to the booked place (and as many back the next day):
+        a night booked off the route is reached by a road of its own, not on the way."""
+        if self.pin is None or place != self.pin.place:
+            return 0.0
+        return DETOUR_FACTOR * self.corridor.offset_miles(*place.point)
+
+    def _check_cap(self, legs: list[_Leg], pin: Pin | None = None) -> None:
         cap = self.intent.max_daily_miles
         for leg in legs:
             miles = self._stretch_miles(leg.start, leg.start_p, leg.end, leg.end_p)
             if miles / leg.days > cap + 0.5:
                 need = math.ceil(miles / cap)
+                if pin is not None:
+                    raise pin.refuse(f"{leg.start.name} to {leg.end.name} is about {miles:.0f} road miles, over "
+                                     f"the {cap:.0f}-mile cap in {leg.days} day(s)")
                 raise InputError("days", f"{leg.start.name} to {leg.end.name} is about {miles:.0f} road miles: "
                                          f"{miles / leg.days:.0f} a day over {leg.days} day(s) exceeds the "
                                          f"{cap:.0f}-mile cap; allow at least {need} day(s) for it")
@@ -285,6 +346,8 @@ class RoadTripPlanner:
     def _turnaround(self, origin: Place, terminus: Place, p0: float, out_days: int) -> tuple[Place, float]:
         if self.loop_turn is not None:
             return self.loop_turn, self.corridor.progress_miles(*self.loop_turn.point)
+        if self.pin is not None and self.pin.index == out_days - 1 and terminus is origin:
+            return self.pin.place, self.pin.progress  # booked for the night the trip turns round
         if terminus is not origin:
             return terminus, self.corridor.progress_miles(*terminus.point)
         reach = min(self.corridor.length_miles() - p0, out_days * self.intent.max_daily_miles * 0.6 / self.factor)
@@ -332,7 +395,7 @@ class RoadTripPlanner:
                     interpolated=interpolated,
                     from_origin=geodesic_miles(self.origin.point, place.point),
                     to_end=geodesic_miles(place.point, self.terminus.point), extra_cost=extra,
-                    on_corridor=self.corridor.point_at(progress))
+                    on_corridor=self.corridor.point_at(progress), spur=self._spur(place))
 
     def _candidates(self, leg: _Leg) -> list[Node]:
         lo, hi = sorted((leg.start_p, leg.end_p))
@@ -396,8 +459,12 @@ class RoadTripPlanner:
         if miles < 1 and geodesic_miles(start.point, anchor.point) > 1:
             miles = geodesic_miles(start.point, anchor.point) * 1.3
         else:  # off the corridor: last night's town, tonight's, and each stop on the way
-            miles += detour_miles(self.corridor, day_points(start.point, stops, anchor.point, start_p))
+            miles += max(detour_miles(self.corridor, day_points(start.point, stops, anchor.point, start_p)),
+                         self._spur(start) + self._spur(anchor))
         osm = self.stops.osm.day_facts(index, anchor, last=index == self.asked.days - 1) if self.stops.osm else {}
+        night = self.intent.start_date + timedelta(days=index)
+        if self.booked is not None and self.booked.covers(night):  # the traveller's own bed, wherever the data
+            osm = {**osm, "bed": self.booked.bed(), "bed_note": ""}
         return RoadDay(index=index, date=self.intent.start_date + timedelta(days=index), start=start,
                        anchor=anchor, start_progress=start_p, anchor_progress=anchor_p,
                        anchor_offset=self.corridor.offset_miles(*anchor.point), drive_miles=round(miles, 1),

@@ -9,6 +9,7 @@ from engine.costs import rooms_for
 from engine.errors import InputError
 from engine.models import ChoiceKind, ItineraryV1
 
+from .booked_night import booked_night
 from .corridor import TrackCorridor
 from .land_route import land_corridor
 from .loop import home_loop
@@ -47,7 +48,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
                            bed=_bed(day, rooms_for(intent.travellers, intent.rooms)), exemption=day.exemption))
     return RoadPlan(origin=origin, terminus=terminus, days=tuple(out), corridor=corridor,
                     corridor_miles=intent.corridor_max_deviation_miles, region=region, trip_type=intent.trip_type,
-                    max_daily_miles=intent.max_daily_miles)
+                    max_daily_miles=intent.max_daily_miles, booked=_booked(intent))
 
 
 def saved_corridor(intent, origin: Place, terminus: Place, days, geocoder=None):
@@ -76,6 +77,13 @@ def saved_corridor(intent, origin: Place, terminus: Place, days, geocoder=None):
     return land_corridor(origin, terminus, region, geocoder), region
 
 
+def _booked(intent):
+    """The booking the saved plan was made around, to check its night is still there (verify);
+    one the run never placed (no point) cannot be checked."""
+    hotel = intent.bookings.hotel if getattr(intent, "bookings", None) else None
+    return booked_night(intent) if hotel is not None and hotel.geo is not None else None
+
+
 def _when(act):
     """True start when the itinerary has it (windows of one day may be on different clocks)."""
     return act.start if act.start is not None else act.window.start
@@ -89,7 +97,8 @@ def _bed(day, rooms: int) -> Bed | None:
     if prov is None or prov.data_source not in ("osm", "user") or night.geo is None:
         return None
     return Bed(name=night.name, lat=night.geo.lat, lon=night.geo.lon, kind="saved",
-               price_usd_cents=night.cost_usd_cents // rooms, data_source=prov.data_source)
+               price_usd_cents=night.cost_usd_cents // (1 if prov.data_source == "user" else rooms),
+               data_source=prov.data_source)
 
 
 def saved_stops(day, corridor) -> tuple[RoadStop, ...]:
