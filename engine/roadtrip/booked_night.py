@@ -98,6 +98,14 @@ def booked_nights(intent) -> int:
     return 0 if hotel is None else (hotel.checkout - hotel.checkin).days
 
 
+def keep_booked_night(intent, night: date) -> None:
+    """A map edit that would move the night of ``night`` elsewhere, refused when it is the booked one."""
+    hotel = intent.bookings.hotel if getattr(intent, "bookings", None) else None
+    if hotel is not None and hotel.checkin <= night < hotel.checkout:
+        raise InputError("bookings.hotel", f"the night of {night} is your booking at {hotel.name}: it stays there "
+                                           "(change the booking in \u201cI already have\u201d to move it)")
+
+
 def check_road_bookings(intent) -> None:
     """What a road trip can take of the traveller's bookings, refused before anything runs: one
     lodging, on nights of the trip (the last day ends at the terminus, with no night)."""
