@@ -62,8 +62,11 @@ class BookedNight:
         return f"{self.name}" + (f" (confirmation {code})" if code else "")
 
     def bed(self) -> Bed:
-        return Bed(name=self.name, lat=self.lat, lon=self.lon, kind="booked", price_usd_cents=self.night_usd_cents,
-                   estimated=False, data_source="user", confirmation=self.confirmation)
+        """Its bed: priced as booked a night, nothing when already paid (the trip's costs are what is
+        still to pay, as a city trip's budget leaves a paid booking out)."""
+        return Bed(name=self.name, lat=self.lat, lon=self.lon, kind="booked",
+                   price_usd_cents=0 if self.paid else self.night_usd_cents, estimated=False, data_source="user",
+                   confirmation=self.confirmation, paid=self.paid)
 
     def place(self, towns, country: str) -> Place:
         """The night's stop at the booked point, named by the route town it is in when there is one

@@ -173,7 +173,8 @@ def bed_text(d: RoadDay) -> str:
     b = d.bed
     if b.data_source == "user":
         code = f", confirmation {b.confirmation}" if b.confirmation else ""
-        price = f": {format_usd(b.price_usd_cents)} a night as booked" if b.price_usd_cents else ""
+        price = (": paid (not counted in the trip's costs)" if b.paid else
+                 f": {format_usd(b.price_usd_cents)} a night as booked" if b.price_usd_cents else "")
         return f"Sleep at {b.name} (your booking{code}; {b.lat:.4f}, {b.lon:.4f}){price}"
     what = b.kind.replace("_", " ") + (f", {b.stars}★" if b.stars else "")
     return (f"Sleep at {b.name} ({what}, {b.miles:.1f} mi from {d.anchor.name}; {b.lat:.4f}, {b.lon:.4f}): about "

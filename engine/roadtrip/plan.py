@@ -80,6 +80,7 @@ class Bed:
     miles: float = 0.0  # from the anchor town's point
     data_source: Literal["osm", "user"] = "osm"
     confirmation: str = ""  # a booked bed's code (issue 21): shown in the itinerary, masked elsewhere
+    paid: bool = False  # a booked bed already paid: no cost left in the trip's
 
     def rooms_priced(self, rooms: int) -> int:
         """How many times its price is paid a night: per room, but a booking's price is what the

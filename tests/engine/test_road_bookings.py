@@ -115,6 +115,16 @@ def test_the_itinerary_shows_the_booking_as_the_travellers_own(gazetteer) -> Non
     assert "INV-BOOKED-02: El Tovar Hotel" in result.extra["report"]
 
 
+def test_a_paid_booking_is_shown_and_left_out_of_the_costs(gazetteer) -> None:
+    session = PlanningSession(today=TODAY, geocoder=gazetteer)
+    owed = asyncio.run(session.plan(trip(BLUE))).itinerary
+    paid = asyncio.run(session.plan(trip(BLUE | {"paid": True}))).itinerary
+    stay = night(paid.days[2])
+    assert "your booking, confirmation BSW20418" in stay.notes and "paid (not counted in the trip's costs)" in stay.notes
+    assert stay.cost_usd_cents == 0 and night(owed.days[2]).cost_usd_cents == 12900
+    assert owed.cost_breakdown.lodging_usd_cents - paid.cost_breakdown.lodging_usd_cents == 12900
+
+
 def test_a_stay_of_two_nights_rests_a_day_there(gazetteer) -> None:
     plan = plan_road_trip(trip(BLUE | {"checkout": "2027-05-07"}, days=8), gazetteer)
     third, fourth = plan.days[2], plan.days[3]
