@@ -75,11 +75,12 @@ async def _asked_online(run, hotel, city) -> tuple[Geo, str]:
 TRIP_REACH_MILES = 150.0  # a booked motel farther than this from every point of the trip is another one
 
 
-async def locate_road_booking(session, intent, geocoder, osm, emitter):
+async def locate_road_booking(session, intent, points, osm, emitter):
     """A road trip's booked lodging given by name or address only, placed before the planner:
     the one place to stay of that name OpenStreetMap maps along the corridor (cached or just
     fetched), else Nominatim through the executor (its address, then its name), taken only near
-    the trip. Offline with neither, one line naming the field. Returns the intent with its point."""
+    the trip (``points``: its outline). Offline with neither, one line naming the field. Returns
+    the intent with its point."""
     hotel = intent.bookings.hotel if intent.bookings else None
     if hotel is None or hotel.geo is not None:
         return intent
@@ -88,22 +89,20 @@ async def locate_road_booking(session, intent, geocoder, osm, emitter):
     if len(same) == 1:
         geo, how = Geo(lat=same[0].lat, lon=same[0].lon), "the corridor's places to stay (OpenStreetMap)"
     else:
-        geo, how = await _road_asked_online(session, intent, geocoder, hotel)
+        geo, how = await _road_asked_online(session, points or [], hotel)
     placed = hotel.model_copy(update={"geo": geo})
     emitter.emit(NODE, EventStatus.completed, progress=10, note=f"{hotel.name}: placed by {how}",
                  duration_ms=int((time.perf_counter() - started) * 1000))
     return intent.model_copy(update={"bookings": intent.bookings.model_copy(update={"hotel": placed})})
 
 
-async def _road_asked_online(session, intent, geocoder, hotel) -> tuple[Geo, str]:
+async def _road_asked_online(session, points, hotel) -> tuple[Geo, str]:
     field = "bookings.hotel.geo"
     if session.toolbox.network.offline():
         raise InputError(field, f"where {hotel.name} is: offline, and no place to stay mapped along the way has "
                                 "that name; give its coordinates (or plan online to look its address up)")
     from engine.geocode.nominatim import NominatimGeocoder
-    from engine.roadtrip.osm_stops import trip_outline
     from engine.tools.network import user_agent
-    points = trip_outline(intent, geocoder) or []
     online = NominatimGeocoder(user_agent())
     for query in [q for q in (hotel.address, hotel.name) if q]:
         try:

@@ -19,6 +19,7 @@ from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
 from engine.models.bookings import masked_code
 
+from .detours import DETOUR_FACTOR
 from .plan import Bed, Place
 
 SAME_PLACE_MILES = 1.0  # a night this near the booked point is spent there (verify)
@@ -151,9 +152,26 @@ class Pin:
     def shifted(self, days: int) -> "Pin":
         return Pin(self.booked, self.place, self.progress, self.index - days)
 
+    def spur(self, place: Place, corridor) -> float:
+        """Road miles from the corridor out to the booked place (and as many back the next day):
+        a night booked off the route is reached by a road of its own, not on the way."""
+        return DETOUR_FACTOR * corridor.offset_miles(*place.point) if place == self.place else 0.0
+
     def refuse(self, why: str) -> InputError:
         b = self.booked
         return InputError("bookings.hotel", f"{b.name}, booked for night {b.number} ({b.checkin}): {why}")
+
+
+def pin_for(b: BookedNight, corridor, width: float, towns, country: str, rests: list[Place], out_days: int | None,
+            log: list[str]) -> Pin:
+    """The booked night as a fixed end of a day; off the corridor it is still that night's stop
+    (the day's miles count the way out to it) and ``log`` says how far."""
+    place = b.place(towns, country)
+    p, off = corridor.progress_miles(*place.point), corridor.offset_miles(*place.point)
+    if off > width:
+        log.append(f"{b.said()} is {off:.0f} mi from {corridor.name} (corridor {width:.0f} mi): night {b.number} "
+                   "is there as booked, its day's miles include the way out and back")
+    return Pin(b, place, p, driving_index(b, p, [corridor.progress_miles(*r.point) for r in rests], out_days))
 
 
 def driving_index(booked: BookedNight, progress: float, rest_progress: list[float], out_days: int | None) -> int:

@@ -51,7 +51,7 @@ def loop_turnaround(origin: Place, region: str, geocoder, *, days: float, cap: f
 
 
 def _ring(origin: Place, region: str, geocoder, reach: float, inner: float, min_population: int) -> Place | None:
-    from .planner import EUROPE
+    from .trip_ends import EUROPE
     towns = geocoder.nearby(origin.lat, origin.lon, radius_miles=reach, min_population=min_population, limit=400)
     for c in towns:  # largest first
         miles = geodesic_miles(origin.point, (c.lat, c.lon))

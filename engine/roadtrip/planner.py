@@ -13,26 +13,22 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from engine.errors import InputError
-from engine.geocode.models import GeocodeRequest
-from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
+from engine.geocode.trust import geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
-from .booked_night import Pin, booked_night, booked_nights, driving_index
-from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
+from .booked_night import Pin, booked_night, booked_nights, pin_for
+from .corridor import DirectCorridor, gazetteer_towns, road_factor
 from .day_stops import DayStopPicker
 from .rest_days import driving_intent, rests_after
-from .land_route import land_corridor
-from .detours import DETOUR_FACTOR, day_points, detour_miles
-from .loop import AWAY_FROM_HOME_MILES, home_loop
+from .detours import day_points, detour_miles
+from .loop import AWAY_FROM_HOME_MILES
 from .osm_stops import CORRIDOR_DATA, osm_stops_for
 from .plan import Place, RoadDay, RoadPlan
 from .proposal import RoadCandidates, RoadDraft, road_candidates
-from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .road_measure import RoadMeasure
-from .routes import find_route
+from .trip_ends import TripEnds, ends_key, resolve_ends
 
-EUROPE = EUROPE_COUNTRIES
 MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
 MAX_STEP_SHARE = 1.35
 OUTBOUND_REUSE_COST = 1.0  # round trips come back through other towns when they can
@@ -54,21 +50,9 @@ class _Leg:
     returning: bool = False
 
 
-def _region_or_none(c) -> str | None:
-    return "us" if c.country == "US" else "europe" if c.country in EUROPE else None
-
-
-def region_of(place: Place, field: str) -> str:
-    if place.country == "US":
-        return "us"
-    if place.country in EUROPE:
-        return "europe"
-    raise InputError(field, f"{place.label} ({place.country}): road trips cover the continental US and Europe")
-
-
 class RoadTripPlanner:
     def __init__(self, intent: RoadTripIntent, geocoder, *, avoid: frozenset = frozenset(),
-                 road_pieces: tuple = (), osm=None) -> None:
+                 road_pieces: tuple = (), osm=None, ends: TripEnds | None = None) -> None:
         self.asked = intent
         self.booked = None  # the traveller's booked lodging, a fixed night: placed by :meth:`prepare`
         self.intent = driving_intent(intent, extra_rest=max(0, booked_nights(intent) - 1))
@@ -79,13 +63,35 @@ class RoadTripPlanner:
         self.log: list[str] = []
         self.loop_turn: Place | None = None
         self.pin: Pin | None = None  # the booked night, once the corridor is known
+        # the ends and corridor, resolved once per trip (:mod:`.trip_ends`): a fork shares them
+        self._trip = ends if ends is not None and ends.key == ends_key(self.intent) else None
+
+    def ends(self) -> TripEnds:
+        """The trip's ends and corridor, resolved on first use."""
+        if self._trip is None:
+            self._trip = resolve_ends(self.intent, self.geocoder)
+        return self._trip
+
+    def fork(self, intent: RoadTripIntent | None = None, **kw) -> "RoadTripPlanner":
+        """A new planner of the same trip (its booking placed, nights no road reaches, measured
+        roads: ``avoid``, ``road_pieces``, ``osm``) on the corridor this one resolved."""
+        return RoadTripPlanner(intent or self.asked, self.geocoder, ends=self.ends(), **kw)
+
+    def outline(self) -> list[tuple[float, float]] | None:
+        """Points the trip's OpenStreetMap cells must cover (:meth:`.trip_ends.TripEnds.outline`);
+        None when its places do not resolve (the plan then says why)."""
+        try:
+            return self.ends().outline(self.intent)
+        except InputError:
+            return None
 
     # -- set-up --------------------------------------------------------------------------------
     def prepare(self) -> RoadCandidates:
         """Resolve the ends and the corridor once; the towns and sights a model may choose from
         (``plan --llm``). :meth:`plan` calls it when nobody did."""
-        corridor, origin, terminus, region = self._ends()
-        self.corridor, self.region = corridor, region
+        e = self.ends()
+        corridor, origin, terminus, region = e.corridor, e.origin, e.terminus, e.region
+        self.corridor, self.region, self.loop_turn, self.log = corridor, region, e.loop_turn, [*e.log, *self.log]
         self.factor = road_factor(corridor)
         self.road = RoadMeasure(self.factor, self.road_pieces)
         self.speed = SPEED_MPH[region]
@@ -110,20 +116,12 @@ class RoadTripPlanner:
         return road_candidates(self, p0)
 
     def _pin(self, p0: float) -> Pin | None:
-        """The booked night as a fixed end of a day (:mod:`.booked_night`); off the corridor it is
-        still that night's stop, the day's miles counting the way out to it, and the log says how far."""
-        b = self.booked
-        if b is None:
+        """The booked night as a fixed end of a day (:func:`.booked_night.pin_for`)."""
+        if self.booked is None:
             return None
-        place = b.place(self.stops.towns, self.origin.country)
-        p = self.corridor.progress_miles(*place.point)
-        off, width = self.corridor.offset_miles(*place.point), self.intent.corridor_max_deviation_miles
-        if off > width:
-            self.log.append(f"{b.said()} is {off:.0f} mi from {self.corridor.name} (corridor {width:.0f} mi): "
-                            f"night {b.number} is there as booked, its day's miles include the way out and back")
-        rests = [self.corridor.progress_miles(*r.point) for r in self._rest_places()]
         out_days = None if self.intent.trip_type == "one_way" else max(1, math.ceil(self.intent.days / 2))
-        return Pin(b, place, p, driving_index(b, p, rests, out_days))
+        return pin_for(self.booked, self.corridor, self.intent.corridor_max_deviation_miles, self.stops.towns,
+                       self.origin.country, self._rest_places(), out_days, self.log)
 
     def plan(self, draft: RoadDraft | None = None) -> RoadPlan:
         """The plan; ``draft``: a model's overnight towns (fixed nights, already checked by
@@ -146,76 +144,6 @@ class RoadTripPlanner:
                         corridor_miles=self.intent.corridor_max_deviation_miles, region=self.region,
                         trip_type=self.intent.trip_type, max_daily_miles=self.intent.max_daily_miles,
                         log=tuple(self.log), booked=self.booked)
-
-    def _ends(self):
-        i = self.intent
-        if i.route:
-            route = find_route(i.route)
-            resolver = self._resolver(route, route.region)
-            origin = resolver.resolve(i.origin, field="origin")
-            same = i.origin.casefold() == i.terminus.casefold()
-            terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
-            if not same and route.progress_miles(*terminus.point) < route.progress_miles(*origin.point):
-                route = route.reversed()
-                self.log.append(f"travelling {route.name} from {route.endpoints[0]} to {route.endpoints[1]}")
-            return route, origin, terminus, route.region
-        plain = PlaceResolver(self.geocoder, region=None)
-        origin = plain.resolve(i.origin, field="origin")
-        region = region_of(origin, "origin")
-        if i.route_track:
-            return self._track_ends(origin, region)
-        origin = PlaceResolver(self.geocoder, region=region).resolve(i.origin, field="origin")
-        if i.origin.casefold() == i.terminus.casefold():  # a loop from home
-            loop = home_loop(origin, region, self.geocoder, days=i.days, cap=i.max_daily_miles)
-            self.loop_turn = loop.turn
-            self.log.append(f"round trip from home: {loop.describe()}")
-            return loop, origin, origin, region
-        self._no_ocean_crossing(origin, region)
-        # No ``near`` here: it would turn "Atlanta to Dallas" into Dallas, Georgia.
-        terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus")
-        corridor = land_corridor(origin, terminus, region, self.geocoder)
-        if getattr(corridor, "via", ()):
-            self.log.append("the straight line crosses the sea: the corridor goes round by "
-                            + ", ".join(p.label for p in corridor.via))
-        return corridor, origin, terminus, region
-
-    def _track_ends(self, origin: Place, region: str):
-        """An imported track: both ends resolved near it (a town on the way, not its namesake)."""
-        i = self.intent
-        rough = TrackCorridor(list(i.route_track), i.route_track_name or "imported route")
-        resolver = PlaceResolver(self.geocoder, region=region, corridor=rough,
-                                 corridor_miles=i.corridor_max_deviation_miles)
-        origin = resolver.resolve(i.origin, field="origin")
-        same = i.origin.casefold() == i.terminus.casefold()
-        terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
-        corridor = track_corridor(i.route_track, i.route_track_name, origin.point, terminus.point)
-        return corridor, origin, terminus, region
-
-    def _no_ocean_crossing(self, origin: Place, region: str) -> None:
-        """"New York to Paris" means Paris, France: no road gets there, so say so rather than
-        drive to Paris, Texas. A qualified name ("Paris, TX") is taken as written."""
-        query = self.intent.terminus
-        if "," in query:
-            return
-        cands = self.geocoder.candidates(GeocodeRequest(query=query, limit=25))
-        if not cands:
-            return
-        top = max(cands, key=lambda c: c.confidence)
-        if _region_or_none(top) == region:
-            return
-        local = [c for c in cands if _region_or_none(c) == region and not check_point(c.lat, c.lon, region)]
-        best_local = max(local, key=lambda c: c.confidence, default=None)
-        if best_local is not None and best_local.confidence >= MEANT_ELSEWHERE * top.confidence:
-            return
-        why = (f"no road crosses the ocean from {origin.label}" if _region_or_none(top) is not None
-               else "outside the continental US and Europe that road trips cover")
-        hint = f"; for {best_local.label} write it with its state or country" if best_local is not None else ""
-        raise InputError("terminus", f"{query!r} is {top.label} (confidence {top.confidence:.2f}): {why}{hint}")
-
-    def _resolver(self, corridor, region: str) -> PlaceResolver:
-        towns = corridor.towns_in_corridor(self.intent.corridor_max_deviation_miles) if hasattr(corridor, "towns_in_corridor") else []
-        return PlaceResolver(self.geocoder, region=region, corridor=corridor,
-                             corridor_miles=self.intent.corridor_max_deviation_miles, route_towns=towns)
 
     # -- legs between fixed points -------------------------------------------------------------
     def _legs(self, origin: Place, terminus: Place) -> list[_Leg]:
@@ -247,10 +175,8 @@ class RoadTripPlanner:
         return geodesic_miles(origin.point, (route.origin.lat, route.origin.lon)) <= LOOP_START_MILES
 
     def _forced(self, p0: float) -> list[tuple[Place, float]]:
-        resolver = self._resolver(self.corridor, self.region)
         out = []
-        for n, name in enumerate(self.intent.stops):
-            place = resolver.resolve(name, field=f"stops[{n}]", allow_detour=True)
+        for n, place in enumerate(self._trip.resolve_all(self.intent.stops, "stops")):
             p = self.corridor.progress_miles(*place.point)
             if p < p0:
                 raise InputError(f"stops[{n}]", f"{place.label} is behind the start along {self.corridor.name}")
@@ -258,19 +184,14 @@ class RoadTripPlanner:
         return sorted(out, key=lambda t: t[1])
 
     def _rest_places(self) -> list[Place]:
-        """Each rest day's town, resolved as its night was (:func:`driving_intent` made it a stop)."""
-        resolver = self._resolver(self.corridor, self.region)
-        return [resolver.resolve(name, field=f"rest_days[{n}]", allow_detour=True)
-                for n, name in enumerate(self.asked.rest_days)]
+        """Each rest day's town: the place its night was resolved as (:func:`driving_intent` made
+        it a stop)."""
+        return self._trip.resolve_all(self.asked.rest_days, "rest_days")
 
     def _visits(self) -> list[tuple[Place, float]]:
         """Places to visit on the way (not to sleep in), each on the day whose drive passes it."""
-        resolver = self._resolver(self.corridor, self.region)
-        out = []
-        for n, name in enumerate(self.intent.visits):
-            place = resolver.resolve(name, field=f"visits[{n}]", allow_detour=True)
-            out.append((replace(place, source="user"), self.corridor.progress_miles(*place.point)))
-        return out
+        return [(replace(place, source="user"), self.corridor.progress_miles(*place.point))
+                for place in self._trip.resolve_all(self.intent.visits, "visits")]
 
     def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int, pin: Pin | None = None,
                *, returning: bool = False) -> list[_Leg]:
@@ -324,11 +245,7 @@ class RoadTripPlanner:
                                                self._spur(a) + self._spur(b))
 
     def _spur(self, place: Place) -> float:
-        """Road miles from the corridor out to the booked place (and as many back the next day):
-        a night booked off the route is reached by a road of its own, not on the way."""
-        if self.pin is None or place != self.pin.place:
-            return 0.0
-        return DETOUR_FACTOR * self.corridor.offset_miles(*place.point)
+        return 0.0 if self.pin is None else self.pin.spur(place, self.corridor)
 
     def _check_cap(self, legs: list[_Leg], pin: Pin | None = None) -> None:
         cap = self.intent.max_daily_miles

@@ -14,7 +14,7 @@ from .corridor import TrackCorridor
 from .land_route import land_corridor
 from .loop import home_loop
 from .plan import Bed, Place, RoadDay, RoadPlan, RoadStop
-from .planner import region_of
+from .trip_ends import region_of
 from .routes import find_route, progress_after
 
 
