@@ -69,14 +69,18 @@ class BookedNight:
                    price_usd_cents=0 if self.paid else self.night_usd_cents, estimated=False, data_source="user",
                    confirmation=self.confirmation, paid=self.paid)
 
-    def place(self, towns, country: str) -> Place:
-        """The night's stop at the booked point, named by the route town it is in when there is one
-        (``towns``: the corridor's, as :class:`.day_stops.DayStopPicker` holds them)."""
+    def place(self, towns, country: str, geocoder=None) -> Place:
+        """The night's stop at the booked point, named by the town it is in: the corridor's own
+        (``towns``, as :class:`.day_stops.DayStopPicker` holds them), else the gazetteer's largest
+        place that near; the booking's name when it is in no town."""
         near = min(((geodesic_miles(self.point, (t.town.lat, t.town.lon)), t.town) for t in towns),
                    key=lambda mt: mt[0], default=(None, None))
         town = near[1] if near[0] is not None and near[0] <= TOWN_NAME_MILES else None
+        if town is None and getattr(geocoder, "nearby", None) is not None:
+            found = geocoder.nearby(self.lat, self.lon, radius_miles=TOWN_NAME_MILES, min_population=500, limit=1)
+            town = found[0] if found else None
         return Place(name=town.name if town else self.name, lat=self.lat, lon=self.lon,
-                     admin1=town.admin1 if town else "", country=town.country if town else country,
+                     admin1=getattr(town, "admin1", "") or "", country=town.country if town else country,
                      source="user", note=f"your booking: {self.name}")
 
 
@@ -162,11 +166,12 @@ class Pin:
         return InputError("bookings.hotel", f"{b.name}, booked for night {b.number} ({b.checkin}): {why}")
 
 
-def pin_for(b: BookedNight, corridor, width: float, towns, country: str, rests: list[Place], out_days: int | None,
+def pin_for(b: BookedNight, corridor, width: float, stops, country: str, rests: list[Place], out_days: int | None,
             log: list[str]) -> Pin:
     """The booked night as a fixed end of a day; off the corridor it is still that night's stop
-    (the day's miles count the way out to it) and ``log`` says how far."""
-    place = b.place(towns, country)
+    (the day's miles count the way out to it) and ``log`` says how far. ``stops``: the planner's
+    :class:`.day_stops.DayStopPicker` (its towns and gazetteer name the place)."""
+    place = b.place(stops.towns, country, stops.geocoder)
     p, off = corridor.progress_miles(*place.point), corridor.offset_miles(*place.point)
     if off > width:
         log.append(f"{b.said()} is {off:.0f} mi from {corridor.name} (corridor {width:.0f} mi): night {b.number} "

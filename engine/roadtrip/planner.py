@@ -120,7 +120,7 @@ class RoadTripPlanner:
         if self.booked is None:
             return None
         out_days = None if self.intent.trip_type == "one_way" else max(1, math.ceil(self.intent.days / 2))
-        return pin_for(self.booked, self.corridor, self.intent.corridor_max_deviation_miles, self.stops.towns,
+        return pin_for(self.booked, self.corridor, self.intent.corridor_max_deviation_miles, self.stops,
                        self.origin.country, self._rest_places(), out_days, self.log)
 
     def plan(self, draft: RoadDraft | None = None) -> RoadPlan:

@@ -87,6 +87,7 @@ def test_off_the_corridor_it_is_still_the_night_with_its_distance_and_honest_mil
     plan = planner.plan()
     second = plan.days[1]
     assert geodesic_miles(second.anchor.point, EL_TOVAR) < 0.01 and second.bed.name == "El Tovar Hotel"
+    assert second.anchor.label == "Grand Canyon Village, AZ"  # the night named by the place it is in
     off = plan.corridor.offset_miles(*EL_TOVAR)
     assert 50 < off < 60  # the corridor is 50 mi wide
     # both days drive the corridor and, at least in a straight line, the way out to the rim and back
@@ -140,6 +141,18 @@ def test_a_round_trip_keeps_a_night_booked_on_the_way_back(gazetteer) -> None:
     back = plan.days[3]
     assert back.returning and back.anchor.name == "Tucumcari" and back.bed.name == "Blue Swallow Motel"
     assert plan.days[2].anchor.name == "Albuquerque" and blocking(verify_road_plan(plan)) == []
+
+
+def test_a_loop_from_home_goes_round_by_the_booked_night(gazetteer) -> None:
+    """Denver and back in five days with a motel booked in Moab, UT (a made-up booking at the
+    town's own point) for the second night: the loop's second night is there."""
+    moab = {"name": "Moab Valley Inn", "geo": {"lat": 38.5733, "lon": -109.5498}, "checkin": "2027-05-04",
+            "checkout": "2027-05-05"}
+    plan = plan_road_trip(trip(moab, origin="Denver", terminus="Denver", trip_type="round_trip", route=None, days=5),
+                          gazetteer)
+    assert plan.days[1].anchor.name == "Moab" and plan.days[1].bed.name == "Moab Valley Inn"
+    assert plan.days[-1].anchor.name == "Denver" and all(d.drive_miles <= 400 for d in plan.days)
+    assert blocking(verify_road_plan(plan)) == []
 
 
 @pytest.mark.parametrize("hotel, words", [
