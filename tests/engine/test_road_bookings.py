@@ -274,3 +274,15 @@ def test_plan_a_road_trip_with_bookings_outside_it_or_with_flights_exits_2(tmp_p
     flown = _cli("plan", "--prompt", PROMPT, "--bookings", str(flight), home=tmp_path)
     assert flown.returncode == 2 and "a road trip plans no flights" in flown.stderr, flown.stderr
     assert len(flown.stderr.strip().splitlines()) == 1
+
+
+def test_plan_llm_keeps_the_bookings_too(tmp_path) -> None:
+    """``--llm`` with no model reachable plans by the rules, around the same booked night."""
+    request = tmp_path / "road.json"
+    request.write_text(trip().model_dump_json())
+    out = tmp_path / "llm.json"
+    done = _cli("plan", "--llm", "--intent", str(request), "--bookings", str(EML), "--out", str(out),
+                "--today", "2026-11-23", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    third = json.loads(out.read_text())["days"][2]
+    assert third["anchor"]["name"] == "Tucumcari, NM" and third["anchor"]["source"] == "user"
