@@ -211,18 +211,19 @@ class RoadTripPlanner:
             raise pin.refuse(f"it is not on the way from {start.label} to {end.label}")
         ahead = [f for f in fixed if (f[1] < pin.progress) == (p1 > p0)]
         after = [f for f in fixed if f not in ahead]
-        head = self._split_run([(start, p0), *ahead, (pin.place, pin.progress)], pin.index + 1, returning, pin)
+        head = self._split_run([(start, p0), *ahead, (pin.place, pin.progress)], pin.index + 1, returning, pin,
+                               f"from {start.label} to it")
         return head + self._split_run([(pin.place, pin.progress), *after, (end, p1)], days - pin.index - 1,
-                                      returning, pin)
+                                      returning, pin, f"from it to {end.label}")
 
-    def _split_run(self, points, days: int, returning: bool, pin: Pin | None = None) -> list[_Leg]:
+    def _split_run(self, points, days: int, returning: bool, pin: Pin | None = None, side: str = "") -> list[_Leg]:
         pairs = list(zip(points, points[1:]))
-        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days, pin)
+        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days, pin, side)
         legs = [_Leg(a, pa, b, pb, n, True, returning=returning) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
         self._check_cap(legs, pin)
         return legs
 
-    def _shares(self, miles: list[float], days: int, pin: Pin | None = None) -> list[int]:
+    def _shares(self, miles: list[float], days: int, pin: Pin | None = None, side: str = "") -> list[int]:
         """Days per stretch between fixed stops: each gets what the daily cap needs, the rest goes
         where the days are longest (largest remaining miles per day first)."""
         cap = self.intent.max_daily_miles
@@ -230,8 +231,8 @@ class RoadTripPlanner:
         if sum(shares) > days:
             via = f" with {len(miles) - 1} requested stop(s)" if len(miles) > 1 else ""
             if pin is not None:
-                raise pin.refuse(f"about {sum(miles):.0f} road miles{via} on that side of it need at least "
-                                 f"{sum(shares)} day(s) under the {cap:.0f}-mile daily cap; {days} given")
+                raise pin.refuse(f"about {sum(miles):.0f} road miles {side}{via} need at least {sum(shares)} "
+                                 f"day(s) under the {cap:.0f}-mile daily cap; {days} given")
             raise InputError("days", f"about {sum(miles):.0f} road miles{via} need at least {sum(shares)} "
                                      f"day(s) under the {cap:.0f}-mile daily cap; {days} given")
         for _ in range(days - sum(shares)):

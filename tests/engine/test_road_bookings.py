@@ -157,7 +157,7 @@ def test_a_loop_from_home_goes_round_by_the_booked_night(gazetteer) -> None:
 
 @pytest.mark.parametrize("hotel, words", [
     (BLUE | {"checkin": "2027-05-03", "checkout": "2027-05-04"},  # 1,000 mi from LA on the first night
-     ["Blue Swallow Motel, booked for night 1 (2027-05-03)", "400-mile daily cap"]),
+     ["Blue Swallow Motel, booked for night 1 (2027-05-03)", "from Los Angeles, CA to it", "400-mile daily cap"]),
     (BLUE | {"checkin": "2027-05-09", "checkout": "2027-05-10"},  # the last day ends in Chicago
      ["Blue Swallow Motel is booked 2027-05-09 to 2027-05-10", "road trip starts 2027-05-03 and lasts 7 day(s)"]),
     (BLUE | {"checkin": "2027-04-30", "checkout": "2027-05-01"},
