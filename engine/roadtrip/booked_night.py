@@ -12,7 +12,8 @@ booking outside the trip's nights, or a place the run could not locate, is one l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from engine.errors import InputError
@@ -20,7 +21,8 @@ from engine.geocode.trust import geodesic_miles
 from engine.models.bookings import masked_code
 
 from .detours import DETOUR_FACTOR
-from .plan import Bed, Place
+from .plan import Bed, Place, RoadDay
+from .rest_days import SAME_TOWN_MILES
 
 SAME_PLACE_MILES = 1.0  # a night this near the booked point is spent there (verify)
 TOWN_NAME_MILES = 5.0  # a route town this near the booking names the night's stop
@@ -173,6 +175,7 @@ def pin_for(b: BookedNight, corridor, width: float, stops, country: str, rests: 
     :class:`.day_stops.DayStopPicker` (its towns and gazetteer name the place)."""
     place = b.place(stops.towns, country, stops.geocoder)
     p, off = corridor.progress_miles(*place.point), corridor.offset_miles(*place.point)
+    rests = [r for r in rests if geodesic_miles(r.point, b.point) > SAME_TOWN_MILES]  # those come after it
     if off > width:
         log.append(f"{b.said()} is {off:.0f} mi from {corridor.name} (corridor {width:.0f} mi): night {b.number} "
                    "is there as booked, its day's miles include the way out and back")
@@ -187,3 +190,45 @@ def driving_index(booked: BookedNight, progress: float, rest_progress: list[floa
     if out_days is not None and before >= out_days:
         return booked.first - len(rest_progress)
     return before
+
+
+class BookedNights:
+    """The planner's part for the booked night (a mixin of :class:`.planner.RoadTripPlanner`,
+    reading its ``booked``, ``pin``, ``intent``, ``corridor``, ``stops``, ``origin`` and ``log``)."""
+
+    def _pin(self, p0: float) -> Pin | None:
+        """The booked night as a fixed end of a day (:func:`.booked_night.pin_for`)."""
+        if self.booked is None:
+            return None
+        out_days = None if self.intent.trip_type == "one_way" else max(1, math.ceil(self.intent.days / 2))
+        return pin_for(self.booked, self.corridor, self.intent.corridor_max_deviation_miles, self.stops,
+                       self.origin.country, self._rest_places(), out_days, self.log)
+
+    def _spur(self, place: Place) -> float:
+        return 0.0 if self.pin is None else self.pin.spur(place, self.corridor)
+
+    def _booked_rests(self) -> int:
+        """The rest days a booked stay adds: a night for each after the first, less the traveller's
+        own rest days in that town (they are those nights); the days those give back drive."""
+        if self.booked is None or self.booked.nights < 2:
+            return 0
+        same = sum(1 for r in self._rest_places() if geodesic_miles(r.point, self.booked.point) <= SAME_TOWN_MILES)
+        overlap = min(same, self.booked.nights - 1)
+        self.intent = self.intent.model_copy(update={"days": self.intent.days + overlap})
+        return self.booked.nights - 1 - overlap
+
+    def _unpinned(self, fixed: list) -> list:
+        """The fixed nights but a stop or proposed night in the booked town on the way there: the
+        booked night is that stop (sleeping there again on a round trip's way back stays)."""
+        pin = self.pin
+        if pin is None or (self.intent.trip_type != "one_way" and pin.index >= max(1, math.ceil(self.intent.days / 2))
+                           and not self._on_loop(self.origin, self.terminus)):
+            return fixed
+        return [f for f in fixed if geodesic_miles(f[0].point, pin.place.point) > SAME_TOWN_MILES]
+
+    def _past_booking(self, rest: RoadDay) -> RoadDay:
+        """A rest day after the booked stay's last night keeps the town, not the booked bed."""
+        if rest.bed is None or rest.bed.data_source != "user" or self.booked.covers(rest.date):
+            return rest
+        return replace(rest, bed=None, bed_note=f"{self.booked.name} is booked until {self.booked.checkout}: "
+                                                "this night is not booked")

@@ -17,7 +17,7 @@ from engine.geocode.trust import geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
-from .booked_night import Pin, booked_night, booked_nights, pin_for
+from .booked_night import BookedNights, Pin, booked_night, booked_nights
 from .corridor import DirectCorridor, gazetteer_towns, road_factor
 from .day_stops import DayStopPicker
 from .rest_days import driving_intent, rests_after
@@ -50,7 +50,7 @@ class _Leg:
     returning: bool = False
 
 
-class RoadTripPlanner:
+class RoadTripPlanner(BookedNights):
     def __init__(self, intent: RoadTripIntent, geocoder, *, avoid: frozenset = frozenset(),
                  road_pieces: tuple = (), osm=None, ends: TripEnds | None = None) -> None:
         self.asked = intent
@@ -109,19 +109,12 @@ class RoadTripPlanner:
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
         p0 = corridor.progress_miles(*origin.point)
         self.booked = booked_night(self.asked)
+        self.booked_rests = self._booked_rests()
         self.pin = self._pin(p0)
         self.outbound_end = (self._turnaround(origin, terminus, p0, max(1, math.ceil(self.intent.days / 2)))
                              if self.intent.trip_type != "one_way" else
                              (terminus, corridor.progress_miles(*terminus.point)))
         return road_candidates(self, p0)
-
-    def _pin(self, p0: float) -> Pin | None:
-        """The booked night as a fixed end of a day (:func:`.booked_night.pin_for`)."""
-        if self.booked is None:
-            return None
-        out_days = None if self.intent.trip_type == "one_way" else max(1, math.ceil(self.intent.days / 2))
-        return pin_for(self.booked, self.corridor, self.intent.corridor_max_deviation_miles, self.stops,
-                       self.origin.country, self._rest_places(), out_days, self.log)
 
     def plan(self, draft: RoadDraft | None = None) -> RoadPlan:
         """The plan; ``draft``: a model's overnight towns (fixed nights, already checked by
@@ -132,11 +125,11 @@ class RoadTripPlanner:
         self.stops.preferred = set(draft.stops) if draft else set()
         legs = self._legs(self.origin, self.terminus)
         days: list[RoadDay] = []
-        resting = self._rest_places() + ([self.pin.place] * (self.booked.nights - 1) if self.pin else [])
+        resting = self._rest_places() + ([self.pin.place] * self.booked_rests if self.pin else [])
         for leg in legs:
             days += self._plan_leg(leg, len(days))
             self.slept_in |= {d.anchor.name for d in days}
-            days += rests_after(days[-1], resting, self.stops)
+            days += [self._past_booking(d) for d in rests_after(days[-1], resting, self.stops)]
         if resting:
             raise InputError("rest_days", f"{resting[0].label} is not a night of this trip; "
                                           "a rest day needs a night there")
@@ -150,9 +143,10 @@ class RoadTripPlanner:
         i = self.intent
         pin = self.pin
         if self._on_loop(origin, terminus):  # a circuit: once round, from its start to its end
-            return self._split(origin, 0.0, self._forced(0.0), terminus, self.corridor.length_miles(), i.days, pin)
+            return self._split(origin, 0.0, self._unpinned(self._forced(0.0)), terminus, self.corridor.length_miles(),
+                               i.days, pin)
         p0 = self.corridor.progress_miles(*origin.point)
-        fixed = sorted(self._forced(p0) + self.drafted, key=lambda f: f[1])
+        fixed = sorted(self._unpinned(self._forced(p0) + self.drafted), key=lambda f: f[1])
         if i.trip_type == "one_way":
             return self._split(origin, p0, fixed, terminus, self.corridor.progress_miles(*terminus.point), i.days,
                                pin)
@@ -244,9 +238,6 @@ class RoadTripPlanner:
         """Road miles between two fixed points, with the detours off the corridor to reach them."""
         return self.road.between(pa, pb) + max(detour_miles(self.corridor, [a.point, b.point]),
                                                self._spur(a) + self._spur(b))
-
-    def _spur(self, place: Place) -> float:
-        return 0.0 if self.pin is None else self.pin.spur(place, self.corridor)
 
     def _check_cap(self, legs: list[_Leg], pin: Pin | None = None) -> None:
         cap = self.intent.max_daily_miles

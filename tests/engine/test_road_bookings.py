@@ -135,6 +135,20 @@ def test_a_stay_of_two_nights_rests_a_day_there(gazetteer) -> None:
     assert blocking(verify_road_plan(plan)) == []
 
 
+def test_a_stop_or_rest_day_in_the_booked_town_is_the_booked_night(gazetteer) -> None:
+    stop = plan_road_trip(trip(BLUE, stops=["Tucumcari, NM"]), gazetteer)  # the stop is the booked night
+    assert len(stop.days) == 7 and stop.days[2].anchor.name == "Tucumcari" and stop.days[2].bed.name == BLUE["name"]
+    assert [d.anchor.name for d in stop.days].count("Tucumcari") == 1
+    two = plan_road_trip(trip(BLUE | {"checkout": "2027-05-07"}, days=8, rest_days=["Tucumcari, NM"]), gazetteer)
+    assert [d.exemption for d in two.days].count("rest") == 1  # the rest day asked is the booked second night
+    assert [d.bed.name if d.bed else None for d in two.days[2:4]] == [BLUE["name"]] * 2
+    one = plan_road_trip(trip(BLUE, days=8, rest_days=["Tucumcari, NM"]), gazetteer)
+    rest = one.days[3]
+    assert rest.exemption == "rest" and rest.anchor.name == "Tucumcari" and rest.bed is None
+    assert rest.bed_note == "Blue Swallow Motel is booked until 2027-05-06: this night is not booked"
+    assert all(blocking(verify_road_plan(p)) == [] for p in (stop, two, one))
+
+
 def test_a_round_trip_keeps_a_night_booked_on_the_way_back(gazetteer) -> None:
     plan = plan_road_trip(trip(BLUE | {"checkin": "2027-05-06", "checkout": "2027-05-07"}, origin="Oklahoma City",
                                terminus="Albuquerque", trip_type="round_trip", days=6), gazetteer)
