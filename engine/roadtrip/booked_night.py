@@ -137,6 +137,25 @@ def check_road_bookings(intent) -> None:
                                            f"road trip starts {first} and lasts {intent.days} day(s): {nights}")
 
 
+def booked_point(intent, night: date, stated: tuple[float, float]) -> tuple[float, float] | None:
+    """The booking's own point when ``night`` is a booked one and ``stated`` is there (verify takes
+    the traveller's point for that night, not the town's); else None."""
+    hotel = intent.bookings.hotel if getattr(intent, "bookings", None) else None
+    if hotel is None or hotel.geo is None or not hotel.checkin <= night < hotel.checkout:
+        return None
+    point = (hotel.geo.lat, hotel.geo.lon)
+    return point if geodesic_miles(point, stated) <= SAME_PLACE_MILES else None
+
+
+def booked_spur(intent, corridor, point: tuple[float, float]) -> float:
+    """The road out to the booked place from the corridor (:meth:`Pin.spur`) when ``point`` is it,
+    else 0: ``tripwright verify`` re-derives a day's miles with it, as the planner counted them."""
+    hotel = intent.bookings.hotel if getattr(intent, "bookings", None) else None
+    if hotel is None or hotel.geo is None or geodesic_miles(point, (hotel.geo.lat, hotel.geo.lon)) > SAME_PLACE_MILES:
+        return 0.0
+    return DETOUR_FACTOR * corridor.offset_miles(*point)
+
+
 def booked_day_message(booked: BookedNight, day_anchor: Place, day_date: date) -> str | None:
     """Why a plan's night is not at the booking (verify), or None when it is."""
     away = geodesic_miles(day_anchor.point, booked.point)

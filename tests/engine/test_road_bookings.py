@@ -278,6 +278,15 @@ def test_plan_bookings_on_a_road_trip_and_verify_its_night(tmp_path) -> None:
         in checked.stdout
 
 
+def test_verify_rederives_an_off_corridor_nights_miles_as_the_planner_counted_them(gazetteer, tmp_path) -> None:
+    result = asyncio.run(PlanningSession(today=TODAY, geocoder=gazetteer).plan(trip(TOVAR)))
+    saved = tmp_path / "tovar.json"
+    saved.write_text(result.itinerary.model_dump_json())
+    checked = _cli("verify", str(saved), home=tmp_path)
+    assert checked.returncode == 0 and "0 blocking, 1 advisory" in checked.stdout, checked.stdout + checked.stderr
+    assert "El Tovar Hotel (confirmation EL••••••) is 55 mi from Route 66" in checked.stdout
+
+
 def test_plan_a_road_trip_with_bookings_outside_it_or_with_flights_exits_2(tmp_path) -> None:
     late = _cli("plan", "--prompt", "LA to Chicago via Route 66, 3 days from 2027-05-03", "--bookings", str(EML),
                 "--out", str(tmp_path / "x.json"), home=tmp_path)
