@@ -59,15 +59,15 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
     emitter.emit("intent_extractor", EventStatus.completed, args_digest=key, duration_ms=0, cache_hit=False,
                  note=f"{intent.origin} → {intent.terminus}, {intent.days} days", progress=5)
     try:
+        if intent.bookings is not None:  # a booking on no night of the trip: said before anything is fetched
+            from engine.roadtrip.booked_night import check_road_bookings
+            check_road_bookings(intent)
         geocoder, degraded = await _geocoder(session, intent)
         planner = RoadTripPlanner(intent, geocoder)  # the trip's ends and corridor, resolved once for the run
         points = planner.outline()
         osm = await _corridor_sights(session, points, emitter, cancel)
-        if intent.bookings is not None:  # the traveller's booked motel: checked, and placed when it has no point
-            from engine.roadtrip.booked_night import check_road_bookings
-
+        if intent.bookings is not None:  # the traveller's booked motel, placed when it has no point
             from .booked_stage import locate_road_booking
-            check_road_bookings(intent)
             placed = await locate_road_booking(session, intent, points, osm, emitter)
             key, intent = (key if placed is intent else digest([key, placed])), placed
         if osm is not None:  # the plan depends on which cells OpenStreetMap gave, and when
