@@ -202,8 +202,9 @@ class RoadRederivation:
         if miles < 1 and geodesic_miles(start, anchor) > 1:
             miles = geodesic_miles(start, anchor) * 1.3
         else:  # a booked night off the corridor is reached by a road of its own (:mod:`.booked_night`)
-            miles += max(detour_miles(self.corridor, day_points(start, stops, anchor, begin)),
-                         booked_spur(self.intent, self.corridor, start) + booked_spur(self.intent, self.corridor, anchor))
+            spur = 0.0 if geodesic_miles(start, anchor) < 1 else (  # a rest day there drives nowhere
+                booked_spur(self.intent, self.corridor, start) + booked_spur(self.intent, self.corridor, anchor))
+            miles += max(detour_miles(self.corridor, day_points(start, stops, anchor, begin)), spur)
         return round(miles, 1)
 
     def _stops(self, n: int, activities: list) -> list:

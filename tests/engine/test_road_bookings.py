@@ -290,6 +290,23 @@ def test_verify_rederives_an_off_corridor_nights_miles_as_the_planner_counted_th
     assert "El Tovar Hotel (confirmation EL••••••) is 55 mi from Route 66" in checked.stdout
 
 
+def test_verify_a_loop_with_two_booked_nights_off_it(tmp_path) -> None:
+    """The loop is sized by the days that drive (the booked stay's second night rests), in the
+    plan and in verify alike; the rest day there drives nowhere."""
+    moab = {"name": "Moab Valley Inn", "geo": {"lat": 38.5733, "lon": -109.5498}, "checkin": "2027-05-04",
+            "checkout": "2027-05-06"}
+    request = tmp_path / "loop.json"
+    request.write_text(trip(moab, origin="Denver", terminus="Denver", trip_type="round_trip", route=None,
+                            days=6).model_dump_json())
+    out = tmp_path / "loop-out.json"
+    done = _cli("plan", "--intent", str(request), "--out", str(out), "--today", "2026-11-23", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    days = json.loads(out.read_text())["days"]
+    assert [d["anchor"]["name"] for d in days[1:3]] == ["Moab, UT"] * 2 and days[2]["exemption"] == "rest"
+    checked = _cli("verify", str(out), home=tmp_path)
+    assert checked.returncode == 0 and "0 blocking" in checked.stdout, checked.stdout + checked.stderr
+
+
 def test_plan_a_road_trip_with_bookings_outside_it_or_with_flights_exits_2(tmp_path) -> None:
     late = _cli("plan", "--prompt", "LA to Chicago via Route 66, 3 days from 2027-05-03", "--bookings", str(EML),
                 "--out", str(tmp_path / "x.json"), home=tmp_path)
