@@ -12,7 +12,7 @@ from engine.models import ChoiceKind, ItineraryV1
 from .booked_night import booked_night, booked_nights
 from .corridor import TrackCorridor
 from .land_route import land_corridor
-from .loop import home_loop
+from .loop import booked_via, home_loop
 from .plan import Bed, Place, RoadDay, RoadPlan, RoadStop
 from .rest_days import driving_intent
 from .trip_ends import region_of
@@ -72,7 +72,9 @@ def saved_corridor(intent, origin: Place, terminus: Place, days, geocoder=None):
     if intent.trip_type == "round_trip" and intent.origin.casefold() == intent.terminus.casefold():
         # sized as the planner sized it: by the days that drive (rest days, a booked stay's extra nights out)
         driving = driving_intent(intent, extra_rest=max(0, booked_nights(intent) - 1))
-        return home_loop(origin, region, geocoder, days=driving.days, cap=intent.max_daily_miles), region
+        via, out = booked_via(intent, driving.days)
+        return home_loop(origin, region, geocoder, days=driving.days, cap=intent.max_daily_miles, via=via,
+                         via_out=out, width=intent.corridor_max_deviation_miles), region
     if intent.trip_type == "round_trip":  # the line runs to the turnaround, the last outbound night
         turn = days[max(1, math.ceil(len(days) / 2)) - 1]
         far = turn.anchor.geo or turn.path[-1]

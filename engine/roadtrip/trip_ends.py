@@ -15,7 +15,7 @@ from engine.geocode.trust import EUROPE_COUNTRIES, check_point
 
 from .corridor import TrackCorridor, track_corridor
 from .land_route import land_corridor
-from .loop import home_loop
+from .loop import booked_via, home_loop
 from .plan import Place
 from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .routes import find_route
@@ -36,9 +36,12 @@ def region_of(place: Place, field: str) -> str:
 
 
 def ends_key(intent) -> tuple:
-    """What the ends and corridor depend on: intents equal here share them."""
+    """What the ends and corridor depend on: intents equal here share them (a loop from home goes
+    round by a booked night: its point too)."""
+    via, out = booked_via(intent, intent.days)
     return (intent.origin, intent.terminus, intent.route, intent.route_track, intent.route_track_name,
-            intent.trip_type, intent.days, intent.max_daily_miles, intent.corridor_max_deviation_miles)
+            intent.trip_type, intent.days, intent.max_daily_miles, intent.corridor_max_deviation_miles,
+            via.point if via else None, out)
 
 
 @dataclass
@@ -104,7 +107,9 @@ def _ends(i, geocoder, log: list[str]):
         return (*_track_ends(i, geocoder, region), region, None)
     origin = PlaceResolver(geocoder, region=region).resolve(i.origin, field="origin")
     if i.origin.casefold() == i.terminus.casefold():  # a loop from home
-        loop = home_loop(origin, region, geocoder, days=i.days, cap=i.max_daily_miles)
+        via, out = booked_via(i, i.days)  # a booked night off the loop drawn: the loop goes round by it
+        loop = home_loop(origin, region, geocoder, days=i.days, cap=i.max_daily_miles, via=via, via_out=out,
+                         width=i.corridor_max_deviation_miles)
         log.append(f"round trip from home: {loop.describe()}")
         return loop, origin, origin, region, loop.turn
     _no_ocean_crossing(i.terminus, geocoder, origin, region)
