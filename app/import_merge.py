@@ -81,6 +81,10 @@ def add_bookings(intent, found, catalog, *, offline: bool):
     against the trip (``engine.planning.booked``: a flight on another day or at another city's
     airports, a hotel on other dates, is one ``InputError`` naming both). A flight already booked
     (same number and departure) or the same hotel stay is kept once; another hotel is refused."""
+    if intent.mode == "road_trip" and found.bookings.flights:
+        f = found.bookings.flights[0]
+        raise InputError("bookings.flights", f"flight {f.flight_number} {f.origin}\u2192{f.dest}: a road trip plans "
+                                             "no flights, only the motel booked along the way")
     have = intent.bookings or Bookings()
     flights = list(have.flights)
     seen = {(_number(f), f.departure) for f in flights}
@@ -104,8 +108,12 @@ def add_bookings(intent, found, catalog, *, offline: bool):
         raise InputError("bookings", f"{len(events)} booked events; a trip takes at most {MAX_BOOKED_EVENTS}")
     data["bookings"] = Bookings(flights=flights, hotel=hotel, events=events).model_dump()
     booked = type(intent).model_validate(data)
-    from engine.planning.booked import check_bookings
-    check_bookings(booked, catalog)
+    if intent.mode == "road_trip":  # its motel: that night's stop (engine/roadtrip/booked_night.py)
+        from engine.roadtrip.booked_night import check_road_bookings
+        check_road_bookings(booked)
+    else:
+        from engine.planning.booked import check_bookings
+        check_bookings(booked, catalog)
     if hotel is not None and hotel.geo is None and not _placeable(hotel, booked, catalog, offline):
         raise HotelNeedsPlace(booked, f"where {hotel.name} is: offline, and the city's places to stay do not name it")
     return booked
@@ -116,6 +124,8 @@ def _placeable(hotel, intent, catalog, offline: bool) -> bool:
     address is looked up (engine.pipeline.booked_stage); offline (by the setting or a network
     the session found down) and unlisted, the form asks."""
     from engine.pipeline.booked_stage import in_the_city
+    if intent.mode == "road_trip":  # online, the run looks along the corridor, then its address
+        return not offline
     if catalog.has_city(intent.city) and in_the_city(hotel.name, catalog.city(intent.city))[0] is not None:
         return True
     return not offline

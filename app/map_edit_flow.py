@@ -9,6 +9,7 @@ from __future__ import annotations
 from qasync import asyncSlot
 
 from engine.errors import InputError, TripwrightError, one_line
+from engine.roadtrip.booked_night import keep_booked_night
 from engine.models import ItineraryV1
 from engine.roadtrip.routes import find_route
 
@@ -85,6 +86,11 @@ class MapEditFlow:
         day = anchor_day(activity_id)
         is_anchor = activity_id.endswith("-overnight") and day is not None
         if action == "lock" and is_anchor:
+            try:
+                keep_booked_night(version.intent, version.itinerary.days[day].date)
+            except InputError:
+                self.w.show_message(f"{name} is your booking: every re-plan keeps it.", "info")
+                return None
             anchor = version.itinerary.days[day].anchor
             if anchor is None or anchor.geo is None:
                 self.w.show_message(f"{name} has no position to keep.", "warning")

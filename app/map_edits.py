@@ -21,6 +21,7 @@ from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
 from engine.models import ItineraryV1, PlanV1, RoadTripIntent, TimeWindow
 from engine.models.common import minutes_of
+from engine.roadtrip.booked_night import keep_booked_night
 from engine.roadtrip.routes import Route, TownOnRoute
 
 PlanEdit = Callable  # (PlanV1, TripFacts) -> PlanV1
@@ -221,6 +222,7 @@ def with_forced_stop(intent: RoadTripIntent, itinerary: ItineraryV1, route: Rout
     progress = _stop_progress(intent, itinerary, route)
     stops = list(intent.stops)
     if replacing_day is not None and 0 <= replacing_day < len(itinerary.days):
+        keep_booked_night(intent, itinerary.days[replacing_day].date)  # a booked motel's night is not dragged
         anchor = itinerary.days[replacing_day].anchor
         if anchor is not None and anchor.source == "user":
             stops = [s for s in stops if not _same_place(s, anchor.name)]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from engine.geocode.models import GeoCandidate, GeocodeRequest
 from engine.errors import AmbiguousCityError
 from engine.models import IntentV1, RoadTripIntent
-from engine.roadtrip.planner import EUROPE
+from engine.roadtrip.trip_ends import EUROPE
 
 ENDS = ("origin", "terminus")
 MAX_LISTED = 8

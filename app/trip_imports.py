@@ -1,6 +1,6 @@
 """File ▸ Import places… / Import bookings… and files dropped on the window (issue 21 in the app):
 the traveller's saved places become must-sees of the shown city trip, their confirmations its
-booked flights and hotel, and the trip is re-planned as a new version through the controller —
+booked flights and hotel (a road trip's: its motel, that night's stop), and the trip is re-planned as a new version through the controller —
 as a map edit is.
 
 Files are read off the GUI thread: saved places in a worker thread (``asyncio.to_thread``),
@@ -99,7 +99,7 @@ class TripImports(QObject):
         return done
 
     async def _bookings(self, path: str) -> TripVersion | None:
-        version = self.city_trip("bookings")
+        version = self.city_trip("bookings", road=True)
         if version is None:
             return None
         name = Path(path).name
@@ -140,16 +140,17 @@ class TripImports(QObject):
         return None
 
     # -- helpers ---------------------------------------------------------------------------------
-    def city_trip(self, kind: str) -> TripVersion | None:
-        """The shown city trip, or None with a message saying what to do first."""
+    def city_trip(self, kind: str, *, road: bool = False) -> TripVersion | None:
+        """The shown city trip (``road``: or road trip — its booked motel), or None with a message
+        saying what to do first."""
         version = self.w.trip.current
         what = WHAT[kind]
         if version is None:
-            self.w.show_message(f"Plan a city trip first (its city and days); then import {what} for it.", "info")
+            first = "a trip first" if road else "a city trip first (its city and days)"
+            self.w.show_message(f"Plan {first}; then import {what} for it.", "info")
             return None
-        if version.mode != "city":
-            hint = ("add them on the map as places to visit (click the map: Add a stop here)" if kind == "places"
-                    else "add the motel as an overnight stop on the map")
+        if version.mode != "city" and not road:
+            hint = "add them on the map as places to visit (click the map: Add a stop here)"
             self.w.show_message(f"{what.capitalize()} are planned on city trips; on a road trip {hint}.", "info")
             return None
         return version

@@ -102,8 +102,9 @@ class WindowDialogs:
                                self.imports.import_places)
 
     def choose_bookings_file(self) -> QFileDialog | None:
-        """File ▸ Import bookings: flight and hotel confirmations the open city trip is planned around."""
-        if self.imports.city_trip("bookings") is None:
+        """File ▸ Import bookings: flight and hotel confirmations the open trip is planned around (a
+        road trip's: its motel)."""
+        if self.imports.city_trip("bookings", road=True) is None:
             return None
         return self._open_file("Import bookings", "bookings", [BOOKINGS_FILTER, "All files (*)"],
                                self.imports.import_bookings)

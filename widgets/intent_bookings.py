@@ -1,6 +1,8 @@
 """The trip form's "I already have" section (issue 21 §1 by hand): a flight there and back and a
 hotel the traveller has booked, which become the city intent's ``bookings`` (``BookedFlight`` /
-``BookedHotel``, source "manual") — facts the plan is built around. A mixin of ``IntentForm``.
+``BookedHotel``, source "manual") — facts the plan is built around. On the road-trip tab it holds
+the hotel only: a motel booked for one night of the drive, which becomes that night's stop
+(``engine.roadtrip.booked_night``). A mixin of ``IntentForm``.
 
 Collapsed until used (or until a shown version has bookings). Each flight is the airline and its
 number, the airports (IATA) and the local date and time at each end: the zone is the airport's
@@ -33,6 +35,7 @@ from .intent_fields import date_edit, hbox, plain, pydantic_errors
 
 SECTION_TITLE = "I already have"
 SECTION_HINT = "flights or a hotel you booked"
+ROAD_HINT = "a motel you booked for a night"
 NOTE_NAME_CHARS = 24
 
 
@@ -63,6 +66,8 @@ class IntentBookings:
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for rows, title in ((self.flight_out, "Flight there"), (self.flight_back, "Flight back")):
             self._flight_rows(form, rows, title)
+        self._flight_form_rows = (form, range(form.rowCount()))  # hidden on a road trip
+        self._road_bookings = False
         self._hotel_rows(form)
         self.bookings_body = QWidget()
         self.bookings_body.setObjectName("bookings_body")
@@ -125,6 +130,15 @@ class IntentBookings:
         return [*rows, self.hotel_name, self.hotel_geo, self.hotel_code, self.hotel_price]
 
     # -- reactions ---------------------------------------------------------------------------------
+    def _bookings_for_mode(self, road: bool) -> None:
+        """A city trip's section has flights and a hotel; a road trip's the motel only."""
+        self._road_bookings = road
+        form, rows = self._flight_form_rows
+        for row in rows:
+            form.setRowVisible(row, not road)
+        self._follow_trip_dates()
+        self._update_bookings_note()
+
     def expand_bookings(self, expanded: bool = True) -> None:
         if self.bookings_toggle.isChecked() != expanded:
             self.bookings_toggle.setChecked(expanded)  # comes back here through toggled
@@ -136,17 +150,24 @@ class IntentBookings:
 
     def _update_bookings_note(self, *_args) -> None:
         parts = [r.number.text().strip().upper() or "a flight" for r in (self.flight_out, self.flight_back)
-                 if r.entered()]
+                 if r.entered() and not self._road_bookings]
         if self._hotel_entered():
             name = " ".join(self.hotel_name.text().split()) or "a hotel"
             parts.append(name if len(name) <= NOTE_NAME_CHARS else name[:NOTE_NAME_CHARS - 1].rstrip() + "\u2026")
         parts += [f"{e.name} ({e.start:%d %b %H:%M})" for e in self._events_shown]
         text = ", ".join(parts)
-        self.bookings_note.setText(text or SECTION_HINT)
+        self.bookings_note.setText(text or (ROAD_HINT if self._road_bookings else SECTION_HINT))
         self.bookings_note.setToolTip(text)
 
     def _follow_trip_dates(self) -> None:
-        """Blank rows keep to the trip's first and last day, so filling one starts there."""
+        """Blank rows keep to the trip's first and last day, so filling one starts there (a road
+        trip's motel: its first night)."""
+        if getattr(self, "_road_bookings", False):
+            if not self._hotel_entered():
+                start = self.road_start_edit.date().toPython()
+                self.hotel_checkin.setDate(QDate(start))
+                self.hotel_checkout.setDate(QDate(start + timedelta(days=1)))
+            return
         start = self.start_edit.date().toPython()
         end = start + timedelta(days=max(self.days_spin.value() - 1, 0))
         if not self.flight_out.entered():
@@ -204,9 +225,11 @@ class IntentBookings:
         self._events_shown = []
 
     # -- reading the section -------------------------------------------------------------------------
-    def _booked(self, errors: list[tuple[str, str]]) -> Bookings | None:
-        """The section's bookings (None when nothing is entered); problems go to ``errors``."""
-        flights = [f for f in (self._flight(self.flight_out, errors), self._flight(self.flight_back, errors)) if f]
+    def _booked(self, errors: list[tuple[str, str]], *, road: bool = False) -> Bookings | None:
+        """The section's bookings (None when nothing is entered); problems go to ``errors``
+        (``road``: the motel only)."""
+        flights = [] if road else [f for f in (self._flight(self.flight_out, errors),
+                                               self._flight(self.flight_back, errors)) if f]
         hotel = self._hotel(errors)
         if not flights and hotel is None and not self._events_shown:
             return None
@@ -287,6 +310,15 @@ class IntentBookings:
     def _airport_zone(self, code: str) -> str | None:
         airport = self._catalog.known_airport(code) if code else None
         return airport.tz if airport is not None else None
+
+    @staticmethod
+    def _check_road_booked(intent, errors: list[tuple[str, str]]) -> None:
+        """A road trip's motel on a night of the trip (the engine's own check), under its dates."""
+        from engine.roadtrip.booked_night import check_road_bookings
+        try:
+            check_road_bookings(intent)
+        except InputError as exc:
+            errors.append(("hotel_dates", " ".join(exc.message.split())))
 
     def _check_booked(self, intent, errors: list[tuple[str, str]]) -> None:
         """The engine's check of the bookings against the trip (a built-in or cached city; a city

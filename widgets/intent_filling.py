@@ -102,6 +102,7 @@ class IntentFilling:
             self._show_miles(self.corridor_spin, intent.corridor_max_deviation_miles)
             self._show_miles(self.max_miles_spin, intent.max_daily_miles)
             self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
+            self._show_bookings(intent.bookings, [])  # its motel, in "I already have"
             return
         self.set_mode("city")
         self.city_combo.setCurrentText(intent.city)

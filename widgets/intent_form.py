@@ -64,10 +64,10 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.tabs.addTab(self._city_tab(), "City trip")
         self.tabs.addTab(self._road_tab(), "Road trip")
         body.addWidget(self.tabs)
-        self.bookings_box = self._bookings_box()  # "I already have": a city trip's booked flights and hotel
+        self.bookings_box = self._bookings_box()  # "I already have": booked flights and hotel (a road trip: the motel)
         body.addWidget(self.bookings_box)
-        self.tabs.currentChanged.connect(lambda index: self.bookings_box.setVisible(index == self.MODE_CITY))
-        for signal in (self.start_edit.dateChanged, self.days_spin.valueChanged):
+        self.tabs.currentChanged.connect(lambda index: self._bookings_for_mode(index == self.MODE_ROAD))
+        for signal in (self.start_edit.dateChanged, self.days_spin.valueChanged, self.road_start_edit.dateChanged):
             signal.connect(self._follow_trip_dates)
         self._follow_trip_dates()
         body.addWidget(self._preferences_box())
@@ -343,7 +343,12 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
                 "corridor_max_deviation_miles": self._spin_miles(self.corridor_spin), "stops": stops,
                 "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked()},
                 "travellers": self.travellers_spin.value()}
-        return self._validate(RoadTripIntent, data, ROAD_FIELDS, [])
+        errors: list[tuple[str, str]] = []
+        data["bookings"] = self._booked(errors, road=True)  # the motel booked for a night of the drive
+        intent, errors = self._validate(RoadTripIntent, data, ROAD_FIELDS, errors)
+        if intent is not None:
+            self._check_road_booked(intent, errors)
+        return (None, errors) if errors else (intent, [])
 
     @staticmethod
     def _validate(model, data: dict, fields: Mapping[str, str], errors: list[tuple[str, str]]):

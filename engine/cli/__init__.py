@@ -54,8 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--report", action="store_true", help="print the road-trip validation report")
     plan.add_argument("--route-file", help="road trips: a GPX or KML track to follow (instead of a named route)")
     plan.add_argument("--bookings", nargs="+", metavar="FILE",
-                      help="city trips: your confirmations to plan around (.eml/.html with schema.org markup, "
-                           ".ics, or .pdf/.txt read by the configured model)")
+                      help="your confirmations to plan around (.eml/.html with schema.org markup, .ics, or "
+                           ".pdf/.txt read by the configured model): a city trip's flights and hotel, a road "
+                           "trip's motel (that night's stop)")
     plan.add_argument("--places", help="city trips: your saved places to see (My Maps KML/KMZ, Takeout GeoJSON, "
                                        "GPX waypoints or CSV name,lat,lon)")
     plan.add_argument("--save", action="store_true", help="store the result as a new version of a trip")

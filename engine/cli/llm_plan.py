@@ -172,6 +172,13 @@ def _run_plan_llm(args, session, outputs, today) -> int:
     if args.route_file is not None:  # as the rule-based path: the imported track is the corridor
         from engine.roadtrip.route_file import follow_track
         intent = follow_track(intent, args.route_file)
+    verbose = bool(getattr(args, "verbose", 0))
+    if getattr(args, "places", None) is not None:  # as the rule-based path: the traveller's own places
+        from .saved_places_cmd import with_saved_places
+        intent = with_saved_places(intent, args.places, session, verbose=verbose)
+    if getattr(args, "bookings", None):  # and bookings (a road trip's motel: that night's stop)
+        from .bookings_cmd import with_bookings
+        intent = with_bookings(intent, args.bookings, session, verbose=verbose)
     check_not_past(intent, today)
     drafter = None
     if client is not None and intent.mode == "road_trip":

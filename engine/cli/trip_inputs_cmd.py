@@ -24,7 +24,8 @@ log = structlog.get_logger("tripwright.cli")
 
 
 def add_trip_inputs_parsers(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
-    bookings = command("bookings", "import, list or delete the bookings kept with a saved city trip")
+    bookings = command("bookings", "import, list or delete the bookings kept with a saved trip (a road "
+                                   "trip's: the motel booked for one of its nights)")
     bookings.add_argument("action", choices=["import", "list", "delete"], help="what to do")
     bookings.add_argument("args", nargs="*", metavar="FILE|N",
                           help="import: your confirmations (.eml/.html with schema.org markup, .ics, or .pdf/.txt "
@@ -67,17 +68,19 @@ def run_places(args) -> int:  # noqa: ANN001
 
 
 def latest_intent(trip_id: str, what: str):
-    """(number, IntentV1) of the trip's latest version; one-line InputErrors for an unknown or
-    deleted trip, a road trip and a trip with no version."""
-    from engine.models import IntentV1
+    """(number, intent) of the trip's latest version; one-line InputErrors for an unknown or
+    deleted trip, a road trip's saved places and a trip with no version (a road trip keeps its
+    booked motel)."""
+    from engine.models import IntentV1, RoadTripIntent
 
     from .trips_cmd import org_scope
     with org_scope() as repo:
         trip = repo.trips.get(trip_id)
-        if trip.mode != "city":
+        if trip.mode != "city" and what != "bookings":
             raise InputError("trip", f"trip {trip_id} is a road trip; {what} are kept with city trips")
         version = repo.versions.get(trip_id)
-    return version.number, IntentV1.model_validate(version.intent)
+    model = IntentV1 if trip.mode == "city" else RoadTripIntent
+    return version.number, model.model_validate(version.intent)
 
 
 def booking_lines(bookings: Bookings) -> list[str]:

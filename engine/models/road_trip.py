@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from .bookings import Bookings
 from .common import Geo, Value
 
 MIN_ROAD_DAYS = 1
@@ -55,6 +56,8 @@ class RoadTripIntent(Value):
     route_track_name: str | None = Field(default=None, max_length=120)
     # Stops the traveller removed on the map (their ids): the planner picks others in their place.
     skip_stops: list[str] = Field(default_factory=list, max_length=200)
+    # The traveller's booked lodging (issue 21 §1): that night's fixed anchor (engine/roadtrip/booked_night.py).
+    bookings: Bookings | None = None
 
     _places = field_validator("origin", "terminus")(lambda v: _place(v))
 

@@ -4,7 +4,8 @@ Before a city trip is planned, a hotel the traveller booked without coordinates 
 place to stay of the city (its fixture or its OpenStreetMap pack) with the same name first, else
 Nominatim (through the executor: its policy, cache and breaker) asked for the address, then for
 "name, city" — an answer is taken only when it lies within reach of the city. Offline, or when
-nothing answers, the run stops with one line naming the field and what to give.
+nothing answers, the run stops with one line naming the field and what to give. A road trip's
+booked motel is placed the same way along its corridor (``locate_road_booking``).
 """
 
 from __future__ import annotations
@@ -88,3 +89,52 @@ async def _asked_online(run, name: str, address: str, city, field: str,
             return Geo(lat=near[0].lat, lon=near[0].lon), f"its address (OpenStreetMap Nominatim: {query})", feature
     raise InputError(field, f"where {name} is: no place near {city.name} answers to "
                             f"{address or name!r}; give its coordinates")
+
+
+# -- road trips ----------------------------------------------------------------------------------
+TRIP_REACH_MILES = 150.0  # a booked motel farther than this from every point of the trip is another one
+
+
+async def locate_road_booking(session, intent, points, osm, emitter):
+    """A road trip's booked lodging given by name or address only, placed before the planner:
+    the one place to stay of that name OpenStreetMap maps along the corridor (cached or just
+    fetched), else Nominatim through the executor (its address, then its name), taken only near
+    the trip (``points``: its outline). Offline with neither, one line naming the field. Returns
+    the intent with its point."""
+    hotel = intent.bookings.hotel if intent.bookings else None
+    if hotel is None or hotel.geo is not None:
+        return intent
+    started = time.perf_counter()
+    same = [b for b in (osm.beds if osm is not None else ()) if names_match(b.name, hotel.name)]
+    if len(same) == 1:
+        geo, how = Geo(lat=same[0].lat, lon=same[0].lon), "the corridor's places to stay (OpenStreetMap)"
+        source = f"osm:{same[0].osm_type}:{same[0].osm_id}"
+    else:
+        geo, how, source = await _road_asked_online(session, points or [], hotel)
+    placed = hotel.model_copy(update={"geo": geo, "geo_source": source})
+    emitter.emit(NODE, EventStatus.completed, progress=10, note=f"{hotel.name}: placed by {how}",
+                 duration_ms=int((time.perf_counter() - started) * 1000))
+    return intent.model_copy(update={"bookings": intent.bookings.model_copy(update={"hotel": placed})})
+
+
+async def _road_asked_online(session, points, hotel) -> tuple[Geo, str, str | None]:
+    field = "bookings.hotel.geo"
+    if session.toolbox.network.offline():
+        raise InputError(field, f"where {hotel.name} is: offline, and no place to stay mapped along the way has "
+                                "that name; give its coordinates (or plan online to look its address up)")
+    from engine.geocode.nominatim import NominatimGeocoder
+    from engine.tools.network import user_agent
+    online = NominatimGeocoder(user_agent())
+    for query in [q for q in (hotel.address, hotel.name) if q]:
+        try:
+            found, _ = await session.toolbox.executor.call(
+                "geocode", online.candidates, GeocodeRequest(query=query, limit=5), result_type=list[GeoCandidate])
+        except ToolError as exc:
+            raise InputError(field, f"where {hotel.name} is: the address look-up failed ({exc.reason}); "
+                                    "give its coordinates") from exc
+        near = [c for c in found if any(geodesic_miles(p, (c.lat, c.lon)) <= TRIP_REACH_MILES for p in points)]
+        if near:
+            feature = near[0].feature_id if near[0].feature_id.split(":")[-1].isdigit() else None
+            return Geo(lat=near[0].lat, lon=near[0].lon), f"its address (OpenStreetMap Nominatim: {query})", feature
+    raise InputError(field, f"where {hotel.name} is: no place within {TRIP_REACH_MILES:.0f} mi of the trip answers "
+                            f"to {hotel.address or hotel.name!r}; give its coordinates")

@@ -17,18 +17,19 @@ from engine.roadtrip.planner import RoadTripPlanner
 from .draft_stage import usage_of
 
 
-async def drafted_road_plan(session, emitter, cancel, intent, geocoder, drafter, key: str, checkpoints):
+async def drafted_road_plan(session, emitter, cancel, planner: RoadTripPlanner, drafter, key: str, checkpoints):
+    """``planner``: the run's, on the trip's resolved corridor (a fork plans without the proposal)."""
     cancel.raise_if_cancelled()
     started = time.perf_counter()
+    intent = planner.asked
     with structlog.contextvars.bound_contextvars(node="planner"):
         emitter.emit("planner", EventStatus.started, args_digest=key, progress=10)
-        planner = RoadTripPlanner(intent, geocoder)
         candidates = planner.prepare()
         checkpoints.save("corridor", key, {"intent": intent.model_dump(mode="json")})
     with structlog.contextvars.bound_contextvars(node="draft"):
         draft = await _draft(emitter, cancel, drafter, candidates, checkpoints)
     with structlog.contextvars.bound_contextvars(node="planner"):
-        plan = _plan(emitter, planner, intent, geocoder, draft)
+        plan = _plan(emitter, planner, draft)
         emitter.emit("planner", EventStatus.completed, args_digest=key, cache_hit=False, progress=30,
                      duration_ms=int((time.perf_counter() - started) * 1000),
                      note=f"{len(plan.days)} overnight stops along {plan.corridor.name}")
@@ -63,7 +64,7 @@ async def _draft(emitter, cancel, drafter, candidates, checkpoints):
     return draft
 
 
-def _plan(emitter, planner, intent, geocoder, draft):
+def _plan(emitter, planner, draft):
     if draft is None:
         return planner.plan()
     for note in draft.notes:  # what the planner could not take from the proposal
@@ -74,4 +75,4 @@ def _plan(emitter, planner, intent, geocoder, draft):
         emitter.emit("planner", EventStatus.running, progress=25,
                      note=f"the proposed nights cannot be planned ({exc}); the planner's own nights instead")
         draft.notes.append(f"proposal not used: {exc}")
-        return RoadTripPlanner(intent, geocoder).plan()
+        return planner.fork(osm=planner.osm).plan()

@@ -15,7 +15,7 @@ from engine.models import Citation, EventStatus, PlanFailure, RoadTripIntent
 from engine.roadtrip.invariants import verify_road_plan
 from engine.roadtrip.itinerary import road_itinerary, validation_report
 from engine.roadtrip.osm_stops import CORRIDOR_DATA
-from engine.roadtrip.planner import plan_road_trip
+from engine.roadtrip.planner import RoadTripPlanner
 from engine.verify import blocking
 
 from .control import CancelToken, Checkpoints
@@ -59,21 +59,32 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
     emitter.emit("intent_extractor", EventStatus.completed, args_digest=key, duration_ms=0, cache_hit=False,
                  note=f"{intent.origin} → {intent.terminus}, {intent.days} days", progress=5)
     try:
+        if intent.bookings is not None:  # a booking on no night of the trip: said before anything is fetched
+            from engine.roadtrip.booked_night import check_road_bookings
+            check_road_bookings(intent)
         geocoder, degraded = await _geocoder(session, intent)
-        osm = await _corridor_sights(session, intent, geocoder, emitter, cancel)
+        planner = RoadTripPlanner(intent, geocoder)  # the trip's ends and corridor, resolved once for the run
+        points = planner.outline()
+        osm = await _corridor_sights(session, points, emitter, cancel)
+        if intent.bookings is not None:  # the traveller's booked motel, placed when it has no point
+            from .booked_stage import locate_road_booking
+            placed = await locate_road_booking(session, intent, points, osm, emitter)
+            key, intent = (key if placed is intent else digest([key, placed])), placed
         if osm is not None:  # the plan depends on which cells OpenStreetMap gave, and when
             key = digest([key, osm.digest, osm.offline, osm.failure])
             CORRIDOR_DATA.set(osm)
         if drafter is None:
             plan = await _node(session, emitter, cancel, "planner", key,
-                               lambda: plan_road_trip(intent, geocoder, osm=osm),
+                               lambda: planner.fork(intent, osm=osm).plan(),
                                30, lambda p: f"{len(p.days)} overnight stops along {p.corridor.name}")
         else:
             from .road_draft import drafted_road_plan
-            plan = await drafted_road_plan(session, emitter, cancel, intent, geocoder, drafter, key, checkpoints)
+            plan = await drafted_road_plan(session, emitter, cancel, planner.fork(intent, osm=osm), drafter, key,
+                                           checkpoints)
             # later nodes are memoised by what was planned, not by the intent alone
             key = digest([key, [(d.anchor.name, [s.id for s in d.stops]) for d in plan.days]])
-        plan, routing_degraded = await _drive_routes(session, intent, geocoder, plan, emitter, cancel, key, osm)
+        plan, routing_degraded = await _drive_routes(session, planner.fork(intent, osm=osm), plan, emitter, cancel,
+                                                     key)
         degraded = [*degraded, *routing_degraded]
         if any(d.drive_source != "estimated" for d in plan.days):  # later nodes are memoised on what was routed
             key = digest({"intent": key, "drives": [(d.anchor.name, d.drive_source, d.drive_miles) for d in plan.days]})
@@ -148,11 +159,12 @@ async def _stop_weather(session, itinerary) -> tuple[list[Citation], bool]:
 MAX_ROUTING_ROUNDS = 3  # route, re-plan without unreachable nights / on real miles, route again
 
 
-async def _drive_routes(session, intent: RoadTripIntent, geocoder, plan, emitter: EventEmitter, cancel: CancelToken,
-                        key: str, osm=None):
+async def _drive_routes(session, planner: RoadTripPlanner, plan, emitter: EventEmitter, cancel: CancelToken,
+                        key: str):
     """Real road miles, hours and geometry per day from ``TRIPWRIGHT_ROUTING_URL`` (nothing to do
     when it is unset or the session is offline); nights no road reaches are planned again without
-    them, and days the real roads put over the cap are planned again on the real road factor."""
+    them, and days the real roads put over the cap are planned again on the real road factor
+    (``planner``'s forks: the same corridor)."""
     from engine.tools.osrm import OsrmRouter, routing_base
     base = routing_base()
     if base is None or session.toolbox.network.offline():
@@ -176,7 +188,7 @@ async def _drive_routes(session, intent: RoadTripIntent, geocoder, plan, emitter
         avoid, pieces = avoid | {p.point for p in bad}, road_pieces(plan, routes) if long_days else pieces
         again = digest({"intent": key, "avoid": sorted(avoid), "pieces": [[round(v, 3) for v in p] for p in pieces]})
         plan = await _node(session, emitter, cancel, "planner", again,
-                           lambda: plan_road_trip(intent, geocoder, avoid=avoid, road_pieces=pieces, osm=osm), 30,
+                           lambda: planner.fork(avoid=avoid, road_pieces=pieces, osm=planner.osm).plan(), 30,
                            lambda p: f"re-planned on the real roads: {len(p.days)} overnight stops")
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -184,7 +196,7 @@ async def _drive_routes(session, intent: RoadTripIntent, geocoder, plan, emitter
 CORRIDOR_NODE = "corridor_sights"
 
 
-async def _corridor_sights(session, intent: RoadTripIntent, geocoder, emitter: EventEmitter, cancel: CancelToken):
+async def _corridor_sights(session, points, emitter: EventEmitter, cancel: CancelToken):
     """The corridor's OpenStreetMap cells (issue 20), before the planner runs: cached ones read,
     missing ones fetched through the session's executor when online (at most six queries); None
     when the trip's ends do not resolve (the planner then says why). No OpenStreetMap data keeps
@@ -192,8 +204,7 @@ async def _corridor_sights(session, intent: RoadTripIntent, geocoder, emitter: E
     sights limited to the shipped data", "OpenStreetMap unavailable (…)"), and so does this node's
     event when a fetch failed. Offline with nothing cached, the node says nothing."""
     from engine.places.corridor import ChunkStore, CorridorFetcher
-    from engine.roadtrip.osm_stops import BAND_MILES, trip_outline
-    points = trip_outline(intent, geocoder)
+    from engine.roadtrip.osm_stops import BAND_MILES
     if points is None:
         return None
     network = session.toolbox.network

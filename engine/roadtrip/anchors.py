@@ -37,6 +37,7 @@ class Node:
     interpolated: bool = False
     extra_cost: float = 0.0  # e.g. a town already slept in on the way out of a round trip
     on_corridor: tuple[float, float] | None = None  # the place's projection (detours, :mod:`.detours`)
+    spur: float = 0.0  # road miles out to a booked place off the corridor (each way): counted in full
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,9 @@ def _weights(stretch: Stretch, nodes: list[Node], directed: bool) -> np.ndarray:
     sign = 1.0 if stretch.end.road >= stretch.start.road else -1.0
     p = np.array([node.road for node in nodes]) * sign
     step = p[None, :] - p[:, None]  # step[i, j]: corridor road miles from node i to node j
-    drive = step + _detours(nodes)  # with the miles off the corridor at both ends
+    spur = np.array([node.spur for node in nodes])
+    # with the miles off the corridor at both ends; a booked place off it is driven out to and back
+    drive = step + np.maximum(_detours(nodes), spur[:, None] + spur[None, :])
     target = max(1.0, abs(stretch.end.road - stretch.start.road) / stretch.days)
     w = ((drive - target) / target) ** 2
     ok = (step > 0) & (drive <= stretch.cap_road + 1e-6)

@@ -23,6 +23,8 @@ TOWN_VISIT_MINUTES = 60
 REST_MINUTES = 20
 DAY_TRIP_MILES = 50.0
 SMALL_PLACE_MILES = 30.0
+QUIET_LIMIT = 8  # places asked for at each point of a stretch (the village picker reads the first six)
+VILLAGE_LIMIT = 6
 REST_REACH_MILES = 5.0  # a rest day's sights: in town, not a drive away
 TOWN_MARGIN_MILES = 10.0  # a town this close to either end belongs to the start or the night
 EXPLORE_MINUTES = 90
@@ -48,6 +50,7 @@ class DayStopPicker:
         self.cap_miles = math.inf  # the daily cap: detours to stops must leave the day under it
         self.room = DetourRoom((0.0, 0.0), (0.0, 0.0), math.inf)  # the day's detour budget (:meth:`pick`)
         self.exemption: str | None = None  # the last picked day's INV-PACE-01 exemption
+        self._near: dict[tuple[float, float], list] = {}  # the gazetteer's answers by point (:meth:`places_near`)
 
     # -- overnight towns -----------------------------------------------------------------------
     def town_near(self, target: float, *, lo: float, hi: float) -> Place | None:
@@ -87,7 +90,8 @@ class DayStopPicker:
                   for s in self._fill(stops, start_p, anchor_p, anchor, day, start)]
         self.used |= {s.id for s in stops}
         quiet = sum(s.kind != "break" for s in stops) < 2 and quiet_stretch(
-            self.corridor, self.geocoder, start_p, anchor_p, [p.point for p in (start, anchor) if p is not None])
+            self.corridor, self.geocoder, start_p, anchor_p, [p.point for p in (start, anchor) if p is not None],
+            near=self.places_near)
         self.exemption = "travel_only" if quiet else None
         off = detour_miles(self.corridor, day_points(start.point if start else anchor.point, stops, anchor.point, start_p))
         return schedule_stops(stops, start_p, anchor_p, self._drive_min, off_min=int(round(off / self.speed * 60)))
@@ -182,6 +186,16 @@ class DayStopPicker:
         self.used |= {s.id for s in extra}
         return extra
 
+    def places_near(self, lat: float, lon: float) -> list:
+        """The gazetteer's places of any size within :data:`SMALL_PLACE_MILES` of a point, largest
+        first, asked once per point: the village picker and :func:`quiet_stretch` ask at the same
+        points of a day (the answer's first six are what a limit of six gives: it is sorted first)."""
+        key = (round(lat, 5), round(lon, 5))
+        if key not in self._near:
+            self._near[key] = self.geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0,
+                                                   limit=QUIET_LIMIT)
+        return self._near[key]
+
     def _away(self, town, day: int) -> bool:
         return day == 0 or self.home is None or geodesic_miles(self.home, (town.lat, town.lon)) > AWAY_FROM_HOME_MILES
 
@@ -191,7 +205,7 @@ class DayStopPicker:
             return
         for p in (anchor_p, *(start_p + (anchor_p - start_p) * k / 4 for k in (2, 1, 3))):
             lat, lon = self.corridor.point_at(p)
-            for c in self.geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0, limit=6):
+            for c in self.places_near(lat, lon)[:VILLAGE_LIMIT]:
                 progress, offset = self.corridor.measure(c.lat, c.lon)
                 town = RouteTown(id=f"geonames_{c.feature_id.split(':')[-1]}"[:64], name=c.name,
                                  admin1=region_name(c), country=c.country, lat=c.lat, lon=c.lon,
@@ -236,15 +250,19 @@ class DayStopPicker:
         return int(round(abs(b - a) * self.factor / self.speed * 60))
 
 
-def quiet_stretch(corridor, geocoder, start_p: float, anchor_p: float, own: list[tuple[float, float]]) -> bool:
+def quiet_stretch(corridor, geocoder, start_p: float, anchor_p: float, own: list[tuple[float, float]],
+                  near=None) -> bool:
     """No place of any size within :data:`SMALL_PLACE_MILES` of the day's stretch but the day's
     own (its start and night): a travel-only day (INV-PACE-01's exemption), as the Nevada desert
-    between Tonopah and Beaver. The planner and ``tripwright verify`` ask the same question."""
+    between Tonopah and Beaver. The planner and ``tripwright verify`` ask the same question
+    (``near``: the planner's memo of the gazetteer's answers, :meth:`DayStopPicker.places_near`)."""
     if getattr(geocoder, "nearby", None) is None:
         return False
+    near = near or (lambda lat, lon: geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0,
+                                                     limit=QUIET_LIMIT))
     for k in (0, 1, 2, 3, 4):
         lat, lon = corridor.point_at(start_p + (anchor_p - start_p) * k / 4)
-        for c in geocoder.nearby(lat, lon, radius_miles=SMALL_PLACE_MILES, min_population=0, limit=8):
+        for c in near(lat, lon):
             if all(geodesic_miles((c.lat, c.lon), p) > TOWN_MARGIN_MILES for p in own):
                 return False
     return True

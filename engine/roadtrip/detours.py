@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -62,11 +63,16 @@ class DetourRoom:
     miles: float
     start_progress: float = 0.0
 
+    @cached_property
+    def _ends(self) -> tuple[float, float, float, float, float]:
+        """The ends in radians and the straight a→b distance, computed once per day."""
+        (alat, alon), (blat, blon) = np.radians(self.a), np.radians(self.b)
+        return alat, alon, blat, blon, float(haversine(alat, alon, blat, blon))
+
     def extra(self, lat, lon):
         """Road miles a stop at ``lat``/``lon`` (floats or numpy arrays, degrees) adds to the day."""
-        (alat, alon), (blat, blon) = np.radians(self.a), np.radians(self.b)
+        alat, alon, blat, blon, direct = self._ends
         slat, slon = np.radians(lat), np.radians(lon)
-        direct = haversine(alat, alon, blat, blon)
         return DETOUR_FACTOR * (haversine(alat, alon, slat, slon) + haversine(slat, slon, blat, blon) - direct)
 
     def allows(self, lat, lon):
@@ -76,7 +82,7 @@ class DetourRoom:
         """The day's stops together (in driving order) keep within the room: two on opposite
         sides of the road cost more than each alone."""
         points = day_points(self.a, stops, self.b, self.start_progress)
-        return DETOUR_FACTOR * (_legs(points) - _legs([self.a, self.b])) <= max(0.0, self.miles) + 0.05
+        return DETOUR_FACTOR * (_legs(points) - self._ends[4]) <= max(0.0, self.miles) + 0.05
 
 
 def day_path(corridor, day) -> list[Point]:

@@ -20,6 +20,7 @@ from engine.models import ChoiceKind, DayItinerary, Geo, ItineraryV1, Violation,
 from engine.verify.integrity import mismatch
 
 from .corridor import road_factor
+from .booked_night import booked_point, booked_spur
 from .invariants import verify_road_plan
 from .itinerary import CURRENCY, road_costs
 from .plan import Place
@@ -112,6 +113,9 @@ class RoadRederivation:
                 self._say(n, f"overnight point {a.name!r} is interpolated but lies {off:.0f} mi off "
                              f"{self.corridor.name}")
             return stated
+        booked = booked_point(self.intent, day.date, stated) if a.source == "user" else None
+        if booked is not None:  # the traveller's booked night: where the booking is
+            return booked
         found = self._route_town(a) if a.source in ("route_town", "user") else None
         if found is None and a.source != "route_town":
             found = self._gazetteer_place(a, stated)
@@ -197,8 +201,10 @@ class RoadRederivation:
         miles = along * road_factor(self.corridor)
         if miles < 1 and geodesic_miles(start, anchor) > 1:
             miles = geodesic_miles(start, anchor) * 1.3
-        else:
-            miles += detour_miles(self.corridor, day_points(start, stops, anchor, begin))
+        else:  # a booked night off the corridor is reached by a road of its own (:mod:`.booked_night`)
+            spur = 0.0 if geodesic_miles(start, anchor) < 1 else (  # a rest day there drives nowhere
+                booked_spur(self.intent, self.corridor, start) + booked_spur(self.intent, self.corridor, anchor))
+            miles += max(detour_miles(self.corridor, day_points(start, stops, anchor, begin)), spur)
         return round(miles, 1)
 
     def _stops(self, n: int, activities: list) -> list:

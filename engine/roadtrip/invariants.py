@@ -9,6 +9,8 @@ from __future__ import annotations
 from engine.geocode.trust import check_point, geodesic_miles, isolated
 from engine.models import Violation, ViolationKind
 
+from .booked_night import booked_day_message
+from .detours import DETOUR_FACTOR
 from .plan import RoadDay, RoadPlan
 
 MIN_ACTIVITIES = 2
@@ -139,7 +141,7 @@ def check_corridor(plan: RoadPlan) -> list[Violation]:
     for d in plan.days:
         asked = [x.anchor.point for x in (prev, d) if x is not None and x.forced]
         prev = d
-        if d.anchor_offset > limit:
+        if d.anchor_offset > limit and not _booked_night(plan, d):  # a booked night: check_booking says it
             blocking = not d.forced
             why = "user-requested stop (detour logged)" if d.forced else "outside the corridor"
             out.append(_v(ViolationKind.corridor_violated, "INV-CORR-02", f"day:{d.index}",
@@ -152,6 +154,31 @@ def check_corridor(plan: RoadPlan) -> list[Violation]:
         if d.anchor.source not in ("route_town", "user") and getattr(plan.corridor, "own_towns", True):
             out.append(_v(ViolationKind.corridor_violated, "INV-CORR-03", f"day:{d.index}",
                           f"{d.anchor.label} is not a town associated with {plan.corridor.name}", blocking=False))
+    return out
+
+
+def _booked_night(plan: RoadPlan, d: RoadDay) -> bool:
+    return plan.booked is not None and plan.booked.covers(d.date) and d.index < len(plan.days) - 1
+
+
+def check_booking(plan: RoadPlan) -> list[Violation]:
+    """The traveller's booked lodging (issue 21): each night it was booked for is spent there
+    (blocking when not); a booking off the corridor is kept, with its distance from the route said."""
+    b = plan.booked
+    if b is None:
+        return []
+    out = []
+    for d in (d for d in plan.days if _booked_night(plan, d)):
+        wrong = booked_day_message(b, d.anchor, d.date)
+        if wrong:
+            out.append(_v(ViolationKind.pref_violated, "INV-BOOKED-01", f"day:{d.index}", wrong))
+        elif d.anchor_offset > plan.corridor_miles and d.exemption != "rest":
+            out.append(_v(ViolationKind.corridor_violated, "INV-BOOKED-02", f"day:{d.index}",
+                          f"{b.said()} is {d.anchor_offset:.0f} mi from {plan.corridor.name} (corridor "
+                          f"{plan.corridor_miles:.0f} mi): night {d.index + 1} is there as booked; day "
+                          f"{d.index + 1}'s {d.drive_miles:.0f} mi include about "
+                          f"{DETOUR_FACTOR * d.anchor_offset:.0f} mi off the route to reach it", blocking=False,
+                          offset_miles=round(d.anchor_offset, 1)))
     return out
 
 
@@ -187,5 +214,5 @@ def check_unknown_hours(plan: RoadPlan) -> list[Violation]:
 
 def verify_road_plan(plan: RoadPlan) -> list[Violation]:
     found = (check_direction(plan) + check_pacing(plan) + check_corridor(plan) + check_geocoding(plan)
-             + check_unknown_hours(plan))
+             + check_unknown_hours(plan) + check_booking(plan))
     return sorted(found, key=lambda v: (not v.blocking, v.details["invariant"], v.node_ref))

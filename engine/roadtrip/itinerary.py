@@ -136,7 +136,7 @@ class _Builder:
         if d.bed is not None:  # the night's bed (issue 20 §2): its own provenance, its estimated price
             prov, geo, name = self._bed_provenance(d), Geo(lat=d.bed.lat, lon=d.bed.lon), f"{name}: {d.bed.name}"
             notes += ". " + self.cite(bed_text(d), prov)
-            cost = d.bed.price_usd_cents * rooms_for(self.intent.travellers, self.intent.rooms)
+            cost = d.bed.price_usd_cents * d.bed.rooms_priced(rooms_for(self.intent.travellers, self.intent.rooms))
         for said in (d.bed_note, d.note):  # "no lodging mapped within 5 mi of …", "offline: sights …"
             if said:
                 notes += ". " + self.cite(said[:1].upper() + said[1:], stamp(
@@ -172,7 +172,10 @@ def bed_text(d: RoadDay) -> str:
     room a night (estimated)"."""
     b = d.bed
     if b.data_source == "user":
-        return f"Sleep at {b.name} (your booking; {b.lat:.4f}, {b.lon:.4f})"
+        code = f", confirmation {b.confirmation}" if b.confirmation else ""
+        price = (": paid (not counted in the trip's costs)" if b.paid else
+                 f": {format_usd(b.price_usd_cents)} a night as booked" if b.price_usd_cents else "")
+        return f"Sleep at {b.name} (your booking{code}; {b.lat:.4f}, {b.lon:.4f}){price}"
     what = b.kind.replace("_", " ") + (f", {b.stars}★" if b.stars else "")
     return (f"Sleep at {b.name} ({what}, {b.miles:.1f} mi from {d.anchor.name}; {b.lat:.4f}, {b.lon:.4f}): about "
             f"{format_usd(b.price_usd_cents)} a room a night (estimated), mapped in OpenStreetMap")
@@ -190,7 +193,7 @@ def road_costs(plan: RoadPlan, rate_to_usd: float, *, travellers: int = 1, rooms
     rooms = rooms_for(travellers, rooms)
     beds = [d.bed for d in plan.days[:-1] if d.bed is not None]
     fuel = usd(miles * FUEL_USD_PER_MILE[region])
-    lodging = usd(NIGHT_LOCAL[region] * (nights - len(beds)) * rooms) + sum(b.price_usd_cents for b in beds) * rooms
+    lodging = usd(NIGHT_LOCAL[region] * (nights - len(beds)) * rooms) + sum(b.price_usd_cents * b.rooms_priced(rooms) for b in beds)
     meals = usd(MEALS_LOCAL[region] * len(plan.days) * travellers)
     converted = "" if CURRENCY[region] == "USD" else f" (from {CURRENCY[region]} at {rate_to_usd:.4f})"
     text = (f"Road-trip estimates{converted}: fuel for {miles:.0f} mi, {nights} night(s) of lodging "

@@ -38,20 +38,9 @@ class ViaCorridor(DirectCorridor):
         self._set_line(line)
 
 
-_MADE: dict[tuple, DirectCorridor] = {}  # the planner asks twice per run (its outline, its plan)
-
-
 def land_corridor(origin: Place, terminus: Place, region: str, geocoder) -> DirectCorridor:
-    """The direct corridor, bent through towns on land where the straight line crosses the sea."""
-    key = (origin.point, terminus.point, region)
-    if key not in _MADE:
-        if len(_MADE) > 64:
-            _MADE.clear()
-        _MADE[key] = _land_corridor(origin, terminus, region, geocoder)
-    return _MADE[key]
-
-
-def _land_corridor(origin: Place, terminus: Place, region: str, geocoder) -> DirectCorridor:
+    """The direct corridor, bent through towns on land where the straight line crosses the sea
+    (made once per run: :class:`.trip_ends.TripEnds` keeps it for the outline and every plan)."""
     a, b = origin.point, terminus.point
     if sea_crossing(a, b, COARSE_STEP_MILES, any_land())[0] <= FERRY_MILES:
         return DirectCorridor(a, b)  # dry even counting every island: no landmass to build

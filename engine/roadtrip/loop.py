@@ -51,7 +51,7 @@ def loop_turnaround(origin: Place, region: str, geocoder, *, days: float, cap: f
 
 
 def _ring(origin: Place, region: str, geocoder, reach: float, inner: float, min_population: int) -> Place | None:
-    from .planner import EUROPE
+    from .trip_ends import EUROPE
     towns = geocoder.nearby(origin.lat, origin.lon, radius_miles=reach, min_population=min_population, limit=400)
     for c in towns:  # largest first
         miles = geodesic_miles(origin.point, (c.lat, c.lon))
@@ -101,9 +101,31 @@ class _Side:
     most: float  # straight-line miles home → side town → turnaround at most
 
 
+def booked_via(intent, days: int) -> tuple[Place | None, bool]:
+    """The traveller's booked motel as a place the loop must pass (issue 21), and whether on the
+    way out (its night in the first half of the ``days`` that drive); (None, True) without one."""
+    hotel = intent.bookings.hotel if getattr(intent, "bookings", None) else None
+    if hotel is None or hotel.geo is None:
+        return None, True
+    via = Place(name=f"{hotel.name} (your booking)", lat=hotel.geo.lat, lon=hotel.geo.lon, source="user")
+    return via, (hotel.checkin - intent.start_date).days < days / 2
+
+
 def home_loop(origin: Place, region: str, geocoder, *, days: int, cap: float,
-              turn: Place | None = None) -> LoopCorridor:
-    """The loop for a round trip of ``days`` days under a ``cap``-mile day (see the module doc)."""
+              turn: Place | None = None, via: Place | None = None, via_out: bool = True,
+              width: float = 50.0) -> LoopCorridor:
+    """The loop for a round trip of ``days`` days under a ``cap``-mile day (see the module doc);
+    ``via``: a booked night it must pass — when the loop drawn misses it by more than ``width``
+    miles, it goes round by it instead of its side town (on the way out when ``via_out``)."""
+    loop = _loop(origin, region, geocoder, days=days, cap=cap, turn=turn)
+    if via is None or loop.offset_miles(*via.point) <= width:
+        return loop
+    side = _side_of(origin, loop.turn, via.point)
+    other = [w for w in loop.ways if _side_of(origin, loop.turn, w.point) != side][:1]
+    return LoopCorridor(origin, loop.turn, tuple([via, *other] if via_out else [*other, via]))
+
+
+def _loop(origin: Place, region: str, geocoder, *, days: int, cap: float, turn: Place | None) -> LoopCorridor:
     turn = turn or loop_turnaround(origin, region, geocoder, days=days / 2 * LOOP_REACH_SHARE, cap=cap)
     span = geodesic_miles(origin.point, turn.point)
     budget = comfortable_miles(days, cap)  # straight-line miles round the loop

@@ -8,7 +8,8 @@ mapped, and nearness. Its price is an **estimate** for one room and one night:
 ``estimates.hotel_night`` by its stars, else by the tier its kind suggests (a motel or hostel room
 budget, the rest the trip's tier), scaled by the country's price level; a camp site
 :data:`CAMP_SITE_USD` (US state and national park sites mostly charge $20–50 a night). A hotel the
-traveller booked for that night wins over all of them.
+traveller booked for that night wins over all of them (the planner puts it there:
+:mod:`.booked_night`).
 """
 
 from __future__ import annotations
@@ -43,13 +44,9 @@ class BedPicker:
         self.tier = Tier(getattr(intent, "tier", None) or Tier.mid)
         self.party = intent.travellers
         self.kids = intent.prefs.kid_friendly
-        self.booked = getattr(getattr(intent, "bookings", None), "hotel", None)
 
     def bed_for(self, anchor: Place, night: date) -> tuple[Bed | None, str]:
         """The night's bed, or why there is none ("" when OpenStreetMap was not asked there)."""
-        booked = self._booked(night)
-        if booked is not None:
-            return booked, ""
         if not self.data.covers(anchor.lat, anchor.lon, BED_RADIUS_MILES):
             return None, ""
         near = self._near(anchor)
@@ -88,13 +85,3 @@ class BedPicker:
             usd = estimates.hotel_night(KIND_TIER.get(p.category, self.tier), stars, level)
         return Bed(name=p.name, lat=p.lat, lon=p.lon, kind=p.category, price_usd_cents=int(round(usd * 100)),
                    source_url=p.source_url, ref=p.ref, stars=stars, miles=round(miles, 1))
-
-    def _booked(self, night: date) -> Bed | None:
-        """A hotel the traveller booked for this night (issue 21's bookings) — when the trip has one."""
-        h = self.booked
-        if h is None or h.geo is None or not h.checkin <= night < h.checkout:
-            return None
-        nights = max(1, (h.checkout - h.checkin).days)
-        price = h.price_usd_cents // nights if h.price_usd_cents is not None else 0
-        return Bed(name=h.name, lat=h.geo.lat, lon=h.geo.lon, kind="booked", price_usd_cents=price,
-                   estimated=False, data_source="user")

@@ -359,22 +359,3 @@ def _miles(lats, lons, lat0: float, lon0: float):
     a, b = np.radians(lat0), np.radians(lon0)
     h = np.sin((la - a) / 2) ** 2 + np.cos(a) * np.cos(la) * np.sin((lo - b) / 2) ** 2
     return 2 * 3958.76 * np.arcsin(np.minimum(1.0, np.sqrt(h)))
-
-
-def trip_outline(intent, geocoder) -> list[tuple[float, float]] | None:
-    """Points the trip's cells must cover: its corridor every 10 miles, its ends, the stops and
-    visits it was asked for; None when the ends cannot be resolved (the planner says why)."""
-    from engine.errors import InputError
-
-    from .planner import RoadTripPlanner
-    planner = RoadTripPlanner(intent, geocoder)
-    try:
-        corridor, origin, terminus, region = planner._ends()
-        resolver = planner._resolver(corridor, region)
-        extra = [resolver.resolve(name, field=f"stops[{n}]", allow_detour=True).point
-                 for n, name in enumerate([*intent.stops, *intent.visits])]
-    except InputError:
-        return None
-    length = corridor.length_miles()
-    steps = max(1, int(length // 10))
-    return [corridor.point_at(length * k / steps) for k in range(steps + 1)] + [origin.point, terminus.point, *extra]

@@ -79,6 +79,13 @@ class Bed:
     stars: int | None = None
     miles: float = 0.0  # from the anchor town's point
     data_source: Literal["osm", "user"] = "osm"
+    confirmation: str = ""  # a booked bed's code (issue 21): shown in the itinerary, masked elsewhere
+    paid: bool = False  # a booked bed already paid: no cost left in the trip's
+
+    def rooms_priced(self, rooms: int) -> int:
+        """How many times its price is paid a night: per room, but a booking's price is what the
+        traveller's whole booking costs."""
+        return 1 if self.data_source == "user" else rooms
 
 
 @dataclass(frozen=True)
@@ -124,3 +131,4 @@ class RoadPlan:
     trip_type: str
     max_daily_miles: float
     log: tuple[str, ...] = field(default=())  # decisions and fallbacks, in order
+    booked: object | None = None  # the traveller's booked night (:class:`.booked_night.BookedNight`), verified

@@ -13,25 +13,22 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from engine.errors import InputError
-from engine.geocode.models import GeocodeRequest
-from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
+from engine.geocode.trust import geodesic_miles
 from engine.models import RoadTripIntent
 
 from .anchors import FILL_SPACING_MILES, Node, Stretch, choose_anchors
-from .corridor import DirectCorridor, TrackCorridor, gazetteer_towns, road_factor, track_corridor
+from .booked_night import BookedNights, Pin, booked_night, booked_nights
+from .corridor import DirectCorridor, gazetteer_towns, road_factor
 from .day_stops import DayStopPicker
 from .rest_days import driving_intent, rests_after
-from .land_route import land_corridor
 from .detours import day_points, detour_miles
-from .loop import AWAY_FROM_HOME_MILES, home_loop
+from .loop import AWAY_FROM_HOME_MILES
 from .osm_stops import CORRIDOR_DATA, osm_stops_for
 from .plan import Place, RoadDay, RoadPlan
 from .proposal import RoadCandidates, RoadDraft, road_candidates
-from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .road_measure import RoadMeasure
-from .routes import find_route
+from .trip_ends import TripEnds, ends_key, resolve_ends
 
-EUROPE = EUROPE_COUNTRIES
 MIN_STEP_SHARE = 0.45  # an anchor covers at least 45% of the day's even share
 MAX_STEP_SHARE = 1.35
 OUTBOUND_REUSE_COST = 1.0  # round trips come back through other towns when they can
@@ -53,36 +50,48 @@ class _Leg:
     returning: bool = False
 
 
-def _region_or_none(c) -> str | None:
-    return "us" if c.country == "US" else "europe" if c.country in EUROPE else None
-
-
-def region_of(place: Place, field: str) -> str:
-    if place.country == "US":
-        return "us"
-    if place.country in EUROPE:
-        return "europe"
-    raise InputError(field, f"{place.label} ({place.country}): road trips cover the continental US and Europe")
-
-
-class RoadTripPlanner:
+class RoadTripPlanner(BookedNights):
     def __init__(self, intent: RoadTripIntent, geocoder, *, avoid: frozenset = frozenset(),
-                 road_pieces: tuple = (), osm=None) -> None:
+                 road_pieces: tuple = (), osm=None, ends: TripEnds | None = None) -> None:
         self.asked = intent
-        self.intent = driving_intent(intent)  # rest days taken out: the days that drive
+        self.booked = None  # the traveller's booked lodging, a fixed night: placed by :meth:`prepare`
+        self.intent = driving_intent(intent, extra_rest=max(0, booked_nights(intent) - 1))
         self.osm = osm if osm is not None else CORRIDOR_DATA.get()  # OpenStreetMap's cells (osm_stops)
         self.geocoder = geocoder
         self.avoid = avoid  # (lat, lon) of overnight points no road reaches (:mod:`.driving`)
         self.road_pieces = road_pieces  # stretches whose real road miles routing measured (:mod:`.road_measure`)
         self.log: list[str] = []
         self.loop_turn: Place | None = None
+        self.pin: Pin | None = None  # the booked night, once the corridor is known
+        # the ends and corridor, resolved once per trip (:mod:`.trip_ends`): a fork shares them
+        self._trip = ends if ends is not None and ends.key == ends_key(self.intent) else None
+
+    def ends(self) -> TripEnds:
+        """The trip's ends and corridor, resolved on first use."""
+        if self._trip is None:
+            self._trip = resolve_ends(self.intent, self.geocoder)
+        return self._trip
+
+    def fork(self, intent: RoadTripIntent | None = None, **kw) -> "RoadTripPlanner":
+        """A new planner of the same trip (its booking placed, nights no road reaches, measured
+        roads: ``avoid``, ``road_pieces``, ``osm``) on the corridor this one resolved."""
+        return RoadTripPlanner(intent or self.asked, self.geocoder, ends=self.ends(), **kw)
+
+    def outline(self) -> list[tuple[float, float]] | None:
+        """Points the trip's OpenStreetMap cells must cover (:meth:`.trip_ends.TripEnds.outline`);
+        None when its places do not resolve (the plan then says why)."""
+        try:
+            return self.ends().outline(self.intent)
+        except InputError:
+            return None
 
     # -- set-up --------------------------------------------------------------------------------
     def prepare(self) -> RoadCandidates:
         """Resolve the ends and the corridor once; the towns and sights a model may choose from
         (``plan --llm``). :meth:`plan` calls it when nobody did."""
-        corridor, origin, terminus, region = self._ends()
-        self.corridor, self.region = corridor, region
+        e = self.ends()
+        corridor, origin, terminus, region = e.corridor, e.origin, e.terminus, e.region
+        self.corridor, self.region, self.loop_turn, self.log = corridor, region, e.loop_turn, [*e.log, *self.log]
         self.factor = road_factor(corridor)
         self.road = RoadMeasure(self.factor, self.road_pieces)
         self.speed = SPEED_MPH[region]
@@ -99,6 +108,9 @@ class RoadTripPlanner:
         self.stops.osm = osm_stops_for(self.osm, corridor, self.intent, home=origin.point, pois=self.stops.pois)
         self.origin, self.terminus, self.slept_in = origin, terminus, set()
         p0 = corridor.progress_miles(*origin.point)
+        self.booked = booked_night(self.asked)
+        self.booked_rests = self._booked_rests()
+        self.pin = self._pin(p0)
         self.outbound_end = (self._turnaround(origin, terminus, p0, max(1, math.ceil(self.intent.days / 2)))
                              if self.intent.trip_type != "one_way" else
                              (terminus, corridor.progress_miles(*terminus.point)))
@@ -113,102 +125,38 @@ class RoadTripPlanner:
         self.stops.preferred = set(draft.stops) if draft else set()
         legs = self._legs(self.origin, self.terminus)
         days: list[RoadDay] = []
-        resting = self._rest_places()
+        resting = self._rest_places() + ([self.pin.place] * self.booked_rests if self.pin else [])
         for leg in legs:
             days += self._plan_leg(leg, len(days))
             self.slept_in |= {d.anchor.name for d in days}
-            days += rests_after(days[-1], resting, self.stops)
+            days += [self._past_booking(d) for d in rests_after(days[-1], resting, self.stops)]
         if resting:
             raise InputError("rest_days", f"{resting[0].label} is not a night of this trip; "
                                           "a rest day needs a night there")
         return RoadPlan(origin=self.origin, terminus=self.terminus, days=tuple(days), corridor=self.corridor,
                         corridor_miles=self.intent.corridor_max_deviation_miles, region=self.region,
                         trip_type=self.intent.trip_type, max_daily_miles=self.intent.max_daily_miles,
-                        log=tuple(self.log))
-
-    def _ends(self):
-        i = self.intent
-        if i.route:
-            route = find_route(i.route)
-            resolver = self._resolver(route, route.region)
-            origin = resolver.resolve(i.origin, field="origin")
-            same = i.origin.casefold() == i.terminus.casefold()
-            terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
-            if not same and route.progress_miles(*terminus.point) < route.progress_miles(*origin.point):
-                route = route.reversed()
-                self.log.append(f"travelling {route.name} from {route.endpoints[0]} to {route.endpoints[1]}")
-            return route, origin, terminus, route.region
-        plain = PlaceResolver(self.geocoder, region=None)
-        origin = plain.resolve(i.origin, field="origin")
-        region = region_of(origin, "origin")
-        if i.route_track:
-            return self._track_ends(origin, region)
-        origin = PlaceResolver(self.geocoder, region=region).resolve(i.origin, field="origin")
-        if i.origin.casefold() == i.terminus.casefold():  # a loop from home
-            loop = home_loop(origin, region, self.geocoder, days=i.days, cap=i.max_daily_miles)
-            self.loop_turn = loop.turn
-            self.log.append(f"round trip from home: {loop.describe()}")
-            return loop, origin, origin, region
-        self._no_ocean_crossing(origin, region)
-        # No ``near`` here: it would turn "Atlanta to Dallas" into Dallas, Georgia.
-        terminus = PlaceResolver(self.geocoder, region=region).resolve(i.terminus, field="terminus")
-        corridor = land_corridor(origin, terminus, region, self.geocoder)
-        if getattr(corridor, "via", ()):
-            self.log.append("the straight line crosses the sea: the corridor goes round by "
-                            + ", ".join(p.label for p in corridor.via))
-        return corridor, origin, terminus, region
-
-    def _track_ends(self, origin: Place, region: str):
-        """An imported track: both ends resolved near it (a town on the way, not its namesake)."""
-        i = self.intent
-        rough = TrackCorridor(list(i.route_track), i.route_track_name or "imported route")
-        resolver = PlaceResolver(self.geocoder, region=region, corridor=rough,
-                                 corridor_miles=i.corridor_max_deviation_miles)
-        origin = resolver.resolve(i.origin, field="origin")
-        same = i.origin.casefold() == i.terminus.casefold()
-        terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
-        corridor = track_corridor(i.route_track, i.route_track_name, origin.point, terminus.point)
-        return corridor, origin, terminus, region
-
-    def _no_ocean_crossing(self, origin: Place, region: str) -> None:
-        """"New York to Paris" means Paris, France: no road gets there, so say so rather than
-        drive to Paris, Texas. A qualified name ("Paris, TX") is taken as written."""
-        query = self.intent.terminus
-        if "," in query:
-            return
-        cands = self.geocoder.candidates(GeocodeRequest(query=query, limit=25))
-        if not cands:
-            return
-        top = max(cands, key=lambda c: c.confidence)
-        if _region_or_none(top) == region:
-            return
-        local = [c for c in cands if _region_or_none(c) == region and not check_point(c.lat, c.lon, region)]
-        best_local = max(local, key=lambda c: c.confidence, default=None)
-        if best_local is not None and best_local.confidence >= MEANT_ELSEWHERE * top.confidence:
-            return
-        why = (f"no road crosses the ocean from {origin.label}" if _region_or_none(top) is not None
-               else "outside the continental US and Europe that road trips cover")
-        hint = f"; for {best_local.label} write it with its state or country" if best_local is not None else ""
-        raise InputError("terminus", f"{query!r} is {top.label} (confidence {top.confidence:.2f}): {why}{hint}")
-
-    def _resolver(self, corridor, region: str) -> PlaceResolver:
-        towns = corridor.towns_in_corridor(self.intent.corridor_max_deviation_miles) if hasattr(corridor, "towns_in_corridor") else []
-        return PlaceResolver(self.geocoder, region=region, corridor=corridor,
-                             corridor_miles=self.intent.corridor_max_deviation_miles, route_towns=towns)
+                        log=tuple(self.log), booked=self.booked)
 
     # -- legs between fixed points -------------------------------------------------------------
     def _legs(self, origin: Place, terminus: Place) -> list[_Leg]:
         i = self.intent
+        pin = self.pin
         if self._on_loop(origin, terminus):  # a circuit: once round, from its start to its end
-            return self._split(origin, 0.0, self._forced(0.0), terminus, self.corridor.length_miles(), i.days)
+            return self._split(origin, 0.0, self._unpinned(self._forced(0.0)), terminus, self.corridor.length_miles(),
+                               i.days, pin)
         p0 = self.corridor.progress_miles(*origin.point)
-        fixed = sorted(self._forced(p0) + self.drafted, key=lambda f: f[1])
+        fixed = sorted(self._unpinned(self._forced(p0) + self.drafted), key=lambda f: f[1])
         if i.trip_type == "one_way":
-            return self._split(origin, p0, fixed, terminus, self.corridor.progress_miles(*terminus.point), i.days)
+            return self._split(origin, p0, fixed, terminus, self.corridor.progress_miles(*terminus.point), i.days,
+                               pin)
         out_days = max(1, math.ceil(i.days / 2))
         turn, turn_p = self.outbound_end
-        legs = self._split(origin, p0, fixed, turn, turn_p, out_days)
-        if i.days > out_days:
+        legs = self._split(origin, p0, fixed, turn, turn_p, out_days, pin)
+        if i.days > out_days and pin is not None and pin.index >= out_days:  # booked on the way back
+            legs += self._split(turn, turn_p, [], origin, p0, i.days - out_days, pin.shifted(out_days),
+                                returning=True)
+        elif i.days > out_days:
             legs.append(_Leg(turn, turn_p, origin, p0, i.days - out_days, True, returning=True))
             self._check_cap(legs[-1:])
         return legs
@@ -221,10 +169,8 @@ class RoadTripPlanner:
         return geodesic_miles(origin.point, (route.origin.lat, route.origin.lon)) <= LOOP_START_MILES
 
     def _forced(self, p0: float) -> list[tuple[Place, float]]:
-        resolver = self._resolver(self.corridor, self.region)
         out = []
-        for n, name in enumerate(self.intent.stops):
-            place = resolver.resolve(name, field=f"stops[{n}]", allow_detour=True)
+        for n, place in enumerate(self._trip.resolve_all(self.intent.stops, "stops")):
             p = self.corridor.progress_miles(*place.point)
             if p < p0:
                 raise InputError(f"stops[{n}]", f"{place.label} is behind the start along {self.corridor.name}")
@@ -232,35 +178,55 @@ class RoadTripPlanner:
         return sorted(out, key=lambda t: t[1])
 
     def _rest_places(self) -> list[Place]:
-        """Each rest day's town, resolved as its night was (:func:`driving_intent` made it a stop)."""
-        resolver = self._resolver(self.corridor, self.region)
-        return [resolver.resolve(name, field=f"rest_days[{n}]", allow_detour=True)
-                for n, name in enumerate(self.asked.rest_days)]
+        """Each rest day's town: the place its night was resolved as (:func:`driving_intent` made
+        it a stop)."""
+        return self._trip.resolve_all(self.asked.rest_days, "rest_days")
 
     def _visits(self) -> list[tuple[Place, float]]:
         """Places to visit on the way (not to sleep in), each on the day whose drive passes it."""
-        resolver = self._resolver(self.corridor, self.region)
-        out = []
-        for n, name in enumerate(self.intent.visits):
-            place = resolver.resolve(name, field=f"visits[{n}]", allow_detour=True)
-            out.append((replace(place, source="user"), self.corridor.progress_miles(*place.point)))
-        return out
+        return [(replace(place, source="user"), self.corridor.progress_miles(*place.point))
+                for place in self._trip.resolve_all(self.intent.visits, "visits")]
 
-    def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int) -> list[_Leg]:
-        points = [(start, p0)] + [f for f in fixed if p0 < f[1] < p1] + [(end, p1)]
+    def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int, pin: Pin | None = None,
+               *, returning: bool = False) -> list[_Leg]:
+        """Legs between the fixed points from ``start`` to ``end`` over ``days``; a booked night
+        among those days (``pin``) ends its day there: the stretches before and after it are split
+        apart, each over its own days."""
+        lo, hi = sorted((p0, p1))
+        fixed = sorted((f for f in fixed if lo < f[1] < hi), key=lambda f: f[1], reverse=p1 < p0)
+        if pin is None or not 0 <= pin.index < days:
+            return self._split_run([(start, p0), *fixed, (end, p1)], days, returning)
+        if pin.index == days - 1:  # booked for the night this stretch ends: its end must be the booking
+            if geodesic_miles(pin.place.point, end.point) > 5:
+                raise pin.refuse(f"the trip is at {end.label} that night; plan the trip to end its "
+                                 "day there, or move the booking")
+            return self._split_run([(start, p0), *fixed, (end, p1)], days, returning)
+        if not lo < pin.progress < hi:
+            raise pin.refuse(f"it is not on the way from {start.label} to {end.label}")
+        ahead = [f for f in fixed if (f[1] < pin.progress) == (p1 > p0)]
+        after = [f for f in fixed if f not in ahead]
+        head = self._split_run([(start, p0), *ahead, (pin.place, pin.progress)], pin.index + 1, returning, pin,
+                               f"from {start.label} to it")
+        return head + self._split_run([(pin.place, pin.progress), *after, (end, p1)], days - pin.index - 1,
+                                      returning, pin, f"from it to {end.label}")
+
+    def _split_run(self, points, days: int, returning: bool, pin: Pin | None = None, side: str = "") -> list[_Leg]:
         pairs = list(zip(points, points[1:]))
-        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days)
-        legs = [_Leg(a, pa, b, pb, n, True) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
-        self._check_cap(legs)
+        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days, pin, side)
+        legs = [_Leg(a, pa, b, pb, n, True, returning=returning) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
+        self._check_cap(legs, pin)
         return legs
 
-    def _shares(self, miles: list[float], days: int) -> list[int]:
+    def _shares(self, miles: list[float], days: int, pin: Pin | None = None, side: str = "") -> list[int]:
         """Days per stretch between fixed stops: each gets what the daily cap needs, the rest goes
         where the days are longest (largest remaining miles per day first)."""
         cap = self.intent.max_daily_miles
         shares = [max(1, math.ceil(m / cap - 1e-9)) for m in miles]
         if sum(shares) > days:
             via = f" with {len(miles) - 1} requested stop(s)" if len(miles) > 1 else ""
+            if pin is not None:
+                raise pin.refuse(f"about {sum(miles):.0f} road miles {side}{via} need at least {sum(shares)} "
+                                 f"day(s) under the {cap:.0f}-mile daily cap; {days} given")
             raise InputError("days", f"about {sum(miles):.0f} road miles{via} need at least {sum(shares)} "
                                      f"day(s) under the {cap:.0f}-mile daily cap; {days} given")
         for _ in range(days - sum(shares)):
@@ -270,14 +236,18 @@ class RoadTripPlanner:
 
     def _stretch_miles(self, a: Place, pa: float, b: Place, pb: float) -> float:
         """Road miles between two fixed points, with the detours off the corridor to reach them."""
-        return self.road.between(pa, pb) + detour_miles(self.corridor, [a.point, b.point])
+        return self.road.between(pa, pb) + max(detour_miles(self.corridor, [a.point, b.point]),
+                                               self._spur(a) + self._spur(b))
 
-    def _check_cap(self, legs: list[_Leg]) -> None:
+    def _check_cap(self, legs: list[_Leg], pin: Pin | None = None) -> None:
         cap = self.intent.max_daily_miles
         for leg in legs:
             miles = self._stretch_miles(leg.start, leg.start_p, leg.end, leg.end_p)
             if miles / leg.days > cap + 0.5:
                 need = math.ceil(miles / cap)
+                if pin is not None:
+                    raise pin.refuse(f"{leg.start.name} to {leg.end.name} is about {miles:.0f} road miles, over "
+                                     f"the {cap:.0f}-mile cap in {leg.days} day(s)")
                 raise InputError("days", f"{leg.start.name} to {leg.end.name} is about {miles:.0f} road miles: "
                                          f"{miles / leg.days:.0f} a day over {leg.days} day(s) exceeds the "
                                          f"{cap:.0f}-mile cap; allow at least {need} day(s) for it")
@@ -285,6 +255,8 @@ class RoadTripPlanner:
     def _turnaround(self, origin: Place, terminus: Place, p0: float, out_days: int) -> tuple[Place, float]:
         if self.loop_turn is not None:
             return self.loop_turn, self.corridor.progress_miles(*self.loop_turn.point)
+        if self.pin is not None and self.pin.index == out_days - 1 and terminus is origin:
+            return self.pin.place, self.pin.progress  # booked for the night the trip turns round
         if terminus is not origin:
             return terminus, self.corridor.progress_miles(*terminus.point)
         reach = min(self.corridor.length_miles() - p0, out_days * self.intent.max_daily_miles * 0.6 / self.factor)
@@ -332,7 +304,7 @@ class RoadTripPlanner:
                     interpolated=interpolated,
                     from_origin=geodesic_miles(self.origin.point, place.point),
                     to_end=geodesic_miles(place.point, self.terminus.point), extra_cost=extra,
-                    on_corridor=self.corridor.point_at(progress))
+                    on_corridor=self.corridor.point_at(progress), spur=self._spur(place))
 
     def _candidates(self, leg: _Leg) -> list[Node]:
         lo, hi = sorted((leg.start_p, leg.end_p))
@@ -396,8 +368,12 @@ class RoadTripPlanner:
         if miles < 1 and geodesic_miles(start.point, anchor.point) > 1:
             miles = geodesic_miles(start.point, anchor.point) * 1.3
         else:  # off the corridor: last night's town, tonight's, and each stop on the way
-            miles += detour_miles(self.corridor, day_points(start.point, stops, anchor.point, start_p))
+            miles += max(detour_miles(self.corridor, day_points(start.point, stops, anchor.point, start_p)),
+                         self._spur(start) + self._spur(anchor))
         osm = self.stops.osm.day_facts(index, anchor, last=index == self.asked.days - 1) if self.stops.osm else {}
+        night = self.intent.start_date + timedelta(days=index)
+        if self.booked is not None and self.booked.covers(night):  # the traveller's own bed, wherever the data
+            osm = {**osm, "bed": self.booked.bed(), "bed_note": ""}
         return RoadDay(index=index, date=self.intent.start_date + timedelta(days=index), start=start,
                        anchor=anchor, start_progress=start_p, anchor_progress=anchor_p,
                        anchor_offset=self.corridor.offset_miles(*anchor.point), drive_miles=round(miles, 1),

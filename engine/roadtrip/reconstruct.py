@@ -9,11 +9,13 @@ from engine.costs import rooms_for
 from engine.errors import InputError
 from engine.models import ChoiceKind, ItineraryV1
 
+from .booked_night import booked_night, booked_nights
 from .corridor import TrackCorridor
 from .land_route import land_corridor
-from .loop import home_loop
+from .loop import booked_via, home_loop
 from .plan import Bed, Place, RoadDay, RoadPlan, RoadStop
-from .planner import region_of
+from .rest_days import driving_intent
+from .trip_ends import region_of
 from .routes import find_route, progress_after
 
 
@@ -47,7 +49,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
                            bed=_bed(day, rooms_for(intent.travellers, intent.rooms)), exemption=day.exemption))
     return RoadPlan(origin=origin, terminus=terminus, days=tuple(out), corridor=corridor,
                     corridor_miles=intent.corridor_max_deviation_miles, region=region, trip_type=intent.trip_type,
-                    max_daily_miles=intent.max_daily_miles)
+                    max_daily_miles=intent.max_daily_miles, booked=_booked(intent))
 
 
 def saved_corridor(intent, origin: Place, terminus: Place, days, geocoder=None):
@@ -68,12 +70,23 @@ def saved_corridor(intent, origin: Place, terminus: Place, days, geocoder=None):
         from engine.geocode import default_gazetteer
         geocoder = default_gazetteer()
     if intent.trip_type == "round_trip" and intent.origin.casefold() == intent.terminus.casefold():
-        return home_loop(origin, region, geocoder, days=intent.days, cap=intent.max_daily_miles), region
+        # sized as the planner sized it: by the days that drive (rest days, a booked stay's extra nights out)
+        driving = driving_intent(intent, extra_rest=max(0, booked_nights(intent) - 1))
+        via, out = booked_via(intent, driving.days)
+        return home_loop(origin, region, geocoder, days=driving.days, cap=intent.max_daily_miles, via=via,
+                         via_out=out, width=intent.corridor_max_deviation_miles), region
     if intent.trip_type == "round_trip":  # the line runs to the turnaround, the last outbound night
         turn = days[max(1, math.ceil(len(days) / 2)) - 1]
         far = turn.anchor.geo or turn.path[-1]
         return land_corridor(origin, _place(turn.anchor.name, far.lat, far.lon), region, geocoder), region
     return land_corridor(origin, terminus, region, geocoder), region
+
+
+def _booked(intent):
+    """The booking the saved plan was made around, to check its night is still there (verify);
+    one the run never placed (no point) cannot be checked."""
+    hotel = intent.bookings.hotel if getattr(intent, "bookings", None) else None
+    return booked_night(intent) if hotel is not None and hotel.geo is not None else None
 
 
 def _when(act):
@@ -89,7 +102,8 @@ def _bed(day, rooms: int) -> Bed | None:
     if prov is None or prov.data_source not in ("osm", "user") or night.geo is None:
         return None
     return Bed(name=night.name, lat=night.geo.lat, lon=night.geo.lon, kind="saved",
-               price_usd_cents=night.cost_usd_cents // rooms, data_source=prov.data_source)
+               price_usd_cents=night.cost_usd_cents // (1 if prov.data_source == "user" else rooms),
+               data_source=prov.data_source)
 
 
 def saved_stops(day, corridor) -> tuple[RoadStop, ...]:

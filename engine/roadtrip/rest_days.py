@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
 from engine.models import RoadTripIntent
 
@@ -20,8 +21,15 @@ from .plan import Place, RoadDay
 SAME_TOWN_MILES = 3.0
 
 
-def driving_intent(intent: RoadTripIntent) -> RoadTripIntent:
-    """The intent the planner drives: fewer days, each rest town a stop (once, in order)."""
+def driving_intent(intent: RoadTripIntent, *, extra_rest: int = 0) -> RoadTripIntent:
+    """The intent the planner drives: fewer days, each rest town a stop (once, in order);
+    ``extra_rest``: the rest days a booked stay of several nights adds (:mod:`.booked_night`)."""
+    if extra_rest and intent.days - len(intent.rest_days) - extra_rest < 1:
+        raise InputError("bookings.hotel", f"{intent.bookings.hotel.name} is booked for {extra_rest + 1} nights: "
+                                           f"with {len(intent.rest_days)} rest day(s) no day of the "
+                                           f"{intent.days} is left to drive")
+    if extra_rest:
+        intent = intent.model_copy(update={"days": intent.days - extra_rest})
     if not intent.rest_days:
         return intent
     stops = list(intent.stops)

@@ -13,6 +13,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog
 
+from engine.errors import InputError
 from tests.app.conftest import PLAN_TIMEOUT_MS, wait_task
 from tests.app.test_exports import export_through_dialog
 from tests.app.test_main_window import PARIS, ROUTE66, plan
@@ -21,6 +22,7 @@ from widgets.booking_fields import set_wall_time
 DATA = Path(__file__).resolve().parents[1] / "data"
 MY_MAPS = DATA / "places" / "paris_my_maps.kml"
 TAP_MAIL = DATA / "bookings" / "tap_jfk_lis.eml"
+MOTEL_MAIL = DATA / "bookings" / "blue_swallow_route66.eml"
 PLACES_FILTER_TEXT = "*.kml *.kmz *.geojson *.json *.gpx *.csv"
 
 
@@ -249,9 +251,37 @@ def test_on_a_road_trip_the_imports_say_where_such_places_go(qtbot, make_window)
     assert window.message_bar.text() == ("Saved places are planned on city trips; on a road trip add them on the map "
                                          "as places to visit (click the map: Add a stop here).")
     assert wait_task(qtbot, window.imports.import_bookings(str(TAP_MAIL))) is None
-    assert window.message_bar.text().startswith("Bookings are planned on city trips")
+    said = window.message_bar.text()
+    assert said.startswith("Could not add the bookings in tap_jfk_lis.eml: flight TP") and said.endswith(
+        "a road trip plans no flights, only the motel booked along the way"), said
     assert window.trip.current is before and window.intent_form.mode == "road_trip"
-    assert window.intent_form.bookings_box.isHidden()  # "I already have" is a city trip's
+    form = window.intent_form
+    assert not form.bookings_box.isHidden() and form.bookings_note.text() == "a motel you booked for a night"
+
+
+def test_a_motel_booked_for_a_road_trip_becomes_that_nights_stop(qtbot, make_window, tmp_path):
+    """The Blue Swallow Motel's confirmation (tests/data/bookings) dropped on a Route 66 trip: its
+    night (the third) ends in Tucumcari, at the motel; the form shows it under "I already have"."""
+    window = make_window()
+    plan(qtbot, window, ROUTE66)
+    before = window.trip.current
+    assert before.itinerary.days[2].anchor.name != "Tucumcari, NM"
+    drop_on(window, window.map_view, [MOTEL_MAIL])
+    qtbot.waitUntil(lambda: window.trip.current is not before, timeout=PLAN_TIMEOUT_MS)
+    third = window.trip.current.itinerary.days[2]
+    stay = next(a for a in third.activities if a.role == "checkin")
+    assert third.anchor.name == "Tucumcari, NM" and stay.provenance.data_source == "user"
+    assert "confirmation BSW20418" in stay.notes
+    qtbot.waitUntil(lambda: window.imports.last_line.startswith("blue_swallow_route66.eml: "), timeout=5_000)
+    form = window.intent_form
+    assert form.hotel_name.text() == "Blue Swallow Motel" and form.bookings_note.text() == "Blue Swallow Motel"
+    assert form.current_intent().bookings.hotel == window.trip.current.intent.bookings.hotel  # planned again as is
+    form.hotel_checkin.setDate(form.hotel_checkin.date().addDays(10))  # after the trip
+    form.hotel_checkout.setDate(form.hotel_checkin.date().addDays(1))
+    with pytest.raises(InputError):
+        form.current_intent()
+    errors = form.field_errors()
+    assert "Blue Swallow Motel is booked 2027-05-15 to 2027-05-16" in errors["hotel_dates"]
 
 
 def test_the_forms_booked_flights_are_planned_around(qtbot, make_window, tmp_path):

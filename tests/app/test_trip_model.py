@@ -141,6 +141,20 @@ def test_a_dragged_forced_stop_gives_way(session):
     assert moved.stops == ["Gallup, NM"]
 
 
+def test_a_booked_motels_night_is_not_dragged_elsewhere(session):
+    """The Blue Swallow Motel (Tucumcari; its point from Wikipedia) booked for the third night."""
+    motel = {"name": "Blue Swallow Motel", "geo": {"lat": 35.171866, "lon": -103.716421},
+             "checkin": "2027-05-05", "checkout": "2027-05-06", "confirmation": "BSW20418"}
+    booked = RoadTripIntent.model_validate({**ROUTE66.model_dump(), "bookings": {"hotel": motel}})
+    planned = asyncio.run(session.plan(booked)).itinerary
+    route = find_route("Route 66")
+    gallup = nearest_town(route, 50, 35.5281, -108.7426)
+    with pytest.raises(InputError, match=r"^bookings.hotel: the night of 2027-05-05 is your booking at Blue "
+                                         r"Swallow Motel: it stays there"):
+        with_forced_stop(booked, planned, route, gallup, replacing_day=2)
+    assert with_forced_stop(booked, planned, route, gallup, replacing_day=1).stops == ["Gallup, NM"]
+
+
 def test_anchor_day():
     assert anchor_day("d3-overnight") == 3 and anchor_day("origin") is None
 

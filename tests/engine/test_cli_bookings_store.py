@@ -17,6 +17,7 @@ EXE = Path(sys.executable).with_name("tripwright")
 ROOT = Path(__file__).resolve().parents[2]
 INTENT = ROOT / "docs" / "examples" / "paris.json"
 MY_MAPS = ROOT / "tests" / "data" / "places" / "paris_my_maps.kml"
+MOTEL_MAIL = Path(__file__).parents[1] / "data" / "bookings" / "blue_swallow_route66.eml"
 AF_MAIL = ROOT / "tests" / "data" / "bookings" / "af_jfk_cdg.eml"  # AF 23 JFK→CDG 06-15, AF 22 CDG→JFK 06-19
 TODAY = "2026-11-23"
 CODE = "QX7K2M"
@@ -157,15 +158,33 @@ def test_a_trip_without_bookings_and_a_road_trip_are_refused(tmp_path) -> None:
     listed = tw(home, "bookings", "list", "--trip", trip)
     assert listed.returncode == 0 and listed.stdout.splitlines() == [f"0 booking(s) in version 1 of trip {trip}"]
     one_line_exit_2(tw(home, "bookings", "delete", "1", "--trip", trip, "--today", TODAY), "has no bookings")
-    from engine.store import Accounts, Store
-    store = Store.open(f"sqlite:///{home / 'tripwright.db'}")
-    try:
-        ctx = Accounts(store).first_run()
-        with store.org(ctx, write=True) as repo:
-            road = repo.trips.create("Route 66", mode="road_trip").trip_id
-    finally:
-        store.close()
-    one_line_exit_2(tw(home, "bookings", "list", "--trip", road), "road trip")
-    one_line_exit_2(tw(home, "bookings", "import", str(AF_MAIL), "--trip", road, "--today", TODAY), "road trip")
-    one_line_exit_2(tw(home, "bookings", "delete", "1", "--trip", road), "road trip")
-    one_line_exit_2(tw(home, "places", "import", str(MY_MAPS), "--trip", road, "--today", TODAY), "road trip")
+    one_line_exit_2(tw(home, "places", "import", str(MY_MAPS), "--trip", _road_trip(home), "--today", TODAY),
+                    "road trip")
+
+
+def _road_trip(home: Path) -> str:
+    done = tw(home, "plan", "--prompt", "LA to Chicago via Route 66, 7 days from 2027-05-03", "--save",
+              "--name", "Route 66", "--today", TODAY)
+    assert done.returncode == 0, done.stderr
+    return next(line.split()[0] for line in tw(home, "trips", "list").stdout.splitlines() if "Route 66" in line)
+
+
+def test_a_road_trip_keeps_its_booked_motel(tmp_path) -> None:
+    """A saved Route 66 trip takes the Blue Swallow Motel's confirmation (its third night, in
+    Tucumcari) as a new version; a flight is refused; deleting the booking plans without it."""
+    home = tmp_path / "home"
+    road = _road_trip(home)
+    out = tmp_path / "v2.json"
+    done = tw(home, "bookings", "import", str(MOTEL_MAIL), "--trip", road, "--today", TODAY, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    third = json.loads(out.read_text(encoding="utf-8"))["days"][2]
+    assert third["anchor"]["name"] == "Tucumcari, NM" and third["anchor"]["source"] == "user"
+    listed = tw(home, "bookings", "list", "--trip", road).stdout.splitlines()
+    assert listed == ["  1  hotel   Blue Swallow Motel  2027-05-05 → 2027-05-06  confirmation BS••••••  $129.00",
+                      f"1 booking(s) in version 2 of trip {road}"]
+    one_line_exit_2(tw(home, "bookings", "import", str(AF_MAIL), "--trip", road, "--today", TODAY),
+                    "a road trip plans no flights")
+    assert versions(home, road) == 2
+    assert tw(home, "bookings", "delete", "1", "--trip", road, "--today", TODAY).returncode == 0
+    assert tw(home, "bookings", "list", "--trip", road).stdout.splitlines() == [
+        f"0 booking(s) in version 3 of trip {road}"]

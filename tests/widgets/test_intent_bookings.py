@@ -18,7 +18,7 @@ from engine.models import IntentV1
 from engine.roadtrip.routes import load_routes
 from tests.widgets.test_panels_intent import fill_paris
 from widgets.booking_fields import set_wall_time, wall_time
-from widgets.intent_bookings import SECTION_HINT
+from widgets.intent_bookings import ROAD_HINT, SECTION_HINT
 from widgets.intent_form import IntentForm
 
 TODAY = date(2026, 11, 23)
@@ -74,16 +74,45 @@ def problem(form) -> dict[str, str]:
     return form.field_errors()
 
 
-def test_collapsed_until_used_and_only_on_city_trips(form):
+def test_collapsed_until_used_and_a_road_trip_has_the_motel_only(form):
     assert form.bookings_box.isVisible() and not form.bookings_body.isVisible()
     assert form.bookings_note.text() == SECTION_HINT
     assert form.current_intent().bookings is None  # nothing entered: no bookings
     form.expand_bookings()
-    assert form.bookings_body.isVisible()
+    assert form.bookings_body.isVisible() and form.flight_out.number.isVisible()
     form.set_mode("road_trip")
-    assert not form.bookings_box.isVisible()
+    assert form.bookings_box.isVisible() and form.bookings_note.text() == ROAD_HINT
+    assert not form.flight_out.number.isVisible() and not form.flight_back.number.isVisible()
+    assert form.hotel_name.isVisible()
     form.set_mode("city")
-    assert form.bookings_box.isVisible()
+    assert form.bookings_box.isVisible() and form.flight_out.number.isVisible()
+
+
+def test_a_road_trips_motel_is_its_booking_on_a_night_of_the_drive(qtbot, form, tmp_path):
+    """The Blue Swallow Motel (Tucumcari, on Route 66; its point from Wikipedia) on the third night."""
+    form.set_mode("road_trip")
+    form.origin_edit.setText("Los Angeles")
+    form.terminus_edit.setText("Chicago")
+    form.road_start_edit.setDate(QDate(2027, 5, 3))
+    form.road_days_spin.setValue(7)
+    form.expand_bookings()
+    enter_af(form)  # typed on the city tab earlier, say: a road trip sends no flights
+    assert form.hotel_checkin.date() == QDate(2027, 5, 3) and form.hotel_checkout.date() == QDate(2027, 5, 4)
+    form.hotel_name.setText("Blue Swallow Motel")
+    form.hotel_checkin.setDate(QDate(2027, 5, 5))
+    form.hotel_checkout.setDate(QDate(2027, 5, 6))
+    form.hotel_geo.setText("35.171866, -103.716421")
+    form.hotel_code.setText("BSW20418")
+    intent = form.current_intent()
+    assert intent.mode == "road_trip" and intent.bookings.flights == []
+    hotel = intent.bookings.hotel
+    assert (hotel.name, hotel.checkin, hotel.geo.lat, hotel.confirmation) == ("Blue Swallow Motel", date(2027, 5, 5),
+                                                                             35.171866, "BSW20418")
+    assert form.bookings_note.text() == "Blue Swallow Motel"
+    shot(qtbot, form.bookings_box, tmp_path, "form_road_motel")
+    form.hotel_checkin.setDate(QDate(2027, 5, 9))  # the last day ends in Chicago: no night
+    form.hotel_checkout.setDate(QDate(2027, 5, 10))
+    assert "the road trip starts 2027-05-03 and lasts 7 day(s)" in problem(form)["hotel_dates"]
 
 
 def test_blank_rows_follow_the_trips_first_and_last_day(form):
