@@ -126,6 +126,10 @@ def check_road_bookings(intent) -> None:
         f = bookings.flights[0]
         raise InputError("bookings.flights", f"flight {f.flight_number} {f.origin}→{f.dest}: a road trip plans no "
                                              "flights; book the drive's lodging only")
+    if bookings.events:
+        e = bookings.events[0]
+        raise InputError("bookings.events", f"event {e.name} ({e.start:%Y-%m-%d %H:%M}): tickets are planned on city "
+                                            "trips; on a road trip add its place as a stop on the map")
     hotel = bookings.hotel
     if hotel is None:
         return

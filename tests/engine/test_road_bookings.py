@@ -328,3 +328,13 @@ def test_plan_llm_keeps_the_bookings_too(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     third = json.loads(out.read_text())["days"][2]
     assert third["anchor"]["name"] == "Tucumcari, NM" and third["anchor"]["source"] == "user"
+
+
+def test_a_ticket_on_a_road_trip_is_one_line_not_dropped(tmp_path) -> None:
+    """A road trip plans no timed tickets (a city trip does): the CLI says so instead of dropping it."""
+    ticket = Path(__file__).parents[1] / "data" / "bookings" / "garnier_giselle.eml"
+    done = subprocess.run([str(EXE), "plan", "--prompt", PROMPT, "--bookings", str(ticket), "--out",
+                           str(tmp_path / "road.json")], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TRIPWRIGHT_HOME": str(tmp_path / "home")})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "bookings.events" in done.stderr and "tickets are planned on city trips" in done.stderr
