@@ -81,7 +81,7 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     if description:
         event.add("description", plain_text(description))
     if act.geo is not None:
-        where = _location(act)
+        where = _location(act, itin.intent.city if getattr(itin.intent, "mode", "") == "city" else "")
         if where:
             event.add("location", plain_text(where))
         event.add("geo", (act.geo.lat, act.geo.lon))
@@ -89,16 +89,20 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     return event
 
 
-def _location(act: Activity) -> str:
+def _location(act: Activity, city: str = "") -> str:
     """Where the event's GEO is, by name: a flight's is the city's airport ("CDG airport": the
-    arrival's destination, the departure's origin), anything else the place's own name."""
+    arrival's destination, the departure's origin), anything else the place's own name with its
+    street address when the data has one, else with the trip's city ("Musée du Louvre, Paris")."""
     if act.kind.value == "flight":
         route = _ROUTE.search(act.name)
         if route is None:
             return ""
         return f"{route.group(2) if act.role == 'arrival' else route.group(1)} airport"
     name = act.name.strip()
-    return "" if _COORDINATES.match(name) else name  # a place named by its coordinates: GEO says it
+    if _COORDINATES.match(name):
+        return ""  # a place named by its coordinates: GEO says it
+    where = act.address or city
+    return f"{name}, {where}" if where and where.casefold() not in name.casefold() else name
 
 
 def _add_timezone(cal: Calendar, itin: ItineraryV1) -> None:

@@ -175,10 +175,12 @@ def _activity(slot: Slot, day, facts: TripFacts, claims: Claims, notes: NotesLoo
     venue = c.kind in (ChoiceKind.attraction, ChoiceKind.meal)
     place_notes = _from_notes(c.label, intent.city, notes, claims) if venue else None
     place = facts.venue(c.option_ref) if venue else None
+    stay = facts.lodgings.get(c.option_ref) if c.kind is ChoiceKind.lodging else None
     return Activity(id=c.choice_id, ref=c.option_ref, role=slot.role, window=slot.window, kind=c.kind,
                     name=c.label, geo=c.geo, confidence="low" if place is not None and not place.hours_known else "high",
                     notes=_notes(slot, day, facts, claims, place_notes, intent), locked=slot.locked,
                     cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance,
+                    address=(place or stay).address if (place or stay) is not None else None,
                     **_true_span(slot, day, facts))
 
 

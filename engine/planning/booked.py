@@ -102,7 +102,7 @@ def _lodging(hotel: BookedHotel, nights: int) -> Lodging:
     lodging_id = f"booked_{slug}"
     booking = state_of(hotel.price_usd_cents, hotel.paid)
     per_night = max(1, (hotel.price_usd_cents or 0) // max(1, nights))
-    return Lodging(lodging_id=lodging_id, name=hotel.name, geo=hotel.geo, checkin_window=CHECKIN,
+    return Lodging(lodging_id=lodging_id, name=hotel.name, geo=hotel.geo, checkin_window=CHECKIN, address=hotel.address or None,
                    checkout_window=CHECKOUT, price_per_night_usd_cents=per_night, tier=Tier.mid, kid_friendly=True,
                    booking=booking, provenance=stamp("bookings", {"hotel": lodging_id, "source": hotel.source,
                                                                  "state": booking, "geo": hotel.geo_source},

@@ -66,6 +66,7 @@ def _venue(e: BookedEvent, day: date, window: TimeWindow, city, travellers: int)
                       indoor=None, kid_friendly=None, themes=["culture"], opening_hours=rule,
                       country=city.raw.country, location=e.geo, est_price_usd_cents=per_person,
                       duration_minutes=minutes, tz=city.tz, hours_known=True, price_estimated=False,
+                      address=e.address or None,
                       provenance=stamp("bookings", {"event": vid, "source": e.source, "state": booking,
                                                     "geo": e.geo_source},
                                        data_source="user", ref_id=vid, source_url=osm_url(e.geo_source)))

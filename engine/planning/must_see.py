@@ -62,7 +62,7 @@ def with_must_see_first(must: list[Attraction], attractions: list[Attraction]) -
 
 def _from_osm(place: MustSee, city) -> Attraction:
     from engine.places.pack import PackPlace
-    from engine.places.pack_city import hours_of
+    from engine.places.pack_city import hours_of, street_address
     osm = PackPlace(**place.osm.model_dump(), lat=place.geo.lat, lon=place.geo.lon)
     reading = osm.reading()
     rule, known, _ = hours_of(osm, city.raw.country)
@@ -72,6 +72,6 @@ def _from_osm(place: MustSee, city) -> Attraction:
                       indoor=reading.indoor if reading else None, kid_friendly=None, themes=themes,
                       opening_hours=rule, country=city.raw.country, location=place.geo, est_price_usd_cents=0,
                       duration_minutes=max(30, reading.minutes if reading else VISIT_MINUTES), tz=city.tz,
-                      hours_known=known, price_estimated=True,
+                      hours_known=known, price_estimated=True, address=street_address(osm.tags),
                       provenance=stamp("overpass", {"id": osm.ref, "name": osm.name, "tags": osm.tags},
                                        data_source="osm", ref_id=place.place_id, source_url=osm.source_url))

@@ -51,6 +51,7 @@ def test_the_plan_is_built_around_the_bookings() -> None:
     stay = [a for a in acts if a.kind.value == "lodging"]
     assert {a.name for a in stay} == {"Hôtel Jeanne d'Arc Le Marais"}
     assert "paid (not counted in the budget)" in stay[0].notes
+    assert stay[0].address == "3 Rue de Jarente, 75004 Paris"  # the booking's own address
     cost = itin.cost_breakdown
     assert cost.flights_usd_cents == 61200 + 58800 and cost.lodging_usd_cents == 0
     assert "flights" not in cost.estimated_parts

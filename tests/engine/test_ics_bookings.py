@@ -31,6 +31,7 @@ BACK = BookedFlight(carrier="Air France", flight_number="AF 22", origin="CDG", d
                     confirmation="QX7K2M", price_usd_cents=58800, source="email")
 STAY = BookedHotel(name=HOTEL, geo={"lat": 48.85604, "lon": 2.36289}, checkin=date(2027, 6, 15),
                    checkout=date(2027, 6, 19), confirmation="HJ-88213", paid=True, source="email")
+HOTEL_ADDRESS = "3 Rue de Jarente, 75004 Paris"  # the hotel's own street address (its booking's)
 COORDINATES = re.compile(r"-?\d{1,3}\.\d{3,}")
 
 # (start, end, role, kind, name, (lat, lon) or None, notes, ref) per day of a 5-day Paris trip
@@ -63,7 +64,8 @@ def booked_itinerary(bookings: Bookings | None = Bookings(flights=[OUT, BACK], h
         begin, end, role, kind, name, where, notes, ref = spec
         return Activity(id=f"d{n}_{role}_{i}", ref=ref, role=role, kind=ChoiceKind(kind), name=name, notes=notes,
                         window=TimeWindow(start=time.fromisoformat(begin), end=time.fromisoformat(end)),
-                        geo=Geo(lat=where[0], lon=where[1]) if where else None)
+                        geo=Geo(lat=where[0], lon=where[1]) if where else None,
+                        address=HOTEL_ADDRESS if kind == "lodging" else None)
     return ItineraryV1(
         itinerary_id="itn_booked", intent=intent, created_at=CREATED, trace_id="trace-1", decisions=[],
         citations=[], days=[DayItinerary(date=start + timedelta(days=n),
@@ -130,12 +132,13 @@ def test_only_the_booked_flight_gets_the_code():
     assert b"Confirmation" not in itinerary_to_ics(booked_itinerary(None))
 
 
-def test_location_is_the_place_name_never_coordinates():
+def test_location_is_the_place_name_and_address_never_coordinates():
     itin = booked_itinerary()
     events = _events(itinerary_to_ics(itin, transfers=True))
 
-    assert str(events["Musée du Louvre@2027-06-16"]["LOCATION"]) == "Musée du Louvre"
-    assert str(events[f"{HOTEL}@2027-06-15"]["LOCATION"]) == HOTEL
+    # no street address in the data: the name and the trip's city; one known: the name and it
+    assert str(events["Musée du Louvre@2027-06-16"]["LOCATION"]) == "Musée du Louvre, Paris"
+    assert str(events[f"{HOTEL}@2027-06-15"]["LOCATION"]) == f"{HOTEL}, {HOTEL_ADDRESS}"
     assert str(events["AF 23 JFK→CDG@2027-06-15"]["LOCATION"]) == "CDG airport"  # where it lands
     assert str(events["AF 22 CDG→JFK@2027-06-19"]["LOCATION"]) == "CDG airport"  # where it leaves
     louvre = events["Musée du Louvre@2027-06-16"]

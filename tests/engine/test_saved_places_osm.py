@@ -69,6 +69,13 @@ def test_a_saved_museum_takes_its_hours_from_osm_once(overpass) -> None:
     assert zadkine.provenance.source_url == "https://www.openstreetmap.org/node/7100000001"
     assert time(10) <= zadkine.window.start and zadkine.window.end <= time(18)
     assert "Tu-Su 10:00-18:00" in zadkine.notes or "10:00-18:00" in zadkine.notes
+    assert zadkine.address == "100bis Rue d'Assas"  # OSM's addr:* tags, for the calendar's LOCATION
+    from icalendar import Calendar
+
+    from engine.export import itinerary_to_ics
+    where = {str(e["SUMMARY"]): str(e.get("LOCATION", "")) for e in
+             Calendar.from_ical(itinerary_to_ics(result.itinerary)).walk("VEVENT")}
+    assert where["Musee Zadkine"] == "Musee Zadkine, 100bis Rue d'Assas"
     lea = visit(result, "Chez Léa")
     assert lea.provenance.data_source == "user" and lea.confidence == "low"
     saved = {m.name: m.osm for m in result.itinerary.intent.prefs.must_see}
