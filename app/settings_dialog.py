@@ -99,8 +99,9 @@ class SettingsDialog(QDialog):
         self.unit_combo = QComboBox()
         for text, unit in UNITS:
             self.unit_combo.addItem(text, unit)
-        self.tiles_check = QCheckBox("Load OpenStreetMap tiles when online")
-        self.tiles_check.setToolTip("Off: the offline basemap only; nothing is fetched from the network")
+        self.tiles_check = QCheckBox("Street map online (OpenStreetMap)")
+        self.tiles_check.setToolTip("On: a street map with labels when online (the built-in map when not). "
+                                    "Off: the built-in map only; nothing is fetched for the map")
         self.basemap_edit = QLineEdit()
         self.basemap_edit.setPlaceholderText("a .pmtiles or .mbtiles file of your region (optional)")
         self.basemap_edit.setToolTip("A PMTiles (vector) or MBTiles (raster) basemap drawn with no network; the README says how to make one")

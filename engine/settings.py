@@ -61,7 +61,7 @@ class Settings(BaseModel):
     distance_unit: DistanceUnit = "mi"
     llm_endpoint: str = ""  # an OpenAI-compatible base URL; "" = DEFAULT_LLM_ENDPOINT
     llm_model: str = DEFAULT_LLM_MODEL
-    online_tiles: bool = False  # OSM tiles on the map (the offline basemap otherwise)
+    online_tiles: bool = True  # the street map when online (issue 22 §1); False: the built-in map only
     embedding_model: str = ""  # at the same endpoint; "" = destination notes are searched lexically
     basemap_file: str = ""  # an offline .mbtiles / .pmtiles basemap of the user's region; "" = none
 

@@ -1,9 +1,10 @@
 /* Tripwright map page: draws the layer document of widgets/map_layers.py and talks to
  * widgets/map_view.py through one QWebChannel object, "bridge".
  *
- * Python -> JS (bridge signals): set_layers(json), highlight(id).
+ * Python -> JS (bridge signals): set_layers(json), highlight(id), set_legend(collapsed).
  * JS -> Python (bridge slots):   page_ready(), marker_dragged(id, lat, lon),
- *   marker_action(id, action), map_clicked(lat, lon), marker_selected(id).
+ *   marker_action(id, action), map_clicked(lat, lon), marker_selected(id), legend_toggled(collapsed),
+ *   tiles_failed(count), tiles_ok(), offline_copy(), document_drawn(revision).
  *
  * Every string from the document reaches the DOM through textContent, never innerHTML. */
 (function () {

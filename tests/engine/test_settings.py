@@ -18,7 +18,7 @@ from engine.store.secret_store import NO_KEYRING
 from tests.store.conftest import memory_keyring  # noqa: F401 (a fixture)
 
 CUSTOM = Settings(home_airport="cdg", distance_unit="km", llm_endpoint="http://localhost:11434/v1",
-                  llm_model="llama3.1", online_tiles=True)
+                  llm_model="llama3.1", online_tiles=False)
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def no_keyring():
 def test_defaults():
     s = Settings()
     assert (s.home_airport, s.distance_unit, s.llm_endpoint, s.llm_model, s.online_tiles) == \
-        ("", "mi", "", "gpt-4o-mini", False)
+        ("", "mi", "", "gpt-4o-mini", True)  # the street map when online (issue 22 §1)
 
 
 def test_values_are_normalised():
@@ -86,7 +86,7 @@ def test_round_trip_in_the_data_dir(home):
     assert path == settings_path() == home / SETTINGS_FILE
     assert json.loads(path.read_text()) == {"distance_unit": "km", "home_airport": "CDG",
                                              "llm_endpoint": "http://localhost:11434/v1", "llm_model": "llama3.1",
-                                             "online_tiles": True, "embedding_model": "", "basemap_file": ""}
+                                             "online_tiles": False, "embedding_model": "", "basemap_file": ""}
     assert load_settings() == (CUSTOM, None)
     assert [p.name for p in home.iterdir()] == [SETTINGS_FILE]  # the atomic write left no temp file
 

@@ -72,7 +72,10 @@ class TileServer:
                 self.send_header("Content-Length", str(len(server._png)))
                 self.send_header("Cache-Control", CACHE_CONTROL[cache])
                 self.end_headers()
-                self.wfile.write(server._png)
+                try:
+                    self.wfile.write(server._png)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the map dropped a tile it no longer shows
 
             def log_message(self, *_args) -> None:
                 pass
