@@ -1,11 +1,13 @@
 """A street-tile server on 127.0.0.1 for the map's online tests: real PNG tiles (a light
 "street map" colour with a darker road cross) at ``/{cache}/{z}/{x}/{y}.png`` where ``cache`` is
 ``cached`` (``Cache-Control: public, max-age=3600``) or ``fresh`` (``no-store``); ``down = True``
-answers 503. Every request is recorded with its headers."""
+answers 503; ``delay_s`` makes each answer wait (a distant server, for the bench). Every request is
+recorded with its headers."""
 
 from __future__ import annotations
 
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
@@ -31,9 +33,10 @@ def tile_png() -> bytes:
 
 
 class TileServer:
-    def __init__(self) -> None:
+    def __init__(self, delay_s: float = 0.0) -> None:
         self.seen: list[tuple[str, dict[str, str]]] = []
         self.down = False
+        self.delay_s = delay_s
         self._png = tile_png()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -64,6 +67,8 @@ class TileServer:
                 with server._lock:
                     server.seen.append((self.path, dict(self.headers.items())))
                 cache = self.path.split("/")[1]
+                if server.delay_s:
+                    time.sleep(server.delay_s)
                 if server.down or cache not in CACHE_CONTROL or not self.path.endswith(".png"):
                     self.send_error(503 if server.down else 404)
                     return
@@ -81,3 +86,23 @@ class TileServer:
                 pass
 
         return Handler
+
+
+def main(argv: list[str]) -> int:
+    """``python -m tests.widgets.tile_server [delay_s]``: serve until killed, printing the cached
+    and the no-store URL templates on one line (the bench runs it as its own process)."""
+    import sys
+
+    server = TileServer(delay_s=float(argv[0]) if argv else 0.0).start()
+    print(server.url("cached"), server.url("fresh"), flush=True)
+    try:
+        sys.stdin.read()  # until the parent closes the pipe
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
