@@ -100,8 +100,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         if loaded.warning:
             self.show_message(f"Settings: {loaded.warning}", "warning")
         self.street_map = StreetMap(self)
-        self.commands.online.setChecked(self.settings.online_tiles)
-        self.street_map.set_wanted(self.settings.online_tiles)
+        self.commands.online.setChecked(self.settings.street_map)
+        self.street_map.set_wanted(self.settings.street_map)
         show_basemap(self, self.settings)
 
     # -- building -------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.map_view.set_distance_unit(settings.distance_unit)
         self.intent_form.set_distance_unit(settings.distance_unit)
         show_basemap(self, settings)
-        self.commands.online.setChecked(settings.online_tiles)
+        self.commands.online.setChecked(settings.street_map)
         self.notes.settings_changed()  # the embedding model reaches the notes' embeddings client
         self.show_status("Settings saved.", 5000)
 

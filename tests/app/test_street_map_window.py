@@ -88,14 +88,14 @@ def test_tiles_that_fail_say_so_on_the_map_and_in_the_status_bar(qtbot, make_win
 def test_the_built_in_map_chosen_in_settings_fetches_nothing_and_says_nothing(qtbot, make_window, tiles,
                                                                                paris_trip, monkeypatch, tmp_path):
     monkeypatch.delenv("TRIPWRIGHT_OFFLINE")
-    save_settings(Settings(online_tiles=False), tmp_path / "settings.json")
+    save_settings(Settings(street_map=False), tmp_path / "settings.json")
     window = make_window(trip=_with_paris(paris_trip), settings_path=tmp_path / "settings.json")
     qtbot.wait(500)
     assert not window.commands.online.isChecked() and window.online_label.text() == "Built-in map"
     now = state(qtbot, window.map_view)
     assert now["online"] is False and now["offline_note"] is None and now["markers"] > 0
     assert tiles.seen == []
-    window.apply_settings(Settings(online_tiles=True))  # switched on in Settings: the street map
+    window.apply_settings(Settings(street_map=True))  # switched on in Settings: the street map
     qtbot.waitUntil(lambda: _street_share(window.map_view.grab().toImage()) > 0.3, timeout=15_000)
     assert window.online_label.text() == "Street map \u00b7 online"
 

@@ -69,9 +69,10 @@ def test_tiles_come_from_the_disk_cache_as_long_as_their_headers_allow(qtbot, ma
         first = _street_view(qtbot, make_view, monkeypatch, tiles.url(cache), city)
         asked = len(tiles.paths(f"/{cache}/"))
         assert asked > 0
+        run_js(qtbot, first, "window.beforeReload = true; 'null'")
         with qtbot.waitSignal(first.ready, timeout=15_000):
             first.reload()  # the same view drawn again: the page reloads and asks for its tiles
-        assert state(qtbot, first)["tiles_loaded"] < asked  # a new page
+        assert run_js(qtbot, first, "JSON.stringify(window.beforeReload === undefined)")  # a new page
         qtbot.waitUntil(lambda v=first: state(qtbot, v)["tiles_loaded"] >= asked, timeout=15_000)
         assert (len(tiles.paths(f"/{cache}/")) > asked) is again, cache
     cache_dir = Path(first.page().profile().cachePath())
