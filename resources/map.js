@@ -194,9 +194,9 @@
   }
 
   function watchTiles(layer) {
-    var loaded = 0, failed = 0;
+    var failed = 0;  // in a row: a network lost mid-trip fails every new tile, cached ones still load
     layer.on("tileload", function () {
-      loaded += 1;
+      failed = 0;
       tilesLoaded += 1;
       if (tilesFailed && layer === tiles) {
         tilesFailed = false;
@@ -208,7 +208,7 @@
     });
     layer.on("tileerror", function () {
       failed += 1;
-      if (failed < TILE_FAILURES || loaded > 0 || layer !== tiles || !map.hasLayer(layer)) return;
+      if (failed < TILE_FAILURES || layer !== tiles || !map.hasLayer(layer)) return;
       map.removeLayer(layer);
       setAttribution(false);
       var first = !tilesFailed;

@@ -100,6 +100,14 @@ def test_failing_tiles_show_a_one_line_note_until_they_load_again(qtbot, make_vi
     assert now["offline_note"] is None and now["online"] is True and OSM_CREDIT in now["attribution"]
 
 
+def test_a_network_lost_after_tiles_loaded_is_noticed_too(qtbot, make_view, monkeypatch, tiles, city):
+    view = _street_view(qtbot, make_view, monkeypatch, tiles.url("fresh"), city)
+    tiles.down = True
+    with qtbot.waitSignal(view.tiles_failed, timeout=15_000):
+        run_js(qtbot, view, "map.panBy([3000, 0], {animate: false}); 'null'")  # new tiles: none load
+    assert state(qtbot, view)["offline_note"] == OFFLINE_TEXT
+
+
 def test_the_street_map_wanted_with_no_network_is_the_built_in_map_with_the_note(qtbot, make_view, tiles, city,
                                                                                   monkeypatch):
     monkeypatch.setenv("TRIPWRIGHT_TILE_URL", tiles.url())
