@@ -33,7 +33,8 @@
 
   var map = L.map("map", {worldCopyJump: true, minZoom: 2, zoomSnap: 0.25}).setView([42, -45], 3);
   map.attributionControl.setPrefix("Leaflet");
-  L.control.scale({position: "bottomleft", maxWidth: 120}).addTo(map);  // km and mi (issue 22 §1)
+  var scale = L.control.scale({position: "bottomleft", maxWidth: 120}).addTo(map);  // km and mi (issue 22 §1)
+  L.DomEvent.disableClickPropagation(scale.getContainer());  // a click on it is no "Add a stop here"
   map.createPane("basemap").style.zIndex = 150;   // under the tiles (200) when online
   map.createPane("offlinetiles").style.zIndex = 160;  // an .mbtiles basemap covers the outlines it shows
   var basemapRenderer = L.canvas({pane: "basemap", padding: 0.5});
