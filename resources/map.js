@@ -744,6 +744,8 @@
       if (marker) marker.fire("contextmenu", {containerPoint: map.latLngToContainerPoint(marker.getLatLng())});
     },
     basemapLoaded: basemapLoaded,
+    // Street tiles of the view still on their way (the printed map waits for them).
+    tilesLoading: function () { return JSON.stringify(!!tiles && map.hasLayer(tiles) && tiles.isLoading()); },
     bridge: function () { return bridge; },
   };
   window.map = map;

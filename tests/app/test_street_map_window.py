@@ -105,3 +105,24 @@ def test_a_bad_tile_url_is_one_line_in_the_window(qtbot, make_window, monkeypatc
     window = make_window(settings_path=tmp_path / "settings.json")
     assert window.message_bar.text() == ("TRIPWRIGHT_TILE_URL: expected an http:// or https:// URL; "
                                          "using OpenStreetMap's tiles.")
+
+
+def test_the_printed_map_waits_for_the_street_tiles_of_its_view(qtbot, make_window, gui_loop, paris_trip,
+                                                                monkeypatch, tmp_path):
+    """The PDF's map: print mode fits the trip, which asks for new tiles; a slow server's tiles are
+    on the snapshot, not the built-in map half covered."""
+    from app.pdf_render import print_map_image
+
+    server = TileServer(delay_s=0.8).start()
+    try:
+        monkeypatch.setenv("TRIPWRIGHT_TILE_URL", server.url("fresh"))
+        monkeypatch.delenv("TRIPWRIGHT_OFFLINE")
+        window = make_window(trip=_with_paris(paris_trip), settings_path=tmp_path / "settings.json")
+        qtbot.waitUntil(lambda: state(qtbot, window.map_view)["tiles_loaded"] > 0, timeout=15_000)
+        task = asyncio.ensure_future(print_map_image(window.map_view), loop=gui_loop)
+        qtbot.waitUntil(task.done, timeout=30_000)
+        image = task.result()
+        assert image.save(str(tmp_path / "printed-street-map.png"))
+        assert _street_share(image) > 0.7  # whole tiles, faded in (none without the wait)
+    finally:
+        server.stop()
