@@ -17,7 +17,6 @@ from engine.errors import PdfRenderFailed
 PRINT_MAP_SIZE = (1200, 800)  # 3:2, the shape of the map on the PDF's first page
 PRINT_SETTLE_S = 0.4  # the basemap canvas repaints after the fit
 PRINT_TILES_TIMEOUT_S = 8.0  # the street tiles of the printed view, when the street map shows
-TILE_FADE_S = 0.35  # Leaflet fades a loaded tile in over 0.2 s
 READY_TIMEOUT_S = 30.0
 
 
@@ -26,18 +25,13 @@ async def print_map_image(map_view):
     """A snapshot of ``map_view`` in print mode; the view is put back as it was afterwards."""
     import asyncio
 
-    from app.map_probe import page_state
+    from app.map_probe import page_state, street_tiles_settled
 
     if not map_view.is_ready:
         return map_view.grab().toImage()
     await page_state(map_view, "window.tripwright.printMode(true)")
     await asyncio.sleep(PRINT_SETTLE_S)
-    deadline, waited = time.monotonic() + PRINT_TILES_TIMEOUT_S, False  # the fit asks for new street tiles
-    while await page_state(map_view, "window.tripwright.tilesLoading()") and time.monotonic() < deadline:
-        waited = True
-        await asyncio.sleep(0.05)
-    if waited:
-        await asyncio.sleep(TILE_FADE_S)
+    await street_tiles_settled(map_view, PRINT_TILES_TIMEOUT_S)  # the fit asks for new street tiles
     try:
         return map_view.grab().toImage()
     finally:

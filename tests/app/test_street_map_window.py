@@ -126,3 +126,29 @@ def test_the_printed_map_waits_for_the_street_tiles_of_its_view(qtbot, make_wind
         assert _street_share(image) > 0.7  # whole tiles, faded in (none without the wait)
     finally:
         server.stop()
+
+
+def test_tripwright_screenshot_waits_for_the_street_map(tmp_path):
+    """``tripwright screenshot`` online: the tiles of a slow server are under the trip in the PNG."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from PySide6.QtGui import QImage
+
+    server = TileServer(delay_s=0.6).start()
+    out = tmp_path / "city.png"
+    env = {k: v for k, v in os.environ.items() if k != "TRIPWRIGHT_OFFLINE"}
+    env["TRIPWRIGHT_TILE_URL"] = server.url("fresh")
+    try:
+        result = subprocess.run([sys.executable, "-c", "import sys; from app.entry import main; "
+                                 f"sys.exit(main(['screenshot', '--out', {str(out)!r}, '--trip', 'city', "
+                                 "'--size', '1200x800']))"],
+                                cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True,
+                                timeout=180)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert server.seen and all(h["User-Agent"].startswith("Tripwright/") for _, h in server.seen)
+    assert _street_share(QImage(str(out))) > 0.15  # the map's share of the window
