@@ -214,15 +214,16 @@ async def street_tiles(window, figures: dict) -> None:
     offline = os.environ.pop("TRIPWRIGHT_OFFLINE", None)
     street.set_wanted(False)
     await asyncio.sleep(0.3)
-    views = [None, "map.setView([35.2, -111.6], 9, {animate: false})", "map.setView([35.2, -111.6], 12, {animate: false})",
-             "map.panBy([400, 250], {animate: false})", "map.setView([41.88, -87.63], 13, {animate: false})"]
+    views = [None, "map.setView([35.2, -111.6], 9, {animate: false})",
+             "map.setView([35.2, -111.6], 12, {animate: false})", "map.panBy([400, 250], {animate: false})",
+             "map.setView([41.88, -87.63], 13, {animate: false})"]
 
     async def settled() -> int:
         deadline = time.perf_counter() + 30
         while time.perf_counter() < deadline:
-            now = await page_state(view, "JSON.stringify({loaded: JSON.parse(tripwright.state()).tiles_loaded, loading: "
-                                         "document.querySelectorAll('img.leaflet-tile:not(.leaflet-tile-loaded)').length})")
-            if now and now["loading"] == 0 and now["loaded"] > 0:
+            now = await page_state(view, "JSON.stringify({loaded: JSON.parse(tripwright.state()).tiles_loaded, "
+                                         "loading: JSON.parse(tripwright.tilesLoading())})")
+            if now and not now["loading"] and now["loaded"] > 0:
                 return now["loaded"]
             await asyncio.sleep(0.02)
         raise TimeoutError("street tiles never finished loading")

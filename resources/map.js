@@ -221,7 +221,9 @@
   }
 
   function addTiles(url) {
-    tiles = L.tileLayer(url, {maxZoom: 19, attribution: OSM_ATTRIBUTION}).addTo(map);
+    // No bulk loading: the tiles in view, one row kept around it, none asked for mid-zoom.
+    tiles = L.tileLayer(url, {maxZoom: 19, keepBuffer: 1, updateWhenZooming: false,
+                              attribution: OSM_ATTRIBUTION}).addTo(map);
     watchTiles(tiles);
   }
 
