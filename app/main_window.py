@@ -30,6 +30,7 @@ from .model_runs import ModelRuns
 from .notes_service import NotesService
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
+from .street_map import StreetMap
 from .trip_controller import TripController
 from .trip_imports import TripImports
 from .trip_session import TripSession, TripVersion
@@ -98,8 +99,9 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             self.show_status("Pick an example trip, or describe yours in the Trip form and press Plan (Ctrl+R).")
         if loaded.warning:
             self.show_message(f"Settings: {loaded.warning}", "warning")
-        if self.settings.online_tiles:
-            self.commands.online.setChecked(True)
+        self.street_map = StreetMap(self)
+        self.commands.online.setChecked(self.settings.street_map)
+        self.street_map.set_wanted(self.settings.street_map)
         show_basemap(self, self.settings)
 
     # -- building -------------------------------------------------------------------------------
@@ -114,7 +116,6 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setContentsMargins(6, 0, 6, 0)
             self.statusBar().addPermanentWidget(label)
-        self._show_online(False)
         self.show_store_state()
 
     def _connect(self) -> None:
@@ -273,8 +274,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.commands.cancel.setEnabled(busy)
 
     def set_online(self, online: bool) -> None:
-        self.map_view.set_online(online)
-        self._show_online(online)
+        """The street map wanted (View ▸ Street map), shown while the network can be used."""
+        self.street_map.set_wanted(online)
 
     def show_store_state(self) -> None:
         """Who is signed in, where trips are kept (or why they are not)."""
@@ -307,13 +308,9 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.map_view.set_distance_unit(settings.distance_unit)
         self.intent_form.set_distance_unit(settings.distance_unit)
         show_basemap(self, settings)
-        self.commands.online.setChecked(settings.online_tiles)
+        self.commands.online.setChecked(settings.street_map)
         self.notes.settings_changed()  # the embedding model reaches the notes' embeddings client
         self.show_status("Settings saved.", 5000)
-
-    def _show_online(self, online: bool) -> None:
-        self.online_label.setText("Online \u00b7 OSM tiles" if online else "Offline")
-        self.online_label.setStyleSheet("color: #2e7d32;" if online else "color: #616161;")
 
     # -- user requests --------------------------------------------------------------------------
     def plan_from_form(self) -> None:

@@ -64,3 +64,18 @@ async def painted(view, timeout: float) -> bool:
         return False
     finally:
         view.drawn.disconnect(on_drawn)
+
+
+TILE_FADE_S = 0.35  # Leaflet fades a loaded tile in over 0.2 s
+
+
+async def street_tiles_settled(view, timeout: float) -> None:
+    """Until the street tiles of the page's view have loaded (and faded in), at most ``timeout``
+    seconds; at once when the street map is not shown (a snapshot waits for it: the PDF's map,
+    ``tripwright screenshot``)."""
+    deadline, waited = time.monotonic() + timeout, False
+    while await page_state(view, "window.tripwright.tilesLoading()") and time.monotonic() < deadline:
+        waited = True
+        await asyncio.sleep(0.05)
+    if waited:
+        await asyncio.sleep(TILE_FADE_S)

@@ -1,7 +1,8 @@
 """The printed map and the whole PDF, for File ▸ Export PDF and for ``tripwright export --pdf``.
 
 The map is the app's own Leaflet page put in print mode (``window.tripwright.printMode``): no zoom
-buttons, no legend, the whole trip in view. The CLI has no window, so it renders a map view of its
+buttons, no legend, the whole trip in view, and — when the street map shows — the street tiles of
+that view loaded (up to 8 s) before the snapshot. The CLI has no window, so it renders a map view of its
 own offscreen, waiting on a local Qt event loop (never qasync: the CLI enters no app loop).
 """
 
@@ -15,6 +16,7 @@ from engine.errors import PdfRenderFailed
 
 PRINT_MAP_SIZE = (1200, 800)  # 3:2, the shape of the map on the PDF's first page
 PRINT_SETTLE_S = 0.4  # the basemap canvas repaints after the fit
+PRINT_TILES_TIMEOUT_S = 8.0  # the street tiles of the printed view, when the street map shows
 READY_TIMEOUT_S = 30.0
 
 
@@ -23,12 +25,13 @@ async def print_map_image(map_view):
     """A snapshot of ``map_view`` in print mode; the view is put back as it was afterwards."""
     import asyncio
 
-    from app.map_probe import page_state
+    from app.map_probe import page_state, street_tiles_settled
 
     if not map_view.is_ready:
         return map_view.grab().toImage()
     await page_state(map_view, "window.tripwright.printMode(true)")
     await asyncio.sleep(PRINT_SETTLE_S)
+    await street_tiles_settled(map_view, PRINT_TILES_TIMEOUT_S)  # the fit asks for new street tiles
     try:
         return map_view.grab().toImage()
     finally:

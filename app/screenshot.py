@@ -14,6 +14,7 @@ from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 PAINT_SETTLE_S = 0.3  # a grab right after the markers appear can miss the last paint
+TILES_TIMEOUT_S = 10.0  # the street tiles of the view, when the street map shows
 WELCOME_SETTLE_S = 0.6
 
 
@@ -63,7 +64,7 @@ def main(argv: list[str]) -> int:
 
 
 async def _shoot(window, trip: str, out: Path) -> int:
-    from app.map_probe import wait_for_markers
+    from app.map_probe import street_tiles_settled, wait_for_markers
 
     await _until(lambda: window.map_view.is_ready, 30.0)
     if trip == "none":
@@ -76,6 +77,7 @@ async def _shoot(window, trip: str, out: Path) -> int:
         return EXIT_FAILED
     await wait_for_markers(window.map_view)
     await asyncio.sleep(PAINT_SETTLE_S)
+    await street_tiles_settled(window.map_view, TILES_TIMEOUT_S)  # online: the street map under the trip
     return _save(window, out)
 
 

@@ -31,7 +31,7 @@ from widgets.intent_fields import INVALID_BACKGROUND, FieldErrors, plain
 from .weather_key import WeatherKeyField, weather_group
 
 AuditHook = Callable[..., None]  # on_audit(action: str, **detail)
-NAMES = {"home_airport": "Home airport", "distance_unit": "Distances", "online_tiles": "Map tiles",
+NAMES = {"home_airport": "Home airport", "distance_unit": "Distances", "street_map": "Map tiles",
          "basemap_file": "Offline map",
          "llm_endpoint": "Endpoint", "llm_model": "Model", "embedding_model": "Embedding model",
          "api_key": "API key", "weather_key": "OpenWeatherMap key", "form": "Settings"}
@@ -99,8 +99,9 @@ class SettingsDialog(QDialog):
         self.unit_combo = QComboBox()
         for text, unit in UNITS:
             self.unit_combo.addItem(text, unit)
-        self.tiles_check = QCheckBox("Load OpenStreetMap tiles when online")
-        self.tiles_check.setToolTip("Off: the offline basemap only; nothing is fetched from the network")
+        self.tiles_check = QCheckBox("Street map online (OpenStreetMap)")
+        self.tiles_check.setToolTip("On: a street map with labels when online (the built-in map when not). "
+                                    "Off: the built-in map only; nothing is fetched for the map")
         self.basemap_edit = QLineEdit()
         self.basemap_edit.setPlaceholderText("a .pmtiles or .mbtiles file of your region (optional)")
         self.basemap_edit.setToolTip("A PMTiles (vector) or MBTiles (raster) basemap drawn with no network; the README says how to make one")
@@ -117,7 +118,7 @@ class SettingsDialog(QDialog):
         general = QFormLayout(trips)
         general.addRow(self._row_label("home_airport"), self._field("home_airport", self.airport_edit, overrides))
         general.addRow(self._row_label("distance_unit"), self._field("distance_unit", self.unit_combo, overrides))
-        general.addRow(self._row_label("online_tiles"), self._field("online_tiles", self.tiles_check, overrides))
+        general.addRow(self._row_label("street_map"), self._field("street_map", self.tiles_check, overrides))
         general.addRow(self._row_label("basemap_file"),
                        self._field("basemap_file", basemap_row, overrides, target=self.basemap_edit))
         self.form_error = self.errors.label("form")
@@ -234,7 +235,7 @@ class SettingsDialog(QDialog):
     def _fill(self, settings: Settings) -> None:
         self.airport_edit.setText(settings.home_airport)
         self.unit_combo.setCurrentIndex(max(self.unit_combo.findData(settings.distance_unit), 0))
-        self.tiles_check.setChecked(settings.online_tiles)
+        self.tiles_check.setChecked(settings.street_map)
         self.basemap_edit.setText(settings.basemap_file)
         self.endpoint_edit.setText(settings.llm_endpoint)
         self.model_edit.setText(settings.llm_model)
@@ -280,7 +281,7 @@ class SettingsDialog(QDialog):
     # -- saving ---------------------------------------------------------------------------------
     def values(self) -> dict:
         return {"home_airport": self.airport_edit.text(), "distance_unit": self.unit_combo.currentData(),
-                "online_tiles": self.tiles_check.isChecked(), "basemap_file": self.basemap_edit.text(),
+                "street_map": self.tiles_check.isChecked(), "basemap_file": self.basemap_edit.text(),
                 "llm_endpoint": self.endpoint_edit.text(),
                 "llm_model": self.model_edit.text(), "embedding_model": self.embedding_edit.text()}
 

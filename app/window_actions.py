@@ -2,7 +2,7 @@
 
 File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Import route…, Import places…,
 Import bookings…, Sign in…, Sign out, Quit (Ctrl+Q). Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z), Settings…
-(Ctrl+,). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). View: the docks, Online tiles.
+(Ctrl+,). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). View: the docks, Street map (online).
 Help: About.
 """
 
@@ -75,7 +75,8 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
         cancel=_action(window, "&Cancel", ["Esc"], icon=P.SP_BrowserStop, tip="Stop the planning run (Esc)"),
         export_any=_action(window, "&Export\u2026", ["Ctrl+E"], icon=P.SP_DialogSaveButton,
                            tip="Export the trip: JSON, GPX, iCalendar, KML, HTML map or PDF (Ctrl+E)"),
-        online=_action(window, "&Online tiles", tip="Show OpenStreetMap tiles under the trip (needs a network)",
+        online=_action(window, "&Street map (online)",
+                       tip="Show the OpenStreetMap street map under the trip when online; off: the built-in map only",
                        checkable=True),
         about=_action(window, "&About Tripwright"),
         settings=_action(window, "&Settings\u2026", ["Ctrl+,"],

@@ -35,8 +35,6 @@ class WindowLayout:
         self.map_view = MapView()
         self.map_view.set_distance_unit(self.settings.distance_unit)
         self._legend_first_launch = restore_legend(self.map_view)
-        self.map_view.tiles_failed.connect(lambda: self.show_message(
-            "Online map tiles could not be loaded; the offline map is shown.", "warning"))
         self.message_bar = MessageBar()
         central = QWidget()
         central.setObjectName("map_area")

@@ -45,6 +45,11 @@ ENV_OVERRIDES = {"home_airport": "TRIPWRIGHT_HOME_AIRPORT", "llm_endpoint": "OPE
                  "llm_model": "OPENAI_MODEL", "embedding_model": "TRIPWRIGHT_EMBEDDING_MODEL",
                  "basemap_file": "TRIPWRIGHT_BASEMAP"}
 BASEMAP_SUFFIXES = (".mbtiles", ".pmtiles")
+# Keys older files hold that are no setting any more, dropped on load. ``online_tiles`` (False by
+# default, and saved by every Save) was the old OSM switch, whose tiles never loaded (a file: page
+# needs LocalContentCanAccessRemoteUrls, docs/PLATFORM_NOTES.md): no one chose by it, so the street
+# map's own default (on) applies (issue 22 §1).
+RETIRED_FIELDS = ("online_tiles",)
 
 API_KEY_ENV = "OPENAI_API_KEY"
 OPENWEATHERMAP_KEY_NAME = "openweathermap-api-key"  # keyring entry; env OPENWEATHERMAP_API_KEY wins
@@ -61,7 +66,7 @@ class Settings(BaseModel):
     distance_unit: DistanceUnit = "mi"
     llm_endpoint: str = ""  # an OpenAI-compatible base URL; "" = DEFAULT_LLM_ENDPOINT
     llm_model: str = DEFAULT_LLM_MODEL
-    online_tiles: bool = False  # OSM tiles on the map (the offline basemap otherwise)
+    street_map: bool = True  # the street map when online (issue 22 §1); False: the built-in map only
     embedding_model: str = ""  # at the same endpoint; "" = destination notes are searched lexically
     basemap_file: str = ""  # an offline .mbtiles / .pmtiles basemap of the user's region; "" = none
 
@@ -168,6 +173,8 @@ def load_settings(path: Path | None = None) -> LoadedSettings:
     if not isinstance(data, dict):
         kept = _keep_aside(path)
         return LoadedSettings(Settings(), f"{path.name} does not hold an object; using the default settings{kept}")
+    for key in RETIRED_FIELDS:
+        data.pop(key, None)
     return _salvage(path, data)
 
 

@@ -1,9 +1,10 @@
 /* Tripwright map page: draws the layer document of widgets/map_layers.py and talks to
  * widgets/map_view.py through one QWebChannel object, "bridge".
  *
- * Python -> JS (bridge signals): set_layers(json), highlight(id).
+ * Python -> JS (bridge signals): set_layers(json), highlight(id), set_legend(collapsed).
  * JS -> Python (bridge slots):   page_ready(), marker_dragged(id, lat, lon),
- *   marker_action(id, action), map_clicked(lat, lon), marker_selected(id).
+ *   marker_action(id, action), map_clicked(lat, lon), marker_selected(id), legend_toggled(collapsed),
+ *   tiles_failed(count), tiles_ok(), offline_copy(), document_drawn(revision).
  *
  * Every string from the document reaches the DOM through textContent, never innerHTML. */
 (function () {
@@ -11,9 +12,6 @@
 
   var OFFLINE_ATTRIBUTION = "Offline basemap: Natural Earth, GSHHG";
   var OSM_ATTRIBUTION = "© OpenStreetMap contributors";
-  var OSM_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
-  // The document may name another tile source only if it is OSM's or an inline image (tests).
-  var TILE_URL = /^(https:\/\/tile\.openstreetmap\.org\/|data:image\/)/;
   var COLOUR = /^#[0-9a-fA-F]{6}$/;
   var SOURCES = ["real", "fixture", "computed", "omitted", "osm", "estimated"];
   var SOURCE_TEXT = {
@@ -35,7 +33,8 @@
 
   var map = L.map("map", {worldCopyJump: true, minZoom: 2, zoomSnap: 0.25}).setView([42, -45], 3);
   map.attributionControl.setPrefix("Leaflet");
-  L.control.scale({position: "bottomleft", maxWidth: 120}).addTo(map);  // km and mi (issue 22 §1)
+  var scale = L.control.scale({position: "bottomleft", maxWidth: 120}).addTo(map);  // km and mi (issue 22 §1)
+  L.DomEvent.disableClickPropagation(scale.getContainer());  // a click on it is no "Add a stop here"
   map.createPane("basemap").style.zIndex = 150;   // under the tiles (200) when online
   map.createPane("offlinetiles").style.zIndex = 160;  // an .mbtiles basemap covers the outlines it shows
   var basemapRenderer = L.canvas({pane: "basemap", padding: 0.5});
@@ -165,44 +164,108 @@
     }
   }
 
-  /* Online tiles that keep failing (no network, refused) are dropped: the offline layers below
-     show through, and the app is told once so it can say so. */
+  /* Street tiles (issue 22 §1), only from the one origin the page was built for (widgets/tile_source.py;
+     the Content-Security-Policy says the same) or an inline image (tests). Tiles that keep failing
+     (no network, refused) are dropped: the offline layers below show through, a one-line note says
+     so, the app is told once, and a new layer is tried later (only the tiles in view, as always);
+     its first tile back takes the note away. */
   var TILE_FAILURES = 4;
+  var RETRY_MAX_MS = 5 * 60 * 1000;
+  var tileOrigin = (document.querySelector('meta[name="tw-tile-origin"]') || {}).content || "";
   var tilesFailed = false;
+  var tilesLoaded = 0;
+  var retryTimer = null;
+  var retryMs = 30000;
+  var tileUrl = null;
+  var streetWanted = false;
+
+  function allowedTileUrl(url) {
+    if (typeof url !== "string") return false;
+    if (/^data:image\//.test(url)) return true;
+    return tileOrigin !== "" && url.indexOf(tileOrigin + "/") === 0;
+  }
+
+  function showOfflineNote() {
+    var note = document.getElementById("offline-note");
+    var text = doc && typeof doc.offline_text === "string" ? doc.offline_text : "";
+    var shown = streetWanted && (!tiles || tilesFailed) && text !== "";
+    note.textContent = shown ? text : "";
+    note.hidden = !shown;
+    showOfflineCopy();
+  }
+
   function watchTiles(layer) {
-    var loaded = 0, failed = 0;
-    tilesFailed = false;
-    layer.on("tileload", function () { loaded += 1; });
+    var failed = 0;  // in a row: a network lost mid-trip fails every new tile, cached ones still load
+    layer.on("tileload", function () {
+      failed = 0;
+      tilesLoaded += 1;
+      if (tilesFailed && layer === tiles) {
+        tilesFailed = false;
+        retryMs = doc && typeof doc.tile_retry_ms === "number" ? doc.tile_retry_ms : 30000;
+        setAttribution(true);
+        showOfflineNote();
+        call("tiles_ok");
+      }
+    });
     layer.on("tileerror", function () {
       failed += 1;
-      if (failed < TILE_FAILURES || loaded > 0 || tilesFailed || layer !== tiles) return;
-      tilesFailed = true;
+      if (failed < TILE_FAILURES || layer !== tiles || !map.hasLayer(layer)) return;
       map.removeLayer(layer);
-      call("tiles_failed", failed);
+      setAttribution(false);
+      var first = !tilesFailed;
+      tilesFailed = true;
+      showOfflineNote();
+      if (first) call("tiles_failed", failed);
+      scheduleRetry();
     });
   }
 
-  function setOnline(online, url) {
-    url = typeof url === "string" && TILE_URL.test(url) ? url : OSM_URL;
-    if (tiles && tiles._url !== url) {
-      map.removeLayer(tiles);
-      tiles = null;
-    }
-    if (online && !tiles) {
-      tiles = L.tileLayer(url, {maxZoom: 19, attribution: OSM_ATTRIBUTION}).addTo(map);
-      watchTiles(tiles);
-    } else if (!online && tiles) {
-      map.removeLayer(tiles);
-      tiles = null;
-    }
-    var text = online ? OSM_ATTRIBUTION : OFFLINE_ATTRIBUTION;
+  function addTiles(url) {
+    // No bulk loading: the tiles in view, one row kept around it, none asked for mid-zoom.
+    tiles = L.tileLayer(url, {maxZoom: 19, keepBuffer: 1, updateWhenZooming: false,
+                              attribution: OSM_ATTRIBUTION}).addTo(map);
+    watchTiles(tiles);
+  }
+
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () {
+      retryTimer = null;
+      if (!tilesFailed || !tiles || map.hasLayer(tiles)) return;
+      addTiles(tileUrl);  // tilesFailed stays until one of its tiles loads
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+  }
+
+  function setAttribution(online) {
+    var text = online ? null : OFFLINE_ATTRIBUTION;  // the tile layer brings its own
     if (attribution !== text) {
       if (attribution) map.attributionControl.removeAttribution(attribution);
-      if (!online) map.attributionControl.addAttribution(text);
+      if (text) map.attributionControl.addAttribution(text);
       attribution = text;
     }
   }
-  setOnline(false);
+
+  function setOnline(online, url, wanted) {
+    url = allowedTileUrl(url) ? url : null;
+    if (online && !url) console.error("street tiles: no allowed tile URL");
+    online = online && !!url;
+    streetWanted = !!wanted;
+    if (tiles && (tileUrl !== url || !online)) {
+      if (map.hasLayer(tiles)) map.removeLayer(tiles);
+      tiles = null;
+      tilesFailed = false;
+      clearTimeout(retryTimer);
+      retryTimer = null;
+    }
+    if (online && !tiles) {
+      tileUrl = url;
+      retryMs = doc && typeof doc.tile_retry_ms === "number" ? doc.tile_retry_ms : 30000;
+      addTiles(url);
+    }
+    setAttribution(online && !tilesFailed);
+    showOfflineNote();
+  }
 
   // -- markers ----------------------------------------------------------------------------------
   function kindOf(m) { return KINDS.hasOwnProperty(m.kind) ? m.kind : "attraction"; }
@@ -476,6 +539,35 @@
   });
   legend = new LegendControl().addTo(map);
 
+  // -- "Make this trip available offline" (when the street map shows a trip) -----------------------
+  var OfflineCopyControl = L.Control.extend({
+    options: {position: "topright"},
+    onAdd: function () {
+      var box = el("div", "tw-offline-copy-box");
+      var button = el("button", "tw-offline-copy", "Make this trip available offline");
+      button.type = "button";
+      button.title = "Keep the street map of this trip's area on this computer, for use with no network";
+      button.addEventListener("click", function (e) {
+        L.DomEvent.stop(e);
+        call("offline_copy");
+      });
+      box.appendChild(button);
+      // Like the legend: a click on the button is never a click on the map ("Add a stop here").
+      L.DomEvent.disableClickPropagation(box);
+      L.DomEvent.disableScrollPropagation(box);
+      box.style.display = "none";
+      return box;
+    },
+  });
+  var offlineCopy = new OfflineCopyControl().addTo(map);
+  function offlineCopyShown() {
+    return !!(doc && doc.offline_copy && doc.mode !== "empty" && tiles && map.hasLayer(tiles) && !tilesFailed);
+  }
+  function showOfflineCopy() {
+    if (offlineCopy) offlineCopy.getContainer().style.display = offlineCopyShown() ? "" : "none";
+  }
+  setAttribution(false);
+
   // -- the document -----------------------------------------------------------------------------
   // -- place names at street zoom -----------------------------------------------------------------
   var NAME_ZOOM = 14;
@@ -548,7 +640,7 @@
     var first = !doc || doc.mode === "empty";
     clearLayers();
     doc = next;
-    setOnline(!!doc.online, doc.tile_url);
+    setOnline(!!doc.online, doc.tile_url, doc.street_map);
     setBasemapTiles(doc.basemap_tiles);
     if (doc.corridor && doc.corridor.geometry) {
       layers.corridor = L.geoJSON(doc.corridor.geometry, {
@@ -607,6 +699,10 @@
       banner: banner.hidden ? null : banner.querySelector(".tw-banner-text").textContent,
       online: !!tiles && map.hasLayer(tiles),
       tiles_failed: tilesFailed,
+      tiles_loaded: tilesLoaded,
+      tile_origin: tileOrigin,
+      offline_note: document.getElementById("offline-note").hidden ? null : document.getElementById("offline-note").textContent,
+      offline_copy: offlineCopyShown(),
       attribution: map.attributionControl.getContainer().textContent,
       basemap_features: basemapFeatures,
       basemap_tiles: basemapTiles ? basemapTilesLoaded : null,
@@ -650,6 +746,8 @@
       if (marker) marker.fire("contextmenu", {containerPoint: map.latLngToContainerPoint(marker.getLatLng())});
     },
     basemapLoaded: basemapLoaded,
+    // Street tiles of the view still on their way (the printed map waits for them).
+    tilesLoading: function () { return JSON.stringify(!!tiles && map.hasLayer(tiles) && tiles.isLoading()); },
     bridge: function () { return bridge; },
   };
   window.map = map;

@@ -9,7 +9,8 @@ API both ways (see ``resources/map.js``):
   layer document is kept while waiting).
 * JS -> Python, bridge slots: ``page_ready()``, ``marker_dragged(id, lat, lon)``,
   ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``,
-  ``legend_toggled(collapsed)``, ``tiles_failed(count)``; and Python -> JS ``set_legend("1"|"0")``. Their
+  ``legend_toggled(collapsed)``, ``tiles_failed(count)``, ``tiles_ok()``, ``offline_copy()``; and
+  Python -> JS ``set_legend("1"|"0")``. Their
   arguments arrive as untyped variants and are validated here (known marker id, finite lat/lon in
   range, an action from the fixed set that the marker's menu offered); anything else is logged
   and dropped. Only valid calls become the view's typed signals.
@@ -25,7 +26,7 @@ from pathlib import Path
 import xstatic.pkg.leaflet
 from PySide6.QtCore import QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
-from PySide6.QtWebEngineCore import QWebEnginePage
+from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineSettings
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QWidget
 
@@ -34,6 +35,7 @@ from engine.models import ItineraryV1
 from .formatting import check_distance_unit
 from .map_layers import build_layers, empty_layers, is_finite_lat_lon
 from .offline_tiles import handler_for, open_archive
+from .tile_source import tile_source
 from .web_profile import map_profile
 
 log = logging.getLogger(__name__)
@@ -41,7 +43,8 @@ log = logging.getLogger(__name__)
 RESOURCES_DIR = Path(__file__).resolve().parent.parent / "resources"
 MAP_PAGE = RESOURCES_DIR / "map.html"
 MAX_ID_LENGTH = 200
-OSM_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+OFFLINE_TEXT = "Offline \u2014 showing the built-in map"  # the map's one-line note
+TILE_RETRY_MS = 30_000  # failing street tiles are tried again after this, then twice as long, ...
 ACTION_PATTERN = re.compile(r"(lock|unlock|remove|replace|rest|move:\d{1,2})\Z")
 
 _NavType = QWebEnginePage.NavigationType
@@ -50,15 +53,17 @@ _NavType = QWebEnginePage.NavigationType
 _ALLOWED_NAVIGATIONS = frozenset({_NavType.NavigationTypeTyped, _NavType.NavigationTypeReload})
 
 
-def map_page_html() -> str:
-    """resources/map.html with Leaflet pointed at the installed xstatic-leaflet files.
+def map_page_html(tile_origin: str) -> str:
+    """resources/map.html with Leaflet pointed at the installed xstatic-leaflet files and the
+    street tiles' one origin (checked by widgets/tile_source.py) in its Content-Security-Policy.
 
-    Only the leaflet directory's file: URL is substituted. The page is loaded with
+    Only those two are substituted. The page is loaded with
     setHtml() and a file: base URL (about:blank would block local scripts), which
     keeps Leaflet in its package instead of copying it into resources/.
     """
     leaflet_url = QUrl.fromLocalFile(str(Path(xstatic.pkg.leaflet.BASE_DIR).resolve()))
-    return MAP_PAGE.read_text(encoding="utf-8").replace("@LEAFLET_URL@", leaflet_url.toString())
+    html = MAP_PAGE.read_text(encoding="utf-8").replace("@LEAFLET_URL@", leaflet_url.toString())
+    return html.replace("@TILE_ORIGIN@", tile_origin)
 
 
 class MapPage(QWebEnginePage):
@@ -97,6 +102,8 @@ class MapBridge(QObject):
     select_received = Signal(object)
     legend_received = Signal(object)
     tiles_failed_received = Signal()
+    tiles_ok_received = Signal()
+    offline_copy_received = Signal()
     drawn_received = Signal(object)
 
     @Slot()
@@ -123,6 +130,14 @@ class MapBridge(QObject):
     def tiles_failed(self, _count) -> None:
         self.tiles_failed_received.emit()
 
+    @Slot()
+    def tiles_ok(self) -> None:
+        self.tiles_ok_received.emit()
+
+    @Slot()
+    def offline_copy(self) -> None:
+        self.offline_copy_received.emit()
+
     @Slot("QVariant")
     def legend_toggled(self, collapsed) -> None:
         self.legend_received.emit(collapsed)
@@ -135,8 +150,6 @@ class MapBridge(QObject):
 class MapView(QWebEngineView):
     """Shows resources/map.html and keeps it in step with the itinerary it is given."""
 
-    #: OSM tiles when online (the page accepts only this host or an inline data: image).
-    tile_url = OSM_TILE_URL
 
     marker_dragged = Signal(str, float, float)
     marker_action = Signal(str, str)
@@ -144,6 +157,8 @@ class MapView(QWebEngineView):
     marker_selected = Signal(str)
     legend_toggled = Signal(bool)  # the user opened (False) or collapsed (True) the legend
     tiles_failed = Signal()  # online tiles kept failing: the page fell back to the offline layers
+    tiles_restored = Signal()  # after a failure, street tiles load again
+    offline_copy_requested = Signal()  # "Make this trip available offline" on the map
     ready = Signal()
     drawn = Signal(int)  # the page has painted the document of this revision (see ``revision``)
 
@@ -152,6 +167,13 @@ class MapView(QWebEngineView):
         self._ready = False
         self._pending: list[tuple[str, str]] = []
         self._online = False
+        self._street_wanted = False
+        source = tile_source()
+        #: The street tiles' template (TRIPWRIGHT_TILE_URL or OSM's; tests may use a data: image).
+        self.tile_url = source.url
+        self.tile_warning = source.warning  # one line when TRIPWRIGHT_TILE_URL could not be used
+        self.tile_retry_ms = TILE_RETRY_MS
+        self.offline_copy_offered = True  # the button shows with a trip on the street map
         self._distance_unit = "mi"
         self._itinerary: ItineraryV1 | None = None
         self._route = None
@@ -164,6 +186,9 @@ class MapView(QWebEngineView):
 
         # Parented to the view so the page is deleted with it, before the profile.
         page = MapPage(map_profile(), self)  # identifying User-Agent, disk cache for online tiles
+        # A file: page loads no http(s) image without this (docs/PLATFORM_NOTES.md); the page's
+        # Content-Security-Policy still allows images from the one tile origin only.
+        page.settings().setAttribute(QWebEngineSettings.WebAttribute.LocalContentCanAccessRemoteUrls, True)
         self.setPage(page)
         # The page blocks the browser's own context menu; this keeps Qt's from appearing too.
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
@@ -180,10 +205,12 @@ class MapView(QWebEngineView):
         self.bridge.select_received.connect(self._on_select)
         self.bridge.legend_received.connect(self._on_legend)
         self.bridge.tiles_failed_received.connect(self.tiles_failed)
+        self.bridge.tiles_ok_received.connect(self.tiles_restored)
+        self.bridge.offline_copy_received.connect(self._on_offline_copy)
         self.bridge.drawn_received.connect(self._on_drawn)
         self.loadStarted.connect(self._on_load_started)
         self.loadFinished.connect(self._refuse_drops)
-        self.setHtml(map_page_html(), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
+        self.setHtml(map_page_html(source.origin), QUrl.fromLocalFile(str(RESOURCES_DIR) + "/"))
         self._refuse_drops()
 
     def _refuse_drops(self, *_args) -> None:
@@ -221,9 +248,15 @@ class MapView(QWebEngineView):
         self._call("highlight", str(activity_id))
 
     def set_online(self, online: bool) -> None:
-        """OSM tiles (with their attribution) on top of the offline basemap, or not."""
-        if bool(online) != self._online:
-            self._online = bool(online)
+        """Street tiles (with their attribution) on top of the offline basemap, or not."""
+        self.set_street_map(online, reachable=True)
+
+    def set_street_map(self, wanted: bool, *, reachable: bool = True) -> None:
+        """The street map the traveller wants (Settings), drawn when the network is ``reachable``;
+        wanted but not reachable (or its tiles failing) is the built-in map with a one-line note."""
+        online = bool(wanted) and bool(reachable)
+        if (online, bool(wanted)) != (self._online, self._street_wanted):
+            self._online, self._street_wanted = online, bool(wanted)
             self._send_document()
 
     def set_basemap_file(self, path: str | Path | None) -> None:
@@ -260,6 +293,10 @@ class MapView(QWebEngineView):
                 route_name=route.name if route is not None else None, distance_unit=self._distance_unit)
         if document["online"]:
             document["tile_url"] = self.tile_url
+        document["street_map"] = self._street_wanted
+        document["offline_text"] = OFFLINE_TEXT
+        document["tile_retry_ms"] = self.tile_retry_ms
+        document["offline_copy"] = self.offline_copy_offered
         if self._basemap_tiles is not None:
             document["basemap_tiles"] = self._basemap_tiles
         self.revision += 1
@@ -329,6 +366,12 @@ class MapView(QWebEngineView):
             log.warning("map: ignored click at invalid position %s, %s", _short(lat), _short(lon))
             return
         self.map_clicked.emit(float(lat), float(lon))
+
+    def _on_offline_copy(self) -> None:
+        if not (self._online and self._itinerary is not None and self.offline_copy_offered):
+            log.warning("map: ignored an offline-copy request with no trip on the street map")
+            return
+        self.offline_copy_requested.emit()
 
     def _on_drawn(self, revision) -> None:
         if isinstance(revision, (int, float)) and not isinstance(revision, bool) and 0 < revision <= self.revision:

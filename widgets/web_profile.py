@@ -1,5 +1,6 @@
 """The map's browser profile: online tiles are fetched the way the OpenStreetMap tile usage
-policy asks — an identifying User-Agent, and a disk cache that honours the servers' cache headers
+policy asks — an identifying User-Agent with a contact URL (the page is a local file: it sends no
+Referer, which the policy asks for only "if known"), and a disk cache that honours the servers' cache headers
 (Chromium's HTTP cache), so tiles already seen are not fetched again. Leaflet loads only the
 tiles in view (no bulk prefetch).
 
@@ -14,6 +15,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWebEngineCore import QWebEngineProfile
 
+from engine.tools.network import PROJECT_URL
+
 PROFILE_NAME = "tripwright-map"
 CACHE_BYTES = 200 * 1024 * 1024
 _profile: QWebEngineProfile | None = None
@@ -24,7 +27,7 @@ def user_agent(base: str) -> str:
         ours = f"Tripwright/{version('tripwright')}"
     except PackageNotFoundError:
         ours = "Tripwright"
-    return f"{ours} (desktop trip planner; QtWebEngine) {base}"
+    return f"{ours} (+{PROJECT_URL}; desktop trip planner) {base}"
 
 
 def map_profile() -> QWebEngineProfile:

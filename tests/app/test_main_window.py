@@ -68,7 +68,7 @@ def test_shell_has_map_docks_menus_shortcuts_and_status(make_window):
     assert shortcuts["settings"] == ["Ctrl+,"]
     assert sorted(c.exports) == ["gpx", "html", "ics", "json", "kml", "pdf"] and sorted(c.examples) == ["city", "road"]
     assert window.user_label.text() == "Local user" and window.database_label.text() == "In-memory"
-    assert window.online_label.text() == "Offline"
+    assert window.online_label.text() == "Offline \u00b7 built-in map"  # the street map wanted, TRIPWRIGHT_OFFLINE=1
     assert window.data_label.text() == f"Fixtures \u00b7 FX as-of {window.planning.toolbox.fx_as_of.isoformat()}"
     # First launch: the welcome page with both examples, nothing to undo or export, no Cancel.
     assert window.right_stack.currentWidget() is window.welcome
@@ -86,15 +86,16 @@ def test_default_layout_keeps_the_map_wide(make_window):
     assert wide.map_view.width() >= 700
 
 
-def test_online_toggle_switches_tiles_and_status(qtbot, make_window):
+def test_online_toggle_switches_tiles_and_status(qtbot, make_window, monkeypatch):
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE")  # the tiles are an inline image: no network
     window = make_window()
     window.map_view.tile_url = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
-    window.commands.online.setChecked(True)
-    qtbot.waitUntil(lambda: state(qtbot, window.map_view)["online"], timeout=5_000)
-    assert window.online_label.text() == "Online \u00b7 OSM tiles"
     window.commands.online.setChecked(False)
     qtbot.waitUntil(lambda: not state(qtbot, window.map_view)["online"], timeout=5_000)
-    assert window.online_label.text() == "Offline"
+    assert window.online_label.text() == "Built-in map"
+    window.commands.online.setChecked(True)
+    qtbot.waitUntil(lambda: state(qtbot, window.map_view)["online"], timeout=5_000)
+    assert window.online_label.text() == "Street map \u00b7 online"
 
 
 # -- planning -----------------------------------------------------------------------------------

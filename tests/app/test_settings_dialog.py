@@ -60,16 +60,17 @@ def fill(dialog, **values):
     for name, value in values.items():
         if name == "distance_unit":
             dialog.unit_combo.setCurrentIndex(dialog.unit_combo.findData(value))
-        elif name == "online_tiles":
+        elif name == "street_map":
             dialog.tiles_check.setChecked(value)
         else:
             edits[name].setText(value)
 
 
 def test_shows_the_current_settings(make_dialog, memory_keyring):  # noqa: F811
-    dialog = make_dialog(Settings(home_airport="CDG", distance_unit="km", llm_model="m1", online_tiles=True))
+    dialog = make_dialog(Settings(home_airport="CDG", distance_unit="km", llm_model="m1", street_map=False))
     assert dialog.airport_edit.text() == "CDG" and dialog.unit_combo.currentData() == "km"
-    assert dialog.tiles_check.isChecked() and dialog.model_edit.text() == "m1"
+    assert not dialog.tiles_check.isChecked() and dialog.model_edit.text() == "m1"
+    assert dialog.tiles_check.text() == "Street map online (OpenStreetMap)"
     assert dialog.key_edit.echoMode() == dialog.key_edit.EchoMode.Password
     assert dialog.key_note.text() == KEYRING_NOTE and dialog.key_note.isVisible()
     assert not dialog.isModal() and not dialog.forget_check.isEnabled()
@@ -100,13 +101,13 @@ def test_bad_fields_show_inline_errors_and_keep_the_dialog_open(qtbot, make_dial
 def test_save_writes_the_file_and_emits_the_settings(qtbot, make_dialog, home, audit,
                                                     memory_keyring):  # noqa: F811
     dialog = make_dialog(Settings(home_airport="JFK"))
-    fill(dialog, home_airport="cdg", distance_unit="km", online_tiles=True)
+    fill(dialog, home_airport="cdg", distance_unit="km", street_map=False)  # the built-in map only
     with qtbot.waitSignal(dialog.saved, timeout=2_000) as signal:
         qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    expected = Settings(home_airport="CDG", distance_unit="km", online_tiles=True)
+    expected = Settings(home_airport="CDG", distance_unit="km", street_map=False)
     assert signal.args == [expected]
     assert load_settings() == (expected, None)
-    assert audit == [("settings_changed", {"fields": ["home_airport", "distance_unit", "online_tiles"]})]
+    assert audit == [("settings_changed", {"fields": ["home_airport", "distance_unit", "street_map"]})]
     assert not shiboken6.isValid(dialog) or not dialog.isVisible()
 
 

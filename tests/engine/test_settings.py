@@ -18,7 +18,7 @@ from engine.store.secret_store import NO_KEYRING
 from tests.store.conftest import memory_keyring  # noqa: F401 (a fixture)
 
 CUSTOM = Settings(home_airport="cdg", distance_unit="km", llm_endpoint="http://localhost:11434/v1",
-                  llm_model="llama3.1", online_tiles=True)
+                  llm_model="llama3.1", street_map=False)
 
 
 @pytest.fixture
@@ -43,8 +43,8 @@ def no_keyring():
 # -- the model ---------------------------------------------------------------------------------
 def test_defaults():
     s = Settings()
-    assert (s.home_airport, s.distance_unit, s.llm_endpoint, s.llm_model, s.online_tiles) == \
-        ("", "mi", "", "gpt-4o-mini", False)
+    assert (s.home_airport, s.distance_unit, s.llm_endpoint, s.llm_model, s.street_map) == \
+        ("", "mi", "", "gpt-4o-mini", True)  # the street map when online (issue 22 §1)
 
 
 def test_values_are_normalised():
@@ -86,9 +86,18 @@ def test_round_trip_in_the_data_dir(home):
     assert path == settings_path() == home / SETTINGS_FILE
     assert json.loads(path.read_text()) == {"distance_unit": "km", "home_airport": "CDG",
                                              "llm_endpoint": "http://localhost:11434/v1", "llm_model": "llama3.1",
-                                             "online_tiles": True, "embedding_model": "", "basemap_file": ""}
+                                             "street_map": False, "embedding_model": "", "basemap_file": ""}
     assert load_settings() == (CUSTOM, None)
     assert [p.name for p in home.iterdir()] == [SETTINGS_FILE]  # the atomic write left no temp file
+
+
+def test_a_file_from_before_the_street_map_gets_the_street_map(home):
+    """Issue 22 §1: older files hold ``online_tiles: false`` (the old default, written by every
+    Save, for tiles that never loaded): the key is dropped with no warning, the rest is kept."""
+    (home / SETTINGS_FILE).write_text(json.dumps({"home_airport": "CDG", "distance_unit": "km",
+                                                  "online_tiles": False}))
+    assert load_settings() == (Settings(home_airport="CDG", distance_unit="km", street_map=True), None)
+    assert [p.name for p in home.iterdir()] == [SETTINGS_FILE]  # nothing set aside as .bad
 
 
 def test_save_creates_the_data_dir(tmp_path, monkeypatch):

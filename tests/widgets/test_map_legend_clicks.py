@@ -41,3 +41,22 @@ def test_clicks_on_the_legend_toggle_never_reach_the_map(qtbot, make_view, tmp_p
     with qtbot.waitSignal(view.map_clicked, timeout=5_000):
         _real_click(qtbot, view, QPoint(300, 120))
     assert state(qtbot, view)["legend_collapsed"] is False
+
+
+def _centre_of(qtbot, view, selector: str) -> QPoint:
+    box = run_js(qtbot, view, f"""JSON.stringify((() => {{
+        const r = document.querySelector({selector!r}).getBoundingClientRect();
+        return {{x: r.left + r.width / 2, y: r.top + r.height / 2}};
+    }})())""")
+    return QPoint(round(box["x"]), round(box["y"]))
+
+
+def test_clicks_on_the_scale_bar_and_the_credits_never_reach_the_map(qtbot, make_view):
+    """Every control on the map keeps its clicks (issue 22 §1: the scale bar offered "Add a stop here")."""
+    view = make_view(road_trip())
+    clicks = []
+    view.map_clicked.connect(lambda *a: clicks.append(a))
+    for selector in (".leaflet-control-scale-line", ".leaflet-control-attribution"):
+        _real_click(qtbot, view, _centre_of(qtbot, view, selector))
+        qtbot.wait(400)  # a click the map saw would have reached Python by now
+        assert clicks == [], selector
