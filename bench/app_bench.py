@@ -213,10 +213,18 @@ async def imports(window, figures: dict) -> None:
     from bench.places_bench import my_maps_kml
     from engine.models import IntentV1
 
+    from tests.overpass_standin import OverpassStandIn
+
     paris = IntentV1.model_validate_json((REPO / "docs" / "examples" / "paris.json").read_text())
     window.controller.plan_intent(paris)
     await _planned_and_drawn(window, len(window.trip.versions) + 1)
-    with tempfile.TemporaryDirectory(prefix="tripwright-imports-") as tmp:
+    server = OverpassStandIn(elements=[]).start()  # the saved places' look-up asks it, never the public API
+    saved = os.environ.get("TRIPWRIGHT_OVERPASS_URL")
+    os.environ["TRIPWRIGHT_OVERPASS_URL"] = server.interpreter_url
+    with tempfile.TemporaryDirectory(prefix="tripwright-imports-") as tmp, contextlib.ExitStack() as undo:
+        undo.callback(server.stop)
+        undo.callback(lambda: os.environ.__setitem__("TRIPWRIGHT_OVERPASS_URL", saved) if saved
+                      else os.environ.pop("TRIPWRIGHT_OVERPASS_URL", None))
         kml, mail = Path(tmp) / "saved.kml", Path(tmp) / "big.eml"
         kml.write_bytes(my_maps_kml(150))
         mail.write_bytes(case_html(10 * 1024 * 1024))
