@@ -36,6 +36,8 @@ def is_omitted(activity: Activity) -> bool:
 def kind_tag(activity: Activity, road_trip: bool) -> str:
     if road_trip and activity.kind is ChoiceKind.transit:
         return "Arrive" if activity.role == "arrival" else "Drive"
+    if activity.kind is ChoiceKind.attraction and activity.ref.startswith("booked_event_"):
+        return "Ticket"  # a booked show or timed entry (engine/planning/booked_events.py)
     return KIND_TAGS[activity.kind]
 
 

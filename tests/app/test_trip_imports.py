@@ -161,6 +161,8 @@ def test_a_ticket_dropped_on_the_window_is_an_evening_the_form_keeps(qtbot, pari
     ballet = [a for a in activities(version) if a.ref.startswith("booked_event_")]
     assert [(a.name, a.window.start.isoformat(), a.locked) for a in ballet] == [
         ("Giselle at Palais Garnier", "19:30:00", True)]
+    from widgets.itinerary_model import kind_tag
+    assert kind_tag(ballet[0], road_trip=False) == "Ticket"  # the itinerary's Kind column
     form = window.intent_form
     qtbot.waitUntil(lambda: "Giselle (17 Jun 19:30)" in form.bookings_note.text(), timeout=5000)
     shot(qtbot, form.bookings_box, tmp_path / "form_with_a_ticket.png")
