@@ -307,7 +307,8 @@ class SettingsDialog(QDialog):
         problems: list[tuple[str, str]] = []
         settings = key = None
         try:
-            settings = Settings.model_validate(self.values())
+            # the fields this form does not show (the offline map source and cap) are kept as they are
+            settings = Settings.model_validate({**self.settings.model_dump(mode="json"), **self.values()})
         except ValidationError as exc:
             problems += list(field_errors(exc).items())
         if self.key_edit.text():  # blank means "keep the stored key"; spaces alone are a mistake
