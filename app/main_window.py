@@ -196,6 +196,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self._refresh_actions()
         if hasattr(self, "group"):  # not while the window is being built
             self.group.trip_shown()
+            show_basemap(self, self.settings)  # the trip's own offline copy, when it has one
 
     def show_on_map(self, version: TripVersion) -> None:
         self.map_view.show_itinerary(version.itinerary, route=self._route_of(version))

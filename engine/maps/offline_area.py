@@ -16,6 +16,7 @@ area, or an estimate above the cap: :func:`check_cap`).
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
 import math
@@ -192,7 +193,7 @@ async def plan_area(reader: RangeReader, bbox: Bbox, max_zoom: int = MAX_ZOOM) -
     meta_raw = await reader.read(header["metadata_offset"], header["metadata_length"]) \
         if header["metadata_length"] else b"{}"
     plan = AreaPlan(reader.url, bbox, low, high, header, _metadata(meta_raw, header), head)
-    wanted = wanted_ids(bbox, low, high)
+    wanted = await asyncio.to_thread(wanted_ids, bbox, low, high)  # ~10⁵ ids for a region: off the loop
     root = head[header["root_offset"]:header["root_offset"] + header["root_length"]]
     plan.tiles = await _collect(reader, header, deserialize_directory(root), wanted, depth=0)
     if not plan.tiles:

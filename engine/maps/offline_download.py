@@ -15,6 +15,7 @@ file, e.g. ``<data dir>/offline_maps/<trip id>.pmtiles`` (issue 22 §1).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -138,7 +139,7 @@ async def download_area(plan: AreaPlan, reader: RangeReader, dest: Path, *, cap_
             progress(done, total)
     if cancel is not None:
         cancel.raise_if_cancelled()
-    _assemble(plan, folder, chunks, dest)
+    await asyncio.to_thread(_assemble, plan, folder, chunks, dest)  # off the loop: the GUI stays live
     shutil.rmtree(folder, ignore_errors=True)
     return dest
 
