@@ -146,6 +146,7 @@ class MapView(QWebEngineView):
     tiles_failed = Signal()  # online tiles kept failing: the page fell back to the offline layers
     ready = Signal()
     drawn = Signal(int)  # the page has painted the document of this revision (see ``revision``)
+    offline_copy_requested = Signal()  # "make this trip available offline" asked from the map
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
