@@ -49,6 +49,7 @@ class OfflineCopy(QObject):
         self.progress_dialog: QProgressDialog | None = None
         self.task: asyncio.Future | None = None
         self.token: CancelToken | None = None
+        self.busy = False  # one download at a time
         self.refresh()
 
     # -- state ----------------------------------------------------------------------------------
@@ -57,8 +58,7 @@ class OfflineCopy(QObject):
 
     def refresh(self) -> None:
         has_trip = self.window.trip.current is not None
-        running = self.task is not None and not self.task.done()
-        self.action.setEnabled(has_trip and self.online() and not running)
+        self.action.setEnabled(has_trip and self.online() and not self.busy)
         self.action.setToolTip("" if self.online() else "Needs the network: turn on View \u25b8 Online tiles")
         path = trip_offline_file(self.window.trip) if has_trip else None
         self.remove_action.setEnabled(bool(path and (path.exists() or path.with_name(path.name + ".part").exists())))
@@ -66,7 +66,7 @@ class OfflineCopy(QObject):
     # -- the flow -------------------------------------------------------------------------------
     def start(self) -> None:
         window, version = self.window, self.window.trip.current
-        if version is None or (self.task is not None and not self.task.done()):
+        if version is None or self.busy:
             return
         if not self.online():
             window.show_message("Offline copy: the app is offline; turn on View \u25b8 Online tiles and try again.",
@@ -81,6 +81,7 @@ class OfflineCopy(QObject):
         except TripwrightError as exc:
             window.show_message(f"Offline copy: {exc}", "warning")
             return
+        self.busy = True
         self.task = asyncio.ensure_future(self._run(settings.offline_map_url, bbox, settings.offline_map_cap_mb))
         self.refresh()
 
@@ -107,6 +108,7 @@ class OfflineCopy(QObject):
             self.window.show_message(f"Offline copy: {_one_line(exc)}", "error")
             return
         finally:
+            self.busy = False
             self._close_progress()
             self.refresh()
         self.window._basemap_chosen = None  # the same path may hold a new file: draw it again  # noqa: SLF001

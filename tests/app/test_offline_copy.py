@@ -5,6 +5,7 @@ dialog, then the real map page drawing the copied archive once the app is offlin
 from __future__ import annotations
 
 from pmtiles.reader import MemorySource, all_tiles
+from PySide6.QtWidgets import QPushButton
 
 from app.basemap_choice import trip_offline_file
 from app.offline_copy import trip_points
@@ -70,3 +71,32 @@ def test_the_trip_menu_downloads_the_trip_area_and_the_map_draws_it(qtbot, make_
     copy.remove_action.trigger()
     assert not dest.exists()
     qtbot.waitUntil(lambda: state(qtbot, window.map_view)["basemap_tiles"] is None, timeout=10_000)
+
+
+def test_cancel_in_the_progress_dialog_leaves_no_copy_and_says_it_resumes(qtbot, make_window, tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.setenv("TRIPWRIGHT_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("TRIPWRIGHT_BASEMAP", raising=False)
+    window = make_window(use_store=False)
+    plan(qtbot, window, PARIS)
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE")
+    window.map_view.tile_url = BLANK_PNG
+    window.commands.online.setChecked(True)
+    server = RangeServer(paris_archive(tmp_path / "paris.pmtiles"))
+    copy = window.offline_copy
+    try:
+        monkeypatch.setenv("TRIPWRIGHT_PMTILES_URL", server.url)
+        copy.action.trigger()
+        qtbot.waitUntil(lambda: copy.confirm_box is not None, timeout=20_000)
+        server.delay_s = 3.0  # the tiles come slowly: Cancel lands mid-request
+        copy.download_button.click()
+        qtbot.waitUntil(lambda: copy.progress_dialog is not None and copy.progress_dialog.isVisible(), timeout=10_000)
+        assert not copy.action.isEnabled()  # one download at a time
+        copy.progress_dialog.findChild(QPushButton).click()  # its Cancel button
+        wait_task(qtbot, copy.task, timeout=10_000)
+    finally:
+        server.stop()
+    dest = trip_offline_file(window.trip)
+    assert not dest.exists() and dest.with_name(dest.name + ".part").is_dir()
+    assert window.message_bar.text().startswith("Offline copy cancelled; what was fetched is kept")
+    assert copy.progress_dialog is None and copy.action.isEnabled()
