@@ -26,7 +26,7 @@ from engine.tools.network import offline_by_env
 from .basemap_choice import show_basemap, trip_offline_file
 
 WHERE_TO_SET = ("no offline map source is set: put the URL of a .pmtiles archive (e.g. a Protomaps build) in "
-                "settings.json as offline_map_url, or set TRIPWRIGHT_PMTILES_URL")
+                "Settings ▸ Offline map source (offline_map_url), or set TRIPWRIGHT_PMTILES_URL")
 
 
 def trip_points(version) -> list[tuple[float, float]]:
