@@ -121,7 +121,7 @@ class OfflineCopy(QObject):
     async def _confirm(self, plan: AreaPlan) -> bool:
         box = QMessageBox(QMessageBox.Icon.Question, "Make this trip available offline",
                           f"Download about {mb(plan.total_bytes)} of map for this trip?", parent=self.window)
-        box.setInformativeText(f"{plan.tile_count} tiles, zoom {plan.min_zoom}\u2013{plan.max_zoom}, covering "
+        box.setInformativeText(f"{plan.tile_count:,} tiles, zoom {plan.min_zoom}\u2013{plan.max_zoom}, covering "
                                f"{plan.bbox.label()}. The copy is kept in your data folder.")
         self.download_button = box.addButton("Download", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)

@@ -168,7 +168,7 @@ class AreaPlan:
         return len(self.tiles)
 
     def summary(self) -> str:
-        return (f"{mb(self.total_bytes)} in {self.tile_count} tiles, zoom {self.min_zoom}–{self.max_zoom}, "
+        return (f"{mb(self.total_bytes)} in {self.tile_count:,} tiles, zoom {self.min_zoom}–{self.max_zoom}, "
                 f"area {self.bbox.label()}")
 
 

@@ -110,7 +110,7 @@ def test_the_estimate_needs_no_tile_data(server, archive):
     assert all(offset < tile_data_start for offset, _len in reader.requests)
     distinct = {(offset, length) for _tid, offset, length in plan.tiles}  # deduplicated tiles share bytes
     assert plan.total_bytes == sum(length for _offset, length in distinct) > 0
-    assert f"{plan.tile_count} tiles, zoom 0–15" in plan.summary()
+    assert f"{plan.tile_count:,} tiles, zoom 0–15" in plan.summary()
 
 
 def test_adjacent_ranges_are_fetched_together(server, tmp_path):
