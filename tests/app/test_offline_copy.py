@@ -68,6 +68,15 @@ def test_the_trip_menu_downloads_the_trip_area_and_the_map_draws_it(qtbot, make_
     window.grab().save(str(tmp_path / "offline_copy.png"))
     print("screenshot:", tmp_path / "offline_copy.png")
 
+    window.new_trip()  # another trip (none here): the built-in outlines
+    qtbot.waitUntil(lambda: state(qtbot, window.map_view)["basemap_tiles"] is None, timeout=10_000)
+    statuses: list[str] = []
+    window.statusBar().messageChanged.connect(statuses.append)
+    plan(qtbot, window, PARIS)  # the trip shown again: its copy is drawn, and the status bar says so
+    qtbot.waitUntil(lambda: (state(qtbot, window.map_view)["basemap_tiles"] or 0) >= 1, timeout=15_000)
+    assert "Test vector tiles" in state(qtbot, window.map_view)["attribution"]
+    assert any(s.startswith("Map: this trip's offline copy (unsaved-paris.pmtiles)") for s in statuses)
+
     copy.remove_action.trigger()
     assert not dest.exists()
     qtbot.waitUntil(lambda: state(qtbot, window.map_view)["basemap_tiles"] is None, timeout=10_000)

@@ -210,3 +210,10 @@ def test_offline_is_refused_at_once_without_a_request(archive, tmp_path, monkeyp
 def test_a_trip_with_no_points_is_an_input_error():
     with pytest.raises(InputError, match="no places"):
         trip_bbox([])
+
+
+def test_a_network_that_is_down_is_one_line(online, tmp_path):
+    with pytest.raises(ToolUnavailable) as caught:
+        asyncio.run(_plan("http://127.0.0.1:9/area.pmtiles"))  # nothing listens there
+    line = str(caught.value)
+    assert line.startswith("offline map: cannot reach 127.0.0.1") and "\n" not in line
