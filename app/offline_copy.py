@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QProgressDialog
 
-from engine.errors import PlanCancelled, TripwrightError
+from engine.errors import InputError, PlanCancelled, TripwrightError
 from engine.maps.offline_area import AreaPlan, Bbox, RangeReader, check_cap, mb, new_client, plan_area, trip_bbox
 from engine.maps.offline_download import discard_part, download_area
 from engine.pipeline.control import CancelToken
@@ -177,4 +177,5 @@ class OfflineCopy(QObject):
 
 
 def _one_line(exc: TripwrightError) -> str:
-    return " ".join(str(exc).split()).removeprefix("offline map: ")
+    text = exc.message if isinstance(exc, InputError) else str(exc)  # the field name is for the CLI
+    return " ".join(text.split()).removeprefix("offline map: ")

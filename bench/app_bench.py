@@ -210,6 +210,7 @@ async def imports(window, figures: dict) -> None:
     from bench.bookings_bench import case_html
     from bench.places_bench import my_maps_kml
     from engine.models import IntentV1
+    from tests.widgets.pmtiles_build import write_padded_pmtiles
 
     paris = IntentV1.model_validate_json((REPO / "docs" / "examples" / "paris.json").read_text())
     window.controller.plan_intent(paris)
@@ -236,45 +237,6 @@ BLANK_PNG = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwC
              "SUVORK5CYII=")
 
 
-def _bench_archive(path: Path, west: float, south: float, east: float, north: float, tile_kb: int = 120) -> Path:
-    """A vector archive over the box, zooms 0–15, each tile a real MVT (an earth polygon) made
-    ``tile_kb`` large and unique by a protobuf field decoders skip — sizes like a city's streets."""
-    import gzip
-
-    import mapbox_vector_tile
-    from pmtiles.tile import Compression, TileType, zxy_to_tileid
-    from pmtiles.writer import Writer
-
-    from engine.maps.offline_area import Bbox, tiles_in
-
-    base = mapbox_vector_tile.encode([{"name": "earth", "features": [
-        {"geometry": "POLYGON ((0 0, 4096 0, 4096 4096, 0 4096, 0 0))", "properties": {}}]}],
-        default_options={"y_coord_down": True})
-    box = Bbox(west, south, east, north)
-    ids = sorted(zxy_to_tileid(z, x, y) for z in range(16) for x, y in tiles_in(box, z))
-    with path.open("wb") as handle:
-        writer = Writer(handle)
-        for tile_id in ids:
-            pad = os.urandom(tile_kb * 1024)
-            extra = bytes([15 << 3 | 2]) + _varint(len(pad)) + pad  # field 15: unknown to MVT readers
-            writer.write_tile(tile_id, gzip.compress(base + extra, compresslevel=1))
-        writer.finalize({"tile_type": TileType.MVT, "tile_compression": Compression.GZIP, "min_zoom": 0,
-                         "max_zoom": 15, "min_lon_e7": int(west * 1e7), "min_lat_e7": int(south * 1e7),
-                         "max_lon_e7": int(east * 1e7), "max_lat_e7": int(north * 1e7), "center_zoom": 12,
-                         "center_lon_e7": int((west + east) / 2 * 1e7),
-                         "center_lat_e7": int((south + north) / 2 * 1e7)}, {"attribution": "Bench tiles"})
-    return path
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
 SERVE = ("import sys, time\nfrom tests.engine.range_server import RangeServer\n"
          "server = RangeServer(sys.argv[1])\nprint(server.url, flush=True)\ntime.sleep(3600)\n")
 
@@ -286,6 +248,8 @@ async def offline_copy(window, figures: dict) -> None:
     from app.offline_copy import trip_points
     from engine.maps.offline_area import trip_bbox
     from engine.models import IntentV1
+    from tests.widgets.pmtiles_build import write_padded_pmtiles
+
     paris = IntentV1.model_validate_json((REPO / "docs" / "examples" / "paris.json").read_text())
     window.controller.plan_intent(paris)
     await _planned_and_drawn(window, len(window.trip.versions) + 1)
@@ -293,7 +257,7 @@ async def offline_copy(window, figures: dict) -> None:
     saved = {k: os.environ.get(k) for k in ("TRIPWRIGHT_OFFLINE", "TRIPWRIGHT_PMTILES_URL")}
     tile_url, copy = window.map_view.tile_url, window.offline_copy
     with tempfile.TemporaryDirectory(prefix="tripwright-offline-") as tmp:
-        archive = await asyncio.to_thread(_bench_archive, Path(tmp) / "region.pmtiles", box.west - 0.05,
+        archive = await asyncio.to_thread(write_padded_pmtiles, Path(tmp) / "region.pmtiles", box.west - 0.05,
                                           box.south - 0.05, box.east + 0.05, box.north + 0.05)
         server = subprocess.Popen([sys.executable, "-c", SERVE, str(archive)], stdout=subprocess.PIPE, text=True,
                                   cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
@@ -494,9 +458,13 @@ def main(argv: list[str]) -> int:
     figures = {"load_average_1min": round(os.getloadavg()[0], 2), "cores": os.cpu_count(),
                "home": "fresh" if fresh else os.environ.get("TRIPWRIGHT_HOME", "default")}
     kept = os.environ.get("TRIPWRIGHT_HOME")
-    if "--offline-copy" in argv:  # issue 22's figure alone
-        with _fresh_home("tripwright-offline-"):
-            figures.update(run_in_app(quick, only_offline_copy))
+    if "--offline-copy" in argv:  # issue 22's figure alone, on a throwaway data dir
+        with tempfile.TemporaryDirectory(prefix="tripwright-offline-", ignore_cleanup_errors=True) as home:
+            os.environ["TRIPWRIGHT_HOME"], figures["home"] = home, "throwaway"  # QtWebEngine may write there late
+            try:
+                figures.update(run_in_app(quick, only_offline_copy))
+            finally:
+                os.environ.pop("TRIPWRIGHT_HOME") if kept is None else os.environ.update(TRIPWRIGHT_HOME=kept)
         print(json.dumps(figures, indent=2))
         return 0
     try:

@@ -42,6 +42,7 @@ PAD_MIN_DEG = 0.01  # ~1 km: a one-point trip still gets its neighbourhood
 HEAD_BYTES = 16384  # the spec keeps the header and the root directory in the first 16 KiB
 DEFAULT_CAP_MB = 200
 MAX_LAT = 85.0511
+MAX_TILES = 400_000  # ~a 60 km square to zoom 15; the ids of a larger area are not even listed
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,24 @@ def tiles_in(bbox: Bbox, z: int) -> Iterable[tuple[int, int]]:
     for x in range(col(bbox.west), col(bbox.east) + 1):
         for y in range(row(bbox.north), row(bbox.south) + 1):
             yield x, y
+
+
+def count_tiles(bbox: Bbox, min_zoom: int, max_zoom: int) -> int:
+    """How many tiles the bbox touches over those zooms, without listing them."""
+    total = 0
+    for z in range(min_zoom, max_zoom + 1):
+        cols = {x for x, _y in _corners(bbox, z)}
+        rows = {y for _x, y in _corners(bbox, z)}
+        total += (max(cols) - min(cols) + 1) * (max(rows) - min(rows) + 1)
+    return total
+
+
+def _corners(bbox: Bbox, z: int) -> list[tuple[int, int]]:
+    out = []
+    for lon, lat in ((bbox.west, bbox.north), (bbox.east, bbox.south)):
+        corner = Bbox(lon, lat, lon, lat)
+        out.extend(tiles_in(corner, z))
+    return out
 
 
 def wanted_ids(bbox: Bbox, min_zoom: int, max_zoom: int) -> list[int]:
@@ -185,6 +204,11 @@ def check_cap(plan: AreaPlan, cap_mb: int) -> None:
 
 async def plan_area(reader: RangeReader, bbox: Bbox, max_zoom: int = MAX_ZOOM) -> AreaPlan:
     """Every tile of ``bbox`` to ``max_zoom`` in the archive, found by reading its directories."""
+    touched = count_tiles(bbox, 0, max_zoom)
+    if touched > MAX_TILES:  # a coast-to-coast road trip at street zoom: refused before any request
+        raise InputError("offline_map_cap_mb",
+                         f"the trip's area to zoom {max_zoom} is {touched:,} tiles (more than {MAX_TILES:,}, far above "
+                         "any sensible cap): choose a smaller area or a lower zoom")
     head = await reader.read(0, HEAD_BYTES)
     header = _header(head, reader.url)
     low, high = int(header["min_zoom"]), min(int(header["max_zoom"]), max_zoom)

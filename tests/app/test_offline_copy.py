@@ -14,6 +14,7 @@ from tests.app.conftest import wait_task
 from tests.app.test_main_window import PARIS, plan
 from tests.engine.range_server import RangeServer
 from tests.widgets.test_map_view import state
+from tests.widgets.pmtiles_build import write_padded_pmtiles
 from tests.widgets.test_pmtiles_basemap import paris_archive
 
 BLANK_PNG = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAA"
@@ -109,3 +110,27 @@ def test_cancel_in_the_progress_dialog_leaves_no_copy_and_says_it_resumes(qtbot,
     assert not dest.exists() and dest.with_name(dest.name + ".part").is_dir()
     assert window.message_bar.text().startswith("Offline copy cancelled; what was fetched is kept")
     assert copy.progress_dialog is None and copy.action.isEnabled()
+
+
+def test_an_area_above_the_cap_is_one_line_and_nothing_is_downloaded(qtbot, make_window, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRIPWRIGHT_HOME", str(tmp_path / "home"))
+    window = make_window(use_store=False)
+    plan(qtbot, window, PARIS)
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE")
+    window.map_view.tile_url = BLANK_PNG
+    window.commands.online.setChecked(True)
+    window.settings = window.settings.model_copy(update={"offline_map_cap_mb": 1})
+    box = trip_bbox(trip_points(window.trip.current))
+    server = RangeServer(write_padded_pmtiles(tmp_path / "big.pmtiles", box.west, box.south, box.east, box.north,
+                                              tile_kb=16))  # a few MB: above a 1 MB cap
+    try:
+        monkeypatch.setenv("TRIPWRIGHT_PMTILES_URL", server.url)
+        window.offline_copy.action.trigger()
+        wait_task(qtbot, window.offline_copy.task, timeout=20_000)
+    finally:
+        server.stop()
+    line = window.message_bar.text()
+    assert line.startswith("Offline copy: the trip's area to zoom 15 is about") and "MB, above the 1 MB cap" in line
+    assert "smaller area or a lower zoom" in line and "offline_map_cap_mb:" not in line
+    assert window.offline_copy.confirm_box is None and len(server.seen) == 2  # header and metadata only
+    assert not (tmp_path / "home" / "offline_maps").exists()

@@ -217,3 +217,19 @@ def test_a_network_that_is_down_is_one_line(online, tmp_path):
         asyncio.run(_plan("http://127.0.0.1:9/area.pmtiles"))  # nothing listens there
     line = str(caught.value)
     assert line.startswith("offline map: cannot reach 127.0.0.1") and "\n" not in line
+
+
+def test_a_coast_to_coast_area_is_refused_before_any_request(server):
+    async def plan_wide():
+        async with new_client() as client:
+            return await plan_area(RangeReader(server.url, client), trip_bbox([(34.05, -118.24), (41.88, -87.63)]))
+
+    with pytest.raises(InputError, match=r"to zoom 15 is [\d,]+ tiles .*smaller area or a lower zoom"):
+        asyncio.run(plan_wide())
+    assert server.seen == []
+
+
+def test_tiles_are_counted_as_they_are_listed():
+    from engine.maps.offline_area import count_tiles
+    bbox = trip_bbox(TRIP)
+    assert count_tiles(bbox, 0, 15) == sum(len(list(tiles_in(bbox, z))) for z in range(16))
