@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import tempfile
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,6 @@ from pathlib import Path
 from pmtiles.tile import Compression, TileType
 from pmtiles.writer import Writer
 
-from engine.errors import PlanCancelled
 from engine.pipeline.control import CancelToken
 
 from .offline_area import AreaPlan, RangeReader, check_cap
@@ -146,7 +146,6 @@ async def download_area(plan: AreaPlan, reader: RangeReader, dest: Path, *, cap_
 
 def _assemble(plan: AreaPlan, folder: Path, chunks: list[Chunk], dest: Path) -> None:
     starts = [c.start for c in chunks]
-    from bisect import bisect_right
     loaded: dict[int, bytes] = {}
 
     def tile_bytes(offset: int, length: int) -> bytes:
@@ -193,6 +192,3 @@ def _out_metadata(plan: AreaPlan) -> dict:
 def discard_part(dest: Path) -> None:
     shutil.rmtree(part_dir(dest), ignore_errors=True)
 
-
-__all__ = ["CHUNK_BYTES", "Chunk", "PlanCancelled", "coalesce", "discard_part", "download_area",
-           "offline_map_path", "part_dir"]
