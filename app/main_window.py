@@ -28,6 +28,7 @@ from .library import TripLibrary
 from .plain_words import in_plain_words
 from .model_runs import ModelRuns
 from .notes_service import NotesService
+from .offline_copy import OfflineCopy
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .street_map import StreetMap
@@ -81,6 +82,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self._build_central()
         self._build_docks()
         self.commands = build_actions(self, self.planning.today)
+        self.offline_copy = OfflineCopy(self)  # Trip ▸ Make this trip available offline…
         self.toolbar = build_menus(self, self.commands,
                                    (self.trips_dock, self.form_dock, self.itinerary_dock, self.bottom_dock,
                                     self.notes_dock, self.group_dock))
@@ -197,6 +199,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self._refresh_actions()
         if hasattr(self, "group"):  # not while the window is being built
             self.group.trip_shown()
+            show_basemap(self, self.settings)  # the trip's own offline copy, when it has one
 
     def show_on_map(self, version: TripVersion) -> None:
         self.map_view.show_itinerary(version.itinerary, route=self._route_of(version))
@@ -238,6 +241,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.commands.redo.setEnabled(self.trip.can_redo)
         for action in self.commands.edit_actions():
             action.setEnabled(has_trip)
+        if hasattr(self, "offline_copy"):
+            self.offline_copy.refresh()
 
     def report_change(self, description: str, before: TripVersion | None, after: TripVersion) -> None:
         same_trip = before is not None and before.mode == after.mode and self._same_place(before, after)
@@ -276,6 +281,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
     def set_online(self, online: bool) -> None:
         """The street map wanted (View ▸ Street map), shown while the network can be used."""
         self.street_map.set_wanted(online)
+        self.offline_copy.refresh()
 
     def show_store_state(self) -> None:
         """Who is signed in, where trips are kept (or why they are not)."""

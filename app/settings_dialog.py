@@ -32,7 +32,7 @@ from .weather_key import WeatherKeyField, weather_group
 
 AuditHook = Callable[..., None]  # on_audit(action: str, **detail)
 NAMES = {"home_airport": "Home airport", "distance_unit": "Distances", "street_map": "Map tiles",
-         "basemap_file": "Offline map",
+         "basemap_file": "Offline map", "offline_map_url": "Offline map source",
          "llm_endpoint": "Endpoint", "llm_model": "Model", "embedding_model": "Embedding model",
          "api_key": "API key", "weather_key": "OpenWeatherMap key", "form": "Settings"}
 UNITS = (("Miles (mi)", "mi"), ("Kilometres (km)", "km"))
@@ -109,6 +109,11 @@ class SettingsDialog(QDialog):
         self.basemap_browse.setToolTip("Choose a .pmtiles or .mbtiles file")
         self.basemap_browse.clicked.connect(self.browse_basemap)
         self.basemap_dialog: QFileDialog | None = None
+        self.offline_source_edit = QLineEdit()
+        self.offline_source_edit.setPlaceholderText("https://…/planet.pmtiles (for Trip ▸ Make this trip "
+                                                    "available offline)")
+        self.offline_source_edit.setToolTip("A PMTiles archive on a server with range requests (e.g. a Protomaps "
+                                            "build); only the trip's area is downloaded from it")
         basemap_row = QWidget()
         basemap_line = QHBoxLayout(basemap_row)
         basemap_line.setContentsMargins(0, 0, 0, 0)
@@ -121,6 +126,8 @@ class SettingsDialog(QDialog):
         general.addRow(self._row_label("street_map"), self._field("street_map", self.tiles_check, overrides))
         general.addRow(self._row_label("basemap_file"),
                        self._field("basemap_file", basemap_row, overrides, target=self.basemap_edit))
+        general.addRow(self._row_label("offline_map_url"),
+                       self._field("offline_map_url", self.offline_source_edit, overrides))
         self.form_error = self.errors.label("form")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
@@ -237,6 +244,7 @@ class SettingsDialog(QDialog):
         self.unit_combo.setCurrentIndex(max(self.unit_combo.findData(settings.distance_unit), 0))
         self.tiles_check.setChecked(settings.street_map)
         self.basemap_edit.setText(settings.basemap_file)
+        self.offline_source_edit.setText(settings.offline_map_url)
         self.endpoint_edit.setText(settings.llm_endpoint)
         self.model_edit.setText(settings.llm_model)
         self.embedding_edit.setText(settings.embedding_model)
@@ -282,6 +290,7 @@ class SettingsDialog(QDialog):
     def values(self) -> dict:
         return {"home_airport": self.airport_edit.text(), "distance_unit": self.unit_combo.currentData(),
                 "street_map": self.tiles_check.isChecked(), "basemap_file": self.basemap_edit.text(),
+                "offline_map_url": self.offline_source_edit.text(),
                 "llm_endpoint": self.endpoint_edit.text(),
                 "llm_model": self.model_edit.text(), "embedding_model": self.embedding_edit.text()}
 
@@ -308,7 +317,8 @@ class SettingsDialog(QDialog):
         problems: list[tuple[str, str]] = []
         settings = key = None
         try:
-            settings = Settings.model_validate(self.values())
+            # the fields this form does not show (the offline copy's cap) are kept as they are
+            settings = Settings.model_validate({**self.settings.model_dump(mode="json"), **self.values()})
         except ValidationError as exc:
             problems += list(field_errors(exc).items())
         if self.key_edit.text():  # blank means "keep the stored key"; spaces alone are a mistake

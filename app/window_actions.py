@@ -2,7 +2,8 @@
 
 File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Import route…, Import places…,
 Import bookings…, Sign in…, Sign out, Quit (Ctrl+Q). Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z), Settings…
-(Ctrl+,). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). View: the docks, Street map (online).
+(Ctrl+,). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). Trip: Make this trip
+available offline…, Remove this trip's offline copy. View: the docks, Street map (online).
 Help: About.
 """
 
@@ -130,6 +131,12 @@ def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
     plan_menu = bar.addMenu("&Plan")
     for action in (actions.plan, actions.replan, actions.cancel):
         plan_menu.addAction(action)
+    trip_menu = bar.addMenu("&Trip")
+    offline = getattr(window, "offline_copy", None)
+    if offline is not None:
+        trip_menu.addAction(offline.action)
+        trip_menu.addAction(offline.remove_action)
+        trip_menu.aboutToShow.connect(offline.refresh)  # the network's state as the menu opens
     view_menu = bar.addMenu("&View")
     for dock in docks:
         view_menu.addAction(dock.toggleViewAction())

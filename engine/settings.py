@@ -12,7 +12,8 @@ the CLI's home airport) and must survive a database that cannot be opened.
   machine has no keyring.
 - Environment variables win over the file while they are set, so scripts and CI can pin a value
   without touching the user's file: ``TRIPWRIGHT_HOME_AIRPORT`` (home airport),
-  ``OPENAI_BASE_URL`` (endpoint), ``OPENAI_MODEL`` (model) and ``OPENAI_API_KEY`` (the key).
+  ``OPENAI_BASE_URL`` (endpoint), ``OPENAI_MODEL`` (model), ``OPENAI_API_KEY`` (the key) and
+  ``TRIPWRIGHT_PMTILES_URL`` (the PMTiles archive offline copies of a trip's area come from).
   ``apply_env()`` gives the effective settings; the file keeps what the user chose.
 """
 
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .export.atomic import write_atomic
 
@@ -43,7 +44,7 @@ API_KEY_PREFIX = "llm-api-key:"
 MAX_KEY_LENGTH = 4096
 ENV_OVERRIDES = {"home_airport": "TRIPWRIGHT_HOME_AIRPORT", "llm_endpoint": "OPENAI_BASE_URL",
                  "llm_model": "OPENAI_MODEL", "embedding_model": "TRIPWRIGHT_EMBEDDING_MODEL",
-                 "basemap_file": "TRIPWRIGHT_BASEMAP"}
+                 "basemap_file": "TRIPWRIGHT_BASEMAP", "offline_map_url": "TRIPWRIGHT_PMTILES_URL"}
 BASEMAP_SUFFIXES = (".mbtiles", ".pmtiles")
 # Keys older files hold that are no setting any more, dropped on load. ``online_tiles`` (False by
 # default, and saved by every Save) was the old OSM switch, whose tiles never loaded (a file: page
@@ -69,6 +70,22 @@ class Settings(BaseModel):
     street_map: bool = True  # the street map when online (issue 22 §1); False: the built-in map only
     embedding_model: str = ""  # at the same endpoint; "" = destination notes are searched lexically
     basemap_file: str = ""  # an offline .mbtiles / .pmtiles basemap of the user's region; "" = none
+    offline_map_url: str = ""  # a PMTiles archive (http range requests) trips' offline copies come from
+    offline_map_cap_mb: int = Field(default=200, ge=1, le=10_000)  # an offline copy larger is refused
+
+    @field_validator("offline_map_url", mode="before")
+    @classmethod
+    def _offline_map_url(cls, value: object) -> object:
+        if not isinstance(value, str) or not value.strip():
+            return "" if isinstance(value, str) else value
+        example = "expected the http(s) URL of a .pmtiles archive, e.g. https://example.org/planet.pmtiles"
+        try:
+            url = check_endpoint(value)
+        except ValueError:
+            raise ValueError(example) from None
+        if not urlsplit(url).path.lower().endswith(".pmtiles"):
+            raise ValueError(example)
+        return url
 
     @field_validator("basemap_file", mode="before")
     @classmethod

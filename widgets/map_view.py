@@ -161,6 +161,7 @@ class MapView(QWebEngineView):
     offline_copy_requested = Signal()  # "Make this trip available offline" on the map
     ready = Signal()
     drawn = Signal(int)  # the page has painted the document of this revision (see ``revision``)
+    offline_copy_requested = Signal()  # "make this trip available offline" asked from the map
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)

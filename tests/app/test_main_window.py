@@ -57,7 +57,7 @@ def test_shell_has_map_docks_menus_shortcuts_and_status(make_window):
     assert [window.bottom_tabs.tabText(i) for i in range(2)] == ["Progress", "Diagnostics"]
     assert window.dockWidgetArea(docks["bottom_dock"]) == Qt.DockWidgetArea.BottomDockWidgetArea
     menus = [a.text().replace("&", "") for a in window.menuBar().actions()]
-    assert menus == ["File", "Edit", "Plan", "View", "Help"]
+    assert menus == ["File", "Edit", "Plan", "Trip", "View", "Help"]
     c = window.commands
     shortcuts = {name: [s.toString() for s in getattr(c, name).shortcuts()]
                  for name in ("new_trip", "plan", "replan", "export_any", "undo", "redo", "cancel", "settings")}

@@ -126,6 +126,21 @@ def test_the_embedding_model_is_shown_checked_and_saved(qtbot, make_dialog, home
     assert ("settings_changed", {"fields": ["embedding_model"]}) in audit
 
 
+def test_the_offline_map_source_is_checked_and_saved_and_the_cap_kept(qtbot, make_dialog, home, audit,
+                                                                     memory_keyring):  # noqa: F811
+    dialog = make_dialog(Settings(offline_map_cap_mb=50))
+    dialog.offline_source_edit.setText("https://example.org/tiles/{z}/{x}/{y}.pbf")
+    assert dialog.save() is None and dialog.isVisible()
+    assert dialog.errors.shown()["offline_map_url"].startswith("Offline map source: expected the http(s) URL of "
+                                                               "a .pmtiles archive")
+    dialog.offline_source_edit.setText(" https://example.org/planet.pmtiles ")
+    with qtbot.waitSignal(dialog.saved, timeout=2_000):
+        dialog.save()
+    saved = load_settings()[0]
+    assert saved.offline_map_url == "https://example.org/planet.pmtiles" and saved.offline_map_cap_mb == 50
+    assert ("settings_changed", {"fields": ["offline_map_url"]}) in audit
+
+
 def test_the_api_key_goes_to_the_keyring_never_the_file_or_the_audit(qtbot, make_dialog, home, audit,
                                                                     memory_keyring):  # noqa: F811
     dialog = make_dialog()

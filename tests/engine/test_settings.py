@@ -66,12 +66,22 @@ def test_values_are_normalised():
     ("llm_model", "", "model name"),
     ("llm_model", "gpt 4", "model name"),
     ("bogus", 1, "Extra inputs"),
+    ("offline_map_url", "ftp://example.org/planet.pmtiles", "URL of a .pmtiles archive"),
+    ("offline_map_url", "https://example.org/tiles/{z}/{x}/{y}.pbf", "URL of a .pmtiles archive"),
+    ("offline_map_cap_mb", 0, "greater than or equal to 1"),
 ])
 def test_bad_values_name_their_field(field, value, says):
     with pytest.raises(ValidationError) as caught:
         Settings.model_validate({field: value})
     err = caught.value.errors()[0]
     assert err["loc"] == (field,) and says in err["msg"]
+
+
+def test_the_offline_map_source_comes_from_the_file_or_the_environment():
+    chosen = Settings(offline_map_url=" https://example.org/planet.pmtiles ")
+    assert chosen.offline_map_url == "https://example.org/planet.pmtiles" and chosen.offline_map_cap_mb == 200
+    pinned = apply_env(chosen, {"TRIPWRIGHT_PMTILES_URL": "http://127.0.0.1:8000/area.pmtiles"})
+    assert pinned.offline_map_url == "http://127.0.0.1:8000/area.pmtiles"
 
 
 def test_settings_are_frozen():
@@ -86,7 +96,8 @@ def test_round_trip_in_the_data_dir(home):
     assert path == settings_path() == home / SETTINGS_FILE
     assert json.loads(path.read_text()) == {"distance_unit": "km", "home_airport": "CDG",
                                              "llm_endpoint": "http://localhost:11434/v1", "llm_model": "llama3.1",
-                                             "street_map": False, "embedding_model": "", "basemap_file": ""}
+                                             "street_map": False, "embedding_model": "", "basemap_file": "",
+                                             "offline_map_url": "", "offline_map_cap_mb": 200}
     assert load_settings() == (CUSTOM, None)
     assert [p.name for p in home.iterdir()] == [SETTINGS_FILE]  # the atomic write left no temp file
 

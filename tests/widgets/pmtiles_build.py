@@ -100,3 +100,38 @@ def _to_tile(coords, bounds):
     west, south, east, north = bounds
     return np.column_stack([(coords[:, 0] - west) / (east - west) * EXTENT,
                             (north - coords[:, 1]) / (north - south) * EXTENT])
+
+
+def write_padded_pmtiles(path: Path, west: float, south: float, east: float, north: float, tile_kb: int = 120) -> Path:
+    """A vector archive over the box, zooms 0–15, each tile a real MVT (an earth polygon) made
+    ``tile_kb`` large and unique by a protobuf field decoders skip — sizes like a city's streets."""
+    import os
+
+    from engine.maps.offline_area import Bbox, tiles_in
+
+    base = mapbox_vector_tile.encode([{"name": "earth", "features": [
+        {"geometry": "POLYGON ((0 0, 4096 0, 4096 4096, 0 4096, 0 0))", "properties": {}}]}],
+        default_options={"y_coord_down": True})
+    box = Bbox(west, south, east, north)
+    ids = sorted(zxy_to_tileid(z, x, y) for z in range(16) for x, y in tiles_in(box, z))
+    with path.open("wb") as handle:
+        writer = Writer(handle)
+        for tile_id in ids:
+            pad = os.urandom(tile_kb * 1024)
+            extra = bytes([15 << 3 | 2]) + varint(len(pad)) + pad  # field 15: unknown to MVT readers
+            writer.write_tile(tile_id, gzip.compress(base + extra, compresslevel=1))
+        writer.finalize({"tile_type": TileType.MVT, "tile_compression": Compression.GZIP, "min_zoom": 0,
+                         "max_zoom": 15, "min_lon_e7": int(west * 1e7), "min_lat_e7": int(south * 1e7),
+                         "max_lon_e7": int(east * 1e7), "max_lat_e7": int(north * 1e7), "center_zoom": 12,
+                         "center_lon_e7": int((west + east) / 2 * 1e7),
+                         "center_lat_e7": int((south + north) / 2 * 1e7)}, {"attribution": "Padded test tiles"})
+    return path
+
+
+def varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
