@@ -94,3 +94,25 @@ def test_a_move_the_plan_cannot_keep_is_said(qtbot, make_window):
     text = window.message_bar.text()
     assert text.startswith(f"{chapel.name} could not stay on day 3") and "Undo (Ctrl+Z)" in text
     assert window.message_bar.level == "warning"
+
+
+def test_removing_a_visit_fills_its_time_with_another_place(qtbot, make_window, tmp_path):
+    """The Louvre's four hours on day 2, removed on the map: the re-plan puts another sight (and the
+    lunch the Louvre took the time of) there, never the Louvre; Re-plan then finds nothing to do."""
+    window = make_window()
+    version = plan(qtbot, window, PARIS)
+    louvre = next(a for a in _activities(version.itinerary, "activity") if a.ref == "louvre")
+    before = {a.ref for d in version.itinerary.days for a in d.activities}
+    removed = wait_task(qtbot, window.controller.marker_action(louvre.id, "remove"))
+    assert removed is not None, window.message_bar.text()
+    day = removed.itinerary.days[_day_of(version.itinerary, "louvre")[0]]
+    added = [a for a in day.activities if a.role in ("activity", "meal") and a.ref not in before]
+    assert any(a.role == "activity" for a in added), [a.name for a in day.activities]
+    assert "louvre" not in {a.ref for d in removed.itinerary.days for a in d.activities}
+    assert not [v for v in removed.itinerary.violations if v.blocking]
+    qtbot.wait(300)
+    window.grab().save(str(tmp_path / "removal-filled.png"))
+    versions = len(window.trip.versions)
+    again = wait_task(qtbot, window.controller.replan())
+    assert again is removed and len(window.trip.versions) == versions
+    assert "louvre" not in {a.ref for d in again.itinerary.days for a in d.activities}
