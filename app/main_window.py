@@ -197,8 +197,9 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         if hasattr(self, "group"):  # not while the window is being built
             self.group.trip_shown()
 
-    def show_on_map(self, version: TripVersion) -> None:
-        self.map_view.show_itinerary(version.itinerary, route=self._route_of(version))
+    def show_on_map(self, version: TripVersion, keep_view: bool = False) -> None:
+        """A new plan is fitted; an edit's (``keep_view``) leaves the traveller's zoom alone."""
+        self.map_view.show_itinerary(version.itinerary, route=self._route_of(version), keep_view=keep_view)
         self._refresh_title()
         self._refresh_actions()
 

@@ -22,7 +22,7 @@ from engine.verify import blocking, verify_plan
 
 from .loop import RepairResult, repair
 from .moves import RepairContext, _acceptable, _move
-from .retime import fit_window
+from .retime import fit_inserted
 
 MIN_GAP = 45  # minutes: less free time than this is room for the walk, not for a place
 MAX_TRIES = 12  # verifications per day: the fill stays bounded whatever the city's size
@@ -130,12 +130,8 @@ def _fit(plan: PlanV1, di: int, at: int, lo: int, hi: int, venue: Attraction, ro
     choice = venue_choice(di, venue, kind, ctx.intent.travellers, "meal" if meal else "activity")
     probe = Slot(window=TimeWindow.of_minutes(start, min(start + length, 24 * 60 - 1)),
                  role="meal" if meal else "activity", choices=[choice])
-    day = plan.days[di]
-    slots = [*day.slots[:at], probe, *day.slots[at:]]
-    trial = plan.model_copy(update={"days": [*plan.days[:di], DayPlan.model_construct(date=day.date, slots=slots),
-                                             *plan.days[di + 1:]]})
-    window = fit_window(trial, di, at, probe, venue, ctx.facts, ctx.intent.prefs.kid_friendly)
-    if window is None or minutes_of(window.start) < DAY_START:
+    window = fit_inserted(plan, di, at, probe, venue, ctx.facts, ctx.intent.prefs.kid_friendly, DAY_START)
+    if window is None:
         return None
     if meal and not MEAL_STARTS[role][0] <= minutes_of(window.start) <= MEAL_STARTS[role][1]:
         return None
