@@ -77,6 +77,7 @@ class RawVenue(Raw):
     hours_known: bool = True  # False: no hours were published (OSM packs); the rule is an assumption
     data_source: Literal["fixture", "osm"] = "fixture"
     price_estimated: bool = False
+    address: str | None = Field(default=None, max_length=200)  # street address (OSM addr:*), when known
 
 
 class RawRestaurant(Raw):
@@ -94,6 +95,7 @@ class RawRestaurant(Raw):
     hours_known: bool = True
     data_source: Literal["fixture", "osm"] = "fixture"
     price_estimated: bool = False
+    address: str | None = Field(default=None, max_length=200)  # street address (OSM addr:*), when known
 
 
 class RawHotel(Raw):
@@ -108,6 +110,7 @@ class RawHotel(Raw):
     source_url: str
     data_source: Literal["fixture", "osm"] = "fixture"
     price_estimated: bool = False
+    address: str | None = Field(default=None, max_length=200)  # street address (OSM addr:*), when known
 
     _windows = field_validator("checkin", "checkout")(lambda v: check_range(v))
 

@@ -4,8 +4,8 @@ zone where it happens (a flight departs on its origin's clock and lands on its d
 The calendar is the traveller's own: a booked flight's and the booked hotel's events say their
 confirmation code ("Confirmation QX7K2M", from ``itinerary.intent.bookings``). Transfers shorter
 than ``SHORT_TRANSFER`` (a 3-minute walk between two sights) are no appointment and are left out
-unless asked for (``transfers=True``). LOCATION is the place's name (an airport by its code), never
-coordinates: those are in GEO."""
+unless asked for (``transfers=True``). LOCATION is the place's name with its street address when
+the data has one, else with the city (an airport by its code), never coordinates: those are in GEO."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     if description:
         event.add("description", plain_text(description))
     if act.geo is not None:
-        where = _location(act)
+        where = _location(act, itin)
         if where:
             event.add("location", plain_text(where))
         event.add("geo", (act.geo.lat, act.geo.lon))
@@ -89,16 +89,25 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     return event
 
 
-def _location(act: Activity) -> str:
-    """Where the event's GEO is, by name: a flight's is the city's airport ("CDG airport": the
-    arrival's destination, the departure's origin), anything else the place's own name."""
+def _location(act: Activity, itin: ItineraryV1) -> str:
+    """Where the event's GEO is, in words: a flight's is the city's airport ("CDG airport": the
+    arrival's destination, the departure's origin); a place is its name and street address when
+    its data has one ("Mosteiro dos Jerónimos, Praça do Império"), else its name and the city
+    ("Musée du Louvre, Paris"). Never coordinates (those are in GEO)."""
     if act.kind.value == "flight":
         route = _ROUTE.search(act.name)
         if route is None:
             return ""
         return f"{route.group(2) if act.role == 'arrival' else route.group(1)} airport"
     name = act.name.strip()
-    return "" if _COORDINATES.match(name) else name  # a place named by its coordinates: GEO says it
+    if _COORDINATES.match(name):
+        return ""  # a place named by its coordinates: GEO says it
+    city = itin.intent.city if itin.intent.mode == "city" else ""
+    address = (act.address or "").strip()
+    parts = [name, address] if address else [name]
+    if city and not any(city.casefold() in p.casefold() for p in parts):
+        parts.append(city)
+    return ", ".join(parts)
 
 
 def _add_timezone(cal: Calendar, itin: ItineraryV1) -> None:

@@ -30,6 +30,7 @@ class Activity(Value):
     confidence: Literal["high", "low"] = "high"
     cost_usd_cents: int = 0
     provenance: Provenance | None = None
+    address: str | None = None  # the place's street address, when its data has one (calendar LOCATION)
     # The true moments (``window`` is clipped to the day: a flight landing after midnight shows
     # 23:59 there). ISO 8601 with the UTC offset of the zone where each happens, named in
     # ``start_tz``/``end_tz`` (a flight leaves in its origin's zone and lands in its destination's).

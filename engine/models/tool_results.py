@@ -59,6 +59,7 @@ class Lodging(Value):
     provenance: Provenance
     price_estimated: bool = False  # no published price: estimated by tier and the country's price level
     booking: str | None = None  # the traveller's own booking: "paid", "unpriced" or "priced"
+    address: str | None = None  # street address, when the data has one (OSM addr:*)
 
 
 class Attraction(Value):
@@ -82,6 +83,7 @@ class Attraction(Value):
     provenance: Provenance
     hours_known: bool = True  # False: nobody published hours; ``opening_hours`` is a cautious assumption
     price_estimated: bool = False
+    address: str | None = None  # street address, when the data has one (OSM addr:*)
 
     @model_validator(mode="after")
     def _rule(self) -> "Attraction":

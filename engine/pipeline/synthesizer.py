@@ -158,7 +158,15 @@ def _activity(slot: Slot, day, facts: TripFacts, claims: Claims, notes: NotesLoo
                     name=c.label, geo=c.geo, confidence="low" if place is not None and not place.hours_known else "high",
                     notes=_notes(slot, day, facts, claims, place_notes, intent), locked=slot.locked,
                     cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance,
-                    **_true_span(slot, day, facts))
+                    address=_address(c, place, facts), **_true_span(slot, day, facts))
+
+
+def _address(c, place, facts: TripFacts) -> str | None:
+    """The street address of the slot's place (a venue, a table or the hotel), when known."""
+    if place is not None:
+        return place.address
+    lodging = facts.lodgings.get(c.option_ref) if c.kind is ChoiceKind.lodging else None
+    return lodging.address if lodging is not None else None
 
 
 def _transit_activities(plan: PlanV1, di: int, facts: TripFacts, claims: Claims) -> list[Activity]:

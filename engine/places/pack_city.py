@@ -119,7 +119,16 @@ def _venue(p: PackPlace, country: str, level: float, rates: dict[str, float], fe
                     geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
                     duration_minutes=max(30, reading.minutes if reading else 60), source_url=p.source_url,
                     verified_on=fetched, note=note, hours_known=known, data_source="osm",
-                    price_estimated=estimated)
+                    price_estimated=estimated, address=street_address(p.tags))
+
+
+def street_address(tags: dict[str, str]) -> str | None:
+    """OSM's ``addr:housenumber`` and ``addr:street`` as one line ("12 Rua Augusta"), or None."""
+    street = tags.get("addr:street", "").strip()
+    number = tags.get("addr:housenumber", "").strip()
+    if not street:
+        return None
+    return f"{number} {street}"[:200] if number else street[:200]
 
 
 def _admission(p: PackPlace, level: float, rates: dict[str, float]) -> tuple[float, bool]:
@@ -154,7 +163,7 @@ def _restaurant(p: PackPlace, country: str, level: float, fetched: date) -> RawR
                          kid_friendly=bool(_kids(p)), price_per_person=max(price, 1.0), opening_hours=rule,
                          cuisine=cuisine or p.category.replace("_", " "), source_url=p.source_url,
                          verified_on=fetched, note=note, hours_known=known, data_source="osm",
-                         price_estimated=True)
+                         price_estimated=True, address=street_address(p.tags))
 
 
 def _hotel(p: PackPlace, level: float) -> RawHotel:
@@ -164,7 +173,7 @@ def _hotel(p: PackPlace, level: float) -> RawHotel:
                     checkin="15:00-24:00", checkout="07:00-11:00",
                     price_per_night=estimates.hotel_night(tier, stars, level),
                     kid_friendly=p.category != "hostel", source_url=p.source_url, data_source="osm",
-                    price_estimated=True)
+                    price_estimated=True, address=street_address(p.tags))
 
 
 def _transit(pack: CityPack, fares: dict) -> RawTransit:

@@ -104,6 +104,6 @@ def _lodging(hotel: BookedHotel, nights: int) -> Lodging:
     per_night = max(1, (hotel.price_usd_cents or 0) // max(1, nights))
     return Lodging(lodging_id=lodging_id, name=hotel.name, geo=hotel.geo, checkin_window=CHECKIN,
                    checkout_window=CHECKOUT, price_per_night_usd_cents=per_night, tier=Tier.mid, kid_friendly=True,
-                   booking=booking, provenance=stamp("bookings", {"hotel": lodging_id, "source": hotel.source,
+                   booking=booking, address=hotel.address or None, provenance=stamp("bookings", {"hotel": lodging_id, "source": hotel.source,
                                                                  "state": booking},
                                                     data_source="user", ref_id=lodging_id))

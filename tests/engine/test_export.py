@@ -254,7 +254,7 @@ def test_ics_event_fields(itinerary):
     assert str(louvre["SUMMARY"]) == "Musée du Louvre"
     assert str(louvre["DESCRIPTION"]) == "Pre-booked 14:00 slot"
     assert (louvre["GEO"].latitude, louvre["GEO"].longitude) == (48.860611, 2.337644)
-    assert str(louvre["LOCATION"]) == "Musée du Louvre"  # the place's name; the point is in GEO
+    assert str(louvre["LOCATION"]) == "Musée du Louvre, Paris"  # name and city (no address known); the point is in GEO
     assert [str(c) for c in louvre["CATEGORIES"].cats] == ["attraction"]
     assert "GEO" not in navigo and "LOCATION" not in navigo
     assert [str(c) for c in navigo["CATEGORIES"].cats] == ["transit"]

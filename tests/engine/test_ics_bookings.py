@@ -134,8 +134,8 @@ def test_location_is_the_place_name_never_coordinates():
     itin = booked_itinerary()
     events = _events(itinerary_to_ics(itin, transfers=True))
 
-    assert str(events["Musée du Louvre@2027-06-16"]["LOCATION"]) == "Musée du Louvre"
-    assert str(events[f"{HOTEL}@2027-06-15"]["LOCATION"]) == HOTEL
+    assert str(events["Musée du Louvre@2027-06-16"]["LOCATION"]) == "Musée du Louvre, Paris"  # no address known
+    assert str(events[f"{HOTEL}@2027-06-15"]["LOCATION"]) == f"{HOTEL}, Paris"
     assert str(events["AF 23 JFK→CDG@2027-06-15"]["LOCATION"]) == "CDG airport"  # where it lands
     assert str(events["AF 22 CDG→JFK@2027-06-19"]["LOCATION"]) == "CDG airport"  # where it leaves
     louvre = events["Musée du Louvre@2027-06-16"]
