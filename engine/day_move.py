@@ -2,8 +2,9 @@
 
 The visit goes to the best place of the target day that the verifiers accept: first into the
 day's free time (each stretch tried, the one nearest its old start first; ``fit_inserted`` keeps
-the transfers, buffers, opening hours and last metro), else trading places with an unlocked stop
-of the same kind there (each re-timed to fit its new day). Every candidate plan is verified with
+the transfers, buffers, opening hours and last metro), else before an unlocked stop that then
+moves later, else trading places with an unlocked stop of the same kind there (each re-timed to
+fit its new day). Every candidate plan is verified with
 the trip's intent and taken only with no blocking violation, so the re-plan keeps the move. When
 the day cannot hold it, an ``InputError`` says why in the traveller's words and nothing changes.
 Locked slots never move.
@@ -49,7 +50,7 @@ def move_to_day(plan: PlanV1, facts: TripFacts, intent: IntentV1, choice_id: str
     for candidate in _inserts(without, facts, slot, dj, kid):
         if len(blocking(verify_plan(candidate, intent, facts))) <= before:
             return candidate
-    for candidate in _trades(plan, facts, (di, si), dj, kid):
+    for candidate in (*_shifts(without, facts, slot, dj, kid), *_trades(plan, facts, (di, si), dj, kid)):
         if len(blocking(verify_plan(candidate, intent, facts))) <= before:
             return candidate
     hours = f"{slot.window.minutes // 60} h {slot.window.minutes % 60:02d}" if slot.window.minutes % 60 \
@@ -76,6 +77,23 @@ def _inserts(plan: PlanV1, facts: TripFacts, slot: Slot, dj: int, kid: bool):
         window = fit_inserted(plan, dj, at, probe, venue, facts, kid, DAY_START)
         if window is not None:
             yield _with_day(plan, dj, [*day.slots, probe.model_copy(update={"window": window})])
+
+
+def _shifts(plan: PlanV1, facts: TripFacts, slot: Slot, dj: int, kid: bool):
+    """``plan`` with ``slot`` put in before an unlocked stop of day ``dj`` that then moves later
+    (re-fitted as near its old start as the day allows): the time a stop leaves free after it."""
+    day = plan.days[dj]
+    for at, nxt in enumerate(day.slots):
+        if nxt.locked or nxt.role not in ("activity", "meal"):
+            continue
+        opened = plan.with_slot(dj, at, None)
+        start = min(max(minutes_of(day.slots[at - 1].window.end) if at else DAY_START, DAY_START),
+                    24 * 60 - 1 - slot.window.minutes)
+        placed = _fit_at(opened, facts, slot, dj, at, slot.window.of_minutes(start, start + slot.window.minutes), kid)
+        if placed is not None:
+            shifted = _fit_at(placed, facts, nxt, dj, at + 1, nxt.window, kid)
+            if shifted is not None:
+                yield shifted
 
 
 def _trades(plan: PlanV1, facts: TripFacts, found: tuple[int, int], dj: int, kid: bool):
