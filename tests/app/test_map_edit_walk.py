@@ -109,6 +109,7 @@ def test_a_move_the_day_cannot_hold_is_refused_with_the_reason(qtbot, make_windo
     assert moved is None and window.trip.current is version and len(window.trip.versions) == versions
     text = window.message_bar.text()
     assert "closed on Tue 15 Jun" in text and "day_index" not in text, text
+    assert "day_index" not in window.progress.status_label.text()  # the Progress tab too
     window.grab().save(str(tmp_path / "move-refused.png"))
 
 
