@@ -88,3 +88,23 @@ def test_what_fills_the_time_is_never_a_place_the_traveller_removed():
         plan = _run(session, PARIS, edits=[lambda p, f, e=edited: e]).plan
         assert not set(gone) & set(_refs(plan))
     assert [r.ref for r in plan.removed] == gone
+
+
+def test_the_fill_stays_within_the_budget():
+    """With the budget $15 above what the plan costs once the Louvre is out, the sight the fill
+    would take first (Quai Branly, about $19 with its fares) does not fit the money: a cheaper one
+    does, and the plan stays within the budget."""
+    session = PlanningSession(today=TODAY)
+    first = _run(session, PARIS)
+    facts = first.inputs.facts
+    louvre = next(s for s in first.plan.days[1].slots if s.selected.option_ref == "louvre")
+    removed = Remove(louvre.selected.choice_id)(first.plan, facts)
+    roomy = _run(session, PARIS, edits=[lambda plan, f: removed]).plan
+    first_pick = [r for r in _refs(roomy, 1) if r not in _refs(first.plan) and facts.venue(r).provenance.tool != "dining"]
+    tight = PARIS.model_copy(update={"budget_usd_cents": plan_cost(removed, facts).total + 1500})
+    assert plan_cost(roomy, facts).total > tight.budget_usd_cents  # the roomy fill would not fit
+    after = _run(session, tight, edits=[lambda plan, f: removed]).plan
+    added = [r for r in _refs(after, 1) if r not in _refs(first.plan)]
+    assert added and not set(added) & set(first_pick)
+    assert plan_cost(after, facts).total <= tight.budget_usd_cents
+    assert not blocking(verify_plan(after, tight, facts))
