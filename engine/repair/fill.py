@@ -70,24 +70,30 @@ def _wanted(plan: PlanV1, di: int, ctx: RepairContext) -> list[str]:
 
 
 def _insert(plan: PlanV1, di: int, role: str, ctx: RepairContext, tries: list[int]):
-    """(plan, the slot added) for the first candidate that fits a gap of day ``di``, or None."""
+    """(plan, the slot added) for the first candidate that fits a gap of day ``di``, or None: a
+    place at its full length first, one shortened (as repair may) only when none fits whole."""
     kid = ctx.intent.prefs.kid_friendly
-    for at, (lo, hi) in _gaps(plan, di, kid):
-        for venue in _candidates(plan, di, role, ctx, at):
-            if tries[0] <= 0:
-                return None
-            slot = _fit(plan, di, at, lo, hi, venue, role, ctx)
-            if slot is None:
-                continue
-            day = plan.days[di]
-            new = plan.model_copy(update={"days": [*plan.days[:di], DayPlan(date=day.date, slots=[*day.slots, slot]),
-                                                   *plan.days[di + 1:]]})
-            if plan_cost(new, ctx.facts).total > ctx.intent.budget_usd_cents:
-                continue
-            tries[0] -= 1
-            if not blocking(verify_plan(new, ctx.intent, ctx.facts)):
-                return new, slot
+    for whole in (True, False):
+        for at, (lo, hi) in _gaps(plan, di, kid):
+            for venue in _candidates(plan, di, role, ctx, at):
+                if tries[0] <= 0:
+                    return None
+                slot = _fit(plan, di, at, lo, hi, venue, role, ctx)
+                if slot is None or (whole and slot.window.minutes < _length(venue, role)):
+                    continue
+                day = plan.days[di]
+                new = plan.model_copy(update={"days": [*plan.days[:di], DayPlan(date=day.date, slots=[*day.slots, slot]),
+                                                       *plan.days[di + 1:]]})
+                if plan_cost(new, ctx.facts).total > ctx.intent.budget_usd_cents:
+                    continue
+                tries[0] -= 1
+                if not blocking(verify_plan(new, ctx.intent, ctx.facts)):
+                    return new, slot
     return None
+
+
+def _length(venue: Attraction, role: str) -> int:
+    return venue.duration_minutes if role == "activity" else MEAL_MINUTES[role]
 
 
 def _gaps(plan: PlanV1, di: int, kid: bool):
@@ -122,7 +128,7 @@ def _fit(plan: PlanV1, di: int, at: int, lo: int, hi: int, venue: Attraction, ro
          ctx: RepairContext) -> Slot | None:
     """The venue's slot in the gap at ``at`` (its window chosen by ``fit_window``), or None."""
     meal = role != "activity"
-    length = MEAL_MINUTES[role] if meal else venue.duration_minutes
+    length = _length(venue, role)
     start = max(lo, MEAL_STARTS[role][0]) if meal else lo
     if start + min(length, MIN_GAP) > hi:
         return None
