@@ -201,8 +201,9 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             self.group.trip_shown()
             show_basemap(self, self.settings)  # the trip's own offline copy, when it has one
 
-    def show_on_map(self, version: TripVersion) -> None:
-        self.map_view.show_itinerary(version.itinerary, route=self._route_of(version))
+    def show_on_map(self, version: TripVersion, keep_view: bool = False) -> None:
+        """A new plan is fitted; an edit's (``keep_view``) leaves the traveller's zoom alone."""
+        self.map_view.show_itinerary(version.itinerary, route=self._route_of(version), keep_view=keep_view)
         self._refresh_title()
         self._refresh_actions()
 

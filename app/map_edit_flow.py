@@ -36,7 +36,7 @@ class MapEditFlow:
             self.offer_alternatives(activity_id, name)
             return None
         try:
-            edit = city_edit(action, activity_id, version.plan)
+            edit = city_edit(action, activity_id, version.plan, version.intent)
         except InputError as exc:
             self.w.show_message(one_line(exc), "error")
             return None

@@ -16,10 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from engine.day_move import move_to_day
 from engine.edits import Lock, MoveToDay, Remove, Replace, Unlock
 from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
-from engine.models import ItineraryV1, PlanV1, RoadTripIntent, TimeWindow
+from engine.models import IntentV1, ItineraryV1, PlanV1, RoadTripIntent, TimeWindow
 from engine.models.common import minutes_of
 from engine.roadtrip.booked_night import keep_booked_night
 from engine.roadtrip.routes import Route, TownOnRoute
@@ -44,13 +45,17 @@ class Rebased:
 
 @dataclass(frozen=True)
 class MoveToFreeTime:
-    """Move a visit to day ``day_index`` at the first free time that fits it (with room for the
-    transfers either side when there is some); the window is found on the plan being edited."""
+    """Move a visit to day ``day_index``: with the trip's ``intent``, at the best place of that day
+    the verifiers accept (free time, else trading places with a stop), or an InputError saying why;
+    without, at the first free time that fits it, else trading places (no check)."""
 
     choice_id: str
     day_index: int
+    intent: IntentV1 | None = None  # given (the app): the engine's verified placement, engine/day_move.py
 
     def __call__(self, plan: PlanV1, facts) -> PlanV1:
+        if self.intent is not None and facts is not None:
+            return move_to_day(plan, facts, self.intent, self.choice_id, self.day_index)
         found = plan.find(self.choice_id)
         if found is None:
             raise InputError("choice_id", f"no slot with choice {self.choice_id!r} in the plan")
@@ -167,7 +172,7 @@ def _nearby_venues(slot, facts, taken: set[str], travellers: int, limit: int) ->
     return [Alternative(v.id, v.name, v.est_price_usd_cents * travellers - cost, None) for v in others[:limit]]
 
 
-def city_edit(action: str, activity_id: str, base: PlanV1) -> PlanEdit:
+def city_edit(action: str, activity_id: str, base: PlanV1, intent: IntentV1 | None = None) -> PlanEdit:
     """The engine edit of a marker action (``lock``, ``unlock``, ``remove``, ``move:N``), rebased
     on ``base``. ``replace`` needs a venue: use :func:`replace_edit`."""
     if action == "lock":
@@ -177,7 +182,7 @@ def city_edit(action: str, activity_id: str, base: PlanV1) -> PlanEdit:
     elif action == "remove":
         edit = Remove(activity_id)
     elif action.startswith("move:"):
-        edit = MoveToFreeTime(activity_id, int(action.split(":", 1)[1]))
+        edit = MoveToFreeTime(activity_id, int(action.split(":", 1)[1]), intent)
     else:
         raise InputError("action", f"unknown map action {action!r}")
     return Rebased(base, edit)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from dataclasses import dataclass
 
 import structlog
 from PySide6.QtCore import QObject
@@ -77,10 +78,12 @@ class ModelRuns(QObject):
             self.w.controller.service.session.take_early_events()  # no run follows
             await self.w.controller.service.on_engine(client.close())
             return None
+        before = self.w.trip.current
         version = await self._run(intent, client, drafter, description="Planned with AI", new_trip=not same,
-                                  request_key=key, meta_of=lambda _r: _plan_meta(drafter))
-        if drafter.warning:
-            self._fell_back(drafter.warning)
+                                  request_key=key, meta_of=lambda _r: _plan_meta(drafter),
+                                  edits=[IfFellBack(drafter, kept)] if kept else None)
+        if drafter.warning:  # the model failed midway: the rule-based plan, with the traveller's edits
+            self._fell_back(drafter.warning, unchanged=version is not None and version is before)
         return version
 
     def _form_intent(self):
@@ -168,12 +171,13 @@ class ModelRuns(QObject):
                                meta_of=lambda _r: {**reviser.meta, **client.meter.summary()} if reviser.meta else None)
 
     # -- running -----------------------------------------------------------------------------------
-    async def _run(self, intent, client, drafter, *, description: str, new_trip: bool, request_key: str, meta_of):
+    async def _run(self, intent, client, drafter, *, description: str, new_trip: bool, request_key: str, meta_of,
+                   edits=None):
         self.group.busy = True
         self.group.update_ai_state()
         controller = self.w.controller
         try:
-            version = await controller.run(intent, description=description, new_trip=new_trip,
+            version = await controller.run(intent, description=description, new_trip=new_trip, edits=edits,
                                            request_key=request_key, drafter=drafter, meta_of=meta_of)
         finally:
             self.group.busy = False
@@ -193,6 +197,24 @@ class ModelRuns(QObject):
         if unchanged:
             text += f" Nothing changed: still {self.w.trip.label()}, with your locks and removals."
         self.w.show_message(text, "warning")
+
+
+@dataclass(frozen=True)
+class IfFellBack:
+    """The run's edit when the trip on screen has the traveller's edits: if the model failed
+    before proposing anything (``drafter.warning``, known once the draft node ran, before edits
+    are applied), the rule-based plan is the plan on screen re-planned (``kept``: its locks and
+    removals kept); a model that answered has its own plan."""
+
+    drafter: object
+    kept: list
+
+    def __call__(self, plan, facts):
+        if not self.drafter.warning:
+            return plan
+        for edit in self.kept:
+            plan = edit(plan, facts)
+        return plan
 
 
 def _plan_meta(drafter) -> dict | None:

@@ -237,7 +237,7 @@ class TripController(QObject, MapEditFlow):
             self.w.city_packs.planned(intent.city)  # the form offers a city just fetched
         # The map first, and its frame painted, before the itinerary panel's heavier relayout:
         # the map is where the user is looking after an edit.
-        self.w.show_on_map(version)
+        self.w.show_on_map(version, keep_view=edits is not None and before is not None and not new_trip)
         await painted(self.w.map_view, MAP_PAINT_WAIT_S)
         self.w.show_version(version, map_shown=True)
         self.w.report_change(description, before, version)

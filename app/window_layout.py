@@ -22,6 +22,7 @@ from widgets.reactions_bar import ReactionsBar
 from widgets.trip_list import TripListPanel
 
 from .message_bar import MessageBar
+from .plain_words import in_plain_words
 from .ui_state import restore_legend
 from .welcome import WelcomePanel
 
@@ -78,6 +79,7 @@ class WindowLayout:
         # Tabbed at once: stacked beside the others it would make the first shown window taller.
         self.tabifyDockWidget(self.itinerary_dock, self.group_dock)
         self.progress = ProgressPanel()
+        self.progress.wording = in_plain_words  # "day_index: …" in the form's words, as the message bar
         self.diagnostics = DiagnosticsPanel()
         self.diagnostics.report_source = lambda: collect_diagnostics(self.planning.toolbox.executor)
         self.bottom_tabs = QTabWidget()

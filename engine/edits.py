@@ -32,7 +32,7 @@ from typing import Iterable, Sequence
 from engine.costs import venue_cost
 from engine.errors import InputError
 from engine.facts import TripFacts
-from engine.models import Attraction, Choice, ChoiceFeatures, ChoiceKind, DayPlan, PlanV1, Slot, TimeWindow
+from engine.models import Attraction, Choice, ChoiceFeatures, ChoiceKind, DayPlan, PlanV1, Removal, Slot, TimeWindow
 
 _VISITS = ("activity", "meal")
 MAX_CHOICES = 4
@@ -116,14 +116,17 @@ class Retime(_Edit):
 
 @dataclass(frozen=True)
 class Remove(_Edit):
-    """Drop a visit or meal (the time becomes free)."""
+    """Drop a visit or meal; the plan remembers it (``PlanV1.removed``), so the re-plan fills the
+    time with another place of the city (engine/repair/fill.py), never with this one."""
 
     def __call__(self, plan: PlanV1, facts: TripFacts) -> PlanV1:
         di, si, slot = self._locate(plan)
         self._unlocked(slot, "remove")
         self._roles(slot, _VISITS, "remove")
         slots = [s for i, s in enumerate(plan.days[di].slots) if i != si]
-        return self._with_day(plan, di, DayPlan(date=plan.days[di].date, slots=slots))
+        plan = self._with_day(plan, di, DayPlan(date=plan.days[di].date, slots=slots))
+        removal = Removal(day=di, ref=slot.selected.option_ref, role=slot.role)  # re-plans never bring it back
+        return plan.model_copy(update={"removed": [*plan.removed, removal]})
 
 
 @dataclass(frozen=True)

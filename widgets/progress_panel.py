@@ -39,6 +39,7 @@ class ProgressPanel(QWidget):
                  capacity: int = 50, drain_interval_ms: int = 50,
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(parent)
+        self.wording: Callable[[str], str] = lambda text: text  # the app puts errors in the traveller's words
         # A small queue on purpose: at 10 rows/s, 50 queued rows are 5 s of lag at most.
         self._stream_args = dict(rate=rate, burst=burst, capacity=capacity, clock=clock)
         self._stream = ThrottledStream(**self._stream_args)
@@ -229,7 +230,7 @@ class ProgressPanel(QWidget):
         if status is EventStatus.heartbeat:
             return
         if status is EventStatus.error:
-            self._error = event.decision_note or f"{node_name(event.node)} failed"
+            self._error = self.wording(event.decision_note or f"{node_name(event.node)} failed")
             self.status_label.setText(f"Error: {self._error}")
         elif status is EventStatus.cancelled:
             self._finish("cancelled", "Cancelled")

@@ -101,8 +101,10 @@ def _location(act: Activity, city: str = "") -> str:
     name = act.name.strip()
     if _COORDINATES.match(name):
         return ""  # a place named by its coordinates: GEO says it
-    where = act.address or city
-    return f"{name}, {where}" if where and where.casefold() not in name.casefold() else name
+    parts = [name, act.address.strip()] if act.address and act.address.strip() else [name]
+    if city and not any(city.casefold() in p.casefold() for p in parts):
+        parts.append(city)  # "Mosteiro dos Jerónimos, Praça do Império, Lisbon"
+    return ", ".join(parts)
 
 
 def _add_timezone(cal: Calendar, itin: ItineraryV1) -> None:

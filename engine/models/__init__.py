@@ -7,7 +7,7 @@ from .intent import MAX_CITY_DAYS, MIN_CITY_DAYS, DateWindow, IntentV1, LockedSl
 from .road_trip import MAX_ROAD_DAYS, MIN_ROAD_DAYS, Anchor, Drive, RoadTripIntent, RoadTripPreferences
 from .itinerary import (DISCLAIMER, AnyIntent, SCHEMA_VERSION, Activity, Citation, CostBreakdown, DayItinerary,
                         Decision, ItineraryV1, PlanFailure)
-from .plan import Assumptions, Choice, ChoiceFeatures, DayPlan, PlanV1, Slot, SlotRole
+from .plan import Assumptions, Choice, ChoiceFeatures, DayPlan, PlanV1, Removal, Slot, SlotRole
 from .repair import MOVE_PRIORITY, Move, MoveType, RepairDiff
 from .tool_results import WEEKDAYS, Attraction, FareTier, FlightOption, FXRate, Lodging, TransitLeg, WeatherDay
 from .violations import Violation, ViolationKind

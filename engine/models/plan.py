@@ -59,6 +59,15 @@ class DayPlan(Value):
         return self
 
 
+class Removal(Value):
+    """A visit or meal the traveller took out of day ``day`` (0-based): re-plans may fill that
+    day's free time with another place, never with this one."""
+
+    day: int = Field(ge=0)
+    ref: str
+    role: SlotRole
+
+
 class Assumptions(Value):
     local_currency: str = "USD"
     fx_rate_to_usd: float = Field(default=1.0, gt=0)  # as-of T-1
@@ -76,6 +85,7 @@ class PlanV1(Value):
     assumptions: Assumptions
     rng_seed: int
     branch: str = ""  # which planner branch produced it, e.g. "CDG/mid"
+    removed: list[Removal] = Field(default_factory=list)  # what the traveller took out (edits.Remove)
 
     @model_validator(mode="after")
     def _consecutive(self) -> "PlanV1":

@@ -245,7 +245,7 @@ class _Run:
 
     async def _stages(self) -> tuple[ItineraryV1, PlanV1]:
         from engine.planning.selector import select
-        from engine.repair import RepairContext, repair
+        from engine.repair import RepairContext, repair_and_fill
         from engine.verify import verify_plan
         from .booked_stage import locate_booked_hotel
         from .city_pack_stage import join_city_pack
@@ -272,7 +272,7 @@ class _Run:
         self.checkpoints.save("verifier", digest(violations), chosen.plan)
         fixed: RepairResult = await self._node(
             "repair", ["repair", plan_key, intent, digest(violations)],
-            lambda: repair(chosen.plan, RepairContext(inputs, intent, inputs.facts), violations), 80,
+            lambda: repair_and_fill(chosen.plan, RepairContext(inputs, intent, inputs.facts), violations), 80,
             note=lambda r: f"{len(r.diffs)} cycle(s), {sum(len(d.moves) for d in r.diffs)} move(s); "
                            f"{len(blocking(r.violations))} blocking left")
         METRICS.repaired(fixed.diffs, fixed.ok)
@@ -329,8 +329,7 @@ class _Run:
                           note=f"applied {len(self.edits)} user edit(s)")
         return plan
 
-    def _enrich(self, plan: PlanV1, inputs: PlannerInputs) -> int:
-        """Tool executor: time every transfer of the selected plan (transit tool, cached)."""
+    def _enrich(self, plan: PlanV1, inputs: PlannerInputs) -> int:  # time each transfer (transit, cached)
         return sum(len(day_legs(plan, di, inputs.facts)) for di in range(len(plan.days)))
 
     def _count_tool_calls(self, inputs: PlannerInputs) -> None:
@@ -372,6 +371,8 @@ class _Run:
                 decisions.append(Decision(node="repair", selected=m.new_value, alternatives_considered=1,
                                           rationale=f"cycle {diff.cycle}: {m.move_type.value} ({m.reason}) "
                                                     f"replaced {m.old_value}"))
+        decisions += [Decision(node="repair", selected=m.new_value, alternatives_considered=1,
+                               rationale="fills the time a removal freed") for m in fixed.filled]
         fx = self.s.toolbox.rate_now(FXRequest(from_currency=inputs.facts.currency, as_of=self.s.today))
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                                violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.costs import plan_cost
 from engine.models import Move, MoveType, PlanV1, RepairDiff, Violation, ViolationKind
@@ -20,6 +20,7 @@ class RepairResult:
     plan: PlanV1
     violations: list[Violation]
     diffs: list[RepairDiff]
+    filled: list[Move] = field(default_factory=list)  # places put in a removal's free time (fill.py)
 
     @property
     def ok(self) -> bool:

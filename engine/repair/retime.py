@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.facts import TripFacts
-from engine.models import Attraction, PlanV1, Slot, TimeWindow, TransitMode, minutes_of
+from engine.models import Attraction, DayPlan, PlanV1, Slot, TimeWindow, TransitMode, minutes_of
 from engine.planning.day_builder import DAY_END, ceil5
 from engine.schedule import hotel_geo, pair_leg
 from engine.verify.last_train import cutoff_minutes
@@ -60,3 +60,15 @@ def fit_window(plan: PlanV1, di: int, si: int, slot: Slot, venue: Attraction | N
         if best:
             return TimeWindow.of_minutes(best[1], best[1] + best[2])
     return None
+
+
+def fit_inserted(plan: PlanV1, di: int, at: int, probe: Slot, venue: Attraction | None, facts: TripFacts,
+                 kid: bool, earliest: int = 9 * 60) -> TimeWindow | None:
+    """The window for ``probe`` put in at position ``at`` of day ``di`` (between the slots now at
+    ``at - 1`` and ``at``): as ``fit_window``, starting no earlier than ``earliest``."""
+    day = plan.days[di]
+    slots = [*day.slots[:at], probe, *day.slots[at:]]
+    trial = plan.model_copy(update={"days": [*plan.days[:di], DayPlan.model_construct(date=day.date, slots=slots),
+                                             *plan.days[di + 1:]]})
+    window = fit_window(trial, di, at, probe, venue, facts, kid)
+    return None if window is None or minutes_of(window.start) < earliest else window

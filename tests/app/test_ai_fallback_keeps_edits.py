@@ -4,7 +4,10 @@ no version."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import wait_task
+from tests.engine.llm.scripted_server import Reply, ScriptedServer, error_body
 from tests.app.test_main_window import PARIS, plan
 
 
@@ -45,3 +48,36 @@ def test_a_replan_that_changes_nothing_saves_no_version(qtbot, make_window):
     again = wait_task(qtbot, window.controller.replan())
     assert again is window.trip.current and len(window.trip.versions) == versions
     assert "nothing changed" in window.statusBar().currentMessage().lower()
+
+
+@pytest.mark.parametrize("script, timeout", [
+    ([Reply(content='{"days": [')] + [Reply(status=500, body=error_body(500, "upstream model crashed"))] * 4, "5"),
+    ([Reply(content='{"days": []}')] + [Reply(status=503, body=error_body(503, "overloaded"))] * 4, "5"),
+    ([Reply(content='{"days": [')] + [Reply(content='{"days": []}', delay_s=2.5)] * 4, "1"),
+], ids=["malformed-then-500", "invalid-then-503", "malformed-then-timeout"])
+def test_a_model_failing_midway_keeps_locks_and_removals_and_saves_nothing(qtbot, make_window, monkeypatch,
+                                                                           tmp_path, script, timeout):
+    """A reachable model that answers once and then fails: the rule-based plan keeps the traveller's
+    lock and removal, the message says plainly that the model was not used, and since nothing
+    changed no version is saved."""
+    window = make_window()
+    v1 = plan(qtbot, window, PARIS)
+    kept, dropped = _visits(v1.itinerary, 1)[0], _visits(v1.itinerary, 2)[0]
+    assert wait_task(qtbot, window.controller.marker_action(kept.id, "lock")) is not None
+    v3 = wait_task(qtbot, window.controller.marker_action(dropped.id, "remove"))
+    versions = len(window.trip.versions)
+    with ScriptedServer(list(script)) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_MODEL", "gpt-4o-mini")
+        monkeypatch.setenv("OPENAI_TIMEOUT_S", timeout)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        window.intent_form.set_intent(v3.intent)
+        result = wait_task(qtbot, window.model_runs.plan_with_ai())
+        assert len(server.chat_requests()) >= 2  # it answered, then failed
+    current = window.trip.current
+    assert result is current is v3 and len(window.trip.versions) == versions
+    assert _find(current.itinerary, kept.id).locked and _find(current.itinerary, dropped.id) is None
+    text = window.message_bar.text()
+    assert text.startswith("The model could not be used (") and "rule-based" in text
+    assert "Nothing changed" in text and "locks and removals" in text
+    window.grab().save(str(tmp_path / "ai-midway.png"))

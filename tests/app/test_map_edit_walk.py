@@ -83,14 +83,53 @@ def test_move_to_a_full_day_trades_places_with_one_of_its_stops(qtbot, make_wind
     assert any(_day_of(moved.itinerary, ref) == [0] for ref in before)  # the one it traded with
 
 
-def test_a_move_the_plan_cannot_keep_is_said(qtbot, make_window):
-    """Sainte-Chapelle traded into day 3 leaves no time for the ride around it: checking the day
-    takes it out again, and the traveller is told so (not left to find it gone)."""
+def test_a_move_lands_where_asked_and_keeps_the_zoom(qtbot, make_window, tmp_path):
+    """Sainte-Chapelle to day 3 (a full day) now stays on day 3, checked; the map keeps the
+    traveller's zoom through the edit's redraw."""
     window = make_window()
     version = plan(qtbot, window, PARIS)
     chapel = next(a for a in _activities(version.itinerary, "activity") if a.ref == "sainte_chapelle")
+    run_js(qtbot, window.map_view, f"(map.setView([{chapel.geo.lat}, {chapel.geo.lon}], 16, {{animate: false}}), 'null')")
+    qtbot.waitUntil(lambda: run_js(qtbot, window.map_view, "JSON.stringify(map.getZoom())") == 16, timeout=3_000)
     moved = wait_task(qtbot, window.controller.marker_action(chapel.id, "move:2"))
-    assert moved is not None and _day_of(moved.itinerary, chapel.ref) != [2]
+    assert moved is not None and _day_of(moved.itinerary, chapel.ref) == [2], window.message_bar.text()
+    assert not [v for v in moved.itinerary.violations if v.blocking]
+    qtbot.wait(300)
+    assert run_js(qtbot, window.map_view, "JSON.stringify(map.getZoom())") == 16
+    window.grab().save(str(tmp_path / "moved-zoom-kept.png"))
+
+
+def test_a_move_the_day_cannot_hold_is_refused_with_the_reason(qtbot, make_window, tmp_path):
+    """The Louvre to day 1, a Tuesday (closed): said in the traveller's words, the plan unchanged."""
+    window = make_window()
+    version = plan(qtbot, window, PARIS)
+    louvre = next(a for a in _activities(version.itinerary, "activity") if a.ref == "louvre")
+    versions = len(window.trip.versions)
+    moved = wait_task(qtbot, window.controller.marker_action(louvre.id, "move:0"))
+    assert moved is None and window.trip.current is version and len(window.trip.versions) == versions
     text = window.message_bar.text()
-    assert text.startswith(f"{chapel.name} could not stay on day 3") and "Undo (Ctrl+Z)" in text
-    assert window.message_bar.level == "warning"
+    assert "closed on Tue 15 Jun" in text and "day_index" not in text, text
+    assert "day_index" not in window.progress.status_label.text()  # the Progress tab too
+    window.grab().save(str(tmp_path / "move-refused.png"))
+
+
+def test_removing_a_visit_fills_its_time_with_another_place(qtbot, make_window, tmp_path):
+    """The Louvre's four hours on day 2, removed on the map: the re-plan puts another sight (and the
+    lunch the Louvre took the time of) there, never the Louvre; Re-plan then finds nothing to do."""
+    window = make_window()
+    version = plan(qtbot, window, PARIS)
+    louvre = next(a for a in _activities(version.itinerary, "activity") if a.ref == "louvre")
+    before = {a.ref for d in version.itinerary.days for a in d.activities}
+    removed = wait_task(qtbot, window.controller.marker_action(louvre.id, "remove"))
+    assert removed is not None, window.message_bar.text()
+    day = removed.itinerary.days[_day_of(version.itinerary, "louvre")[0]]
+    added = [a for a in day.activities if a.role in ("activity", "meal") and a.ref not in before]
+    assert any(a.role == "activity" for a in added), [a.name for a in day.activities]
+    assert "louvre" not in {a.ref for d in removed.itinerary.days for a in d.activities}
+    assert not [v for v in removed.itinerary.violations if v.blocking]
+    qtbot.wait(300)
+    window.grab().save(str(tmp_path / "removal-filled.png"))
+    versions = len(window.trip.versions)
+    again = wait_task(qtbot, window.controller.replan())
+    assert again is removed and len(window.trip.versions) == versions
+    assert "louvre" not in {a.ref for d in again.itinerary.days for a in d.activities}

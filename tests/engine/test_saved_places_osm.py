@@ -75,7 +75,7 @@ def test_a_saved_museum_takes_its_hours_from_osm_once(overpass) -> None:
     from engine.export import itinerary_to_ics
     where = {str(e["SUMMARY"]): str(e.get("LOCATION", "")) for e in
              Calendar.from_ical(itinerary_to_ics(result.itinerary)).walk("VEVENT")}
-    assert where["Musee Zadkine"] == "Musee Zadkine, 100bis Rue d'Assas"
+    assert where["Musee Zadkine"] == "Musee Zadkine, 100bis Rue d'Assas, Paris"
     lea = visit(result, "Chez Léa")
     assert lea.provenance.data_source == "user" and lea.confidence == "low"
     saved = {m.name: m.osm for m in result.itinerary.intent.prefs.must_see}

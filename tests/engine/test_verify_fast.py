@@ -60,7 +60,7 @@ from engine.verify.labels import hours_label, window_label
 
 ROOT = Path(__file__).resolve().parents[2]
 
-GOLDEN_INPUTS = "0b1f0655b461259d"
+GOLDEN_INPUTS = "7a7af2c8a5a6a8ac"
 GOLDEN = {
     "bench": {"violations": 6494, "verify_plan": "44383c2c53580d88", "families": "5af6b167c7f56539", "legs": "cbe8ce63d6f605d7"},
     "harsh": {"violations": 8942, "verify_plan": "7714c7bea75f1fca", "families": "3d559936dc42afd3", "legs": "618ab4ef7c0c9172"},
@@ -208,8 +208,8 @@ def inputs_fingerprint() -> str:
     _, plan, facts, intent = _base()
     data = [plan, intent, *facts.venues.values(), *facts.flights.values(), *facts.lodgings.values(),
             *facts.weather.values()]
-    # fields left at None are left out: an optional field added to a model is not a changed input
-    return _digest([_without_provenance(x.model_dump(mode="json", exclude_none=True)) for x in data])
+    # fields left at their defaults are left out: a field added to a model is not a changed input
+    return _digest([_without_provenance(x.model_dump(mode="json", exclude_defaults=True)) for x in data])
 
 
 def _record() -> None:
