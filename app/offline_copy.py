@@ -71,7 +71,7 @@ class OfflineCopy(QObject):
         if version is None or self.busy:
             return
         if not self.online():
-            window.show_message("Offline copy: the app is offline; turn on View \u25b8 Online tiles and try again.",
+            window.show_message("Offline copy: the network cannot be used now (offline); try again when online.",
                                 "warning")
             return
         settings = apply_env(window.settings)

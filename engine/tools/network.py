@@ -74,6 +74,10 @@ class NetworkState:
     def mark_down(self) -> None:
         self._down_until = self._clock() + self._offline_for_s
 
+    def mark_up(self) -> None:
+        """The network can be tried again now (a service answered; a bench starting a new case)."""
+        self._down_until = 0.0
+
     def client(self) -> httpx.AsyncClient:
         import httpx
         loop = asyncio.get_running_loop()
