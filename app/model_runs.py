@@ -204,14 +204,17 @@ class IfFellBack:
     """The run's edit when the trip on screen has the traveller's edits: if the model failed
     before proposing anything (``drafter.warning``, known once the draft node ran, before edits
     are applied), the rule-based plan is the plan on screen re-planned (``kept``: its locks and
-    removals kept); a model that answered has its own plan."""
+    removals kept); a model that answered has its own plan, with the traveller's locks and
+    removals put back into it (``map_edits.KeepMarks``)."""
 
     drafter: object
     kept: list
 
     def __call__(self, plan, facts):
         if not self.drafter.warning:
-            return plan
+            from .map_edits import KeepMarks, Rebased
+            base = next((e.base for e in self.kept if isinstance(e, Rebased)), None)
+            return KeepMarks(base)(plan, facts) if base is not None else plan
         for edit in self.kept:
             plan = edit(plan, facts)
         return plan

@@ -81,3 +81,27 @@ def test_a_model_failing_midway_keeps_locks_and_removals_and_saves_nothing(qtbot
     assert text.startswith("The model could not be used (") and "rule-based" in text
     assert "Nothing changed" in text and "locks and removals" in text
     window.grab().save(str(tmp_path / "ai-midway.png"))
+
+
+def test_a_model_that_answers_keeps_the_locks_and_removals_too(qtbot, make_window, monkeypatch, tmp_path):
+    """Plan with AI with a working model makes a plan of its own — with the traveller's lock at its
+    day and time and the removed place left out (every path keeps them)."""
+    from tests.engine.llm.scripted_server import first_choices
+
+    window = make_window()
+    v1 = plan(qtbot, window, PARIS)
+    kept, dropped = _visits(v1.itinerary, 1)[0], _visits(v1.itinerary, 2)[0]
+    assert wait_task(qtbot, window.controller.marker_action(kept.id, "lock")) is not None
+    v3 = wait_task(qtbot, window.controller.marker_action(dropped.id, "remove"))
+    with ScriptedServer(default=first_choices) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_MODEL", "gpt-4o-mini")
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        window.intent_form.set_intent(v3.intent)
+        result = wait_task(qtbot, window.model_runs.plan_with_ai())
+        assert server.chat_requests()  # the model was asked and answered
+    assert result is not None and result is window.trip.current and window.model_runs.last_warning is None
+    lock = next(a for d in result.itinerary.days for a in d.activities if a.ref == kept.ref)
+    assert lock.locked and lock.window == kept.window
+    assert result.itinerary.days.index(next(d for d in result.itinerary.days if lock in d.activities)) == 1
+    assert all(a.ref != dropped.ref for d in result.itinerary.days for a in d.activities)
