@@ -36,6 +36,14 @@ def trip_offline_file(trip, data_dir: Path | None = None) -> Path | None:
     return offline_map_path(data_dir, key)
 
 
+_UNCHOSEN = object()
+
+
+def forget_basemap(window) -> None:
+    """The next ``show_basemap`` draws its choice again (a file was written or removed)."""
+    window._basemap_chosen = _UNCHOSEN  # noqa: SLF001
+
+
 def show_basemap(window, settings: Settings) -> None:
     """Point the map at the chosen file (only when the choice changed) and say so."""
     own = trip_offline_file(window.trip)
@@ -51,7 +59,7 @@ def show_basemap(window, settings: Settings) -> None:
             window.show_status(f"Map: this trip's offline copy ({own.name}) is drawn, no network needed.", 8000)
             return
     path = apply_env(settings).basemap_file or None
-    if path is not None and getattr(window, "_basemap_chosen", None) == path:
+    if getattr(window, "_basemap_chosen", _UNCHOSEN) == path:  # None (no file) is a choice too
         return
     try:
         window.map_view.set_basemap_file(path)

@@ -23,7 +23,7 @@ from engine.pipeline.control import CancelToken
 from engine.settings import apply_env
 from engine.tools.network import offline_by_env
 
-from .basemap_choice import show_basemap, trip_offline_file
+from .basemap_choice import forget_basemap, show_basemap, trip_offline_file
 
 WHERE_TO_SET = ("no offline map source is set: put the URL of a .pmtiles archive (e.g. a Protomaps build) in "
                 "Settings ▸ Offline map source (offline_map_url), or set TRIPWRIGHT_PMTILES_URL")
@@ -113,7 +113,7 @@ class OfflineCopy(QObject):
             self.busy = False
             self._close_progress()
             self.refresh()
-        self.window._basemap_chosen = None  # the same path may hold a new file: draw it again  # noqa: SLF001
+        forget_basemap(self.window)  # the same path may hold a new file: draw it again
         show_basemap(self.window, self.window.settings)
         self.window.show_message(f"This trip is available offline: {mb(dest.stat().st_size)} of map "
                                  f"(zoom {plan.min_zoom}\u2013{plan.max_zoom}) in {dest.name}; the map uses it "
@@ -172,7 +172,7 @@ class OfflineCopy(QObject):
             return
         discard_part(path)
         path.unlink(missing_ok=True)
-        self.window._basemap_chosen = None  # noqa: SLF001
+        forget_basemap(self.window)
         show_basemap(self.window, self.window.settings)
         self.window.show_status("This trip's offline copy was removed.", 5000)
         self.refresh()

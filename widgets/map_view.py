@@ -270,7 +270,7 @@ class MapView(QWebEngineView):
         self._basemap_revision += 1
         self._basemap_tiles = ({**archive.page_source(), "rev": self._basemap_revision}
                                if archive is not None else None)
-        self._send_document()
+        self._send_document(keep_view=True)  # another basemap under the same view
 
     def set_legend_collapsed(self, collapsed: bool) -> None:
         """Open or collapse the map's legend (the window restores the user's last choice)."""

@@ -36,12 +36,13 @@ def test_a_removed_visit_is_named_on_its_day_with_the_cost(planned) -> None:
     first, removed, target = planned
     diff = diff_itineraries(first, removed)
     assert [d.day for d in diff.days] == [1]
-    assert [b.name for b in diff.days[0].removed] == [target.name] and not diff.days[0].added
+    assert [b.name for b in diff.days[0].removed] == [target.name]
+    # the re-plan refills the time with another place (issue 22 §2.7), named as that day's addition
+    assert all(b.name != target.name for b in diff.days[0].added)
     assert diff.cost_delta_cents == removed.cost_breakdown.total_usd_cents - first.cost_breakdown.total_usd_cents
-    assert diff.cost_delta_cents < 0 and dict(diff.cost_parts)["attractions"] < 0
     assert f"Day 2: \u2212 {target.name} ({target.window.start:%H:%M})" in diff.lines()
     back = diff_itineraries(removed, first)  # the other way round it is an addition
-    assert [b.name for b in back.days[0].added] == [target.name]
+    assert target.name in [b.name for b in back.days[0].added]
 
 
 def _move(itinerary, from_day: int, to_day: int, role: str = "activity"):
