@@ -17,6 +17,8 @@ from typing import Awaitable, Callable
 READY_ENV = "TRIPWRIGHT_QUIT_WHEN_READY"
 Script = Callable[[object], Awaitable[int]]
 
+GUI_SWITCH_INTERVAL_S = 0.0005
+
 
 def prepare_environment() -> None:
     # QtWebEngine's sandbox refuses to start as root; the process would exit 1.
@@ -32,6 +34,10 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
     from app.heap import hold_collections
 
     hold_collections()  # until the engine is warm (app.heap): start-up loads what lives all session
+    # The GUI thread crosses into Qt and back (giving up and taking the GIL) many times an event;
+    # while the engine's thread computes, each taking waits up to the switch interval (5 ms by
+    # default): a 150-place import stalled the GUI 130–260 ms that way. 0.5 ms keeps it responsive.
+    sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)
     prepare_environment()
     from engine.log_setup import configure
 

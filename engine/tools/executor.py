@@ -158,7 +158,9 @@ class ToolExecutor:
         key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, None)
         if cached is not None:
-            return self._hit(tool, stats, cached, key, latency_ms=None, log_call=_in_a_run())[0]
+            if _in_a_run():
+                log_sync_call(tool, 0.0, cache_hit=True)
+            return self._hit(tool, stats, cached, key, latency_ms=None)[0]
         breaker = self._breaker(tool)
         started = time.perf_counter()
         try:
@@ -172,8 +174,8 @@ class ToolExecutor:
         breaker.record(True, self._clock())
         if self.observer is not None:
             self.observer.tool_call(tool, None, False)
-        if _in_a_run():  # seed §13.1: each of a run's calls (a session's set-up FX rates belong to none)
-            log_tool_call(tool, (time.perf_counter() - started) * 1000, retries=0, cache_hit=False)
+        if _in_a_run():  # seed §13.1: a run's calls (a session's set-up FX rates belong to none)
+            log_sync_call(tool, (time.perf_counter() - started) * 1000, cache_hit=False)
         self._remember(key, result)
         return result
 
@@ -363,10 +365,29 @@ def _in_a_run() -> bool:
     return "trace_id" in structlog.contextvars.get_contextvars()
 
 
+_SYNC_LOGGED: dict[str, set[str]] = {}  # trace_id → the in-process tools already logged at INFO
+_SYNC_RUNS_KEPT = 64
+
+
+def log_sync_call(tool: str, latency_ms: float, *, cache_hit: bool) -> None:
+    """A run's in-process look-up (an FX rate, a transit leg: thousands in a plan with many places):
+    its first per run and tool at INFO, the rest at DEBUG — thousands of INFO lines written and
+    flushed from the engine's thread cost the app's GUI thread its turns (a 150-place import: 6,600
+    lines, stalls of 150–260 ms)."""
+    trace = str(structlog.contextvars.get_contextvars().get("trace_id"))
+    seen = _SYNC_LOGGED.setdefault(trace, set())
+    if len(_SYNC_LOGGED) > _SYNC_RUNS_KEPT:
+        _SYNC_LOGGED.pop(next(iter(_SYNC_LOGGED)))
+    if tool in seen:
+        log.debug("tool_call", tool=tool, latency_ms=round(latency_ms, 1), retries=0, cache_hit=cache_hit)
+        return
+    seen.add(tool)
+    log_tool_call(tool, latency_ms, retries=0, cache_hit=cache_hit)
+
+
 def log_tool_call(tool: str, latency_ms: float, *, retries: int, cache_hit: bool, **more: Any) -> None:
     """Seed §13.1: one INFO line per tool call (the run's trace_id, run_id and node come from the
-    log context), a run's synchronous in-process lookups too (``call_sync``: FX rates, transit
-    legs — hundreds a run, free when INFO is not logged)."""
+    log context); a run's synchronous in-process look-ups go through ``log_sync_call``."""
     log.info("tool_call", tool=tool, latency_ms=round(latency_ms, 1), retries=retries, cache_hit=cache_hit, **more)
 
 
