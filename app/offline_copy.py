@@ -17,7 +17,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QProgressDialog
 
 from engine.errors import InputError, PlanCancelled, TripwrightError
-from engine.maps.offline_area import AreaPlan, Bbox, RangeReader, check_cap, mb, new_client, plan_area, trip_bbox
+from engine.geo import BBox
+from engine.maps.offline_area import AreaPlan, RangeReader, check_cap, mb, new_client, plan_area, trip_bbox
 from engine.maps.offline_download import discard_part, download_area
 from engine.pipeline.control import CancelToken
 from engine.settings import apply_env
@@ -87,7 +88,7 @@ class OfflineCopy(QObject):
         self.task = asyncio.ensure_future(self._run(settings.offline_map_url, bbox, settings.offline_map_cap_mb))
         self.refresh()
 
-    async def _run(self, url: str, bbox: Bbox, cap_mb: int) -> None:
+    async def _run(self, url: str, bbox: BBox, cap_mb: int) -> None:
         dest = trip_offline_file(self.window.trip)
         try:
             client = await asyncio.to_thread(new_client)  # its TLS context costs ~100 ms: off the GUI thread

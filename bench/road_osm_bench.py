@@ -71,7 +71,7 @@ def coast_to_coast(figures: dict) -> None:
         runs = []
         for _ in range(5):
             if cold:
-                chunks._LOADED.clear()
+                chunks._read_chunk.cache_clear()
                 chunks._ASSEMBLED.clear()
             began = time.perf_counter()
             _plan(intent, gazetteer)

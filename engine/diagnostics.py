@@ -6,7 +6,6 @@ can show the last one, and packed into a bundle (report, Prometheus text, versio
 from __future__ import annotations
 
 import json
-import os
 import platform
 import sys
 import zipfile
@@ -98,13 +97,9 @@ def redact(text: str) -> str:
 def bundle(report: dict, target: Path, log_dir: Path | None = None) -> list[str]:
     """Write the zip; returns the names inside. Logs are redacted line by line on the way in. The
     zip is staged beside ``target`` and renamed into place: a failure leaves no half-written file."""
-    staged = target.with_name(f".{target.name}.part")
-    try:
-        names = _write_bundle(report, staged, log_dir)
-        os.replace(staged, target)
-    finally:
-        staged.unlink(missing_ok=True)
-    return names
+    from engine.export.atomic import atomic_path
+    with atomic_path(target) as staged:
+        return _write_bundle(report, staged, log_dir)
 
 
 def _write_bundle(report: dict, target: Path, log_dir: Path | None) -> list[str]:

@@ -38,6 +38,21 @@ class InputError(TripwrightError, ValueError):
         self.message = message
         super().__init__(f"{field}: {message}")
 
+    @classmethod
+    def from_validation(cls, exc, prefix: str = "", default: str = "input") -> InputError:  # noqa: ANN001
+        """A pydantic ``ValidationError`` as field and message: its first error's field path
+        (under ``prefix``; ``default`` when the error has no location) and message, with
+        "(and N more)" when there are more. The one place validation errors become ours."""
+        from engine.models.common import field_path  # engine.models is heavy: only when needed
+        errors = exc.errors(include_url=False)
+        field = field_path(errors[0]["loc"]) or prefix or default
+        if prefix and field != prefix and not field.startswith(prefix):
+            field = f"{prefix}.{field}"
+        message = str(errors[0]["msg"]).removeprefix("Value error, ")
+        if len(errors) > 1:
+            message += f" (and {len(errors) - 1} more)"
+        return cls(field, message)
+
 
 class UnknownCityError(InputError):
     def __init__(self, city: str, supported: list[str], query: str | None = None) -> None:

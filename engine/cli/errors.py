@@ -11,23 +11,12 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from engine.models.common import field_path
 from engine.errors import AuthError, FixtureError, InputError, StoreError, ToolError
 
 
 @dataclass
 class Outcome:
     code: int = 0
-
-
-def validation_line(exc: ValidationError, prefix: str = "") -> str:
-    err = exc.errors()[0]
-    loc = field_path(err["loc"]) or prefix or "input"
-    if prefix and loc != prefix:
-        loc = f"{prefix}.{loc}" if not loc.startswith(prefix) else loc
-    msg = err["msg"].removeprefix("Value error, ")
-    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-    return f"{loc}: {msg}{more}"
 
 
 @contextmanager
@@ -38,7 +27,7 @@ def cli_errors():
     except InputError as exc:
         _fail(outcome, 2, f"{exc.field}: {exc.message}")
     except ValidationError as exc:
-        _fail(outcome, 2, validation_line(exc))
+        _fail(outcome, 2, str(InputError.from_validation(exc)))
     except json.JSONDecodeError as exc:
         _fail(outcome, 2, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
     except StoreError as exc:

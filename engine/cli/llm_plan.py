@@ -16,7 +16,6 @@ from pydantic import ValidationError
 from engine.errors import InputError, ModelOutputError, ModelUnavailable
 from engine.models.itinerary import SCHEMA_VERSION
 
-from .errors import validation_line
 
 
 def warn(reason: str) -> None:
@@ -101,8 +100,7 @@ def road_intent(found):
     try:
         return RoadTripIntent.model_validate(road_intent_data(found))
     except ValidationError as exc:
-        field, _, message = validation_line(exc).partition(": ")
-        raise InputError(field, message) from exc
+        raise InputError.from_validation(exc) from exc
 
 
 def city_intent(found, session, home: str | None):

@@ -19,7 +19,6 @@ from engine.models.intent import MAX_BUDGET_USD_CENTS
 from engine.pipeline import PlanningSession
 from engine.tools.requests import FXRequest
 
-from .errors import validation_line
 from .live_events import LiveEvents
 from .paths import Outputs, read_json_input
 
@@ -44,9 +43,7 @@ def read_intent_file(path: str) -> IntentV1 | RoadTripIntent:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        line = validation_line(exc)
-        field, _, message = line.partition(": ")
-        raise InputError(field, message) from exc
+        raise InputError.from_validation(exc) from exc
 
 
 def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
@@ -76,8 +73,7 @@ def road_intent_from_prompt(text: str, session: PlanningSession) -> RoadTripInte
     try:
         return RoadTripIntent.model_validate(data)
     except ValidationError as exc:
-        field, _, message = validation_line(exc).partition(": ")
-        raise InputError(field, message) from exc
+        raise InputError.from_validation(exc) from exc
 
 
 def _read_city_prompt(text: str, session: PlanningSession, verbose: bool):
@@ -153,8 +149,7 @@ def city_intent_of(city, start, end, budget: int, origin: str, read) -> IntentV1
     try:
         return IntentV1.model_validate(data)
     except ValidationError as exc:
-        field, _, message = validation_line(exc).partition(": ")
-        raise InputError(field, message) from exc
+        raise InputError.from_validation(exc) from exc
 
 
 def _budget_cents(amount: Decimal, currency: str, session: PlanningSession) -> int:

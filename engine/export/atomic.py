@@ -6,6 +6,12 @@ place. A failure while staging (a full disk, a read-only mount) removes every st
 leaves every target untouched. A failure while renaming (rare: each folder took a staged file a
 moment before) puts back the targets already replaced, from hard links taken just before.
 The ``OSError`` raised names the target (``filename``), never a temp file.
+
+This is the project's one atomic writer (issue 30 §4): every file Tripwright keeps — settings,
+caches, packs, offline maps, exports — goes through it, so each is fsync-ed, renamed into place
+and its folder synced the same way. ``write_atomic`` takes the bytes at once; ``atomic_file``
+yields a handle for streaming writes (a zip, a tile archive); ``atomic_path`` yields a temp path
+for writers that open the file by name themselves (SQLite).
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 # O_BINARY exists only on Windows; without it text-mode translation would alter bytes there.
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -52,6 +59,40 @@ def write_all(outputs: Iterable[tuple[StrPath, str | bytes]]) -> None:
         raise
     for directory in dict.fromkeys(item.target.parent for item in staged):
         _fsync_dir(directory)
+
+
+@contextlib.contextmanager
+def atomic_path(path: StrPath) -> Iterator[Path]:
+    """A temp path beside ``path`` for a writer that opens files by name (SQLite, zipfile):
+    when the block ends without error the file is fsync-ed and renamed onto ``path``; on any
+    error (KeyboardInterrupt included) it is removed and ``path`` is left as it was."""
+    given = os.fspath(path)
+    target = Path(os.path.realpath(given))
+    tmp = temp_name(target, "tmp")
+    try:
+        yield tmp
+        _fsync_file(tmp, _mode_of(target))
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise _naming(exc, given) from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(target.parent)
+
+
+@contextlib.contextmanager
+def atomic_file(path: StrPath, mode: str = "wb", *, encoding: str | None = None) -> Iterator[IO[Any]]:
+    """A handle (``"wb"`` or ``"w"``) whose content replaces ``path`` only when the block ends
+    without error: streamed writes, the same guarantees as :func:`write_atomic`."""
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_file writes a new file: mode 'w' or 'wb', not {mode!r}")
+    with atomic_path(path) as tmp:
+        fd = os.open(tmp, _FLAGS, 0o666)
+        with os.fdopen(fd, mode, encoding=encoding or ("utf-8" if mode == "w" else None)) as handle:
+            yield handle
 
 
 def temp_name(target: Path, suffix: str) -> Path:
@@ -137,6 +178,17 @@ def _write_synced(tmp: Path, payload: bytes, mode: int | None) -> None:
         fh.write(payload)
         fh.flush()
         os.fsync(fh.fileno())
+
+
+def _fsync_file(path: Path, mode: int | None) -> None:
+    """Flush a file written by name to disk, with the permissions of the file it replaces."""
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    try:
+        if mode is not None and hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.errors import InputError
-from engine.models.common import field_path
 from engine.models import ItineraryV1, PlanFailure
 
 
@@ -38,14 +37,9 @@ def parse_itinerary(raw: bytes | str, *, strict: bool = False) -> ItineraryV1:
 
 
 def _input_error(exc: ValidationError) -> InputError:
-    errors = exc.errors(include_url=False)
-    first = errors[0]
     # Invalid JSON and a non-object top level have an empty loc: blame the document as a whole.
-    field = field_path(first["loc"]) or "itinerary"
-    message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
-    if len(errors) > 1:
-        message += f" (and {len(errors) - 1} more)"
-    return InputError(field, message)
+    found = InputError.from_validation(exc, default="itinerary")
+    return InputError(found.field, " ".join(found.message.split()))
 
 
 def parse_plan_failure(raw: bytes | str) -> PlanFailure | None:

@@ -39,15 +39,16 @@ import math
 import re
 import sqlite3
 import threading
-from collections import OrderedDict
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from engine.errors import InputError
+from engine.geo import distance_km
 
 from .hints import Hint, HintResolver
-from .index_build import (INDEX_FILENAME, SCHEMA_VERSION, BuildStats, build_in_data_dir, build_index, haversine_km,
+from .index_build import (INDEX_FILENAME, SCHEMA_VERSION, BuildStats, build_in_data_dir, build_index,
                           digest_of_routes, digest_of_cities, data_dir, default_cities_file, default_routes_dir,
                           iter_json_object_values)
 from .models import GeoCandidate, GeocodeRequest, check_request
@@ -93,7 +94,8 @@ class GazetteerIndex:
         self._conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                      check_same_thread=False)
         self._lock = threading.Lock()
-        self._cache: OrderedDict[tuple, list[GeoCandidate]] = OrderedDict()
+        # the last CACHE_SIZE answers, per index (called with the lock held: the connection is shared)
+        self._cached_search = lru_cache(maxsize=CACHE_SIZE)(self._search)
         self.meta = dict(self._conn.execute("SELECT key, value FROM meta"))
         self._resolver = HintResolver(self._conn.execute("SELECT iso, iso3, name FROM country").fetchall(),
                                    self._conn.execute("SELECT country, code, name FROM admin1").fetchall())
@@ -165,17 +167,8 @@ class GazetteerIndex:
         country = normalise(request.country_hint) if request.country_hint else None
         admin1 = normalise(request.admin1_hint) if request.admin1_hint else None
         near = (round(request.near[0], 5), round(request.near[1], 5)) if request.near else None
-        cache_key = (parts, country, admin1, near, request.limit)
         with self._lock:
-            hit = self._cache.get(cache_key)
-            if hit is not None:
-                self._cache.move_to_end(cache_key)
-                return list(hit)
-            result = self._search(parts, country, admin1, near, request.limit)
-            self._cache[cache_key] = result
-            if len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-            return list(result)
+            return list(self._cached_search(parts, country, admin1, near, request.limit))
 
     def nearby(self, lat: float, lon: float, *, radius_miles: float, min_population: int = 1000,
                limit: int = 20) -> list[GeoCandidate]:
@@ -189,7 +182,7 @@ class GazetteerIndex:
         names = self._resolver.admin1_name
         out = []
         for pid, name, country, admin1, pop, plat, plon, ref in rows:
-            if haversine_km(lat, lon, plat, plon) > radius_miles * 1.609344:
+            if distance_km(lat, lon, plat, plon) > radius_miles * 1.609344:
                 continue
             out.append(GeoCandidate(name=name, admin1=admin1, admin1_name=names.get((country, admin1 or "")),
                                     country=country, population=pop, lat=plat, lon=plon,
@@ -218,7 +211,7 @@ class GazetteerIndex:
 
     def cache_clear(self) -> None:
         with self._lock:
-            self._cache.clear()
+            self._cached_search.cache_clear()
 
     # internals (called with the lock held)
     def _rows(self, key: str) -> list[tuple]:
@@ -276,7 +269,7 @@ class GazetteerIndex:
         logits, fits = [], []
         for hint, _pid, _n, _c, _a, _an, pop, lat, lon, ref, kind in scored:
             name_w = 1.0 if kind == 0 else ALT_NAME
-            near_w = (math.exp(-haversine_km(near[0], near[1], lat, lon) / NEAR_DECAY_KM)
+            near_w = (math.exp(-distance_km(near[0], near[1], lat, lon) / NEAR_DECAY_KM)
                       if near else 0.0)
             population = pop if pop is not None else DEFAULT_ROUTE_POPULATION
             logits.append(W_NAME * name_w + W_HINT * hint + W_NEAR * near_w

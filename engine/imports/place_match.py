@@ -20,11 +20,12 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
+from engine.geo import distance_m
+
 from .model import SavedPlace
 
 MATCH_METRES = 150.0
 MIN_SIMILARITY = 0.8
-_EARTH_M = 6_371_008.8
 _M_PER_DEG_LAT = 111_320.0
 
 # Words that say what kind of place it is or join words, in the languages of the fixture cities:
@@ -138,8 +139,3 @@ def _lon_gap(a: float, b: float) -> float:
     return (a - b + 180.0) % 360.0 - 180.0
 
 
-def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Great-circle metres (haversine)."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
-    return 2 * _EARTH_M * math.asin(min(1.0, math.sqrt(h)))

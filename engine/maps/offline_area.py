@@ -29,6 +29,7 @@ from pmtiles.tile import (Compression, MagicNumberNotFound, SpecVersionUnsupport
                           deserialize_header, zxy_to_tileid)
 
 from engine.errors import InputError, ToolResponseError, ToolTimeout, ToolUnavailable
+from engine.geo import BBox
 from engine.tools import bounded_http
 from engine.tools.network import offline_by_env, user_agent
 
@@ -45,18 +46,7 @@ MAX_LAT = 85.0511
 MAX_TILES = 400_000  # ~a 60 km square to zoom 15; the ids of a larger area are not even listed
 
 
-@dataclass(frozen=True)
-class Bbox:
-    west: float
-    south: float
-    east: float
-    north: float
-
-    def label(self) -> str:
-        return f"{self.south:.3f},{self.west:.3f} – {self.north:.3f},{self.east:.3f}"
-
-
-def trip_bbox(points: Iterable[tuple[float, float]]) -> Bbox:
+def trip_bbox(points: Iterable[tuple[float, float]]) -> BBox:
     """The (lat, lon) points' bounds, padded by a tenth of their size (at least ~1 km)."""
     pts = [(float(lat), float(lon)) for lat, lon in points]
     if not pts:
@@ -64,11 +54,11 @@ def trip_bbox(points: Iterable[tuple[float, float]]) -> Bbox:
     lats, lons = [p[0] for p in pts], [p[1] for p in pts]
     pad_lat = max((max(lats) - min(lats)) * PAD_FRACTION, PAD_MIN_DEG)
     pad_lon = max((max(lons) - min(lons)) * PAD_FRACTION, PAD_MIN_DEG)
-    return Bbox(max(-180.0, min(lons) - pad_lon), max(-MAX_LAT, min(lats) - pad_lat),
+    return BBox.from_wsen(max(-180.0, min(lons) - pad_lon), max(-MAX_LAT, min(lats) - pad_lat),
                 min(180.0, max(lons) + pad_lon), min(MAX_LAT, max(lats) + pad_lat))
 
 
-def tiles_in(bbox: Bbox, z: int) -> Iterable[tuple[int, int]]:
+def tiles_in(bbox: BBox, z: int) -> Iterable[tuple[int, int]]:
     """The (x, y) XYZ tiles of zoom ``z`` that the bbox touches."""
     n = 1 << z
 
@@ -84,7 +74,7 @@ def tiles_in(bbox: Bbox, z: int) -> Iterable[tuple[int, int]]:
             yield x, y
 
 
-def count_tiles(bbox: Bbox, min_zoom: int, max_zoom: int) -> int:
+def count_tiles(bbox: BBox, min_zoom: int, max_zoom: int) -> int:
     """How many tiles the bbox touches over those zooms, without listing them."""
     total = 0
     for z in range(min_zoom, max_zoom + 1):
@@ -94,15 +84,15 @@ def count_tiles(bbox: Bbox, min_zoom: int, max_zoom: int) -> int:
     return total
 
 
-def _corners(bbox: Bbox, z: int) -> list[tuple[int, int]]:
+def _corners(bbox: BBox, z: int) -> list[tuple[int, int]]:
     out = []
     for lon, lat in ((bbox.west, bbox.north), (bbox.east, bbox.south)):
-        corner = Bbox(lon, lat, lon, lat)
+        corner = BBox.from_wsen(lon, lat, lon, lat)
         out.extend(tiles_in(corner, z))
     return out
 
 
-def wanted_ids(bbox: Bbox, min_zoom: int, max_zoom: int) -> list[int]:
+def wanted_ids(bbox: BBox, min_zoom: int, max_zoom: int) -> list[int]:
     return sorted(zxy_to_tileid(z, x, y) for z in range(min_zoom, max_zoom + 1) for x, y in tiles_in(bbox, z))
 
 
@@ -165,7 +155,7 @@ class AreaPlan:
     order, offsets relative to the archive's tile data; ``head`` the archive's first bytes."""
 
     url: str
-    bbox: Bbox
+    bbox: BBox
     min_zoom: int
     max_zoom: int
     header: dict[str, Any]
@@ -202,7 +192,7 @@ def check_cap(plan: AreaPlan, cap_mb: int) -> None:
                          f"{cap_mb} MB cap: choose a smaller area or a lower zoom (or raise the cap in Settings)")
 
 
-async def plan_area(reader: RangeReader, bbox: Bbox, max_zoom: int = MAX_ZOOM) -> AreaPlan:
+async def plan_area(reader: RangeReader, bbox: BBox, max_zoom: int = MAX_ZOOM) -> AreaPlan:
     """Every tile of ``bbox`` to ``max_zoom`` in the archive, found by reading its directories."""
     touched = count_tiles(bbox, 0, max_zoom)
     if touched > MAX_TILES:  # a coast-to-coast road trip at street zoom: refused before any request

@@ -18,9 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 import shutil
-import tempfile
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ from pathlib import Path
 from pmtiles.tile import Compression, TileType
 from pmtiles.writer import Writer
 
+from engine.export.atomic import atomic_file, write_atomic
 from engine.pipeline.control import CancelToken
 
 from .offline_area import AreaPlan, RangeReader, check_cap
@@ -90,19 +89,8 @@ def _open_part(dest: Path, plan: AreaPlan) -> Path:
     if not same:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        _write_atomic(state, json.dumps({"source": fingerprint, "url": plan.url}).encode())
+        write_atomic(state, json.dumps({"source": fingerprint, "url": plan.url}).encode())
     return folder
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _have(folder: Path, chunk: Chunk) -> bool:
@@ -133,7 +121,7 @@ async def download_area(plan: AreaPlan, reader: RangeReader, dest: Path, *, cap_
             data = await cancel.interruptible(reader.read(base + chunk.start, chunk.length))
         else:
             data = await reader.read(base + chunk.start, chunk.length)
-        _write_atomic(folder / chunk.name, data)
+        write_atomic(folder / chunk.name, data)
         done += chunk.length
         if progress:
             progress(done, total)
@@ -156,19 +144,11 @@ def _assemble(plan: AreaPlan, folder: Path, chunks: list[Chunk], dest: Path) -> 
         at = offset - chunk.start
         return loaded[chunk.start][at:at + length]
 
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.stem}-", suffix=".pmtiles.tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            writer = Writer(handle)
-            for tile_id, offset, length in plan.tiles:
-                writer.write_tile(tile_id, tile_bytes(offset, length))
-            writer.finalize(_out_header(plan), _out_metadata(plan))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(dest) as handle:
+        writer = Writer(handle)
+        for tile_id, offset, length in plan.tiles:
+            writer.write_tile(tile_id, tile_bytes(offset, length))
+        writer.finalize(_out_header(plan), _out_metadata(plan))
 
 
 def _out_header(plan: AreaPlan) -> dict:

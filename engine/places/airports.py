@@ -17,12 +17,11 @@ import zoneinfo
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
-from math import asin, cos, radians, sin, sqrt
 
 from engine.catalog.schema import RawAirport
+from engine.geo import distance_km
 from engine.models import Geo
 
-EARTH_RADIUS_KM = 6371.0088
 KEPT_TYPES = ("large_airport", "medium_airport")
 
 # The airports a traveller to a city flies into (nearest_airports): large airports first, as
@@ -48,13 +47,6 @@ class AirportInfo:
     lat: float
     lon: float
     large: bool
-
-
-def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Great-circle distance (haversine on the mean Earth radius)."""
-    p1, l1, p2, l2 = map(radians, (lat1, lon1, lat2, lon2))
-    h = sin((p2 - p1) / 2) ** 2 + cos(p1) * cos(p2) * sin((l2 - l1) / 2) ** 2
-    return 2 * EARTH_RADIUS_KM * asin(min(1.0, sqrt(h)))
 
 
 @lru_cache(maxsize=1)

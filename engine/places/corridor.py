@@ -22,21 +22,22 @@ import gzip
 import hashlib
 import json
 import math
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import structlog
 
 from engine.errors import ToolError
+from engine.export.atomic import write_atomic
+from engine.geo import BBox
 
 from .osm_tags import kept_tags, read_tags
-from .overpass import ROAD_LIMITS, Answer, BBox, OverpassClient, attempt_timeout_s, corridor_query, element_url
+from .overpass import ROAD_LIMITS, Answer, OverpassClient, attempt_timeout_s, corridor_query, element_url
 
 log = structlog.get_logger(__name__)
 
@@ -133,7 +134,7 @@ def cell_of(lat: float, lon: float) -> Cell:
 
 
 def cell_box(cell: Cell) -> BBox:
-    return BBox(float(cell[0]), float(cell[1]), float(cell[0] + CELL_DEG), float(cell[1] + CELL_DEG))
+    return BBox.from_swne(float(cell[0]), float(cell[1]), float(cell[0] + CELL_DEG), float(cell[1] + CELL_DEG))
 
 
 def cell_key(cell: Cell) -> str:
@@ -185,7 +186,7 @@ def query_boxes(cells: list[Cell]) -> list[tuple[BBox, list[Cell]]]:
 
 def _run_box(run: list[Cell]) -> BBox:
     first, last = cell_box(run[0]), cell_box(run[-1])
-    return BBox(first.south, first.west, last.north, last.east)
+    return BBox(south=first.south, west=first.west, north=last.north, east=last.east)
 
 
 def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetched_at: datetime,
@@ -274,14 +275,7 @@ class ChunkStore:
                "places": [p.row() for p in chunk.places]}
         data = gzip.compress(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode(), 6, mtime=0)
         target = self.path(chunk.cell)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=self.folder)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(target, data)
         return target
 
     def load(self, cell: Cell) -> Chunk | None:
@@ -289,26 +283,22 @@ class ChunkStore:
         path = self.path(cell)
         try:
             stat = path.stat()
-            memo = (str(path), stat.st_mtime_ns, stat.st_size)
-            if memo in _LOADED:
-                return _LOADED[memo]
             if stat.st_size > MAX_FILE_BYTES:
                 return None
-            doc = json.loads(gzip.decompress(path.read_bytes()))
-            if doc.get("format") != CHUNK_FORMAT or tuple(doc["cell"]) != cell:
-                return None
-            chunk = Chunk(cell, datetime.fromisoformat(doc["fetched_at"]),
-                          tuple(RoadPlace(*row) for row in doc["places"]), str(doc.get("osm_base", "")),
-                          str(doc.get("source_url", "")), bool(doc.get("truncated")))
+            chunk = _read_chunk(str(path), stat.st_mtime_ns, stat.st_size)
         except (OSError, EOFError, ValueError, KeyError, TypeError):
             return None
-        if len(_LOADED) >= 256:
-            _LOADED.pop(next(iter(_LOADED)))
-        _LOADED[memo] = chunk
-        return chunk
+        return chunk if chunk is not None and chunk.cell == cell else None
 
 
-_LOADED: dict[tuple[str, int, int], Chunk] = {}  # (path, mtime, size) → chunk: read once per process
+@lru_cache(maxsize=256)  # keyed by (path, mtime, size): each file read once per process
+def _read_chunk(path: str, _mtime_ns: int, _size: int) -> Chunk | None:
+    doc = json.loads(gzip.decompress(Path(path).read_bytes()))
+    if doc.get("format") != CHUNK_FORMAT:
+        return None
+    return Chunk(tuple(doc["cell"]), datetime.fromisoformat(doc["fetched_at"]),
+                 tuple(RoadPlace(*row) for row in doc["places"]), str(doc.get("osm_base", "")),
+                 str(doc.get("source_url", "")), bool(doc.get("truncated")))
 
 
 def is_stale(chunk: Chunk, now: datetime | None = None) -> bool:

@@ -18,9 +18,10 @@ from typing import Callable
 import structlog
 
 from engine.errors import CityPackMissing, InputError, ToolError
+from engine.geo import BBox
 
 from .city_spec import CitySpec
-from .overpass import BBox, OverpassClient, city_query, describe
+from .overpass import OverpassClient, city_query, describe
 from .pack import CityPack, PackAirport
 from .pack_build import build_pack
 from .pack_store import PackStore, is_stale
@@ -54,7 +55,7 @@ def city_box(spec: CitySpec) -> BBox:
     r = spec.radius_km()
     dlat = r / KM_PER_DEG_LAT
     dlon = r / max(1.0, 111.320 * math.cos(math.radians(spec.lat)))
-    return BBox(round(spec.lat - dlat, 5), round(spec.lon - dlon, 5), round(spec.lat + dlat, 5),
+    return BBox.from_swne(round(spec.lat - dlat, 5), round(spec.lon - dlon, 5), round(spec.lat + dlat, 5),
                 round(spec.lon + dlon, 5))
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
+from engine.geo import BBox
 from engine.tools import bounded_http
 from engine.tools.network import NetworkState, retry_after
 
@@ -80,20 +80,6 @@ def attempt_timeout_s() -> float:
         return max(1.0, float(os.environ.get("TRIPWRIGHT_OVERPASS_TIMEOUT_S", ATTEMPT_TIMEOUT_S)))
     except ValueError:
         return ATTEMPT_TIMEOUT_S
-
-
-@dataclass(frozen=True)
-class BBox:
-    south: float
-    west: float
-    north: float
-    east: float
-
-    def ql(self) -> str:
-        return f"{self.south:.5f},{self.west:.5f},{self.north:.5f},{self.east:.5f}"
-
-    def contains(self, lat: float, lon: float) -> bool:
-        return self.south <= lat <= self.north and self.west <= lon <= self.east
 
 
 def city_query(box: BBox) -> str:

@@ -13,12 +13,12 @@ import unicodedata
 from collections import Counter
 from datetime import datetime
 
-from engine.geo import haversine_m
+from engine.geo import BBox, haversine_m
 from engine.models import Geo
 
 from .city_spec import CitySpec
 from .osm_tags import Reading, kept_tags, read_tags, stars_of
-from .overpass import Answer, BBox, Element
+from .overpass import Answer, Element
 from .pack import CityPack, PackAirport, PackPlace
 
 TWIN_METRES = 150

@@ -11,8 +11,6 @@ their unknown hours (the caller says so); nothing here raises a tool error.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -20,7 +18,9 @@ import structlog
 from pydantic import ValidationError
 
 from engine.errors import ToolError
-from engine.imports.place_match import distance_m, names_match
+from engine.export.atomic import write_atomic
+from engine.geo import distance_m
+from engine.imports.place_match import names_match
 from engine.models.intent import MustSee
 
 from .osm_tags import kept_tags, read_tags
@@ -104,13 +104,9 @@ class SavedLookupCache:
         while len(entries) > MAX_CACHE_ENTRIES:
             entries.pop(next(iter(entries)))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".saved-", dir=self.path.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(entries, out, ensure_ascii=False)
-            os.replace(tmp, self.path)
+            write_atomic(self.path, json.dumps(entries, ensure_ascii=False))
         except OSError:
-            Path(tmp).unlink(missing_ok=True)
             log.warning("saved_places_cache_not_written", path=str(self.path))
 
 

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .detours import DETOUR_FACTOR, haversine
+from engine.geo import haversine_rad as haversine
+
+from .detours import DETOUR_FACTOR
 from .plan import Place
 
 INTERPOLATED_COST = 4.0  # an overnight point with no town: only when no town fits

@@ -19,8 +19,9 @@ from functools import cached_property
 
 import numpy as np
 
+from engine.geo import haversine_rad as haversine
+
 DETOUR_FACTOR = 1.3  # seed INV-PACE-02: straight-line miles × 1.3 ≈ road miles
-EARTH_MILES = 3958.8
 
 Point = tuple[float, float]
 
@@ -30,12 +31,6 @@ def _legs(points: Sequence[Point]) -> float:
         return 0.0
     a = np.radians(np.asarray(points, dtype=float))
     return float(haversine(a[:-1, 0], a[:-1, 1], a[1:, 0], a[1:, 1]).sum())
-
-
-def haversine(lat1, lon1, lat2, lon2):
-    """Great-circle miles between radian arrays (numpy broadcasting)."""
-    h = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
-    return 2 * EARTH_MILES * np.arcsin(np.sqrt(np.minimum(1.0, h)))
 
 
 def detour_miles(corridor, points: Sequence[Point]) -> float:

@@ -19,6 +19,7 @@ from datetime import date
 
 import numpy as np
 
+from engine.geo import haversine_rad
 from engine.models import Tier
 from engine.places import estimates
 from engine.places.corridor import CorridorData, RoadPlace
@@ -32,7 +33,6 @@ CAMP_SITE_USD = 35.0
 KIND_PREFERENCE = {"motel": 3.0, "hotel": 3.0, "guest_house": 2.0, "hostel": 1.0, "camp_site": 0.5}
 KIND_TIER = {"motel": Tier.budget, "hostel": Tier.budget}
 MILE_PENALTY = 0.3
-EARTH_MILES = 3958.76
 
 
 class BedPicker:
@@ -59,9 +59,7 @@ class BedPicker:
         if not self.beds:
             return []
         lat0, lon0 = math.radians(anchor.lat), math.radians(anchor.lon)
-        h = (np.sin((self._lat - lat0) / 2) ** 2
-             + math.cos(lat0) * np.cos(self._lat) * np.sin((self._lon - lon0) / 2) ** 2)
-        miles = 2 * EARTH_MILES * np.arcsin(np.minimum(1.0, np.sqrt(h)))
+        miles = haversine_rad(lat0, lon0, self._lat, self._lon)
         return [(self.beds[i], float(miles[i])) for i in np.flatnonzero(miles <= BED_RADIUS_MILES)]
 
     def _score(self, p: RoadPlace, miles: float) -> float:

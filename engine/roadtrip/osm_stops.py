@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
+from engine.geo import haversine_rad
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.places.corridor import CorridorData, RoadPlace
 from engine.places.osm_tags import ROAD_SIGHT_TAGS, read_tags
@@ -355,7 +356,4 @@ def _name(text: str) -> str:
 
 
 def _miles(lats, lons, lat0: float, lon0: float):
-    la, lo = np.radians(lats), np.radians(lons)
-    a, b = np.radians(lat0), np.radians(lon0)
-    h = np.sin((la - a) / 2) ** 2 + np.cos(a) * np.cos(la) * np.sin((lo - b) / 2) ** 2
-    return 2 * 3958.76 * np.arcsin(np.minimum(1.0, np.sqrt(h)))
+    return haversine_rad(np.radians(lat0), np.radians(lon0), np.radians(lats), np.radians(lons))

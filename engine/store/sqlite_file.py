@@ -149,11 +149,9 @@ def _move_aside(path: Path) -> Path:
 
 
 def _restore(backup: Path, path: Path) -> None:
-    partial = path.with_name(f".{path.name}.restoring")
-    shutil.copyfile(backup, partial)
-    with partial.open("rb+") as fh:
-        os.fsync(fh.fileno())
-    partial.replace(path)
+    from engine.export.atomic import atomic_path
+    with atomic_path(path) as partial:
+        shutil.copyfile(backup, partial)
 
 
 def _stamp() -> str:

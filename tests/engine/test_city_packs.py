@@ -214,14 +214,15 @@ def test_ambiguous_names_list_candidates_and_a_country_settles_them() -> None:
 def test_the_model_is_offered_a_shortlist_of_a_big_pack_city() -> None:
     from engine.llm.drafting import SHORTLIST, proposal_schema, trip_facts_document
     from engine.places.city_spec import CitySpec
-    from engine.places.overpass import Answer, BBox
+    from engine.geo import BBox
+    from engine.places.overpass import Answer
     from engine.places.pack_build import build_pack
     from engine.planning.inputs import gather
     from tests.data.osm.synthetic import synthetic_city
     spec = CitySpec(name="Chicago", country="US", admin1="IL", label="Chicago, IL, US", lat=41.8781, lon=-87.6298,
                     population=2_664_452, feature_id="test")
     answer = Answer.model_validate({"elements": synthetic_city()})
-    pack = build_pack(spec, answer, box=BBox(41.7, -87.85, 42.05, -87.45), tz="America/Chicago", currency="USD",
+    pack = build_pack(spec, answer, box=BBox.from_swne(41.7, -87.85, 42.05, -87.45), tz="America/Chicago", currency="USD",
                       airports=[], fetched_at=datetime.now(timezone.utc), source_url="test")
     assert len(pack.places) > 2000
     session = PlanningSession(today=TODAY)

@@ -341,7 +341,7 @@ def test_a_coast_to_coast_trip_asks_at_most_six_queries_and_plans_from_the_cache
     assert len(server.seen) <= 6 and len(first.itinerary.days) == 14
     assert all(len(osm_sights(d)) >= 2 for d in first.itinerary.days)
     monkeypatch.setenv("TRIPWRIGHT_OFFLINE", "1")
-    chunks._LOADED.clear()
+    chunks._read_chunk.cache_clear()
     chunks._ASSEMBLED.clear()
     again = plan(intent, gazetteer)  # from the cached chunks alone (its speed: bench/road_bench.py)
     assert len(server.seen) <= 6 and all(len(osm_sights(d)) >= 2 for d in again.itinerary.days)
@@ -417,7 +417,7 @@ def test_random_trips_over_dense_data_keep_every_invariant_with_real_sights_and_
     from engine.roadtrip.resolve import PlaceResolver
     for n, intent in enumerate(_random_trips(gazetteer, 6, seed=20)):
         monkeypatch.setenv("TRIPWRIGHT_HOME", str(tmp_path / f"trip{n}"))  # each trip its own data and cache
-        chunks._LOADED.clear()
+        chunks._read_chunk.cache_clear()
         chunks._ASSEMBLED.clear()
         region = "us" if intent.origin in US_TOWNS else "europe"
         resolver = PlaceResolver(gazetteer, region=region)

@@ -107,12 +107,13 @@ def write_padded_pmtiles(path: Path, west: float, south: float, east: float, nor
     ``tile_kb`` large and unique by a protobuf field decoders skip — sizes like a city's streets."""
     import os
 
-    from engine.maps.offline_area import Bbox, tiles_in
+    from engine.geo import BBox
+    from engine.maps.offline_area import tiles_in
 
     base = mapbox_vector_tile.encode([{"name": "earth", "features": [
         {"geometry": "POLYGON ((0 0, 4096 0, 4096 4096, 0 4096, 0 0))", "properties": {}}]}],
         default_options={"y_coord_down": True})
-    box = Bbox(west, south, east, north)
+    box = BBox.from_wsen(west, south, east, north)
     ids = sorted(zxy_to_tileid(z, x, y) for z in range(16) for x, y in tiles_in(box, z))
     with path.open("wb") as handle:
         writer = Writer(handle)
