@@ -36,13 +36,14 @@ every marker against the trust boundary again and leaves out (with a note) what 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 import shapely
 from pyproj import Transformer
 from shapely.geometry import LineString, mapping
 
+from engine.maps.trip_map import NUMBERED_KINDS, bounds, day_lines, origin, stop_kind
 from engine.models import Activity, DayItinerary, ItineraryV1
 from engine.roadtrip.routes import METERS_PER_MILE, route_projection
 
@@ -52,19 +53,10 @@ from .map_checks import exclusion_note, screen_line, screen_markers, valid_numbe
 LAYERS_VERSION = 1
 MAX_LABEL = 120
 BANNER_TEXT = "Limited data available. Some information is estimated."
-# Distinct on the light basemap and against each other (Tableau 10 without its grey).
-DAY_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-               "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79")
 DATA_SOURCES = ("real", "fixture", "computed", "omitted")
 CORRIDOR_SIMPLIFY_M = 1500.0  # well under a pixel at the zoom a 100-mile band is looked at
-LINE_DECIMALS = 5
 
 _VISITS = ("activity", "meal")
-_NUMBERED = ("attraction", "meal")  # numbered in visiting order within their day
-
-
-def _day_colour(index: int) -> str:
-    return DAY_COLOURS[index % len(DAY_COLOURS)]
 
 
 def _label(text: str) -> str:
@@ -79,12 +71,6 @@ def _data_source(activity: Activity) -> str:
 
 
 # -- markers ------------------------------------------------------------------------------------
-def _kind(activity: Activity, road: bool) -> str:
-    if road and activity.role in ("checkin", "arrival"):
-        return "anchor"
-    return activity.kind.value
-
-
 def _confidence(activity: Activity, day: DayItinerary, kind: str) -> tuple[str, str]:
     """("high" | "low", why): an anchor is low when its activity or the day's anchor is."""
     low = activity.confidence == "low"
@@ -116,7 +102,7 @@ def _actions(activity: Activity, kind: str, road: bool, day_index: int, n_days: 
 
 
 def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, n_days: int, road: bool) -> dict:
-    kind = _kind(activity, road)
+    kind = stop_kind(activity, road)
     confidence, reason = _confidence(activity, day, kind)
     return {
         "id": activity.id,
@@ -146,11 +132,10 @@ def _origin_confidence(itinerary: ItineraryV1) -> tuple[str, str]:
 
 
 def _origin_marker(itinerary: ItineraryV1) -> dict | None:
-    first = itinerary.days[0] if itinerary.days else None
-    if first is None or not first.path:
+    found = origin(itinerary)
+    if found is None:
         return None
-    start = first.path[0]
-    name = first.drive.from_name if first.drive else getattr(itinerary.intent, "origin", "Start")
+    start, name = found
     confidence, reason = _origin_confidence(itinerary)
     return {"id": "origin", "lat": start.lat, "lon": start.lon, "kind": "origin",
             "label": _label(f"Start: {name}"), "day": 0, "time": "", "confidence": confidence,
@@ -174,21 +159,12 @@ def _number(markers: list[dict]) -> list[dict]:
     """Visits and meals numbered in visiting order within their day (of those drawn)."""
     seq: dict[int, int] = {}
     for marker in markers:
-        if marker["kind"] in _NUMBERED:
+        if marker["kind"] in NUMBERED_KINDS:
             seq[marker["day"]] = marker["seq"] = seq.get(marker["day"], 0) + 1
     return markers
 
 
 # -- lines --------------------------------------------------------------------------------------
-def _line(points: Iterable[tuple[float, float]]) -> dict | None:
-    coords = []
-    for lon, lat in points:
-        c = [round(lon, LINE_DECIMALS), round(lat, LINE_DECIMALS)]
-        if not coords or coords[-1] != c:
-            coords.append(c)
-    return {"type": "LineString", "coordinates": coords} if len(coords) > 1 else None
-
-
 def _day_label(day: DayItinerary, index: int, unit: str) -> str:
     text = f"Day {index + 1} · {fmt.short_day_label(day.date)}"
     if day.anchor is not None:
@@ -199,16 +175,9 @@ def _day_label(day: DayItinerary, index: int, unit: str) -> str:
 
 
 def _days(itinerary: ItineraryV1, unit: str, region: str | None, drawn: set[str]) -> list[dict]:
-    out = []
-    for di, day in enumerate(itinerary.days):
-        if day.path:
-            path = _line(screen_line(((g.lon, g.lat) for g in day.path), region))
-        else:
-            # Flights leave the city: a line to the airport would only stretch the day's drawing.
-            path = _line((a.geo.lon, a.geo.lat) for a in day.activities
-                         if a.geo is not None and a.kind.value != "flight" and a.id in drawn)
-        out.append({"index": di, "label": _day_label(day, di, unit), "colour": _day_colour(di), "path": path})
-    return out
+    lines = day_lines(itinerary, keep=lambda a: a.id in drawn, screen=lambda points: screen_line(points, region))
+    return [{"index": line["index"], "label": _day_label(day, line["index"], unit), "colour": line["colour"],
+             "path": line["path"]} for line, day in zip(lines, itinerary.days)]
 
 
 # -- corridor -----------------------------------------------------------------------------------
@@ -280,11 +249,7 @@ def _focus(markers: list[dict], days: list[dict], road: bool) -> list[list[float
     for day in days:
         if road and day["path"] is not None:
             points += [(lat, lon) for lon, lat in day["path"]["coordinates"]]
-    if not points:
-        return None
-    lats = [p[0] for p in points]
-    lons = [p[1] for p in points]
-    return [[min(lats), min(lons)], [max(lats), max(lons)]]
+    return bounds(points)
 
 
 # -- the document -------------------------------------------------------------------------------

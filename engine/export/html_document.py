@@ -5,7 +5,7 @@ Shape::
     {"title": str, "dates": str, "mode": "city" | "road_trip", "total": "$1,234.56",
      "disclaimer": str,
      "days":  [{"number": 1, "label": "Day 1 · Mon 10 May", "summary": str, "colour": "#1f77b4",
-                "path": [[lat, lon], ...] | null, "driven": bool,
+                "path": {"type": "LineString", "coordinates": [[lon, lat], ...]} | null, "driven": bool,
                 "items": [{"time": "14:50-15:35", "name": str, "kind": "attraction",
                            "locked": bool, "stop": index into "stops" | null}]}],
      "stops": [{"day": 1, "lat", "lon", "name": str, "time": str, "kind": str,
@@ -18,24 +18,22 @@ map). Attractions and meals are numbered in visiting order within their day; hot
 a road trip's overnight stops and arrival "⌂", its start "S". ``label`` is the short name shown
 beside the marker: every city stop's, and on road trips the towns' (other stops are numbered
 only; their names are in the tooltip and the list). Road-trip days carry their driven ``path``;
-a city day's path joins its stops in order.
+a city day's path joins its stops in order. The palette, the day lines (GeoJSON), the stops' kinds,
+the start and the bounds come from :mod:`engine.maps.trip_map`, as the app map's do.
 
 Strings are plain text, never markup: the page inserts them with ``textContent``.
 """
 
 from __future__ import annotations
 
+from engine.maps.trip_map import ANCHOR_ROLES, bounds, day_colour, day_line, origin
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from ._trip import plain_text, trip_dates
 
-# Distinct on the light basemap and against each other (the app map's day colours).
-DAY_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-               "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79")
 MAX_TEXT = 160
 KM_PER_MILE = 1.609344
 _NUMBERED = (ChoiceKind.attraction, ChoiceKind.meal)
-_ANCHOR_ROLES = ("checkin", "arrival")
 
 
 def _text(value: str) -> str:
@@ -63,32 +61,28 @@ def _where(itin: ItineraryV1) -> str:
 
 
 def _day(day: DayItinerary, number: int, road: bool, stops: list[dict]) -> dict:
-    colour = DAY_COLOURS[(number - 1) % len(DAY_COLOURS)]
-    items, seq, points = [], 0, []
+    items, seq = [], 0
     for act in day.activities:
         stop = None
         if act.geo is not None and act.kind is not ChoiceKind.flight:
             seq += act.kind in _NUMBERED
             stop = len(stops)
             stops.append(_stop(act, day, number, road, str(seq) if act.kind in _NUMBERED else _glyph(act, road)))
-            points.append([act.geo.lat, act.geo.lon])
         items.append({"time": act.window.label(), "name": _text(act.name), "kind": act.kind.value,
                       "locked": act.locked, "stop": stop})
-    driven = bool(day.path)
-    path = [[g.lat, g.lon] for g in day.path] if driven else points
     return {"number": number, "label": f"Day {number} · {day.date:%a} {day.date.day} {day.date:%b}",
-            "summary": _drive_summary(day), "colour": colour, "path": path if len(path) > 1 else None,
-            "driven": driven, "items": items}
+            "summary": _drive_summary(day), "colour": day_colour(number - 1), "path": day_line(day),
+            "driven": bool(day.path), "items": items}
 
 
 def _glyph(act: Activity, road: bool) -> str:
-    if road and act.role in _ANCHOR_ROLES:
+    if road and act.role in ANCHOR_ROLES:
         return "⌂"
     return "H" if act.kind is ChoiceKind.lodging else ""
 
 
 def _stop(act: Activity, day: DayItinerary, number: int, road: bool, mark: str) -> dict:
-    anchor = road and act.role in _ANCHOR_ROLES
+    anchor = road and act.role in ANCHOR_ROLES
     if anchor:
         label = day.anchor.name if day.anchor is not None else act.name
     else:
@@ -109,11 +103,11 @@ def _uncertainty(act: Activity, day: DayItinerary | None) -> str:
 
 
 def _origin(itin: ItineraryV1) -> dict | None:
-    first = itin.days[0] if itin.days else None
-    if first is None or not first.path:
+    found = origin(itin)
+    if found is None:
         return None
-    name = first.drive.from_name if first.drive else itin.intent.origin
-    return {"day": 1, "lat": first.path[0].lat, "lon": first.path[0].lon, "name": _text(f"Start: {name}"),
+    start, name = found
+    return {"day": 1, "lat": start.lat, "lon": start.lon, "name": _text(f"Start: {name}"),
             "time": "", "kind": "origin", "mark": "S", "label": _text(name),
             "locked": False, "note": ""}
 
@@ -135,8 +129,5 @@ def _money(cents: int) -> str:
 
 def _bounds(stops: list[dict], days: list[dict]) -> list[list[float]] | None:
     points = [(s["lat"], s["lon"]) for s in stops]
-    points += [tuple(p) for d in days if d["driven"] and d["path"] for p in d["path"]]
-    if not points:
-        return None
-    lats, lons = [p[0] for p in points], [p[1] for p in points]
-    return [[min(lats), min(lons)], [max(lats), max(lons)]]
+    points += [(lat, lon) for d in days if d["driven"] and d["path"] for lon, lat in d["path"]["coordinates"]]
+    return bounds(points)

@@ -98,9 +98,11 @@ document.addEventListener("DOMContentLoaded", function () {
     if (day.path) {
       var colour = dayColour(day.number);
       var weight = day.driven ? 4 : 3;
-      L.polyline(day.path, {color: "#ffffff", weight: weight + 4, opacity: 0.85})
+      // a GeoJSON LineString ([lon, lat] pairs, engine/maps/trip_map.py): Leaflet takes [lat, lon]
+      var lls = day.path.coordinates.map(function (c) { return [c[1], c[0]]; });
+      L.polyline(lls, {color: "#ffffff", weight: weight + 4, opacity: 0.85})
         .bindTooltip(dayTip(day), {sticky: true}).addTo(group);
-      var line = L.polyline(day.path, {color: colour, weight: weight, opacity: 0.9, interactive: false,
+      var line = L.polyline(lls, {color: colour, weight: weight, opacity: 0.9, interactive: false,
                                        dashArray: day.driven ? null : "6 5", className: "tw-day-path"});
       if (day.driven) {
         line.bindTooltip(el("span", null, "Day " + day.number),

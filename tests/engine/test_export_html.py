@@ -162,7 +162,8 @@ def test_city_stops_are_numbered_in_visiting_order_per_day():
     assert [(s["mark"], s["label"], s["day"]) for s in document["stops"][:2]] == [
         ("1", "Musée du Louvre", 1), ("2", "Le Procope", 1)]
     assert [document["stops"][i["stop"]]["mark"] for i in day5["items"] if i["stop"] is not None] == ["1", "2", "3"]
-    assert day1["path"] == [[48.860611, 2.337644], [48.853151, 2.338850]] and not day1["driven"]
+    assert day1["path"] == {"type": "LineString", "coordinates": [[2.33764, 48.86061], [2.33885, 48.85315]]}
+    assert not day1["driven"]
     assert len(document["stops"]) == 17  # 20 activities less two flights and the Navigo pass
     assert document["bounds"] == [[48.804865, 2.118900], [48.886900, 2.361753]]  # no airports
     assert document["title"] == "Paris" and document["total"] == "$3,310.00"
@@ -208,7 +209,7 @@ def test_road_trip_days_carry_their_driven_paths_and_towns():
     origin, stop, town = document["stops"][:3]
 
     assert document["mode"] == "road_trip"
-    assert [d["path"] for d in document["days"]] == [[[g.lat, g.lon] for g in d.path] for d in itin.days]
+    assert [d["path"]["coordinates"] for d in document["days"]] == [[[g.lon, g.lat] for g in d.path] for d in itin.days]
     assert all(d["driven"] for d in document["days"])
     assert (origin["mark"], origin["label"], origin["kind"]) == ("S", "Los Angeles, CA", "origin")
     assert (stop["mark"], stop["label"], stop["name"]) == ("1", "", "Amboy Crater")

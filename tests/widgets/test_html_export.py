@@ -19,7 +19,7 @@ from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QApplication
 
 from engine.export import html_export, itinerary_to_html
-from engine.export.html_document import DAY_COLOURS
+from engine.maps.trip_map import DAY_COLOURS
 from engine.models import ItineraryV1
 from tests.widgets.test_map_layers import city_trip, road_trip
 

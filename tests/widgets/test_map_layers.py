@@ -10,11 +10,11 @@ from functools import lru_cache
 import pytest
 from shapely.geometry import Point, shape
 
+from engine.maps.trip_map import DAY_COLOURS
 from engine.models import IntentV1, ItineraryV1
 from engine.models.road_trip import RoadTripIntent
 from engine.roadtrip.routes import find_route
-from widgets.map_layers import (BANNER_TEXT, DAY_COLOURS, MAX_LABEL, build_layers, empty_layers,
-                                is_finite_lat_lon)
+from widgets.map_layers import BANNER_TEXT, MAX_LABEL, build_layers, empty_layers, is_finite_lat_lon
 
 XSS = "<img src=x onerror=window.__xss=1>"
 TODAY = date(2026, 11, 23)
