@@ -207,18 +207,20 @@ def describe_sqlite_error(path: Path, exc: Exception) -> str:
 
 def backup(path: Path, label: str) -> Path:
     """Copy the live database with ``VACUUM INTO`` (consistent even with WAL) and keep the last
-    few of its kind (daily, before a migration, manual)."""
+    few of its kind (daily, before a migration, manual). Written atomically: a crash mid-copy
+    leaves no half backup among the backups."""
+    from engine.export.atomic import atomic_path
     folder = path.parent / BACKUP_DIR
     folder.mkdir(exist_ok=True)
     target = folder / f"{path.stem}-{_stamp()}-{label}.db"
     try:
-        conn = sqlite3.connect(path, isolation_level=None)
-        try:
-            conn.execute("VACUUM INTO ?", (str(target),))
-        finally:
-            conn.close()
+        with atomic_path(target) as staged:
+            conn = sqlite3.connect(path, isolation_level=None)
+            try:
+                conn.execute("VACUUM INTO ?", (str(staged),))
+            finally:
+                conn.close()
     except sqlite3.Error as exc:
-        target.unlink(missing_ok=True)
         raise StoreError(f"could not back up {path} to {folder}: {exc}") from None
     kind = _kind(target)
     for old in [b for b in list_backups(path) if _kind(b) == kind][:-BACKUPS_KEPT[kind]]:
