@@ -20,7 +20,9 @@ it) and `html_map.js`, which draws everything with DOM nodes/`textContent`; foli
 a CSP allows only the page's own scripts by hash and no network; credits only Natural Earth, when drawn);
 `atomic.write_all` writes a set of files as one (each staged to a temp file beside its target, then all
 renamed; a staging failure removes every temp file, a rename failure puts back the replaced targets from
-hard links; the `OSError` names the target); `write_atomic` is a set of one
+hard links; the `OSError` names the target); `write_atomic` is a set of one; `atomic_file` (a handle,
+streamed) and `atomic_path` (a temp path, for SQLite/zip) give the same guarantees — the tree's one
+atomic writer, used by settings, caches, packs, offline maps, backups and exports (a test keeps it so)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Map data the engine fetches for the app (Qt-free): the offline copy of a trip's area.
+"""Map data (Qt-free): the offline copy of a trip's area, and what a map of a trip draws.
 
 `engine/maps/offline_area.py` + `engine/maps/offline_download.py` (Qt-free): a trip's offline map copy
 (issue 22 §1) — the trip's bbox, the remote PMTiles archive (`offline_map_url` / `TRIPWRIGHT_PMTILES_URL`)
@@ -6,4 +6,8 @@ read by HTTP range requests only (header, root and the leaf directories over the
 refused), the size estimated from the directory entries, the cap (`offline_map_cap_mb`), then the tiles'
 bytes in coalesced ranges kept in `<file>.part/` for resume, written with `pmtiles.writer` to a temp file
 and renamed to `<data dir>/offline_maps/<trip>.pmtiles`.
+
+`engine/maps/trip_map.py`: what every map of a trip draws — the day palette, each day's GeoJSON line,
+the stops' kinds, the road trip's start, the bounds — for the app's layer document
+(`widgets/map_layers.py`) and the HTML export's page data (`engine/export/html_document.py`).
 """
