@@ -20,8 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import asin, cos, radians, sin, sqrt
 
-import numpy as np
-
 from engine.models import Geo
 
 EARTH_RADIUS_M = 6_371_008.8  # IUGG mean radius
@@ -54,6 +52,7 @@ def haversine_m(a: Geo, b: Geo) -> float:
 def haversine_rad(lat1, lon1, lat2, lon2, radius: float = EARTH_RADIUS_MILES):
     """Great-circle distance between points in **radians** (floats or numpy arrays, broadcast),
     in the unit of ``radius`` (miles by default)."""
+    import numpy as np  # its callers hold arrays already; a module that only needs metres stays numpy-free
     h = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
     return 2 * radius * np.arcsin(np.sqrt(np.minimum(1.0, h)))
 
