@@ -7,6 +7,7 @@ used and never stops anything: it reads as absent (and is replaced by the next f
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 from dataclasses import dataclass
@@ -100,10 +101,8 @@ class PackStore:
             if pack is not None:
                 index[pack.slug] = [pack.name, pack.label]
         if self.folder.is_dir():
-            try:
+            with contextlib.suppress(OSError):  # a read-only cache still answers from the packs themselves
                 write_atomic(self.folder / INDEX, json.dumps(index, ensure_ascii=False))
-            except OSError:  # a read-only cache still answers from the packs themselves
-                pass
         return index
 
     def entries(self) -> list[CachedPack]:
