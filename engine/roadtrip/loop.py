@@ -18,7 +18,7 @@ from pyproj import Geod
 from engine.errors import InputError
 from engine.geocode.trust import check_point, geodesic_miles
 
-from .corridor import DIRECT_ROAD_FACTOR, DirectCorridor, geodesic_lonlats
+from .corridor import DirectCorridor, geodesic_lonlats
 from .plan import Place
 from .resolve import region_name
 from .scenery import coastal, needs_ferry

@@ -24,7 +24,7 @@ from engine.geo import haversine_m
 from engine.models import Geo, Provenance, Value, WeatherDay
 
 from .executor import ToolExecutor
-from .open_meteo import OpenMeteoWeather, within_horizon
+from .open_meteo import within_horizon
 from .openweathermap import within_horizon as owm_within_horizon
 from .provenance import stamp
 from .requests import ClimateRequest, WeatherRangeRequest, WeatherRequest
