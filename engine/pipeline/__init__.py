@@ -2,7 +2,7 @@
 
 from .control import CancelToken, Checkpoints, NodeMemo
 from .events import EventEmitter, ThrottledStream, replay_after
-from .run import NODES, PlanningSession, PlanResult
+from .run import PlanningSession, PlanResult
 
-__all__ = ["CancelToken", "Checkpoints", "EventEmitter", "NODES", "NodeMemo", "PlanResult",
+__all__ = ["CancelToken", "Checkpoints", "EventEmitter", "NodeMemo", "PlanResult",
            "PlanningSession", "ThrottledStream", "replay_after"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Protocol
 
 from engine.catalog.catalog import Catalog
@@ -171,7 +171,3 @@ def _usable(rung) -> bool:
 def weather_credit(provenance: Provenance) -> str:
     """The attribution a real weather answer carries wherever it is shown."""
     return CREDITS.get(provenance.ref_id or "", "")
-
-
-def trip_days(start: date, count: int) -> list[date]:
-    return [start + timedelta(days=i) for i in range(count)]
