@@ -78,7 +78,7 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
     # Web views must be deleted while the QApplication still exists.
     window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    del window
+    window = None  # (not `del`: the error reporter's lambda still names it)
     return int(outcome.get("code", exit_code or 0))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import structlog
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -21,6 +22,9 @@ from engine.errors import TripwrightError, one_line
 
 from .run_notice import show_last_run
 from .trip_session import TripVersion
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 log = structlog.get_logger("tripwright.app.library")
 EVENT_BATCH = 16  # events written together while a run streams (one short transaction each)

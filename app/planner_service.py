@@ -135,7 +135,7 @@ class PlannerService:
                 try:
                     fn()
                 except Exception:  # noqa: BLE001 — a warm-up is only a head start
-                    pass
+                    structlog.get_logger(__name__).debug("warm_up_failed", exc_info=True)
             try:
                 self.gui_loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
             except RuntimeError:

@@ -28,10 +28,6 @@ from engine.facts import TripFacts
 from engine.models import Attraction, Choice, ChoiceKind, Geo, PlanV1, Slot, TransitLeg
 
 
-def local_dt(day: date, t: time, tz: str) -> datetime:
-    return datetime.combine(day, t, ZoneInfo(tz))
-
-
 @lru_cache(maxsize=4096)
 def steady_offset(day: date, tz: str) -> bool:
     """True when the zone's UTC offset is the same all day (no DST change on this date)."""
@@ -56,10 +52,6 @@ def hotel_geo(plan: PlanV1) -> Geo | None:
             if slot.role == "checkin":
                 return slot.choices[0].geo
     return None
-
-
-def airport_code(slot: Slot, facts: TripFacts) -> str | None:
-    return _airport(slot.choices[0], facts)
 
 
 def _airport(choice: Choice, facts: TripFacts) -> str | None:

@@ -391,7 +391,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
             return None
         try:
             return int(self._fx_to_usd(amount, currency))
-        except Exception as exc:  # the injected converter may fail in any way: say so on the field
+        except Exception as exc:  # noqa: BLE001 — the injected converter may fail in any way: say so on the field
             errors.append(("currency", f"cannot convert {currency} to USD: {exc}"))
             return None
 

@@ -15,8 +15,7 @@ from datetime import datetime
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
-                               QPushButton, QStackedWidget, QStyle, QStyledItemDelegate, QTableView, QToolButton,
-                               QVBoxLayout, QWidget)
+                               QPushButton, QStackedWidget, QStyle, QStyledItemDelegate, QTableView, QVBoxLayout, QWidget)
 
 from engine.store.records import TripSummary, VersionSummary
 

@@ -129,11 +129,6 @@ class Catalog:
     def airport_names(self) -> dict[str, str]:
         return {code: f"{a.city} {a.name}" for code, a in self.raw.airports.items()}
 
-    def origin_airports(self, city: City) -> list[str]:
-        """Airports with fixture flights to ``city``."""
-        dests = set(city.airports)
-        return sorted({f.origin for f in self.raw.flights.flights if f.dest in dests})
-
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().replace(",", " ").split())

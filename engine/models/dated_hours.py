@@ -25,7 +25,7 @@ from .common import TimeWindow
 
 MIDNIGHT = time(0, 0)
 END_OF_DAY = time(23, 59)  # a window open until 24:00 ends at 23:59 (the engine's convention)
-RULE_ERRORS = (opening_hours.ParserError, opening_hours.UnknownCountryError)
+RULE_ERRORS = (opening_hours.ParserError, opening_hours.UnknownCountryError)  # type: ignore[attr-defined]  # not in its stub
 NEIGHBOUR_WEEKS = 4  # how far a closure looks for the same weekday open, to call it one date's closure
 MEMO_DATES = 4096  # dates remembered per rule before starting over (a long-running app plans many trips)
 

@@ -43,7 +43,7 @@ class Activity(Value):
     def _true_span(self) -> "Activity":
         if (self.start is None) != (self.end is None):
             raise ValueError("start and end come together")
-        if self.start is not None and self.end < self.start:
+        if self.start is not None and self.end is not None and self.end < self.start:
             raise ValueError(f"end {self.end.isoformat()} is before start {self.start.isoformat()}")
         return self
 

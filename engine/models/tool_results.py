@@ -88,7 +88,7 @@ class Attraction(Value):
     @model_validator(mode="after")
     def _rule(self) -> "Attraction":
         try:
-            self.hours  # parsed once per distinct rule and country, shared by every copy
+            self.hours  # noqa: B018 — parsed once per distinct rule and country, shared by every copy
         except RULE_ERRORS as exc:
             raise ValueError(f"opening_hours {self.opening_hours!r}: {str(exc).splitlines()[0]}") from None
         return self

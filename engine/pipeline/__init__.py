@@ -27,7 +27,7 @@ or the other outputs fail); road trips get the weather of every overnight stop a
 
 from .control import CancelToken, Checkpoints, NodeMemo
 from .events import EventEmitter, ThrottledStream, replay_after
-from .run import NODES, PlanningSession, PlanResult
+from .run import PlanningSession, PlanResult
 
-__all__ = ["CancelToken", "Checkpoints", "EventEmitter", "NODES", "NodeMemo", "PlanResult",
+__all__ = ["CancelToken", "Checkpoints", "EventEmitter", "NodeMemo", "PlanResult",
            "PlanningSession", "ThrottledStream", "replay_after"]

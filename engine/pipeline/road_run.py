@@ -95,7 +95,7 @@ async def _run_road_trip(session, intent: RoadTripIntent, emitter: EventEmitter,
         checkpoints.save("verifier", key, violations)
         report = validation_report(plan, violations, intent)
         if blocking(violations):
-            raise InfeasiblePlan(f"Unable to produce a road trip that keeps every invariant: "
+            raise InfeasiblePlan("Unable to produce a road trip that keeps every invariant: "
                                  + "; ".join(v.details["message"] for v in blocking(violations)[:3]),
                                  best=plan, violations=violations)
         rate = session.toolbox.rates_to_usd.get("EUR" if plan.region == "europe" else "USD", 1.0)
@@ -188,7 +188,7 @@ async def _drive_routes(session, planner: RoadTripPlanner, plan, emitter: EventE
         avoid, pieces = avoid | {p.point for p in bad}, road_pieces(plan, routes) if long_days else pieces
         again = digest({"intent": key, "avoid": sorted(avoid), "pieces": [[round(v, 3) for v in p] for p in pieces]})
         plan = await _node(session, emitter, cancel, "planner", again,
-                           lambda: planner.fork(avoid=avoid, road_pieces=pieces, osm=planner.osm).plan(), 30,
+                           lambda: planner.fork(avoid=avoid, road_pieces=pieces, osm=planner.osm).plan(), 30,  # noqa: B023 — awaited here
                            lambda p: f"re-planned on the real roads: {len(p.days)} overnight stops")
     raise AssertionError("unreachable")  # pragma: no cover
 

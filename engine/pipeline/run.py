@@ -42,10 +42,6 @@ from .synthesizer import synthesize
 PlanEdit = Callable[[PlanV1, TripFacts], PlanV1]
 log = structlog.get_logger("tripwright.pipeline")
 
-NODES = ("intent_extractor", "planner", "selector", "tool_executor", "verifier", "repair",
-         "synthesizer", "responder")
-
-
 @dataclass
 class PlanResult:
     run_id: str

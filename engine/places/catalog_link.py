@@ -29,7 +29,7 @@ def catalog_with(base: Catalog, pack: CityPack, *, today: date | None = None) ->
     name = city_name_for(pack, base)
     if base.has_city(name) and base.city(name).slug == pack.slug:
         joined = base.city(name).raw
-        if getattr(joined, "fetched_on", None) == pack.fetched_at.date() and joined.osm_base == pack.osm_base:
+        if getattr(joined, "fetched_on", None) == pack.fetched_at.date() and getattr(joined, "osm_base", None) == pack.osm_base:
             return base, name  # the same pack: nothing to do
         name = joined.city  # a refreshed pack replaces the one joined before, under the same name
     city = pack_city(pack, name=name, rates_to_usd=_rates(base, today or date.today()))

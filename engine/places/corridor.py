@@ -72,9 +72,10 @@ class RoadPlace:
 
     @property
     def tags(self) -> dict:
-        if isinstance(self._tags, str):
-            self._tags = json.loads(self._tags)
-        return self._tags
+        tags = self._tags
+        if isinstance(tags, str):
+            tags = self._tags = json.loads(tags)
+        return tags
 
     def row(self) -> list:
         return [self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
@@ -329,7 +330,7 @@ class CorridorFetcher:
     def __init__(self, store: ChunkStore, network, executor, *, client: OverpassClient | None = None) -> None:
         self.store = store
         self.network = network
-        self.client = client or OverpassClient(_OwnFailures(network), executor)
+        self.client = client or OverpassClient(_OwnFailures(network), executor)  # type: ignore[arg-type]  # a NetworkState by its methods
 
     async def ensure(self, points: list[tuple[float, float]], *, band_miles: float,
                      progress: Progress | None = None, cancel=None) -> CorridorData:

@@ -194,7 +194,7 @@ def pack_decision(city: PackCity):
     """What the planner assumed of a city read from OpenStreetMap, said once in the itinerary."""
     from engine.models import Decision
     open_always = sum(v.opening_hours == ALWAYS_OPEN for v in city.venues)
-    unknown = sum(not v.hours_known for v in [*city.venues, *city.restaurants])
+    unknown = sum(not v.hours_known for v in city.venues) + sum(not r.hours_known for r in city.restaurants)
     return Decision(node="city_pack", alternatives_considered=len(city.venues) + len(city.restaurants) + len(city.hotels),
                     selected=city.city, rationale=(
         f"Places from OpenStreetMap (data as of {city.osm_base or 'unknown'}, fetched {city.fetched_on}): "

@@ -11,7 +11,7 @@ their unknown hours (the caller says so); nothing here raises a tool error.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 import structlog
@@ -135,5 +135,5 @@ async def osm_places(places: list[MustSee], client: OverpassClient | None, cache
     elements = [e for e in answer.elements if e.tags.get("name")]
     fresh = {cache_key(p): best_match(p, elements) for p in missing}
     cache.put_all(fresh)
-    found |= {p.place_id: fresh[cache_key(p)] for p in missing if fresh[cache_key(p)] is not None}
+    found |= {p.place_id: hit for p in missing if (hit := fresh[cache_key(p)]) is not None}
     return found, True

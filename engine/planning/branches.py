@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.errors import InfeasiblePlan
-from engine.models import TIER_ORDER, FlightOption, Lodging, Tier, minutes_of
+from engine.models import TIER_ORDER, FlightOption, Lodging, Tier
 from engine.verify.timing import DEPLANE_MINUTES
 
 from .builder import CHECKIN_MINUTES, CHECKOUT_MINUTES, EARLIEST_CHECKOUT, Branch, local_minutes

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from engine.canonical import digest

@@ -11,7 +11,7 @@ import structlog
 from engine.catalog.catalog import City
 from engine.errors import InfeasiblePlan, InputError, ToolError
 from engine.facts import TripFacts
-from engine.models import Attraction, FlightOption, Geo, IntentV1, Lodging, TIER_ORDER, Tier, WeatherDay
+from engine.models import Attraction, FlightOption, Geo, IntentV1, Lodging, TIER_ORDER, WeatherDay
 from engine.tools.requests import (AirportTransferRequest, AttractionsRequest, DiningRequest, FlightRequest,
                                    LodgingRequest, TransitRequest, VenueRequest)
 from engine.tools.transit import omitted_leg

@@ -9,12 +9,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from engine.canonical import digest
-from engine.costs import plan_cost
 from engine.facts import TripFacts
 from engine.models import (TIER_ORDER, ChoiceKind, IntentV1, Move, MoveType, PlanV1, Provenance, Slot,
-                           ViolationKind, minutes_of)
+                           ViolationKind)
 from engine.costs import venue_cost
-from engine.planning.builder import PlanBuilder, flight_choice, lodging_choice, venue_choice
+from engine.planning.builder import venue_choice
 from engine.planning.inputs import PlannerInputs
 from engine.verify.weather import is_bad_weather
 

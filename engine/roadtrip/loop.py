@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pyproj import Geod
 
 from engine.errors import InputError
-from engine.geocode.trust import check_point, geodesic_miles
+from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 from engine.models.road_trip import DEFAULT_CORRIDOR_MILES
 
-from .corridor import DIRECT_ROAD_FACTOR, DirectCorridor, geodesic_lonlats
+from .corridor import DirectCorridor, geodesic_lonlats
 from .plan import Place
 from .resolve import region_name
 from .scenery import coastal, needs_ferry
@@ -52,11 +52,10 @@ def loop_turnaround(origin: Place, region: str, geocoder, *, days: float, cap: f
 
 
 def _ring(origin: Place, region: str, geocoder, reach: float, inner: float, min_population: int) -> Place | None:
-    from .trip_ends import EUROPE
     towns = geocoder.nearby(origin.lat, origin.lon, radius_miles=reach, min_population=min_population, limit=400)
     for c in towns:  # largest first
         miles = geodesic_miles(origin.point, (c.lat, c.lon))
-        home_region = (c.country == "US") if region == "us" else (c.country in EUROPE)
+        home_region = (c.country == "US") if region == "us" else (c.country in EUROPE_COUNTRIES)
         if miles < max(reach * inner, AWAY_FROM_HOME_MILES * 2) or not home_region or check_point(c.lat, c.lon, region):
             continue
         if not needs_ferry(origin.point, (c.lat, c.lon)):  # no sea between home and the turnaround

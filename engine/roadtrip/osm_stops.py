@@ -36,7 +36,7 @@ from engine.places.osm_tags import ROAD_SIGHT_TAGS, read_tags
 from .detours import DetourRoom
 from .day_stops import ANCHOR_RADIUS_MILES, CHECKIN_MINUTES, DAY_TRIP_MILES, schedule_stops
 from .loop import AWAY_FROM_HOME_MILES
-from .osm_beds import BED_RADIUS_MILES, BedPicker
+from .osm_beds import BedPicker
 from .plan import Place, RoadStop
 from .zones import zone_at
 

@@ -15,7 +15,6 @@ from .land_route import land_corridor
 from .loop import booked_via, home_loop
 from .plan import Bed, Place, RoadDay, RoadPlan, RoadStop
 from .rest_days import driving_intent
-from .trip_ends import region_of
 from .routes import find_route, progress_after
 
 

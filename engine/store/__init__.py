@@ -74,7 +74,7 @@ _HOME = {
     "OrgScope": "store", "Store": "store",
     "OrgContext": "tenancy",
 }
-__all__ = sorted(_HOME)
+__all__ = sorted(_HOME)  # noqa: PLE0605 — a list, built from the lazy-import table
 
 
 def __getattr__(name: str) -> Any:

@@ -12,7 +12,7 @@ import zlib
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, LargeBinary, String
+from sqlalchemy import JSON, DateTime, LargeBinary
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.types import TypeDecorator
 
@@ -75,7 +75,3 @@ def pack_json(value: Any) -> bytes:
 
 def unpack_json(blob: bytes) -> Any:
     return json.loads(zlib.decompress(blob).decode("utf-8"))
-
-
-def id_column_type() -> String:
-    return String(ID_LENGTH)

@@ -62,7 +62,7 @@ def pending(engine: Engine) -> tuple[str | None, bool]:
 def _unknown(rev: str) -> bool:
     try:
         return scripts().get_revision(rev) is None
-    except Exception:  # alembic raises its own error types for unknown ids
+    except Exception:  # noqa: BLE001 — alembic raises its own error types for unknown ids
         return True
 
 

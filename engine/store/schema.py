@@ -11,19 +11,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (Boolean, ForeignKey, ForeignKeyConstraint, Index, Integer, MetaData, String,
+from sqlalchemy import (Boolean, ForeignKey, Index, Integer, String,
                         Text, UniqueConstraint)
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
-from .columns import ID_LENGTH, JSONDoc, PackedJSON, UTCDateTime, new_id, utcnow
-
-NAMING = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
+from .columns import ID_LENGTH, JSONDoc, PackedJSON, UTCDateTime, new_id
+from .schema_base import Base, OrgScoped, _created, _parent
 
 TRIP_MODES = ("city", "road_trip")
 RUN_STATUSES = ("running", "completed", "error", "cancelled")
@@ -33,28 +26,6 @@ MEMBER_ROLES = ("owner", "editor", "viewer")
 
 def _id(**kw: Any) -> Any:
     return mapped_column(String(ID_LENGTH), **kw)
-
-
-def _created() -> Any:
-    return mapped_column(UTCDateTime(), default=utcnow, nullable=False)
-
-
-class Base(DeclarativeBase):
-    """Declarative base; naming conventions keep constraint names stable across engines."""
-
-    metadata = MetaData(naming_convention=NAMING)
-    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSONDoc, list[Any]: JSONDoc}
-
-
-class OrgScoped:
-    """Mixin: the row belongs to one org. ``tenancy`` adds ``WHERE org_id = :org`` to every ORM
-    query touching a subclass and stamps/rejects ``org_id`` on flush."""
-
-    org_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("org.org_id"), index=True)
-
-
-def _parent(cols: list[str], table: str, ref: list[str], ondelete: str | None = None) -> ForeignKeyConstraint:
-    return ForeignKeyConstraint(cols, [f"{table}.{c}" for c in ref], ondelete=ondelete)
 
 
 class Org(Base):

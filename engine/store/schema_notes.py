@@ -26,7 +26,7 @@ from sqlalchemy import Index, Integer, LargeBinary, MetaData, String, Text, Uniq
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .columns import ID_LENGTH, JSONDoc, UTCDateTime, new_id
-from .schema import Base, OrgScoped, _created, _parent
+from .schema_base import Base, OrgScoped, _created, _parent
 
 DESTINATION_LENGTH = 120
 VECTOR_COLUMN = "embedding_vector"  # migration 0009's, on PostgreSQL with pgvector only

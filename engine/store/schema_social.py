@@ -12,7 +12,7 @@ from sqlalchemy import Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .columns import ID_LENGTH, UTCDateTime, new_id
-from .schema import Base, OrgScoped, _created, _parent
+from .schema_base import Base, OrgScoped, _created, _parent
 
 
 def _id(**kw):  # local copy: keeps this module importable on its own terms

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Protocol
 
 from engine.catalog.catalog import Catalog
@@ -24,7 +24,7 @@ from engine.geo import haversine_m
 from engine.models import Geo, Provenance, Value, WeatherDay
 
 from .executor import ToolExecutor
-from .open_meteo import OpenMeteoWeather, within_horizon
+from .open_meteo import within_horizon
 from .openweathermap import within_horizon as owm_within_horizon
 from .provenance import stamp
 from .requests import ClimateRequest, WeatherRangeRequest, WeatherRequest
@@ -171,7 +171,3 @@ def _usable(rung) -> bool:
 def weather_credit(provenance: Provenance) -> str:
     """The attribution a real weather answer carries wherever it is shown."""
     return CREDITS.get(provenance.ref_id or "", "")
-
-
-def trip_days(start: date, count: int) -> list[date]:
-    return [start + timedelta(days=i) for i in range(count)]

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date
 
 from engine.models import Value, WeatherDay
 
 
 class WeatherSeries(Value):
     days: list[WeatherDay]
-
-    def by_date(self) -> dict[date, WeatherDay]:
-        return {d.date: d for d in self.days}
 
     def as_cached(self) -> "WeatherSeries":
         """Served from the cache: each day says so (seed §3.7) and the cache rung served it (§12)."""
