@@ -44,7 +44,7 @@ async def locate_booked_hotel(run) -> None:
             events[i] = await _placed_event(run, event, city, f"bookings.events[{i}].geo")
             said.append(f"{event.name}: placed")
     run.intent = intent.model_copy(update={"bookings": bookings.model_copy(update={"hotel": hotel, "events": events})})
-    run.emitter.emit(NODE, EventStatus.completed, progress=5, note="; ".join(said),
+    run.emitter.emit(NODE, EventStatus.completed, note="; ".join(said),
                      duration_ms=int((time.perf_counter() - started) * 1000))
 
 
@@ -112,7 +112,7 @@ async def locate_road_booking(session, intent, points, osm, emitter):
     else:
         geo, how, source = await _road_asked_online(session, points or [], hotel)
     placed = hotel.model_copy(update={"geo": geo, "geo_source": source})
-    emitter.emit(NODE, EventStatus.completed, progress=10, note=f"{hotel.name}: placed by {how}",
+    emitter.emit(NODE, EventStatus.completed, note=f"{hotel.name}: placed by {how}",
                  duration_ms=int((time.perf_counter() - started) * 1000))
     return intent.model_copy(update={"bookings": intent.bookings.model_copy(update={"hotel": placed})})
 

@@ -17,7 +17,8 @@ from engine.errors import InputError
 from engine.models import EventStatus, IntentV1
 
 NODE = "city_pack"
-STAGE_PROGRESS = {"cache": 4, "stale": 4, "query": 1, "download": 2, "build": 3, "done": 4}
+# how far into the node each step of the fetch is (the node's share of the bar: the run's stage list)
+STEP_FRACTION = {"cache": 0.8, "stale": 0.8, "query": 0.2, "download": 0.4, "build": 0.6, "done": 0.8}
 DOWNLOAD_EVERY_S = 0.25  # the answer arrives in many small chunks; four counts a second say enough
 
 
@@ -30,7 +31,7 @@ async def join_city_pack(run) -> None:
         return
     with structlog.contextvars.bound_contextvars(node=NODE):
         started = time.perf_counter()
-        run.emitter.emit(NODE, EventStatus.started, progress=1, note=f"Finding {intent.city}'s places")
+        run.emitter.emit(NODE, EventStatus.started, note=f"Finding {intent.city}'s places")
 
         said_at = [0.0]
 
@@ -39,7 +40,7 @@ async def join_city_pack(run) -> None:
                 if found.bytes_received < 512 or time.perf_counter() - said_at[0] < DOWNLOAD_EVERY_S:
                     return  # "0 KB received" says nothing
                 said_at[0] = time.perf_counter()
-            run.emitter.emit(NODE, EventStatus.running, note=found.message, progress=STAGE_PROGRESS.get(found.stage, 2))
+            run.emitter.emit(NODE, EventStatus.running, note=found.message, fraction=STEP_FRACTION.get(found.stage, 0.4))
         outcome = await session.city_packs().ensure(_spec(session, intent.city), progress=step, cancel=run.cancel)
         name = session.use_city_pack(outcome.pack)
         fitted = fit_to_pack_city(intent, session.catalog.city(name))
@@ -48,7 +49,7 @@ async def join_city_pack(run) -> None:
         flying = (f"; flying into {', '.join(fitted.airports)}" if fitted.airports != intent.airports else "")
         note = (f"{name}: {counts['sight']} sights, {counts['food']} places to eat, {counts['bed']} to stay ({said})"
                 + flying + "".join(f"; {n}" for n in outcome.notes))
-        run.emitter.emit(NODE, EventStatus.completed, note=note, progress=5, cache_hit=not outcome.fetched,
+        run.emitter.emit(NODE, EventStatus.completed, note=note, cache_hit=not outcome.fetched,
                          duration_ms=int((time.perf_counter() - started) * 1000))
     run.intent = fitted
 

@@ -28,7 +28,7 @@ async def look_up_saved_places(run) -> None:
         must = [m.model_copy(update={"osm": _match(found[m.place_id])}) if m.place_id in found else m
                 for m in intent.prefs.must_see]
         run.intent = intent.model_copy(update={"prefs": intent.prefs.model_copy(update={"must_see": must})})
-    run.emitter.emit(NODE, EventStatus.completed, progress=5, note=_said(len(own), len(found), asked),
+    run.emitter.emit(NODE, EventStatus.completed, note=_said(len(own), len(found), asked),
                      duration_ms=int((time.perf_counter() - started) * 1000))
 
 
