@@ -22,13 +22,13 @@ STEP_FRACTION = {"cache": 0.8, "stale": 0.8, "query": 0.2, "download": 0.4, "bui
 DOWNLOAD_EVERY_S = 0.25  # the answer arrives in many small chunks; four counts a second say enough
 
 
-async def join_city_pack(run) -> None:
+async def join_city_pack(run) -> IntentV1:
     """Make ``run.intent.city`` a catalog city, or raise (CityPackMissing offline, ToolError,
-    AmbiguousCityError); a cached fresh pack costs one file read."""
+    AmbiguousCityError); a cached fresh pack costs one file read. Returns the intent fitted to
+    the city (the run takes it)."""
     session, intent = run.s, run.intent
     if session.catalog.has_city(intent.city):
-        run.intent = fit_to_pack_city(intent, session.catalog.city(intent.city))
-        return
+        return fit_to_pack_city(intent, session.catalog.city(intent.city))
     with structlog.contextvars.bound_contextvars(node=NODE):
         started = time.perf_counter()
         run.emitter.emit(NODE, EventStatus.started, note=f"Finding {intent.city}'s places")
@@ -51,7 +51,7 @@ async def join_city_pack(run) -> None:
                 + flying + "".join(f"; {n}" for n in outcome.notes))
         run.emitter.emit(NODE, EventStatus.completed, note=note, cache_hit=not outcome.fetched,
                          duration_ms=int((time.perf_counter() - started) * 1000))
-    run.intent = fitted
+    return fitted
 
 
 def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:

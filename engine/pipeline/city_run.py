@@ -41,7 +41,8 @@ class CityRun(Run):
         self.decisions: list[Decision] = []
         self.choices = None  # the model's DraftChoices, when a drafter proposed some
         self.fx: FXRate | None = None  # the trip's currency in USD: looked up once, when the city is known
-        self.plan_key = ""
+        self.plan_key = ""  # what the planner's (then the chosen plan's) nodes are memoised on
+        self.tools_reused = False  # the tool answers came from the memo
         self.plans: list[PlanV1] = []
         self.chosen = None
         self.violations = []
@@ -49,14 +50,15 @@ class CityRun(Run):
         self.planner_started = 0.0
 
     # -- the stages ------------------------------------------------------------------------------
+    # The intent is final once these three have run: each returns it completed, the run keeps it.
     async def _pack(self) -> None:  # a city no fixture covers: its OSM pack, cached or fetched
-        await join_city_pack(self)
+        self.intent = await join_city_pack(self)
 
     async def _bookings(self) -> None:  # a hotel booked by its address only: where it is
-        await locate_booked_hotel(self)
+        self.intent = await locate_booked_hotel(self)
 
     async def _saved_places(self) -> None:  # saved places the city lacks: their OSM hours and kind
-        await look_up_saved_places(self)
+        self.intent = await look_up_saved_places(self)
 
     async def _intent(self) -> None:
         intent = self.intent
@@ -156,8 +158,9 @@ class CityRun(Run):
         self.itinerary = itinerary.model_copy(update={"trace_id": self.trace_id, "run_id": self.run_id})
         self.checkpoints.save("responder", fixed_key, fixed.plan)
 
-    STAGES = (Stage("city_pack", 10, _pack), Stage("bookings", 2, _bookings), Stage("places", 3, _saved_places),
-              Stage("intent", 2, _intent), Stage("tools", 15, _tools), Stage("draft", 15, _draft),
+    STAGES = (Stage("city_pack", lambda run: 0 if run.s.catalog.has_city(run.intent.city) else 30, _pack),
+              Stage("bookings", 2, _bookings), Stage("places", 3, _saved_places), Stage("intent", 2, _intent),
+              Stage("tools", 15, _tools), Stage("draft", lambda run: 15 if run.drafter is not None else 0, _draft),
               Stage("branches", 10, _branches), Stage("select", 5, _select), Stage("enrich", 5, _enrich),
               Stage("verify", 8, _verify), Stage("repair", 15, _repair), Stage("write", 10, _write))
 

@@ -123,7 +123,9 @@ class RoadRun(Run):
             "degraded_tools": sorted(set(itinerary.degraded_tools) | set(degraded))})
         self.checkpoints.save("responder", self.key, self.itinerary)
 
-    STAGES = (Stage("intent", 2, _intent), Stage("corridor", 20, _corridor), Stage("bookings", 3, _bookings),
+    STAGES = (Stage("intent", 2, _intent),
+              Stage("corridor", lambda run: 3 if run.s.toolbox.network.offline() else 20, _corridor),
+              Stage("bookings", 3, _bookings),
               Stage("planner", 25, _plan), Stage("routes", 15, _routes), Stage("verify", 10, _verify),
               Stage("write", 15, _write), Stage("weather", 10, _weather_and_notes))
 

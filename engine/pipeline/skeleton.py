@@ -55,20 +55,25 @@ class PlanResult:
 
 @dataclass(frozen=True)
 class Stage:
-    """One step of a run: its name, its weight on the progress bar, and what it does (an async
-    method of the run, reading and writing the run's state)."""
+    """One step of a run: its name, its weight on the progress bar (a number, or a function of
+    the run when the step's cost depends on it: a fetch that only an unknown city needs), and
+    what it does (an async method of the run, reading and writing the run's state)."""
 
     name: str
-    weight: float
+    weight: float | Callable[[Any], float]
     step: Callable[[Any], Awaitable[None]]
 
+    def weight_in(self, run) -> float:
+        return self.weight(run) if callable(self.weight) else self.weight
 
-def bar_spans(stages: tuple[Stage, ...]) -> list[tuple[float, float]]:
-    """Each stage's (start, share) of a 0–100 bar, in proportion to the declared weights."""
-    total = sum(s.weight for s in stages) or 1.0
+
+def bar_spans(stages: tuple[Stage, ...], run) -> list[tuple[float, float]]:
+    """Each stage's (start, share) of a 0–100 bar, in proportion to its weight in ``run``."""
+    weights = [s.weight_in(run) for s in stages]
+    total = sum(weights) or 1.0
     spans, start = [], 0.0
-    for s in stages:
-        share = 100.0 * s.weight / total
+    for weight in weights:
+        share = 100.0 * weight / total
         spans.append((start, share))
         start += share
     return spans
@@ -123,7 +128,7 @@ class Run:
         self.s.memo.reset_counts()
         self.emitter.emit("intent_extractor", EventStatus.started, args_digest=digest(self.intent))
         try:
-            for stage, (start, share) in zip(self.STAGES, bar_spans(self.STAGES)):
+            for stage, (start, share) in zip(self.STAGES, bar_spans(self.STAGES, self)):
                 self.cancel.raise_if_cancelled()
                 self.emitter.enter(start, share)
                 await stage.step(self)
