@@ -32,8 +32,6 @@ from .events import INFEASIBLE, EventCallback, EventEmitter, both
 if TYPE_CHECKING:
     from engine.planning.inputs import PlannerInputs
 
-    from .run import PlanningSession
-
 log = structlog.get_logger("tripwright.pipeline")
 
 
@@ -93,12 +91,13 @@ def logged_verification(violations: list[Violation]) -> list[Violation]:
 
 
 class Run:
-    """The skeleton; a kind of trip declares ``STAGES`` and ``MEMO_SPACE`` and builds its result."""
+    """The skeleton; a kind of trip declares ``STAGES`` and ``MEMO_SPACE`` and builds its result.
+    ``session``: the ``PlanningSession`` (its tools, memo, notes, catalog and event tap)."""
 
     STAGES: ClassVar[tuple[Stage, ...]] = ()
     MEMO_SPACE: ClassVar[str] = ""  # prefix of this kind's node names in the session's memo
 
-    def __init__(self, session: PlanningSession, intent, on_event: EventCallback | None, cancel: CancelToken,
+    def __init__(self, session, intent, on_event: EventCallback | None, cancel: CancelToken,
                  run_id: str, trace_id: str, *, drafter=None, replan: bool = False) -> None:
         self.s = session
         self.intent = intent
