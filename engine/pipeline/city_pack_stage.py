@@ -17,8 +17,7 @@ from engine.errors import InputError
 from engine.models import EventStatus, IntentV1
 
 NODE = "city_pack"
-# how far into the node each step of the fetch is (the node's share of the bar: the run's stage list)
-STEP_FRACTION = {"cache": 0.8, "stale": 0.8, "query": 0.2, "download": 0.4, "build": 0.6, "done": 0.8}
+DOWNLOADING = 0.5  # how far into the node a download is (the fetcher's steps say their own fraction)
 DOWNLOAD_EVERY_S = 0.25  # the answer arrives in many small chunks; four counts a second say enough
 
 
@@ -40,7 +39,8 @@ async def join_city_pack(run) -> IntentV1:
                 if found.bytes_received < 512 or time.perf_counter() - said_at[0] < DOWNLOAD_EVERY_S:
                     return  # "0 KB received" says nothing
                 said_at[0] = time.perf_counter()
-            run.emitter.emit(NODE, EventStatus.running, note=found.message, fraction=STEP_FRACTION.get(found.stage, 0.4))
+            run.emitter.emit(NODE, EventStatus.running, note=found.message,
+                             fraction=found.fraction if found.fraction is not None else DOWNLOADING)
         outcome = await session.city_packs().ensure(_spec(session, intent.city), progress=step, cancel=run.cancel)
         name = session.use_city_pack(outcome.pack)
         fitted = fit_to_pack_city(intent, session.catalog.city(name))
