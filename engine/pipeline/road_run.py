@@ -126,7 +126,8 @@ class RoadRun(Run):
     STAGES = (Stage("intent", 2, _intent),
               Stage("corridor", lambda run: 3 if run.s.toolbox.network.offline() else 20, _corridor),
               Stage("bookings", 3, _bookings),
-              Stage("planner", 25, _plan), Stage("routes", 15, _routes), Stage("verify", 10, _verify),
+              Stage("planner", lambda run: 45 if run.drafter is not None else 25, _plan),  # a draft: a model call
+              Stage("routes", 15, _routes), Stage("verify", 10, _verify),
               Stage("write", 15, _write), Stage("weather", 10, _weather_and_notes))
 
     # -- the outcome -----------------------------------------------------------------------------
