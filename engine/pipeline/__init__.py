@@ -1,13 +1,18 @@
 """The async planning pipeline and its in-process event stream.
 
-`PlanningSession.plan(intent, on_event=, cancel=, edits=)`: [the session's `early_events` — model steps run
+`PlanningSession.plan(intent, on_event=, cancel=, edits=)` (`run.py`) runs a city trip (`city_run.py`) or a
+road trip (`road_run.py`) on one skeleton (`skeleton.py`): each kind declares its `STAGES` once, each with a
+weight — its share of the progress bar (`EventEmitter.enter`; an event's `fraction` places it inside its
+stage; the bar never goes back, heartbeats included) —, and shares one error path, one memo and one event
+stream with its heartbeat. A city: [the session's `early_events` — model steps run
 before it — first] [`city_pack`: a city no fixture covers gets its OpenStreetMap pack, cached or fetched,
 each step an event (byte counts at most four a second), cancellable; `PlanningSession.use_city_pack` joins
 it to the session's catalog and rebuilds the tools over the same executor; a pack city's intent takes the
 city's own airports and zone where it names others — a request made before the pack was there —, a fixture
 city's never] intent → planner (tool data, memoised apart, then ≤ 4 branches) → selector → [edits] →
-tool_executor (transfers of the chosen plan) → verifier → repair → synthesizer → responder; road trips run
-`road_run.py` (planner → verifier → synthesizer; with a `RoadDrafter`, `road_draft.py`: corridor and
+tool_executor (transfers of the chosen plan) → verifier → repair → synthesizer → responder; a road trip:
+corridor (its OpenStreetMap cells, fetched once and handed to every planner of the run) → bookings →
+planner → routes → verifier → synthesizer → weather and notes (with a `RoadDrafter`, `road_draft.py`: corridor and
 candidates → node `draft` → the planner around the proposed nights, its own nights when it cannot take
 them); events as they happen (an error event carries `reason`: `invalid_model_output`, `infeasible_plan`),
 cancellation between nodes and, through `CancelToken.interruptible`, of a model call in flight (its HTTP

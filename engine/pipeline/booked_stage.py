@@ -22,13 +22,14 @@ NODE = "bookings"
 CITY_REACH_MILES = 40.0  # a hotel "in Paris" farther than this from its centre is another place
 
 
-async def locate_booked_hotel(run) -> None:
-    """Place the booked hotel and the booked events that came without coordinates."""
+async def locate_booked_hotel(run) -> IntentV1:
+    """``run.intent`` with the booked hotel and the booked events that came without
+    coordinates placed (the same intent when all have theirs)."""
     intent: IntentV1 = run.intent
     bookings = intent.bookings
     if bookings is None or (all(b.geo is not None for b in bookings.events)
                             and (bookings.hotel is None or bookings.hotel.geo is not None)):
-        return
+        return intent
     started = time.perf_counter()
     city = run.s.catalog.city(intent.city)
     said, hotel, events = [], bookings.hotel, list(bookings.events)
@@ -43,9 +44,9 @@ async def locate_booked_hotel(run) -> None:
         if event.geo is None:
             events[i] = await _placed_event(run, event, city, f"bookings.events[{i}].geo")
             said.append(f"{event.name}: placed")
-    run.intent = intent.model_copy(update={"bookings": bookings.model_copy(update={"hotel": hotel, "events": events})})
-    run.emitter.emit(NODE, EventStatus.completed, progress=5, note="; ".join(said),
+    run.emitter.emit(NODE, EventStatus.completed, note="; ".join(said),
                      duration_ms=int((time.perf_counter() - started) * 1000))
+    return intent.model_copy(update={"bookings": bookings.model_copy(update={"hotel": hotel, "events": events})})
 
 
 async def _placed_event(run, event, city, field: str):
@@ -112,7 +113,7 @@ async def locate_road_booking(session, intent, points, osm, emitter):
     else:
         geo, how, source = await _road_asked_online(session, points or [], hotel)
     placed = hotel.model_copy(update={"geo": geo, "geo_source": source})
-    emitter.emit(NODE, EventStatus.completed, progress=10, note=f"{hotel.name}: placed by {how}",
+    emitter.emit(NODE, EventStatus.completed, note=f"{hotel.name}: placed by {how}",
                  duration_ms=int((time.perf_counter() - started) * 1000))
     return intent.model_copy(update={"bookings": intent.bookings.model_copy(update={"hotel": placed})})
 

@@ -17,20 +17,20 @@ from engine.errors import InputError
 from engine.models import EventStatus, IntentV1
 
 NODE = "city_pack"
-STAGE_PROGRESS = {"cache": 4, "stale": 4, "query": 1, "download": 2, "build": 3, "done": 4}
+DOWNLOADING = 0.5  # how far into the node a download is (the fetcher's steps say their own fraction)
 DOWNLOAD_EVERY_S = 0.25  # the answer arrives in many small chunks; four counts a second say enough
 
 
-async def join_city_pack(run) -> None:
+async def join_city_pack(run) -> IntentV1:
     """Make ``run.intent.city`` a catalog city, or raise (CityPackMissing offline, ToolError,
-    AmbiguousCityError); a cached fresh pack costs one file read."""
+    AmbiguousCityError); a cached fresh pack costs one file read. Returns the intent fitted to
+    the city (the run takes it)."""
     session, intent = run.s, run.intent
     if session.catalog.has_city(intent.city):
-        run.intent = fit_to_pack_city(intent, session.catalog.city(intent.city))
-        return
+        return fit_to_pack_city(intent, session.catalog.city(intent.city))
     with structlog.contextvars.bound_contextvars(node=NODE):
         started = time.perf_counter()
-        run.emitter.emit(NODE, EventStatus.started, progress=1, note=f"Finding {intent.city}'s places")
+        run.emitter.emit(NODE, EventStatus.started, note=f"Finding {intent.city}'s places")
 
         said_at = [0.0]
 
@@ -39,7 +39,8 @@ async def join_city_pack(run) -> None:
                 if found.bytes_received < 512 or time.perf_counter() - said_at[0] < DOWNLOAD_EVERY_S:
                     return  # "0 KB received" says nothing
                 said_at[0] = time.perf_counter()
-            run.emitter.emit(NODE, EventStatus.running, note=found.message, progress=STAGE_PROGRESS.get(found.stage, 2))
+            run.emitter.emit(NODE, EventStatus.running, note=found.message,
+                             fraction=found.fraction if found.fraction is not None else DOWNLOADING)
         outcome = await session.city_packs().ensure(_spec(session, intent.city), progress=step, cancel=run.cancel)
         name = session.use_city_pack(outcome.pack)
         fitted = fit_to_pack_city(intent, session.catalog.city(name))
@@ -48,9 +49,9 @@ async def join_city_pack(run) -> None:
         flying = (f"; flying into {', '.join(fitted.airports)}" if fitted.airports != intent.airports else "")
         note = (f"{name}: {counts['sight']} sights, {counts['food']} places to eat, {counts['bed']} to stay ({said})"
                 + flying + "".join(f"; {n}" for n in outcome.notes))
-        run.emitter.emit(NODE, EventStatus.completed, note=note, progress=5, cache_hit=not outcome.fetched,
+        run.emitter.emit(NODE, EventStatus.completed, note=note, cache_hit=not outcome.fetched,
                          duration_ms=int((time.perf_counter() - started) * 1000))
-    run.intent = fitted
+    return fitted
 
 
 def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:

@@ -34,19 +34,19 @@ async def draft_stage(run, inputs):
     if drafter is None or not inputs.attractions or not inputs.lodgings:
         return None
     run.checkpoints.save("tools", digest(["tools", run.intent]), {"intent": run.intent.model_dump(mode="json")})
-    run.emitter.emit("draft", EventStatus.started, progress=28, note=f"asking {drafter.client.config.model}")
+    run.emitter.emit("draft", EventStatus.started, note=f"asking {drafter.client.config.model}")
     started = time.perf_counter()
 
     def rejected(errors: list[str]) -> None:
         last = run.checkpoints.last()
-        run.emitter.emit("draft", EventStatus.running, progress=30,
+        run.emitter.emit("draft", EventStatus.running, fraction=0.5,
                          note=f"answer rejected ({len(errors)} error(s): {errors[0]}); rolled back to "
                               f"checkpoint '{last.node if last else 'tools'}', re-asking once with the schema")
 
     def answered(call) -> None:  # summarize / revise: one event per call
         if call.node != "draft":
             usage = usage_of([call])
-            run.emitter.emit(call.node, EventStatus.completed, duration_ms=call.duration_ms, progress=30,
+            run.emitter.emit(call.node, EventStatus.completed, duration_ms=call.duration_ms, fraction=0.5,
                              note=f"{call.model}: {usage_note(usage)}", usage=usage)
 
     client = drafter.client
@@ -61,12 +61,12 @@ async def draft_stage(run, inputs):
     meter = client.meter
     ms = int((time.perf_counter() - started) * 1000)
     if choices is None:
-        run.emitter.emit("draft", EventStatus.completed, duration_ms=ms, progress=32,
+        run.emitter.emit("draft", EventStatus.completed, duration_ms=ms,
                          note=f"model unavailable ({drafter.warning}); rule-based plan")
         return None
     drafted = usage_of(c for c in meter.calls[first_call:] if c.node == "draft")
     cost = f"${meter.cost_usd:.4f}" if meter.priced else "cost unknown (model not priced)"
-    run.emitter.emit("draft", EventStatus.completed, duration_ms=ms, progress=32, usage=drafted,
+    run.emitter.emit("draft", EventStatus.completed, duration_ms=ms, usage=drafted,
                      note=f"{len(choices.days)} day(s) proposed; {meter.prompt_tokens}+{meter.completion_tokens} "
                           f"tokens, {cost}")
     return choices

@@ -39,8 +39,16 @@ class EventEmitter:
 
     A heartbeat event goes out every ``heartbeat_s`` of the run (seed §8.2) from a thread of the
     emitter's own, so a node busy on the CPU — which holds the event loop — still shows the run is
-    alive; a node waiting on the network says what it waits for (``waiting``, the executor's hook). ``emit`` may so be called from two threads: a lock keeps ``seq`` in order
-    and the callback sees events in that order. ``close`` ends the heartbeat (the run is over)."""
+    alive; a node waiting on the network says what it waits for (``waiting``, the executor's hook).
+    ``emit`` may so be called from two threads: a lock keeps ``seq`` in order and the callback sees
+    events in that order (a heartbeat is stamped and sent under the same lock, so it never
+    reorders or replaces another event). ``close`` ends the heartbeat (the run is over).
+
+    Progress is the run's stage's share of the bar (``enter``: the stage's offset and share, from
+    the stage list the run declares): a node's ``started`` is at the stage's start, ``completed``
+    at its end, ``fraction`` places an event inside the stage, and anything else (heartbeats,
+    running notes, errors) keeps the bar where it is. The bar never goes back; ``responder done``
+    is 100."""
 
     def __init__(self, trace_id: str, run_id: str, callback: EventCallback | None = None,
                  early: Iterable[EarlyEvent] = (), *, heartbeat_s: float | None = 1.0) -> None:
@@ -51,6 +59,8 @@ class EventEmitter:
         self.node = "intent_extractor"  # the node the latest event was about (heartbeats name it)
         self.replan = False  # an edit or the same intent again (its duration is the re-plan latency)
         self._waits: dict[str, int] = {}  # tools with calls waiting on the network, and how many
+        self._span = (0.0, 0.0)  # the current stage's start and share of the bar, in percent
+        self._pct = 0  # the bar so far (never goes back)
         self._started = time.perf_counter()
         self._open = True
         self._lock = threading.RLock()
@@ -64,14 +74,21 @@ class EventEmitter:
                                            name=f"heartbeat-{run_id[:8]}")
             self._beats.start()
 
-    def emit(self, node: str, status: EventStatus, *, args_digest: str = "", duration_ms: int | None = None,
-             cache_hit: bool | None = None, note: str | None = None, progress: int = 0,
-             usage: ModelUsage | None = None, reason: str | None = None) -> StreamEvent:
+    def enter(self, start_pct: float, share_pct: float) -> None:
+        """The run enters a stage that owns ``share_pct`` of the bar from ``start_pct`` on."""
         with self._lock:
+            self._span = (start_pct, share_pct)
+
+    def emit(self, node: str, status: EventStatus, *, args_digest: str = "", duration_ms: int | None = None,
+             cache_hit: bool | None = None, note: str | None = None, fraction: float | None = None,
+             usage: ModelUsage | None = None, reason: str | None = None) -> StreamEvent:
+        """Stamp, record and forward one event; ``fraction`` (0–1): how far into its stage the run is."""
+        with self._lock:
+            self._pct = self._progress(node, status, fraction)
             event = StreamEvent(trace_id=self.trace_id, run_id=self.run_id, seq=len(self.events), node=node,
                                 status=status, ts=datetime.now(timezone.utc), args_digest=args_digest,
                                 duration_ms=duration_ms, cache_hit=cache_hit, decision_note=note,
-                                progress_pct=progress, model_usage=usage, reason=reason)
+                                progress_pct=self._pct, model_usage=usage, reason=reason)
             self.events.append(event)
             if status is not EventStatus.heartbeat:
                 self.node = node
@@ -79,6 +96,16 @@ class EventEmitter:
             if self.callback is not None:
                 self.callback(event)
             return event
+
+    def _progress(self, node: str, status: EventStatus, fraction: float | None) -> int:
+        if node == "responder" and status is EventStatus.done:
+            return 100
+        if fraction is None:
+            fraction = {EventStatus.started: 0.0, EventStatus.completed: 1.0}.get(status)
+        if fraction is None:
+            return self._pct
+        start, share = self._span
+        return max(self._pct, min(100, round(start + share * min(max(fraction, 0.0), 1.0))))
 
     def beat(self) -> StreamEvent | None:
         """One heartbeat for the current node (none once the run has ended)."""

@@ -13,11 +13,12 @@ from engine.models.intent import OsmMatch
 NODE = "places"
 
 
-async def look_up_saved_places(run) -> None:
+async def look_up_saved_places(run) -> IntentV1:
+    """``run.intent`` with the OSM element of each saved place found (the same intent when none is)."""
     intent: IntentV1 = run.intent
     own = [m for m in intent.prefs.must_see if not m.venue_id and m.osm is None]
     if not own:
-        return
+        return intent
     from engine.places.saved_lookup import SavedLookupCache, osm_places
     session, started = run.s, time.perf_counter()
     offline = session.toolbox.network.offline()
@@ -27,9 +28,10 @@ async def look_up_saved_places(run) -> None:
     if found:
         must = [m.model_copy(update={"osm": _match(found[m.place_id])}) if m.place_id in found else m
                 for m in intent.prefs.must_see]
-        run.intent = intent.model_copy(update={"prefs": intent.prefs.model_copy(update={"must_see": must})})
-    run.emitter.emit(NODE, EventStatus.completed, progress=5, note=_said(len(own), len(found), asked),
+        intent = intent.model_copy(update={"prefs": intent.prefs.model_copy(update={"must_see": must})})
+    run.emitter.emit(NODE, EventStatus.completed, note=_said(len(own), len(found), asked),
                      duration_ms=int((time.perf_counter() - started) * 1000))
+    return intent
 
 
 def _match(p) -> OsmMatch:

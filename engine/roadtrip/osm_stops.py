@@ -21,7 +21,6 @@ no data (offline: "offline: sights limited to the shipped data").
 from __future__ import annotations
 
 import math
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -39,9 +38,6 @@ from .loop import AWAY_FROM_HOME_MILES
 from .osm_beds import BedPicker
 from .plan import Place, RoadStop
 from .zones import zone_at
-
-# The road run's data for planners it does not build itself (a model-drafted plan's).
-CORRIDOR_DATA: ContextVar[CorridorData | None] = ContextVar("corridor_data", default=None)
 
 SIGHT_REACH_MILES = 25.0
 BAND_MILES = 35.0  # the cells fetched: a sight's reach, where corridor towns lie, and a bed's radius

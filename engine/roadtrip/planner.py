@@ -23,7 +23,7 @@ from .day_stops import DayStopPicker
 from .rest_days import driving_intent, rests_after
 from .detours import day_points, detour_miles
 from .loop import AWAY_FROM_HOME_MILES
-from .osm_stops import CORRIDOR_DATA, osm_stops_for
+from .osm_stops import osm_stops_for
 from .plan import Place, RoadDay, RoadPlan
 from .proposal import RoadCandidates, RoadDraft, road_candidates
 from .road_measure import RoadMeasure
@@ -56,7 +56,7 @@ class RoadTripPlanner(BookedNights):
         self.asked = intent
         self.booked = None  # the traveller's booked lodging, a fixed night: placed by :meth:`prepare`
         self.intent = driving_intent(intent, extra_rest=max(0, booked_nights(intent) - 1))
-        self.osm = osm if osm is not None else CORRIDOR_DATA.get()  # OpenStreetMap's cells (osm_stops)
+        self.osm = osm  # the corridor's OpenStreetMap cells (osm_stops), fetched once by the run
         self.geocoder = geocoder
         self.avoid = avoid  # (lat, lon) of overnight points no road reaches (:mod:`.driving`)
         self.road_pieces = road_pieces  # stretches whose real road miles routing measured (:mod:`.road_measure`)
