@@ -20,7 +20,7 @@ from engine.errors import InputError, PlanCancelled, TripwrightError
 from engine.geo import BBox
 from engine.maps.offline_area import AreaPlan, RangeReader, check_cap, mb, new_client, plan_area, trip_bbox
 from engine.maps.offline_download import discard_part, download_area
-from engine.pipeline.control import CancelToken
+from engine.cancel import CancelToken
 from engine.settings import apply_env
 from engine.tools.network import offline_by_env
 

@@ -24,7 +24,7 @@ import structlog
 from pydantic import TypeAdapter
 
 from engine.errors import InputError, StoreError
-from engine.export.atomic import write_atomic
+from engine.atomic import write_atomic
 from engine.models import AnyIntent, ItineraryV1, StreamEvent
 from engine.store import Store
 from engine.store.accounts import Accounts, Login

@@ -76,7 +76,7 @@ def versions() -> dict:
 
 
 def save(report: dict, path: Path | None = None) -> Path:
-    from engine.export.atomic import write_atomic
+    from engine.atomic import write_atomic
     target = path or snapshot_path()
     target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, json.dumps(report, indent=2))
@@ -97,7 +97,7 @@ def redact(text: str) -> str:
 def bundle(report: dict, target: Path, log_dir: Path | None = None) -> list[str]:
     """Write the zip; returns the names inside. Logs are redacted line by line on the way in. The
     zip is staged beside ``target`` and renamed into place: a failure leaves no half-written file."""
-    from engine.export.atomic import atomic_path
+    from engine.atomic import atomic_path
     with atomic_path(target) as staged:
         return _write_bundle(report, staged, log_dir)
 

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .export.atomic import write_atomic
+from .atomic import write_atomic
 
 if TYPE_CHECKING:
     from .store.secret_store import SecretStore

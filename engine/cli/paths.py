@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError
-from engine.export.atomic import temp_name, write_all
+from engine.atomic import temp_name, write_all
 
 # Intents and itineraries are small; the cap keeps "--intent /dev/zero" from eating memory.
 MAX_INPUT_BYTES = 32 * 1024 * 1024

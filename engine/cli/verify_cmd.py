@@ -82,7 +82,7 @@ def run_export(args) -> int:
 
 def _gpx_days(itin, gpx: Path) -> list[Path]:
     """One GPX per day beside the whole-trip file, all written or none (``write_all``)."""
-    from engine.export.atomic import write_all
+    from engine.atomic import write_all
     from engine.export.gpx_export import itinerary_to_gpx_days
     files = [(gpx.with_name(f"{gpx.stem}-{name}"), text) for name, text in itinerary_to_gpx_days(itin)]
     write_all(files)

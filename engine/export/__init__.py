@@ -18,7 +18,7 @@ itinerary rows — and `html_export.py` puts it in a `<script type="application/
 `\\u` escapes, inlines Leaflet, the Natural Earth outlines of the trip's region (±20°; the view stays inside
 it) and `html_map.js`, which draws everything with DOM nodes/`textContent`; folium gives only the skeleton;
 a CSP allows only the page's own scripts by hash and no network; credits only Natural Earth, when drawn);
-`atomic.write_all` writes a set of files as one (each staged to a temp file beside its target, then all
+`engine.atomic.write_all` writes a set of files as one (each staged to a temp file beside its target, then all
 renamed; a staging failure removes every temp file, a rename failure puts back the replaced targets from
 hard links; the `OSError` names the target); `write_atomic` is a set of one; `atomic_file` (a handle,
 streamed) and `atomic_path` (a temp path, for SQLite/zip) give the same guarantees — the tree's one
@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from engine.models import ItineraryV1
 
-from .atomic import StrPath, write_all, write_atomic
+from engine.atomic import StrPath, write_all, write_atomic
 from .json_export import itinerary_to_json, load_itinerary, parse_itinerary, parse_plan_failure
 
 __all__ = ["RENDERERS", "export_files", "render", "itinerary_to_gpx", "itinerary_to_html", "itinerary_to_ics",

@@ -19,7 +19,7 @@ from engine.models import Activity, DayItinerary, ItineraryV1
 
 from ._bookings import masked_itinerary
 from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
-from .atomic import StrPath, write_atomic
+from engine.atomic import StrPath, write_atomic
 
 KML_NS = "http://www.opengis.net/kml/2.2"
 MAX_PATH_POINTS = 500

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import FixtureError, InputError
-from engine.export.atomic import atomic_path
+from engine.atomic import atomic_path
 from engine.geo import distance_km
 
 from .normalize import fold, normalise

@@ -20,7 +20,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from engine.export.atomic import atomic_file
+from engine.atomic import atomic_file
 
 from .index_build import SCHEMA_VERSION, build_index, digest_of_cities, digest_of_routes
 from .route_towns import read_route_towns

@@ -27,8 +27,8 @@ from pathlib import Path
 from pmtiles.tile import Compression, TileType
 from pmtiles.writer import Writer
 
-from engine.export.atomic import atomic_file, write_atomic
-from engine.pipeline.control import CancelToken
+from engine.atomic import atomic_file, write_atomic
+from engine.cancel import CancelToken
 
 from .offline_area import AreaPlan, RangeReader, check_cap
 

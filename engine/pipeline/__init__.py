@@ -30,7 +30,9 @@ or the other outputs fail); road trips get the weather of every overnight stop a
 (prefetched) for places the gazetteer does not know
 """
 
-from .control import CancelToken, Checkpoints, NodeMemo
+from engine.cancel import CancelToken
+
+from .control import Checkpoints, NodeMemo
 from .events import EventEmitter, ThrottledStream, replay_after
 from .run import PlanningSession, PlanResult
 

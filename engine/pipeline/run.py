@@ -13,6 +13,7 @@ from datetime import date
 
 import structlog
 
+from engine.cancel import CancelToken
 from engine.catalog import default_catalog
 from engine.catalog.catalog import Catalog
 from engine.facts import TripFacts
@@ -21,7 +22,7 @@ from engine.notes.hints import NO_NOTES, NotesLookup
 from engine.tools.toolbox import ToolOverrides, Toolbox, build_toolbox
 
 from .city_run import CityRun, PlanEdit
-from .control import CancelToken, NodeMemo
+from .control import NodeMemo
 from .events import EarlyEvent, EventCallback
 from .road_run import RoadRun
 from .skeleton import PlanResult

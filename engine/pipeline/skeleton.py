@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar
 
 import structlog
 
+from engine.cancel import CancelToken
 from engine.canonical import digest
 from engine.errors import InfeasiblePlan, ModelOutputError, PlanCancelled, TripwrightError
 from engine.metrics import METRICS
@@ -26,7 +27,7 @@ from engine.models import EventStatus, ItineraryV1, PlanFailure, PlanV1, StreamE
 from engine.tools.executor import NETWORK_WAIT
 from engine.verify import blocking
 
-from .control import CancelToken, Checkpoints
+from .control import Checkpoints
 from .events import INFEASIBLE, EventCallback, EventEmitter, both
 
 if TYPE_CHECKING:

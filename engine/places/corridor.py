@@ -33,7 +33,7 @@ import numpy as np
 import structlog
 
 from engine.errors import ToolError
-from engine.export.atomic import write_atomic
+from engine.atomic import write_atomic
 from engine.geo import BBox
 
 from .osm_tags import kept_tags, read_tags

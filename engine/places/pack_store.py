@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.export.atomic import write_atomic
+from engine.atomic import write_atomic
 
 from .pack import PACK_FORMAT, CityPack
 

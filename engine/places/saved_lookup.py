@@ -18,7 +18,7 @@ import structlog
 from pydantic import ValidationError
 
 from engine.errors import ToolError
-from engine.export.atomic import write_atomic
+from engine.atomic import write_atomic
 from engine.geo import distance_m
 from engine.imports.place_match import names_match
 from engine.models.intent import MustSee

@@ -15,7 +15,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
-from engine.export.atomic import write_atomic
+from engine.atomic import write_atomic
 from engine.geocode.index_build import data_dir
 
 ZONES_FILE = "zones-v1.json"

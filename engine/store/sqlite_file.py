@@ -149,7 +149,7 @@ def _move_aside(path: Path) -> Path:
 
 
 def _restore(backup: Path, path: Path) -> None:
-    from engine.export.atomic import atomic_path
+    from engine.atomic import atomic_path
     with atomic_path(path) as partial:
         shutil.copyfile(backup, partial)
 
@@ -209,7 +209,7 @@ def backup(path: Path, label: str) -> Path:
     """Copy the live database with ``VACUUM INTO`` (consistent even with WAL) and keep the last
     few of its kind (daily, before a migration, manual). Written atomically: a crash mid-copy
     leaves no half backup among the backups."""
-    from engine.export.atomic import atomic_path
+    from engine.atomic import atomic_path
     folder = path.parent / BACKUP_DIR
     folder.mkdir(exist_ok=True)
     target = folder / f"{path.stem}-{_stamp()}-{label}.db"

@@ -1,4 +1,4 @@
-"""The one atomic writer (engine/export/atomic.py, issue 30 §4): streamed writes and writes by
+"""The one atomic writer (engine/atomic.py, issue 30 §4): streamed writes and writes by
 name leave the old file or the new one, never half of either, and nothing beside it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.export.atomic import atomic_file, atomic_path
+from engine.atomic import atomic_file, atomic_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,12 +108,12 @@ _MOVES_ASIDE = {"engine/settings.py": 1}
 
 
 def test_no_module_writes_a_file_atomically_on_its_own():
-    """Every temp-file-and-rename goes through engine/export/atomic.py (one fsync habit)."""
+    """Every temp-file-and-rename goes through engine/atomic.py (one fsync habit)."""
     found: dict[str, int] = {}
     for folder in ("engine", "app", "widgets"):
         for path in (ROOT / folder).rglob("*.py"):
             rel = path.relative_to(ROOT).as_posix()
-            if rel == "engine/export/atomic.py":
+            if rel == "engine/atomic.py":
                 continue
             hits = len(_SELF_MADE.findall(path.read_text(encoding="utf-8")))
             if hits:

@@ -189,7 +189,7 @@ def test_an_oversized_answer_is_refused(overpass_server, tmp_path, monkeypatch) 
 
 def test_cancel_stops_a_fetch_in_flight(overpass_server, tmp_path) -> None:
     from engine.errors import PlanCancelled
-    from engine.pipeline.control import CancelToken
+    from engine.cancel import CancelToken
     overpass_server.then(Reply(delay_s=1.5))
     token = CancelToken()
 

@@ -15,7 +15,7 @@ from shapely.geometry import LineString, box
 from engine.errors import InputError, PlanCancelled, ToolResponseError, ToolUnavailable
 from engine.maps.offline_area import MAX_ZOOM, RangeReader, check_cap, new_client, plan_area, tiles_in, trip_bbox
 from engine.maps.offline_download import coalesce, download_area, part_dir
-from engine.pipeline.control import CancelToken
+from engine.cancel import CancelToken
 from tests.engine.range_server import RangeServer
 from tests.widgets.pmtiles_build import write_pmtiles
 from widgets.tile_archives import open_archive

@@ -13,7 +13,7 @@ from typing import Callable
 
 from engine.llm.client import LLMClient
 from engine.llm.config import LLMConfig
-from engine.pipeline.control import CancelToken
+from engine.cancel import CancelToken
 
 from .scripted_server import Reply, ScriptedServer
 
