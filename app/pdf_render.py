@@ -41,7 +41,7 @@ async def print_map_image(map_view):
 # -- in the CLI ----------------------------------------------------------------------------------
 def itinerary_pdf_offscreen(itinerary) -> bytes:
     """The PDF of ``itinerary`` with its map, rendered without a display (``tripwright export --pdf``)."""
-    from app.gui import prepare_environment
+    from app.desktop_libs import prepare_environment
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     # A command-line run: Qt's and Chromium's GPU/sandbox chatter is not the user's business.

@@ -11,23 +11,13 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from engine.models.common import field_path
 from engine.errors import AuthError, FixtureError, InputError, StoreError, ToolError
+from engine.input_errors import validation_line
 
 
 @dataclass
 class Outcome:
     code: int = 0
-
-
-def validation_line(exc: ValidationError, prefix: str = "") -> str:
-    err = exc.errors()[0]
-    loc = field_path(err["loc"]) or prefix or "input"
-    if prefix and loc != prefix:
-        loc = f"{prefix}.{loc}" if not loc.startswith(prefix) else loc
-    msg = err["msg"].removeprefix("Value error, ")
-    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-    return f"{loc}: {msg}{more}"
 
 
 @contextmanager

@@ -33,7 +33,7 @@ def run_notes(args) -> int:  # noqa: ANN001
     from engine.notes.embeddings import embedding_config, make_embedder
     from engine.notes.library import NotesLibrary
 
-    from .trips_cmd import signed_in
+    from .run_store import signed_in
 
     config = embedding_config()
     with signed_in() as (store, ctx):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 from engine.errors import InputError
+from engine.frontend import with_city_loaded
 from engine.models.intent import MAX_MUST_SEE, MustSee
 
 
@@ -19,9 +20,7 @@ def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "
     from engine.imports.place_match import match_saved_places
     from engine.imports.saved_places import import_saved_places
     found = import_saved_places(path)
-    if not session.catalog.has_city(intent.city):  # a city no fixture covers: its pack first
-        from .cities_cmd import city_for_plan
-        intent = intent.model_copy(update={"city": city_for_plan(session, intent.city, verbose=verbose)})
+    intent = with_city_loaded(intent, session, say=say if verbose else None)  # a city no fixture covers: its pack
     city = session.catalog.city(intent.city).raw
     pairs = match_saved_places(found.places, [*city.venues, *city.restaurants])  # a saved café is a meal
     must = list(intent.prefs.must_see)
@@ -36,3 +35,7 @@ def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "
         print(f"tripwright: {found.summary()}; {matched} matched to {intent.city}'s venues", file=sys.stderr)
     prefs = intent.prefs.model_copy(update={"must_see": must})
     return type(intent).model_validate({**intent.model_dump(), "prefs": prefs.model_dump()})
+
+
+def say(line: str) -> None:
+    print(f"tripwright: {line}", file=sys.stderr)

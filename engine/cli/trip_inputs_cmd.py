@@ -73,7 +73,7 @@ def latest_intent(trip_id: str, what: str):
     booked motel)."""
     from engine.models import IntentV1, RoadTripIntent
 
-    from .trips_cmd import org_scope
+    from .run_store import org_scope
     with org_scope() as repo:
         trip = repo.trips.get(trip_id)
         if trip.mode != "city" and what != "bookings":
@@ -161,11 +161,13 @@ def _replan(args, change_key: str, *, inputs: dict[str, str], change) -> int:  #
     from engine.catalog import default_catalog
     from engine.pipeline import PlanningSession
 
+    from engine.frontend import check_not_past, planning_date
+
     from .paths import Outputs
-    from .plan_cmd import _save_diagnostics, _today, check_not_past, report_plan
-    from .trips_cmd import plan_and_save
+    from .plan_report import report_plan
+    from .run_store import plan_and_save, save_diagnostics
     outputs = Outputs.check({"--out": args.out}, inputs=inputs)
-    today = _today(args.today)
+    today = planning_date(args.today)
     what = "saved places" if args.command == "places" else "bookings"
     number, before = latest_intent(args.trip, what)
     session = PlanningSession(default_catalog(), today=today)
@@ -180,6 +182,6 @@ def _replan(args, change_key: str, *, inputs: dict[str, str], change) -> int:  #
         result = plan_and_save(session, after, trip_id=args.trip, name=None,
                                request_key=f";{change_key}-from=v{number}")
     finally:
-        _save_diagnostics(session)
+        save_diagnostics(session)
     args.gpx = args.ics = args.events = None
     return report_plan(args, outputs, result)
