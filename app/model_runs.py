@@ -93,8 +93,8 @@ class ModelRuns(QObject):
     async def _read_prompt(self, client, text: str):
         """The model reads the prompt (an ``extract`` row in the run's progress, as ``plan --llm``)
         and the form shows what it read; the rule-based parsers when the model cannot."""
-        from engine.llm.prompt_reading import read_with_model
         from engine.errors import ModelOutputError
+        from engine.llm.prompt_reading import read_with_model
         from engine.settings import effective_home_airport
         service = self.w.controller.service
         try:

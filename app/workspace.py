@@ -29,9 +29,9 @@ from engine.models import AnyIntent, ItineraryV1, StreamEvent
 from engine.store import Store
 from engine.store.accounts import Accounts, Identity, Login
 from engine.store.lineage import undo_line
+from engine.store.recorder import PlanRecorder
 from engine.store.records import RunStatus, TripSummary, Version, VersionSummary
 from engine.store.retention import PruneReport, prune
-from engine.store.recorder import PlanRecorder
 from engine.store.secret_store import SecretStore
 from engine.store.sqlite_file import data_dir
 from engine.store.tenancy import OrgContext

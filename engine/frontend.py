@@ -57,8 +57,8 @@ def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripInt
     """The intent in a JSON file (a road trip when ``mode`` says so); one InputError otherwise."""
     from pydantic import ValidationError
 
-    from engine.input_files import read_json_input
     from engine.input_errors import input_error
+    from engine.input_files import read_json_input
     from engine.models import IntentV1, RoadTripIntent
     data = read_json_input(arg, path)
     if not isinstance(data, dict):

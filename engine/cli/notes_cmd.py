@@ -13,9 +13,6 @@ from pathlib import Path
 from engine.cli.terminal import visible
 from engine.errors import InputError, ToolError
 
-
-
-
 STDIN_CAP_BYTES = 8 * 2**20  # the pasted-text cap (2,000,000 characters) in UTF-8, at most
 
 

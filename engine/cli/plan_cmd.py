@@ -11,8 +11,8 @@ from engine.pipeline import PlanningSession
 
 from .live_events import LiveEvents
 from .paths import Outputs
-from .plan_report import report_plan
 from .plan_inputs import with_trip_files
+from .plan_report import report_plan
 from .run_store import plan_and_save, plan_unsaved, save_diagnostics
 
 
