@@ -12,8 +12,9 @@ same one-line error in both.
   city without a pack yet carries ``PENDING_AIRPORT``/``PENDING_TZ``, settled by that node).
 - ``read_intent_file``, ``check_not_past``, ``planning_date``: the other inputs, checked alike.
 - ``resolve_city`` / ``fetch_city_pack``: a city's pack now, for what must read its places before
-  the run (``cities fetch``, saved places matched to the city's venues, bookings checked against
-  its airports).
+  the run (``cities fetch``; the CLI's saved places matched to the city's venues and bookings
+  checked against its airports: engine/cli/city_now.py).
+- ``signed_in``: the store and org a command-line run uses (the app signs in through app/workspace.py).
 - ``planned_intent``: the intent a completed run planned (the pack city's airports and zone).
 
 The model's reading of a prompt is engine/llm/prompt_reading.py; it builds its intent here too.
@@ -21,8 +22,10 @@ Imports are lazy: reading an intent file loads neither the parsers nor the pipel
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -274,15 +277,41 @@ def resolve_city(session, query: str, *, say: Callable[[str], None] | None = Non
     return session.use_city_pack(fetch_city_pack(session, query, say=say).pack)
 
 
-def with_city_loaded(intent, session, *, say: Callable[[str], None] | None = None):
-    """A city ``intent`` whose places must be read before the run (saved places matched to its
-    venues, bookings checked against its airports): its pack joined now and the intent settled
-    to the pack city (name, airports, zone), as the run's city_pack node would."""
-    if intent.mode != "city" or session.catalog.has_city(intent.city):
-        return intent
-    from engine.pipeline.city_pack_stage import fit_to_pack_city
-    name = resolve_city(session, intent.city, say=say)
-    return fit_to_pack_city(intent, session.catalog.city(name))
+# -- the store ----------------------------------------------------------------------------------
+@contextlib.contextmanager
+def signed_in():
+    """(store, ctx) of the signed-in org for a command-line run (``plan --save``, ``eval``): the
+    personal user on a local file, else a login the app remembered; a restored database and runs
+    a killed process left are said on stderr."""
+    import structlog
+
+    from engine.store import Accounts, Store
+    store = Store.open()
+    if store.recovery:  # a damaged database was replaced by its newest good backup
+        print(f"tripwright: {store.recovery}", file=sys.stderr)
+    structlog.get_logger("tripwright.cli").info("store_opened", backend=store.url.get_backend_name())
+    try:
+        accounts = Accounts(store)
+        ctx = accounts.first_run()
+        if ctx is None:
+            login = accounts.resume()
+            if login is None:
+                raise InputError("login", "this database needs a sign-in: open the app once and choose "
+                                          "'remember me', then run the command again")
+            ctx = login.ctx
+        _fail_orphans(store, ctx)
+        yield store, ctx
+    finally:
+        store.close()
+
+
+def _fail_orphans(store, ctx) -> None:
+    """Runs a killed ``plan --save`` left ``running`` (no live process holds their lease) become
+    errors and free their requests, as the app does at start-up."""
+    with store.org(ctx, write=True) as repo:
+        failed = repo.runs.fail_orphans()
+    if failed:
+        print(f"tripwright: {failed} interrupted run(s) left by a stopped Tripwright marked failed", file=sys.stderr)
 
 
 def planned_intent(intent, result):

@@ -9,10 +9,9 @@ import asyncio
 import sys
 
 from engine.errors import InputError
-from engine.frontend import with_city_loaded
 from engine.models.bookings import MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, Bookings
 
-from .saved_places_cmd import say
+from .city_now import with_city_loaded
 
 
 def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str = "--bookings"):
@@ -22,7 +21,7 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
     from engine.bookings import aread_bookings
     from engine.llm.prompt_reading import configured_client
     if intent.mode == "city":  # checked against the city's airports: a city no fixture covers, its pack
-        intent = with_city_loaded(intent, session, say=say if verbose else None)
+        intent = with_city_loaded(intent, session, verbose=verbose)
     have = intent.bookings or Bookings()
     flights, hotel, events = list(have.flights), have.hotel, list(have.events)
     for path in paths:

@@ -1,4 +1,4 @@
-"""Where the CLI's runs go: the signed-in org's store (``signed_in``, ``org_scope``), a plan
+"""Where the CLI's runs go: the signed-in org's store (``org_scope``; ``signed_in`` is the front door's), a plan
 recorded as a trip's next version (``plan_and_save``) or run without saving (``plan_unsaved``,
 citing the org's notes), the run itself on its own event loop (``plan_with_drafter``), and the
 diagnostics ``tripwright diagnostics`` reads. Shared by plan, plan --llm, revise and the trip
@@ -14,41 +14,9 @@ from contextlib import ExitStack, contextmanager
 import structlog
 
 from engine.errors import InputError, TripwrightError
-from engine.frontend import planned_intent
+from engine.frontend import planned_intent, signed_in
 
 log = structlog.get_logger("tripwright.cli")
-
-
-@contextmanager
-def signed_in():
-    """(store, ctx) of the signed-in org: the personal user on a local file, else a remembered login."""
-    from engine.store import Accounts, Store
-    store = Store.open()
-    if store.recovery:  # a damaged database was replaced by its newest good backup
-        print(f"tripwright: {store.recovery}", file=sys.stderr)
-    log.info("store_opened", backend=store.url.get_backend_name())
-    try:
-        accounts = Accounts(store)
-        ctx = accounts.first_run()
-        if ctx is None:
-            login = accounts.resume()
-            if login is None:
-                raise InputError("login", "this database needs a sign-in: open the app once and choose "
-                                          "'remember me', then run the command again")
-            ctx = login.ctx
-        _fail_orphans(store, ctx)
-        yield store, ctx
-    finally:
-        store.close()
-
-
-def _fail_orphans(store, ctx) -> None:
-    """Runs a killed ``plan --save`` left ``running`` (no live process holds their lease) become
-    errors and free their requests, as the app does at start-up."""
-    with store.org(ctx, write=True) as repo:
-        failed = repo.runs.fail_orphans()
-    if failed:
-        print(f"tripwright: {failed} interrupted run(s) left by a stopped Tripwright marked failed", file=sys.stderr)
 
 
 @contextmanager

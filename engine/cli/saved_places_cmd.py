@@ -7,8 +7,9 @@ from __future__ import annotations
 import sys
 
 from engine.errors import InputError
-from engine.frontend import with_city_loaded
 from engine.models.intent import MAX_MUST_SEE, MustSee
+
+from .city_now import with_city_loaded
 
 
 def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "--places"):
@@ -20,7 +21,7 @@ def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "
     from engine.imports.place_match import match_saved_places
     from engine.imports.saved_places import import_saved_places
     found = import_saved_places(path)
-    intent = with_city_loaded(intent, session, say=say if verbose else None)  # a city no fixture covers: its pack
+    intent = with_city_loaded(intent, session, verbose=verbose)  # a city no fixture covers: its pack
     city = session.catalog.city(intent.city).raw
     pairs = match_saved_places(found.places, [*city.venues, *city.restaurants])  # a saved café is a meal
     must = list(intent.prefs.must_see)
@@ -35,7 +36,3 @@ def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "
         print(f"tripwright: {found.summary()}; {matched} matched to {intent.city}'s venues", file=sys.stderr)
     prefs = intent.prefs.model_copy(update={"must_see": must})
     return type(intent).model_validate({**intent.model_dump(), "prefs": prefs.model_dump()})
-
-
-def say(line: str) -> None:
-    print(f"tripwright: {line}", file=sys.stderr)
