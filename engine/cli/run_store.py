@@ -1,8 +1,8 @@
-"""Where the CLI's runs go: the signed-in org's store (``org_scope``; ``signed_in`` is the front door's), a plan
-recorded as a trip's next version (``plan_and_save``) or run without saving (``plan_unsaved``,
-citing the org's notes), the run itself on its own event loop (``plan_with_drafter``), and the
-diagnostics ``tripwright diagnostics`` reads. Shared by plan, plan --llm, revise and the trip
-input commands; it imports no other command."""
+"""Where the CLI's runs go: the signed-in org's store (``org_scope``; the sign-in itself is
+engine/frontend.py's ``signed_in``), a plan recorded as a trip's next version (``plan_and_save``)
+or run without saving (``plan_unsaved``, citing the org's notes), the run on its own event loop
+(``plan_with_drafter``), and the diagnostics ``tripwright diagnostics`` reads. Shared by plan,
+plan --llm, revise and the trip input commands; it imports no other command."""
 
 from __future__ import annotations
 
