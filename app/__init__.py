@@ -2,7 +2,7 @@
 
 - `app/entry.py` dispatches: `screenshot` → `app/screenshot.py`; other arguments → `engine.cli` (imported
   lazily, so the CLI never loads Qt; for `export` it first registers the PDF renderer in
-  `engine/cli/pdf_renderer.py`, so `export --pdf` draws the map through `app/pdf_render.py` offscreen on a
+  `engine/export/pdf_registry.py`, so `export --pdf` draws the map through `app/pdf_render.py` offscreen on a
   local Qt event loop while the engine imports no Qt); none → `app/desktop_libs.py` (on a Linux xcb session,
   `ldd` on Qt's xcb plugin: a missing system library is named with the exact `apt-get` command, `make run`
   runs it too) then `app/gui.py` (QApplication + exactly one qasync loop + `MainWindow`).

@@ -86,3 +86,10 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def prepare_environment() -> None:
+    """What QtWebEngine needs before it starts (the app and the offscreen PDF alike): its
+    sandbox refuses to start as root, and the process would exit 1."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")

@@ -43,7 +43,7 @@ def _run_cli(args: list[str]) -> int:
 
 def _register_pdf_renderer() -> None:
     """``export --pdf`` draws the trip's map with QtWebEngine, which the engine may not import."""
-    from engine.cli.pdf_renderer import register_pdf_renderer
+    from engine.export.pdf_registry import register_pdf_renderer
 
     def render(itinerary) -> bytes:
         from app.pdf_render import itinerary_pdf_offscreen

@@ -20,12 +20,6 @@ Script = Callable[[object], Awaitable[int]]
 GUI_SWITCH_INTERVAL_S = 0.0005
 
 
-def prepare_environment() -> None:
-    # QtWebEngine's sandbox refuses to start as root; the process would exit 1.
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
-
-
 def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None,
             use_store: bool | None = None) -> int:
     """``use_store``: open the trip store (default: yes for the app, no for a script such as the
@@ -38,6 +32,8 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
     # while the engine's thread computes, each taking waits up to the switch interval (5 ms by
     # default): a 150-place import stalled the GUI 130–260 ms that way. 0.5 ms keeps it responsive.
     sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)
+    from app.desktop_libs import prepare_environment
+
     prepare_environment()
     from engine.log_setup import configure
 

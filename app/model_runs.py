@@ -6,7 +6,6 @@ used degrades "Plan with AI" to the rule-based plan with a banner naming the rea
 
 from __future__ import annotations
 
-import os
 import uuid
 from dataclasses import dataclass
 
@@ -33,16 +32,9 @@ class ModelRuns(QObject):
 
     def client(self):
         """The configured endpoint's client (settings, environment, the keyring's key), or
-        ``ModelUnavailable`` with the reason."""
-        from engine.llm.client import LLMClient
-        from engine.llm.config import config_from_env
-        from engine.settings import apply_env, endpoint_or_default, stored_api_key
-        settings = apply_env(self.w.settings)
-        key = None
-        if not os.environ.get("OPENAI_API_KEY", "").strip():
-            endpoint = os.environ.get("OPENAI_BASE_URL", "").strip() or settings.llm_endpoint
-            key = stored_api_key(endpoint_or_default(endpoint), self.w.secrets)
-        return LLMClient(config_from_env(settings=settings, api_key=key))
+        ``ModelUnavailable`` with the reason: the same as ``plan --llm``'s."""
+        from engine.llm.prompt_reading import configured_client
+        return configured_client(self.w.settings, self.w.secrets)
 
     # -- Plan with AI ------------------------------------------------------------------------------
     @asyncSlot()
@@ -101,8 +93,8 @@ class ModelRuns(QObject):
     async def _read_prompt(self, client, text: str):
         """The model reads the prompt (an ``extract`` row in the run's progress, as ``plan --llm``)
         and the form shows what it read; the rule-based parsers when the model cannot."""
-        from engine.cli.llm_plan import read_with_model
         from engine.errors import ModelOutputError
+        from engine.llm.prompt_reading import read_with_model
         from engine.settings import effective_home_airport
         service = self.w.controller.service
         try:
@@ -224,5 +216,5 @@ def _plan_meta(drafter) -> dict | None:
     """Seed 001 llmMeta of a v1 plan, exactly as ``plan --llm --save`` writes it."""
     if not drafter.meta:
         return None
-    from engine.cli.llm_plan import llm_meta
+    from engine.llm.prompt_reading import llm_meta
     return llm_meta(drafter, extracted=False)

@@ -41,7 +41,7 @@ async def print_map_image(map_view):
 # -- in the CLI ----------------------------------------------------------------------------------
 def itinerary_pdf_offscreen(itinerary) -> bytes:
     """The PDF of ``itinerary`` with its map, rendered without a display (``tripwright export --pdf``)."""
-    from app.gui import prepare_environment
+    from app.desktop_libs import prepare_environment
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     # A command-line run: Qt's and Chromium's GPU/sandbox chatter is not the user's business.
@@ -49,10 +49,10 @@ def itinerary_pdf_offscreen(itinerary) -> bytes:
     os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--log-level=3 --disable-logging")
     prepare_environment()
     import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede the QApplication)
-    import widgets.offline_tiles  # noqa: F401  (registers its URL scheme, which must precede it too)
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
+    import widgets.offline_tiles  # noqa: F401  (registers its URL scheme, which must precede it too)
     from app.pdf_itinerary import itinerary_pdf_bytes
     from engine.settings import load_settings
 

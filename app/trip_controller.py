@@ -17,7 +17,8 @@ from PySide6.QtCore import QObject
 from qasync import asyncSlot
 
 from engine.errors import AmbiguousCityError, CityPackMissing, InputError, TripwrightError, one_line
-from engine.models import IntentV1, RoadTripIntent
+from engine.frontend import planned_intent
+from engine.models import RoadTripIntent
 
 from .exports import KINDS, ExportKind, export_itinerary
 from .heap import settle
@@ -330,17 +331,6 @@ class TripController(QObject, MapEditFlow):
         self.library.audit("exported", target_type="trip", target_id=self.trip.trip_id or "", format=kind.key,
                            version=version.number)
         return written
-
-
-def planned_intent(intent: Intent, result) -> Intent:
-    """The intent a completed city run planned: a city the fixtures lack leaves the form with
-    placeholder airports and zone (and "Lisbon, PT" for "Lisbon"), which the engine's city_pack
-    node replaced with its pack city's; only those fields are taken from the itinerary."""
-    planned = getattr(result.itinerary, "intent", None)
-    if intent.mode != "city" or not isinstance(planned, IntentV1):
-        return intent
-    settled = {"city": planned.city, "airports": planned.airports, "date_window": planned.date_window}
-    return intent if all(getattr(intent, k) == v for k, v in settled.items()) else intent.model_copy(update=settled)
 
 
 def missing_pack_text(exc: CityPackMissing) -> str:

@@ -27,12 +27,11 @@ from engine.errors import InputError, StoreError
 from engine.atomic import write_atomic
 from engine.models import AnyIntent, ItineraryV1, StreamEvent
 from engine.store import Store
-from engine.store.accounts import Accounts, Login
+from engine.store.accounts import Accounts, Identity, Login
 from engine.store.lineage import undo_line
+from engine.store.recorder import PlanRecorder
 from engine.store.records import RunStatus, TripSummary, Version, VersionSummary
 from engine.store.retention import PruneReport, prune
-from engine.store.recorder import PlanRecorder
-from engine.store.schema import Org, User
 from engine.store.secret_store import SecretStore
 from engine.store.sqlite_file import data_dir
 from engine.store.tenancy import OrgContext
@@ -42,15 +41,6 @@ from .trip_session import RunSummary, TripSession, TripVersion, UnloadedVersion
 log = structlog.get_logger("tripwright.app.workspace")
 SESSION_FILE = "open-trip-{database}.json"  # one per database: a team server and the local file apart
 _INTENT = TypeAdapter(AnyIntent)
-
-
-@dataclass(frozen=True)
-class Identity:
-    """What the status bar says about who is signed in where."""
-
-    email: str
-    display_name: str
-    org_name: str
 
 
 @dataclass(frozen=True)
@@ -106,7 +96,7 @@ class Workspace:
         self.ctx = login.ctx
         self.recorder = PlanRecorder(self.store, login.ctx)
         self.keyring_warning = login.keyring_warning
-        self.identity = self._identity(login.ctx)
+        self.identity = self.accounts.identity(login.ctx)
         # Signing out makes sense only for accounts that can sign in again with a password.
         self.can_sign_out = not self.store.is_sqlite or self.accounts.first_run() is None
         self.maintenance = self._maintain(login.ctx)
@@ -115,13 +105,6 @@ class Workspace:
         if self.ctx is not None:
             self.accounts.logout(self.ctx)
         self.ctx, self.identity, self.recorder = None, None, None
-
-    def _identity(self, ctx: OrgContext) -> Identity:
-        with self.store.org(ctx) as scope:
-            user = scope.session.get(User, ctx.user_id)
-            org = scope.session.get(Org, ctx.org_id)
-            return Identity(email=user.email if user else "", display_name=user.display_name if user else "",
-                            org_name=org.name if org else "")
 
     def _maintain(self, ctx: OrgContext) -> str:
         """Runs a killed process left ``running`` become errors."""

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import QComboBox, QCompleter, QListWidgetItem, QVBoxLayout, QWidget
 
+from engine.frontend import PENDING_AIRPORT, PENDING_TZ
+
 from .intent_fields import combo, plain
 
-# An IATA-shaped code no airport has, and a zone: what a city without a pack yet is sent with.
-PENDING_AIRPORT = "XXX"
-PENDING_TZ = "UTC"
 NOTE_STYLE = "color: #616161;"
 # One line each (a word-wrapped label in the tab page is cut); the whole story in the tooltip.
 NEW_CITY_NOTE = "New city: its places come from OpenStreetMap"

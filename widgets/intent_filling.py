@@ -1,12 +1,13 @@
-"""Filling the intent form: from a prompt (the engine's rule-based parsers) and from an intent
-(undo/redo, map edits), and carrying what the form has no field for. A mixin of ``IntentForm``."""
+"""Filling the intent form: from a prompt (read by the engine's front door, engine/frontend.py,
+exactly as ``tripwright plan --prompt`` reads it) and from an intent (undo/redo, map edits), and
+carrying what the form has no field for. A mixin of ``IntentForm``."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QDate, Qt
 
-from engine.errors import InputError, UnknownCityError
-from engine.intake import looks_like_road_trip, parse_city_prompt, parse_road_prompt
+from engine.errors import InputError
+from engine.frontend import read_prompt
 from engine.models import IntentV1, RoadTripIntent
 
 from .intent_fields import LABELS
@@ -17,36 +18,23 @@ CURRENCIES = ("USD", "EUR", "JPY", "GBP")
 class IntentFilling:
     # -- prompt -----------------------------------------------------------------------
     def read_prompt(self) -> bool:
-        """Fill the form from the prompt text with the engine's rule-based parsers."""
+        """Fill the form from the prompt text with the engine's rule-based parsers: a city no
+        built-in or cached one covers ("4 days in Lisbon", "Paris, Texas") is read as named, for
+        the run to find or fetch its places."""
         self.clear_errors()
         text = self.prompt_edit.toPlainText()
-        aliases = {r.name: [r.name.lower(), *(a.lower() for a in r.aliases)] for r in self._routes}
+        known = {city.name: [city.name.lower(), city.label.lower()] for city in self._known_cities()}
         try:
-            if looks_like_road_trip(text, routes=aliases):
-                self._fill_road(parse_road_prompt(text, routes=aliases, today=self._today))
+            reading = read_prompt(text, self._catalog, today=self._today, known=known)
+            if reading.road is not None:
+                self._fill_road(reading.road)
             else:
-                self._fill_city(self._parse_city(text))
+                self._fill_city(reading.city)
         except InputError as exc:
             self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
             return False
         self.mark_prompt_read()
         return True
-
-    def _parse_city(self, text: str):
-        """The city prompt read against the built-in and cached cities; a city neither knows
-        ("4 days in Lisbon", "Córdoba, Spain") is read as named, for its pack to be fetched."""
-        cities = dict(self._catalog.city_aliases())
-        for city in self._known_cities():
-            cities.setdefault(city.name, [city.name.lower(), city.label.lower()])
-
-        def parse():
-            return parse_city_prompt(text, cities=cities, airports=self._catalog.airport_names(), today=self._today)
-        try:
-            return parse()
-        except UnknownCityError as exc:
-            named = exc.query or exc.city
-            cities[named] = list(dict.fromkeys([named.lower(), exc.city.lower()]))
-        return parse()
 
     def unread_prompt(self) -> str | None:
         """The prompt text not yet read into the fields ("Plan with AI" has the model read it), or

@@ -4,7 +4,7 @@ violation (or eval below target), 2 invalid input, 3 no feasible plan after boun
 Logs go to stderr (``-v`` INFO, ``-vv`` DEBUG, ``--log-json``), never to stdout, which holds the
 command's own output; the options work before or after the command name.
 
-`plan` (cites the signed-in org's notes with or without `--save` — `trips_cmd.plan_unsaved`, or none with a
+`plan` (cites the signed-in org's notes with or without `--save` — `run_store.plan_unsaved`, or none with a
 line on stderr when the database needs a sign-in nobody remembered; `--save [--trip|--name]` records the run
 live and is idempotent, its request key including a digest of the org's notes so a new note is a new
 version; a killed one blocks nothing once its process is gone; every command that opens the store fails

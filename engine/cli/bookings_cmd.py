@@ -11,16 +11,21 @@ import sys
 from engine.errors import InputError
 from engine.models.bookings import MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, Bookings
 
+from .city_now import with_city_loaded
+
 
 def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str = "--bookings"):
     """``intent`` with the files' bookings (after any it already had; a booking it already has is
     not added twice, so reading the same confirmation again changes nothing). ``arg``: the
     argument errors name."""
     from engine.bookings import aread_bookings
+    from engine.llm.prompt_reading import configured_client
+    if intent.mode == "city":  # checked against the city's airports: a city no fixture covers, its pack
+        intent = with_city_loaded(intent, session, verbose=verbose)
     have = intent.bookings or Bookings()
     flights, hotel, events = list(have.flights), have.hotel, list(have.events)
     for path in paths:
-        found = asyncio.run(aread_bookings(path, _model_client, today=session.today))
+        found = asyncio.run(aread_bookings(path, configured_client, today=session.today))
         if intent.mode == "road_trip" and found.bookings.flights:
             f = found.bookings.flights[0]
             raise InputError(arg, f"{path}: flight {f.flight_number} {f.origin}→{f.dest}; a road trip plans no "
@@ -48,15 +53,3 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
     from engine.planning.booked import check_bookings
     check_bookings(booked, session.catalog)
     return booked
-
-
-def _model_client():
-    """The configured model, for confirmations only a model can read; ``ModelUnavailable``
-    (which the reader turns into "enter it by hand") when there is none."""
-    from engine.llm.client import LLMClient
-    from engine.llm.config import config_from_env
-    from engine.settings import apply_env, load_settings
-
-    from .llm_plan import stored_key
-    settings = apply_env(load_settings().settings)
-    return LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)))

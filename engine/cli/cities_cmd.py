@@ -1,9 +1,8 @@
-"""``tripwright cities fetch CITY | list | delete CITY``: the cached OpenStreetMap city packs, and
-``city_for_plan`` — how ``plan`` gets a city no fixture covers (the cache, else one fetch)."""
+"""``tripwright cities fetch CITY | list | delete CITY``: the cached OpenStreetMap city packs (a
+``plan`` of a city no fixture covers finds or fetches its pack in the run: engine/frontend.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 from engine.errors import InputError
@@ -28,10 +27,10 @@ def run_cities(args) -> int:
         raise InputError("city", f"'cities {args.action}' needs a city")
     if args.action == "delete":
         return _delete(store, args.city)
+    from engine.frontend import fetch_city_pack
     from engine.pipeline.run import PlanningSession
-    session = PlanningSession()
-    outcome = fetch_city(session, args.city, verbose=True, refresh=args.refresh,
-                         choose=args.choice - 1 if args.choice else None)
+    outcome = fetch_city_pack(PlanningSession(), args.city, say=_say, refresh=args.refresh,
+                              choose=args.choice - 1 if args.choice else None)
     pack = outcome.pack
     counts = pack.counts()
     said = "fetched" if outcome.fetched else "cached"
@@ -59,39 +58,5 @@ def _delete(store, city: str) -> int:
     return EXIT_OK
 
 
-def fetch_city(session, query: str, *, verbose: bool, refresh: bool = False, choose: int | None = None):
-    """The pack for ``query`` through the session's network and executor (cache first)."""
-    from engine.places.city_spec import resolve_city, spec_of_pack
-    from engine.places.fetch import PackFetcher
-    from engine.places.pack_store import PackStore
-    store = PackStore()
-    cached = store.find(query) if choose is None else None
-    if cached is not None:
-        spec = spec_of_pack(cached)
-    else:
-        from engine.geocode import default_gazetteer
-        spec = resolve_city(query, default_gazetteer(), choose=choose)
-    fetcher = PackFetcher(store, session.toolbox.network, session.toolbox.executor)
-    say = (lambda step: print(f"tripwright: {step.message}", file=sys.stderr)) if verbose else None
-
-    got = []
-
-    async def run() -> None:  # returns nothing: asyncio.run's bookkeeping would repr a big pack
-        try:
-            got.append(await fetcher.ensure(spec, progress=say, refresh=refresh))
-        finally:
-            await session.toolbox.network.aclose()
-
-    asyncio.run(run())
-    outcome = got[0]
-    for note in outcome.notes:
-        print(f"tripwright: {note}", file=sys.stderr)
-    return outcome
-
-
-def city_for_plan(session, query: str, *, verbose: bool) -> str:
-    """The catalog's name of the city ``query`` means: a fixture city as it is, any other city
-    through its pack (cached, else fetched when online), joined to the session's catalog."""
-    if session.catalog.has_city(query):
-        return session.catalog.city(query).name
-    return session.use_city_pack(fetch_city(session, query, verbose=verbose).pack)
+def _say(line: str) -> None:
+    print(f"tripwright: {line}", file=sys.stderr)

@@ -45,7 +45,7 @@ def _recent_runs() -> dict | None:
     made yet: diagnostics never creates one) or it cannot be read."""
     if not os.environ.get("TRIPWRIGHT_DATABASE_URL") and not (diagnostics.data_dir() / "tripwright.db").is_file():
         return None
-    from .trips_cmd import org_scope
+    from .run_store import org_scope
     try:
         with org_scope() as repo:
             return diagnostics.run_costs(repo.runs.recent(RECENT_RUNS))

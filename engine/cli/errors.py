@@ -9,14 +9,23 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
 from engine.errors import AuthError, FixtureError, InputError, StoreError, ToolError
 
 
 @dataclass
 class Outcome:
     code: int = 0
+
+
+def _validation_error() -> type[BaseException]:
+    """pydantic's ValidationError once pydantic is loaded (none can be raised before): ``--help``
+    and the argument checks do not pay for importing it."""
+    core = sys.modules.get("pydantic_core")
+    return core.ValidationError if core is not None else _NeverRaised
+
+
+class _NeverRaised(Exception):
+    pass
 
 
 @contextmanager
@@ -26,7 +35,7 @@ def cli_errors():
         yield outcome
     except InputError as exc:
         _fail(outcome, 2, f"{exc.field}: {exc.message}")
-    except ValidationError as exc:
+    except _validation_error() as exc:
         _fail(outcome, 2, str(InputError.from_validation(exc)))
     except json.JSONDecodeError as exc:
         _fail(outcome, 2, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")

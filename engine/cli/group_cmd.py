@@ -4,7 +4,7 @@ writes nothing."""
 
 from __future__ import annotations
 
-from .trips_cmd import org_scope
+from .run_store import org_scope
 
 
 def run_ideas(args) -> int:

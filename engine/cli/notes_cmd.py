@@ -13,9 +13,6 @@ from pathlib import Path
 from engine.cli.terminal import visible
 from engine.errors import InputError, ToolError
 
-
-
-
 STDIN_CAP_BYTES = 8 * 2**20  # the pasted-text cap (2,000,000 characters) in UTF-8, at most
 
 
@@ -33,7 +30,7 @@ def run_notes(args) -> int:  # noqa: ANN001
     from engine.notes.embeddings import embedding_config, make_embedder
     from engine.notes.library import NotesLibrary
 
-    from .trips_cmd import signed_in
+    from .run_store import signed_in
 
     config = embedding_config()
     with signed_in() as (store, ctx):

@@ -10,31 +10,27 @@ import sys
 from engine.errors import InputError, ModelUnavailable
 from engine.llm.revision import revision_material
 
-from .trips_cmd import org_scope
+from .run_store import org_scope, plan_and_save
 
 
 def run_revise(args) -> int:
     from engine.catalog import default_catalog
-    from engine.llm.client import LLMClient
-    from engine.llm.config import config_from_env
+    from engine.frontend import planning_date
+    from engine.llm.prompt_reading import configured_client
     from engine.llm.revision import Reviser
     from engine.pipeline import PlanningSession
-    from engine.settings import apply_env, load_settings
+
     from .paths import Outputs
-    from .plan_cmd import _today, report_plan
+    from .plan_report import report_plan
     outputs = Outputs.check({"--out": args.out}, inputs={})
     with org_scope() as repo:
         intent, material = revision_material(repo, args.trip_id)
-    session = PlanningSession(default_catalog(), today=_today(args.today))
+    session = PlanningSession(default_catalog(), today=planning_date(args.today))
     try:
-        from .llm_plan import stored_key
-        settings = apply_env(load_settings().settings)
-        client = LLMClient(config_from_env(settings=settings, api_key=stored_key(settings)),
-                           executor=session.toolbox.executor)  # breaker and stats beside the tools'
+        client = configured_client(executor=session.toolbox.executor)  # breaker and stats beside the tools'
     except ModelUnavailable as exc:
         raise InputError("model", f"revise needs the model: {exc.reason}") from None
     reviser = Reviser(client, material)
-    from .trips_cmd import plan_and_save
     result = plan_and_save(session, intent, trip_id=args.trip_id, name=None, drafter=reviser,
                            meta_of=lambda _r: {**reviser.meta, **client.meter.summary()} if reviser.meta else None,
                            request_key=f";revise-from=v{material.version};fb={len(material.feedback)};"

@@ -9,6 +9,8 @@ import sys
 from engine.errors import InputError
 from engine.models.intent import MAX_MUST_SEE, MustSee
 
+from .city_now import with_city_loaded
+
 
 def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "--places"):
     """``intent`` with the file's places as must-sees (after those it already had; a place it
@@ -19,9 +21,7 @@ def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "
     from engine.imports.place_match import match_saved_places
     from engine.imports.saved_places import import_saved_places
     found = import_saved_places(path)
-    if not session.catalog.has_city(intent.city):  # a city no fixture covers: its pack first
-        from .cities_cmd import city_for_plan
-        intent = intent.model_copy(update={"city": city_for_plan(session, intent.city, verbose=verbose)})
+    intent = with_city_loaded(intent, session, verbose=verbose)  # a city no fixture covers: its pack
     city = session.catalog.city(intent.city).raw
     pairs = match_saved_places(found.places, [*city.venues, *city.restaurants])  # a saved café is a meal
     must = list(intent.prefs.must_see)

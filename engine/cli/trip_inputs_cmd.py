@@ -14,13 +14,17 @@ each confirmation code masked: the itinerary keeps it, a terminal listing does n
 from __future__ import annotations
 
 import sys
-
-import structlog
+from typing import TYPE_CHECKING
 
 from engine.errors import InputError
-from engine.models.bookings import Bookings, masked_code
 
-log = structlog.get_logger("tripwright.cli")
+if TYPE_CHECKING:  # the parser is built for every command: what runs these loads them
+    from engine.models.bookings import Bookings
+
+
+def _log():
+    import structlog
+    return structlog.get_logger("tripwright.cli")
 
 
 def add_trip_inputs_parsers(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
@@ -49,6 +53,7 @@ def run_bookings(args) -> int:  # noqa: ANN001
         if args.args:
             raise InputError("bookings list", "takes no files or numbers, only --trip")
         number, intent = latest_intent(args.trip, "bookings")
+        from engine.models.bookings import Bookings
         return _list(args.trip, number, intent.bookings or Bookings())
     if args.action == "import":
         if not args.args:
@@ -73,7 +78,7 @@ def latest_intent(trip_id: str, what: str):
     booked motel)."""
     from engine.models import IntentV1, RoadTripIntent
 
-    from .trips_cmd import org_scope
+    from .run_store import org_scope
     with org_scope() as repo:
         trip = repo.trips.get(trip_id)
         if trip.mode != "city" and what != "bookings":
@@ -103,6 +108,7 @@ def booking_lines(bookings: Bookings) -> list[str]:
 
 def _said(code: str | None, cents: int | None, paid: bool) -> str:
     from engine.models import format_usd
+    from engine.models.bookings import masked_code
     parts = [f"confirmation {masked_code(code)}"] if code else []
     if cents is not None:
         parts.append(format_usd(cents) + (" paid" if paid else ""))
@@ -113,7 +119,7 @@ def _said(code: str | None, cents: int | None, paid: bool) -> str:
 
 def _list(trip_id: str, number: int, bookings: Bookings) -> int:
     lines = booking_lines(bookings)
-    log.info("trip_bookings_listed", trip_id=trip_id, version=number, count=len(lines))
+    _log().info("trip_bookings_listed", trip_id=trip_id, version=number, count=len(lines))
     for line in lines:
         print(line)
     print(f"{len(lines)} booking(s) in version {number} of trip {trip_id}")
@@ -131,6 +137,7 @@ def _booking_number(args: list[str]) -> int:
 
 def without_booking(intent, n: int, trip_id: str):
     """``intent`` without its ``n``-th booking (1-based, as ``booking_lines`` numbers them)."""
+    from engine.models.bookings import Bookings
     have = intent.bookings or Bookings()
     count = len(have.flights) + (have.hotel is not None) + len(have.events)
     if count == 0:
@@ -159,13 +166,14 @@ def _with_bookings(intent, paths: list[str], session, verbose: bool):
 def _replan(args, change_key: str, *, inputs: dict[str, str], change) -> int:  # noqa: ANN001
     """Apply ``change`` to the latest version's intent, plan it and save it as the trip's next version."""
     from engine.catalog import default_catalog
+    from engine.frontend import check_not_past, planning_date
     from engine.pipeline import PlanningSession
 
     from .paths import Outputs
-    from .plan_cmd import _save_diagnostics, _today, check_not_past, report_plan
-    from .trips_cmd import plan_and_save
+    from .plan_report import report_plan
+    from .run_store import plan_and_save, save_diagnostics
     outputs = Outputs.check({"--out": args.out}, inputs=inputs)
-    today = _today(args.today)
+    today = planning_date(args.today)
     what = "saved places" if args.command == "places" else "bookings"
     number, before = latest_intent(args.trip, what)
     session = PlanningSession(default_catalog(), today=today)
@@ -175,11 +183,11 @@ def _replan(args, change_key: str, *, inputs: dict[str, str], change) -> int:  #
               file=sys.stderr)
         return 0
     check_not_past(after, today)
-    log.info("trip_replan", trip_id=args.trip, based_on=number, change=change_key)
+    _log().info("trip_replan", trip_id=args.trip, based_on=number, change=change_key)
     try:
         result = plan_and_save(session, after, trip_id=args.trip, name=None,
                                request_key=f";{change_key}-from=v{number}")
     finally:
-        _save_diagnostics(session)
+        save_diagnostics(session)
     args.gpx = args.ics = args.events = None
     return report_plan(args, outputs, result)

@@ -1,56 +1,15 @@
-"""``tripwright trips list|show|delete`` and ``plan --save``: the org-scoped store from the CLI."""
+"""``tripwright trips list|show|delete``: the org's stored trips."""
 
 from __future__ import annotations
 
-import os
-import sys
-from contextlib import ExitStack, contextmanager
-
 import structlog
 
-from engine.errors import InputError, TripwrightError
+from engine.errors import InputError
 from engine.models import format_usd
 
+from .run_store import org_scope
+
 log = structlog.get_logger("tripwright.cli")
-
-
-@contextmanager
-def signed_in():
-    """(store, ctx) of the signed-in org: the personal user on a local file, else a remembered login."""
-    from engine.store import Accounts, Store
-    store = Store.open()
-    if store.recovery:  # a damaged database was replaced by its newest good backup
-        print(f"tripwright: {store.recovery}", file=sys.stderr)
-    log.info("store_opened", backend=store.url.get_backend_name())
-    try:
-        accounts = Accounts(store)
-        ctx = accounts.first_run()
-        if ctx is None:
-            login = accounts.resume()
-            if login is None:
-                raise InputError("login", "this database needs a sign-in: open the app once and choose "
-                                          "'remember me', then run the command again")
-            ctx = login.ctx
-        _fail_orphans(store, ctx)
-        yield store, ctx
-    finally:
-        store.close()
-
-
-def _fail_orphans(store, ctx) -> None:
-    """Runs a killed ``plan --save`` left ``running`` (no live process holds their lease) become
-    errors and free their requests, as the app does at start-up."""
-    with store.org(ctx, write=True) as repo:
-        failed = repo.runs.fail_orphans()
-    if failed:
-        print(f"tripwright: {failed} interrupted run(s) left by a stopped Tripwright marked failed", file=sys.stderr)
-
-
-@contextmanager
-def org_scope():
-    """One transaction in the signed-in org."""
-    with signed_in() as (store, ctx), store.org(ctx) as repo:
-        yield repo
 
 
 def run_trips(args) -> int:
@@ -77,93 +36,3 @@ def run_trips(args) -> int:
         log.info("trip_deleted", trip_id=trip.trip_id)
         print(f"deleted {trip.name} ({trip.trip_id}); its versions are kept for 90 days")
         return 0
-
-
-def plan_and_save(session, intent, *, trip_id: str | None, name: str | None, drafter=None, meta_of=None,
-                  request_key: str = ""):
-    """Plan ``intent`` recording the run live, and store the plan as the next version of
-    ``trip_id`` (or of a new trip named ``name``). The same request (trip, intent, planning date)
-    saved within the idempotency TTL is reused, not planned and saved again. Returns a PlanResult."""
-    from engine.store import PlanRecorder
-    from engine.tools.durable_cache import StoreToolCache
-    with signed_in() as (store, ctx):
-        from engine.notes.library import NotesLibrary
-        from engine.notes.lookup import StoreNotesLookup  # the org's notes go into the itinerary
-        session.notes = StoreNotesLookup(store, ctx)  # (a city trip's places, a road trip's stops)
-        session.toolbox.executor.durable = StoreToolCache(store, ctx)  # real answers outlive the process
-        session.org_id, session.user_id = ctx.org_id, ctx.user_id
-        recorder = PlanRecorder(store, ctx)
-        # the notes the plan may cite are part of the request: a new note is a new version
-        notes = NotesLibrary(store, ctx).digest()
-        ticket = recorder.begin(intent, trip_id=trip_id, trip_name=name,
-                                request_key=f"today={session.today};notes={notes}{request_key}")
-        if ticket.duplicate is not None:
-            minutes = int(recorder.ttl.total_seconds() // 60)
-            print(f"reused version {ticket.duplicate.number} of trip {ticket.trip_id}: the same request was saved "
-                  f"in the last {minutes} minutes, nothing new saved", file=sys.stderr)
-            return _stored_result(store, ctx, ticket)
-        if ticket.duplicate_pending:
-            raise InputError("trip", f"the same plan is being saved right now (run {ticket.run_id}); "
-                                     "run the command again when it has finished")
-        result = _plan_recorded(session, intent, recorder, ticket, drafter)
-        meta = meta_of(result) if meta_of is not None and result.status == "completed" else None
-        version = recorder.finish(ticket, result, llm_meta=meta)
-        if version is not None:
-            print(f"saved as version {version.number} of trip {version.trip_id}", file=sys.stderr)
-        return result
-
-
-def plan_unsaved(session, intent, drafter=None):
-    """``plan`` without ``--save``: the itinerary cites the signed-in org's notes as with it. No
-    database is created for a plan that saves nothing (no database: no notes, and nothing said);
-    one that cannot be opened, or needs a sign-in nobody remembered, plans without them, saying so
-    on stderr."""
-    from engine.errors import StoreError
-
-    from .llm_plan import plan_with_drafter
-    if not os.environ.get("TRIPWRIGHT_DATABASE_URL"):  # the local file: looked at without SQLAlchemy
-        from engine.store.sqlite_file import default_path, has_own_notes
-        path = default_path()
-        if not path.exists() or not has_own_notes(path):
-            return plan_with_drafter(session, intent, drafter)  # the built-in notes need no database
-    from engine.notes.lookup import StoreNotesLookup
-    with ExitStack() as stack:
-        try:
-            store, ctx = stack.enter_context(signed_in())
-        except (StoreError, InputError) as exc:
-            if isinstance(exc, InputError) and exc.field != "login":
-                raise
-            print(f"tripwright: planned without your notes: {exc}", file=sys.stderr)
-            return plan_with_drafter(session, intent, drafter)
-        session.notes = StoreNotesLookup(store, ctx)
-        return plan_with_drafter(session, intent, drafter)
-
-
-def _plan_recorded(session, intent, recorder, ticket, drafter=None):
-    """Run the pipeline with every event going to the recorder; a raise closes the run first."""
-    from .llm_plan import plan_with_drafter
-    try:
-        # The run's id is the store's: its events, logs and itinerary name the stored run.
-        return plan_with_drafter(session, intent, drafter, on_event=lambda e: recorder.event(ticket, e),
-                                 run_id=ticket.run_id)
-    except BaseException as exc:
-        try:
-            recorder.abandon(ticket, None, error="" if isinstance(exc, KeyboardInterrupt) else str(exc) or repr(exc))
-        except TripwrightError as failed:  # the database is gone too: report the plan's error
-            log.warning("run_not_closed", run_id=ticket.run_id, error=str(failed))
-        raise
-
-
-def _stored_result(store, ctx, ticket):
-    """The saved version as a PlanResult, so ``--out``/``--gpx``/``--events`` work as for a new plan."""
-    from engine.pipeline import Checkpoints, PlanResult
-    version = ticket.duplicate
-    with store.org(ctx) as repo:
-        try:
-            events = repo.runs.replay(ticket.run_id)
-        except InputError:  # the run was pruned; the version stays
-            events = []
-    itinerary = version.itinerary_v1()
-    return PlanResult(run_id=ticket.run_id or "", trace_id=itinerary.trace_id, status="completed",
-                      itinerary=itinerary, failure=None, plan=version.plan_v1(), events=events,
-                      checkpoints=Checkpoints(), reuse=1.0)

@@ -7,11 +7,11 @@ from functools import partial
 from pathlib import Path
 
 from engine.errors import InputError, PdfRenderFailed
-from engine.export import parse_itinerary, render, parse_plan_failure
+from engine.export import parse_itinerary, parse_plan_failure, render
+from engine.export.pdf_registry import pdf_renderer
 from engine.models import ItineraryV1
 
 from .paths import Outputs, read_input
-from .pdf_renderer import pdf_renderer
 
 
 def read_itinerary(path: str, *, strict: bool = False) -> ItineraryV1:

@@ -19,7 +19,7 @@ log = structlog.get_logger("tripwright.eval")
 
 @contextmanager
 def suite_executor() -> Iterator[ToolExecutor]:
-    from engine.cli.trips_cmd import signed_in  # the same sign-in as ``plan --save``
+    from engine.frontend import signed_in  # the same sign-in as ``plan --save``
     from engine.tools.durable_cache import StoreToolCache
     executor = ToolExecutor()
     with ExitStack() as stack:

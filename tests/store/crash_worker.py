@@ -23,7 +23,7 @@ def save_forever(url: str, org_id: str, user_id: str, trip_id: str, doc_path: st
 
 
 def cli_request_key(store, ctx, today: str) -> str:
-    """The request key ``plan --save`` gives a run (engine/cli/trips_cmd.plan_and_save): the
+    """The request key ``plan --save`` gives a run (engine/cli/run_store.plan_and_save): the
     planning date and a digest of the notes the plan may cite."""
     from engine.notes.library import NotesLibrary
     return f"today={today};notes={NotesLibrary(store, ctx).digest()}"

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from engine.cli.plan_cmd import intent_from_prompt
+from engine.frontend import intent_from_prompt
 from engine.pipeline import PlanningSession
 from tests.overpass_standin import OverpassStandIn, load_lisbon
 from widgets.itinerary_panel import ItineraryPanel

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QAbstractItemModelTester
 
-from engine.cli.plan_cmd import intent_from_prompt
+from engine.frontend import intent_from_prompt
 from engine.models import EventStatus
 from engine.pipeline import PlanningSession
 from engine.tools.executor import ToolStats

@@ -8,7 +8,7 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtGui import QColor, QPalette
 
 from engine.catalog import default_catalog
-from engine.cli.plan_cmd import intent_from_prompt
+from engine.frontend import intent_from_prompt
 from engine.errors import InputError
 from engine.models import IntentV1, RoadTripIntent
 from engine.pipeline import PlanningSession

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import QLabel
 from PySide6.QtTest import QAbstractItemModelTester
 
-from engine.cli.plan_cmd import intent_from_prompt
+from engine.frontend import intent_from_prompt
 from engine.models import Violation, ViolationKind
 from engine.pipeline import PlanningSession
 from widgets import formatting as fmt

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtTest import QAbstractItemModelTester
 
-from engine.cli.plan_cmd import intent_from_prompt
+from engine.frontend import intent_from_prompt
 from engine.models import EventStatus, StreamEvent
 from engine.pipeline import CancelToken, PlanningSession
 from widgets.progress_panel import STATUS_COLOURS, EventLogModel, ProgressPanel

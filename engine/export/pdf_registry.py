@@ -1,4 +1,4 @@
-"""Where ``tripwright export --pdf`` finds its renderer.
+"""Where ``tripwright export --pdf`` finds its renderer (engine/cli/verify_cmd.py asks here).
 
 The engine never imports Qt, and a PDF with the trip's map needs QtWebEngine. The desktop layer
 registers a renderer here (``app/entry.py``, lazily: nothing Qt is loaded unless ``--pdf`` is

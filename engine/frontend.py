@@ -1,0 +1,324 @@
+"""The one front door: what the CLI (engine/cli) and the app (app/, widgets/) both call to turn
+what a traveller gives — a prompt, an intent file — into an intent, to name its place, and to
+take a run's settled intent back. One rule each, so the same prompt gives the same intent and the
+same one-line error in both.
+
+- ``read_prompt``: a prompt read by the rule-based parsers against the catalog's cities (and the
+  caller's cached ones). A city nothing covers ("4 days in Lisbon"), or a fixture city's name
+  placed elsewhere ("Paris, Texas"), is read as the words that named it: its OSM pack is found or
+  fetched by the run's ``city_pack`` node (engine/pipeline/city_pack_stage.py), a progress step of
+  the run in both front ends.
+- ``intent_from_prompt`` / ``city_intent_of`` / ``road_intent_of``: the reading as an intent (a
+  city without a pack yet carries ``PENDING_AIRPORT``/``PENDING_TZ``, settled by that node).
+- ``read_intent_file``, ``check_not_past``, ``planning_date``: the other inputs, checked alike.
+- ``resolve_city`` / ``fetch_city_pack``: a city's pack now, for what must read its places before
+  the run (``cities fetch``; the CLI's saved places matched to the city's venues and bookings
+  checked against its airports: engine/cli/city_now.py).
+- ``signed_in``: the store and org a command-line run uses (the app signs in through app/workspace.py).
+- ``planned_intent``: the intent a completed run planned (the pack city's airports and zone).
+
+The model's reading of a prompt is engine/llm/prompt_reading.py; it builds its intent here too.
+Imports are lazy: reading an intent file loads neither the parsers nor the pipeline."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import InputError, UnknownCityError
+
+if TYPE_CHECKING:
+    from engine.intake import CityPromptResult, RoadPromptResult
+    from engine.models import IntentV1, RoadTripIntent
+
+# An IATA-shaped code no airport has, and a zone: what a city without a pack yet is sent with,
+# until the run's city_pack node puts in the pack city's own.
+PENDING_AIRPORT = "XXX"
+PENDING_TZ = "UTC"
+HOME_AIRPORT_ENV = "TRIPWRIGHT_HOME_AIRPORT"
+
+
+# -- inputs -------------------------------------------------------------------------------------
+def planning_date(text: str | None) -> date:
+    """The planning date ("today" for FX as-of and the not-in-the-past check)."""
+    if not text:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise InputError("today", f"{text!r} is not a YYYY-MM-DD date") from exc
+
+
+def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripIntent:
+    """The intent in a JSON file (a road trip when ``mode`` says so); one InputError otherwise."""
+    from pydantic import ValidationError
+
+    from engine.input_files import read_json_input
+    from engine.models import IntentV1, RoadTripIntent
+    data = read_json_input(arg, path)
+    if not isinstance(data, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
+        raise InputError(arg, f"must hold a JSON object (an intent), not {kind}")
+    model = RoadTripIntent if data.get("mode") == "road_trip" else IntentV1
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InputError.from_validation(exc) from exc
+
+
+def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
+    """A trip is planned ahead: prices, opening hours and FX are read as of ``today``."""
+    field, start = (("start_date", intent.start_date) if intent.mode == "road_trip"
+                    else ("date_window", intent.date_window.start))
+    if start < today:
+        raise InputError(field, f"the trip starts {start}, before today ({today}); plan a trip from today on")
+
+
+# -- prompts ------------------------------------------------------------------------------------
+def route_aliases() -> dict[str, list[str]]:
+    """Each named route's lower-case names, as the road parsers want them."""
+    from engine.roadtrip.routes import load_routes
+    return {r.name: [r.name.lower(), *(a.lower() for a in r.aliases)] for r in load_routes().values()}
+
+
+@dataclass(frozen=True)
+class PromptReading:
+    """A prompt as the rule-based parsers read it: exactly one of ``city`` and ``road``."""
+
+    city: CityPromptResult | None = None
+    road: RoadPromptResult | None = None
+
+
+def read_prompt(text: str, catalog, *, today: date, known: Mapping[str, Sequence[str]] | None = None,
+                gazetteer=None) -> PromptReading:
+    """``text`` read as a road trip or a city trip. ``known``: more cities to read by name
+    (the app's cached packs: name → lower-case names); ``gazetteer``: where "Paris, Texas" is
+    looked up (the offline gazetteer by default). Raises InputError naming the first bad field."""
+    from engine.intake import looks_like_road_trip, parse_road_prompt
+    routes = route_aliases()
+    if looks_like_road_trip(text, routes=routes):
+        return PromptReading(road=parse_road_prompt(text, routes=routes, today=today))
+    return PromptReading(city=_read_city(text, catalog, today, known or {}, gazetteer))
+
+
+def _read_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str]], gazetteer):
+    """The city prompt read against the catalog's cities; a city none covers, or a fixture
+    city's name placed elsewhere, read again as the words that named it."""
+    from engine.intake import parse_city_prompt
+
+    def parse(extra: tuple[str, list[str]] | None = None):
+        cities = dict(catalog.city_aliases())
+        for name, aliases in known.items():
+            cities.setdefault(name, list(aliases))
+        if extra is not None:
+            cities[extra[0]] = list(dict.fromkeys([*cities.get(extra[0], []), *(a.lower() for a in extra[1] if a)]))
+        return parse_city_prompt(text, cities=cities, airports=catalog.airport_names(), today=today,
+                                 known_airport=catalog.known_airport)
+    try:
+        parsed = parse()
+        if not catalog.has_city(parsed.city):
+            return parsed  # one of ``known``
+        query = _placed_elsewhere(text, catalog.city(parsed.city), gazetteer)
+        if query is None:
+            return parsed
+        said = [query]
+    except UnknownCityError as exc:
+        query, said = exc.query or exc.city, [exc.city, exc.query]
+    name = catalog.city(query).name if catalog.has_city(query) else query
+    return parse((name, said))
+
+
+def _placed_elsewhere(text: str, city, gazetteer=None) -> str | None:
+    """"Paris, Texas": a fixture city's name followed by a region that is not the fixture's — the
+    words to look up instead; None when the text means the fixture city ("Rome, Italy")."""
+    from engine.geo import haversine_m
+    from engine.intake.city_prompt import CAPITALISED
+    for alias in sorted({city.name.lower(), *city.raw.aliases}, key=len, reverse=True):
+        m = re.search(rf"(?<!\w)(?i:{re.escape(alias)}),\s*(?P<where>{CAPITALISED}(?: {CAPITALISED}){{0,2}})",
+                      text)
+        if m is None:
+            continue
+        query = f"{city.name}, {m['where']}"
+        if gazetteer is None:
+            from engine.geocode import default_gazetteer
+            gazetteer = default_gazetteer()
+        found = gazetteer.lookup(query, limit=1)
+        if found and (found[0].country != city.raw.country
+                      or haversine_m(city.center, type(city.center)(lat=found[0].lat, lon=found[0].lon)) > 50_000):
+            return query
+        return None
+    return None
+
+
+def intent_from_prompt(text: str, session, home: str | None) -> IntentV1 | RoadTripIntent:
+    """The intent of a prompt read by the rules (``home``: the airport when the text names none;
+    else ``TRIPWRIGHT_HOME_AIRPORT``). ``session``: its catalog, planning date and FX."""
+    reading = read_prompt(text, session.catalog, today=session.today)
+    if reading.road is not None:
+        return road_intent_of(reading.road)
+    parsed = reading.city
+    origin = origin_airport(parsed.origin_airport, home)
+    budget = budget_cents(parsed.budget_amount, parsed.budget_currency, session)
+    return city_intent_of(city_target(session.catalog, parsed.city), parsed.start, parsed.end, budget, origin, parsed)
+
+
+def origin_airport(said: str | None, home: str | None) -> str:
+    origin = said or home or os.environ.get(HOME_AIRPORT_ENV)
+    if not origin:
+        raise InputError("origin_airport", "say where you fly from (e.g. 'flying from JFK') or pass --from")
+    return origin
+
+
+def city_target(catalog, name: str) -> tuple[str, list[str], str]:
+    """(city, airports, zone) of the intent: a catalog city's own; placeholders for a city whose
+    pack the run's city_pack node finds or fetches."""
+    if catalog.has_city(name):
+        city = catalog.city(name)
+        return city.name, list(city.airports), city.tz
+    return name, [PENDING_AIRPORT], PENDING_TZ
+
+
+def city_intent_of(target: tuple[str, list[str], str], start: date, end: date, budget: int, origin: str,
+                   read) -> IntentV1:
+    """The IntentV1 of a prompt read by the rules or by the model (``read`` has themes,
+    kid_friendly, avoid_overnight, travellers); a bad field is an InputError naming it."""
+    from engine.models import IntentV1
+    city, airports, tz = target
+    data = {"city": city, "date_window": {"start": start, "end": end, "tz": tz},
+            "budget_usd_cents": budget, "airports": airports, "origin_airport": origin.upper(),
+            "prefs": {"themes": list(read.themes), "kid_friendly": read.kid_friendly,
+                      "avoid_overnight": read.avoid_overnight}}
+    if read.travellers is not None:
+        data["travellers"] = read.travellers
+    return _validated(IntentV1, data)
+
+
+def road_intent_of(parsed: RoadPromptResult) -> RoadTripIntent:
+    from engine.models import RoadTripIntent
+    data: dict[str, Any] = {
+        "origin": parsed.origin, "terminus": parsed.terminus, "days": parsed.days, "start_date": parsed.start_date,
+        "trip_type": parsed.trip_type, "route": parsed.route, "stops": parsed.stops, "rest_days": parsed.rest_days,
+        "prefs": {"themes": parsed.themes, "kid_friendly": parsed.kid_friendly}}
+    if parsed.max_daily_miles is not None:
+        data["max_daily_miles"] = parsed.max_daily_miles
+    if parsed.travellers is not None:
+        data["travellers"] = parsed.travellers
+    return _validated(RoadTripIntent, data)
+
+
+def _validated(model, data: dict):
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InputError.from_validation(exc) from exc
+
+
+def budget_cents(amount: Decimal, currency: str, session) -> int:
+    """The prompt's budget in USD cents; an unknown currency or an absurd sum names ``budget``."""
+    from engine.models import format_usd
+    from engine.models.intent import MAX_BUDGET_USD_CENTS
+    from engine.tools.requests import FXRequest
+    try:
+        rate = session.toolbox.rate_now(FXRequest(from_currency=currency, as_of=session.today)).rate
+    except InputError as exc:
+        raise InputError("budget", exc.message) from None
+    cents = int(amount * 100 * Decimal(str(rate)))
+    if cents > MAX_BUDGET_USD_CENTS:
+        amount_text = f"{amount:,.0f}" if amount < 10**15 else f"{amount:.2e}"
+        raise InputError("budget", f"{amount_text} {currency} is more than any trip needs "
+                                   f"(at most {format_usd(MAX_BUDGET_USD_CENTS)})")
+    return cents
+
+
+# -- places -------------------------------------------------------------------------------------
+def fetch_city_pack(session, query: str, *, say: Callable[[str], None] | None = None, refresh: bool = False,
+                    choose: int | None = None):
+    """The pack for ``query`` through the session's network and executor (cache first); ``say``
+    hears each step's message and the fetcher's notes. Runs its own event loop."""
+    import asyncio
+
+    from engine.places.city_spec import resolve_city as spec_for
+    from engine.places.city_spec import spec_of_pack
+    fetcher = session.city_packs()
+    cached = fetcher.store.find(query) if choose is None else None
+    spec = spec_of_pack(cached) if cached is not None else spec_for(query, session.geocoder(), choose=choose)
+    got = []
+
+    async def run() -> None:  # returns nothing: asyncio.run's bookkeeping would repr a big pack
+        try:
+            progress = (lambda step: say(step.message)) if say is not None else None
+            got.append(await fetcher.ensure(spec, progress=progress, refresh=refresh))
+        finally:
+            await session.toolbox.network.aclose()
+
+    asyncio.run(run())
+    outcome = got[0]
+    for note in outcome.notes if say is not None else ():
+        say(note)
+    return outcome
+
+
+def resolve_city(session, query: str, *, say: Callable[[str], None] | None = None) -> str:
+    """The catalog's name of the city ``query`` means, its places loaded now: a fixture city as
+    it is, any other through its pack (cached, else fetched when online), joined to the session."""
+    if session.catalog.has_city(query):
+        return session.catalog.city(query).name
+    return session.use_city_pack(fetch_city_pack(session, query, say=say).pack)
+
+
+# -- the store ----------------------------------------------------------------------------------
+@contextlib.contextmanager
+def signed_in():
+    """(store, ctx) of the signed-in org for a command-line run (``plan --save``, ``eval``): the
+    personal user on a local file, else a login the app remembered; a restored database and runs
+    a killed process left are said on stderr."""
+    import structlog
+
+    from engine.store import Accounts, Store
+    store = Store.open()
+    if store.recovery:  # a damaged database was replaced by its newest good backup
+        print(f"tripwright: {store.recovery}", file=sys.stderr)
+    structlog.get_logger("tripwright.cli").info("store_opened", backend=store.url.get_backend_name())
+    try:
+        accounts = Accounts(store)
+        ctx = accounts.first_run()
+        if ctx is None:
+            login = accounts.resume()
+            if login is None:
+                raise InputError("login", "this database needs a sign-in: open the app once and choose "
+                                          "'remember me', then run the command again")
+            ctx = login.ctx
+        _fail_orphans(store, ctx)
+        yield store, ctx
+    finally:
+        store.close()
+
+
+def _fail_orphans(store, ctx) -> None:
+    """Runs a killed ``plan --save`` left ``running`` (no live process holds their lease) become
+    errors and free their requests, as the app does at start-up."""
+    with store.org(ctx, write=True) as repo:
+        failed = repo.runs.fail_orphans()
+    if failed:
+        print(f"tripwright: {failed} interrupted run(s) left by a stopped Tripwright marked failed", file=sys.stderr)
+
+
+def planned_intent(intent, result):
+    """The intent a completed city run planned: a city the fixtures lack is asked for with
+    placeholder airports and zone (and "Lisbon, PT" for "Lisbon"), which the run's city_pack node
+    replaced with its pack city's; only those fields are taken from the itinerary."""
+    from engine.models import IntentV1
+    planned = getattr(result.itinerary, "intent", None)
+    if intent.mode != "city" or not isinstance(planned, IntentV1):
+        return intent
+    settled = {"city": planned.city, "airports": planned.airports, "date_window": planned.date_window}
+    return intent if all(getattr(intent, k) == v for k, v in settled.items()) else intent.model_copy(update=settled)
