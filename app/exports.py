@@ -9,38 +9,25 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from engine.export import export_files
+from engine.atomic import write_atomic
+from engine.export import render
+from engine.export.formats import BY_KEY, FORMATS, ExportFormat
 from engine.models import ItineraryV1
 
 from .pdf_itinerary import write_itinerary_pdf
 from .ui_state import export_folder, remember
 
 
-@dataclass(frozen=True)
-class ExportKind:
-    key: str  # json | gpx | ics | kml | html | pdf
-    label: str  # menu text
-    suffix: str
-    name_filter: str
-
-
-EXPORT_KINDS = (
-    ExportKind("json", "JSON itinerary\u2026", "json", "Itinerary JSON (*.json)"),
-    ExportKind("gpx", "GPX (GPS devices)\u2026", "gpx", "GPX 1.1 (*.gpx)"),
-    ExportKind("ics", "iCalendar\u2026", "ics", "iCalendar (*.ics)"),
-    ExportKind("kml", "KML (Google Earth, My Maps)\u2026", "kml", "KML 2.2 (*.kml)"),
-    ExportKind("html", "HTML map\u2026", "html", "Standalone HTML map (*.html)"),
-    ExportKind("pdf", "PDF itinerary\u2026", "pdf", "Printable PDF itinerary (*.pdf)"),
-)
-KINDS = {kind.key: kind for kind in EXPORT_KINDS}
-_ENGINE_ARGUMENT = {"json": "out", "gpx": "gpx", "ics": "ics", "kml": "kml", "html": "html"}
+# The formats, their menu entries and file filters come from the engine's one table.
+ExportKind = ExportFormat
+EXPORT_KINDS = FORMATS
+KINDS = BY_KEY
 
 
 def kind_for_path(path: str | Path, fallback: str = "pdf") -> ExportKind:
@@ -88,8 +75,8 @@ async def export_itinerary(kind: ExportKind, itinerary: ItineraryV1, path: str |
     target = Path(path).expanduser().resolve()
     if not target.parent.is_dir():
         raise FileNotFoundError(f"folder {target.parent} does not exist")
-    if kind.key == "pdf":
+    if kind.renderer is None:  # the PDF: drawn here (the map snapshot needs Qt)
         write_itinerary_pdf(target, itinerary, map_image, title=title, distance_unit=distance_unit)
     else:
-        await asyncio.to_thread(export_files, itinerary, **{_ENGINE_ARGUMENT[kind.key]: target})
+        await asyncio.to_thread(lambda: write_atomic(target, render(kind.key, itinerary)))
     return target

@@ -15,7 +15,7 @@ import os
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from engine.export import write_atomic
+from engine.atomic import write_atomic
 from engine.export.text import shorten_at_word, traveller_text
 from engine.models import ItineraryV1, format_usd
 from widgets import formatting as fmt

@@ -84,7 +84,7 @@ async def _shoot(window, trip: str, out: Path) -> int:
 def _save(window, out: Path) -> int:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
-    from engine.export import write_atomic
+    from engine.atomic import write_atomic
 
     data = QByteArray()
     buffer = QBuffer(data)

@@ -9,7 +9,7 @@ import json
 import logging
 from pathlib import Path
 
-from engine.export import write_atomic
+from engine.atomic import write_atomic
 
 log = logging.getLogger(__name__)
 STATE_FILE = "ui_state.json"

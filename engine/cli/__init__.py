@@ -37,6 +37,7 @@ the command ends with its own exit code
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
@@ -98,17 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("itinerary", help="an itinerary JSON written by plan --out (or export --json)")
     export = command("export", "export a saved itinerary")
     export.add_argument("itinerary", help="an itinerary JSON written by plan --out")
-    export.add_argument("--gpx", help="GPX 1.1: waypoints, a route and a track per day (device-ready)")
+    from engine.export.formats import FORMATS  # the one table of export formats (light: no pydantic)
+    for fmt in FORMATS:
+        export.add_argument(f"--{fmt.key}", dest=f"{fmt.key}_out", metavar="FILE", help=fmt.cli_help)
     export.add_argument("--gpx-per-day", action="store_true",
                         help="with --gpx: also one GPX file per day next to it (FILE-day-01-DATE.gpx)")
-    export.add_argument("--ics", help="iCalendar: each visit, meal, flight and stay as an event in its own zone "
-                                      "(booked flights and hotel with their confirmation code)")
     export.add_argument("--ics-transfers", action="store_true",
                         help="with --ics: also the transfers shorter than 30 minutes as events (left out by default)")
-    export.add_argument("--json", dest="json_out", help="the itinerary JSON again (normalised, as plan --out writes it)")
-    export.add_argument("--html", help="standalone HTML map (works offline)")
-    export.add_argument("--kml", help="KML 2.2 for Google Earth, Organic Maps and OsmAnd (a folder per day)")
-    export.add_argument("--pdf", help="printable PDF itinerary with the trip's map (rendered offscreen)")
     trips = command("trips", "list, show or delete stored trips")
     trips.add_argument("action", choices=["list", "show", "delete"], help="what to do")
     trips.add_argument("trip_id", nargs="?", help="show/delete: the trip's id (see trips list)")
@@ -167,47 +164,24 @@ def main(argv: list[str] | None = None) -> int:
     return outcome.code
 
 
+# Each subcommand's runner, imported only when that subcommand runs (so `--help` and a plan load
+# only what they use): "module:function" inside engine.cli, the function taking the parsed args.
+# A new subcommand: its arguments in build_parser, its line here, its engine/cli/*_cmd.py.
+COMMANDS = {
+    "plan": "plan_cmd:run_plan", "verify": "verify_cmd:run_verify", "export": "verify_cmd:run_export",
+    "trips": "trips_cmd:run_trips", "notes": "notes_cmd:run_notes", "cities": "cities_cmd:run_cities",
+    "bookings": "trip_inputs_cmd:run_bookings", "places": "trip_inputs_cmd:run_places",
+    "diagnostics": "diagnostics_cmd:run_diagnostics", "ideas": "group_cmd:run_ideas", "chat": "group_cmd:run_chat",
+    "feedback": "group_cmd:run_feedback", "react": "group_cmd:run_react", "revise": "revise_cmd:run_revise",
+    "eval": "eval_cmd:run_eval", "bench": "bench_cmd:run_bench", "screenshot": "screenshot_cmd:run_screenshot",
+}
+# Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the caller
+# explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.
+PINNED_OFFLINE = ("eval", "bench")
+
+
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "plan":
-        from .plan_cmd import run_plan
-        return run_plan(args)
-    if args.command == "verify":
-        from .verify_cmd import run_verify
-        return run_verify(args)
-    if args.command == "export":
-        from .verify_cmd import run_export
-        return run_export(args)
-    if args.command == "trips":
-        from .trips_cmd import run_trips
-        return run_trips(args)
-    if args.command == "notes":
-        from .notes_cmd import run_notes
-        return run_notes(args)
-    if args.command == "cities":
-        from .cities_cmd import run_cities
-        return run_cities(args)
-    if args.command in ("bookings", "places"):
-        from . import trip_inputs_cmd
-        return getattr(trip_inputs_cmd, f"run_{args.command}")(args)
-    if args.command in ("eval", "bench"):
-        # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the
-        # caller explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.
+    if args.command in PINNED_OFFLINE:
         os.environ.setdefault("TRIPWRIGHT_OFFLINE", "1")
-    if args.command == "diagnostics":
-        from .diagnostics_cmd import run_diagnostics
-        return run_diagnostics(args)
-    if args.command in ("ideas", "chat", "feedback", "react"):
-        from . import group_cmd
-        return getattr(group_cmd, f"run_{args.command}")(args)
-    if args.command == "revise":
-        from .revise_cmd import run_revise
-        return run_revise(args)
-    if args.command == "eval":
-        from engine.evaluation import main as eval_main
-        return eval_main(args.paths, llm=args.llm)
-    if args.command == "screenshot":  # the tripwright executable renders it (app/screenshot.py): Qt
-        print("tripwright: screenshot needs the desktop package: run it as 'tripwright screenshot'",
-              file=sys.stderr)
-        return EXIT_INPUT
-    from .bench_cmd import run_bench
-    return run_bench(args)
+    module, function = COMMANDS[args.command].split(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), function)(args)

@@ -18,3 +18,4 @@ def run_bench(args) -> int:
     spec.loader.exec_module(module)
     argv = (["--json"] if args.json else []) + (["--quick"] if args.quick else [])
     return module.main(argv)
+

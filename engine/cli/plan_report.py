@@ -33,7 +33,7 @@ def report_plan(args, outputs, result, *, llm_meta: dict | None = None) -> int:
     itinerary = result.itinerary
     if llm_meta:
         itinerary = itinerary.model_copy(update={"llm_meta": llm_meta})
-    exports = {f"--{kind}": partial(render, kind, itinerary) for kind in ("out", "gpx", "ics")}
+    exports = {f"--{arg}": partial(render, kind, itinerary) for arg, kind in (("out", "json"), ("gpx", "gpx"), ("ics", "ics"))}
     outputs.write({**exports, "--events": events})
     _print_report(args, result)
     _summary(itinerary, args.out)

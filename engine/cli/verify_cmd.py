@@ -49,24 +49,22 @@ def _no_plan(path: str, message: str) -> int:
 
 
 def run_export(args) -> int:
-    given = {"--json": args.json_out, "--gpx": args.gpx, "--ics": args.ics, "--html": args.html, "--kml": args.kml,
-             "--pdf": args.pdf}
+    from engine.export.formats import FORMATS
+    given = {f"--{fmt.key}": getattr(args, f"{fmt.key}_out") for fmt in FORMATS}
     if not any(path is not None for path in given.values()):
-        print("tripwright: export: give at least one of --gpx, --ics, --json, --html, --kml, --pdf", file=sys.stderr)
+        print(f"tripwright: export: give at least one of {', '.join(given)}", file=sys.stderr)
         return 2
     outputs = Outputs.check(given, inputs={"itinerary": args.itinerary})
     itin = read_itinerary(args.itinerary)
-    kinds = {"--json": "out", "--gpx": "gpx", "--ics": "ics", "--html": "html", "--kml": "kml"}
-    if args.gpx_per_day and args.gpx is None:
+    if args.gpx_per_day and args.gpx_out is None:
         print("tripwright: --gpx-per-day: needs --gpx FILE.gpx (the day files go next to it)", file=sys.stderr)
         return 2
-    if getattr(args, "ics_transfers", False) and args.ics is None:
+    if args.ics_transfers and args.ics_out is None:
         print("tripwright: --ics-transfers: needs --ics FILE.ics", file=sys.stderr)
         return 2
-    renders = {arg: partial(render, kind, itin) for arg, kind in kinds.items()}
-    renders["--ics"] = partial(render, "ics", itin, transfers=bool(getattr(args, "ics_transfers", False)))
-    if args.pdf is not None:
-        renders["--pdf"] = partial(pdf_renderer(), itin)
+    options = {"ics": {"transfers": bool(args.ics_transfers)}}
+    renders = {f"--{fmt.key}": (partial(render, fmt.key, itin, **options.get(fmt.key, {})) if fmt.renderer
+                                else partial(pdf_renderer(), itin)) for fmt in FORMATS if given[f"--{fmt.key}"]}
     try:
         outputs.write(renders)
     except PdfRenderFailed as exc:
@@ -74,7 +72,7 @@ def run_export(args) -> int:
         return 1
     written = list(outputs.paths.values())
     if args.gpx_per_day:
-        written += _gpx_days(itin, Path(args.gpx))
+        written += _gpx_days(itin, Path(args.gpx_out))
     for path in written:
         print(f"wrote {path}", file=sys.stderr)  # status, as every command reports it; stdout is output
     return 0

@@ -29,55 +29,63 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
-from engine.models import ItineraryV1
+from .formats import BY_KEY, RENDERED
 
-from engine.atomic import StrPath, write_all, write_atomic
-from .json_export import itinerary_to_json, load_itinerary, parse_itinerary, parse_plan_failure
+if TYPE_CHECKING:
+    from engine.atomic import StrPath
+    from engine.models import ItineraryV1
 
 __all__ = ["RENDERERS", "export_files", "render", "itinerary_to_gpx", "itinerary_to_html", "itinerary_to_ics",
-           "itinerary_to_json", "itinerary_to_kml", "load_itinerary", "parse_itinerary", "write_all", "write_atomic"]
-
-# Each export's format by the keyword ``export_files`` takes it under: (module, function). The GPX
-# (gpxpy, shapely) and iCalendar renderers cost ~0.1-0.4 s to import, so a plan that writes only
-# JSON never loads them.
-_WHERE = {"out": ("json_export", "itinerary_to_json"), "gpx": ("gpx_export", "itinerary_to_gpx"),
-          "ics": ("ical_export", "itinerary_to_ics"), "html": ("html_export", "itinerary_to_html"),
-          "kml": ("kml_export", "itinerary_to_kml")}
+           "itinerary_to_json", "itinerary_to_kml", "load_itinerary", "parse_itinerary", "parse_plan_failure"]
+# The JSON reader's names, loaded on first use like the renderers (the formats table above is
+# light, so `tripwright --help` can list the export options without loading pydantic).
+_JSON_READERS = ("load_itinerary", "parse_itinerary", "parse_plan_failure")
 
 
-class _Renderers(Mapping[str, Callable[[ItineraryV1], "str | bytes"]]):
-    """The renderers by format, each module imported when first asked for."""
+class _Renderers(Mapping[str, "Callable[[ItineraryV1], str | bytes]"]):
+    """The engine's renderers by format key (``engine/export/formats.py``), each module imported
+    when first asked for: the GPX (gpxpy, shapely) and iCalendar renderers cost ~0.1-0.4 s to
+    import, so a plan that writes only JSON never loads them."""
 
     def __getitem__(self, kind: str) -> Callable[[ItineraryV1], str | bytes]:
-        module, name = _WHERE[kind]
+        module, name = (BY_KEY[kind].renderer or "").partition(":")[::2]
+        if not name:
+            raise KeyError(kind)
         return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_WHERE)
+        return iter(fmt.key for fmt in RENDERED)
 
     def __len__(self) -> int:
-        return len(_WHERE)
+        return len(RENDERED)
 
 
 RENDERERS: Mapping[str, Callable[[ItineraryV1], str | bytes]] = _Renderers()
 
 
 def render(kind: str, itin: ItineraryV1, **options: object) -> str | bytes:
-    """One export by its format's keyword; its renderer is imported only now. ``options`` go to the
+    """One export by its format's key; its renderer is imported only now. ``options`` go to the
     renderer (``render("ics", itin, transfers=True)``: the calendar with its short transfers too)."""
     return RENDERERS[kind](itin, **options)
 
 
-def __getattr__(name: str):  # itinerary_to_gpx, _ics, _html, _kml: on first use
-    for kind, (_, function) in _WHERE.items():
-        if function == name:
-            return RENDERERS[kind]
+def __getattr__(name: str):  # itinerary_to_gpx, _ics, _html, _kml, _json and the JSON readers: on first use
+    if name in _JSON_READERS:
+        return getattr(importlib.import_module(f"{__name__}.json_export"), name)
+    for fmt in RENDERED:
+        if fmt.renderer.endswith(f":{name}"):
+            return RENDERERS[fmt.key]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def export_files(itin: ItineraryV1, *, out: StrPath | None = None, gpx: StrPath | None = None,
-                 ics: StrPath | None = None, html: StrPath | None = None, kml: StrPath | None = None) -> None:
-    """Write each requested file, all or none; all are rendered first, so a rendering bug writes nothing."""
-    paths = {"out": out, "gpx": gpx, "ics": ics, "html": html, "kml": kml}
-    write_all([(path, RENDERERS[kind](itin)) for kind, path in paths.items() if path is not None])
+def export_files(itin: ItineraryV1, *, out: StrPath | None = None, **paths: StrPath | None) -> None:
+    """Write each requested file (``out``: the JSON; else by format key: ``gpx=``, ``ics=``, ``kml=``,
+    ``html=``), all or none; all are rendered first, so a rendering bug writes nothing."""
+    from engine.atomic import write_all
+    wanted = {"json": out, **paths}
+    unknown = sorted(set(wanted) - set(RENDERERS))
+    if unknown:
+        raise TypeError(f"export_files: no engine renderer for {', '.join(unknown)}")
+    write_all([(path, RENDERERS[kind](itin)) for kind, path in wanted.items() if path is not None])

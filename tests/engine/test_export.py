@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from engine.errors import InputError
-from engine.export import (export_files, itinerary_to_gpx, itinerary_to_ics, itinerary_to_json,
-                           load_itinerary, write_all, write_atomic)
+from engine.atomic import write_all, write_atomic
+from engine.export import export_files, itinerary_to_gpx, itinerary_to_ics, itinerary_to_json, load_itinerary
 from engine.export._trip import plain_text
 from engine.export._vtimezone import build_vtimezone
 from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DateWindow, DayItinerary,
