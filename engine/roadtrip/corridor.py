@@ -39,6 +39,7 @@ class DirectCorridor(ProjectedLine):
         self._line = LineString(list(zip(xs, ys)))
         shapely.prepare(self._line)
         self._length_m = float(self._line.length)
+        self.__dict__.pop("answers", None)  # projections made on a previous line (ProjectedLine._answers)
 
     def towns_in_corridor(self, max_miles: float) -> list:
         return []  # no named route: towns come from the gazetteer (gazetteer_towns)
