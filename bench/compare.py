@@ -1,13 +1,13 @@
 """Side by side: this tree against a git ref, or two refs, interleaved, medians and ratios (issue 34 §1).
 
-    .venv/bin/python bench/compare.py REF [--against REF2] [--cases plan,verify,...] [--rounds N]
-                                          [--reps N] [--quiet-logs] [--json]
+    .venv/bin/python bench/compare.py REF [--against REF2] [--also REF3,...] [--cases plan,verify,...]
+                                          [--rounds N] [--reps N] [--quiet-logs] [--json]
     .venv/bin/python bench/compare.py --bisect-step GOOD CASE FIGURE RATIO   (for ``git bisect run``)
 
 Absolute times on a shared machine are noise; a ratio of two builds measured in turns is not. Each
-round runs every case once in each build, in alternating order (A B, then B A), each in a fresh
-process (``bench/compare_cases.py``, the same measuring code for both); the table shows each
-build's median over the rounds and B ÷ A.
+round runs every case once in each build, the order rotating (A B, then B A; with ``--also``, A B C,
+then A C B …), each in a fresh process (``bench/compare_cases.py``, the same measuring code for all);
+the table shows each build's median over the rounds and its ratio to A's.
 
 A ref is built in seconds, not by a 1.2 GB install: its tree is exported (``git archive``, so no
 worktree is registered in the shared repository) into ``$TMPDIR/tripwright-compare/<sha>/src``,
@@ -126,36 +126,50 @@ def loadavg() -> str:
 
 
 def compare(a: Build, b: Build, cases: list[str], rounds: int, reps: int | None, quiet_logs: bool,
-            warm: bool = True, echo=print) -> dict:
-    """Every case once in each build per round, the order alternating; medians per figure."""
+            warm: bool = True, echo=print, more: tuple[Build, ...] = ()) -> dict:
+    """Every case once in each build per round, the order rotating; medians per figure, each
+    build's ratio to A's (B / A; with ``more``, C / A …)."""
+    builds = [a, b, *more]
+    sides = "ABCDEFGH"[:len(builds)]
     samples: dict[str, dict[str, list[float]]] = {}
     loads = [loadavg()]
     if warm:  # a data dir's first use (the gazetteer's index) is not the figure
         for case in cases:
-            for build in (a, b):
+            for build in builds:
                 run_case(build, case, 1, quiet_logs)
     for r in range(rounds):
         for case in cases:
-            for side, build in (("A", a), ("B", b)) if r % 2 == 0 else (("B", b), ("A", a)):
+            order = list(zip(sides, builds))
+            order = order[r % len(order):] + order[:r % len(order)]  # A B C, B C A, C A B …
+            if r % 2:
+                order.reverse()
+            for side, build in order:
                 for figure, value in run_case(build, case, reps, quiet_logs).items():
                     if isinstance(value, (int, float)) and not figure.endswith(("_plans", "_found")):
-                        samples.setdefault(figure, {"A": [], "B": []})[side].append(float(value))
+                        samples.setdefault(figure, {x: [] for x in sides})[side].append(float(value))
         loads.append(loadavg())
         echo(f"  round {r + 1}/{rounds} done, load {loads[-1]}", file=sys.stderr)
     table = {}
-    for figure, both in samples.items():
-        ma, mb = statistics.median(both["A"]), statistics.median(both["B"])
-        table[figure] = {"A": round(ma, 4), "B": round(mb, 4), "ratio_B_over_A": round(mb / ma, 3) if ma else None,
-                         "A_samples": both["A"], "B_samples": both["B"]}
-    return {"A": a.label, "B": b.label, "rounds": rounds, "loadavg": loads, "figures": table}
+    for figure, each in samples.items():
+        medians = {x: statistics.median(v) for x, v in each.items()}
+        row = {x: round(m, 4) for x, m in medians.items()}
+        for x in sides[1:]:
+            row[f"ratio_{x}_over_A"] = round(medians[x] / medians["A"], 3) if medians["A"] else None
+        row["samples"] = each
+        table[figure] = row
+    return {**{x: build.label for x, build in zip(sides, builds)}, "rounds": rounds, "loadavg": loads,
+            "figures": table}
 
 
 def print_table(result: dict) -> None:
-    print(f"A = {result['A']}   B = {result['B']}   rounds = {result['rounds']}   "
+    sides = [x for x in "ABCDEFGH" if x in result]
+    print("   ".join(f"{x} = {result[x]}" for x in sides) + f"   rounds = {result['rounds']}   "
           f"load (1/5/15 min) from {result['loadavg'][0]} to {result['loadavg'][-1]}")
-    print(f"{'figure':36} {'A median':>12} {'B median':>12} {'B / A':>8}")
+    print(f"{'figure':36} " + " ".join(f"{x + ' median':>12}" for x in sides)
+          + " " + " ".join(f"{x + ' / A':>8}" for x in sides[1:]))
     for figure, row in result["figures"].items():
-        print(f"{figure:36} {row['A']:>12g} {row['B']:>12g} {row['ratio_B_over_A']:>8}")
+        print(f"{figure:36} " + " ".join(f"{row[x]:>12g}" for x in sides)
+              + " " + " ".join(f"{row[f'ratio_{x}_over_A']:>8}" for x in sides[1:]))
 
 
 def bisect_step(good: str, case: str, figure: str, ratio: float) -> int:
@@ -184,7 +198,7 @@ def main(argv: list[str]) -> int:
     def option(name: str, default=None):
         return argv[argv.index(name) + 1] if name in argv else default
     refs = [x for i, x in enumerate(argv) if not x.startswith("--") and (i == 0 or not argv[i - 1].startswith("--")
-                                                                        or argv[i - 1] in ("--json", "--quiet-logs"))]
+                                                                        or argv[i - 1] in ("--json", "--quiet-logs", "--no-warm"))]
     if not refs:
         print(__doc__, file=sys.stderr)
         return 2
@@ -196,9 +210,10 @@ def main(argv: list[str]) -> int:
         return 2
     a = build_ref(refs[0])
     b = build_ref(option("--against")) if "--against" in argv else this_build()
+    more = tuple(build_ref(ref) for ref in option("--also", "").split(",") if ref)
     reps = int(option("--reps")) if "--reps" in argv else None
     result = compare(a, b, cases, int(option("--rounds", 5)), reps, "--quiet-logs" in argv,
-                     warm="--no-warm" not in argv)
+                     warm="--no-warm" not in argv, more=more)
     if "--json" in argv:
         print(json.dumps(result, indent=2))
     else:
