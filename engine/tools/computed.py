@@ -68,15 +68,17 @@ class Computation:
                 marked = ex._marked[key] = mark_cached(hit[1])  # noqa: SLF001
             return marked
         breaker = self._breaker
-        started = time.perf_counter()
+        started = time.perf_counter() if not self._logged else 0.0
         try:
-            breaker.admit(tool, ex._clock())  # noqa: SLF001
+            if breaker.opened_at is not None:  # a closed breaker admits every call
+                breaker.admit(tool, ex._clock())  # noqa: SLF001
             result = _sync_call(tool, fn, request)
         except ToolError as exc:
             breaker.record(False, ex._clock())  # noqa: SLF001
             ex._count_error(tool, stats, exc)  # noqa: SLF001
             raise
-        breaker.record(True, ex._clock())  # noqa: SLF001
+        if breaker.failures or breaker.probing or breaker.opened_at is not None:  # else a success changes nothing
+            breaker.record(True, ex._clock())  # noqa: SLF001
         if self._count is not None:
             self._count(tool, False)
         if not self._logged:
