@@ -185,6 +185,19 @@ def case_seattle_miami(reps: int) -> dict:
     return {"road_seattle_miami_plan_p50_ms": _p50(across)}
 
 
+def case_seattle_miami_first(reps: int) -> dict:  # noqa: ARG001 (one sample a process)
+    """The first Seattle → Miami of a process that has planned another road trip (imports, the
+    gazetteer and the coastline warm; nothing of this trip's ends, corridor or land kept yet)."""
+    from engine.geocode import default_gazetteer
+    from engine.roadtrip.planner import plan_road_trip
+    gazetteer = default_gazetteer()
+    plan_road_trip(_road(origin="Los Angeles", terminus="Chicago", days=7, route="Route 66"), gazetteer)
+    plan_road_trip(_road(origin="Denver", terminus="Salt Lake City", days=3), gazetteer)
+    t = time.perf_counter()
+    plan_road_trip(_road(origin="Seattle", terminus="Miami", days=10), gazetteer)
+    return {"road_seattle_miami_first_plan_ms": round((time.perf_counter() - t) * 1000, 3)}
+
+
 def case_road30(reps: int) -> dict:
     """A 30-day road trip, Boston → San Diego, planned and verified."""
     from engine.geocode import default_gazetteer
@@ -259,7 +272,7 @@ def case_process_road(reps: int) -> dict:
 
 
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
-DEFAULT_REPS = {"executor": 5, "plan": 10, "replan": 10, "verify": 10, "road": 7, "seattle_miami": 7, "road30": 5,
+DEFAULT_REPS = {"executor": 5, "plan": 10, "replan": 10, "verify": 10, "road": 7, "seattle_miami": 7, "seattle_miami_first": 1, "road30": 5,
                 "cold_weather": 7, "process_paris": 3, "process_road": 3}
 
 
