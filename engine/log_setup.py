@@ -23,6 +23,7 @@ line of a run carries `trace_id`, `run_id`, `org_id`, `user_id`, `node` (context
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -65,11 +66,15 @@ def level_for(verbosity: int) -> int:
     return LEVELS[max(0, min(verbosity, len(LEVELS) - 1))]
 
 
+# Every field of every line is asked both questions (twice, when the file handler sizes a line before
+# writing it): the answers are kept, the few key names a process logs being asked over and over.
+@functools.lru_cache(maxsize=4096)
 def is_secret_key(key: str) -> bool:
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).lower())
     return any(w in SECRET_WORDS for w in words) or any(a == "api" and b == "key" for a, b in zip(words, words[1:]))
 
 
+@functools.lru_cache(maxsize=4096)
 def is_code_key(key: str) -> bool:
     """A key holding a booking's code: "confirmation", "confirmation_code", "reservationNumber"."""
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).lower())
@@ -150,12 +155,28 @@ def _formatter(json: bool) -> logging.Formatter:
                     renderer])  # tracebacks redacted too
 
 
+class _JsonLinesFile(RotatingFileHandler):
+    """The rotating log file, each record formatted once: the standard handler formats a record
+    twice (to size it for the rollover check, then to write it), and a formatted line is most of a
+    log call's cost (a run logs every node and tool call at INFO)."""
+
+    _last: tuple[logging.LogRecord, str] | None = None
+
+    def format(self, record: logging.LogRecord) -> str:
+        last = self._last
+        if last is not None and last[0] is record:
+            return last[1]
+        text = super().format(record)
+        self._last = (record, text)
+        return text
+
+
 def _file_handler(log_dir: Path) -> logging.Handler | None:
     """JSON lines at INFO into ``<data dir>/logs``, rotated (5 × 2 MB); None when the folder
     cannot be written (a read-only home must not stop the CLI)."""
     try:
         log_dir.mkdir(parents=True, exist_ok=True)
-        handler = RotatingFileHandler(log_dir / LOG_FILE, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS,
+        handler = _JsonLinesFile(log_dir / LOG_FILE, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS,
                                       encoding="utf-8", delay=True)
     except OSError:
         return None

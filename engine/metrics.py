@@ -167,6 +167,13 @@ class Metrics:
         self._hit_counts[tool] = hits
         hit_rate.set(hits / len(window))
 
+    def computed_call(self, tool: str, cache_hit: bool) -> None:  # noqa: ARG002 (the executor's observer API)
+        """One in-process computation (``engine.tools.computed``: a transit leg, thousands a run):
+        counted, and in the error rate; no latency sample and no hit-rate window (its cache is a
+        memo of a computation, not a service's answers)."""
+        self._tool(tool)[1].inc()
+        self._error_rate(tool)
+
     def tool_error(self, tool: str, reason: str) -> None:
         self.tool_errors_total.labels(tool, reason).inc()
         self.tool_calls_total.labels(tool).inc()  # a failed call is a call (the rate's denominator)

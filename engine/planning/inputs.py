@@ -14,6 +14,7 @@ from engine.facts import TripFacts
 from engine.models import Attraction, FlightOption, Geo, IntentV1, Lodging, TIER_ORDER, WeatherDay
 from engine.tools.requests import (AirportTransferRequest, AttractionsRequest, DiningRequest, FlightRequest,
                                    LodgingRequest, TransitRequest, VenueRequest)
+from engine.tools.computed import Computation
 from engine.tools.transit import omitted_leg
 from engine.tools.toolbox import Toolbox
 from engine.tools.provenance import usd_cents
@@ -196,16 +197,18 @@ async def _locked_venues(call, intent: IntentV1, toolbox: Toolbox, city: City,
 
 
 def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodgings, venues, weather) -> TripFacts:
-    transit, ex = toolbox.transit, toolbox.executor
+    transit = toolbox.transit
+    computed = Computation(toolbox.executor, "transit")  # the executor's cache and accounting, a leg's cost
     legs: dict[tuple, object] = {}  # verifiers ask for the same legs many times: skip request building
     omitted: set[str] = set()
 
     def through(fn, request, a: Geo, b: Geo):
-        """Through the executor like every tool; once transit fails, the rest of this trip's legs
-        take the ladder's last rung at once (seed §12.1: times kept, notes omitted)."""
+        """Through the executor like every tool (as a computation: no per-call sha256, metrics
+        window or log line); once transit fails, the rest of this trip's legs take the ladder's
+        last rung at once (seed §12.1: times kept, notes omitted)."""
         if "transit" not in omitted:
             try:
-                return ex.call_sync("transit", fn, request)
+                return computed(fn, request)
             except ToolError:
                 omitted.add("transit")
         return omitted_leg(a, b)

@@ -59,15 +59,16 @@ def choose_anchors(stretch: Stretch, candidates: list[Node]) -> list[Node] | Non
     if stretch.days == 1:
         return []
     nodes = [stretch.start, *candidates, stretch.end]
+    drive = _drive(stretch, nodes)  # the same for the directed search and the undirected fallback
     for directed in ((True, False) if stretch.directed else (False,)):
-        path = _shortest(stretch, nodes, directed)
+        path = _shortest(stretch, nodes, directed, drive)
         if path is not None:
             return [nodes[i] for i in path[1:-1]]
     return None
 
 
-def _shortest(stretch: Stretch, nodes: list[Node], directed: bool) -> list[int] | None:
-    weights = _weights(stretch, nodes, directed)
+def _shortest(stretch: Stretch, nodes: list[Node], directed: bool, drive: np.ndarray) -> list[int] | None:
+    weights = _weights(stretch, nodes, directed, drive)
     n = len(nodes)
     cost = np.full(n, np.inf)
     cost[0] = 0.0
@@ -85,23 +86,40 @@ def _shortest(stretch: Stretch, nodes: list[Node], directed: bool) -> list[int] 
     return path[::-1]
 
 
-def _detours(nodes: list[Node]) -> np.ndarray:
+def _detours(nodes: list[Node], hops: np.ndarray) -> np.ndarray:
     """[i, j]: road miles that leaving the corridor for node i's and node j's places adds to the
-    hop between them (:func:`.detours.detour_miles`, for every pair at once)."""
+    hop between them (:func:`.detours.detour_miles`), for the pairs ``hops`` marks (0 elsewhere):
+    every pair of a thousand candidates was two million great circles per search."""
     at = np.radians([n.place.point for n in nodes])
     on = np.radians([n.on_corridor or n.place.point for n in nodes])
-    real = haversine(at[:, None, 0], at[:, None, 1], at[None, :, 0], at[None, :, 1])
-    along = haversine(on[:, None, 0], on[:, None, 1], on[None, :, 0], on[None, :, 1])
-    return np.maximum(0.0, DETOUR_FACTOR * (real - along))
+    i, j = np.nonzero(hops)
+    real = haversine(at[i, 0], at[i, 1], at[j, 0], at[j, 1])
+    along = haversine(on[i, 0], on[i, 1], on[j, 0], on[j, 1])
+    out = np.zeros(hops.shape)
+    out[i, j] = np.maximum(0.0, DETOUR_FACTOR * (real - along))
+    return out
 
 
-def _weights(stretch: Stretch, nodes: list[Node], directed: bool) -> np.ndarray:
+def _step(stretch: Stretch, nodes: list[Node]) -> np.ndarray:
+    """[i, j]: corridor road miles from node i to node j (forward positive)."""
     sign = 1.0 if stretch.end.road >= stretch.start.road else -1.0
     p = np.array([node.road for node in nodes]) * sign
-    step = p[None, :] - p[:, None]  # step[i, j]: corridor road miles from node i to node j
+    return p[None, :] - p[:, None]
+
+
+def _drive(stretch: Stretch, nodes: list[Node]) -> np.ndarray:
+    """[i, j]: the road miles of the hop from node i to node j, with the miles off the corridor at
+    both ends (a booked place off it is driven out to and back). Only a forward hop within the cap
+    can be taken, and a hop's drive is at least its step, so the detours are counted for those
+    alone; any other pair keeps a drive above the cap or a step ≤ 0 and stays refused."""
+    step = _step(stretch, nodes)
     spur = np.array([node.spur for node in nodes])
-    # with the miles off the corridor at both ends; a booked place off it is driven out to and back
-    drive = step + np.maximum(_detours(nodes), spur[:, None] + spur[None, :])
+    hops = (step > 0) & (step <= stretch.cap_road + 1e-6)
+    return step + np.maximum(_detours(nodes, hops), spur[:, None] + spur[None, :])
+
+
+def _weights(stretch: Stretch, nodes: list[Node], directed: bool, drive: np.ndarray) -> np.ndarray:
+    step = _step(stretch, nodes)
     target = max(1.0, abs(stretch.end.road - stretch.start.road) / stretch.days)
     w = ((drive - target) / target) ** 2
     ok = (step > 0) & (drive <= stretch.cap_road + 1e-6)

@@ -39,6 +39,8 @@ class DirectCorridor(ProjectedLine):
         self._line = LineString(list(zip(xs, ys)))
         shapely.prepare(self._line)
         self._length_m = float(self._line.length)
+        self.__dict__.pop("answers", None)  # projections made on a previous line (ProjectedLine._answers)
+        self.__dict__.pop("gazetteer_towns", None)  # and the towns along it
 
     def towns_in_corridor(self, max_miles: float) -> list:
         return []  # no named route: towns come from the gazetteer (gazetteer_towns)
@@ -82,7 +84,21 @@ TOWN_SAMPLE_STEP_MILES = 40.0  # sample spacing: the circles overlap on the cent
 
 def gazetteer_towns(corridor, geocoder, corridor_miles: float, *, min_population: int = 2000) -> list:
     """Towns along a corridor from the gazetteer, as route-town rows ordered by progress: the
-    anchor and break candidates when no named route lists its own towns."""
+    anchor and break candidates when no named route lists its own towns. Kept on the corridor
+    (a named route keeps its own towns likewise): a corridor the process keeps — a land corridor,
+    ``land_route.land_corridor`` — is planned again without asking the gazetteer ~80 times."""
+    kept = corridor.__dict__.setdefault("gazetteer_towns", {})
+    key = (geocoder, corridor_miles, min_population)  # the geocoder itself: kept alive, never mistaken
+    try:
+        found = kept.get(key)
+    except TypeError:  # a geocoder that cannot be a key: asked afresh
+        return _gazetteer_towns(corridor, geocoder, corridor_miles, min_population)
+    if found is None:
+        found = kept[key] = _gazetteer_towns(corridor, geocoder, corridor_miles, min_population)
+    return list(found)
+
+
+def _gazetteer_towns(corridor, geocoder, corridor_miles: float, min_population: int) -> list:
     from .resolve import region_name
     from .route_schema import RouteTown
     from .routes import TownOnRoute

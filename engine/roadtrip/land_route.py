@@ -38,9 +38,29 @@ class ViaCorridor(DirectCorridor):
         self._set_line(line)
 
 
+_MADE: dict[tuple, DirectCorridor] = {}  # (ends, region, gazetteer) → its corridor, the latest few
+MADE_KEPT = 32
+
+
 def land_corridor(origin: Place, terminus: Place, region: str, geocoder) -> DirectCorridor:
     """The direct corridor, bent through towns on land where the straight line crosses the sea
-    (made once per run: :class:`.trip_ends.TripEnds` keeps it for the outline and every plan)."""
+    (made once per run: :class:`.trip_ends.TripEnds` keeps it for the outline and every plan).
+    A function of the two points, the region and the shipped gazetteer and coastline, so the
+    process keeps the last few (like the named routes, a corridor is only read): a trip planned
+    again — a re-plan in the app, ``verify`` — does not search round the Gulf again (~0.1 s)."""
+    key = (origin.point, terminus.point, region, geocoder)  # the geocoder itself: kept alive, never mistaken
+    try:
+        made = _MADE.get(key)
+    except TypeError:  # a geocoder that cannot be a key (unhashable): made afresh
+        return _land_corridor(origin, terminus, region, geocoder)
+    if made is None:
+        if len(_MADE) >= MADE_KEPT:
+            _MADE.pop(next(iter(_MADE)))
+        made = _MADE[key] = _land_corridor(origin, terminus, region, geocoder)
+    return made
+
+
+def _land_corridor(origin: Place, terminus: Place, region: str, geocoder) -> DirectCorridor:
     a, b = origin.point, terminus.point
     if sea_crossing(a, b, COARSE_STEP_MILES, any_land())[0] <= FERRY_MILES:
         return DirectCorridor(a, b)  # dry even counting every island: no landmass to build

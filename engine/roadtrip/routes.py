@@ -93,6 +93,9 @@ def _transformers(proj: str) -> tuple[Transformer, Transformer]:
 
 
 # -- measurement on a projected polyline ---------------------------------------------------------
+MEMO_POINTS = 50_000  # projections kept per line (a long session's towns and places)
+
+
 class ProjectedLine:
     """Corridor measurements in miles on a polyline already projected to a plane; shared by named
     routes and the direct corridor. Needs ``_line`` (prepared LineString), ``_length_m``, and the
@@ -107,9 +110,23 @@ class ProjectedLine:
         x, y = self._fwd.transform(lon, lat)
         return Point(x, y)
 
+    def _answers(self) -> dict:
+        """Projections already made on this line (a GEOS projection on a long route walks every
+        vertex, ~0.5 ms; a plan asks for the same towns' again and again), at most
+        :data:`MEMO_POINTS` kept."""
+        memo = self._memo if hasattr(self, "_memo") else self.__dict__
+        found = memo.get("answers")
+        if found is None or len(found) >= MEMO_POINTS:
+            found = memo["answers"] = {}
+        return found
+
     def progress_miles(self, lat: float, lon: float) -> float:
         """Distance along the route, from its start, of the point's projection onto the centreline."""
-        return self._line.project(self._xy(lat, lon)) / METERS_PER_MILE
+        answers = self._answers()
+        found = answers.get((lat, lon))
+        if found is None:
+            found = answers[(lat, lon)] = self._line.project(self._xy(lat, lon)) / METERS_PER_MILE
+        return found
 
     def offset_miles(self, lat: float, lon: float) -> float:
         """Shortest distance from the point to the centreline."""
@@ -149,10 +166,14 @@ class ProjectedLine:
 
     def point_at(self, progress_miles: float) -> tuple[float, float]:
         """``(lat, lon)`` of the centreline point at this progress (clamped to the route)."""
-        d = min(max(progress_miles * METERS_PER_MILE, 0.0), self._length_m)
-        p = self._line.interpolate(d)
-        lon, lat = self._inv.transform(p.x, p.y)
-        return (lat, lon)
+        answers = self._answers()
+        found = answers.get(progress_miles)
+        if found is None:
+            d = min(max(progress_miles * METERS_PER_MILE, 0.0), self._length_m)
+            p = self._line.interpolate(d)
+            lon, lat = self._inv.transform(p.x, p.y)
+            found = answers[progress_miles] = (lat, lon)
+        return found
 
     def path(self, start_miles: float, end_miles: float, max_points: int = 200) -> list[tuple[float, float]]:
         """The centreline between two progress values as (lat, lon), in travel order, thinned to

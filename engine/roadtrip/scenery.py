@@ -26,12 +26,24 @@ MAINLAND_SQ_DEG = 8.0  # a landmass this large (Ireland, Great Britain, continen
 MAINLAND_MARGIN_DEG = 5.0
 
 
+class LandTree(shapely.STRtree):
+    """An STR tree over land polygons that keeps them prepared (GEOS's indexed point-in-polygon):
+    a tree query with ``predicate="intersects"`` tests each point against the unprepared polygon,
+    every vertex of the 6,800 of a merged North America per point — Seattle → Miami asked ~700
+    lines of up to 1,000 samples, 9 s; prepared, the same answers in milliseconds."""
+
+    def __init__(self, parts) -> None:
+        self.parts = np.asarray(parts, dtype=object)
+        shapely.prepare(self.parts)
+        super().__init__(self.parts)
+
+
 @lru_cache(maxsize=1)
 def _land():
     """The countries' polygon parts as one STR tree (built once, ~30 ms)."""
     collection = shapely.from_geojson(COUNTRIES.read_text(encoding="utf-8"))  # ~30 ms, GEOS's own reader
     parts = list(shapely.get_parts(shapely.get_parts(collection)))
-    return shapely.STRtree(parts), parts
+    return LandTree(parts), parts
 
 
 def mainland_near(lats, lons, margin: float = MAINLAND_MARGIN_DEG):
@@ -49,7 +61,7 @@ def _mainland_of(indices: tuple[int, ...]):
     _, parts = _land()
     merged = shapely.union_all(shapely.buffer([parts[i] for i in indices], 0.01))
     big = [p for p in shapely.get_parts(merged) if p.area >= MAINLAND_SQ_DEG]
-    return shapely.STRtree(big)
+    return LandTree(big)
 
 
 def any_land():
@@ -63,8 +75,12 @@ def land_mask(lats, lons, *, land=None) -> np.ndarray:
     tree = land if land is not None else _land()[0]
     points = shapely.points(np.asarray(lons, dtype=float), np.asarray(lats, dtype=float))
     mask = np.zeros(len(points), dtype=bool)
-    hit = tree.query(points, predicate="intersects")[0]
-    mask[hit] = True
+    if not isinstance(tree, LandTree):
+        mask[tree.query(points, predicate="intersects")[0]] = True
+        return mask
+    at, part = tree.query(points)  # the candidates by bounding box, then the prepared polygons decide
+    if len(at):
+        mask[at[shapely.intersects(tree.parts[part], points[at])]] = True
     return mask
 
 

@@ -52,6 +52,12 @@ class TransitRequest(Value):
     def cache_text(self) -> str:  # the executor's key (engine.tools.executor.cache_key): hot, in-memory only
         return self.model_dump_json()
 
+    def memo_key(self) -> tuple:
+        """The request as a tuple, for a computation's cache (``engine.tools.computed``): every
+        field, as its JSON would tell them apart (a ``Geo`` is rounded to 6 decimals)."""
+        return ("leg", self.city, self.from_geo.lat, self.from_geo.lon, self.to_geo.lat, self.to_geo.lon, self.day,
+                tuple(self.mode_prefs))
+
 
 class AirportTransferRequest(Value):
     city: str
@@ -61,6 +67,9 @@ class AirportTransferRequest(Value):
 
     def cache_text(self) -> str:
         return self.model_dump_json()
+
+    def memo_key(self) -> tuple:
+        return ("airport", self.city, self.airport, self.hotel.lat, self.hotel.lon, self.day)
 
 
 class FXRequest(Value):

@@ -1,0 +1,301 @@
+"""The cases ``bench/compare.py`` runs in each build, one process per case and round:
+
+    <build's python> bench/compare_cases.py CASE [--reps N] [--quiet-logs]
+
+The process imports the build's own engine (its root is the working directory, put first on
+``sys.path``), runs the case and prints its figures as one JSON line. This file is always the one
+of the tree that runs ``compare.py``, so both builds are measured by the same code; it therefore
+uses only the engine calls that have not changed since last month's head (460f0b5).
+
+Logging is set up as ``tripwright`` sets it up (``engine.cli``: warnings to stderr, INFO as JSON
+lines into ``<data dir>/logs``), because that is how ``tripwright bench`` and every CLI run pay
+for it; ``--quiet-logs`` measures without the log file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, time as clock
+from pathlib import Path
+
+ROOT = Path.cwd()
+sys.path.insert(0, str(ROOT))
+
+TODAY = date(2026, 11, 23)
+PARIS = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
+         "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
+         "prefs": {"themes": ["art", "food"]}}
+ROAD_PROMPT = "Seattle to Miami, 10 days from 2027-05-03"
+
+
+def _p50(samples: list[float]) -> float:
+    return round(statistics.median(samples), 3)
+
+
+def _intent(**prefs):
+    from engine.models import IntentV1
+    data = json.loads(json.dumps(PARIS))
+    data["prefs"].update(prefs)
+    return IntentV1.model_validate(data)
+
+
+def _session(**kw):
+    from engine.catalog import default_catalog
+    from engine.pipeline import PlanningSession
+    return PlanningSession(kw.pop("catalog", None) or default_catalog(), today=kw.pop("today", TODAY), **kw)
+
+
+# -- the cases ----------------------------------------------------------------------------------------
+def case_executor(reps: int) -> dict:
+    """A flight search answered from the executor's L1 cache, ``reps`` × 1,000 calls."""
+    from engine.catalog import default_catalog
+    from engine.models import DateWindow
+    from engine.tools import build_toolbox
+    from engine.tools.executor import ToolExecutor
+    from engine.tools.requests import FlightRequest
+
+    async def run() -> float:
+        toolbox = build_toolbox(default_catalog(), today=TODAY)
+        ex = ToolExecutor()
+        request = FlightRequest(origin="JFK", dest="CDG", date_window=DateWindow(
+            start=date(2027, 6, 15), end=date(2027, 6, 19), tz="Europe/Paris"))
+        await ex.call("flights", toolbox.flights.search, request)
+        samples = []
+        for _ in range(reps):
+            started = time.perf_counter()
+            for _ in range(1000):
+                await ex.call("flights", toolbox.flights.search, request)
+            samples.append((time.perf_counter() - started))  # s per 1,000 calls = ms per call
+        return statistics.median(samples)
+    return {"executor_cached_call_ms": round(asyncio.run(run()), 4)}
+
+
+def case_plan(reps: int) -> dict:
+    async def run():
+        from engine.catalog import default_catalog
+        catalog = default_catalog()
+        await _session(catalog=catalog).plan(_intent())  # warm imports and caches
+        total, first = [], []
+        for _ in range(reps):
+            session = _session(catalog=catalog)
+            seen: list[float] = []
+            started = time.perf_counter()
+            await session.plan(_intent(), on_event=lambda e: seen.append(time.perf_counter()) if not seen else None)
+            total.append((time.perf_counter() - started) * 1000)
+            first.append((seen[0] - started) * 1000)
+        return {"plan_p50_ms": _p50(total), "first_event_p50_ms": _p50(first)}
+    return asyncio.run(run())
+
+
+def case_replan(reps: int) -> dict:
+    async def run():
+        session = _session()
+        await session.plan(_intent())
+        times = []
+        for i in range(reps):
+            start = 12 * 60 + i * 5  # a window never planned before: no whole-run memo hit
+            lock = {"day_offset": 2, "activity_id": "eiffel_tower",
+                    "window": {"start": f"{start // 60:02d}:{start % 60:02d}",
+                               "end": f"{start // 60 + 2:02d}:{start % 60:02d}"}}
+            intent = _intent(locked_slots=[lock])
+            t = time.perf_counter()
+            await session.plan(intent)
+            times.append((time.perf_counter() - t) * 1000)
+        return {"replan_p50_ms": _p50(times)}
+    return asyncio.run(run())
+
+
+def case_verify(reps: int) -> dict:
+    """10,000 distinct plans through ``verify_plan`` (``reps`` × 1,000; the default 10 is the bench's)."""
+    from engine.verify import verify_plan
+    result = asyncio.run(_session().plan(_intent()))
+    plan, facts, intent = result.plan, result.inputs.facts, _intent()
+    rng = random.Random(7)
+    count = reps * 1000
+    variants = [_jitter(plan, rng) for _ in range(count)]
+    started = time.perf_counter()
+    found = 0
+    for variant in variants:
+        found += len(verify_plan(variant, intent, facts))
+    return {"verify_total_s": round(time.perf_counter() - started, 3), "verify_plans": count,
+            "verify_violations_found": found}
+
+
+def _jitter(plan, rng: random.Random):
+    from engine.models import TimeWindow
+    days = []
+    for day in plan.days:
+        shift = rng.choice((-60, -30, 0, 30, 60))
+        slots = []
+        for s in day.slots:
+            if s.role in ("activity", "meal"):
+                a = s.window.start.hour * 60 + s.window.start.minute + shift
+                b = s.window.end.hour * 60 + s.window.end.minute + shift
+                if 0 <= a < b < 24 * 60:
+                    s = s.model_copy(update={"window": TimeWindow(start=clock(a // 60, a % 60),
+                                                                  end=clock(b // 60, b % 60))})
+            slots.append(s)
+        try:
+            days.append(day.model_copy(update={"slots": sorted(slots, key=lambda s: s.window.start)}))
+        except ValueError:
+            days.append(day)
+    return plan.model_copy(update={"days": days})
+
+
+def _road(**kw):
+    from engine.models import RoadTripIntent
+    return RoadTripIntent(start_date=date(2027, 5, 3), **kw)
+
+
+def case_road(reps: int) -> dict:
+    """LA → Chicago on Route 66, 7 days: plan + verify (the bench's ``road_plan_verify_p50_ms``)."""
+    from engine.geocode import default_gazetteer
+    from engine.roadtrip.invariants import verify_road_plan
+    from engine.roadtrip.planner import plan_road_trip
+    gazetteer = default_gazetteer()
+    base = dict(origin="Los Angeles", terminus="Chicago", days=7, route="Route 66")
+    plan_road_trip(_road(**base), gazetteer)
+    full = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        verify_road_plan(plan_road_trip(_road(**base), gazetteer))
+        full.append((time.perf_counter() - t) * 1000)
+    return {"road_plan_verify_p50_ms": _p50(full)}
+
+
+def case_seattle_miami(reps: int) -> dict:
+    """Seattle → Miami off any named route, 9-13 days (the bench's ``road_seattle_miami_plan_p50_ms``)."""
+    from engine.geocode import default_gazetteer
+    from engine.roadtrip.planner import plan_road_trip
+    gazetteer = default_gazetteer()
+    plan_road_trip(_road(origin="Seattle", terminus="Miami", days=10), gazetteer)
+    across = []
+    for i in range(reps):
+        t = time.perf_counter()
+        plan_road_trip(_road(origin="Seattle", terminus="Miami", days=9 + i % 5), gazetteer)
+        across.append((time.perf_counter() - t) * 1000)
+    return {"road_seattle_miami_plan_p50_ms": _p50(across)}
+
+
+def case_seattle_miami_first(reps: int) -> dict:  # noqa: ARG001 (one sample a process)
+    """The first Seattle → Miami of a process that has planned another road trip (imports, the
+    gazetteer and the coastline warm; nothing of this trip's ends, corridor or land kept yet)."""
+    from engine.geocode import default_gazetteer
+    from engine.roadtrip.planner import plan_road_trip
+    gazetteer = default_gazetteer()
+    plan_road_trip(_road(origin="Los Angeles", terminus="Chicago", days=7, route="Route 66"), gazetteer)
+    plan_road_trip(_road(origin="Denver", terminus="Salt Lake City", days=3), gazetteer)
+    t = time.perf_counter()
+    plan_road_trip(_road(origin="Seattle", terminus="Miami", days=10), gazetteer)
+    return {"road_seattle_miami_first_plan_ms": round((time.perf_counter() - t) * 1000, 3)}
+
+
+def case_road30(reps: int) -> dict:
+    """A 30-day road trip, Boston → San Diego, planned and verified."""
+    from engine.geocode import default_gazetteer
+    from engine.roadtrip.invariants import verify_road_plan
+    from engine.roadtrip.planner import plan_road_trip
+    gazetteer = default_gazetteer()
+    intent = dict(origin="Boston", terminus="San Diego", days=30)
+    verify_road_plan(plan_road_trip(_road(**intent), gazetteer))
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        verify_road_plan(plan_road_trip(_road(**intent), gazetteer))
+        times.append((time.perf_counter() - t) * 1000)
+    return {"road_30_days_plan_verify_p50_ms": _p50(times)}
+
+
+def case_cold_weather(reps: int) -> dict:
+    """A Paris plan with a cold weather cache against a local Open-Meteo stand-in, 20 ms latency."""
+    from engine.catalog import default_catalog
+    from engine.models import IntentV1
+    from engine.tools import build_toolbox
+    from engine.tools.network import NetworkState
+    from tests.engine.standin_server import StandIn
+    today = date(2027, 6, 10)
+    server = StandIn(latency_s=0.02).start()
+    os.environ.pop("TRIPWRIGHT_OFFLINE", None)
+    os.environ["TRIPWRIGHT_OPEN_METEO_URL"] = server.url
+
+    async def run():
+        catalog, network = default_catalog(), NetworkState()
+        intent = IntentV1.model_validate(PARIS)
+        await _session(catalog=catalog, today=today,
+                       toolbox=build_toolbox(catalog, today=today, network=network)).plan(intent)
+        samples = []
+        for _ in range(reps):
+            session = _session(catalog=catalog, today=today,
+                               toolbox=build_toolbox(catalog, today=today, network=network))
+            started = time.perf_counter()
+            await session.plan(intent)
+            samples.append((time.perf_counter() - started) * 1000)
+        await network.aclose()
+        return samples
+    try:
+        samples = asyncio.run(run())
+    finally:
+        server.stop()
+    return {"plan_cold_weather_20ms_p50_ms": _p50(samples)}
+
+
+def _process(argv: list[str], reps: int, name: str) -> dict:
+    exe = str(Path(sys.executable).with_name("tripwright"))
+    env = {**os.environ, "TRIPWRIGHT_OFFLINE": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = str(Path(tmp) / "o.json")
+        subprocess.run([exe, *argv, "--out", out], check=True, capture_output=True, env=env)  # warm
+        times = []
+        for _ in range(reps):
+            t = time.perf_counter()
+            subprocess.run([exe, *argv, "--out", out], check=True, capture_output=True, env=env)
+            times.append(time.perf_counter() - t)
+    return {name: _p50(times)}
+
+
+def case_process_paris(reps: int) -> dict:
+    intent = ROOT / "docs" / "examples" / "paris.json"
+    return _process(["plan", "--intent", str(intent), "--today", TODAY.isoformat()], reps, "process_paris_plan_s")
+
+
+def case_process_road(reps: int) -> dict:
+    return _process(["plan", "--prompt", ROAD_PROMPT, "--today", TODAY.isoformat()], reps,
+                    "process_seattle_miami_plan_s")
+
+
+CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
+DEFAULT_REPS = {"executor": 5, "plan": 10, "replan": 10, "verify": 10, "road": 7, "seattle_miami": 7, "seattle_miami_first": 1, "road30": 5,
+                "cold_weather": 7, "process_paris": 3, "process_road": 3}
+
+
+def main(argv: list[str]) -> int:
+    case = argv[0]
+    reps = int(argv[argv.index("--reps") + 1]) if "--reps" in argv else DEFAULT_REPS[case]
+    from engine.log_setup import configure
+    if "--quiet-logs" in argv:
+        configure(0)
+    else:
+        from engine.log_setup import default_log_dir
+        configure(0, log_dir=default_log_dir())
+    profile = os.environ.get("TRIPWRIGHT_COMPARE_PROFILE")
+    if profile:
+        import cProfile
+        profiler = cProfile.Profile()
+        figures = profiler.runcall(CASES[case], reps)
+        profiler.dump_stats(profile)
+    else:
+        figures = CASES[case](reps)
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
