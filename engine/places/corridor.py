@@ -35,6 +35,7 @@ import structlog
 
 from engine.errors import ToolError
 
+from .identity import name_key
 from .osm_tags import kept_tags, read_tags
 from .overpass import ROAD_LIMITS, Answer, BBox, OverpassClient, attempt_timeout_s, corridor_query, element_url
 
@@ -235,7 +236,6 @@ def road_rank(category: str, tags: dict) -> float:
 
 def _twins_once(places: list[RoadPlace]) -> list[RoadPlace]:
     """One place per (kind, name) within ``TWIN_METRES``: the one with more tags wins."""
-    from .pack_build import name_key
     by_name: dict[tuple[str, str], list[RoadPlace]] = {}
     for p in places:
         by_name.setdefault((p.kind, name_key(p.name)), []).append(p)

@@ -8,8 +8,6 @@ place mapped as a node and as a building way — are kept once, with the richer 
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 from datetime import datetime
 
@@ -17,6 +15,7 @@ from engine.geo import haversine_m
 from engine.models import Geo
 
 from .city_spec import CitySpec
+from .identity import name_key
 from .osm_tags import Reading, kept_tags, read_tags, stars_of
 from .overpass import Answer, BBox, Element
 from .pack import CityPack, PackAirport, PackPlace
@@ -87,11 +86,6 @@ def dedupe(places: list[PackPlace], dropped: Counter) -> list[PackPlace]:
             chosen.append(p)
         kept += chosen
     return kept
-
-
-def name_key(name: str) -> str:
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z0-9]+", " ", folded).strip()
 
 
 def score(p: PackPlace, centre: Geo) -> float:

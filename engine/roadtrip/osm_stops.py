@@ -30,6 +30,7 @@ import numpy as np
 
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.places.corridor import CorridorData, RoadPlace
+from engine.places.identity import name_key
 from engine.places.osm_tags import ROAD_SIGHT_TAGS, read_tags
 
 from .detours import DetourRoom
@@ -350,7 +351,6 @@ def _flat_miles(lat: float, lon: float, lat0: float, lon0: float) -> float:
 
 
 def _name(text: str) -> str:
-    from engine.places.pack_build import name_key
     return name_key(text)
 
 
