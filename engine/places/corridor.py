@@ -36,7 +36,9 @@ import structlog
 from engine.errors import ToolError
 
 from .identity import name_key
-from .osm_tags import kept_tags, read_tags
+from engine.models.place import Place
+
+from .osm_reader import osm_ref, read_element, stored_place
 from .overpass import ROAD_LIMITS, Answer, BBox, OverpassClient, attempt_timeout_s, corridor_query, element_url
 
 log = structlog.get_logger(__name__)
@@ -84,9 +86,20 @@ class RoadPlace:
     def __repr__(self) -> str:
         return f"RoadPlace({self.ref}, {self.kind}, {self.category}, {self.name!r})"
 
+    @classmethod
+    def of(cls, place: Place) -> "RoadPlace":
+        """The row a chunk keeps of an OpenStreetMap place, ranked by :func:`road_rank`."""
+        return cls(place.osm_type, place.osm_id, place.kind, place.key, place.category, place.name, place.lat,
+                   place.lon, place.tags, road_rank(place.category, place.tags))
+
+    def place(self) -> Place:
+        """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
+        return stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
+                            self.lon, self.tags, road=True, rank=self.rank)
+
     @property
     def ref(self) -> str:
-        return f"osm_{self.osm_type[0]}{self.osm_id}"
+        return osm_ref(self.osm_type, self.osm_id)
 
     @property
     def source_url(self) -> str:
@@ -202,14 +215,10 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
         cell = cell_of(*point)
         if cell not in found:
             continue  # a park whose centre lies outside the cells asked for
-        reading = read_tags(e.tags, road=True)
         counts[asked[cell]]["bed" if e.tags.get("tourism") in BED_KINDS else "sight"] += 1
-        if reading is None:
-            continue
-        tags = kept_tags(e.tags, road=True)
-        place = RoadPlace(e.type, e.id, reading.kind, reading.key, reading.value, e.tags["name"].strip()[:255],
-                          round(point[0], 6), round(point[1], 6), tags, road_rank(reading.value, tags))
-        found[cell].setdefault((e.type, e.id), place)
+        place = read_element(e, road=True)
+        if place is not None and (e.type, e.id) not in found[cell]:
+            found[cell][(e.type, e.id)] = RoadPlace.of(place)
     full = {box for box, n in counts.items()
             if n["bed"] >= ROAD_LIMITS["bed"] or n["sight"] >= ROAD_LIMITS["sight"]}
     return {c: Chunk(c, fetched_at, tuple(_twins_once(list(places.values()))), answer.osm3s.timestamp_osm_base,

@@ -14,7 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .osm_tags import Kind
+from engine.models.place import Kind, Place
+
+from .osm_reader import osm_ref, reread, stored_place
 
 PACK_FORMAT = 1
 
@@ -35,15 +37,26 @@ class PackPlace(Frozen):
     tags: dict[str, str] = Field(default_factory=dict)
     rank: float = 0.0
 
+    @classmethod
+    def of(cls, place: Place) -> "PackPlace":
+        """The row a pack (or the saved-places cache) keeps of an OpenStreetMap place."""
+        return cls(osm_type=place.osm_type, osm_id=place.osm_id, kind=place.kind, key=place.key,
+                   category=place.category, name=place.name, lat=place.lat, lon=place.lon, tags=place.tags,
+                   rank=place.rank)
+
+    def place(self) -> Place:
+        """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
+        return stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
+                            self.lon, self.tags, rank=self.rank)
+
     def reading(self):
         """What the place is to the planner (``osm_tags.Reading``), read again from its tags."""
-        from .osm_tags import read_tags
-        return read_tags({**self.tags, "name": self.name, self.key: self.category})
+        return reread(self.tags, self.name, self.key, self.category)
 
     @property
     def ref(self) -> str:
         """The planner's id of the place: ``osm_n123`` / ``osm_w456`` / ``osm_r789``."""
-        return f"osm_{self.osm_type[0]}{self.osm_id}"
+        return osm_ref(self.osm_type, self.osm_id)
 
     @property
     def source_url(self) -> str:

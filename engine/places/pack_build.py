@@ -16,7 +16,8 @@ from engine.models import Geo
 
 from .city_spec import CitySpec
 from .identity import name_key
-from .osm_tags import Reading, kept_tags, read_tags, stars_of
+from .osm_reader import read_element, why_not
+from .osm_tags import stars_of
 from .overpass import Answer, BBox, Element
 from .pack import CityPack, PackAirport, PackPlace
 
@@ -50,24 +51,14 @@ def read_places(elements: list[Element], box: BBox) -> tuple[list[PackPlace], Co
     out: dict[tuple[str, int], PackPlace] = {}
     dropped: Counter = Counter()
     for element in elements:
-        point = element.point()
-        reading = read_tags(element.tags)
-        if reading is None:
-            dropped["not_for_travellers"] += 1
-        elif point is None:
-            dropped["no_position"] += 1
-        elif not box.contains(*point):
+        place = read_element(element)
+        if place is None:
+            dropped[why_not(element)] += 1
+        elif not box.contains(*element.point()):
             dropped["outside_the_city"] += 1
-        else:
-            out.setdefault((element.type, element.id), _place(element, reading, point))
+        elif (element.type, element.id) not in out:
+            out[(element.type, element.id)] = PackPlace.of(place)
     return list(out.values()), dropped
-
-
-def _place(element: Element, reading: Reading, point: tuple[float, float]) -> PackPlace:
-    return PackPlace(osm_type=element.type, osm_id=element.id, kind=reading.kind, key=reading.key,
-                     category=reading.value,
-                     name=element.tags["name"].strip()[:255], lat=round(point[0], 6), lon=round(point[1], 6),
-                     tags=kept_tags(element.tags))
 
 
 def dedupe(places: list[PackPlace], dropped: Counter) -> list[PackPlace]:

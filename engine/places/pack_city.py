@@ -21,6 +21,7 @@ from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.tool_results import WEEKDAYS
 
 from . import estimates
+from .osm_reader import open_when_untagged
 from .osm_tags import kid_friendly, stars_of
 from .pack import CityPack, PackPlace
 from .price_levels import price_level
@@ -103,8 +104,7 @@ def hours_of(p: PackPlace, country: str) -> tuple[str, bool, str | None]:
             return rule, True, None
         except RULE_ERRORS:
             return ASSUMED_HOURS[p.kind], False, f"OSM hours {rule[:60]!r} could not be read"
-    reading = p.reading()
-    if reading is not None and reading.always_open_untagged:
+    if open_when_untagged(p.reading(), p.tags, road=False):
         return ALWAYS_OPEN, True, "no opening_hours in OSM: an outdoor place with no gate, treated as always open"
     return ASSUMED_HOURS[p.kind], False, "no opening hours in OpenStreetMap"
 

@@ -31,7 +31,8 @@ import numpy as np
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.places.corridor import CorridorData, RoadPlace
 from engine.places.identity import name_key
-from engine.places.osm_tags import ROAD_SIGHT_TAGS, read_tags
+from engine.places.osm_reader import open_when_untagged, reread
+from engine.places.osm_tags import ROAD_SIGHT_TAGS
 
 from .detours import DetourRoom
 from .day_stops import ANCHOR_RADIUS_MILES, CHECKIN_MINUTES, DAY_TRIP_MILES, schedule_stops
@@ -56,8 +57,6 @@ CAUTIOUS = (10 * 60, 17 * 60)  # a place whose hours nobody published is visited
 MAX_TRIES = 12
 TOP_N = 24  # candidates looked at per half of the drive and in the night's town
 MIN_SIGHTS = 2  # = invariants.MIN_ACTIVITIES (INV-PACE-01)
-OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "archaeological_site", "battlefield", "milestone",
-                    "wayside_cross", "wayside_shrine"}
 THEMES = {kv: set(v[1]) for kv, v in ROAD_SIGHT_TAGS.items()}
 LABEL = {"national_park": "National park", "protected_area": "Park", "nature_reserve": "Nature reserve",
          "place_of_worship": "Historic church", "archaeological_site": "Archaeological site"}
@@ -275,7 +274,7 @@ class OsmStops:
 
     def _stop(self, s: _Sight, en_route: bool, hours: "_Hours") -> RoadStop:
         p = s.place
-        reading = read_tags({**p.tags, "name": p.name, p.key: p.category}, road=True)
+        reading = reread(p.tags, p.name, p.key, p.category, road=True)
         minutes = reading.minutes if reading is not None else 60
         what = _label(p)
         where = "by the road" if s.offset < 1 else f"{s.offset:.0f} mi off the road"
@@ -307,8 +306,7 @@ class _Hours:
                 windows = tuple((t0.hour * 60 + t0.minute, t1.hour * 60 + t1.minute) for t0, t1 in spans)
                 said = ", ".join(f"{a // 60:02d}:{a % 60:02d}–{b // 60:02d}:{b % 60:02d}" for a, b in windows)
                 return cls(windows, True, f"Open {said} on {on:%a %d %b %Y} (OpenStreetMap hours).")
-        reading = read_tags({**p.tags, "name": p.name, p.key: p.category}, road=True)
-        if reading is not None and not rule and _outdoor(reading, p.tags):
+        if not rule and open_when_untagged(reread(p.tags, p.name, p.key, p.category, road=True), p.tags, road=True):
             return cls(None, True, "No opening hours in OpenStreetMap: an outdoor place with no gate, "
                                    "treated as always open.")
         return cls((CAUTIOUS,), False, "Opening hours not published in OpenStreetMap: visited between 10:00 "
@@ -329,13 +327,6 @@ class _Hours:
         if self.windows is None:
             return True
         return any(a <= start + self.shift and end + self.shift <= b for a, b in self.windows)
-
-
-def _outdoor(reading, tags: dict) -> bool:
-    """A place with no gate: a park, a waterfall or a rock, a bridge, a ruin (an attraction that
-    is also a natural feature or a historic structure out of doors)."""
-    return (reading.road_always_open_untagged or reading.indoor is False or "natural" in tags
-            or tags.get("historic") in OUTDOOR_HISTORIC)
 
 
 def _label(p: RoadPlace) -> str:
