@@ -18,8 +18,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .common import DataSource
+
 Kind = Literal["sight", "food", "bed"]
-DataSource = Literal["osm", "fixture", "user", "booking"]
 
 
 class _Frozen(BaseModel):
@@ -65,7 +66,7 @@ class Place(_Frozen):
     themes: tuple[str, ...] = ()
     minutes: int = Field(default=60, ge=0)  # a visit's usual length
     fame: Fame = Fame()
-    data_source: DataSource
+    data_source: DataSource  # "osm", "fixture", "user" (a saved place, a booked hotel), …
     source_url: str = ""
     tags: dict[str, str] = Field(default_factory=dict)  # the source's own tags that planning reads
     rank: float = 0.0  # what its source's ranking made of it (city pack, corridor); 0 when unranked

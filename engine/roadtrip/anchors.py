@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .detours import DETOUR_FACTOR, haversine
-from .plan import Place
+from .plan import Town
 
 INTERPOLATED_COST = 4.0  # an overnight point with no town: only when no town fits
 STAY_COST = 1.5  # a second night in the same town
@@ -28,7 +28,7 @@ FILL_SPACING_MILES = 20.0  # interpolated candidates every this many corridor mi
 
 @dataclass(frozen=True)
 class Node:
-    place: Place
+    place: Town
     progress: float
     road: float  # road miles from the corridor's start (:class:`.road_measure.RoadMeasure`)
     from_origin: float  # geodesic miles from the trip's origin

@@ -38,7 +38,7 @@ from .detours import DetourRoom
 from .day_stops import ANCHOR_RADIUS_MILES, CHECKIN_MINUTES, DAY_TRIP_MILES, schedule_stops
 from .loop import AWAY_FROM_HOME_MILES
 from .osm_beds import BED_RADIUS_MILES, BedPicker
-from .plan import Place, RoadStop
+from .plan import RoadStop, Town
 from .zones import zone_at
 
 # The road run's data for planners it does not build itself (a model-drafted plan's).
@@ -140,8 +140,8 @@ class OsmStops:
         return found
 
     # -- a day ---------------------------------------------------------------------------------
-    def pick(self, have: list[RoadStop], start_p: float, anchor_p: float, anchor: Place, day: int,
-             used: set[str], drive_min, start: Place | None = None,
+    def pick(self, have: list[RoadStop], start_p: float, anchor_p: float, anchor: Town, day: int,
+             used: set[str], drive_min, start: Town | None = None,
              room: DetourRoom | None = None) -> list[RoadStop]:
         """The day's OSM sights beside ``have`` (its route POIs and the traveller's visits)."""
         on = self.intent.start_date + timedelta(days=day)
@@ -168,7 +168,7 @@ class OsmStops:
         used |= {s.id for s in chosen}
         return chosen
 
-    def day_facts(self, day: int, anchor: Place, *, last: bool) -> dict:
+    def day_facts(self, day: int, anchor: Town, *, last: bool) -> dict:
         """The RoadDay fields of OpenStreetMap: note, real sights in reach, the night's bed."""
         info = self._days.get(day, _Day())
         bed, bed_note = (None, "") if last else self.beds.bed_for(anchor, self.intent.start_date + timedelta(days=day))
@@ -185,7 +185,7 @@ class OsmStops:
         return all(self.data.covers(*self.corridor.point_at(lo + (hi - lo) * k / steps), self.reach)
                    for k in range(steps + 1))
 
-    def _candidates(self, have, start_p, anchor_p, anchor: Place, day: int, used: set[str],
+    def _candidates(self, have, start_p, anchor_p, anchor: Town, day: int, used: set[str],
                     room: DetourRoom | None = None) -> list:
         """(index, en route) of the sights a day may stop at — on its stretch, or in the night's
         town; never one used, one at home after the first day, or one of the day's own stops — the
