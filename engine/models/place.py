@@ -39,9 +39,10 @@ class Fame(_Frozen):
 
     @classmethod
     def of_tags(cls, tags: dict[str, str]) -> "Fame":
-        return cls(wikidata=tags.get("wikidata") or None, wikipedia=tags.get("wikipedia") or None,
-                   heritage=tags.get("heritage") or None, translations=len(names_of(tags)),
-                   attraction=tags.get("tourism") == "attraction")
+        """Read from OpenStreetMap tags (strings, so nothing to validate: a corridor reads thousands)."""
+        return cls.model_construct(wikidata=tags.get("wikidata") or None, wikipedia=tags.get("wikipedia") or None,
+                                   heritage=tags.get("heritage") or None, translations=translations_of(tags),
+                                   attraction=tags.get("tourism") == "attraction", size_m2=None)
 
 
 class Place(_Frozen):
@@ -74,9 +75,14 @@ class Place(_Frozen):
 
 def names_of(tags: dict[str, str]) -> dict[str, str]:
     """The ``name:xx`` tags as {language: name} (``name:en``, ``name:zh-Hant``; not ``name:left``)."""
-    out = {}
-    for key, value in tags.items():
-        lang = key[5:] if key.startswith("name:") else ""
-        if value and 2 <= len(lang.split("-")[0]) <= 3 and lang.split("-")[0].isalpha() and lang.split("-")[0].islower():
-            out[lang] = value
-    return out
+    return {key[5:]: value for key, value in tags.items() if key.startswith("name:") and value and _language(key[5:])}
+
+
+def translations_of(tags: dict[str, str]) -> int:
+    """How many languages the tags name the place in (``len(names_of(tags))``, quicker)."""
+    return sum(1 for key, value in tags.items() if key.startswith("name:") and value and _language(key[5:]))
+
+
+def _language(code: str) -> bool:
+    base = code.split("-")[0]
+    return 2 <= len(base) <= 3 and base.isalpha() and base.islower()

@@ -38,13 +38,13 @@ from engine.errors import ToolError
 from .identity import name_key
 from engine.models.place import Place
 
-from .osm_reader import osm_ref, read_element, stored_place
+from .osm_reader import OsmRow, osm_ref, read_row, stored_place
 from .overpass import ROAD_LIMITS, Answer, BBox, OverpassClient, attempt_timeout_s, corridor_query, element_url
 
 log = structlog.get_logger(__name__)
 
 FOLDER = "corridor-chunks"
-CHUNK_FORMAT = 1  # a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank]
+CHUNK_FORMAT = 1  # a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank, translations]
 CELL_DEG = 1  # a cell is 1° × 1°: ~111 km north-south, ~85 km east-west at 40° N
 MAX_QUERIES = 6  # per trip
 CELLS_PER_QUERY = 12  # fewer cells than this share one query
@@ -63,14 +63,17 @@ class RoadPlace:
     """One sight or bed of a cell: OSM identity, what it is and the tags planning reads. The tags
     stay the file's JSON text until something reads them: a trip looks at few of its places."""
 
-    __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank")
+    __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank",
+                 "translations")
 
     def __init__(self, osm_type: str, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
-                 lon: float, tags: dict | str, rank: float = 0.0) -> None:
+                 lon: float, tags: dict | str, rank: float = 0.0, translations: int = 0) -> None:
         self.osm_type, self.osm_id, self.kind, self.key, self.category = osm_type, osm_id, kind, key, category
         self.name, self.lat, self.lon, self._tags, self.rank = name, lat, lon, tags, rank
+        self.translations = translations
         # kind: sight | bed; key/category: the tag that says what it is ("natural"="waterfall");
-        # rank: ``road_rank``, what the place is worth to a traveller before the trip's own wishes
+        # rank: ``road_rank``, what the place is worth to a traveller before the trip's own wishes;
+        # translations: how many languages its element names it in (a fame signal; 0 in older files)
 
     @property
     def tags(self) -> dict:
@@ -81,21 +84,24 @@ class RoadPlace:
     def row(self) -> list:
         return [self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
                 self._tags if isinstance(self._tags, str) else json.dumps(self._tags, ensure_ascii=False,
-                                                                         separators=(",", ":")), self.rank]
+                                                                         separators=(",", ":")), self.rank,
+                self.translations]
 
     def __repr__(self) -> str:
         return f"RoadPlace({self.ref}, {self.kind}, {self.category}, {self.name!r})"
 
     @classmethod
-    def of(cls, place: Place) -> "RoadPlace":
-        """The row a chunk keeps of an OpenStreetMap place, ranked by :func:`road_rank`."""
-        return cls(place.osm_type, place.osm_id, place.kind, place.key, place.category, place.name, place.lat,
-                   place.lon, place.tags, road_rank(place.category, place.tags))
+    def of(cls, row: OsmRow) -> "RoadPlace":
+        """The row a chunk keeps of an element (``osm_reader.read_row``), ranked by :func:`road_rank`."""
+        return cls(row.osm_type, row.osm_id, row.kind, row.key, row.category, row.name, row.lat, row.lon, row.tags,
+                   road_rank(row.category, row.tags), row.translations)
 
     def place(self) -> Place:
         """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
-        return stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
-                            self.lon, self.tags, road=True, rank=self.rank)
+        place = stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
+                             self.lon, self.tags, road=True, rank=self.rank)
+        fame = place.fame.model_copy(update={"translations": max(self.translations, place.fame.translations)})
+        return place.model_copy(update={"fame": fame})
 
     @property
     def ref(self) -> str:
@@ -216,9 +222,9 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
         if cell not in found:
             continue  # a park whose centre lies outside the cells asked for
         counts[asked[cell]]["bed" if e.tags.get("tourism") in BED_KINDS else "sight"] += 1
-        place = read_element(e, road=True)
-        if place is not None and (e.type, e.id) not in found[cell]:
-            found[cell][(e.type, e.id)] = RoadPlace.of(place)
+        row = read_row(e, road=True)
+        if row is not None and (e.type, e.id) not in found[cell]:
+            found[cell][(e.type, e.id)] = RoadPlace.of(row)
     full = {box for box, n in counts.items()
             if n["bed"] >= ROAD_LIMITS["bed"] or n["sight"] >= ROAD_LIMITS["sight"]}
     return {c: Chunk(c, fetched_at, tuple(_twins_once(list(places.values()))), answer.osm3s.timestamp_osm_base,

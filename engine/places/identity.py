@@ -21,6 +21,8 @@ _ASCII_SEPARATORS = re.compile(r"[\x00-\x2f\x3a-\x60\x7b-\x7f]+")  # ASCII but a
 def name_key(name: str) -> str:
     """The name folded for comparison (see the module docstring); '' only for a name with no
     letter or digit at all."""
+    if name.isascii() or not any(_non_latin(ch) for ch in name if not ch.isascii()):
+        return _latin_key(name)
     parts: list[str] = []
     foreign: list[str] = []  # the current run of non-Latin letters, digits and their marks
     for ch in unicodedata.normalize("NFC", name):
@@ -34,6 +36,11 @@ def name_key(name: str) -> str:
     if foreign:
         parts.append(unicodedata.normalize("NFKC", "".join(foreign)).casefold())
     return _ASCII_SEPARATORS.sub(" ", "".join(parts)).strip()
+
+
+def _latin_key(name: str) -> str:
+    """The key as it always was, for a name with no letter of another script: quicker."""
+    return _ASCII_SEPARATORS.sub(" ", unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()).strip()
 
 
 def _non_latin(ch: str) -> bool:

@@ -19,9 +19,9 @@ City packs (``pack_build``), corridor chunks (``corridor``) and saved-place look
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from engine.models.place import Fame, Place, names_of
+from engine.models.place import Fame, Place, names_of, translations_of
 
 from .osm_tags import Reading, kept_tags, kid_friendly, read_tags
 from .overpass import Element, element_url
@@ -32,17 +32,51 @@ OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "archaeological_s
                     "wayside_cross", "wayside_shrine"}
 
 
-def read_element(element: Element, *, road: bool = False) -> Place | None:
-    """The place an element is to a traveller, or None (not for travellers, or no position)."""
+class OsmRow(NamedTuple):
+    """What a pack, a chunk or the saved-places cache keeps of an element (``PackPlace.of`` takes
+    it as it takes a :class:`Place`, ``RoadPlace.of`` takes it): its identity, what it is, where,
+    the kept tags, and the element's own tags for the fame signals only they give."""
+
+    osm_type: OsmType
+    osm_id: int
+    kind: str
+    key: str
+    category: str
+    name: str
+    lat: float
+    lon: float
+    tags: dict[str, str]
+    source: dict[str, str]  # the element's tags, as they came
+    rank: float = 0.0
+
+    @property
+    def fame(self) -> Fame:
+        return Fame.of_tags(self.source)
+
+    @property
+    def translations(self) -> int:
+        return translations_of(self.source)
+
+
+def read_row(element: Element, *, road: bool = False) -> OsmRow | None:
+    """The row of an element a traveller may be sent to, or None (not for travellers, or no
+    position). The cheap half of :func:`read_element`: what is stored, nothing derived."""
     point = element.point()
     reading = read_tags(element.tags, road=road)
     if reading is None or point is None:
         return None
-    tags = kept_tags(element.tags, road=road)
-    place = stored_place(element.type, element.id, reading.kind, reading.key, reading.value,
-                         element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6), tags, road=road)
-    # what only the element says (kept tags hold one translation): every name, every fame signal
-    return place.model_copy(update={"names": names_of(element.tags), "fame": Fame.of_tags(element.tags)})
+    return OsmRow(element.type, element.id, reading.kind, reading.key, reading.value,
+                  element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6),
+                  kept_tags(element.tags, road=road), element.tags)
+
+
+def read_element(element: Element, *, road: bool = False) -> Place | None:
+    """The place an element is to a traveller, or None (not for travellers, or no position): its
+    row's place, with every name the element gives (the kept tags hold one translation)."""
+    row = read_row(element, road=road)
+    if row is None:
+        return None
+    return stored_place(*row[:9], road=road, names=names_of(row.source), fame=row.fame)
 
 
 def why_not(element: Element, *, road: bool = False) -> str:
@@ -51,17 +85,20 @@ def why_not(element: Element, *, road: bool = False) -> str:
 
 
 def stored_place(osm_type: OsmType, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
-                 lon: float, tags: dict[str, str], *, road: bool = False, rank: float = 0.0) -> Place:
+                 lon: float, tags: dict[str, str], *, road: bool = False, rank: float = 0.0,
+                 names: dict[str, str] | None = None, fame: Fame | None = None) -> Place:
     """The place of a stored row (a pack's, a chunk's, a saved look-up's): its facts read again
-    from the tags kept, with the tag that says what it is."""
+    from the tags kept, with the tag that says what it is; ``names``/``fame`` when the row (or the
+    element) knows more than its kept tags."""
     reading = reread(tags, name, key, category, road=road)
     hours = tags.get("opening_hours", "").strip() or None
     return Place(ref=osm_ref(osm_type, osm_id), osm_type=osm_type, osm_id=osm_id, kind=kind, key=key,
-                 category=category, name=name, names=names_of(tags), lat=lat, lon=lon, hours=hours,
+                 category=category, name=name, names=names_of(tags) if names is None else names, lat=lat,
+                 lon=lon, hours=hours,
                  price=0.0 if tags.get("fee") == "no" else None, indoor=reading.indoor if reading else None,
                  kid_friendly=_kids(kind, category, reading, tags), venue_type=reading.venue_type if reading else "other",
                  themes=reading.themes if reading else (), minutes=reading.minutes if reading else 60,
-                 fame=Fame.of_tags(tags), data_source="osm", source_url=element_url(osm_type, osm_id),
+                 fame=Fame.of_tags(tags) if fame is None else fame, data_source="osm", source_url=element_url(osm_type, osm_id),
                  tags=tags, rank=rank)
 
 

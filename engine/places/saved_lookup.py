@@ -23,7 +23,7 @@ from engine.errors import ToolError
 from engine.imports.place_match import distance_m, names_match
 from engine.models.intent import MustSee
 
-from .osm_reader import read_element
+from .osm_reader import read_row
 from .overpass import Element, OverpassClient
 from .pack import PackPlace
 from .pack_store import FOLDER, STALE_AFTER
@@ -53,7 +53,7 @@ def best_match(place: MustSee, elements: list[Element]) -> PackPlace | None:
         if point is None or not names_match(place.name, name):
             continue
         metres = distance_m(place.geo.lat, place.geo.lon, *point)
-        osm = read_element(element)
+        osm = read_row(element)
         if metres > LOOKUP_METRES or osm is None or osm.kind == "bed":
             continue
         found.append((metres, PackPlace.of(osm)))

@@ -3,6 +3,7 @@ pack, a corridor chunk and a saved-place look-up, and the same again when read b
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from datetime import datetime, timezone
 
@@ -13,8 +14,9 @@ from engine.models import Geo
 from engine.models.intent import MustSee
 from engine.models.place import Place
 from engine.places import corridor
-from engine.places.osm_reader import open_when_untagged, read_element, reread, why_not
+from engine.places.osm_reader import open_when_untagged, read_element, read_row, reread, why_not
 from engine.places.overpass import Answer, BBox, Element
+from engine.places.pack import PackPlace
 from engine.places.pack_build import read_places
 from engine.places.saved_lookup import best_match
 
@@ -62,17 +64,31 @@ def test_what_is_not_a_place_says_why() -> None:
 
 
 def test_a_row_read_back_is_the_place_read_from_the_element() -> None:
-    """A pack's row and a chunk's row give back the place the reader made (names and fame beyond
-    the kept tags are the element's alone)."""
+    """A pack's row and a chunk's row give back the place the reader made, its fame signals with it
+    (the names beyond the kept tags are the element's alone)."""
     from_element = read_element(element(MUSEUM))
     places, dropped = read_places([element(MUSEUM)], BBox(38.6, -9.3, 38.8, -9.0))
     assert dropped == Counter()
-    back = places[0].place()
-    assert back.model_copy(update={"names": from_element.names, "fame": from_element.fame}) == from_element
+    back = PackPlace.model_validate_json(places[0].model_dump_json()).place()  # through the pack's JSON
+    assert back.fame == from_element.fame and back.names == {"en": "Navy Museum"}
+    assert back.model_copy(update={"names": from_element.names}) == from_element
     road = read_element(element(MUSEUM), road=True)
-    chunk_row = corridor.RoadPlace.of(road)
-    assert chunk_row.place().model_copy(update={"names": road.names, "fame": road.fame, "rank": 0.0}) == road
+    written = corridor.RoadPlace.of(read_row(element(MUSEUM), road=True)).row()
+    chunk_row = corridor.RoadPlace(*json.loads(json.dumps(written)))  # as a chunk file gives it back
+    assert chunk_row.place().fame.translations == 3
+    assert chunk_row.place().model_copy(update={"names": road.names, "rank": 0.0}) == road
     assert chunk_row.rank == corridor.road_rank("museum", road.tags) > 0
+
+
+def test_rows_written_before_fame_was_kept_still_read() -> None:
+    old_pack_row = {"osm_type": "way", "osm_id": 4242, "kind": "sight", "key": "tourism", "category": "museum",
+                    "name": "Museu de Marinha", "lat": 38.6978, "lon": -9.2065,
+                    "tags": {"name": "Museu de Marinha", "name:en": "Navy Museum", "wikidata": "Q1954960"}, "rank": 5.0}
+    fame = PackPlace.model_validate(old_pack_row).place().fame
+    assert (fame.wikidata, fame.translations) == ("Q1954960", 1)  # what the kept tags still say
+    old_chunk_row = ["way", 4242, "sight", "tourism", "museum", "Museu de Marinha", 38.6978, -9.2065,
+                     '{"tourism":"museum","name:en":"Navy Museum"}', 1.7]
+    assert corridor.RoadPlace(*old_chunk_row).place().fame.translations == 1
 
 
 def test_city_pack_corridor_and_saved_lookup_read_one_element_alike() -> None:
