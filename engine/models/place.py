@@ -22,6 +22,11 @@ from .common import DataSource
 
 Kind = Literal["sight", "food", "bed"]
 
+# What the planners assume of a place whose hours nobody published (``Place.hours`` None): a city
+# plan's rule by kind, and the road trip's window for a sight (minutes of the day, the same hours).
+ASSUMED_HOURS = {"sight": "Mo-Su 10:00-17:00", "food": "Mo-Su 12:00-14:30,19:00-22:00"}
+ASSUMED_SIGHT_WINDOW = (10 * 60, 17 * 60)
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -38,7 +38,7 @@ from engine.errors import ToolError
 from .identity import name_key
 from engine.models.place import Place
 
-from .osm_reader import OsmRow, osm_ref, read_row, stored_place
+from .osm_reader import FAME_WEIGHT, OsmRow, osm_ref, read_row, stored_place
 from .overpass import ROAD_LIMITS, Answer, BBox, OverpassClient, attempt_timeout_s, corridor_query, element_url
 
 log = structlog.get_logger(__name__)
@@ -244,8 +244,10 @@ def road_rank(category: str, tags: dict) -> float:
     (the trip adds its themes and the distance from the road: ``roadtrip/osm_stops.py``)."""
     if category in BED_KINDS:
         return 0.0
-    value = ROAD_WEIGHT.get(category, 0.3) + 3.0 * bool(tags.get("wikidata")) + 1.5 * bool(tags.get("wikipedia"))
-    value += 0.5 * bool(tags.get("tourism")) + 0.5 * bool(tags.get("opening_hours")) + 0.3 * bool(tags.get("website"))
+    value = (ROAD_WEIGHT.get(category, 0.3) + FAME_WEIGHT["wikidata"] * bool(tags.get("wikidata"))
+             + FAME_WEIGHT["wikipedia"] * bool(tags.get("wikipedia")))
+    value += (0.5 * bool(tags.get("tourism")) + 0.5 * bool(tags.get("opening_hours"))
+              + FAME_WEIGHT["website"] * bool(tags.get("website")))
     return round(value, 2)
 
 

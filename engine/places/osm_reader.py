@@ -27,6 +27,9 @@ from .osm_tags import Reading, kept_tags, kid_friendly, read_tags
 from .overpass import Element, element_url
 
 OsmType = Literal["node", "way", "relation"]
+# What a Wikidata entry, a Wikipedia article and a website add to a place's rank, in a city pack
+# (``pack_build.score``) and along a corridor (``corridor.road_rank``) alike.
+FAME_WEIGHT = {"wikidata": 3.0, "wikipedia": 1.5, "website": 0.3}
 # Historic structures out of doors: with no opening hours, a road trip takes them as always open.
 OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "archaeological_site", "battlefield", "milestone",
                     "wayside_cross", "wayside_shrine"}

@@ -16,7 +16,7 @@ from engine.models import Geo
 
 from .city_spec import CitySpec
 from .identity import name_key
-from .osm_reader import read_row, why_not
+from .osm_reader import FAME_WEIGHT, read_row, why_not
 from .osm_tags import stars_of
 from .overpass import Answer, BBox, Element
 from .pack import CityPack, PackAirport, PackPlace
@@ -82,7 +82,8 @@ def dedupe(places: list[PackPlace], dropped: Counter) -> list[PackPlace]:
 def score(p: PackPlace, centre: Geo) -> float:
     t = p.tags
     value = CATEGORY_WEIGHT.get(p.category, 0.0)
-    value += 3.0 * bool(t.get("wikidata")) + 1.5 * bool(t.get("wikipedia")) + 0.3 * bool(t.get("website"))
+    value += (FAME_WEIGHT["wikidata"] * bool(t.get("wikidata")) + FAME_WEIGHT["wikipedia"] * bool(t.get("wikipedia"))
+              + FAME_WEIGHT["website"] * bool(t.get("website")))
     value += 1.5 * bool(t.get("opening_hours"))
     if p.kind == "sight":
         value += 1.0 * (p.category in ("museum", "gallery", "zoo", "aquarium", "attraction", "viewpoint"))

@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 from engine.catalog.schema import RawAirport, RawCity, RawHotel, RawRestaurant, RawTransit, RawVenue
 from engine.models import Geo
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
+from engine.models.place import ASSUMED_HOURS
 from engine.models.tool_results import WEEKDAYS
 
 from . import estimates
@@ -29,7 +30,6 @@ from .price_levels import price_level
 SHORTLIST = {"sight": 120, "food": 120, "bed": 48}
 CELL_DEG = 0.01  # ~1 km: a place in a cell already picked from loses a little rank (spread)
 SPREAD_PENALTY = 0.6
-ASSUMED_HOURS = {"sight": "Mo-Su 10:00-17:00", "food": "Mo-Su 12:00-14:30,19:00-22:00"}
 ALWAYS_OPEN = '24/7 "always open: an outdoor place with no gate and no opening hours in OpenStreetMap"'
 LAST_TRANSIT = "23:30"  # no timetable in OSM: a cautious last departure, said to be estimated
 _CHARGE = re.compile(r"^\s*(?P<amount>\d+(?:[.,]\d{1,2})?)\s*(?P<cur>[A-Z]{3}|€|\$|£)\s*$")

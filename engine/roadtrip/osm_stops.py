@@ -29,6 +29,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
+from engine.models.place import ASSUMED_SIGHT_WINDOW
 from engine.places.corridor import CorridorData, RoadPlace
 from engine.places.identity import name_key
 from engine.places.osm_reader import open_when_untagged, reread
@@ -53,7 +54,7 @@ SAME_NAME_MILES = 5.0
 SPACING_MILES = 10.0
 LATEST_END_MIN = 20 * 60  # the day's sights leave the evening free: the night's town by 20:00
 EXTRA_END_MIN = 19 * 60  # a third sight only when the day still ends by 19:00
-CAUTIOUS = (10 * 60, 17 * 60)  # a place whose hours nobody published is visited inside these
+CAUTIOUS = ASSUMED_SIGHT_WINDOW  # a place whose hours nobody published is visited inside these
 MAX_TRIES = 12
 TOP_N = 24  # candidates looked at per half of the drive and in the night's town
 MIN_SIGHTS = 2  # = invariants.MIN_ACTIVITIES (INV-PACE-01)

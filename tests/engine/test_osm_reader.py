@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import date, datetime, time, timezone
 
 import pytest
 from pydantic import ValidationError
 
 from engine.models import Geo
+from engine.models.dated_hours import dated_hours
 from engine.models.intent import MustSee
-from engine.models.place import Place
-from engine.places import corridor
+from engine.models.place import ASSUMED_HOURS, ASSUMED_SIGHT_WINDOW, Place
+from engine.places import corridor, pack_city
 from engine.places.osm_reader import open_when_untagged, read_element, read_row, reread, why_not
 from engine.places.overpass import Answer, BBox, Element
 from engine.places.pack import PackPlace
 from engine.places.pack_build import read_places
 from engine.places.saved_lookup import best_match
+from engine.roadtrip import osm_stops
 
 MUSEUM = {"type": "way", "id": 4242, "center": {"lat": 38.6978, "lon": -9.2065},
           "tags": {"tourism": "museum", "name": "Museu de Marinha", "name:en": "Navy Museum",
@@ -125,3 +127,10 @@ def test_a_place_from_any_source_has_one_shape() -> None:
     assert fixture.osm_type is None and fixture.fame.translations == 0
     with pytest.raises(ValidationError):
         Place(ref="x", kind="shop", name="X", lat=0, lon=0, data_source="osm")
+
+
+def test_one_assumption_for_unknown_hours_in_a_city_and_on_a_drive() -> None:
+    spans = dated_hours(ASSUMED_HOURS["sight"], "PT").day(date(2027, 5, 3)).spans
+    assert [(a.hour * 60 + a.minute, b.hour * 60 + b.minute) for a, b in spans] == [ASSUMED_SIGHT_WINDOW]
+    assert spans[0][0] == time(10, 0)
+    assert pack_city.ASSUMED_HOURS is ASSUMED_HOURS and osm_stops.CAUTIOUS is ASSUMED_SIGHT_WINDOW
