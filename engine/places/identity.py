@@ -40,7 +40,8 @@ def name_key(name: str) -> str:
 
 def _latin_key(name: str) -> str:
     """The key as it always was, for a name with no letter of another script: quicker."""
-    return _ASCII_SEPARATORS.sub(" ", unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()).strip()
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return _ASCII_SEPARATORS.sub(" ", folded).strip()
 
 
 def _non_latin(ch: str) -> bool:

@@ -97,12 +97,11 @@ def stored_place(osm_type: OsmType, osm_id: int, kind: str, key: str, category: 
     hours = tags.get("opening_hours", "").strip() or None
     return Place(ref=osm_ref(osm_type, osm_id), osm_type=osm_type, osm_id=osm_id, kind=kind, key=key,
                  category=category, name=name, names=names_of(tags) if names is None else names, lat=lat,
-                 lon=lon, hours=hours,
-                 price=0.0 if tags.get("fee") == "no" else None, indoor=reading.indoor if reading else None,
-                 kid_friendly=_kids(kind, category, reading, tags), venue_type=reading.venue_type if reading else "other",
-                 themes=reading.themes if reading else (), minutes=reading.minutes if reading else 60,
-                 fame=Fame.of_tags(tags) if fame is None else fame, data_source="osm", source_url=element_url(osm_type, osm_id),
-                 tags=tags, rank=rank)
+                 lon=lon, hours=hours, price=0.0 if tags.get("fee") == "no" else None,
+                 indoor=reading.indoor if reading else None, kid_friendly=_kids(kind, category, reading, tags),
+                 venue_type=reading.venue_type if reading else "other", themes=reading.themes if reading else (),
+                 minutes=reading.minutes if reading else 60, fame=Fame.of_tags(tags) if fame is None else fame,
+                 data_source="osm", source_url=element_url(osm_type, osm_id), tags=tags, rank=rank)
 
 
 def reread(tags: dict[str, str], name: str, key: str, category: str, *, road: bool = False) -> Reading | None:

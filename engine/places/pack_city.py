@@ -145,7 +145,8 @@ def _restaurant(p: PackPlace, country: str, level: float, fetched: date) -> RawR
     price = estimates.meal("lunch" if cafe else "dinner", level, cafe=cafe)
     cuisine = p.tags.get("cuisine", "").split(";")[0].strip().replace("_", " ")
     return RawRestaurant(id=p.ref, name=p.name, geo=Geo(lat=p.lat, lon=p.lon), meals=meals,
-                         kid_friendly=bool(p.place().kid_friendly), price_per_person=max(price, 1.0), opening_hours=rule,
+                         kid_friendly=bool(p.place().kid_friendly), price_per_person=max(price, 1.0),
+                         opening_hours=rule,
                          cuisine=cuisine or p.category.replace("_", " "), source_url=p.source_url,
                          verified_on=fetched, note=note, hours_known=known, data_source="osm",
                          price_estimated=True, address=street_address(p.tags))
