@@ -44,10 +44,19 @@ class Fame(_Frozen):
 
     @classmethod
     def of_tags(cls, tags: dict[str, str]) -> "Fame":
-        """Read from OpenStreetMap tags (strings, so nothing to validate: a corridor reads thousands)."""
-        return cls.model_construct(wikidata=tags.get("wikidata") or None, wikipedia=tags.get("wikipedia") or None,
-                                   heritage=tags.get("heritage") or None, translations=translations_of(tags),
-                                   attraction=tags.get("tourism") == "attraction", size_m2=None)
+        """Read from OpenStreetMap tags (strings, so nothing to validate: a corridor reads thousands,
+        most of them with no signal at all — those share one value)."""
+        wikidata = tags.get("wikidata") or None
+        wikipedia = tags.get("wikipedia") or None
+        heritage = tags.get("heritage") or None
+        translations, attraction = translations_of(tags), tags.get("tourism") == "attraction"
+        if not (wikidata or wikipedia or heritage or translations or attraction):
+            return _UNKNOWN
+        return cls.model_construct(wikidata=wikidata, wikipedia=wikipedia, heritage=heritage,
+                                   translations=translations, attraction=attraction, size_m2=None)
+
+
+_UNKNOWN = Fame()
 
 
 class Place(_Frozen):

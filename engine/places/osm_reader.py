@@ -64,10 +64,18 @@ class OsmRow(NamedTuple):
 def read_row(element: Element, *, road: bool = False) -> OsmRow | None:
     """The row of an element a traveller may be sent to, or None (not for travellers, or no
     position). The cheap half of :func:`read_element`: what is stored, nothing derived."""
-    point = element.point()
+    row = row_or_why(element, road=road)
+    return None if isinstance(row, str) else row
+
+
+def row_or_why(element: Element, *, road: bool = False) -> OsmRow | str:
+    """:func:`read_row`, or why there is none: ``not_for_travellers`` or ``no_position``."""
     reading = read_tags(element.tags, road=road)
-    if reading is None or point is None:
-        return None
+    if reading is None:
+        return "not_for_travellers"
+    point = element.point()
+    if point is None:
+        return "no_position"
     return OsmRow(element.type, element.id, reading.kind, reading.key, reading.value,
                   element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6),
                   kept_tags(element.tags, road=road), element.tags)
@@ -80,11 +88,6 @@ def read_element(element: Element, *, road: bool = False) -> Place | None:
     if row is None:
         return None
     return stored_place(*row[:9], road=road, names=names_of(row.source), fame=row.fame)
-
-
-def why_not(element: Element, *, road: bool = False) -> str:
-    """Why :func:`read_element` gave None: ``not_for_travellers`` or ``no_position``."""
-    return "not_for_travellers" if read_tags(element.tags, road=road) is None else "no_position"
 
 
 def stored_place(osm_type: OsmType, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,

@@ -16,7 +16,7 @@ from engine.models import Geo
 
 from .city_spec import CitySpec
 from .identity import name_key
-from .osm_reader import FAME_WEIGHT, read_row, why_not
+from .osm_reader import FAME_WEIGHT, row_or_why
 from .osm_tags import stars_of
 from .overpass import Answer, BBox, Element
 from .pack import CityPack, PackAirport, PackPlace
@@ -51,10 +51,10 @@ def read_places(elements: list[Element], box: BBox) -> tuple[list[PackPlace], Co
     out: dict[tuple[str, int], PackPlace] = {}
     dropped: Counter = Counter()
     for element in elements:
-        row = read_row(element)
-        if row is None:
-            dropped[why_not(element)] += 1
-        elif not box.contains(*element.point()):
+        row = row_or_why(element)
+        if isinstance(row, str):
+            dropped[row] += 1
+        elif not box.contains(*element.point()):  # its own point, not the rounded one
             dropped["outside_the_city"] += 1
         elif (element.type, element.id) not in out:
             out[(element.type, element.id)] = PackPlace.of(row)

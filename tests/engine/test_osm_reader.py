@@ -15,7 +15,7 @@ from engine.models.dated_hours import dated_hours
 from engine.models.intent import MustSee
 from engine.models.place import ASSUMED_HOURS, ASSUMED_SIGHT_WINDOW, Place
 from engine.places import corridor, pack_city
-from engine.places.osm_reader import open_when_untagged, read_element, read_row, reread, why_not
+from engine.places.osm_reader import open_when_untagged, read_element, read_row, reread, row_or_why
 from engine.places.overpass import Answer, BBox, Element
 from engine.places.pack import PackPlace
 from engine.places.pack_build import read_places
@@ -61,8 +61,8 @@ def test_what_is_not_a_place_says_why() -> None:
     private = element({"type": "node", "id": 1, "lat": 1.0, "lon": 1.0,
                        "tags": {"tourism": "museum", "name": "Private", "access": "private"}})
     nowhere = element({"type": "way", "id": 2, "tags": {"tourism": "museum", "name": "Nowhere"}})
-    assert read_element(private) is None and why_not(private) == "not_for_travellers"
-    assert read_element(nowhere) is None and why_not(nowhere) == "no_position"
+    assert read_element(private) is None and row_or_why(private) == "not_for_travellers"
+    assert read_element(nowhere) is None and row_or_why(nowhere) == "no_position"
 
 
 def test_a_row_read_back_is_the_place_read_from_the_element() -> None:
