@@ -1,8 +1,10 @@
 """The one OpenStreetMap reader: an element's tags → a :class:`~engine.models.place.Place` (issue 30 §1).
 
 City packs (``pack_build``), corridor chunks (``corridor``) and saved-place look-ups
-(``saved_lookup``) all read elements here, and the planners read their stored rows back here
-(``PackPlace.place()``, ``RoadPlace.place()``), so each question has one answer:
+(``saved_lookup``) all read elements here — :func:`read_row` (or :func:`row_or_why`) for what they
+store, :func:`read_element` for the whole place — and the planners read their stored rows back
+here (``PackPlace.place()``, ``RoadPlace.place()``: :func:`stored_place`), so each question has
+one answer:
 
 - **kind** — ``osm_tags.read_tags``: a sight, a place to eat, a bed, or nothing (private, closed,
   nameless); ``road=True`` reads the road-trip table.
@@ -13,6 +15,9 @@ City packs (``pack_build``), corridor chunks (``corridor``) and saved-place look
   place is planned as is :func:`open_when_untagged`: always open when it is an outdoor place with no
   gate, else unknown. That rule still differs by trip (see its docstring): a city plan takes fewer
   places as gate-less than a road trip; unifying them changes itineraries, so it waits for its issue.
+- **fame** — ``Fame.of_tags`` of the element's whole tag set (Wikidata, Wikipedia, heritage, how
+  many ``name:xx``, ``tourism=attraction``), kept in packs and chunks; :data:`FAME_WEIGHT` is what
+  today's two rankings add for the first three (nothing ranks by the rest yet).
 - **price** — OSM states one only as ``fee=no`` (free) here; ``charge`` needs the day's FX rate and
   every other price is an estimate by country, both made where the city is planned (``pack_city``).
 """
