@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from .common import Geo, Provenance, Tier, TimeWindow, TransitMode, Value, VenueType
 from .dated_hours import RULE_ERRORS, DatedHours, dated_hours
 from .physical import Celsius, Probability, WindKmh
+from .place import Place
 
 FareTier = Literal["budget", "mid", "premium"]
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -61,6 +62,14 @@ class Lodging(Value):
     booking: str | None = None  # the traveller's own booking: "paid", "unpriced" or "priced"
     address: str | None = None  # its street address, when the data has one
 
+    def place(self) -> Place:
+        """The bed as a :class:`Place` (a fixture's, OpenStreetMap's or the traveller's booking)."""
+        return Place(ref=self.lodging_id, kind="bed", name=self.name, lat=self.geo.lat, lon=self.geo.lon,
+                     price=None if self.booking == "unpriced" else self.price_per_night_usd_cents / 100,
+                     price_estimated=self.price_estimated,
+                     kid_friendly=self.kid_friendly, data_source=self.provenance.data_source,
+                     source_url=self.provenance.source_url or "")
+
 
 class Attraction(Value):
     """A venue whose opening hours are an OSM ``opening_hours`` rule evaluated by local date
@@ -100,6 +109,17 @@ class Attraction(Value):
             for cached in ("hours", "_closed_on"):
                 copied.__dict__.pop(cached, None)
         return copied
+
+    def place(self) -> Place:
+        """The venue (a restaurant too: the dining tool's) as a :class:`Place`: its hours only when
+        someone published them."""
+        return Place(ref=self.id, kind="food" if self.provenance.tool == "dining" else "sight", name=self.name,
+                     lat=self.location.lat, lon=self.location.lon,
+                     hours=self.opening_hours if self.hours_known else None, price=self.est_price_usd_cents / 100,
+                     price_estimated=self.price_estimated, indoor=self.indoor, kid_friendly=self.kid_friendly,
+                     venue_type=VenueType(self.venue_type).value, themes=tuple(self.themes),
+                     minutes=self.duration_minutes,
+                     data_source=self.provenance.data_source, source_url=self.provenance.source_url or "")
 
     @cached_property
     def hours(self) -> DatedHours:

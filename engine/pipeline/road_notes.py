@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.models import Activity, Citation, ItineraryV1, RoadTripIntent
 from engine.notes.hints import UNKNOWN_TEXT, NotesLookup
-from engine.roadtrip.plan import Place, RoadDay, RoadPlan, RoadStop
+from engine.roadtrip.plan import RoadDay, RoadPlan, RoadStop, Town
 
 PLACEHOLDER = "Information not available."  # the road itinerary's text for a stop without a description
 
@@ -71,7 +71,7 @@ def _targets(plan: RoadPlan) -> dict[str, tuple[str, list[str]]]:
     return out
 
 
-def _town_of(stop: RoadStop, day: RoadDay) -> Place | None:
+def _town_of(stop: RoadStop, day: RoadDay) -> Town | None:
     """The town a town visit is in: the day's night or start (the visit is at its point)."""
     if stop.kind != "town":
         return None

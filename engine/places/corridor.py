@@ -36,13 +36,16 @@ from engine.errors import ToolError
 from engine.atomic import write_atomic
 from engine.geo import BBox
 
-from .osm_tags import kept_tags, read_tags
+from .identity import name_key
+from engine.models.place import Place
+
+from .osm_reader import FAME_WEIGHT, OsmRow, osm_ref, read_row, stored_place
 from .overpass import ROAD_LIMITS, Answer, OverpassClient, attempt_timeout_s, corridor_query, element_url
 
 log = structlog.get_logger(__name__)
 
 FOLDER = "corridor-chunks"
-CHUNK_FORMAT = 1  # a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank]
+CHUNK_FORMAT = 1  # a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank, translations]
 CELL_DEG = 1  # a cell is 1° × 1°: ~111 km north-south, ~85 km east-west at 40° N
 MAX_QUERIES = 6  # per trip
 CELLS_PER_QUERY = 12  # fewer cells than this share one query
@@ -61,14 +64,17 @@ class RoadPlace:
     """One sight or bed of a cell: OSM identity, what it is and the tags planning reads. The tags
     stay the file's JSON text until something reads them: a trip looks at few of its places."""
 
-    __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank")
+    __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank",
+                 "translations")
 
     def __init__(self, osm_type: str, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
-                 lon: float, tags: dict | str, rank: float = 0.0) -> None:
+                 lon: float, tags: dict | str, rank: float = 0.0, translations: int = 0) -> None:
         self.osm_type, self.osm_id, self.kind, self.key, self.category = osm_type, osm_id, kind, key, category
         self.name, self.lat, self.lon, self._tags, self.rank = name, lat, lon, tags, rank
+        self.translations = translations
         # kind: sight | bed; key/category: the tag that says what it is ("natural"="waterfall");
-        # rank: ``road_rank``, what the place is worth to a traveller before the trip's own wishes
+        # rank: ``road_rank``, what the place is worth to a traveller before the trip's own wishes;
+        # translations: how many languages its element names it in (a fame signal; 0 in older files)
 
     @property
     def tags(self) -> dict:
@@ -80,14 +86,28 @@ class RoadPlace:
     def row(self) -> list:
         return [self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
                 self._tags if isinstance(self._tags, str) else json.dumps(self._tags, ensure_ascii=False,
-                                                                         separators=(",", ":")), self.rank]
+                                                                         separators=(",", ":")), self.rank,
+                self.translations]
 
     def __repr__(self) -> str:
         return f"RoadPlace({self.ref}, {self.kind}, {self.category}, {self.name!r})"
 
+    @classmethod
+    def of(cls, row: OsmRow) -> "RoadPlace":
+        """The row a chunk keeps of an element (``osm_reader.read_row``), ranked by :func:`road_rank`."""
+        return cls(row.osm_type, row.osm_id, row.kind, row.key, row.category, row.name, row.lat, row.lon, row.tags,
+                   road_rank(row.category, row.tags), row.translations)
+
+    def place(self) -> Place:
+        """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
+        place = stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
+                             self.lon, self.tags, road=True, rank=self.rank)
+        fame = place.fame.model_copy(update={"translations": max(self.translations, place.fame.translations)})
+        return place.model_copy(update={"fame": fame})
+
     @property
     def ref(self) -> str:
-        return f"osm_{self.osm_type[0]}{self.osm_id}"
+        return osm_ref(self.osm_type, self.osm_id)
 
     @property
     def source_url(self) -> str:
@@ -203,14 +223,10 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
         cell = cell_of(*point)
         if cell not in found:
             continue  # a park whose centre lies outside the cells asked for
-        reading = read_tags(e.tags, road=True)
         counts[asked[cell]]["bed" if e.tags.get("tourism") in BED_KINDS else "sight"] += 1
-        if reading is None:
-            continue
-        tags = kept_tags(e.tags, road=True)
-        place = RoadPlace(e.type, e.id, reading.kind, reading.key, reading.value, e.tags["name"].strip()[:255],
-                          round(point[0], 6), round(point[1], 6), tags, road_rank(reading.value, tags))
-        found[cell].setdefault((e.type, e.id), place)
+        row = read_row(e, road=True)
+        if row is not None and (e.type, e.id) not in found[cell]:
+            found[cell][(e.type, e.id)] = RoadPlace.of(row)
     full = {box for box, n in counts.items()
             if n["bed"] >= ROAD_LIMITS["bed"] or n["sight"] >= ROAD_LIMITS["sight"]}
     return {c: Chunk(c, fetched_at, tuple(_twins_once(list(places.values()))), answer.osm3s.timestamp_osm_base,
@@ -230,14 +246,15 @@ def road_rank(category: str, tags: dict) -> float:
     (the trip adds its themes and the distance from the road: ``roadtrip/osm_stops.py``)."""
     if category in BED_KINDS:
         return 0.0
-    value = ROAD_WEIGHT.get(category, 0.3) + 3.0 * bool(tags.get("wikidata")) + 1.5 * bool(tags.get("wikipedia"))
-    value += 0.5 * bool(tags.get("tourism")) + 0.5 * bool(tags.get("opening_hours")) + 0.3 * bool(tags.get("website"))
+    value = (ROAD_WEIGHT.get(category, 0.3) + FAME_WEIGHT["wikidata"] * bool(tags.get("wikidata"))
+             + FAME_WEIGHT["wikipedia"] * bool(tags.get("wikipedia")))
+    value += (0.5 * bool(tags.get("tourism")) + 0.5 * bool(tags.get("opening_hours"))
+              + FAME_WEIGHT["website"] * bool(tags.get("website")))
     return round(value, 2)
 
 
 def _twins_once(places: list[RoadPlace]) -> list[RoadPlace]:
     """One place per (kind, name) within ``TWIN_METRES``: the one with more tags wins."""
-    from .pack_build import name_key
     by_name: dict[tuple[str, str], list[RoadPlace]] = {}
     for p in places:
         by_name.setdefault((p.kind, name_key(p.name)), []).append(p)

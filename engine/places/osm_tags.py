@@ -9,9 +9,8 @@ the one table here; ``overpass.py`` asks Overpass for exactly the tags this tabl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-Kind = Literal["sight", "food", "bed"]
+from engine.models.place import Kind
 
 # (tag key, value) → (venue type, themes, indoor, minutes of a visit)
 SIGHT_TAGS: dict[tuple[str, str], tuple[str, tuple[str, ...], bool | None, int]] = {

@@ -1,7 +1,8 @@
 """A city pack: everything the planner needs of one city, read once from OpenStreetMap.
 
 The pack keeps each place's OSM identity (type and id → ``https://www.openstreetmap.org/...``),
-its position, the tags planning reads (hours, stars, cuisine, fee/charge, wikidata) and its rank;
+its position, the tags planning reads (hours, stars, cuisine, fee/charge, wikidata), its rank and
+its fame signals (``Fame``: how many languages name it, ``tourism=attraction``);
 the city's centre, box, time zone, country, currency and airports; and when and from which OSM
 data it was read (``fetched_on``, Overpass's ``timestamp_osm_base``). Prices and flights are not
 in OSM: they are estimated when the pack is planned (``pack_city.py``), never stored as facts.
@@ -14,7 +15,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .osm_tags import Kind
+from engine.models.place import Fame, Kind, Place
+
+from .osm_reader import OsmRow, osm_ref, reread, stored_place
 
 PACK_FORMAT = 1
 
@@ -34,16 +37,31 @@ class PackPlace(Frozen):
     lon: float = Field(ge=-180, le=180)
     tags: dict[str, str] = Field(default_factory=dict)
     rank: float = 0.0
+    # what the element said of its fame (its name:xx count, tourism=attraction beside a more specific
+    # tag): for ranking; None in a pack read before it was kept (then read from the kept tags)
+    fame: Fame | None = None
+
+    @classmethod
+    def of(cls, place: Place | OsmRow) -> "PackPlace":
+        """The row a pack (or the saved-places cache) keeps of an OpenStreetMap place."""
+        return cls(osm_type=place.osm_type, osm_id=place.osm_id, kind=place.kind, key=place.key,
+                   category=place.category, name=place.name, lat=place.lat, lon=place.lon, tags=place.tags,
+                   rank=place.rank, fame=place.fame)
+
+    def place(self) -> Place:
+        """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
+        place = stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
+                             self.lon, self.tags, rank=self.rank)
+        return place if self.fame is None else place.model_copy(update={"fame": self.fame})
 
     def reading(self):
         """What the place is to the planner (``osm_tags.Reading``), read again from its tags."""
-        from .osm_tags import read_tags
-        return read_tags({**self.tags, "name": self.name, self.key: self.category})
+        return reread(self.tags, self.name, self.key, self.category)
 
     @property
     def ref(self) -> str:
         """The planner's id of the place: ``osm_n123`` / ``osm_w456`` / ``osm_r789``."""
-        return f"osm_{self.osm_type[0]}{self.osm_id}"
+        return osm_ref(self.osm_type, self.osm_id)
 
     @property
     def source_url(self) -> str:

@@ -8,8 +8,6 @@ place mapped as a node and as a building way — are kept once, with the richer 
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 from datetime import datetime
 
@@ -17,7 +15,9 @@ from engine.geo import BBox, haversine_m
 from engine.models import Geo
 
 from .city_spec import CitySpec
-from .osm_tags import Reading, kept_tags, read_tags, stars_of
+from .identity import name_key
+from .osm_reader import FAME_WEIGHT, row_or_why
+from .osm_tags import stars_of
 from .overpass import Answer, Element
 from .pack import CityPack, PackAirport, PackPlace
 
@@ -51,24 +51,14 @@ def read_places(elements: list[Element], box: BBox) -> tuple[list[PackPlace], Co
     out: dict[tuple[str, int], PackPlace] = {}
     dropped: Counter = Counter()
     for element in elements:
-        point = element.point()
-        reading = read_tags(element.tags)
-        if reading is None:
-            dropped["not_for_travellers"] += 1
-        elif point is None:
-            dropped["no_position"] += 1
-        elif not box.contains(*point):
+        row = row_or_why(element)
+        if isinstance(row, str):
+            dropped[row] += 1
+        elif not box.contains(*element.point()):  # its own point, not the rounded one
             dropped["outside_the_city"] += 1
-        else:
-            out.setdefault((element.type, element.id), _place(element, reading, point))
+        elif (element.type, element.id) not in out:
+            out[(element.type, element.id)] = PackPlace.of(row)
     return list(out.values()), dropped
-
-
-def _place(element: Element, reading: Reading, point: tuple[float, float]) -> PackPlace:
-    return PackPlace(osm_type=element.type, osm_id=element.id, kind=reading.kind, key=reading.key,
-                     category=reading.value,
-                     name=element.tags["name"].strip()[:255], lat=round(point[0], 6), lon=round(point[1], 6),
-                     tags=kept_tags(element.tags))
 
 
 def dedupe(places: list[PackPlace], dropped: Counter) -> list[PackPlace]:
@@ -89,15 +79,11 @@ def dedupe(places: list[PackPlace], dropped: Counter) -> list[PackPlace]:
     return kept
 
 
-def name_key(name: str) -> str:
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z0-9]+", " ", folded).strip()
-
-
 def score(p: PackPlace, centre: Geo) -> float:
     t = p.tags
     value = CATEGORY_WEIGHT.get(p.category, 0.0)
-    value += 3.0 * bool(t.get("wikidata")) + 1.5 * bool(t.get("wikipedia")) + 0.3 * bool(t.get("website"))
+    value += (FAME_WEIGHT["wikidata"] * bool(t.get("wikidata")) + FAME_WEIGHT["wikipedia"] * bool(t.get("wikipedia"))
+              + FAME_WEIGHT["website"] * bool(t.get("website")))
     value += 1.5 * bool(t.get("opening_hours"))
     if p.kind == "sight":
         value += 1.0 * (p.category in ("museum", "gallery", "zoo", "aquarium", "attraction", "viewpoint"))

@@ -18,17 +18,18 @@ from pydantic import Field, model_validator
 from engine.catalog.schema import RawAirport, RawCity, RawHotel, RawRestaurant, RawTransit, RawVenue
 from engine.models import Geo
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
+from engine.models.place import ASSUMED_HOURS
 from engine.models.tool_results import WEEKDAYS
 
 from . import estimates
-from .osm_tags import kid_friendly, stars_of
+from .osm_reader import open_when_untagged
+from .osm_tags import stars_of
 from .pack import CityPack, PackPlace
 from .price_levels import price_level
 
 SHORTLIST = {"sight": 120, "food": 120, "bed": 48}
 CELL_DEG = 0.01  # ~1 km: a place in a cell already picked from loses a little rank (spread)
 SPREAD_PENALTY = 0.6
-ASSUMED_HOURS = {"sight": "Mo-Su 10:00-17:00", "food": "Mo-Su 12:00-14:30,19:00-22:00"}
 ALWAYS_OPEN = '24/7 "always open: an outdoor place with no gate and no opening hours in OpenStreetMap"'
 LAST_TRANSIT = "23:30"  # no timetable in OSM: a cautious last departure, said to be estimated
 _CHARGE = re.compile(r"^\s*(?P<amount>\d+(?:[.,]\d{1,2})?)\s*(?P<cur>[A-Z]{3}|€|\$|£)\s*$")
@@ -103,21 +104,19 @@ def hours_of(p: PackPlace, country: str) -> tuple[str, bool, str | None]:
             return rule, True, None
         except RULE_ERRORS:
             return ASSUMED_HOURS[p.kind], False, f"OSM hours {rule[:60]!r} could not be read"
-    reading = p.reading()
-    if reading is not None and reading.always_open_untagged:
+    if open_when_untagged(p.reading(), p.tags, road=False):
         return ALWAYS_OPEN, True, "no opening_hours in OSM: an outdoor place with no gate, treated as always open"
     return ASSUMED_HOURS[p.kind], False, "no opening hours in OpenStreetMap"
 
 
 def _venue(p: PackPlace, country: str, level: float, rates: dict[str, float], fetched: date) -> RawVenue:
-    reading = p.reading()
+    place = p.place()
     rule, known, note = hours_of(p, country)
     price, estimated = _admission(p, level, rates)
-    themes = list(reading.themes) if reading and reading.themes else ["culture"]
-    return RawVenue(id=p.ref, name=p.name, venue_type=reading.venue_type if reading else "other",
-                    indoor=reading.indoor if reading else None, kid_friendly=_kids(p), themes=themes,
+    return RawVenue(id=p.ref, name=p.name, venue_type=place.venue_type, indoor=place.indoor,
+                    kid_friendly=place.kid_friendly, themes=list(place.themes) or ["culture"],
                     geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
-                    duration_minutes=max(30, reading.minutes if reading else 60), source_url=p.source_url,
+                    duration_minutes=max(30, place.minutes), source_url=p.source_url,
                     verified_on=fetched, note=note, hours_known=known, data_source="osm",
                     price_estimated=estimated, address=street_address(p.tags))
 
@@ -139,11 +138,6 @@ def _admission(p: PackPlace, level: float, rates: dict[str, float]) -> tuple[flo
     return price, True
 
 
-def _kids(p: PackPlace) -> bool | None:
-    reading = p.reading()
-    return kid_friendly(reading, p.tags) if reading else None
-
-
 def _restaurant(p: PackPlace, country: str, level: float, fetched: date) -> RawRestaurant:
     rule, known, note = hours_of(p, country)
     cafe = p.category == "cafe"
@@ -151,7 +145,8 @@ def _restaurant(p: PackPlace, country: str, level: float, fetched: date) -> RawR
     price = estimates.meal("lunch" if cafe else "dinner", level, cafe=cafe)
     cuisine = p.tags.get("cuisine", "").split(";")[0].strip().replace("_", " ")
     return RawRestaurant(id=p.ref, name=p.name, geo=Geo(lat=p.lat, lon=p.lon), meals=meals,
-                         kid_friendly=bool(_kids(p)), price_per_person=max(price, 1.0), opening_hours=rule,
+                         kid_friendly=bool(p.place().kid_friendly), price_per_person=max(price, 1.0),
+                         opening_hours=rule,
                          cuisine=cuisine or p.category.replace("_", " "), source_url=p.source_url,
                          verified_on=fetched, note=note, hours_known=known, data_source="osm",
                          price_estimated=True, address=street_address(p.tags))

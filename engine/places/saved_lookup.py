@@ -23,7 +23,7 @@ from engine.geo import distance_m
 from engine.imports.place_match import names_match
 from engine.models.intent import MustSee
 
-from .osm_tags import kept_tags, read_tags
+from .osm_reader import read_row
 from .overpass import Element, OverpassClient
 from .pack import PackPlace
 from .pack_store import FOLDER, STALE_AFTER
@@ -53,13 +53,10 @@ def best_match(place: MustSee, elements: list[Element]) -> PackPlace | None:
         if point is None or not names_match(place.name, name):
             continue
         metres = distance_m(place.geo.lat, place.geo.lon, *point)
-        reading = read_tags(element.tags)
-        if metres > LOOKUP_METRES or reading is None or reading.kind == "bed":
+        osm = read_row(element)
+        if metres > LOOKUP_METRES or osm is None or osm.kind == "bed":
             continue
-        found.append((metres, PackPlace(osm_type=element.type, osm_id=element.id, kind=reading.kind,
-                                        key=reading.key, category=reading.value, name=name.strip()[:255],
-                                        lat=round(point[0], 6), lon=round(point[1], 6),
-                                        tags=kept_tags(element.tags))))
+        found.append((metres, PackPlace.of(osm)))
     return min(found, key=lambda pair: pair[0])[1] if found else None
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from engine.geo import haversine_rad as haversine
 
 from .detours import DETOUR_FACTOR
-from .plan import Place
+from .plan import Town
 
 INTERPOLATED_COST = 4.0  # an overnight point with no town: only when no town fits
 STAY_COST = 1.5  # a second night in the same town
@@ -30,7 +30,7 @@ FILL_SPACING_MILES = 20.0  # interpolated candidates every this many corridor mi
 
 @dataclass(frozen=True)
 class Node:
-    place: Place
+    place: Town
     progress: float
     road: float  # road miles from the corridor's start (:class:`.road_measure.RoadMeasure`)
     from_origin: float  # geodesic miles from the trip's origin

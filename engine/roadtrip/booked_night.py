@@ -21,7 +21,7 @@ from engine.geocode.trust import geodesic_miles
 from engine.models.bookings import masked_code
 
 from .detours import DETOUR_FACTOR
-from .plan import Bed, Place, RoadDay
+from .plan import Bed, RoadDay, Town
 from .rest_days import SAME_TOWN_MILES
 
 SAME_PLACE_MILES = 1.0  # a night this near the booked point is spent there (verify)
@@ -71,7 +71,7 @@ class BookedNight:
                    price_usd_cents=0 if self.paid else self.night_usd_cents, estimated=False, data_source="user",
                    confirmation=self.confirmation, paid=self.paid)
 
-    def place(self, towns, country: str, geocoder=None) -> Place:
+    def place(self, towns, country: str, geocoder=None) -> Town:
         """The night's stop at the booked point, named by the town it is in: the corridor's own
         (``towns``, as :class:`.day_stops.DayStopPicker` holds them), else the gazetteer's largest
         place that near; the booking's name when it is in no town."""
@@ -81,7 +81,7 @@ class BookedNight:
         if town is None and getattr(geocoder, "nearby", None) is not None:
             found = geocoder.nearby(self.lat, self.lon, radius_miles=TOWN_NAME_MILES, min_population=500, limit=1)
             town = found[0] if found else None
-        return Place(name=town.name if town else self.name, lat=self.lat, lon=self.lon,
+        return Town(name=town.name if town else self.name, lat=self.lat, lon=self.lon,
                      admin1=getattr(town, "admin1", "") or "", country=town.country if town else country,
                      source="user", note=f"your booking: {self.name}")
 
@@ -160,7 +160,7 @@ def booked_spur(intent, corridor, point: tuple[float, float]) -> float:
     return DETOUR_FACTOR * corridor.offset_miles(*point)
 
 
-def booked_day_message(booked: BookedNight, day_anchor: Place, day_date: date) -> str | None:
+def booked_day_message(booked: BookedNight, day_anchor: Town, day_date: date) -> str | None:
     """Why a plan's night is not at the booking (verify), or None when it is."""
     away = geodesic_miles(day_anchor.point, booked.point)
     if away <= SAME_PLACE_MILES:
@@ -174,14 +174,14 @@ class Pin:
     traveller's rest days before it taken out), so the legs can end that day at ``place``."""
 
     booked: BookedNight
-    place: Place
+    place: Town
     progress: float
     index: int
 
     def shifted(self, days: int) -> "Pin":
         return Pin(self.booked, self.place, self.progress, self.index - days)
 
-    def spur(self, place: Place, corridor) -> float:
+    def spur(self, place: Town, corridor) -> float:
         """Road miles from the corridor out to the booked place (and as many back the next day):
         a night booked off the route is reached by a road of its own, not on the way."""
         return DETOUR_FACTOR * corridor.offset_miles(*place.point) if place == self.place else 0.0
@@ -191,7 +191,7 @@ class Pin:
         return InputError("bookings.hotel", f"{b.name}, booked for night {b.number} ({b.checkin}): {why}")
 
 
-def pin_for(b: BookedNight, corridor, width: float, stops, country: str, rests: list[Place], out_days: int | None,
+def pin_for(b: BookedNight, corridor, width: float, stops, country: str, rests: list[Town], out_days: int | None,
             log: list[str]) -> Pin:
     """The booked night as a fixed end of a day; off the corridor it is still that night's stop
     (the day's miles count the way out to it) and ``log`` says how far. ``stops``: the planner's
@@ -227,7 +227,7 @@ class BookedNights:
         return pin_for(self.booked, self.corridor, self.intent.corridor_max_deviation_miles, self.stops,
                        self.origin.country, self._rest_places(), out_days, self.log)
 
-    def _spur(self, place: Place) -> float:
+    def _spur(self, place: Town) -> float:
         return 0.0 if self.pin is None else self.pin.spur(place, self.corridor)
 
     def _booked_rests(self) -> int:

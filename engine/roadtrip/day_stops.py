@@ -11,7 +11,7 @@ from engine.geocode.trust import geodesic_miles
 
 from .detours import DetourRoom, day_points, detour_miles
 from .loop import AWAY_FROM_HOME_MILES
-from .plan import Place, RoadStop
+from .plan import RoadStop, Town
 from .resolve import region_name
 from .route_schema import RouteTown
 from .routes import TownOnRoute
@@ -45,7 +45,7 @@ class DayStopPicker:
         self.pois = corridor.pois_in_corridor(corridor_miles) if hasattr(corridor, "pois_in_corridor") else []
         self.used: set[str] = set()
         self.preferred: set[str] = set()  # sights and town ids a model proposed: first on the days passing them
-        self.required: list[tuple[Place, float]] = []  # the traveller's visits (place, progress)
+        self.required: list[tuple[Town, float]] = []  # the traveller's visits (place, progress)
         self.osm = None  # the corridor's OpenStreetMap sights (:mod:`.osm_stops`), when the run has them
         self.cap_miles = math.inf  # the daily cap: detours to stops must leave the day under it
         self.room = DetourRoom((0.0, 0.0), (0.0, 0.0), math.inf)  # the day's detour budget (:meth:`pick`)
@@ -53,7 +53,7 @@ class DayStopPicker:
         self._near: dict[tuple[float, float], list] = {}  # the gazetteer's answers by point (:meth:`places_near`)
 
     # -- overnight towns -----------------------------------------------------------------------
-    def town_near(self, target: float, *, lo: float, hi: float) -> Place | None:
+    def town_near(self, target: float, *, lo: float, hi: float) -> Town | None:
         inside = [t for t in self.towns if lo <= t.progress_miles <= hi]
         if not inside:
             return None
@@ -62,13 +62,13 @@ class DayStopPicker:
         return self.place_of(best)
 
     @staticmethod
-    def place_of(town_on_route) -> Place:
+    def place_of(town_on_route) -> Town:
         t = town_on_route.town
         source = "gazetteer" if t.id.startswith("geonames_") else "route_town"
-        return Place(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country, source=source)
+        return Town(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country, source=source)
 
     # -- activities ----------------------------------------------------------------------------
-    def pick(self, start_p: float, anchor_p: float, anchor: Place, day: int, start: Place | None = None) -> tuple[list[RoadStop], int, int]:
+    def pick(self, start_p: float, anchor_p: float, anchor: Town, day: int, start: Town | None = None) -> tuple[list[RoadStop], int, int]:
         lo, hi = sorted((start_p, anchor_p))
         forward = anchor_p >= start_p
         ends = detour_miles(self.corridor, [p.point for p in (start, anchor) if p is not None])
@@ -96,7 +96,7 @@ class DayStopPicker:
         off = detour_miles(self.corridor, day_points(start.point if start else anchor.point, stops, anchor.point, start_p))
         return schedule_stops(stops, start_p, anchor_p, self._drive_min, off_min=int(round(off / self.speed * 60)))
 
-    def pick_rest(self, town: Place, p: float, day: int) -> tuple[list[RoadStop], int, int]:
+    def pick_rest(self, town: Town, p: float, day: int) -> tuple[list[RoadStop], int, int]:
         """A rest day's activities: the town's own sights — the route's points of interest and
         OpenStreetMap's within walking reach of it — and a slow walk round it; no driving."""
         near = [q for q in self.pois if abs(q.progress_miles - p) <= ANCHOR_RADIUS_MILES and q.poi.id not in self.used
@@ -144,8 +144,8 @@ class DayStopPicker:
                         end_min=poi.duration_minutes, progress_miles=p.progress_miles, offset_miles=p.offset_miles,
                         indoor=poi.indoor, description=poi.description, en_route=en_route)
 
-    def _fill(self, stops: list[RoadStop], start_p: float, anchor_p: float, anchor: Place, day: int,
-              start: Place | None = None) -> list[RoadStop]:
+    def _fill(self, stops: list[RoadStop], start_p: float, anchor_p: float, anchor: Town, day: int,
+              start: Town | None = None) -> list[RoadStop]:
         """Where the corridor has no curated sights, the towns on the way are the day's visits (a
         walk through each, spaced along the drive), then the overnight town and the morning's town;
         a plain rest stop is added only for a long drive with nothing on the way, and is never

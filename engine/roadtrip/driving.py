@@ -24,7 +24,7 @@ from engine.errors import ToolError
 from engine.tools.osrm import DrivingRoute, RouteRequest
 
 from .day_stops import schedule_stops
-from .plan import Place, RoadDay, RoadPlan
+from .plan import RoadDay, RoadPlan, Town
 
 SNAP_LIMIT_MILES = 5.0  # an anchor the road network reaches only this far away is not on a road
 CAP_SLACK_MILES = 0.5
@@ -57,7 +57,7 @@ def _unreachable(route: DrivingRoute | None) -> bool:
     return not route.found or (bool(route.snap_miles) and route.snap_miles[-1] > SNAP_LIMIT_MILES)
 
 
-def unreachable_anchors(plan: RoadPlan, routes: list[DrivingRoute | None]) -> list[Place]:
+def unreachable_anchors(plan: RoadPlan, routes: list[DrivingRoute | None]) -> list[Town]:
     """Overnight anchors the planner chose that no road reaches (fixed points are not its to drop)."""
     fixed = {plan.origin.point, plan.terminus.point}
     return [d.anchor for d, r in zip(plan.days, routes)

@@ -23,7 +23,7 @@ from .corridor import road_factor
 from .booked_night import booked_point, booked_spur
 from .invariants import verify_road_plan
 from .itinerary import CURRENCY, road_costs
-from .plan import Place
+from .plan import Town
 from .planner import SPEED_MPH
 from .day_stops import quiet_stretch
 from .detours import day_points, detour_miles
@@ -80,9 +80,9 @@ class RoadRederivation:
         self.route = find_route(self.intent.route) if self.intent.route else None
         self._geocoder = geocoder
         first, last = days[0].path[0], days[-1].anchor
-        origin = Place(name=days[0].drive.from_name.split(",")[0], lat=first.lat, lon=first.lon)
+        origin = Town(name=days[0].drive.from_name.split(",")[0], lat=first.lat, lon=first.lon)
         end = last.geo or days[-1].path[-1]
-        terminus = Place(name=last.name.split(",")[0], lat=end.lat, lon=end.lon)
+        terminus = Town(name=last.name.split(",")[0], lat=end.lat, lon=end.lon)
         self.corridor, self.region = saved_corridor(self.intent, origin, terminus, days, geocoder)
         self.origin = (first.lat, first.lon)
         self.found: list[Violation] = []

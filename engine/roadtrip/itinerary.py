@@ -16,7 +16,7 @@ from engine.tools.provenance import stamp
 
 from .day_stops import CHECKIN_MINUTES
 from .detours import day_path
-from .plan import Place, RoadDay, RoadPlan, RoadStop
+from .plan import RoadDay, RoadPlan, RoadStop, Town
 from .zones import zone_at, zone_book
 
 FUEL_USD_PER_MILE = {"us": 3.60 / 25, "europe": 1.85 * 6.5 / 100 * 1.609344}  # local price per mile
@@ -55,7 +55,7 @@ def _window(a: int, b: int) -> TimeWindow:
     return TimeWindow.of_minutes(a, max(b, a + 1))
 
 
-def _place_provenance(place: Place, plan: RoadPlan) -> Provenance:
+def _place_provenance(place: Town, plan: RoadPlan) -> Provenance:
     tool = {"route_town": "routes", "gazetteer": "gazetteer", "user": "gazetteer"}.get(place.source, "road_planner")
     source = "computed" if place.source == "interpolated" else "fixture"
     return stamp(tool, f"{place.name}|{place.lat:.5f}|{place.lon:.5f}", data_source=source, ref_id=place.name)

@@ -15,7 +15,7 @@ import heapq
 from engine.geocode.trust import check_point, geodesic_miles
 
 from .corridor import DirectCorridor, geodesic_lonlats
-from .plan import Place
+from .plan import Town
 from .resolve import region_name
 from .scenery import FERRY_MILES, any_land, crossing_shores, mainland_near, sea_crossing
 
@@ -30,7 +30,7 @@ class ViaCorridor(DirectCorridor):
     (or a loop, :class:`.loop.LoopCorridor`)."""
 
     def __init__(self, stops: list[tuple[float, float]], name: str = "direct",
-                 via: tuple[Place, ...] = ()) -> None:
+                 via: tuple[Town, ...] = ()) -> None:
         self.name, self.via = name, via
         line: list[tuple[float, float]] = []
         for a, b in zip(stops, stops[1:]):
@@ -42,7 +42,7 @@ _MADE: dict[tuple, DirectCorridor] = {}  # (ends, region, gazetteer) → its cor
 MADE_KEPT = 32
 
 
-def land_corridor(origin: Place, terminus: Place, region: str, geocoder) -> DirectCorridor:
+def land_corridor(origin: Town, terminus: Town, region: str, geocoder) -> DirectCorridor:
     """The direct corridor, bent through towns on land where the straight line crosses the sea
     (made once per run: :class:`.trip_ends.TripEnds` keeps it for the outline and every plan).
     A function of the two points, the region and the shipped gazetteer and coastline, so the
@@ -60,7 +60,7 @@ def land_corridor(origin: Place, terminus: Place, region: str, geocoder) -> Dire
     return made
 
 
-def _land_corridor(origin: Place, terminus: Place, region: str, geocoder) -> DirectCorridor:
+def _land_corridor(origin: Town, terminus: Town, region: str, geocoder) -> DirectCorridor:
     a, b = origin.point, terminus.point
     if sea_crossing(a, b, COARSE_STEP_MILES, any_land())[0] <= FERRY_MILES:
         return DirectCorridor(a, b)  # dry even counting every island: no landmass to build
@@ -77,7 +77,7 @@ def _dry(a, b, land) -> bool:
 
 
 def _around(a: tuple[float, float], b: tuple[float, float], region: str, geocoder, land,
-            depth: int = 3) -> list[Place]:
+            depth: int = 3) -> list[Town]:
     """The towns of the shortest dry chain round each sea crossing from ``a`` to ``b`` ([] when
     the line is dry; a crossing with no chain round it is kept, and the plan's checks speak)."""
     if depth == 0 or _dry(a, b, land):
@@ -129,5 +129,5 @@ def _shortest_dry(points: list[tuple[float, float]], land) -> list[int] | None:
     return None
 
 
-def _place(c) -> Place:
-    return Place(name=c.name, lat=c.lat, lon=c.lon, admin1=region_name(c), country=c.country, source="gazetteer")
+def _place(c) -> Town:
+    return Town(name=c.name, lat=c.lat, lon=c.lon, admin1=region_name(c), country=c.country, source="gazetteer")

@@ -20,7 +20,7 @@ from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 from engine.models.road_trip import DEFAULT_CORRIDOR_MILES
 
 from .corridor import DirectCorridor, geodesic_lonlats
-from .plan import Place
+from .plan import Town
 from .resolve import region_name
 from .scenery import coastal, needs_ferry
 
@@ -40,7 +40,7 @@ def comfortable_miles(days: float, cap: float) -> float:
     return days * min(cap * CAP_SHARE, COMFORT_MILES_PER_DAY) / ROAD_FACTOR
 
 
-def loop_turnaround(origin: Place, region: str, geocoder, *, days: float, cap: float) -> Place:
+def loop_turnaround(origin: Town, region: str, geocoder, *, days: float, cap: float) -> Town:
     """The town the loop turns at, for ``days`` days out."""
     reach = comfortable_miles(days, cap)
     for inner, min_population in ((0.6, 50_000), (0.3, 10_000), (0.15, 2_000)):
@@ -51,7 +51,7 @@ def loop_turnaround(origin: Place, region: str, geocoder, *, days: float, cap: f
                                  "name one (e.g. 'Denver to Moab and back')")
 
 
-def _ring(origin: Place, region: str, geocoder, reach: float, inner: float, min_population: int) -> Place | None:
+def _ring(origin: Town, region: str, geocoder, reach: float, inner: float, min_population: int) -> Town | None:
     towns = geocoder.nearby(origin.lat, origin.lon, radius_miles=reach, min_population=min_population, limit=400)
     for c in towns:  # largest first
         miles = geodesic_miles(origin.point, (c.lat, c.lon))
@@ -63,8 +63,8 @@ def _ring(origin: Place, region: str, geocoder, reach: float, inner: float, min_
     return None
 
 
-def _place(c) -> Place:
-    return Place(name=c.name, lat=c.lat, lon=c.lon, admin1=region_name(c), country=c.country, source="gazetteer")
+def _place(c) -> Town:
+    return Town(name=c.name, lat=c.lat, lon=c.lon, admin1=region_name(c), country=c.country, source="gazetteer")
 
 
 class LoopCorridor(DirectCorridor):
@@ -73,18 +73,18 @@ class LoopCorridor(DirectCorridor):
 
     is_loop = True
 
-    def __init__(self, home: Place, turn: Place, ways: tuple[Place, ...]) -> None:
+    def __init__(self, home: Town, turn: Town, ways: tuple[Town, ...]) -> None:
         self.name = "loop"
         self.home, self.turn, self.ways = home, turn, ways
         stops = [home.point, *ways[:1], turn.point, *ways[1:], home.point]
-        stops = [p.point if isinstance(p, Place) else p for p in stops]
+        stops = [p.point if isinstance(p, Town) else p for p in stops]
         line: list[tuple[float, float]] = []
         for a, b in zip(stops, stops[1:]):
             line += geodesic_lonlats(a, b)[(1 if line else 0):]
         self._set_line(line)
 
     @property
-    def origin(self) -> Place:
+    def origin(self) -> Town:
         return self.home
 
     def describe(self) -> str:
@@ -101,18 +101,18 @@ class _Side:
     most: float  # straight-line miles home → side town → turnaround at most
 
 
-def booked_via(intent, days: int) -> tuple[Place | None, bool]:
+def booked_via(intent, days: int) -> tuple[Town | None, bool]:
     """The traveller's booked motel as a place the loop must pass (issue 21), and whether on the
     way out (its night in the first half of the ``days`` that drive); (None, True) without one."""
     hotel = intent.bookings.hotel if getattr(intent, "bookings", None) else None
     if hotel is None or hotel.geo is None:
         return None, True
-    via = Place(name=f"{hotel.name} (your booking)", lat=hotel.geo.lat, lon=hotel.geo.lon, source="user")
+    via = Town(name=f"{hotel.name} (your booking)", lat=hotel.geo.lat, lon=hotel.geo.lon, source="user")
     return via, (hotel.checkin - intent.start_date).days < days / 2
 
 
-def home_loop(origin: Place, region: str, geocoder, *, days: int, cap: float,
-              turn: Place | None = None, via: Place | None = None, via_out: bool = True,
+def home_loop(origin: Town, region: str, geocoder, *, days: int, cap: float,
+              turn: Town | None = None, via: Town | None = None, via_out: bool = True,
               width: float = DEFAULT_CORRIDOR_MILES) -> LoopCorridor:
     """The loop for a round trip of ``days`` days under a ``cap``-mile day (see the module doc);
     ``via``: a booked night it must pass — when the loop drawn misses it by more than ``width``
@@ -125,7 +125,7 @@ def home_loop(origin: Place, region: str, geocoder, *, days: int, cap: float,
     return LoopCorridor(origin, loop.turn, tuple([via, *other] if via_out else [*other, via]))
 
 
-def _loop(origin: Place, region: str, geocoder, *, days: int, cap: float, turn: Place | None) -> LoopCorridor:
+def _loop(origin: Town, region: str, geocoder, *, days: int, cap: float, turn: Town | None) -> LoopCorridor:
     turn = turn or loop_turnaround(origin, region, geocoder, days=days / 2 * LOOP_REACH_SHARE, cap=cap)
     span = geodesic_miles(origin.point, turn.point)
     budget = comfortable_miles(days, cap)  # straight-line miles round the loop
@@ -139,7 +139,7 @@ def _loop(origin: Place, region: str, geocoder, *, days: int, cap: float, turn: 
     return LoopCorridor(origin, turn, tuple(ways))
 
 
-def _side_town(origin: Place, turn: Place, region: str, geocoder, side: _Side, span: float) -> Place | None:
+def _side_town(origin: Town, turn: Town, region: str, geocoder, side: _Side, span: float) -> Town | None:
     """The best town near the point ``side.offset`` miles off the midpoint of home → turnaround:
     large, coastal preferred, on land in the trip's region, not near home or the turnaround."""
     az, _, dist = _GEOD.inv(origin.lon, origin.lat, turn.lon, turn.lat)
@@ -165,7 +165,7 @@ def _side_town(origin: Place, turn: Place, region: str, geocoder, side: _Side, s
     return None
 
 
-def _side_of(origin: Place, turn: Place, p: tuple[float, float]) -> int:
+def _side_of(origin: Town, turn: Town, p: tuple[float, float]) -> int:
     """+1 when ``p`` lies right of the way from home to the turnaround (seen from home), else -1."""
     az_turn = _GEOD.inv(origin.lon, origin.lat, turn.lon, turn.lat)[0]
     az_p = _GEOD.inv(origin.lon, origin.lat, p[1], p[0])[0]
@@ -173,6 +173,6 @@ def _side_of(origin: Place, turn: Place, p: tuple[float, float]) -> int:
     return 1 if diff > 0 else -1
 
 
-def _off_line(origin: Place, turn: Place, p: tuple[float, float]) -> float:
+def _off_line(origin: Town, turn: Town, p: tuple[float, float]) -> float:
     """Miles from ``p`` to the straight line home → turnaround (a short corridor measures it)."""
     return DirectCorridor(origin.point, turn.point).offset_miles(*p)

@@ -26,7 +26,7 @@ from engine.places.corridor import CorridorData, RoadPlace
 from engine.places.osm_tags import stars_of
 from engine.places.price_levels import price_level
 
-from .plan import Bed, Place
+from .plan import Bed, Town
 
 BED_RADIUS_MILES = 5.0
 CAMP_SITE_USD = 35.0
@@ -45,7 +45,7 @@ class BedPicker:
         self.party = intent.travellers
         self.kids = intent.prefs.kid_friendly
 
-    def bed_for(self, anchor: Place, night: date) -> tuple[Bed | None, str]:
+    def bed_for(self, anchor: Town, night: date) -> tuple[Bed | None, str]:
         """The night's bed, or why there is none ("" when OpenStreetMap was not asked there)."""
         if not self.data.covers(anchor.lat, anchor.lon, BED_RADIUS_MILES):
             return None, ""
@@ -55,7 +55,7 @@ class BedPicker:
         place, miles = max(near, key=lambda pm: (self._score(*pm), -pm[0].osm_id))
         return self._bed(place, miles, anchor.country or "US"), ""
 
-    def _near(self, anchor: Place) -> list[tuple[RoadPlace, float]]:
+    def _near(self, anchor: Town) -> list[tuple[RoadPlace, float]]:
         if not self.beds:
             return []
         lat0, lon0 = math.radians(anchor.lat), math.radians(anchor.lon)

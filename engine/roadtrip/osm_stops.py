@@ -29,14 +29,17 @@ import numpy as np
 
 from engine.geo import haversine_rad
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
+from engine.models.place import ASSUMED_SIGHT_WINDOW
 from engine.places.corridor import CorridorData, RoadPlace
-from engine.places.osm_tags import ROAD_SIGHT_TAGS, read_tags
+from engine.places.identity import name_key
+from engine.places.osm_reader import open_when_untagged, reread
+from engine.places.osm_tags import ROAD_SIGHT_TAGS
 
 from .detours import DetourRoom
 from .day_stops import ANCHOR_RADIUS_MILES, CHECKIN_MINUTES, DAY_TRIP_MILES, schedule_stops
 from .loop import AWAY_FROM_HOME_MILES
 from .osm_beds import BedPicker
-from .plan import Place, RoadStop
+from .plan import RoadStop, Town
 from .zones import zone_at
 
 SIGHT_REACH_MILES = 25.0
@@ -48,12 +51,10 @@ SAME_NAME_MILES = 5.0
 SPACING_MILES = 10.0
 LATEST_END_MIN = 20 * 60  # the day's sights leave the evening free: the night's town by 20:00
 EXTRA_END_MIN = 19 * 60  # a third sight only when the day still ends by 19:00
-CAUTIOUS = (10 * 60, 17 * 60)  # a place whose hours nobody published is visited inside these
+CAUTIOUS = ASSUMED_SIGHT_WINDOW  # a place whose hours nobody published is visited inside these
 MAX_TRIES = 12
 TOP_N = 24  # candidates looked at per half of the drive and in the night's town
 MIN_SIGHTS = 2  # = invariants.MIN_ACTIVITIES (INV-PACE-01)
-OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "archaeological_site", "battlefield", "milestone",
-                    "wayside_cross", "wayside_shrine"}
 THEMES = {kv: set(v[1]) for kv, v in ROAD_SIGHT_TAGS.items()}
 LABEL = {"national_park": "National park", "protected_area": "Park", "nature_reserve": "Nature reserve",
          "place_of_worship": "Historic church", "archaeological_site": "Archaeological site"}
@@ -137,8 +138,8 @@ class OsmStops:
         return found
 
     # -- a day ---------------------------------------------------------------------------------
-    def pick(self, have: list[RoadStop], start_p: float, anchor_p: float, anchor: Place, day: int,
-             used: set[str], drive_min, start: Place | None = None,
+    def pick(self, have: list[RoadStop], start_p: float, anchor_p: float, anchor: Town, day: int,
+             used: set[str], drive_min, start: Town | None = None,
              room: DetourRoom | None = None) -> list[RoadStop]:
         """The day's OSM sights beside ``have`` (its route POIs and the traveller's visits)."""
         on = self.intent.start_date + timedelta(days=day)
@@ -165,7 +166,7 @@ class OsmStops:
         used |= {s.id for s in chosen}
         return chosen
 
-    def day_facts(self, day: int, anchor: Place, *, last: bool) -> dict:
+    def day_facts(self, day: int, anchor: Town, *, last: bool) -> dict:
         """The RoadDay fields of OpenStreetMap: note, real sights in reach, the night's bed."""
         info = self._days.get(day, _Day())
         bed, bed_note = (None, "") if last else self.beds.bed_for(anchor, self.intent.start_date + timedelta(days=day))
@@ -182,7 +183,7 @@ class OsmStops:
         return all(self.data.covers(*self.corridor.point_at(lo + (hi - lo) * k / steps), self.reach)
                    for k in range(steps + 1))
 
-    def _candidates(self, have, start_p, anchor_p, anchor: Place, day: int, used: set[str],
+    def _candidates(self, have, start_p, anchor_p, anchor: Town, day: int, used: set[str],
                     room: DetourRoom | None = None) -> list:
         """(index, en route) of the sights a day may stop at — on its stretch, or in the night's
         town; never one used, one at home after the first day, or one of the day's own stops — the
@@ -271,7 +272,7 @@ class OsmStops:
 
     def _stop(self, s: _Sight, en_route: bool, hours: "_Hours") -> RoadStop:
         p = s.place
-        reading = read_tags({**p.tags, "name": p.name, p.key: p.category}, road=True)
+        reading = reread(p.tags, p.name, p.key, p.category, road=True)
         minutes = reading.minutes if reading is not None else 60
         what = _label(p)
         where = "by the road" if s.offset < 1 else f"{s.offset:.0f} mi off the road"
@@ -303,8 +304,7 @@ class _Hours:
                 windows = tuple((t0.hour * 60 + t0.minute, t1.hour * 60 + t1.minute) for t0, t1 in spans)
                 said = ", ".join(f"{a // 60:02d}:{a % 60:02d}–{b // 60:02d}:{b % 60:02d}" for a, b in windows)
                 return cls(windows, True, f"Open {said} on {on:%a %d %b %Y} (OpenStreetMap hours).")
-        reading = read_tags({**p.tags, "name": p.name, p.key: p.category}, road=True)
-        if reading is not None and not rule and _outdoor(reading, p.tags):
+        if not rule and open_when_untagged(reread(p.tags, p.name, p.key, p.category, road=True), p.tags, road=True):
             return cls(None, True, "No opening hours in OpenStreetMap: an outdoor place with no gate, "
                                    "treated as always open.")
         return cls((CAUTIOUS,), False, "Opening hours not published in OpenStreetMap: visited between 10:00 "
@@ -327,13 +327,6 @@ class _Hours:
         return any(a <= start + self.shift and end + self.shift <= b for a, b in self.windows)
 
 
-def _outdoor(reading, tags: dict) -> bool:
-    """A place with no gate: a park, a waterfall or a rock, a bridge, a ruin (an attraction that
-    is also a natural feature or a historic structure out of doors)."""
-    return (reading.road_always_open_untagged or reading.indoor is False or "natural" in tags
-            or tags.get("historic") in OUTDOOR_HISTORIC)
-
-
 def _label(p: RoadPlace) -> str:
     title = p.tags.get("protection_title") or (p.tags.get("designation", "").replace("_", " ").capitalize())
     if p.key == "boundary" and title:
@@ -347,7 +340,6 @@ def _flat_miles(lat: float, lon: float, lat0: float, lon0: float) -> float:
 
 
 def _name(text: str) -> str:
-    from engine.places.pack_build import name_key
     return name_key(text)
 
 

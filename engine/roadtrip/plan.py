@@ -1,10 +1,12 @@
-"""The road-trip working plan: resolved places, overnight anchors, stops and drives per day."""
+"""The road-trip working plan: resolved towns, overnight anchors, stops and drives per day."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal, Protocol
+
+from engine.models.place import Place
 
 Confidence = Literal["high", "low"]
 PlaceSource = Literal["route_town", "gazetteer", "interpolated", "user"]
@@ -21,7 +23,9 @@ class Corridor(Protocol):
 
 
 @dataclass(frozen=True)
-class Place:
+class Town:
+    """A town of the gazetteer, a route or the traveller's own: where a day starts or ends."""
+
     name: str
     lat: float
     lon: float
@@ -82,6 +86,12 @@ class Bed:
     confirmation: str = ""  # a booked bed's code (issue 21): shown in the itinerary, masked elsewhere
     paid: bool = False  # a booked bed already paid: no cost left in the trip's
 
+    def place(self) -> Place:
+        """The bed as a :class:`~engine.models.place.Place` (OpenStreetMap's, or the booked hotel)."""
+        return Place(ref=self.ref or f"bed_{self.lat:.5f}_{self.lon:.5f}", kind="bed", name=self.name,
+                     lat=self.lat, lon=self.lon, price=self.price_usd_cents / 100, price_estimated=self.estimated,
+                     category=self.kind, data_source=self.data_source, source_url=self.source_url)
+
     def rooms_priced(self, rooms: int) -> int:
         """How many times its price is paid a night: per room, but a booking's price is what the
         traveller's whole booking costs."""
@@ -92,8 +102,8 @@ class Bed:
 class RoadDay:
     index: int
     date: date
-    start: Place
-    anchor: Place
+    start: Town
+    anchor: Town
     start_progress: float
     anchor_progress: float
     anchor_offset: float
@@ -122,8 +132,8 @@ class RoadDay:
 
 @dataclass(frozen=True)
 class RoadPlan:
-    origin: Place
-    terminus: Place
+    origin: Town
+    terminus: Town
     days: tuple[RoadDay, ...]
     corridor: Corridor
     corridor_miles: float

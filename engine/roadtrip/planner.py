@@ -24,7 +24,7 @@ from .rest_days import driving_intent, rests_after
 from .detours import day_points, detour_miles
 from .loop import AWAY_FROM_HOME_MILES
 from .osm_stops import osm_stops_for
-from .plan import Place, RoadDay, RoadPlan
+from .plan import RoadDay, RoadPlan, Town
 from .proposal import RoadCandidates, RoadDraft, road_candidates
 from .road_measure import RoadMeasure
 from .trip_ends import TripEnds, ends_key, resolve_ends
@@ -41,9 +41,9 @@ SPEED_MPH = {"us": 55.0, "europe": 45.0}  # average driving speed by region (hou
 class _Leg:
     """A stretch of days between two fixed points (origin, forced stops, turnaround, terminus)."""
 
-    start: Place
+    start: Town
     start_p: float
-    end: Place | None
+    end: Town | None
     end_p: float
     days: int
     forced_end: bool
@@ -61,7 +61,7 @@ class RoadTripPlanner(BookedNights):
         self.avoid = avoid  # (lat, lon) of overnight points no road reaches (:mod:`.driving`)
         self.road_pieces = road_pieces  # stretches whose real road miles routing measured (:mod:`.road_measure`)
         self.log: list[str] = []
-        self.loop_turn: Place | None = None
+        self.loop_turn: Town | None = None
         self.pin: Pin | None = None  # the booked night, once the corridor is known
         # the ends and corridor, resolved once per trip (:mod:`.trip_ends`): a fork shares them
         self._trip = ends if ends is not None and ends.key == ends_key(self.intent) else None
@@ -139,7 +139,7 @@ class RoadTripPlanner(BookedNights):
                         log=tuple(self.log), booked=self.booked)
 
     # -- legs between fixed points -------------------------------------------------------------
-    def _legs(self, origin: Place, terminus: Place) -> list[_Leg]:
+    def _legs(self, origin: Town, terminus: Town) -> list[_Leg]:
         i = self.intent
         pin = self.pin
         if self._on_loop(origin, terminus):  # a circuit: once round, from its start to its end
@@ -161,14 +161,14 @@ class RoadTripPlanner(BookedNights):
             self._check_cap(legs[-1:])
         return legs
 
-    def _on_loop(self, origin: Place, terminus: Place) -> bool:
+    def _on_loop(self, origin: Town, terminus: Town) -> bool:
         """A round trip on a loop route (North Coast 500) that starts and ends at the loop's own end."""
         route = self.corridor
         if not (getattr(route, "is_loop", False) and self.intent.trip_type == "round_trip" and origin is terminus):
             return False
         return geodesic_miles(origin.point, (route.origin.lat, route.origin.lon)) <= LOOP_START_MILES
 
-    def _forced(self, p0: float) -> list[tuple[Place, float]]:
+    def _forced(self, p0: float) -> list[tuple[Town, float]]:
         out = []
         for n, place in enumerate(self._trip.resolve_all(self.intent.stops, "stops")):
             p = self.corridor.progress_miles(*place.point)
@@ -177,17 +177,17 @@ class RoadTripPlanner(BookedNights):
             out.append((replace(place, source="user"), p))
         return sorted(out, key=lambda t: t[1])
 
-    def _rest_places(self) -> list[Place]:
+    def _rest_places(self) -> list[Town]:
         """Each rest day's town: the place its night was resolved as (:func:`driving_intent` made
         it a stop)."""
         return self._trip.resolve_all(self.asked.rest_days, "rest_days")
 
-    def _visits(self) -> list[tuple[Place, float]]:
+    def _visits(self) -> list[tuple[Town, float]]:
         """Places to visit on the way (not to sleep in), each on the day whose drive passes it."""
         return [(replace(place, source="user"), self.corridor.progress_miles(*place.point))
                 for place in self._trip.resolve_all(self.intent.visits, "visits")]
 
-    def _split(self, start: Place, p0: float, fixed, end: Place, p1: float, days: int, pin: Pin | None = None,
+    def _split(self, start: Town, p0: float, fixed, end: Town, p1: float, days: int, pin: Pin | None = None,
                *, returning: bool = False) -> list[_Leg]:
         """Legs between the fixed points from ``start`` to ``end`` over ``days``; a booked night
         among those days (``pin``) ends its day there: the stretches before and after it are split
@@ -234,7 +234,7 @@ class RoadTripPlanner(BookedNights):
             shares[k] += 1
         return shares
 
-    def _stretch_miles(self, a: Place, pa: float, b: Place, pb: float) -> float:
+    def _stretch_miles(self, a: Town, pa: float, b: Town, pb: float) -> float:
         """Road miles between two fixed points, with the detours off the corridor to reach them."""
         return self.road.between(pa, pb) + max(detour_miles(self.corridor, [a.point, b.point]),
                                                self._spur(a) + self._spur(b))
@@ -252,7 +252,7 @@ class RoadTripPlanner(BookedNights):
                                          f"{miles / leg.days:.0f} a day over {leg.days} day(s) exceeds the "
                                          f"{cap:.0f}-mile cap; allow at least {need} day(s) for it")
 
-    def _turnaround(self, origin: Place, terminus: Place, p0: float, out_days: int) -> tuple[Place, float]:
+    def _turnaround(self, origin: Town, terminus: Town, p0: float, out_days: int) -> tuple[Town, float]:
         if self.loop_turn is not None:
             return self.loop_turn, self.corridor.progress_miles(*self.loop_turn.point)
         if self.pin is not None and self.pin.index == out_days - 1 and terminus is origin:
@@ -262,7 +262,7 @@ class RoadTripPlanner(BookedNights):
         reach = min(self.corridor.length_miles() - p0, out_days * self.intent.max_daily_miles * 0.6 / self.factor)
         target = p0 + reach
         town = self.stops.town_near(target, lo=p0 + reach * 0.5, hi=p0 + reach)
-        place = town or Place(name=f"Mile {target:.0f}", lat=self.corridor.point_at(target)[0],
+        place = town or Town(name=f"Mile {target:.0f}", lat=self.corridor.point_at(target)[0],
                               lon=self.corridor.point_at(target)[1], confidence="low", source="interpolated",
                               note="no town near the turnaround point")
         self.log.append(f"round trip turns around at {place.label}")
@@ -280,7 +280,7 @@ class RoadTripPlanner(BookedNights):
             start, start_p = anchor, anchor_p
         return out
 
-    def _nights(self, leg: _Leg) -> list[tuple[Place, float]]:
+    def _nights(self, leg: _Leg) -> list[tuple[Town, float]]:
         """Every night of the leg, chosen together (:mod:`.anchors`); the greedy per-day pick is
         only the fallback when no path fits the cap."""
         stretch = Stretch(start=self._node(leg.start, leg.start_p), end=self._node(leg.end, leg.end_p),
@@ -299,7 +299,7 @@ class RoadTripPlanner(BookedNights):
                 self.log.append(f"no town within the corridor near mile {node.progress:.0f}: interpolated overnight point")
         return [(n.place, n.progress) for n in chosen] + [(leg.end, leg.end_p)]
 
-    def _node(self, place: Place, progress: float, population: int = 0, *, interpolated=False, extra=0.0) -> Node:
+    def _node(self, place: Town, progress: float, population: int = 0, *, interpolated=False, extra=0.0) -> Node:
         return Node(place=place, progress=progress, road=self.road.at(progress), population=population,
                     interpolated=interpolated,
                     from_origin=geodesic_miles(self.origin.point, place.point),
@@ -328,11 +328,11 @@ class RoadTripPlanner(BookedNights):
 
     def _interpolated(self, p: float) -> Node:
         lat, lon = self.corridor.point_at(p)
-        place = Place(name=f"{self.corridor.name} mile {p:.0f}", lat=lat, lon=lon, confidence="low",
+        place = Town(name=f"{self.corridor.name} mile {p:.0f}", lat=lat, lon=lon, confidence="low",
                       source="interpolated", note="no town found near the day's target; interpolated")
         return self._node(place, p, interpolated=True)
 
-    def _greedy_nights(self, leg: _Leg) -> list[tuple[Place, float]]:
+    def _greedy_nights(self, leg: _Leg) -> list[tuple[Town, float]]:
         out, start_p = [], leg.start_p
         for k in range(leg.days):
             if k == leg.days - 1:
@@ -343,7 +343,7 @@ class RoadTripPlanner(BookedNights):
             start_p = out[-1][1]
         return out
 
-    def _anchor(self, start_p: float, target: float, leg: _Leg) -> tuple[Place, float]:
+    def _anchor(self, start_p: float, target: float, leg: _Leg) -> tuple[Town, float]:
         step = target - start_p
         lo, hi = sorted((start_p + step * MIN_STEP_SHARE, start_p + step * MAX_STEP_SHARE))
         cap_p = self.intent.max_daily_miles / self.factor
@@ -357,11 +357,11 @@ class RoadTripPlanner(BookedNights):
             return town, self.corridor.progress_miles(*town.point)
         lat, lon = self.corridor.point_at(target)
         self.log.append(f"no town within the corridor near mile {target:.0f}: interpolated overnight point")
-        place = Place(name=f"{self.corridor.name} mile {target:.0f}", lat=lat, lon=lon, confidence="low",
+        place = Town(name=f"{self.corridor.name} mile {target:.0f}", lat=lat, lon=lon, confidence="low",
                       source="interpolated", note="no town found near the day's target; interpolated")
         return place, target
 
-    def _day(self, index: int, start: Place, start_p: float, anchor: Place, anchor_p: float,
+    def _day(self, index: int, start: Town, start_p: float, anchor: Town, anchor_p: float,
              forced: bool, returning: bool) -> RoadDay:
         stops, depart, arrive = self.stops.pick(start_p, anchor_p, anchor, index, start)
         miles = self.road.between(start_p, anchor_p)

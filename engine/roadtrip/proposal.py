@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from engine.geocode.trust import geodesic_miles
 
 from .loop import AWAY_FROM_HOME_MILES
-from .plan import Place
+from .plan import Town
 
 MAX_TOWNS = 80  # the most populous corridor towns; an enum of thousands helps no model
 MAX_STOPS = 60
@@ -28,7 +28,7 @@ EDGE_MILES = 0.5  # a town this close to either end is that end, not a night on 
 @dataclass(frozen=True)
 class TownChoice:
     id: str
-    place: Place
+    place: Town
     progress: float  # corridor miles from the route's start
     population: int = 0
 
@@ -45,8 +45,8 @@ class StopChoice:
 class RoadCandidates:
     """The outbound stretch (a round trip's way out) and the ids a proposal may use."""
 
-    origin: Place
-    end: Place  # the terminus, or a round trip's turnaround
+    origin: Town
+    end: Town  # the terminus, or a round trip's turnaround
     route: str
     days: int  # days of the outbound stretch
     cap_miles: float
@@ -64,7 +64,7 @@ class RoadCandidates:
 class RoadDraft:
     """What the planner takes: fixed nights (place, progress) and the stops it should prefer."""
 
-    overnights: tuple[tuple[Place, float], ...] = ()
+    overnights: tuple[tuple[Town, float], ...] = ()
     stops: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
 

@@ -13,13 +13,13 @@ from .booked_night import booked_night, booked_nights
 from .corridor import TrackCorridor
 from .land_route import land_corridor
 from .loop import booked_via, home_loop
-from .plan import Bed, Place, RoadDay, RoadPlan, RoadStop
+from .plan import Bed, RoadDay, RoadPlan, RoadStop, Town
 from .rest_days import driving_intent
 from .routes import find_route, progress_after
 
 
-def _place(name: str, lat: float, lon: float, **kw) -> Place:
-    return Place(name=name.split(",")[0], lat=lat, lon=lon, **kw)
+def _place(name: str, lat: float, lon: float, **kw) -> Town:
+    return Town(name=name.split(",")[0], lat=lat, lon=lon, **kw)
 
 
 def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
@@ -37,7 +37,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
         start = _place(day.drive.from_name, day.path[0].lat, day.path[0].lon)
         a = day.anchor
         lat, lon = (a.geo.lat, a.geo.lon) if a.geo else (day.path[-1].lat, day.path[-1].lon)
-        anchor = Place(name=a.name.split(",")[0], lat=lat, lon=lon, admin1=a.admin1, country=a.country,
+        anchor = Town(name=a.name.split(",")[0], lat=lat, lon=lon, admin1=a.admin1, country=a.country,
                        confidence=a.confidence, source=a.source, note=a.note)
         sp = corridor.progress_miles(*start.point) if n == 0 else out[-1].anchor_progress
         ap = progress_after(corridor, *anchor.point, sp)
@@ -51,7 +51,7 @@ def road_plan_from_itinerary(itin: ItineraryV1) -> RoadPlan:
                     max_daily_miles=intent.max_daily_miles, booked=_booked(intent))
 
 
-def saved_corridor(intent, origin: Place, terminus: Place, days, geocoder=None):
+def saved_corridor(intent, origin: Town, terminus: Town, days, geocoder=None):
     """The corridor the plan followed: the named route in its direction of travel, the imported
     track, the loop of a round trip from home (re-derived as the planner chose it), or the direct line."""
     if intent.route:

@@ -2,7 +2,7 @@
 
 Order: a route town of that name inside the corridor; else gazetteer candidates that pass the
 trust checks, the corridor (INV-AMBIG-01) and proximity to ``near``; else a second query with
-context ("Kingman, AZ, USA", INV-GEO-05). Every candidate considered is kept in ``Place.considered``
+context ("Kingman, AZ, USA", INV-GEO-05). Every candidate considered is kept in ``Town.considered``
 and a choice among several equally plausible ones is marked low confidence (INV-AMBIG-02).
 """
 
@@ -16,7 +16,7 @@ from engine.geocode.models import AMBIGUOUS_BELOW, GeoCandidate, GeocodeRequest
 from engine.models.road_trip import DEFAULT_CORRIDOR_MILES
 from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 
-from .plan import Place
+from .plan import Town
 
 COUNTRY_OF_REGION = {"us": "USA"}
 NEAR_TIE_MILES = 25.0
@@ -53,7 +53,7 @@ class PlaceResolver:
         self.route_towns = list(route_towns)
 
     def resolve(self, query: str, *, field: str, near: tuple[float, float] | None = None,
-                allow_detour: bool = False) -> Place:
+                allow_detour: bool = False) -> Town:
         """``allow_detour``: a user-requested stop may lie off the corridor (INV-CORR-02 exception);
         the deviation is logged on the place."""
         town = self._route_town(query, near)
@@ -74,7 +74,7 @@ class PlaceResolver:
         return place
 
     # -- route towns ---------------------------------------------------------------------------
-    def _route_town(self, query: str, near) -> Place | None:
+    def _route_town(self, query: str, near) -> Town | None:
         want = _head(query)
         qualifier = norm(query.split(",")[1]) if "," in query else ""
         hits = [t for t in self.route_towns if norm(t.town.name) == want
@@ -86,14 +86,14 @@ class PlaceResolver:
         t = hits[0].town
         ambiguous = len(hits) > 1 and near is None and not qualifier
         others = ", ".join(f"{h.town.name}, {h.town.admin1}" for h in hits[1:])
-        return Place(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country,
+        return Town(name=t.name, lat=t.lat, lon=t.lon, admin1=t.admin1, country=t.country,
                      source="route_town", confidence="low" if ambiguous else "high",
                      note=f"also on the route: {others}" if ambiguous else "",
                      considered=tuple(f"{h.town.name}, {h.town.admin1} (route town)" for h in hits))
 
     # -- gazetteer -----------------------------------------------------------------------------
     def _from_candidates(self, query: str, near, log: list[str], rejected: list,
-                         allow_detour: bool = False) -> Place | None:
+                         allow_detour: bool = False) -> Town | None:
         cands = self.geocoder.candidates(GeocodeRequest(query=query, near=near, limit=25))
         ok, off = [], []
         for c in cands:
@@ -119,16 +119,16 @@ class PlaceResolver:
         log.append(f"{c.label} is {offset:.0f} mi off {self.corridor.name} (corridor {self.corridor_miles:.0f} mi)")
         return None
 
-    def _detour(self, best_off, log: list[str]) -> Place | None:
+    def _detour(self, best_off, log: list[str]) -> Town | None:
         c, offset = best_off
         if offset > DETOUR_MAX_MILES:
             return self._refuse(best_off, log)
         log.append(f"detour requested: {c.label} is {offset:.0f} mi off {self.corridor.name}")
-        return Place(name=c.name, lat=c.lat, lon=c.lon, admin1=region_name(c), country=c.country, source="user",
+        return Town(name=c.name, lat=c.lat, lon=c.lon, admin1=region_name(c), country=c.country, source="user",
                      note=f"detour requested by the traveller: {offset:.0f} mi off {self.corridor.name}",
                      considered=tuple(log))
 
-    def _choose(self, ok: list[tuple[GeoCandidate, float]], near, log: list[str]) -> Place:
+    def _choose(self, ok: list[tuple[GeoCandidate, float]], near, log: list[str]) -> Town:
         if near is not None:
             ok.sort(key=lambda co: (geodesic_miles(near, (co[0].lat, co[0].lon)), -co[0].confidence))
         else:
@@ -140,7 +140,7 @@ class PlaceResolver:
         shown = ", ".join(f"{c.label} ({c.confidence:.2f})" for c in rivals[:3])
         note = f"chose {best.label} ({best.confidence:.2f}); also possible: {shown}" if low else ""
         considered = tuple(log) + tuple(f"{c.label} ({c.lat:.3f}, {c.lon:.3f}) conf {c.confidence:.2f}" for c, _ in ok)
-        return Place(name=best.name, lat=best.lat, lon=best.lon, admin1=region_name(best), country=best.country,
+        return Town(name=best.name, lat=best.lat, lon=best.lon, admin1=region_name(best), country=best.country,
                      source="gazetteer", confidence="low" if low else "high", note=note, considered=considered)
 
     def _no_tie(self, best: GeoCandidate, others: list[GeoCandidate], near) -> None:

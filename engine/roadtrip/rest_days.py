@@ -16,7 +16,7 @@ from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
 from engine.models import RoadTripIntent
 
-from .plan import Place, RoadDay
+from .plan import RoadDay, Town
 
 SAME_TOWN_MILES = 3.0
 
@@ -40,7 +40,7 @@ def driving_intent(intent: RoadTripIntent, *, extra_rest: int = 0) -> RoadTripIn
     return intent.model_copy(update={"days": intent.days - len(intent.rest_days), "stops": stops})
 
 
-def rests_after(day: RoadDay, waiting: list[Place], picker) -> list[RoadDay]:
+def rests_after(day: RoadDay, waiting: list[Town], picker) -> list[RoadDay]:
     """The rest days after ``day`` when its night is in a rest town (taken off ``waiting``)."""
     out: list[RoadDay] = []
     for town in [r for r in waiting if geodesic_miles(r.point, day.anchor.point) <= SAME_TOWN_MILES]:

@@ -6,6 +6,8 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from engine.models.place import Place
+
 _ID = re.compile(r"^[a-z0-9_]{2,64}$")
 
 
@@ -37,6 +39,12 @@ class RoutePOI(RawRouteModel):
     duration_minutes: int = Field(ge=15, le=480)
     indoor: bool | None = None
     description: str = Field(min_length=10, max_length=300)  # our own words
+
+    def place(self) -> Place:
+        """The curated point of interest as a :class:`~engine.models.place.Place`."""
+        return Place(ref=self.id, kind="food" if self.kind == "food" else "sight", category=self.kind,
+                     name=self.name, lat=self.lat, lon=self.lon, indoor=self.indoor, venue_type=self.kind,
+                     minutes=self.duration_minutes, data_source="fixture")
 
 
 class RawRoute(RawRouteModel):

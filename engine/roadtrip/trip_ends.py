@@ -16,7 +16,7 @@ from engine.geocode.trust import EUROPE_COUNTRIES, check_point
 from .corridor import TrackCorridor, track_corridor
 from .land_route import land_corridor
 from .loop import booked_via, home_loop
-from .plan import Place
+from .plan import Town
 from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .routes import find_route
 
@@ -27,7 +27,7 @@ def _region_or_none(c) -> str | None:
     return "us" if c.country == "US" else "europe" if c.country in EUROPE else None
 
 
-def region_of(place: Place, field: str) -> str:
+def region_of(place: Town, field: str) -> str:
     if place.country == "US":
         return "us"
     if place.country in EUROPE:
@@ -47,23 +47,23 @@ def ends_key(intent) -> tuple:
 @dataclass
 class TripEnds:
     corridor: object
-    origin: Place
-    terminus: Place
+    origin: Town
+    terminus: Town
     region: str
     key: tuple
-    loop_turn: Place | None = None  # a loop from home: where it turns round
+    loop_turn: Town | None = None  # a loop from home: where it turns round
     log: tuple[str, ...] = ()  # what resolving decided ("travelling Route 66 from …")
     resolver: PlaceResolver | None = None
-    places: dict[tuple[str, bool], Place] = field(default_factory=dict)  # each name resolved once
+    places: dict[tuple[str, bool], Town] = field(default_factory=dict)  # each name resolved once
 
-    def resolve(self, name: str, field: str, *, detour: bool = True) -> Place:
+    def resolve(self, name: str, field: str, *, detour: bool = True) -> Town:
         """``name`` along the corridor (a requested detour allowed), resolved once per trip."""
         key = (name.casefold(), detour)
         if key not in self.places:
             self.places[key] = self.resolver.resolve(name, field=field, allow_detour=detour)
         return self.places[key]
 
-    def resolve_all(self, names, field: str) -> list[Place]:
+    def resolve_all(self, names, field: str) -> list[Town]:
         return [self.resolve(name, f"{field}[{n}]") for n, name in enumerate(names)]
 
     def outline(self, intent) -> list[tuple[float, float]]:
@@ -133,7 +133,7 @@ def _track_ends(i, geocoder, region: str):
     return corridor, origin, terminus
 
 
-def _no_ocean_crossing(query: str, geocoder, origin: Place, region: str) -> None:
+def _no_ocean_crossing(query: str, geocoder, origin: Town, region: str) -> None:
     """"New York to Paris" means Paris, France: no road gets there, so say so rather than
     drive to Paris, Texas. A qualified name ("Paris, TX") is taken as written."""
     if "," in query:

@@ -29,7 +29,7 @@ from engine.places.osm_tags import read_tags
 from engine.places.overpass import parse_answer
 from engine.roadtrip.invariants import check_pacing, verify_road_plan
 from engine.roadtrip.osm_beds import BedPicker
-from engine.roadtrip.plan import Place, RoadDay, RoadPlan, RoadStop
+from engine.roadtrip.plan import RoadDay, RoadPlan, RoadStop, Town
 from engine.roadtrip.planner import plan_road_trip
 from tests.data.osm.synthetic import synthetic_corridor
 from tests.overpass_standin import OverpassStandIn, Reply
@@ -264,7 +264,7 @@ def test_a_day_with_nothing_mapped_says_so_and_walks_the_town(overpass, gazettee
 
 
 def _day(stops, sights_in_reach) -> RoadDay:
-    town = Place(name="Kanab", lat=37.0475, lon=-112.5263, admin1="UT", country="US")
+    town = Town(name="Kanab", lat=37.0475, lon=-112.5263, admin1="UT", country="US")
     return RoadDay(index=0, date=date(2027, 5, 3), start=town, anchor=town, start_progress=0, anchor_progress=100,
                    anchor_offset=0, drive_miles=100, drive_hours=2, depart_min=510, arrive_min=700,
                    stops=tuple(stops), sights_in_reach=sights_in_reach)
@@ -302,7 +302,7 @@ def test_a_failed_fetch_plans_with_the_shipped_data_and_says_why(overpass, gazet
 
 
 def test_beds_suit_the_party(gazetteer) -> None:
-    moab = Place(name="Moab", lat=38.5733, lon=-109.5498, admin1="UT", country="US")
+    moab = Town(name="Moab", lat=38.5733, lon=-109.5498, admin1="UT", country="US")
     elements = [{"type": "node", "id": 9_100_000_201, "lat": 38.5740, "lon": -109.5500,
                  "tags": {"name": "Lazy Lizard Hostel", "tourism": "hostel"}},
                 {"type": "node", "id": 9_100_000_202, "lat": 38.5900, "lon": -109.5600,

@@ -1,0 +1,136 @@
+"""The one OpenStreetMap reader (issue 30 §1): an element's tags → a ``Place``, the same for a city
+pack, a corridor chunk and a saved-place look-up, and the same again when read back from a row."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import date, datetime, time, timezone
+
+import pytest
+from pydantic import ValidationError
+
+from engine.models import Geo
+from engine.models.dated_hours import dated_hours
+from engine.models.intent import MustSee
+from engine.models.place import ASSUMED_HOURS, ASSUMED_SIGHT_WINDOW, Place
+from engine.places import corridor, pack_city
+from engine.places.osm_reader import open_when_untagged, read_element, read_row, reread, row_or_why
+from engine.places.overpass import Answer, BBox, Element
+from engine.places.pack import PackPlace
+from engine.places.pack_build import read_places
+from engine.places.saved_lookup import best_match
+from engine.roadtrip import osm_stops
+
+MUSEUM = {"type": "way", "id": 4242, "center": {"lat": 38.6978, "lon": -9.2065},
+          "tags": {"tourism": "museum", "name": "Museu de Marinha", "name:en": "Navy Museum",
+                   "name:ja": "海洋博物館", "name:pt": "Museu de Marinha", "name:left": "not a language",
+                   "wikidata": "Q1954960", "wikipedia": "pt:Museu de Marinha", "heritage": "2",
+                   "opening_hours": "Tu-Su 10:00-17:00", "fee": "no", "kids": "yes", "museum": "history",
+                   "addr:street": "Praça do Império"}}
+
+
+def element(data: dict) -> Element:
+    return Element.model_validate(data)
+
+
+def test_an_element_becomes_one_place_with_its_names_hours_and_fame() -> None:
+    place = read_element(element(MUSEUM))
+    assert place is not None
+    assert (place.ref, place.osm_type, place.osm_id, place.kind) == ("osm_w4242", "way", 4242, "sight")
+    assert (place.key, place.category, place.venue_type, place.indoor) == ("tourism", "museum", "museum", True)
+    assert (place.lat, place.lon, place.data_source) == (38.6978, -9.2065, "osm")
+    assert place.source_url == "https://www.openstreetmap.org/way/4242"
+    assert place.names == {"en": "Navy Museum", "ja": "海洋博物館", "pt": "Museu de Marinha"}
+    assert place.hours == "Tu-Su 10:00-17:00" and place.price == 0.0  # as stated: fee=no
+    assert place.fame.wikidata == "Q1954960" and place.fame.heritage == "2" and place.fame.translations == 3
+    assert not place.fame.attraction
+    assert "kids" not in place.tags and place.tags["addr:street"] == "Praça do Império"  # kept tags only
+    with pytest.raises(ValidationError):
+        place.name = "another"  # immutable
+
+
+def test_unknown_hours_and_price_are_unknown_not_guessed() -> None:
+    bare = {"type": "node", "id": 7, "lat": 38.7, "lon": -9.14, "tags": {"tourism": "gallery", "name": "Galeria"}}
+    place = read_element(element(bare))
+    assert place is not None and place.hours is None and place.price is None
+    assert place.names == {} and place.fame.translations == 0 and place.fame.wikidata is None
+
+
+def test_what_is_not_a_place_says_why() -> None:
+    private = element({"type": "node", "id": 1, "lat": 1.0, "lon": 1.0,
+                       "tags": {"tourism": "museum", "name": "Private", "access": "private"}})
+    nowhere = element({"type": "way", "id": 2, "tags": {"tourism": "museum", "name": "Nowhere"}})
+    assert read_element(private) is None and row_or_why(private) == "not_for_travellers"
+    assert read_element(nowhere) is None and row_or_why(nowhere) == "no_position"
+
+
+def test_a_row_read_back_is_the_place_read_from_the_element() -> None:
+    """A pack's row and a chunk's row give back the place the reader made, its fame signals with it
+    (the names beyond the kept tags are the element's alone)."""
+    from_element = read_element(element(MUSEUM))
+    places, dropped = read_places([element(MUSEUM)], BBox(38.6, -9.3, 38.8, -9.0))
+    assert dropped == Counter()
+    back = PackPlace.model_validate_json(places[0].model_dump_json()).place()  # through the pack's JSON
+    assert back.fame == from_element.fame and back.names == {"en": "Navy Museum"}
+    assert back.model_copy(update={"names": from_element.names}) == from_element
+    road = read_element(element(MUSEUM), road=True)
+    written = corridor.RoadPlace.of(read_row(element(MUSEUM), road=True)).row()
+    chunk_row = corridor.RoadPlace(*json.loads(json.dumps(written)))  # as a chunk file gives it back
+    assert chunk_row.place().fame.translations == 3
+    assert chunk_row.place().model_copy(update={"names": road.names, "rank": 0.0}) == road
+    assert chunk_row.rank == corridor.road_rank("museum", road.tags) > 0
+
+
+def test_rows_written_before_fame_was_kept_still_read() -> None:
+    old_pack_row = {"osm_type": "way", "osm_id": 4242, "kind": "sight", "key": "tourism", "category": "museum",
+                    "name": "Museu de Marinha", "lat": 38.6978, "lon": -9.2065,
+                    "tags": {"name": "Museu de Marinha", "name:en": "Navy Museum", "wikidata": "Q1954960"}, "rank": 5.0}
+    fame = PackPlace.model_validate(old_pack_row).place().fame
+    assert (fame.wikidata, fame.translations) == ("Q1954960", 1)  # what the kept tags still say
+    old_chunk_row = ["way", 4242, "sight", "tourism", "museum", "Museu de Marinha", 38.6978, -9.2065,
+                     '{"tourism":"museum","name:en":"Navy Museum"}', 1.7]
+    assert corridor.RoadPlace(*old_chunk_row).place().fame.translations == 1
+
+
+def test_city_pack_corridor_and_saved_lookup_read_one_element_alike() -> None:
+    e = element(MUSEUM)
+    pack_row = read_places([e], BBox(38.6, -9.3, 38.8, -9.0))[0][0]
+    saved_row = best_match(MustSee(name="Museu de Marinha", geo=Geo(lat=38.6979, lon=-9.2066)), [e])
+    chunks = corridor.split_answer(Answer(elements=[e]), corridor.query_boxes([corridor.cell_of(38.6978, -9.2065)]),
+                                   fetched_at=datetime(2026, 1, 1, tzinfo=timezone.utc), source_url="")
+    road_row = next(p for c in chunks.values() for p in c.places)
+    assert saved_row == pack_row
+    for row in (pack_row, road_row):
+        assert (row.ref, row.kind, row.key, row.category, row.name, row.lat, row.lon) == (
+            "osm_w4242", "sight", "tourism", "museum", "Museu de Marinha", 38.6978, -9.2065)
+    assert set(pack_row.tags) <= set(road_row.tags)  # a road chunk keeps a few more tags
+
+
+@pytest.mark.parametrize(("tags", "city", "road"), [
+    ({"tourism": "viewpoint"}, True, True),
+    ({"leisure": "park"}, True, False),  # parks are no road-trip sight: not read at all on a drive
+    ({"tourism": "museum"}, False, False),
+    ({"tourism": "zoo"}, False, True),  # the rule's known disagreement, kept (see open_when_untagged)
+    ({"natural": "waterfall"}, False, True),
+    ({"tourism": "attraction", "historic": "bridge"}, False, True),
+])
+def test_one_rule_for_places_with_no_hours(tags: dict, city: bool, road: bool) -> None:
+    key, value = next(iter(tags.items()))
+    assert open_when_untagged(reread(tags, "X", key, value), tags, road=False) is city
+    assert open_when_untagged(reread(tags, "X", key, value, road=True), tags, road=True) is road
+
+
+def test_a_place_from_any_source_has_one_shape() -> None:
+    fixture = Place(ref="pt_lisbon_jeronimos", kind="sight", name="Jerónimos Monastery", lat=38.6979,
+                    lon=-9.2068, hours="Tu-Su 10:00-17:30", price=12.0, data_source="fixture")
+    assert fixture.osm_type is None and fixture.fame.translations == 0
+    with pytest.raises(ValidationError):
+        Place(ref="x", kind="shop", name="X", lat=0, lon=0, data_source="osm")
+
+
+def test_one_assumption_for_unknown_hours_in_a_city_and_on_a_drive() -> None:
+    spans = dated_hours(ASSUMED_HOURS["sight"], "PT").day(date(2027, 5, 3)).spans
+    assert [(a.hour * 60 + a.minute, b.hour * 60 + b.minute) for a, b in spans] == [ASSUMED_SIGHT_WINDOW]
+    assert spans[0][0] == time(10, 0)
+    assert pack_city.ASSUMED_HOURS is ASSUMED_HOURS and osm_stops.CAUTIOUS is ASSUMED_SIGHT_WINDOW
