@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import structlog
@@ -39,7 +40,8 @@ from engine.geo import BBox
 from .identity import name_key
 from engine.models.place import Place
 
-from .osm_reader import FAME_WEIGHT, OsmRow, osm_ref, read_row, stored_place
+from .osm_reader import OsmRow, OsmType, osm_ref, read_row, stored_place
+from .ranking import BED_KINDS, road_rank
 from .overpass import ROAD_LIMITS, Answer, OverpassClient, attempt_timeout_s, corridor_query, element_url
 
 log = structlog.get_logger(__name__)
@@ -54,7 +56,6 @@ STALE_AFTER = timedelta(days=30)
 FETCH_BUDGET_S = 60.0  # the whole prefetch: what is not in by then is planned without
 MILES_PER_DEG_LAT = 69.05
 TWIN_METRES = 300
-BED_KINDS = ("hotel", "motel", "guest_house", "hostel", "camp_site")
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 Cell = tuple[int, int]  # (floor(lat), floor(lon)) of its south-west corner
@@ -100,7 +101,7 @@ class RoadPlace:
 
     def place(self) -> Place:
         """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
-        place = stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
+        place = stored_place(cast(OsmType, self.osm_type), self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
                              self.lon, self.tags, road=True, rank=self.rank)
         fame = place.fame.model_copy(update={"translations": max(self.translations, place.fame.translations)})
         return place.model_copy(update={"fame": fame})
@@ -231,26 +232,6 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
             if n["bed"] >= ROAD_LIMITS["bed"] or n["sight"] >= ROAD_LIMITS["sight"]}
     return {c: Chunk(c, fetched_at, tuple(_twins_once(list(places.values()))), answer.osm3s.timestamp_osm_base,
                      source_url, asked[c] in full) for c, places in found.items()}
-
-
-# What a place is worth to a traveller on a drive, by its kind: a national park over a memorial.
-ROAD_WEIGHT = {"national_park": 4.0, "protected_area": 2.5, "nature_reserve": 1.5, "waterfall": 2.0, "arch": 2.0,
-               "peak": 1.0, "beach": 1.0, "viewpoint": 1.2, "museum": 1.2, "gallery": 0.6, "zoo": 1.0,
-               "aquarium": 1.5, "attraction": 0.8, "theme_park": 0.5, "castle": 1.5, "palace": 1.2, "fort": 1.0,
-               "monument": 0.5, "memorial": 0.2, "ruins": 0.6, "archaeological_site": 1.0, "monastery": 0.8,
-               "place_of_worship": 0.6}
-
-
-def road_rank(category: str, tags: dict) -> float:
-    """The kind of place, a Wikidata/Wikipedia entry, a ``tourism`` tag, known hours, a website
-    (the trip adds its themes and the distance from the road: ``roadtrip/osm_stops.py``)."""
-    if category in BED_KINDS:
-        return 0.0
-    value = (ROAD_WEIGHT.get(category, 0.3) + FAME_WEIGHT["wikidata"] * bool(tags.get("wikidata"))
-             + FAME_WEIGHT["wikipedia"] * bool(tags.get("wikipedia")))
-    value += (0.5 * bool(tags.get("tourism")) + 0.5 * bool(tags.get("opening_hours"))
-              + FAME_WEIGHT["website"] * bool(tags.get("website")))
-    return round(value, 2)
 
 
 def _twins_once(places: list[RoadPlace]) -> list[RoadPlace]:

@@ -16,7 +16,7 @@ one answer:
   gate, else unknown. That rule still differs by trip (see its docstring): a city plan takes fewer
   places as gate-less than a road trip; unifying them changes itineraries, so it waits for its issue.
 - **fame** — ``Fame.of_tags`` of the element's whole tag set (Wikidata, Wikipedia, heritage, how
-  many ``name:xx``, ``tourism=attraction``), kept in packs and chunks; :data:`FAME_WEIGHT` is what
+  many ``name:xx``, ``tourism=attraction``), kept in packs and chunks; ``ranking.FAME_WEIGHT`` is what
   today's two rankings add for the first three (nothing ranks by the rest yet).
 - **price** — OSM states one only as ``fee=no`` (free) here; ``charge`` needs the day's FX rate and
   every other price is an estimate by country, both made where the city is planned (``pack_city``).
@@ -32,9 +32,6 @@ from .osm_tags import Reading, kept_tags, kid_friendly, read_tags
 from .overpass import Element, element_url
 
 OsmType = Literal["node", "way", "relation"]
-# What a Wikidata entry, a Wikipedia article and a website add to a place's rank, in a city pack
-# (``pack_build.score``) and along a corridor (``corridor.road_rank``) alike.
-FAME_WEIGHT = {"wikidata": 3.0, "wikipedia": 1.5, "website": 0.3}
 # Historic structures out of doors: with no opening hours, a road trip takes them as always open.
 OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "archaeological_site", "battlefield", "milestone",
                     "wayside_cross", "wayside_shrine"}

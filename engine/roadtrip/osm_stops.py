@@ -8,7 +8,7 @@ and at the time the day reaches them (OSM's own ``opening_hours`` evaluated by d
 country's holidays; an outdoor place with no gate and no hours is open; a place with unknown hours
 is visited inside 10:00–17:00), the day still reaching its night's town by 20:00 — and one more
 in the night's town when the day then ends by 19:00. Ranking: the kind of place (a national park
-over a memorial), Wikidata/Wikipedia, a ``tourism`` tag, known hours (``corridor.road_rank``), the
+over a memorial), Wikidata/Wikipedia, a ``tourism`` tag, known hours (``places.ranking.road_rank``), the
 traveller's themes, and nearness to the road. A sight that is
 one of the named route's curated points of interest is that POI, never a second stop.
 

@@ -112,9 +112,9 @@ def test_prepared_land_answers_as_the_tree_predicate_does() -> None:
 def test_detours_of_drivable_hops_give_the_full_matrix_drive_where_a_hop_can_be_taken() -> None:
     from engine.roadtrip import anchors
     from engine.roadtrip.detours import DETOUR_FACTOR, haversine
-    from engine.roadtrip.plan import Place
+    from engine.roadtrip.plan import Town
     rng = np.random.default_rng(3)
-    nodes = [anchors.Node(place=Place(name=f"t{k}", lat=float(lat), lon=float(lon), source="gazetteer"),
+    nodes = [anchors.Node(place=Town(name=f"t{k}", lat=float(lat), lon=float(lon), source="gazetteer"),
                           progress=float(road), road=float(road), from_origin=float(road),
                           to_end=1500.0 - float(road), on_corridor=(float(lat) + 0.1, float(lon) - 0.1), spur=float(spur))
              for k, (lat, lon, road, spur) in enumerate(zip(rng.uniform(30, 40, 120), rng.uniform(-110, -90, 120),

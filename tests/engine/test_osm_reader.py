@@ -14,9 +14,10 @@ from engine.models import Geo
 from engine.models.dated_hours import dated_hours
 from engine.models.intent import MustSee
 from engine.models.place import ASSUMED_HOURS, ASSUMED_SIGHT_WINDOW, Place
-from engine.places import corridor, pack_city
+from engine.places import corridor, pack_city, ranking
 from engine.places.osm_reader import open_when_untagged, read_element, read_row, reread, row_or_why
-from engine.places.overpass import Answer, BBox, Element
+from engine.geo import BBox
+from engine.places.overpass import Answer, Element
 from engine.places.pack import PackPlace
 from engine.places.pack_build import read_places
 from engine.places.saved_lookup import best_match
@@ -79,7 +80,7 @@ def test_a_row_read_back_is_the_place_read_from_the_element() -> None:
     chunk_row = corridor.RoadPlace(*json.loads(json.dumps(written)))  # as a chunk file gives it back
     assert chunk_row.place().fame.translations == 3
     assert chunk_row.place().model_copy(update={"names": road.names, "rank": 0.0}) == road
-    assert chunk_row.rank == corridor.road_rank("museum", road.tags) > 0
+    assert chunk_row.rank == ranking.road_rank("museum", road.tags) > 0
 
 
 def test_rows_written_before_fame_was_kept_still_read() -> None:
