@@ -3,6 +3,9 @@
 A wall time inside a spring-forward gap does not exist; like RFC 5545 §3.3.5 it is read with the
 offset in force before the gap (02:30 becomes 03:30 summer time). A repeated autumn hour means its
 first occurrence. Arithmetic is done in UTC (Python adds on the wall clock when the tzinfo is shared).
+
+wall clocks to true moments (DST gaps read as RFC 5545 does), shared by the synthesizer, the road itinerary
+and the calendar export
 """
 
 from __future__ import annotations

@@ -5,6 +5,12 @@ choice through the functions here. Per-person prices (flights, admissions, meals
 with the party's ``travellers``; lodging scales with ``rooms`` (one per two travellers unless the
 intent says otherwise). Planned meals are priced at their restaurant; a smaller daily allowance per
 traveller covers the rest (breakfast, coffee, small things).
+
+the one pricing path (SPEC_DECISIONS §2.9) the planner, repair, edits and verify share:
+`flight_cost`/`venue_cost` per person × `travellers`, `lodging_cost` per night × rooms (`rooms_for`: the
+intent's `rooms`, else one per two travellers), the daily allowance (35% of the fixture's daily spend, per
+traveller, beside the priced meals), `plan_assumptions`; and the cost of the selected choices only (seed
+§6.1)
 """
 
 from __future__ import annotations

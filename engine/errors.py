@@ -19,6 +19,10 @@
     ├── TenancyError          an operation without (or across) an org context
     ├── StoreError            the database cannot be opened or written (locked, corrupt, unreachable, too new)
     └── AuthError             a failed login or a locked account (``retry_after_s`` when locked)
+
+the one error hierarchy (tree in its docstring): `InputError` → exit 2, `InfeasiblePlan` → exit 3,
+`ToolError`, `PlanCancelled`, `FixtureError`, `ModelOutputError`, `TenancyError`; `one_line(exc)` is how the
+app and the CLI show any of them in one line
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""TripFacts: the tool results a plan is checked against (what verifiers and repair read)."""
+"""TripFacts: the tool results a plan is checked against (what verifiers and repair read).
+
+`TripFacts`: every tool answer a plan is checked against, plus memoised leg functions (`city_estimated`: a
+pack city, whose fares and daily spend are estimates)
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,11 @@ one *move*, not a removal and an addition. Transfers follow from the rest and ar
 Occurrences are matched on the same day first, then across days (a restaurant may be booked on
 two days of both versions); a new start time on the same day is not reported (one swap shifts
 every later start).
+
+what a version changed against the one it was made from (the Group dock's Changes tab): visits, meals,
+flights and the hotel keyed by role + `ref`, matched on the same day first (a new start time there is no
+change: one swap shifts every later start), then across days (a move); per day added/removed/moved in, the
+hotel, the cost and its parts
 """
 
 from __future__ import annotations

@@ -11,6 +11,14 @@ rendering, so a careless ``log.info(..., password=pw)`` cannot leak it. The trav
 details go the same way (issue 21): a key named like a confirmation code, booking reference or
 reservation number keeps only its masked form (``masked_code``: "QX••••"), and so does a code
 written after those words in text ("confirmation QX7K2M"); e-mail addresses lose their local part.
+
+structlog for the CLI: stderr, key-value or JSON (`--log-json`), WARNING by default, `-v` INFO, `-vv` DEBUG;
+plus INFO+ JSON lines in a rotating file `<data dir>/logs/tripwright.log` (5 × 2 MB); secrets redacted by
+key name and as query parameters in any text (httpx URLs); the traveller's details (issue 21): a key named
+like a confirmation code, booking reference or reservation number keeps only its `masked_code` ("QX••••"),
+so does a code written after those words in any text, and e-mail addresses become `***@domain` — in the
+file, on stderr and in the diagnostics bundle (which redacts its logs with the same `redact_text`); every
+line of a run carries `trace_id`, `run_id`, `org_id`, `user_id`, `node` (contextvars bound by the pipeline)
 """
 
 from __future__ import annotations

@@ -22,6 +22,20 @@ start, so a scrape always lists every name. ``cross_org_reads`` keeps the seed's
 
 ``METRICS`` is the process's registry: the executor reports tool calls to it and the event
 emitter reports node timings and run boundaries.
+
+the process's metrics on a prometheus_client registry with the seed's names (`node_latency_ms`,
+`e2e_latency_ms`, `ttfe_ms`, `tool_latency_ms`, `tool_errors_total{tool,reason}`, `cache_hit_rate{tool}`
+over 5 min, `repair_cycles_total{success,cycle}`, `invalid_output_total`, `llm_calls_total`,
+`sse_events_sent_total`, `active_runs`, `cost_usd`; the per-section ones: verifier counts by family —
+`budget_violations_total`, `budget_delta_usd_cents`, `feasibility_violations_total{type}`,
+`venue_closed_violations_total`, `weather_blocking_total`/`weather_advisory_total`,
+`pref_violations_total{reason}` —, `repair_moves_total{move_type}`, `repairs_per_run`, `branch_fanout_max`,
+`selector_decisions_total{chosen,discarded}`, `sse_drops_total`, `sse_reconnects_total{reason}` (0: the in-
+process stream never disconnects), `cross_org_reads`, `tool_calls_total{tool}`, `tool_error_rate{tool}`, and
+p50/p95 gauges of TTFE, end-to-end and re-plan latency — `replan_latency_ms`: an edit or the same intent
+again — over the last 1,000 runs, also in `diagnostics`' `latency_ms`), fed by the executor and the event
+emitter; the report `tripwright diagnostics [--json] [--prometheus] [--bundle]` shows (saved after each CLI
+plan and each `tripwright eval` in the data dir); the bundle zip is staged and renamed into place
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ that choice) — or, when the flight lands too late to reach the hotel by midnig
 arrival and day 1 opens with a *late check-in* (the ride from the airport crosses midnight and is day
 0's ``overnight`` leg; the night before is booked and held); the last day holds the ``checkout`` and the ``departure`` flight; ``activity`` and
 ``meal`` slots sit in between. A flight choice's geo is its airport in the city.
+
+reading a plan as a schedule, once: `plan_schedule(plan, facts)` gives each day's slots, selected choices,
+venues, pair legs, clock gaps (one DST check a day), labelled legs and the leg home, shared by the seven
+verifier families, costs, the selector and the synthesizer (memoised per plan, ≤ 16 plans so entries die
+young; day legs memoised by the day's route, so retimed plans share them)
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ the CLI's home airport) and must survive a database that cannot be opened.
   ``OPENAI_BASE_URL`` (endpoint), ``OPENAI_MODEL`` (model), ``OPENAI_API_KEY`` (the key) and
   ``TRIPWRIGHT_PMTILES_URL`` (the PMTiles archive offline copies of a trip's area come from).
   ``apply_env()`` gives the effective settings; the file keeps what the user chose.
+
+the user's settings (home airport, miles/km, map tiles, OpenAI-compatible endpoint and model) in
+`settings.json` in the data dir, written atomically; a bad file never stops the app (bad fields reset, the
+file kept aside, a one-line warning); environment overrides; API keys only in the keyring via `SecretStore`
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ from engine.catalog import Catalog
 from engine.errors import InputError
 from engine.intake.vocabulary import THEMES
 from engine.models import MAX_CITY_DAYS, MIN_CITY_DAYS, IntentV1, RoadTripIntent
+from engine.models.road_trip import (DEFAULT_CORRIDOR_MILES, DEFAULT_MAX_DAILY_MILES, MAX_CORRIDOR_MILES_LIMIT,
+                                     MAX_DAILY_MILES_LIMIT, MAX_ROAD_DAYS, MIN_ROAD_DAYS)
 
 from . import formatting as fmt
 from .intent_bookings import IntentBookings
@@ -152,14 +154,14 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.route_combo.addItem(NO_ROUTE, None)
         for route in self._routes:
             self.route_combo.addItem(route.name, route.name)
-        self.road_days_spin = spin(1, 30, 7, " days")
+        self.road_days_spin = spin(MIN_ROAD_DAYS, MAX_ROAD_DAYS, 7, " days")
         self.road_start_edit = date_edit(self._today + timedelta(days=30))
         self.trip_type_combo = QComboBox()
         self.trip_type_combo.addItem("One way", "one_way")
         self.trip_type_combo.addItem("Round trip", "round_trip")
-        self.max_miles_spin = spin(50, 1000, 400, " mi")
+        self.max_miles_spin = spin(50, int(MAX_DAILY_MILES_LIMIT), int(DEFAULT_MAX_DAILY_MILES), " mi")
         self.max_miles_spin.setSingleStep(25)
-        self.corridor_spin = spin(5, 300, 50, " mi")
+        self.corridor_spin = spin(5, int(MAX_CORRIDOR_MILES_LIMIT), int(DEFAULT_CORRIDOR_MILES), " mi")
         self.corridor_spin.setSingleStep(5)
         self.corridor_spin.setToolTip("How far from the named route overnight stops may be")
         self.stops_edit = QPlainTextEdit()
@@ -241,8 +243,8 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.road_days_spin.setValue(7)
         self.road_start_edit.setDate(QDate(self._today + timedelta(days=30)))
         self.trip_type_combo.setCurrentIndex(0)
-        self._show_miles(self.max_miles_spin, 400)
-        self._show_miles(self.corridor_spin, 50)
+        self._show_miles(self.max_miles_spin, DEFAULT_MAX_DAILY_MILES)
+        self._show_miles(self.corridor_spin, DEFAULT_CORRIDOR_MILES)
         self.stops_edit.clear()
         self._set_preferences([], False, 1)
         self._show_bookings(None, [])
@@ -250,7 +252,8 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
 
     # -- distances (the user's unit on screen, miles in the intent) ---------------------------
     # Each spin's range and step in miles; shown in km they become round kilometre figures.
-    _MILE_SPINS = {"max_miles_spin": (50, 1000, 25), "corridor_spin": (5, 300, 5)}
+    _MILE_SPINS = {"max_miles_spin": (50, MAX_DAILY_MILES_LIMIT, 25),
+                   "corridor_spin": (5, MAX_CORRIDOR_MILES_LIMIT, 5)}
 
     def set_distance_unit(self, unit: str) -> None:
         """Show the road tab's distances in ``unit`` ("mi" | "km"), keeping the values."""

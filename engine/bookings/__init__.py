@@ -17,6 +17,13 @@ form"; a model whose reading is not in the file (an invented flight number) rais
 ``RejectedReading`` (a ``ModelOutputError``) ending the same way. ``client`` may also be a
 function making one when a file needs it (closed after). Logs carry masked codes only, never
 names, e-mail addresses or phone numbers.
+
+the traveller's confirmations (issue 21 §1): `reader.py` (kind by content), `email_markup.py` +
+`microdata.py` + `schema_org.py` (MIME parts; JSON-LD found by a bounded scan, microdata in a 64 KB window;
+FlightReservation/LodgingReservation → `BookedFlight`/`BookedHotel`, other reservations counted),
+`calendar_file.py` (.ics), `text_booking.py` + `grounding.py` (PDF/text through the configured model with a
+strict schema; every field must appear in the text, re-asked once, else refused; no model → "enter it by
+hand"), `values.py` (checks, airport clocks, FX); logs carry masked codes only
 """
 
 from .reader import aparse_bookings, aread_bookings, detect_kind, parse_bookings, read_bookings

@@ -2,7 +2,37 @@
 violation (or eval below target), 2 invalid input, 3 no feasible plan after bounded repair.
 
 Logs go to stderr (``-v`` INFO, ``-vv`` DEBUG, ``--log-json``), never to stdout, which holds the
-command's own output; the options work before or after the command name."""
+command's own output; the options work before or after the command name.
+
+`plan` (cites the signed-in org's notes with or without `--save` — `trips_cmd.plan_unsaved`, or none with a
+line on stderr when the database needs a sign-in nobody remembered; `--save [--trip|--name]` records the run
+live and is idempotent, its request key including a digest of the org's notes so a new note is a new
+version; a killed one blocks nothing once its process is gone; every command that opens the store fails
+orphaned runs and says on stderr when a damaged database was restored; `--llm`: `llm_plan.py` — model
+extraction (city and road prompts; `--route-file` followed as without `--llm`) and drafting, degradation to
+the rule-based plan with one warning line, exit 3 with `reason: invalid_model_output`),
+`ideas`/`chat`/`feedback`/`react` (`group_cmd.py`), `revise` (`revise_cmd.py`), `verify` (schema first,
+strict: exit 2 naming the field; an exit-3 failure file: exit 1 "holds no plan"; then prints
+`engine/verify/saved.py`'s findings), `export`, `trips list|show|delete`, `bookings import
+FILE...|list|delete N --trip ID` and `places import FILE --trip ID` (`trip_inputs_cmd.py`: kept in the
+trip's latest version's intent, no table of their own — `with_bookings`/`with_saved_places` add them, a
+booking already held is not added twice, `delete N` takes the N-th as `list` numbers them, flights by
+departure then the hotel; the trip is re-planned and saved as its next version through `plan_and_save`, the
+request key naming the change and the version it starts from; a change that changes nothing plans nothing;
+`list` masks codes; an unknown trip, a road trip, N out of range: one line, exit 2), `notes
+import|list|delete|ask` (`notes_cmd.py`; `import -` reads pasted text from stdin, at most 8 MB),
+`terminal.py` (other people's text on the terminal — `chat list`, `ideas list` — with control and bidi
+characters shown as `\\x1b`/`\\u202e`; `ask` prints each answer's passage window — the whole chunk is in
+`--json` — and a model change's re-embedding progress on stderr), `eval` (`engine/evaluation/`: the
+scenarios share one tool executor — L1 and, when the data dir's store signs in without a prompt, the
+`tool_cache` L2, `shared_tools.py` — as a user's runs do; prints the weather cache hit rate beside the
+seed's figures), `bench`; global `-v`/`-vv`/`--log-json`; errors become one line on stderr and an exit code;
+`paths.py` is the one place argument paths are checked (inputs read with a size cap, UTF-8 and nesting
+errors named; outputs refused before planning when empty, a folder, a device, in a missing or unwritable
+folder — found by writing a probe file, since mode bits do not stop root — or equal to an input or another
+output) and `Outputs.write` writes them as one set; a closed stdout (`| head -1`) is sent to /dev/null so
+the command ends with its own exit code
+"""
 
 from __future__ import annotations
 

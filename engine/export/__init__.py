@@ -1,4 +1,27 @@
-"""Exports of an ItineraryV1: JSON, GPX 1.1, KML 2.2, iCalendar and HTML, written atomically as one set."""
+"""Exports of an ItineraryV1: JSON, GPX 1.1, KML 2.2, iCalendar and HTML, written atomically as one set.
+
+KML 2.2 (`kml_export.py`: a folder per day, timed placemarks, the day's route as a LineString, valid against
+the OGC schema fastkml ships; `export --kml`), JSON, GPX 1.1 (gpxpy; valid against the official XSD; per day
+a `<rte>` of ≤ 50 points and a timed `<trk>` of ≤ 500 — the driven path simplified with shapely — and
+`<sym>Lodging</sym>` on overnight waypoints; `export --gpx-per-day` writes one file per day), iCalendar
+(icalendar; events at their true `start`/`end`, each in its own zone, with a VTIMEZONE for every zone used;
+older itineraries fall back to the day's window; booked flights and the booked hotel's check-in/out say
+"Confirmation CODE" first in their description, matched from `intent.bookings` by flight number and hotel
+name; transfers under 30 minutes are no events unless `transfers=True` — `export --ics-transfers`,
+`render("ics", itin, transfers=True)`; LOCATION is the place's name, a flight's the city's airport "CDG
+airport", never coordinates — those are in GEO; descriptions and the PDF's notes go through `text.py`: raw
+"(lat, lon)" pairs left out, long notes cut at a word), all written atomically; confirmation codes stay in
+the itinerary JSON, the PDF and the calendar only: GPX, KML and HTML render `_bookings.masked_itinerary`
+(every code of the intent's bookings masked in names, notes, citations and the intent); the standalone HTML
+map (`html_document.py` builds one JSON document — numbered stops per day, road-trip days' driven paths, the
+itinerary rows — and `html_export.py` puts it in a `<script type="application/json">` block with `<>&` as
+`\\u` escapes, inlines Leaflet, the Natural Earth outlines of the trip's region (±20°; the view stays inside
+it) and `html_map.js`, which draws everything with DOM nodes/`textContent`; folium gives only the skeleton;
+a CSP allows only the page's own scripts by hash and no network; credits only Natural Earth, when drawn);
+`atomic.write_all` writes a set of files as one (each staged to a temp file beside its target, then all
+renamed; a staging failure removes every temp file, a rename failure puts back the replaced targets from
+hard links; the `OSError` names the target); `write_atomic` is a set of one
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,15 @@
 """Files the traveller brings in: saved places (My Maps KML/KMZ, Takeout GeoJSON, GPX, CSV) and
-their pairing with the catalog's venues. Qt-free; every failure is one ``InputError("places", …)``."""
+their pairing with the catalog's venues. Qt-free; every failure is one ``InputError("places", …)``.
+
+the traveller's saved places (issue 21 §2): `saved_places.py` reads My Maps KML/KMZ, Takeout GeoJSON, GPX
+waypoints and CSV (format by content, then extension) into `SavedPlace` values — XML only through defusedxml
+with any DTD refused, KMZ read in memory (only `doc.kml`, size and ratio caps, no path escapes), ≤ 20 MB and
+≤ 5,000 places, regular files only, a bad coordinate rejects the file naming the place; `place_match.py`
+pairs each with the city's venue or restaurant it is (folded names, ≤ 150 m, nearest wins); `untrusted.py`
+(issue 25) reads what notes and chat imports are handed — regular files only (opened without blocking), at
+most cap + 1 bytes from a file or stdin, strict UTF-8, NUL and other control characters refused before
+anything is stored
+"""
 
 from __future__ import annotations
 

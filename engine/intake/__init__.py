@@ -2,6 +2,13 @@
 
 The city and road parsers load on first use (their word lists and patterns take ~50-100 ms each to
 build), so reading a road-trip prompt never builds the city parser's.
+
+rule-based free-text parsing: city-trip prompts, road-trip prompts (`road_prompt.py` the parse,
+`road_words.py` its words and patterns, `road_places.py` origin/terminus/stops, `road_route_names.py` named
+routes, `road_classifier.py` road or city), and the classifier between them; `party.py` reads the party size
+("for 2 people", "family of 4", "2 adults and 3 kids", "with 2 kids" = the writer plus the children) and
+blanks it so it is never a length or a budget; `prompt_text.py` holds what both read the same way (cleaning,
+the blanking scan, dates and `explicit_span`)
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""Contracts (pydantic v2). Import from here: ``from engine.models import IntentV1``."""
+"""Contracts (pydantic v2). Import from here: ``from engine.models import IntentV1``.
+
+pydantic v2 contracts (frozen values, `extra="forbid"`): `IntentV1`, `PlanV1`/`DayPlan`/`Slot`/`Choice`,
+tool results, `Violation`, `RepairDiff`/`Move`, `StreamEvent`, `ItineraryV1`, `PlanFailure`. `python -m
+engine.models.publish` writes `docs/itinerary.schema.json` (a test keeps it current)
+"""
 
 from .common import (TIER_ORDER, ChoiceKind, DataSource, Geo, Money, Provenance, Tier, TimeWindow,
                      TransitMode, Value, VenueType, format_usd, minutes_of, time_of)

@@ -6,6 +6,11 @@ A rule says what a weekly table cannot: the last Sunday of a month (``Su[-1]``),
 hot path, so each distinct rule is parsed once per process (``dated_hours`` is cached, and the
 catalog's schema parses every fixture rule at load) and each date is evaluated once, then served
 from a per-rule memo: a check is two dict lookups.
+
+an `opening_hours` rule evaluated by date (opening-hours-py): one parse per distinct rule and country, each
+date evaluated once and memoised (windows + the rule's comment), why a date is closed (`blackout_date` /
+`closed_day` / `closed_season`); `Attraction.windows_on(date)` reads it, so the day builder, repair, the
+verifier and the synthesizer agree by date
 """
 
 from __future__ import annotations

@@ -13,6 +13,12 @@ from .common import Geo, Value
 
 MIN_ROAD_DAYS = 1
 MAX_ROAD_DAYS = 30
+# The one home of the road trip's pacing and corridor defaults: the form, the prompt reader and the
+# planner all read these (change the daily mileage cap or the corridor width here).
+DEFAULT_MAX_DAILY_MILES = 400.0
+MAX_DAILY_MILES_LIMIT = 1000.0
+DEFAULT_CORRIDOR_MILES = 50.0
+MAX_CORRIDOR_MILES_LIMIT = 300.0
 _MARKUP = re.compile(r"[<>{}\x00-\x1f\x7f]")
 
 
@@ -40,8 +46,8 @@ class RoadTripIntent(Value):
     start_date: date
     trip_type: Literal["one_way", "round_trip"] = "one_way"
     route: str | None = None
-    max_daily_miles: float = Field(default=400.0, gt=0, le=1000)
-    corridor_max_deviation_miles: float = Field(default=50.0, gt=0, le=300)
+    max_daily_miles: float = Field(default=DEFAULT_MAX_DAILY_MILES, gt=0, le=MAX_DAILY_MILES_LIMIT)
+    corridor_max_deviation_miles: float = Field(default=DEFAULT_CORRIDOR_MILES, gt=0, le=MAX_CORRIDOR_MILES_LIMIT)
     stops: list[str] = Field(default_factory=list, max_length=20)
     # Places to visit on the way without sleeping there ("Add a stop here" → a visit, on the map).
     visits: list[str] = Field(default_factory=list, max_length=20)

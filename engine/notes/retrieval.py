@@ -14,6 +14,63 @@ CPython's sqlite3 cannot load sqlite-vec; ~10,000 chunks take a few ms); the mat
 destination is cached per process until its chunks change. PostgreSQL with pgvector (migration
 0009's column present) ranks by cosine distance in the database instead; PostgreSQL without it
 uses the numpy path. ``Retriever.vector_search`` says which one the last question used.
+
+Retrieval details:
+
+- **Lexical confidence.** BM25 scores have no fixed scale, so τ = 0.70 is applied to a calibrated score: the
+  BM25 of a passage with term frequencies saturated and lengths normalised away, divided by the best score
+  the query could get — i.e. Σ idf(t) over the query's content words the passage holds ÷ Σ idf(t) over all
+  of them, idf = ln(1 + (N − df + 0.5)/(df + 0.5)) over the destination's chunks (deleted notes are not
+  counted: the full-text index keeps them for undo, so their hits are subtracted). A passage missing the
+  rarest word (usually the name asked about) falls below τ. Words are folded and Snowball-stemmed; the full-
+  text index (porter / 'english') only proposes candidates (those holding every word first, then any
+  distinctive word), and ties of confidence keep its rank.
+
+- **Vectors.** This CPython's sqlite3 cannot load extensions, so sqlite-vec is not used: vectors are unit
+  float32 blobs on the chunk rows and searched by brute-force cosine in numpy on one BLAS thread
+  (threadpoolctl; 10,000 × 1,536 in ~10 ms; the matrix of a destination is cached per process until its
+  items change). PostgreSQL offering the `vector` extension (pgvector) searches in the database: migration
+  0009 creates the extension (in a savepoint: a role that may not is left as it was) and adds
+  `knowledge_chunk.embedding_vector` (`vector` with no dimension, any model fits; filled from the blobs
+  already stored); imports write it too, and `Knowledge.nearest` ranks by `<=>` (cosine distance) over the
+  org's active chunks of the destination, model and size (`vector_dims`) — an exact scan, as an HNSW index
+  needs a fixed dimension; the column is `STORAGE MAIN` (in the row, not TOAST) and the size check sits in
+  the ORDER BY, where the planner cannot misjudge it. Measured on the loaded 2-core machine, 10,000 × 1,536:
+  vector ask p50 ~190 ms by pgvector against ~19 ms by numpy over its cached matrix — the database path
+  saves the process's memory, not time, at this size. The column is mapped apart from `Base`
+  (`schema_notes.ChunkVector`, still `OrgScoped`) since only those databases have it; the path is chosen per
+  session by whether the column exists, and `Retriever.vector_search` says which ran. PostgreSQL without the
+  extension (Debian 12's 15 ships none) and SQLite keep the numpy path; a server given the extension after
+  0009 ran stays on numpy. Tests use the PostgreSQL 16 + pgvector binaries of the `pgserver` wheel (second
+  server of `.ci/postgres.sh`). Hybrid = the higher of the two confidences per passage; the question is
+  embedded while the full-text index is searched. `ask(method=…)` picks lexical, vector or hybrid.
+
+- **The local model (issue 24).** Without an endpoint, WordLlama (`local_model.py`, MIT, weights in the
+  wheel) embeds each chunk's passage windows (`passages.py`: whole sentences ≤ 300 characters, never across
+  a paragraph or heading, the heading prepended as context) — one 256-d row per window, stored in the
+  chunk's blob under `wordllama-l2_supercat-256` and kept out of pgvector's column; a chunk scores its best
+  window's cosine. A mean of a thousand tokens said little about any one tip: whole-chunk vectors put a
+  paraphrase and an unrelated question about the same city at the same cosine. Cosines are mapped to the
+  confidence scale by each model's calibrated τ_m (`vector_index.MODEL_TAUS`, 0.40 for WordLlama;
+  `bench/notes_calibration.py` on `tests/notes/labelled.py`: the best F1 at found-precision ≥ 0.9 — 28
+  questions, found precision 0.80 → 0.94 and recall 0.21 → 0.79 against words alone; 18 held-out questions
+  1.00/0.43 → 1.00/0.79), so the one τ 0.70 decides for both signals; fusion by the higher confidence, as
+  RRF gave the same answers and a weighted sum far fewer. Token ids are taken word by word from a per-
+  process cache (the same ids as encoding the text whole): 1,000 chunks embed in ~1.4 s, a question over
+  10,000 chunks (~120,000 window rows) ~22 ms p50. A question first embeds the destination's chunks that
+  lack the current model's vectors (`NotesLibrary.reembed`, progress to the CLI's stderr and the dock's
+  status line).
+
+- **Speed.** Without statistics SQLite read chunks by id through the tenancy filter's `(org_id,
+  destination)` index, i.e. every chunk of the destination; 0008's `sqlite_stat1` rows make it use the key.
+  A chunk's word set is computed once per process (confidence and MMR share it).
+
+- **Plans.** Lookups at plan time are lexical only (a place is found by its name's distinctive words, "Musée
+  du Louvre" → "louvre", an aside in parentheses left out), never call an endpoint or read the local model,
+  and hand the synthesizer one passage as data: the longest run of best-scoring sentences of one paragraph
+  of the best chunk, each scored with its heading (`passages.best_passage`, ≤ 300 characters) — the advice
+  under a "Louvre" heading, never the heading. `bench/notes_bench.py` measures ask over 10,000 chunks, a
+  100-page PDF import and the plan overhead.
 """
 
 from __future__ import annotations

@@ -1,4 +1,29 @@
-"""The async planning pipeline and its in-process event stream."""
+"""The async planning pipeline and its in-process event stream.
+
+`PlanningSession.plan(intent, on_event=, cancel=, edits=)`: [the session's `early_events` — model steps run
+before it — first] [`city_pack`: a city no fixture covers gets its OpenStreetMap pack, cached or fetched,
+each step an event (byte counts at most four a second), cancellable; `PlanningSession.use_city_pack` joins
+it to the session's catalog and rebuilds the tools over the same executor; a pack city's intent takes the
+city's own airports and zone where it names others — a request made before the pack was there —, a fixture
+city's never] intent → planner (tool data, memoised apart, then ≤ 4 branches) → selector → [edits] →
+tool_executor (transfers of the chosen plan) → verifier → repair → synthesizer → responder; road trips run
+`road_run.py` (planner → verifier → synthesizer; with a `RoadDrafter`, `road_draft.py`: corridor and
+candidates → node `draft` → the planner around the proposed nights, its own nights when it cannot take
+them); events as they happen (an error event carries `reason`: `invalid_model_output`, `infeasible_plan`),
+cancellation between nodes and, through `CancelToken.interruptible`, of a model call in flight (its HTTP
+request cancelled; `cancel()` from any thread), checkpoints (last 3), node memo keyed by input digest;
+`ThrottledStream` (10/s, burst 20, 200 buffered, oldest non-critical dropped) and `replay_after` for the UI;
+every log line of a run carries `trace_id`/`run_id`/`org_id`/`user_id`/`node` (seed §13.1's names: `ts`,
+`level`, `message`), with one INFO line per node (`node_completed`, `duration_ms`), per tool call
+(`tool_call`: `tool`, `latency_ms`, `retries`, `cache_hit`; a model call adds
+`tokens_in`/`tokens_out`/`cost_usd`/`model`; `call_sync` lookups — FX, transit legs — are counted, not
+logged one by one) and per verification (`violations_count`, `blocking_count`); a heartbeat event every
+second of every run, from the emitter's own thread so CPU-bound nodes send it too ("waiting for <tool>"
+while a call waits on the network); `PlanningSession.event_tap` sees every event (the CLI's `--events` is
+`engine/cli/live_events.py`: each event written and flushed as it happens, put back as it was when the run
+or the other outputs fail); road trips get the weather of every overnight stop and Nominatim answers
+(prefetched) for places the gazetteer does not know
+"""
 
 from .control import CancelToken, Checkpoints, NodeMemo
 from .events import EventEmitter, ThrottledStream, replay_after

@@ -1,5 +1,19 @@
 """Synthesizer: readable notes per activity and a citation for every claim (ADR-006:
-"no evidence, no claim" — a fact without provenance, or from an omitted tool, is not stated)."""
+"no evidence, no claim" — a fact without provenance, or from an omitted tool, is not stated).
+
+notes per activity, a citation for every stated fact ("no evidence, no claim"); estimated facts said so
+("estimated flight", "(estimated)" prices, "opening hours not published" at `confidence: low`),
+`cost_breakdown.estimated_parts` naming the estimated cost lines, `attributions` ("© OpenStreetMap
+contributors (ODbL)" when a planned place is from OSM), transfers as activities, cost breakdown with the FX
+disclaimer; with a `NotesLookup` (`PlanningSession(notes=...)`; the CLI's `plan --save` and the signed-in
+app give one) each visit and meal adds "From your notes: …" / "From Tripwright's notes: …" cited with
+`provenance.source = "rag"` (`ref_id` = item/chunk) — quoted as data, never planned from; a place no note
+speaks of gets no line, and "From your notes: information not available" is said only where the traveller's
+own notes name the place (coverage ≥ 0.5) without answering at τ, or when retrieval is down
+(`SIMULATE_EMPTY_RAG`); its revision is part of the node's memo key. Road trips: `road_notes.py` adds the
+same lines to each night and stop (notes of the night's town — "Holbrook, AZ" — of a town visit's town, then
+of the named route), after the memoised synthesizer
+"""
 
 from __future__ import annotations
 

@@ -5,7 +5,13 @@ chooses what, the planner decides when).
 airport. The deterministic builder schedules them (hours, transit, buffers, check-in, last metro);
 verify and repair then run as for any plan. Odd choices are absorbed, never trusted: a repeated
 venue is used once, a closed one is skipped by the hours check, days the proposal lacks are
-filled by the builder's own greedy choice, extra days are ignored."""
+filled by the builder's own greedy choice, extra days are ignored.
+
+a model's `DraftChoices` → plans by the ordinary `PlanBuilder` (hooks `day_venues`/`day_restaurants`): the
+proposal's airport/tier branch (else the planner's first, noted), each day's candidates narrowed to the
+proposal in its order; repeats, closed venues, missing or extra days are absorbed; `pipeline/draft_stage.py`
+runs the drafter after the tool answers (checkpoint `tools`) and emits the `draft` node with tokens and cost
+"""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from pyproj import Geod
 
 from engine.errors import InputError
 from engine.geocode.trust import check_point, geodesic_miles
+from engine.models.road_trip import DEFAULT_CORRIDOR_MILES
 
 from .corridor import DIRECT_ROAD_FACTOR, DirectCorridor, geodesic_lonlats
 from .plan import Place
@@ -113,7 +114,7 @@ def booked_via(intent, days: int) -> tuple[Place | None, bool]:
 
 def home_loop(origin: Place, region: str, geocoder, *, days: int, cap: float,
               turn: Place | None = None, via: Place | None = None, via_out: bool = True,
-              width: float = 50.0) -> LoopCorridor:
+              width: float = DEFAULT_CORRIDOR_MILES) -> LoopCorridor:
     """The loop for a round trip of ``days`` days under a ``cap``-mile day (see the module doc);
     ``via``: a booked night it must pass — when the loop drawn misses it by more than ``width``
     miles, it goes round by it instead of its side town (on the way out when ``via_out``)."""

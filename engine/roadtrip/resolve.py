@@ -13,6 +13,7 @@ import unicodedata
 
 from engine.errors import AmbiguousPlaceError, InputError
 from engine.geocode.models import AMBIGUOUS_BELOW, GeoCandidate, GeocodeRequest
+from engine.models.road_trip import DEFAULT_CORRIDOR_MILES
 from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
 
 from .plan import Place
@@ -43,7 +44,7 @@ def _head(query: str) -> str:
 
 
 class PlaceResolver:
-    def __init__(self, geocoder, *, region: str | None, corridor=None, corridor_miles: float = 50.0,
+    def __init__(self, geocoder, *, region: str | None, corridor=None, corridor_miles: float = DEFAULT_CORRIDOR_MILES,
                  route_towns=()) -> None:
         self.geocoder = geocoder
         self.region = region

@@ -1,6 +1,14 @@
 """Group planning in one org (seed 001): ideas with priority, the planning chat, feedback and
 quick reactions per version, and whether a revision is possible ("X feedback, Y reactions since
-vN" / "Waiting for feedback or reactions")."""
+vN" / "Waiting for feedback or reactions").
+
+group planning per org (migration 0006: `idea.priority`, `version_reaction`, `chat_message` with an import
+fingerprint): ideas by priority with their emoji reactions (the `reaction` table; `react_to_idea`, once per
+person and emoji), chat post/import/list (delta since a version, non-system), feedback (rating 0 = none) and
+emoji reactions per version, `revision_status` ("X feedback, Y reactions since vN" / "Waiting for feedback
+or reactions"); `change_marker` (row counts; the app's Group dock polls it every 3 s so a teammate's
+additions appear without a restart, on PostgreSQL or a shared SQLite file)
+"""
 
 from __future__ import annotations
 

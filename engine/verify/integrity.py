@@ -6,6 +6,9 @@ planner prices a choice flows in here), the flights must be the catalog's outbou
 flights for the trip's dates, and the cost breakdown is recomputed with ``plan_cost``. What does
 not match becomes a blocking ``fact_mismatch``; the rebuilt plan — catalog facts, the file's
 times — then goes through the ordinary verifiers (budget, hours, timing, ...).
+
+a saved itinerary rebuilt from the catalog for `tripwright verify` (refs, prices as-of its `planning_date`,
+the frame, totals), then verified like a fresh plan
 """
 
 from __future__ import annotations
