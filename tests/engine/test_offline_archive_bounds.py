@@ -134,3 +134,52 @@ def test_the_bounds_are_far_above_a_real_archives_directories() -> None:
     assert [(e.tile_id, e.offset, e.length, e.run_length) for e in read] == \
         [(e.tile_id, e.offset, e.length, e.run_length) for e in entries]
     assert len(raw) < archive_bounds.MAX_DIRECTORY_BYTES // 10
+
+
+# -- one huge tile: fetched and copied in pieces ------------------------------------------------------
+def archive_with_a_huge_tile(path: Path, size: int) -> dict[int, bytes]:
+    """Zooms 0–2 over the trip; zoom 0's one tile is ``size`` random bytes, the others small."""
+    import os
+
+    from pmtiles.tile import zxy_to_tileid
+    from pmtiles.writer import Writer
+
+    from engine.maps.offline_area import tiles_in
+    bbox = trip_bbox(TRIP)
+    tiles = {zxy_to_tileid(z, x, y): (os.urandom(size) if z == 0 else f"tile {z}/{x}/{y}".encode())
+             for z in range(3) for x, y in tiles_in(bbox, z)}
+    with path.open("wb") as handle:
+        writer = Writer(handle)
+        for tile_id in sorted(tiles):
+            writer.write_tile(tile_id, tiles[tile_id])
+        writer.finalize({"tile_type": TileType.MVT, "tile_compression": Compression.NONE, "min_zoom": 0, "max_zoom": 2,
+                         "min_lon_e7": int(bbox.west * 1e7), "min_lat_e7": int(bbox.south * 1e7),
+                         "max_lon_e7": int(bbox.east * 1e7), "max_lat_e7": int(bbox.north * 1e7),
+                         "center_zoom": 0, "center_lon_e7": 0, "center_lat_e7": 0}, {"name": "huge"})
+    return tiles
+
+
+def test_a_tile_larger_than_a_request_is_fetched_and_copied_in_pieces(tmp_path, online) -> None:
+    from pmtiles.reader import MemorySource, all_tiles
+    from pmtiles.tile import zxy_to_tileid
+
+    from engine.maps.offline_download import download_area
+
+    piece = 1_000_000
+    tiles = archive_with_a_huge_tile(tmp_path / "huge.pmtiles", 3 * piece + 12_345)
+    server = RangeServer(tmp_path / "huge.pmtiles")
+    dest = tmp_path / "out" / "trip.pmtiles"
+
+    async def download():
+        async with new_client() as client:
+            reader = RangeReader(server.url, client)
+            plan = await plan_area(reader, trip_bbox(TRIP))
+            await download_area(plan, reader, dest, cap_mb=200, chunk_bytes=piece)
+    try:
+        asyncio.run(download())
+    finally:
+        server.stop()
+    assert max(length for _, length in server.seen) <= piece  # no request larger than a piece
+    copied = {zxy_to_tileid(*zxy): data for zxy, data in all_tiles(MemorySource(dest.read_bytes()))}
+    assert copied == tiles
+    assert not (tmp_path / "out" / "trip.pmtiles.part").exists()
