@@ -141,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_cities_parser(command)
     from .trip_inputs_cmd import add_trip_inputs_parsers
     add_trip_inputs_parsers(command)
+    from .maps_cmd import add_maps_parser
+    add_maps_parser(command)
     diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
     diag.add_argument("--json", action="store_true", help="the report as JSON")
     diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
@@ -186,6 +188,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "cities":
         from .cities_cmd import run_cities
         return run_cities(args)
+    if args.command == "maps":
+        from .maps_cmd import run_maps
+        return run_maps(args)
     if args.command in ("bookings", "places"):
         from . import trip_inputs_cmd
         return getattr(trip_inputs_cmd, f"run_{args.command}")(args)

@@ -183,3 +183,74 @@ def test_a_tile_larger_than_a_request_is_fetched_and_copied_in_pieces(tmp_path, 
     copied = {zxy_to_tileid(*zxy): data for zxy, data in all_tiles(MemorySource(dest.read_bytes()))}
     assert copied == tiles
     assert not (tmp_path / "out" / "trip.pmtiles.part").exists()
+
+
+# -- tripwright maps download -----------------------------------------------------------------------
+def tw(home: Path, *args: str) -> "subprocess.CompletedProcess":
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("TRIPWRIGHT_DATABASE_URL", "TRIPWRIGHT_OFFLINE",
+                                                             "TRIPWRIGHT_PMTILES_URL")}
+    return subprocess.run([str(Path(sys.executable).with_name("tripwright")), *args], capture_output=True, text=True,
+                          env=env | {"TRIPWRIGHT_HOME": str(home)}, timeout=300)
+
+
+def test_maps_download_a_box_and_a_lying_archive_from_the_command_line(tmp_path) -> None:
+    from pmtiles.reader import MemorySource, all_tiles
+    from pmtiles.tile import zxy_to_tileid
+
+    tiles = archive_with_a_huge_tile(tmp_path / "area.pmtiles", 2000)
+    box = trip_bbox(TRIP)
+    server = RangeServer(tmp_path / "area.pmtiles")
+    out = tmp_path / "box.pmtiles"
+    try:
+        done = tw(tmp_path / "home", "maps", "download", "--bbox", f"{box.south},{box.west},{box.north},{box.east}",
+                  "--out", str(out), "--url", server.url)
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"wrote {out} (") and "zoom 0–2" in done.stdout, done.stdout
+    assert {zxy_to_tileid(*zxy): d for zxy, d in all_tiles(MemorySource(out.read_bytes()))} == tiles
+    lying = RangeServer(lying_archive(tmp_path / "lying.pmtiles", root=b"\x00not gzip at all" * 4))
+    try:
+        bad = tw(tmp_path / "home", "maps", "download", "--bbox", f"{box.south},{box.west},{box.north},{box.east}",
+                 "--out", str(tmp_path / "bad.pmtiles"), "--url", lying.url)
+    finally:
+        lying.stop()
+    assert bad.returncode == 3 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr, bad.stderr
+    assert "root directory is not gzip data" in bad.stderr and not (tmp_path / "bad.pmtiles").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["maps", "download"], "give a trip id or --bbox"),
+    (["maps", "download", "--bbox", "1,2,3", "--out", "x.pmtiles", "--url", "http://127.0.0.1:9/a.pmtiles"],
+     "expected four numbers"),
+    (["maps", "download", "--bbox", "48.9,2.3,48.8,2.4", "--out", "x.pmtiles", "--url", "http://127.0.0.1:9/a"],
+     "south < north"),
+    (["maps", "download", "--bbox", "48.8,2.3,48.9,2.4", "--out", "x.pmtiles"], "no offline map source"),
+    (["maps", "download", "--bbox", "48.8,2.3,48.9,2.4", "--url", "http://127.0.0.1:9/a.pmtiles"], "--out"),
+    (["maps", "download", "no-such-trip", "--url", "http://127.0.0.1:9/a.pmtiles"], "no-such-trip"),
+])
+def test_maps_download_bad_arguments_are_one_line_exit_2(tmp_path, args, words) -> None:
+    done = tw(tmp_path / "home", *args)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("tripwright: ") and words in done.stderr, done.stderr
+
+
+def test_maps_download_a_stored_trip_goes_where_the_app_looks(tmp_path) -> None:
+    from engine.maps.offline_download import offline_map_path
+
+    home = tmp_path / "home"
+    root = Path(__file__).resolve().parents[2]
+    saved = tw(home, "plan", "--intent", str(root / "docs" / "examples" / "paris.json"), "--save", "--today", "2026-11-23")
+    assert saved.returncode == 0, saved.stderr
+    trip = tw(home, "trips", "list").stdout.split()[0]
+    archive_with_a_huge_tile(tmp_path / "area.pmtiles", 2000)
+    server = RangeServer(tmp_path / "area.pmtiles")
+    try:
+        done = tw(home, "maps", "download", trip, "--url", server.url)
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    assert offline_map_path(home, trip).is_file() and str(offline_map_path(home, trip)) in done.stdout, done.stdout
