@@ -12,7 +12,8 @@ Nominatim adapter) — that:
   every second never trips a per-read timeout) — connecting, the status line and the headers
   included (issue 35: a server dripping its *status line* kept geopy's worker thread for 186 s):
   the synchronous client's every socket wait is cut to what is left of the request's deadline
-  (:class:`_DeadlineBackend`), the async client's wait for the headers runs under the deadline;
+  (:class:`_DeadlineBackend`), and a reply that used it is not asked again (an async request is
+  cut by its caller's timeout, the executor's, which cancels it);
 - with :func:`redirect_guard` as a response hook, refuses a redirect to another origin (scheme,
   host, port): a service may move a path, never hand the request to another machine.
 
@@ -23,7 +24,6 @@ degradation (the ladder's next rung, the rule-based planner) takes over.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import functools
 import time
@@ -47,18 +47,22 @@ _DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.Cont
 class ReplyRefused(Exception):
     """A reply read no further: too large, too slow, an unknown coding or another origin."""
 
-    def __init__(self, reason: str, *, slow: bool = False) -> None:
+    def __init__(self, reason: str, *, slow: bool = False, final: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.slow = slow
+        self.final = final  # a synchronous request's whole deadline used: not worth a second try
 
     def tool_error(self, tool: str) -> ToolError:
-        """A slow reply used the request's whole time: a timeout the executor does not retry."""
-        return ToolTimeout(tool, self.reason, retryable=False) if self.slow else ToolResponseError(tool, self.reason)
+        """A slow reply is a timeout; one that used a synchronous request's whole deadline (a
+        geocoder dripping its status line) is one the executor does not retry."""
+        if self.slow:
+            return ToolTimeout(tool, self.reason, retryable=not self.final)
+        return ToolResponseError(tool, self.reason)
 
 
-def _too_slow(total_s: float) -> ReplyRefused:
-    return ReplyRefused(f"reply took longer than {total_s:g} s", slow=True)
+def _too_slow(total_s: float, *, final: bool = False) -> ReplyRefused:
+    return ReplyRefused(f"reply took longer than {total_s:g} s", slow=True, final=final)
 
 
 def _left(timeout: float | None) -> float | None:
@@ -68,7 +72,7 @@ def _left(timeout: float | None) -> float | None:
         return timeout
     left = deadline[0] - time.monotonic()
     if left <= 0:
-        raise _too_slow(deadline[1])
+        raise _too_slow(deadline[1], final=True)
     return left if timeout is None else min(timeout, left)
 
 
@@ -82,7 +86,7 @@ def _within(wait, timeout: float | None):
     except Exception:
         deadline = _DEADLINE.get()
         if deadline is not None and time.monotonic() >= deadline[0] - 0.05:
-            raise _too_slow(deadline[1]) from None
+            raise _too_slow(deadline[1], final=True) from None
         raise
 
 
@@ -172,8 +176,8 @@ class _Decoder:
 
 
 class _Meter:
-    def __init__(self, cap: int, total_s: float, started: float) -> None:
-        self.cap, self.total_s, self.started, self.size = cap, total_s, started, 0
+    def __init__(self, cap: int, total_s: float, started: float, *, final: bool = False) -> None:
+        self.cap, self.total_s, self.started, self.size, self.final = cap, total_s, started, 0, final
 
     def count(self, piece: bytes) -> bytes:
         self.size += len(piece)
@@ -184,7 +188,7 @@ class _Meter:
 
     def check_time(self) -> None:
         if time.monotonic() - self.started > self.total_s:
-            raise ReplyRefused(f"reply took longer than {self.total_s:g} s", slow=True)
+            raise _too_slow(self.total_s, final=self.final)
 
 
 def _size(n: int) -> str:
@@ -246,11 +250,7 @@ def _classes(mod):
         async def handle_async_request(self, request):
             started = time.monotonic()
             cap = _prepare(request, self._cap)
-            try:  # connecting, the status line and the headers within the reply's total time too
-                async with asyncio.timeout(self._total_s):
-                    response = await self._inner.handle_async_request(request)
-            except TimeoutError:
-                raise _too_slow(self._total_s) from None
+            response = await self._inner.handle_async_request(request)
             coding = response.headers.get("content-encoding", "")
             try:
                 stream = AsyncCapped(response.stream, coding, _Meter(cap, self._total_s, started))
@@ -274,7 +274,7 @@ def _classes(mod):
             response = self._inner.handle_request(request)
             coding = response.headers.get("content-encoding", "")
             try:
-                stream = SyncCapped(response.stream, coding, _Meter(cap, self._total_s, started))
+                stream = SyncCapped(response.stream, coding, _Meter(cap, self._total_s, started, final=True))
             except ReplyRefused:
                 response.close()
                 raise
