@@ -47,6 +47,7 @@
   var highlighted = null;
   var tiles = null;
   var menu = null;
+  var openTip = null;  // the marker whose tooltip is open (at most one)
   var legend = null;
   var basemapFeatures = 0;
   var attribution = null;
@@ -354,6 +355,12 @@
       riseOnHover: true, interactive: true,
     });
     marker.bindTooltip(tooltipElement(m), {direction: "top", offset: [0, -size / 2], opacity: 0.96});
+    // One tooltip at a time: one opened by a selection (setHighlight) stays until another opens.
+    marker.on("tooltipopen", function () {
+      if (openTip && openTip !== marker && openTip.isTooltipOpen()) openTip.closeTooltip();
+      openTip = marker;
+    });
+    marker.on("tooltipclose", function () { if (openTip === marker) openTip = null; });
     if (m.selectable !== false) {
       marker.on("click", function () { setHighlight(m.id, false); call("marker_selected", m.id); });
     }
@@ -597,6 +604,7 @@
     markers.clear();
     markerData.clear();
     highlighted = null;
+    openTip = null;
     closeMenu();
   }
 

@@ -212,6 +212,7 @@ class ProgressPanel(QWidget):
         self.model_label.setText("")
         self._percent = 0
         self._show_open_ended(False)
+        self.progress_bar.setValue(0)  # a new run starts at 0 %, not at the last run's 100 %
         self.skipped_label.setText("")
         self.skipped_label.hide()
 
