@@ -623,9 +623,25 @@
     var size = map.getSize();
     var box = legend.getContainer();
     var right = box.offsetWidth + 24 < size.x * 0.45 ? box.offsetWidth + 24 : 24;
-    var top = document.getElementById("banner").hidden ? 24 : 56;
-    map.fitBounds(bounds, {paddingTopLeft: [48, top], paddingBottomRight: [right, 24], maxZoom: 14, animate: false});
+    var banner = document.getElementById("banner");
+    var top = banner.hidden ? 24 : banner.offsetHeight + 24;
+    var note = document.getElementById("offline-note");  // the trip is fitted above it, not under it
+    var bottom = note.hidden ? 24 : note.offsetHeight + 36;
+    fitting = true;
+    map.fitBounds(bounds, {paddingTopLeft: [48, top], paddingBottomRight: [right, bottom], maxZoom: 14, animate: false});
+    fitting = false;
+    fitted = true;
   }
+
+  /* A resized map (the window, a dock) is fitted again while it shows the trip as fitted; a view
+     the traveller dragged or zoomed is kept. */
+  var fitted = false, fitting = false;
+  map.on("dragstart", function () { fitted = false; });
+  map.on("zoomstart", function () { if (!fitting) fitted = false; });
+  map.on("resize", function () {
+    if (!doc || !doc.focus || document.body.classList.contains("tw-print")) return;
+    if (fitted) fitIfNeeded(doc.focus, true);
+  });
 
   /* Whose data the trip's places are (OpenStreetMap, ODbL): Leaflet takes attribution as HTML,
      so each credit goes in as text escaped by the DOM. */

@@ -53,3 +53,74 @@ def test_each_planning_run_starts_its_bar_at_zero(qtbot, make_window):
     plan(qtbot, window, PARIS.model_copy(update={"budget_usd_cents": 350000}))
     assert seen == [0]
     assert window.progress.progress_bar.value() == 100
+
+
+# -- a small window, resizing, the keyboard ------------------------------------------------------
+IN_VIEW = """JSON.stringify(Array.from(document.querySelectorAll('.tw-icon')).length ? (function () {
+  var ids = %s, shown = 0, under = 0;
+  var note = document.getElementById('offline-note'), box = note.hidden ? null : note.getBoundingClientRect();
+  ids.forEach(function (id) {
+    var m = tripwright.marker(id);
+    if (!m || !m._map.getBounds().contains(m.getLatLng())) return;
+    shown += 1;
+    var r = m.getElement().getBoundingClientRect();
+    if (box && r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom) under += 1;
+  });
+  return [shown, under];
+})() : null)"""
+
+
+def _in_view(qtbot, window, ids) -> tuple[int, int]:
+    """How many of ``ids``' markers the map shows, and how many of those the offline note covers."""
+    shown, under = run_js(qtbot, window.map_view, IN_VIEW % repr(list(ids)).replace("'", '"'))
+    return shown, under
+
+
+def test_a_1024_window_keeps_half_for_the_map_and_refits_it_on_resize(qtbot, make_window):
+    window = make_window(size=(1400, 900))
+    plan(qtbot, window, PARIS)
+    sights = [a.id for a in _activities(window) if a.kind != "flight"]  # the trip's focus: the city
+    qtbot.wait(300)
+    before = _in_view(qtbot, window, sights)
+    assert before == (len(sights), 0)
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=3_000)
+    qtbot.waitUntil(lambda: window.map_view.width() >= 0.5 * window.width(), timeout=3_000)
+    assert window.map_view.height() >= 0.5 * window.height()
+    qtbot.wait(500)  # the page's resize event, then its re-fit
+    assert _in_view(qtbot, window, sights) == (len(sights), 0)  # the whole city trip, nothing under the note
+    window.grab().save("/tmp/trust-1024x700.png")
+
+
+def test_a_new_1024_window_starts_with_half_for_the_map_and_the_keyboard_in_the_form(qtbot, make_window):
+    window = make_window(size=(1024, 700))
+    qtbot.waitUntil(lambda: window.focusWidget() is window.intent_form.prompt_edit, timeout=3_000)
+    assert window.form_dock.isVisible() and window.intent_form.prompt_edit.isVisible()
+    plan(qtbot, window, PARIS)
+    qtbot.wait(300)
+    assert window.map_view.width() >= 0.5 * window.width()
+    assert window.map_view.height() >= 0.5 * window.height()
+    window.grab().save("/tmp/trust-1024x700-first.png")
+
+
+def test_shortcuts_work_wherever_the_focus_is(qtbot, make_window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    window = make_window(size=(1400, 900))
+    assert window.focusWidget() is window.intent_form.prompt_edit
+    hits: list[str] = []
+    window.commands.new_trip.triggered.connect(lambda: hits.append("new"))
+    for where in ("map", "itinerary", "form"):
+        plan(qtbot, window, PARIS)
+        target = {"map": window.map_view.focusProxy(), "itinerary": window.itinerary_panel.tree,
+                  "form": window.intent_form.prompt_edit}[where]
+        target.setFocus()
+        qtbot.waitUntil(lambda t=target: window.focusWidget() is t, timeout=2_000)
+        QTest.keyClick(target, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)  # New trip
+        qtbot.waitUntil(lambda n=len(hits): window.trip.current is None, timeout=3_000)
+        assert window.right_stack.currentWidget() is window.welcome, where
+    assert hits == ["new", "new", "new"]
+    window.map_view.focusProxy().setFocus()
+    with qtbot.waitSignal(window.commands.plan.triggered, timeout=3_000):
+        QTest.keyClick(window.map_view.focusProxy(), Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
