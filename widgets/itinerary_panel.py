@@ -8,8 +8,8 @@ never interpret markup, and tooltips are escaped (``formatting.plain_tooltip``).
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QSplitter, QTabWidget,
-                               QTreeView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QSplitter,
+                               QStyledItemDelegate, QTabWidget, QTreeView, QVBoxLayout, QWidget)
 
 from engine.models import ItineraryV1
 
@@ -91,7 +91,7 @@ class ItineraryPanel(QWidget):
         # "Wed 00:00–00:00": a flight that left the day before says so (widgets.formatting.when_cell).
         widths = {ItineraryModel.COL_WHEN: adv("Wed 00:00–00:00") + 2 * tree.indentation() + 12,
                   ItineraryModel.COL_KIND: adv("Transit") + 26,  # status dot (12 px) and its spacing
-                  ItineraryModel.COL_COST: adv("≈ $10,000.00") + 14,
+                  ItineraryModel.COL_COST: adv("est. $999.99") + 14,
                   ItineraryModel.COL_MARKS: adv("Marks") + 16}  # one icon
         for col in range(len(ItineraryModel.HEADERS)):
             if col == ItineraryModel.COL_NAME:
@@ -100,12 +100,15 @@ class ItineraryPanel(QWidget):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, widths[col])
         tree.selectionModel().currentChanged.connect(self._on_current_changed)
+        tree.setItemDelegateForColumn(ItineraryModel.COL_WHEN, DayHeaderDelegate(tree))
         return tree
 
     # -- content ----------------------------------------------------------------------
     def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
         self.model.set_itinerary(itinerary)
         self.tree.setColumnHidden(ItineraryModel.COL_MARKS, not self.model.has_marks())
+        for d in range(self.model.rowCount()):  # a day's line runs across its row (DayHeaderDelegate)
+            self.tree.setFirstColumnSpanned(d, QModelIndex(), True)
         self.tree.expandAll()
         self._apply_transfer_filter()
         self.costs.set_itinerary(itinerary)
@@ -224,3 +227,14 @@ def _title(itinerary: ItineraryV1 | None, unit: str = "mi") -> str:
         return f"{intent.origin} \u2192 {intent.terminus}{via} \u00b7 {len(days)} days \u00b7 " \
                f"{fmt.distance(total, unit)} \u00b7 {span}"
     return f"{intent.city} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"
+
+
+class DayHeaderDelegate(QStyledItemDelegate):
+    """Draws a day row as one line across the tree (date, day, summary, weather, cost): a road
+    trip's "→ Needles, CA · 294 mi · 5 h 21 min" was cut off in the narrow What column."""
+
+    def initStyleOption(self, option, index) -> None:  # noqa: N802 (Qt override)
+        super().initStyleOption(option, index)
+        header = index.data(ItineraryModel.HeaderRole)
+        if header:
+            option.text = header
