@@ -28,7 +28,7 @@ from .plain_words import in_plain_words
 from .ui_state import restore_legend
 from .welcome import WelcomePanel
 
-FORM_WIDTH, ITINERARY_WIDTH = 420, 540  # the form's fields need 404 px; the itinerary's What column ~130 px beside When, Kind, Cost and Marks
+FORM_WIDTH, ITINERARY_WIDTH = 420, 600  # the form's fields need 404 px; the itinerary's What column ~190 px beside When, Kind, Cost and Marks (a visit's name and its hours)
 MAP_MIN_WIDTH = 700  # narrower, and the map's legend (284 px) covers part of the trip
 MAP_MIN_SHARE = 0.5  # the map keeps at least half the window's width, however small the window
 BOTTOM_HEIGHT = 165  # status line, progress bar and the last few events

@@ -27,7 +27,7 @@ def is_visit(activity: Activity) -> bool:
 
 
 def opening_hours(activity: Activity) -> str | None:
-    """That day's opening hours as the row shows them ("09:00–21:00"), "hours unknown" when the
+    """That day's opening hours as the row shows them ("open 9–21"), "hours unknown" when the
     place published none, or None when the itinerary does not say (e.g. a road trip's sights)."""
     if not is_visit(activity):
         return None
@@ -37,7 +37,16 @@ def opening_hours(activity: Activity) -> str | None:
     if found is None:
         return None
     hours = found.group(1)
-    return "closed that day" if hours == "closed" else "open " + hours.replace("-", EN_DASH)
+    return "closed that day" if hours == "closed" else "open " + ", ".join(_short(w) for w in hours.split(", "))
+
+
+def _short(window: str) -> str:
+    """"09:00-21:00" → "9–21"; "10:00-18:30" → "10–18:30": the row's What column is narrow."""
+    def clock(hhmm: str) -> str:
+        hour, minute = hhmm.split(":")
+        return str(int(hour)) if minute == "00" else f"{int(hour)}:{minute}"
+    start, end = window.split("-")
+    return f"{clock(start)}{EN_DASH}{clock(end)}"
 
 
 def day_weather(itinerary: ItineraryV1) -> dict[date, str]:

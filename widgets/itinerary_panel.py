@@ -101,6 +101,7 @@ class ItineraryPanel(QWidget):
             header.resizeSection(col, widths[col])
         tree.selectionModel().currentChanged.connect(self._on_current_changed)
         tree.setItemDelegateForColumn(ItineraryModel.COL_WHEN, DayHeaderDelegate(tree))
+        tree.setItemDelegateForColumn(ItineraryModel.COL_NAME, WhatDelegate(tree))
         return tree
 
     # -- content ----------------------------------------------------------------------
@@ -238,3 +239,25 @@ class DayHeaderDelegate(QStyledItemDelegate):
         header = index.data(ItineraryModel.HeaderRole)
         if header:
             option.text = header
+            option.font.setBold(False)  # the whole line in bold did not fit a road trip's day
+
+
+class WhatDelegate(QStyledItemDelegate):
+    """A visit's What cell keeps its last part whole ("· open 10–19", "· hours unknown",
+    "· times est.") and shortens the name before it, down to a few letters (issue 32 §5)."""
+
+    MIN_NAME = 48  # px: below this the name, not the hours, is what the traveller would miss
+
+    def initStyleOption(self, option, index) -> None:  # noqa: N802 (Qt override)
+        super().initStyleOption(option, index)
+        text = option.text
+        if " \u00b7 " not in text or index.data(ItineraryModel.ItemTypeRole) != "activity":
+            return
+        name, tail = text.rsplit(" \u00b7 ", 1)
+        metrics = option.fontMetrics
+        room = option.rect.width() - 8  # the cell's margins
+        tail = f" \u00b7 {tail}"
+        if room <= 0 or metrics.horizontalAdvance(text) <= room:
+            return
+        name_room = max(room - metrics.horizontalAdvance(tail), self.MIN_NAME)
+        option.text = metrics.elidedText(name, Qt.TextElideMode.ElideRight, name_room) + tail

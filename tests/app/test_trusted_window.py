@@ -124,3 +124,56 @@ def test_shortcuts_work_wherever_the_focus_is(qtbot, make_window):
     window.map_view.focusProxy().setFocus()
     with qtbot.waitSignal(window.commands.plan.triggered, timeout=3_000):
         QTest.keyClick(window.map_view.focusProxy(), Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+
+
+# -- the facts in the rows (issue 32 §5) ----------------------------------------------------------
+def test_rows_show_hours_weather_estimates_and_unknown_hours(qtbot, make_window):
+    from engine.models import IntentV1
+    from widgets.itinerary_model import ItineraryModel
+
+    studio = {"name": "Atelier of a friend", "geo": {"lat": 48.8606, "lon": 2.3376}}  # not in the catalog
+    intent = IntentV1.model_validate({**PARIS.model_dump(mode="json"),
+                                      "prefs": {"themes": ["art", "food"], "must_see": [studio]}})
+    window = make_window(size=(1400, 900))
+    plan(qtbot, window, intent)
+    panel, model = window.itinerary_panel, window.itinerary_panel.model
+    itinerary = panel.itinerary()
+    rows = {a.name: (d, a) for d, day in enumerate(itinerary.days) for a in day.activities}
+    what = lambda a: model.activity_index(a.id, ItineraryModel.COL_NAME).data()  # noqa: E731
+    cost = lambda a: model.activity_index(a.id, ItineraryModel.COL_COST).data()  # noqa: E731
+    _, louvre = rows["Musée du Louvre"]
+    assert "open 09:00-21:00 on Wednesday 2027-06-16" in louvre.notes  # what the engine said
+    assert what(louvre) == "Musée du Louvre \u00b7 open 9\u201321"
+    assert cost(louvre) == "est. $37.15"
+    _, own = rows["Atelier of a friend"]
+    assert what(own) == "Atelier of a friend \u00b7 hours unknown"
+    flight = itinerary.days[0].activities[0]
+    assert what(flight).endswith("\u00b7 times est.") and cost(flight).startswith("est. $")
+    header = model.index(1, 0).data(ItineraryModel.HeaderRole)
+    assert header.startswith("Wed 16 Jun \u00b7 Day 2 \u00b7 ") and "\u00b0C, 27% rain (typical)" in header
+    assert header.endswith(model.index(1, ItineraryModel.COL_COST).data())
+    assert panel.tree.isFirstColumnSpanned(1, panel.tree.rootIndex())
+    panel.select_activity(own.id)
+    window.grab().save("/tmp/trust-rows-city.png")
+
+
+def test_road_trip_day_lines_are_not_cut_off(qtbot, make_window):
+    from tests.app.test_main_window import ROUTE66
+    from widgets.itinerary_model import ItineraryModel
+
+    window = make_window(size=(1400, 900))
+    plan(qtbot, window, ROUTE66)
+    tree, model = window.itinerary_panel.tree, window.itinerary_panel.model
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    tree.itemDelegateForColumn(0).initStyleOption(option, model.index(0, 0))
+    wide = QFontMetrics(option.font)  # the font the day line is drawn in
+    for d in range(model.rowCount()):
+        header = model.index(d, 0).data(ItineraryModel.HeaderRole)
+        summary = model.index(d, ItineraryModel.COL_NAME).data()
+        assert summary in header  # "→ Needles, CA · 294 mi · 5 h 21 min" whole
+        room = tree.viewport().width() - tree.indentation() - 8
+        assert wide.horizontalAdvance(header) <= room, (header, room)
+    window.grab().save("/tmp/trust-rows-road.png")
