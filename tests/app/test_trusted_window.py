@@ -177,3 +177,40 @@ def test_road_trip_day_lines_are_not_cut_off(qtbot, make_window):
         room = tree.viewport().width() - tree.indentation() - 8
         assert wide.horizontalAdvance(header) <= room, (header, room)
     window.grab().save("/tmp/trust-rows-road.png")
+
+
+# -- Help (issue 32 §6) -----------------------------------------------------------------------------
+def test_help_has_a_short_guide_and_every_shortcut(qtbot, make_window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QPlainTextEdit, QTabWidget
+
+    window = make_window(size=(1400, 900))
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    assert [a.text() for a in help_menu.actions() if a.text()] == \
+        ["Quick &guide", "&Keyboard shortcuts", "&About Tripwright"]
+    window.map_view.focusProxy().setFocus()  # F1 works from the map too
+    QTest.keyClick(window.map_view.focusProxy(), Qt.Key.Key_F1)
+    qtbot.waitUntil(lambda: getattr(window, "help_dialog", None) is not None
+                    and window.help_dialog.isVisible(), timeout=3_000)
+    dialog = window.help_dialog
+    tabs = dialog.findChild(QTabWidget, "help_tabs")
+    guide = tabs.widget(0).toPlainText()
+    assert tabs.currentIndex() == 0
+    for words in ("Plan (Ctrl+R)", "Right-click a pin", "est.", "hours unknown", "Export (Ctrl+E)"):
+        assert words in guide
+    assert len(guide.split()) < 200  # short
+    dialog.grab().save("/tmp/trust-help-guide.png")
+    help_menu.actions()[1].trigger()
+    assert tabs.currentIndex() == 1
+    listed = tabs.widget(1).toPlainText()
+    for action in (window.commands.new_trip, window.commands.plan, window.commands.replan, window.commands.undo,
+                   window.commands.redo, window.commands.export_any, window.commands.settings,
+                   window.commands.quit, window.commands.guide):
+        keys = [k.toString() for k in action.shortcuts() if not k.isEmpty()]
+        for key in keys:
+            assert f"{key}" in listed, (action.text(), key)
+        if keys:
+            assert f"\t{action.text().replace('&', '')}" in listed
+    assert isinstance(tabs.widget(1), QPlainTextEdit) and tabs.widget(1).isReadOnly()
+    dialog.grab().save("/tmp/trust-help-shortcuts.png")
