@@ -5,6 +5,8 @@ and each planning run's bar starts at 0 %. Saves the screens it checks under /tm
 from __future__ import annotations
 
 from tests.app.test_main_window import PARIS, plan
+from tests.app.test_store_wiring import db_url, home, listed, open_window  # noqa: F401 (fixtures)
+from tests.store.conftest import memory_keyring  # noqa: F401 (a fixture)
 from tests.widgets.test_map_view import run_js, state
 
 OPEN_TIPS = "JSON.stringify(document.querySelectorAll('.leaflet-tooltip').length)"
@@ -214,3 +216,22 @@ def test_help_has_a_short_guide_and_every_shortcut(qtbot, make_window):
             assert f"\t{action.text().replace('&', '')}" in listed
     assert isinstance(tabs.widget(1), QPlainTextEdit) and tabs.widget(1).isReadOnly()
     dialog.grab().save("/tmp/trust-help-shortcuts.png")
+
+
+# -- saved trips (issue 32 §5) ------------------------------------------------------------------------
+def test_two_paris_trips_have_distinct_names_with_their_dates(qtbot, open_window):  # noqa: F811
+    window = open_window()
+    plan(qtbot, window, PARIS)
+    window.new_trip()
+    september = PARIS.model_copy(update={"date_window": PARIS.date_window.model_copy(
+        update={"start": PARIS.date_window.start.replace(month=9, day=28),
+                "end": PARIS.date_window.end.replace(month=10, day=2)})})
+    plan(qtbot, window, september)
+    names = sorted(t.name for t in listed(qtbot, window, 2))
+    assert names == ["Paris, 5 days \u00b7 15\u201319 Jun 2027", "Paris, 5 days \u00b7 28 Sep\u20132 Oct 2027"]
+    shown = [window.trip_list.model.index(r, 0).data() for r in range(2)]
+    assert sorted(shown) == names  # the Trips list's Name column
+    window.trips_dock.show()
+    window.trips_dock.raise_()
+    qtbot.wait(200)
+    window.trips_dock.grab().save("/tmp/trust-trips-list.png")
