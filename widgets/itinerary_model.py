@@ -23,6 +23,7 @@ LOW_CONFIDENCE_COLOUR = "#b26a00"
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 LOW_MARK = "low conf."  # short: the Marks column shares a narrow dock; the tooltip says why
 OMITTED_COLOUR = "#9e9e9e"  # seed §12.2: grey rows for what a tool outage left out
+DAY_TINT = "#e8eef5"  # a day's line across its row
 
 
 def is_booked(activity: Activity) -> bool:
@@ -76,7 +77,8 @@ class ItineraryModel(QStandardItemModel):
     LockedRole = Qt.ItemDataRole.UserRole + 7
     KindRole = Qt.ItemDataRole.UserRole + 8  # ChoiceKind value; "day" on day rows
     MarksRole = Qt.ItemDataRole.UserRole + 9  # "locked · low conf." (the Marks column shows it as icons)
-    HeaderRole = Qt.ItemDataRole.UserRole + 10  # a day row's whole line, drawn across the row
+    HeaderRole = Qt.ItemDataRole.UserRole + 10  # a day row's whole line (its first cell's text, spanned)
+    FullTextRole = Qt.ItemDataRole.UserRole + 11  # a What cell's whole text (the panel fits it to the column)
 
     def __init__(self, parent=None, *, distance_unit: str = "mi") -> None:
         super().__init__(0, len(self.HEADERS), parent)
@@ -149,8 +151,7 @@ class ItineraryModel(QStandardItemModel):
                   Qt.ItemDataRole.ToolTipRole: fmt.plain_tooltip(self._day_tooltip(day))}
         cells = [{**shared, Qt.ItemDataRole.DisplayRole: self._day_text(row, day, col, low)}
                  for col in range(len(self.HEADERS))]
-        for col in (self.COL_WHEN, self.COL_KIND):
-            cells[col][Qt.ItemDataRole.FontRole] = _bold()
+        cells[self.COL_KIND][Qt.ItemDataRole.FontRole] = _bold()
         cells[self.COL_COST][Qt.ItemDataRole.TextAlignmentRole] = RIGHT
         marks = cells[self.COL_MARKS]
         marks[self.MarksRole] = marks.pop(Qt.ItemDataRole.DisplayRole)
@@ -165,7 +166,11 @@ class ItineraryModel(QStandardItemModel):
         header.append(cells[self.COL_COST][Qt.ItemDataRole.DisplayRole])
         if low:
             header.append(LOW_MARK)
-        cells[self.COL_WHEN][self.HeaderRole] = " \u00b7 ".join(header)
+        # The panel spans the first cell across the row: its text is the whole line, on a tint
+        # (bold did not fit a road trip's day); kept in Qt's items, so drawing stays in C++.
+        line = " \u00b7 ".join(header)
+        cells[self.COL_WHEN].update({self.HeaderRole: line, Qt.ItemDataRole.DisplayRole: line,
+                                     Qt.ItemDataRole.BackgroundRole: QColor(DAY_TINT)})
         return cells
 
     def _day_text(self, row: int, day: DayItinerary, col: int, low: bool) -> str:

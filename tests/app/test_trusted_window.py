@@ -141,7 +141,7 @@ def test_rows_show_hours_weather_estimates_and_unknown_hours(qtbot, make_window)
     panel, model = window.itinerary_panel, window.itinerary_panel.model
     itinerary = panel.itinerary()
     rows = {a.name: (d, a) for d, day in enumerate(itinerary.days) for a in day.activities}
-    what = lambda a: model.activity_index(a.id, ItineraryModel.COL_NAME).data()  # noqa: E731
+    what = lambda a: model.activity_index(a.id, ItineraryModel.COL_NAME).data(ItineraryModel.FullTextRole)  # noqa: E731
     cost = lambda a: model.activity_index(a.id, ItineraryModel.COL_COST).data()  # noqa: E731
     _, louvre = rows["Musée du Louvre"]
     assert "open 09:00-21:00 on Wednesday 2027-06-16" in louvre.notes  # what the engine said
@@ -155,27 +155,30 @@ def test_rows_show_hours_weather_estimates_and_unknown_hours(qtbot, make_window)
     assert header.startswith("Wed 16 Jun \u00b7 Day 2 \u00b7 ") and "\u00b0C, 27% rain (typical)" in header
     assert header.endswith(model.index(1, ItineraryModel.COL_COST).data())
     assert panel.tree.isFirstColumnSpanned(1, panel.tree.rootIndex())
+    qtbot.wait(50)  # the What texts are fitted once the header has laid out its columns
+    assert model.activity_index(own.id, ItineraryModel.COL_NAME).data().endswith("\u00b7 hours unknown")
+    shown = model.activity_index(louvre.id, ItineraryModel.COL_NAME).data()  # as drawn: the hours whole
+    assert shown.endswith("\u00b7 open 9\u201321") and shown.startswith("Musée")
+    assert panel.tree.fontMetrics().horizontalAdvance(shown) <= panel.tree.columnWidth(ItineraryModel.COL_NAME)
     panel.select_activity(own.id)
     window.grab().save("/tmp/trust-rows-city.png")
 
 
 def test_road_trip_day_lines_are_not_cut_off(qtbot, make_window):
+    from PySide6.QtCore import Qt
+
     from tests.app.test_main_window import ROUTE66
     from widgets.itinerary_model import ItineraryModel
 
     window = make_window(size=(1400, 900))
     plan(qtbot, window, ROUTE66)
     tree, model = window.itinerary_panel.tree, window.itinerary_panel.model
-    from PySide6.QtGui import QFontMetrics
-    from PySide6.QtWidgets import QStyleOptionViewItem
-
-    option = QStyleOptionViewItem()
-    tree.itemDelegateForColumn(0).initStyleOption(option, model.index(0, 0))
-    wide = QFontMetrics(option.font)  # the font the day line is drawn in
+    wide = tree.fontMetrics()  # the day line's font (not bold)
+    assert model.index(0, 0).data(Qt.ItemDataRole.FontRole) is None
     for d in range(model.rowCount()):
         header = model.index(d, 0).data(ItineraryModel.HeaderRole)
         summary = model.index(d, ItineraryModel.COL_NAME).data()
-        assert summary in header  # "→ Needles, CA · 294 mi · 5 h 21 min" whole
+        assert summary in header and model.index(d, 0).data() == header  # "→ Needles, CA · 294 mi · 5 h 21 min"
         room = tree.viewport().width() - tree.indentation() - 8
         assert wide.horizontalAdvance(header) <= room, (header, room)
     window.grab().save("/tmp/trust-rows-road.png")

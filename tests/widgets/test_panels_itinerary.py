@@ -115,7 +115,7 @@ def test_activity_rows_show_time_kind_cost_and_icon(qapp, paris):
     assert row(ItineraryModel.COL_NAME).data() == f"{flight.name} \u00b7 times est."
     icon = row(ItineraryModel.COL_KIND).data(Qt.ItemDataRole.DecorationRole)
     assert isinstance(icon, QIcon) and not icon.isNull()
-    assert model.index(0, ItineraryModel.COL_WHEN).data() == "Tue 15 Jun"
+    assert model.index(0, ItineraryModel.COL_WHEN).data().startswith("Tue 15 Jun \u00b7 Day 1 \u00b7 ")  # spanned line
     assert model.index(0, ItineraryModel.COL_COST).data() == \
         "est. " + fmt.money(sum(a.cost_usd_cents for a in paris.days[0].activities))
 
