@@ -102,6 +102,12 @@ def test_a_new_1024_window_starts_with_half_for_the_map_and_the_keyboard_in_the_
     qtbot.wait(300)
     assert window.map_view.width() >= 0.5 * window.width()
     assert window.map_view.height() >= 0.5 * window.height()
+    # A long message above the map (a failure with its explanation) leaves the map its half too.
+    window.show_message("Plan failed: " + " ".join(["the budget does not cover the flights and the hotel"] * 12),
+                        "error")
+    qtbot.waitUntil(lambda: window.message_bar.isVisible(), timeout=2_000)
+    qtbot.wait(200)
+    assert window.map_view.height() >= 0.5 * window.height(), (window.map_view.height(), window.message_bar.height())
     window.grab().save("/tmp/trust-1024x700-first.png")
 
 
