@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from . import formatting as fmt
-from .itinerary_facts import EST, day_weather, estimated_time, opening_hours
+from .itinerary_facts import EST, day_weather, estimated_time, is_visit, opening_hours
 
 
 KIND_TAGS = {ChoiceKind.flight: "Flight", ChoiceKind.lodging: "Stay", ChoiceKind.attraction: "Sight",
@@ -259,6 +259,8 @@ class ItineraryModel(QStandardItemModel):
             return kind_tag(activity, self.road_trip)
         if col == self.COL_NAME:
             hours = opening_hours(activity)  # that day's hours; "hours unknown" when none were published
+            if hours is None and self.road_trip and is_visit(activity):
+                hours = "hours unknown"  # the road-trip catalog keeps no opening hours
             if hours:
                 return f"{activity.name} \u00b7 {hours}"
             # The When column has no room to spare: an estimated time says so here.

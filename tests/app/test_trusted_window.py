@@ -187,6 +187,12 @@ def test_road_trip_day_lines_are_not_cut_off(qtbot, make_window):
         assert summary in header and model.index(d, 0).data() == header  # "→ Needles, CA · 294 mi · 5 h 21 min"
         room = tree.viewport().width() - tree.indentation() - 8
         assert wide.horizontalAdvance(header) <= room, (header, room)
+    sights = [a for day in window.itinerary_panel.itinerary().days for a in day.activities
+              if a.kind.value == "attraction"]
+    assert sights and all("open " not in a.notes for a in sights)  # the road-trip catalog has no hours
+    for sight in sights:  # so each is marked in its row
+        assert model.activity_index(sight.id, ItineraryModel.COL_NAME).data(ItineraryModel.FullTextRole) == \
+            f"{sight.name} \u00b7 hours unknown"
     window.grab().save("/tmp/trust-rows-road.png")
 
 
