@@ -24,8 +24,12 @@ run: install
 	QT_QPA_PLATFORM= $(BIN)/python -m app.desktop_libs
 	QT_QPA_PLATFORM= $(BIN)/tripwright
 
+# The whole suite as CI runs it (.ci/run calls this): throwaway PostgreSQL servers started and
+# stopped around pytest (.ci/test.sh), the tests spread over the cores (pytest-xdist; tests that
+# share state are grouped with xdist_group). TEST_JOBS=0 runs them in one process.
+TEST_JOBS ?= auto
 test: install
-	$(BIN)/pytest -q
+	TW_PYTHON=$(BIN)/python bash .ci/test.sh $(BIN)/pytest -q -n $(TEST_JOBS) --dist loadgroup
 
 bench: install
 	$(BIN)/tripwright bench
