@@ -26,10 +26,12 @@ run: install
 
 # The whole suite as CI runs it (.ci/run calls this): throwaway PostgreSQL servers started and
 # stopped around pytest (.ci/test.sh), the tests spread over the cores (pytest-xdist; tests that
-# share state are grouped with xdist_group). TEST_JOBS=0 runs them in one process.
+# share state are grouped with xdist_group). TEST_JOBS=0 runs them in one process; PYTEST_ARGS
+# adds pytest options (e.g. PYTEST_ARGS=-v names each test as it ends).
 TEST_JOBS ?= auto
+PYTEST_ARGS ?=
 test: install
-	TW_PYTHON=$(BIN)/python bash .ci/test.sh $(BIN)/pytest -q -n $(TEST_JOBS) --dist loadgroup
+	TW_PYTHON=$(BIN)/python bash .ci/test.sh $(BIN)/pytest -q -n $(TEST_JOBS) --dist loadgroup $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/tripwright bench
