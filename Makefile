@@ -25,13 +25,14 @@ run: install
 	QT_QPA_PLATFORM= $(BIN)/tripwright
 
 # The whole suite as CI runs it (.ci/run calls this): throwaway PostgreSQL servers started and
-# stopped around pytest (.ci/test.sh), the tests spread over the cores (pytest-xdist; tests that
-# share state are grouped with xdist_group). TEST_JOBS=0 runs them in one process; PYTEST_ARGS
-# adds pytest options (e.g. PYTEST_ARGS=-v names each test as it ends).
+# stopped around pytest (.ci/test.sh), the test files spread over the cores (pytest-xdist, a file
+# per worker: some modules' tests share a module fixture and run in order, as a traveller would,
+# and a module fixture is built once). TEST_JOBS=0 runs them in one process; PYTEST_ARGS adds
+# pytest options (e.g. PYTEST_ARGS=-v names each test as it ends).
 TEST_JOBS ?= auto
 PYTEST_ARGS ?=
 test: install
-	TW_PYTHON=$(BIN)/python bash .ci/test.sh $(BIN)/pytest -q -n $(TEST_JOBS) --dist loadgroup $(PYTEST_ARGS)
+	TW_PYTHON=$(BIN)/python bash .ci/test.sh $(BIN)/pytest -q -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/tripwright bench
