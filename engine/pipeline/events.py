@@ -57,7 +57,6 @@ class EventEmitter:
         self.callback = callback
         self.events: list[StreamEvent] = []
         self.node = "intent_extractor"  # the node the latest event was about (heartbeats name it)
-        self.progress = 0  # the highest progress so far: heartbeats repeat it, so the stream never goes back
         self.replan = False  # an edit or the same intent again (its duration is the re-plan latency)
         self._waits: dict[str, int] = {}  # tools with calls waiting on the network, and how many
         self._span = (0.0, 0.0)  # the current stage's start and share of the bar, in percent
@@ -93,7 +92,6 @@ class EventEmitter:
             self.events.append(event)
             if status is not EventStatus.heartbeat:
                 self.node = node
-                self.progress = max(self.progress, progress)
             self._measure(event)
             if self.callback is not None:
                 self.callback(event)
@@ -115,8 +113,7 @@ class EventEmitter:
             if not self._open:
                 return None
             tools = ", ".join(sorted(self._waits))
-            return self.emit(self.node, EventStatus.heartbeat, note=f"waiting for {tools}" if tools else None,
-                             progress=self.progress)
+            return self.emit(self.node, EventStatus.heartbeat, note=f"waiting for {tools}" if tools else None)
 
     def waiting(self, tool: str, started: bool) -> None:
         """A call of ``tool`` started (or stopped) waiting on the network."""

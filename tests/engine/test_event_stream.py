@@ -76,10 +76,12 @@ def test_a_heartbeat_repeats_the_run_s_progress_and_node() -> None:
     from engine.pipeline.events import EventEmitter
 
     emitter = EventEmitter("t" * 32, "run-beats", heartbeat_s=None)  # beats by hand, no thread
-    emitter.emit("planner", EventStatus.started, progress=10)
-    emitter.emit("planner", EventStatus.running, progress=40)
+    emitter.enter(10, 40)  # a stage that owns 10-50 % of the bar
+    emitter.emit("planner", EventStatus.started)
+    emitter.emit("planner", EventStatus.running, fraction=0.75)
     beat = emitter.beat()
     assert beat is not None and (beat.node, beat.status, beat.progress_pct) == ("planner", EventStatus.heartbeat, 40)
-    emitter.emit("verifier", EventStatus.started, progress=70)
+    emitter.enter(70, 20)
+    emitter.emit("verifier", EventStatus.started)
     assert emitter.beat().progress_pct == 70
     emitter.close()
