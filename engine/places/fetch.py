@@ -137,7 +137,7 @@ class PackFetcher:
 
 
 def _zone(spec: CitySpec) -> str:
-    from engine.roadtrip.zones import zone_at
+    from engine.geocode.zones import zone_at
     return zone_at(spec.lat, spec.lon)
 
 
