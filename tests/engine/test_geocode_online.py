@@ -16,7 +16,7 @@ from engine.geocode.nominatim import NominatimGeocoder, Throttle
 from engine.models import RoadTripIntent
 from engine.pipeline import PlanningSession
 from engine.tools.executor import ToolExecutor
-from engine.tools.network import user_agent
+from engine.net.network import user_agent
 
 from .standin_server import Reply
 
