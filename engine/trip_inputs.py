@@ -12,7 +12,8 @@ the same one-line errors in both.
   booked (same number and departure), an event already booked or the same hotel stay (name and
   dates) is kept once; another hotel is refused, a flight on a road trip too.
 - ``with_bookings``: the intent with those bookings, checked against the trip
-  (engine/planning/booked.py; a road trip's motel: engine/roadtrip/booked_night.py).
+  (``check_against_trip``, which the app's trip form runs on what is typed too:
+  engine/planning/booked.py; a road trip's motel: engine/roadtrip/booked_night.py).
 - ``hotel_placeable``: whether the run can place a hotel booked by its address only.
 
 Reading the files is the callers' (engine/imports, engine/bookings): the CLI reads several per
@@ -20,6 +21,7 @@ command, the app one per import, off its GUI thread."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import InputError
@@ -115,13 +117,27 @@ def with_bookings(intent, bookings: Bookings, catalog, *, field: str = "bookings
     data = intent.model_dump()
     data["bookings"] = bookings.model_dump()
     booked = type(intent).model_validate(data)
-    if intent.mode == "road_trip":  # its motel: that night's stop
-        from engine.roadtrip.booked_night import check_road_bookings
-        check_road_bookings(booked)
-    else:
-        from engine.planning.booked import check_bookings
-        check_bookings(booked, catalog)
+    check_against_trip(booked, catalog)
     return booked
+
+
+def check_against_trip(intent, catalog, *, zone_of: Callable[[str], str | None] | None = None,
+                       placed: bool = False) -> None:
+    """An intent's bookings refused before anything runs when they are not the trip's: a road
+    trip's motel on no night of it; a city trip's flight on another day or at another city's
+    airports, a hotel on other dates (a city whose pack the run fetches is checked by the
+    planner then). ``zone_of``: an airport's zone (the catalog's airports by default; the trip
+    form knows typed codes too); ``placed``: a hotel must have its point (the form asks for it)."""
+    if intent.mode == "road_trip":
+        from engine.roadtrip.booked_night import check_road_bookings
+        check_road_bookings(intent)
+        return
+    if intent.bookings is None or not catalog.has_city(intent.city):
+        return
+    from engine.planning.booked import booked_flights, booked_lodging
+    city = catalog.city(intent.city)
+    booked_flights(intent, city, zone_of or (lambda code: catalog.airport(code).tz))
+    booked_lodging(intent, city, placed=placed)  # unplaced: the run finds a hotel booked by its address
 
 
 def hotel_placeable(hotel, intent, catalog, *, offline: bool) -> bool:
