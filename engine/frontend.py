@@ -136,7 +136,7 @@ def _read_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str
             return parsed
         said = [query]
     except UnknownCityError as exc:
-        query, said = exc.query or exc.city, [exc.city, exc.query]
+        query, said = exc.query or exc.city, [a for a in (exc.city, exc.query) if a]
     name = catalog.city(query).name if catalog.has_city(query) else query
     return parse((name, said))
 
@@ -170,6 +170,7 @@ def intent_from_prompt(text: str, session, home: str | None) -> IntentV1 | RoadT
     if reading.road is not None:
         return road_intent_of(reading.road)
     parsed = reading.city
+    assert parsed is not None  # a reading is a road trip or a city trip
     origin = origin_airport(parsed.origin_airport, home)
     budget = budget_cents(parsed.budget_amount, parsed.budget_currency, session)
     return city_intent_of(city_target(session.catalog, parsed.city), parsed.start, parsed.end, budget, origin, parsed)
@@ -268,8 +269,9 @@ def fetch_city_pack(session, query: str, *, say: Callable[[str], None] | None = 
 
     asyncio.run(run())
     outcome = got[0]
-    for note in outcome.notes if say is not None else ():
-        say(note)
+    if say is not None:
+        for note in outcome.notes:
+            say(note)
     return outcome
 
 
