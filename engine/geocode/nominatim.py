@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
-from engine.tools import bounded_http
+from engine.net import bounded_http
 
 from .models import GeoCandidate, GeocodeRequest
 from .normalize import normalise

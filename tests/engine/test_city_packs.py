@@ -19,7 +19,7 @@ from engine.places.fetch import PackFetcher
 from engine.places.pack_city import pack_city
 from engine.places.pack_store import PackStore
 from engine.tools.executor import ToolExecutor
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from tests.overpass_standin import OverpassStandIn, Reply, load_lisbon
 
 TODAY = date(2026, 11, 26)

@@ -15,8 +15,8 @@ from engine.geocode.models import GeocodeRequest
 from engine.geocode.nominatim import MIN_INTERVAL_S, NominatimGeocoder, Throttle
 from engine.models import RoadTripIntent
 from engine.pipeline import PlanningSession
+from engine.net.network import user_agent
 from engine.tools.executor import ExecutorPolicy, ToolExecutor
-from engine.tools.network import user_agent
 
 from ..cpu_burner import cpu_burners
 from .standin_server import Reply
