@@ -138,6 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_cities_parser(command)
     from .trip_inputs_cmd import add_trip_inputs_parsers
     add_trip_inputs_parsers(command)
+    from .maps_cmd import add_maps_parser
+    add_maps_parser(command)
     diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
     diag.add_argument("--json", action="store_true", help="the report as JSON")
     diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
@@ -170,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
 COMMANDS = {
     "plan": "plan_cmd:run_plan", "verify": "verify_cmd:run_verify", "export": "verify_cmd:run_export",
     "trips": "trips_cmd:run_trips", "notes": "notes_cmd:run_notes", "cities": "cities_cmd:run_cities",
+    "maps": "maps_cmd:run_maps",
     "bookings": "trip_inputs_cmd:run_bookings", "places": "trip_inputs_cmd:run_places",
     "diagnostics": "diagnostics_cmd:run_diagnostics", "ideas": "group_cmd:run_ideas", "chat": "group_cmd:run_chat",
     "feedback": "group_cmd:run_feedback", "react": "group_cmd:run_react", "revise": "revise_cmd:run_revise",

@@ -86,7 +86,7 @@ class NominatimGeocoder:
 
         parts = urlsplit(nominatim_base())
         client = Nominatim(user_agent=self._agent, domain=parts.netloc + parts.path, scheme=parts.scheme,
-                           timeout=self._timeout_s, adapter_factory=bounded_adapter(self._timeout_s + 1.0))
+                           timeout=self._timeout_s, adapter_factory=bounded_adapter(self._timeout_s))  # ends before the executor's 4 s
         query = ", ".join(p for p in (request.query, request.admin1_hint, request.country_hint) if p)
         codes = request.country_hint if request.country_hint and len(request.country_hint) == 2 else None
         try:

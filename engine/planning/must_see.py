@@ -10,10 +10,9 @@ from engine.errors import InputError
 from engine.models import Attraction, IntentV1, VenueType
 from engine.models.intent import MustSee
 from engine.models.place import ASSUMED_HOURS, Place
+from engine.models.visit_time import MIN_VISIT_MINUTES, VISIT_MINUTES
 from engine.tools.provenance import stamp
 from engine.tools.requests import VenueRequest
-
-VISIT_MINUTES = 60
 
 
 async def must_see_venues(call, intent: IntentV1, toolbox, city,
@@ -68,7 +67,8 @@ def _from_osm(place: MustSee, city) -> Attraction:
     themes = ["food"] if osm.kind == "food" else (list(osm.themes) or ["culture"])
     return Attraction(id=place.place_id, name=place.name, venue_type=osm.venue_type, indoor=osm.indoor,
                       kid_friendly=None, themes=themes, opening_hours=rule, country=city.raw.country,
-                      location=place.geo, est_price_usd_cents=0, duration_minutes=max(30, osm.minutes), tz=city.tz,
+                      location=place.geo, est_price_usd_cents=0, duration_minutes=max(MIN_VISIT_MINUTES, osm.minutes),
+                      tz=city.tz,
                       hours_known=known, price_estimated=True, address=street_address(osm.tags),
                       provenance=stamp("overpass", {"id": osm.ref, "name": osm.name, "tags": osm.tags},
                                        data_source="osm", ref_id=place.place_id, source_url=osm.source_url))

@@ -210,8 +210,19 @@ def test_labels_drop_characters_xml_cannot_carry():
     assert waypoint.description == str(event["DESCRIPTION"]) == "a\nb"
 
 
+def test_a_label_with_a_backslash_n_stays_two_characters_in_the_calendar():
+    """RFC 5545 §3.3.11: a backslash is written as two; icalendar's writer would first have read a
+    literal backslash-N as a line break (hypothesis found it)."""
+    days = [list(d) for d in PARIS_DAYS]
+    days[0][0] = ("10:00", "12:00", "attraction", "Bar \\N; Café, Flore", (48.86, 2.34), "")
+    text = itinerary_to_ics(make_itinerary(date(2027, 6, 15), days)).decode()
+    assert "SUMMARY:Bar \\\\N\\; Café\\, Flore" in text.splitlines()
+
+
+# icalendar's reader (used below to read the calendar back) also takes an escaped backslash followed
+# by N for a line break: names with a backslash before an N are checked on the written text above.
 @settings(max_examples=60, deadline=None)
-@given(st.text(max_size=40).filter(lambda s: plain_text(s).strip()))
+@given(st.text(max_size=40).filter(lambda s: plain_text(s).strip() and "\\N" not in s and "\\n" not in s))
 def test_labels_round_trip_through_gpx_and_ics(name):
     days = [list(d) for d in PARIS_DAYS]
     days[0][0] = ("10:00", "12:00", "attraction", name, (48.86, 2.34), name)
