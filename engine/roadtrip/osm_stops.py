@@ -142,7 +142,7 @@ class OsmStops:
     def _hours_of(self, k: int, on: date, country: str) -> "_Hours":
         found = self._hours.get((k, on))
         if found is None:
-            found = self._hours[(k, on)] = _Hours.of(self._sight(k).place, on, country)
+            found = self._hours[(k, on)] = _Hours.of(self._sight(k).row, on, country)
         return found
 
     # -- a day ---------------------------------------------------------------------------------
@@ -243,7 +243,7 @@ class OsmStops:
             if hours.closed or tries[0] >= MAX_TRIES or any(s.row.ref == x.id for x, _ in chosen):
                 return
             tries[0] += 1
-            hours.shift = hours.shift_from(start_tz, s.place, on)
+            hours.shift = hours.shift_from(start_tz, s.row, on)
             trial = chosen + [(self._stop(s, en_route, hours), hours)]
             if room is not None and not room.fits([*have, *(x for x, _ in trial)]):
                 return
@@ -296,8 +296,9 @@ class _Hours:
         self.windows, self.known, self.text, self.shift, self.closed = windows, known, text, shift, closed
 
     @classmethod
-    def of(cls, p: Place, on: date, country: str) -> "_Hours":
-        rule = p.hours or ""
+    def of(cls, p: RoadPlace, on: date, country: str) -> "_Hours":
+        """Read from the chunk's row (many sights are looked at, few are taken: no Place for each)."""
+        rule = p.tags.get("opening_hours", "").strip()
         if rule:
             try:
                 spans = dated_hours(rule, country or None).day(on).spans
@@ -315,7 +316,7 @@ class _Hours:
         return cls((CAUTIOUS,), False, "Opening hours not published in OpenStreetMap: visited between 10:00 "
                                        "and 17:00; check before going.")
 
-    def shift_from(self, start_tz: str, p: Place, on: date) -> int:
+    def shift_from(self, start_tz: str, p: RoadPlace, on: date) -> int:
         """Minutes the sight's clock is ahead of the day's (the start town's) on that date."""
         if not self.windows or self.windows == (CAUTIOUS,):
             return 0
