@@ -26,7 +26,7 @@ from engine.places.city_spec import resolve_city
 from engine.places.fetch import PackFetcher, city_box
 from engine.places.pack_store import PackStore
 from engine.tools.executor import ToolExecutor
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from tests.overpass_standin import OverpassStandIn, Reply, load_lisbon
 
 def rss_mb():

@@ -36,7 +36,7 @@ def dated_trip_name(intent) -> str:  # noqa: ANN001 (an IntentV1 or a RoadTripIn
     "Paris, 5 days · 15–19 Jun 2027"; "Los Angeles → Chicago via Route 66, 7 days · 3–9 May 2027"."""
     from datetime import timedelta
 
-    from engine.store.recorder import trip_name_for
+    from engine.store.records import trip_name_for
 
     if intent.mode == "road_trip":
         start = intent.start_date

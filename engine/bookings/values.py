@@ -75,7 +75,7 @@ def flight_number(raw: object, airline_code: str | None) -> str | None:
 
 def airport_zone(ctx: Context, what: str, code: object, role: str) -> tuple[str, str]:
     """(IATA code, its zone); an unknown code names the booking and the field."""
-    from engine.places.airports import airport_info
+    from engine.catalog.airports import airport_info
 
     text = str(code or "").strip().upper()
     if not text:

@@ -13,7 +13,7 @@ extraction (city and road prompts; `--route-file` followed as without `--llm`) a
 the rule-based plan with one warning line, exit 3 with `reason: invalid_model_output`),
 `ideas`/`chat`/`feedback`/`react` (`group_cmd.py`), `revise` (`revise_cmd.py`), `verify` (schema first,
 strict: exit 2 naming the field; an exit-3 failure file: exit 1 "holds no plan"; then prints
-`engine/verify/saved.py`'s findings), `export`, `trips list|show|delete`, `bookings import
+`engine/verify_saved.py`'s findings), `export`, `trips list|show|delete`, `bookings import
 FILE...|list|delete N --trip ID` and `places import FILE --trip ID` (`trip_inputs_cmd.py`: kept in the
 trip's latest version's intent, no table of their own — `with_bookings`/`with_saved_places` add them, a
 booking already held is not added twice, `delete N` takes the N-th as `list` numbers them, flights by

@@ -3,7 +3,7 @@ range requests alone (issue 22 §1), before any tile is downloaded:
 
 - :func:`trip_bbox` — the itinerary's points, padded a little;
 - :class:`RangeReader` — ranges of the archive's URL: identifying User-Agent, timeouts, every reply
-  bounded (``engine.tools.bounded_http``), redirects kept on their origin; a server that answers
+  bounded (``engine.net.bounded_http``), redirects kept on their origin; a server that answers
   200 instead of 206 is refused (it would send the whole planet);
 - :func:`plan_area` — the header, the root directory and only the leaf directories that cover the
   bbox; every tile of the bbox for each zoom up to ``max_zoom`` (15) as (tile id, offset, length),
@@ -27,8 +27,8 @@ from pmtiles.tile import Compression, MagicNumberNotFound, SpecVersionUnsupporte
 
 from engine.errors import InputError, ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.geo import BBox
-from engine.tools import bounded_http
-from engine.tools.network import offline_by_env, user_agent
+from engine.net import bounded_http
+from engine.net.network import offline_by_env, user_agent
 
 from .archive_bounds import (MAX_DIRECTORY_BYTES, MAX_METADATA_BYTES, check_length, read_directory,
                              read_metadata)

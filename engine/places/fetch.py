@@ -137,7 +137,7 @@ class PackFetcher:
 
 
 def _zone(spec: CitySpec) -> str:
-    from engine.roadtrip.zones import zone_at
+    from engine.geocode.zones import zone_at
     return zone_at(spec.lat, spec.lon)
 
 
@@ -149,6 +149,6 @@ def currency_of(country: str) -> str:
 
 
 def airports_near(spec: CitySpec) -> list[PackAirport]:
-    from .airports import nearest_airports
+    from engine.catalog.airports import nearest_airports
     return [PackAirport(iata=a.iata, name=a.name, tz=a.tz, lat=a.lat, lon=a.lon)
             for a in nearest_airports(spec.lat, spec.lon, limit=2)]

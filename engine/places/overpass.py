@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.geo import BBox
-from engine.tools import bounded_http
-from engine.tools.network import NetworkState, retry_after
+from engine.net import bounded_http
+from engine.net.network import NetworkState, retry_after
 
 DEFAULT_URL = "https://overpass-api.de/api/interpreter"
 TOOL = "overpass"

@@ -17,11 +17,11 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import InputError
-from .columns import utcnow
+from .columns import new_id, utcnow
 from .schema import ItineraryVersion
 from .schema_social import ChatMessage, Feedback, Idea, Reaction, VersionReaction
 from .tenancy import OrgContext, OrgSession
@@ -108,7 +108,7 @@ def check_emoji(emoji: str) -> str:
     return emoji
 
 
-IMPORT_BATCH = 2000  # chat messages flushed together
+IMPORT_BATCH = 2000  # chat messages inserted together
 
 
 def fingerprint(source: str, sent_at: datetime, author: str, body: str) -> str:
@@ -185,20 +185,22 @@ class GroupPlanning:
             if mark in known:
                 continue
             known.add(mark)
-            batch.append(ChatMessage(trip_id=trip_id, user_id=self._ctx.user_id, author=m.author[:MAX_AUTHOR],
-                                     body=m.body[:MAX_TEXT], kind=m.kind, source=source, sent_at=m.sent_at,
-                                     fingerprint=mark, created_at=now))
+            batch.append({"org_id": self._ctx.org_id, "message_id": new_id(), "trip_id": trip_id,
+                          "user_id": self._ctx.user_id, "author": m.author[:MAX_AUTHOR], "body": m.body[:MAX_TEXT],
+                          "kind": m.kind, "source": source, "sent_at": m.sent_at, "fingerprint": mark,
+                          "created_at": now})
             added += 1
             if len(batch) == IMPORT_BATCH:
-                self._flush_batch(batch)
-        self._flush_batch(batch)
+                self._insert_batch(batch)
+        self._insert_batch(batch)
         return added, len(messages) - added
 
-    def _flush_batch(self, rows: list) -> None:
-        """Rows flushed together (one INSERT of many rows; a flush per row made a 19 MB chat export
-        take 386 s), then let go: the session keeps flushed rows only weakly."""
-        self._s.add_all(rows)
-        self._s.flush()
+    def _insert_batch(self, rows: list[dict]) -> None:
+        """Rows inserted together as values, each stamped with the org (the tenancy guard checks
+        every one): a 19 MB export is 267,000 messages, and an ORM object each made the import
+        2.3× a note import of the same bytes."""
+        if rows:
+            self._s.execute(insert(ChatMessage), rows)
         rows.clear()
 
     def _add_message(self, trip_id, body, author, kind, source, sent_at, mark) -> ChatRecord:

@@ -16,7 +16,7 @@ from engine.places.fetch import PackFetcher, city_box
 from engine.places.pack_city import pack_city, pack_decision
 from engine.places.pack_store import PackStore
 from engine.tools.executor import ToolExecutor
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from tests.overpass_standin import OverpassStandIn, Reply, load_lisbon
 
 from .test_city_packs import lisbon
