@@ -68,7 +68,8 @@ def run_maps(args) -> int:  # noqa: ANN001
 
 
 def _bbox(text: str):
-    from engine.maps.offline_area import MAX_LAT, Bbox
+    from engine.geo import BBox
+    from engine.maps.offline_area import MAX_LAT
     parts = [p.strip() for p in text.split(",")]
     try:
         south, west, north, east = (float(p) for p in parts)
@@ -79,7 +80,7 @@ def _bbox(text: str):
     if not (-90 <= south < north <= 90 and -180 <= west < east <= 180):
         raise InputError("--bbox", f"{text[:80]!r}: expected south < north within -90…90 and west < east within "
                                    "-180…180")
-    return Bbox(west, max(-MAX_LAT, south), east, min(MAX_LAT, north))
+    return BBox.from_wsen(west, max(-MAX_LAT, south), east, min(MAX_LAT, north))
 
 
 def _trip_bbox(trip_id: str):
