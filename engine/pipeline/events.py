@@ -3,6 +3,7 @@ bounded stream for the UI with replay after a timestamp."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
@@ -12,11 +13,13 @@ from typing import Callable, Iterable
 
 import structlog
 
+from engine.log_setup import flush_log_file
 from engine.metrics import METRICS
 from engine.models import EventStatus, ModelUsage, StreamEvent
 
 EventCallback = Callable[[StreamEvent], None]
 log = structlog.get_logger("tripwright.pipeline")
+_STDLIB_LOG = logging.getLogger("tripwright.pipeline")  # the logger structlog's level filter asks
 INFEASIBLE = "infeasible_plan"  # an error event's ``reason`` when no plan keeps every rule
 
 
@@ -138,14 +141,17 @@ class EventEmitter:
             METRICS.first_event((time.perf_counter() - self._started) * 1000)
         if event.status is EventStatus.completed and event.duration_ms is not None:
             METRICS.node_done(event.node, event.duration_ms)
-            # Seed §13.1: one line per node, tied to its run whatever thread or context logs it.
-            log.info("node_completed", trace_id=self.trace_id, run_id=self.run_id, node=event.node,
-                     duration_ms=event.duration_ms, cache_hit=bool(event.cache_hit))
+            # Seed §13.1: one line per node, tied to its run whatever thread or context logs it (not
+            # built at all when INFO is off: structlog's level filter comes after its set-up).
+            if _STDLIB_LOG.isEnabledFor(logging.INFO):
+                log.info("node_completed", trace_id=self.trace_id, run_id=self.run_id, node=event.node,
+                         duration_ms=event.duration_ms, cache_hit=bool(event.cache_hit))
         if self._open and event.node == "responder" and event.status in (EventStatus.done, EventStatus.cancelled):
             self._open = False
             HEARTBEATS.remove(self)  # the run is over: no heartbeat after its last event
             METRICS.active_runs.dec()
             METRICS.run_done((time.perf_counter() - self._started) * 1000, self.replan)
+            flush_log_file()  # the run's lines are on disk when it ends (the file writes in batches)
 
 
 class Heartbeats:
