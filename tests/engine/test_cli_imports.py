@@ -36,6 +36,7 @@ PLAN_NEVER = {
     "engine.notes.embeddings": "the notes' embedding models",
     "engine.store.schema_notes": "the notes tables",
     "engine.places.fetch": "the OSM pack fetcher (a fixture city)",
+    "prometheus_client": "the metrics' Prometheus view (only `diagnostics` shows it)",
 }
 HELP_NEVER = ("pydantic", "structlog", "httpx", "sqlalchemy", "engine.models", "engine.pipeline", "engine.catalog",
               "engine.frontend")
