@@ -24,8 +24,15 @@ run: install
 	QT_QPA_PLATFORM= $(BIN)/python -m app.desktop_libs
 	QT_QPA_PLATFORM= $(BIN)/tripwright
 
+# The whole suite as CI runs it (.ci/run calls this): throwaway PostgreSQL servers started and
+# stopped around pytest (.ci/test.sh), the test files spread over the cores (pytest-xdist, a file
+# per worker: some modules' tests share a module fixture and run in order, as a traveller would,
+# and a module fixture is built once). TEST_JOBS=0 runs them in one process; PYTEST_ARGS adds
+# pytest options (e.g. PYTEST_ARGS=-v names each test as it ends).
+TEST_JOBS ?= auto
+PYTEST_ARGS ?=
 test: install
-	$(BIN)/pytest -q
+	TW_PYTHON=$(BIN)/python bash .ci/test.sh $(BIN)/pytest -q -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/tripwright bench

@@ -1,12 +1,18 @@
 # shellcheck shell=bash
-# Sourced by .ci/run (issue 4): starts a throwaway PostgreSQL on 127.0.0.1 and exports
-# TRIPWRIGHT_TEST_PG_URL so tests/store runs against it as well as against SQLite.
-# It never fails CI: when PostgreSQL cannot be installed or started it warns and leaves the URL
-# unset (the `postgres` tests then skip). The server runs as the non-root `postgres` user, in a
-# temp dir, on a free port, with fsync off (throwaway data); an EXIT trap stops it and removes it.
-# A second server, from the PostgreSQL 16 + pgvector binaries the `pgserver` wheel ships (a test
-# dependency: Debian 12 has no pgvector for its PostgreSQL 15), exports TRIPWRIGHT_TEST_PGVECTOR_URL
-# the same way; when it cannot start, that variable stays unset (its tests skip) and nothing fails.
+# Sourced by .ci/test.sh (`make test`, which .ci/run calls): starts throwaway PostgreSQL servers on
+# 127.0.0.1 so tests/store runs against PostgreSQL as well as SQLite, on any machine the venv runs on.
+# - TRIPWRIGHT_TEST_PG_URL: a plain PostgreSQL. The system's (Debian's /usr/lib/postgresql, which
+#   .ci/run installs when it may) when there is one, else PostgreSQL 16 from the `pgserver` test
+#   dependency's binaries, copied without the pgvector extension (these tests share one database,
+#   one schema each, and an extension lives once per database: with pgvector on offer migration 0009
+#   would create it in the first test's schema).
+# - TRIPWRIGHT_TEST_PGVECTOR_URL: PostgreSQL 16 + pgvector from the `pgserver` wheel as shipped
+#   (Debian 12 has no pgvector for its PostgreSQL 15); its tests make a database each.
+# It never fails the run: a server that cannot start is named on stderr and its URL stays unset
+# (those tests then skip). Each server runs in its own temp dir, on a free port, with fsync off
+# (throwaway data), as the non-root `postgres` user when run as root; an EXIT trap stops both and
+# removes their dirs. Both are shared by pytest-xdist's workers: every test makes its own schema or
+# database, so workers never meet.
 
 _tw_pg_log() { echo "postgres.sh: $*" >&2; }
 
@@ -18,15 +24,23 @@ _tw_pg_bindir() {
   return 1
 }
 
-_tw_pg_install() {
-  _tw_pg_bindir >/dev/null && return 0
-  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then return 1; fi
-  _tw_pg_log "installing Debian's postgresql (bounded by timeouts)"
-  DEBIAN_FRONTEND=noninteractive timeout 300 apt-get update -qq >/dev/null 2>&1 \
-    || _tw_pg_log "apt-get update failed; trying the install anyway"
-  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends postgresql \
-    >/dev/null 2>&1 || return 1
-  _tw_pg_bindir >/dev/null
+# The pgserver wheel's PostgreSQL folder (bin, lib, share), from the venv's python.
+_tw_pgserver_root() {
+  local python="${TW_PYTHON:-$(pwd)/.venv/bin/python}" root
+  root=$("$python" -c 'import os, pgserver; print(os.path.dirname(pgserver.__file__))' 2>/dev/null)/pginstall \
+    || return 1
+  [ -x "$root/bin/pg_ctl" ] && echo "$root"
+}
+
+# A copy of the pgserver binaries without pgvector's files in the scratch dir $1; echoes its bin.
+# The wheel's layout is kept (pgserver/pginstall beside pgserver.libs: the binaries' rpath).
+_tw_pg_plain_copy() {
+  local root copy="$1/pgserver/pginstall"
+  root=$(_tw_pgserver_root) || return 1
+  mkdir -p "$copy" && cp -r "$root/bin" "$root/lib" "$root/share" "$copy/" || return 1
+  if [ -d "$root/../../pgserver.libs" ]; then cp -r "$root/../../pgserver.libs" "$1/" || return 1; fi
+  rm -f "$copy"/share/postgresql/extension/vector[.-]* "$copy"/lib/postgresql/vector.so
+  echo "$copy/bin"
 }
 
 _tw_pg_free_port() {
@@ -53,6 +67,11 @@ _tw_server_stop() {
   fi
 }
 
+_tw_pgv_stop() {
+  _tw_server_stop "${TW_PGV_DIR:-}" "${TW_PGV_BIN:-}"
+  TW_PGV_DIR=""
+}
+
 _tw_pg_stop() {
   _tw_pgv_stop
   _tw_server_stop "${TW_PG_DIR:-}" "${TW_PG_BIN:-}"
@@ -60,13 +79,15 @@ _tw_pg_stop() {
 }
 
 _tw_pg_start() {
-  _tw_pg_install || { _tw_pg_log "PostgreSQL is not available; the postgres tests will be skipped"; return 1; }
-  TW_PG_BIN=$(_tw_pg_bindir) || return 1
   _tw_pg_owner || return 1
   TW_PG_DIR=$(mktemp -d /tmp/tripwright-pg.XXXXXX) || return 1
   chmod 755 "$TW_PG_DIR"
-  if [ "$(id -u)" = 0 ]; then chown postgres "$TW_PG_DIR" || return 1; fi
   trap _tw_pg_stop EXIT
+  TW_PG_BIN=$(_tw_pg_bindir) || TW_PG_BIN=$(_tw_pg_plain_copy "$TW_PG_DIR") || {
+    _tw_pg_log "no PostgreSQL here (neither the system's nor the pgserver test dependency's); the postgres tests will be skipped"
+    return 1
+  }
+  if [ "$(id -u)" = 0 ]; then chown postgres "$TW_PG_DIR" || return 1; fi
   local port
   port=$(_tw_pg_free_port) || return 1
   _tw_pg_as_owner "$TW_PG_BIN/initdb" -D "$TW_PG_DIR/data" -U postgres --auth=trust -E UTF8 --no-locale \
@@ -84,15 +105,10 @@ if [ -z "${TRIPWRIGHT_TEST_PG_URL:-}" ]; then
 fi
 
 # -- the pgvector server (issue 13) ----------------------------------------------------------------
-_tw_pgv_stop() {
-  _tw_server_stop "${TW_PGV_DIR:-}" "${TW_PGV_BIN:-}"
-  TW_PGV_DIR=""
-}
-
 _tw_pgv_start() {
-  local python="${TW_PYTHON:-$(pwd)/.venv/bin/python}" port
-  TW_PGV_BIN=$("$python" -c 'import os, pgserver; print(os.path.dirname(pgserver.__file__))' 2>/dev/null)/pginstall/bin \
-    || { _tw_pg_log "pgserver is not installed in $python; the pgvector tests will be skipped"; return 1; }
+  local port root
+  root=$(_tw_pgserver_root) || { _tw_pg_log "pgserver is not installed in the venv; the pgvector tests will be skipped"; return 1; }
+  TW_PGV_BIN="$root/bin"
   [ -x "$TW_PGV_BIN/pg_ctl" ] || { _tw_pg_log "no pg_ctl in $TW_PGV_BIN"; return 1; }
   _tw_pg_owner || return 1
   TW_PGV_DIR=$(mktemp -d /tmp/tripwright-pgvector.XXXXXX) || return 1

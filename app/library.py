@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from qasync import asyncSlot
 
 from engine.errors import TripwrightError, one_line
+from widgets.trip_list_model import dated_trip_name
 
 from .run_notice import show_last_run
 from .trip_session import TripVersion
@@ -268,7 +269,9 @@ class TripLibrary(QObject):
             return None
         trip_id = None if new_trip else self.w.trip.trip_id
         base = self.w.trip.current.number if trip_id is not None and self.w.trip.current is not None else None
-        ticket = await self._call(self.workspace.recorder.begin, intent, trip_id=trip_id, request_key=request_key)
+        name = dated_trip_name(intent) if trip_id is None else None  # the Trips list tells trips apart by date
+        ticket = await self._call(self.workspace.recorder.begin, intent, trip_id=trip_id, trip_name=name,
+                                  request_key=request_key)
         if ticket is None:
             return None
         if ticket.duplicate is not None:

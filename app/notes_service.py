@@ -174,8 +174,9 @@ class NotesService(QObject):
         chunks = await asyncio.to_thread(_chunks, workspace.store, workspace.ctx, chunk_id)
         if chunks:
             self.panel.show_passage(chunks[0].text, cited.provenance.source_url or chunks[0].title)
-            self.dock.show()
-            self.dock.raise_()
+            # Shown in the Notes dock, never raised: a click on a row must not switch the side panel
+            # away from the itinerary (or the form) to another tab.
+            self.w.show_status("Your notes mention this place: see the Notes tab.", 8000)
 
 
 def _chunks(store, ctx, chunk_id: str) -> list:  # noqa: ANN001

@@ -22,7 +22,7 @@ from engine.maps.offline_area import AreaPlan, RangeReader, check_cap, mb, new_c
 from engine.maps.offline_download import discard_part, download_area
 from engine.cancel import CancelToken
 from engine.settings import apply_env
-from engine.tools.network import offline_by_env
+from engine.net.network import offline_by_env
 
 from .basemap_choice import forget_basemap, show_basemap, trip_offline_file
 

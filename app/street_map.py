@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
 
-from engine.tools.network import offline_by_env
+from engine.net.network import offline_by_env
 
 RECHECK_MS = 30_000
 SHOWING = {"street": ("Street map \u00b7 online", "color: #2e7d32;"),

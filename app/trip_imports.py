@@ -68,7 +68,7 @@ class TripImports(QObject):
         except RuntimeError:  # the window is being built before the loop runs: once it does
             QTimer.singleShot(0, self.warm_airports)
             return
-        from engine.places.airports import airport_info
+        from engine.catalog.airports import airport_info
         self.airports_ready = loop.run_in_executor(None, airport_info, "JFK")
 
     # -- the flows -------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ File: New trip (Ctrl+N), Open example ▸, Export ▸ (Ctrl+E: any format), Impo
 Import bookings…, Sign in…, Sign out, Quit (Ctrl+Q). Edit: Undo (Ctrl+Z), Redo (Ctrl+Shift+Z), Settings…
 (Ctrl+,). Plan: Plan (Ctrl+R), Re-plan (Ctrl+Shift+R / F5), Cancel (Esc). Trip: Make this trip
 available offline…, Remove this trip's offline copy. View: the docks, Street map (online).
-Help: About.
+Help: Quick guide (F1), Keyboard shortcuts, About.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ class WindowActions:
     export_any: QAction
     online: QAction
     about: QAction
+    guide: QAction
+    shortcuts: QAction
     settings: QAction
     sign_in: QAction
     sign_out: QAction
@@ -80,6 +82,9 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
                        tip="Show the OpenStreetMap street map under the trip when online; off: the built-in map only",
                        checkable=True),
         about=_action(window, "&About Tripwright"),
+        guide=_action(window, "Quick &guide", ["F1"], icon=P.SP_DialogHelpButton,
+                      tip="How to plan, read, change and share a trip, in a few lines (F1)"),
+        shortcuts=_action(window, "&Keyboard shortcuts", tip="Every shortcut of the window"),
         settings=_action(window, "&Settings\u2026", ["Ctrl+,"],
                          tip="Home airport, distance units, map tiles, language model and API key"),
         sign_in=_action(window, "Sign &in\u2026", tip="Sign in to see and save your org's trips"),
@@ -101,6 +106,18 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
         actions.exports[kind.key] = _action(window, kind.label)
     actions.cancel.setEnabled(False)
     return actions
+
+
+def shortcut_list(window: QMainWindow) -> list[tuple[str, str]]:
+    """(what, keys) for every action of the window that has a shortcut, in menu words: the Help
+    list is made from the actions themselves, so it never disagrees with them."""
+    rows = []
+    for action in window.actions():
+        keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()
+                if not k.isEmpty()]
+        if keys:
+            rows.append((action.text().replace("&&", "\0").replace("&", "").replace("\0", "&"), " or ".join(keys)))
+    return rows
 
 
 def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
@@ -143,7 +160,12 @@ def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
     view_menu.addSeparator()
     view_menu.addAction(actions.online)
     help_menu = bar.addMenu("&Help")
+    help_menu.addAction(actions.guide)
+    help_menu.addAction(actions.shortcuts)
+    help_menu.addSeparator()
     help_menu.addAction(actions.about)
+    actions.guide.triggered.connect(lambda: window.show_help("guide"))
+    actions.shortcuts.triggered.connect(lambda: window.show_help("shortcuts"))
 
     toolbar = QToolBar("Main", window)
     toolbar.setObjectName("main_toolbar")

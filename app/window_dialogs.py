@@ -1,5 +1,6 @@
 """The main window's dialogs and menus on demand: Settings, the map's "Add a stop here" menu,
-the replace chooser, export and import file dialogs (route, saved places, bookings), About; and
+the replace chooser, export and import file dialogs (route, saved places, bookings), Help (a
+short guide and the shortcut list), About; and
 files dropped on the window. All non-modal (``open()`` or ``show()``, never ``exec()``), kept on
 the window so a test can reach them. A mixin of :class:`app.main_window.MainWindow`."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox, QPlainTextEdit, QPushButton, QVBoxLayout
 
 from engine.errors import InputError
 
@@ -143,6 +144,37 @@ class WindowDialogs:
         event.acceptProposedAction()
         self.imports.import_files(paths)  # by extension; each file read off the GUI thread
 
+    def show_help(self, page: str = "guide") -> QDialog:
+        """Help ▸ Quick guide (F1) or Keyboard shortcuts: one non-modal window with both tabs."""
+        from PySide6.QtWidgets import QTabWidget
+
+        from .window_actions import shortcut_list
+
+        dialog = getattr(self, "help_dialog", None)
+        if dialog is None:
+            dialog = QDialog(self)
+            dialog.setWindowTitle("Tripwright help")
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.destroyed.connect(lambda _=None: setattr(self, "help_dialog", None))
+            tabs = QTabWidget(dialog)
+            tabs.setObjectName("help_tabs")
+            tabs.addTab(_help_text(GUIDE), "Quick guide")
+            shortcuts = shortcut_list(self)
+            rows = "\n".join(f"{keys}\t{what}" for what, keys in shortcuts)
+            tabs.addTab(_help_text("Keyboard shortcuts (they work wherever the focus is):\n\n" + rows,
+                                   max((keys for _, keys in shortcuts), key=len, default="")), "Shortcuts")
+            close = QPushButton("Close")
+            close.clicked.connect(dialog.close)
+            layout = QVBoxLayout(dialog)
+            layout.addWidget(tabs)
+            layout.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
+            dialog.resize(560, 460)
+            self.help_dialog = dialog
+        dialog.findChild(QTabWidget, "help_tabs").setCurrentIndex(1 if page == "shortcuts" else 0)
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
     def show_about(self) -> None:
         from .ui_state import app_version
 
@@ -155,6 +187,29 @@ class WindowDialogs:
         self.about_box = box
         box.show()
 
+
+
+GUIDE = "\n\n".join((
+    "PLAN A TRIP \u2014 Describe it in the Trip form (\u201c5 days in Paris from 2027-06-15, flying from JFK\u201d) "
+    "or fill its fields, then press Plan (Ctrl+R). Or pick an example on the welcome page (File \u25b8 Open example).",
+    "READ IT \u2014 The itinerary lists each day with its weather and cost, and each stop with its time, that "
+    "day\u2019s opening hours and its price. \u201cest.\u201d marks an estimate; \u201chours unknown\u201d: no hours "
+    "were published, check before going. Click a row to find the stop on the map; point at a pin for its details.",
+    "CHANGE IT \u2014 Right-click a pin to lock, remove, replace or move it to another day; drag a road trip\u2019s "
+    "night to another town. Re-plan (F5) plans again around your edits; Undo (Ctrl+Z) and Redo go between versions.",
+    "BRING YOUR OWN \u2014 File \u25b8 Import places or Import bookings (or drop the file on the window): your saved "
+    "places and your flight and hotel confirmations are planned around.",
+    "SHARE IT \u2014 Export (Ctrl+E): JSON, GPX, iCalendar, KML, an HTML map or a PDF.",
+))
+
+
+def _help_text(text: str, tab: str = "") -> QPlainTextEdit:
+    """Read-only text; ``tab``: the widest text before a tab (the shortcut column)."""
+    view = QPlainTextEdit(text)
+    view.setReadOnly(True)
+    if tab:
+        view.setTabStopDistance(view.fontMetrics().horizontalAdvance(tab) + 24)
+    return view
 
 
 def _dropped_files(event) -> list[str]:

@@ -5,8 +5,10 @@ itinerary with its reactions bar on the right, progress and diagnostics below). 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+import math
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QStackedWidget, QStyle, QTabWidget, QVBoxLayout, QWidget
 
 from engine.diagnostics import collect as collect_diagnostics
 from engine.roadtrip.routes import load_routes
@@ -26,8 +28,9 @@ from .plain_words import in_plain_words
 from .ui_state import restore_legend
 from .welcome import WelcomePanel
 
-FORM_WIDTH, ITINERARY_WIDTH = 420, 540  # the form's fields need 404 px; the itinerary's What column ~130 px beside When, Kind, Cost and Marks
+FORM_WIDTH, ITINERARY_WIDTH = 420, 600  # the form's fields need 404 px; the itinerary's What column ~190 px beside When, Kind, Cost and Marks (a visit's name and its hours)
 MAP_MIN_WIDTH = 700  # narrower, and the map's legend (284 px) covers part of the trip
+MAP_MIN_SHARE = 0.5  # the map keeps at least half the window's width, however small the window
 BOTTOM_HEIGHT = 165  # status line, progress bar and the last few events
 
 
@@ -109,7 +112,7 @@ class WindowLayout:
             self.tabifyDockWidget(self.itinerary_dock, self.trips_dock)
             self.tabifyDockWidget(self.itinerary_dock, self.notes_dock)
             self.tabifyDockWidget(self.itinerary_dock, self.group_dock)
-            self.itinerary_dock.raise_()  # the welcome page (or the trip) first
+            self.itinerary_dock.raise_()  # the trip first (with no trip: the form, below)
         else:
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.form_dock)
             self.tabifyDockWidget(self.form_dock, self.trips_dock)
@@ -121,12 +124,41 @@ class WindowLayout:
         self.notes_dock.setVisible(self.library.enabled)  # notes live in the trip store
         self.group_dock.setVisible(self.library.enabled)  # so do ideas, chat and feedback
         self._size_docks()
+        if self.trip.current is None:
+            self.focus_form()  # the keyboard starts in the trip form (the examples are a tab away)
 
     def _size_docks(self) -> None:
         if not self.form_dock.isFloating() and self.dockWidgetArea(self.form_dock) == Qt.DockWidgetArea.LeftDockWidgetArea:
             self.resizeDocks([self.form_dock], [FORM_WIDTH], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.itinerary_dock], [ITINERARY_WIDTH], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.itinerary_dock], [self._side_width()], Qt.Orientation.Horizontal)
         self.resizeDocks([self.bottom_dock], [BOTTOM_HEIGHT], Qt.Orientation.Vertical)
+
+    def _side_width(self) -> int:
+        """The itinerary dock's width: its usual one, but never more than leaves the map half the
+        window's width (at 1024 px the itinerary took 540 px and the map kept 47 %)."""
+        docked_left = sum(d.width() for d in (self.form_dock,) if d.isVisible() and not d.isFloating()
+                          and self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea)
+        separators = 2 * self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent)
+        room = self.width() - math.ceil(self.width() * MAP_MIN_SHARE) - docked_left - separators
+        return max(min(ITINERARY_WIDTH, room), self.itinerary_dock.minimumSizeHint().width())
+
+    def keep_map_room(self) -> None:
+        """After the window is resized: the itinerary dock gives way until the map has half the
+        window's width again (a dock the traveller made narrower stays as it is)."""
+        if not getattr(self, "_laid_out", False) or self.itinerary_dock.isFloating():
+            return
+        if self.map_view.width() < self.width() * MAP_MIN_SHARE and self.itinerary_dock.width() > self._side_width():
+            self.resizeDocks([self.itinerary_dock], [self._side_width()], Qt.Orientation.Horizontal)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self.keep_map_room)  # once the docks have their new sizes
+
+    def focus_form(self) -> None:
+        """The keyboard starts in the trip form: its first field, the trip description."""
+        self.form_dock.show()
+        self.form_dock.raise_()
+        self.intent_form.prompt_edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def show_form(self) -> None:
         self.form_dock.show()

@@ -212,7 +212,8 @@ def bench_tools(quick: bool) -> dict:
 
 
 def run(quick: bool = False) -> dict:
-    reps = 5 if quick else 30
+    # --quick: every figure once, as few repetitions as a median needs (issue 34 §5: <= 30 s)
+    reps = 3 if quick else 30
     figures = {}
     figures |= asyncio.run(bench_plan(reps))
     figures |= asyncio.run(bench_replan(reps))
@@ -221,7 +222,7 @@ def run(quick: bool = False) -> dict:
     figures |= bench_road_fresh_home()
     figures |= bench_geocode()
     figures |= bench_tools(quick)
-    figures |= bench_process(2 if quick else 5)
+    figures |= bench_process(1 if quick else 5)
     return figures
 
 

@@ -93,7 +93,7 @@ class H(BaseHTTPRequestHandler):
         except OSError: pass
     def log_message(self, *a): pass
 srv = ThreadingHTTPServer(("127.0.0.1", 0), H); threading.Thread(target=srv.serve_forever, daemon=True).start()
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 async def go():
     net = NetworkState()
     try: await net.get_json("weather", f"http://127.0.0.1:{srv.server_address[1]}/v1/forecast", {})

@@ -25,7 +25,7 @@ from engine.models import DateWindow, IntentV1  # noqa: E402
 from engine.pipeline import PlanningSession  # noqa: E402
 from engine.tools import build_toolbox  # noqa: E402
 from engine.tools.executor import ToolExecutor  # noqa: E402
-from engine.tools.network import NetworkState  # noqa: E402
+from engine.net.network import NetworkState  # noqa: E402
 from engine.tools.requests import FlightRequest  # noqa: E402
 from tests.engine.standin_server import StandIn  # noqa: E402
 

@@ -31,11 +31,15 @@ from typing import Any
 
 
 class TripwrightError(Exception):
-    """Base of every error the engine raises on purpose."""
+    """Base of every error the engine raises on purpose. No error here subclasses a built-in error
+    class, so an ``except`` meant for a library's ``ValueError``/``OSError``/``KeyError`` never
+    catches one of ours (tests/engine/test_hostile_leftovers.py checks it)."""
 
 
-class InputError(TripwrightError, ValueError):
-    """Invalid user input. ``field`` names what is wrong, for a one-line message."""
+class InputError(TripwrightError):
+    """Invalid user input. ``field`` names what is wrong, for a one-line message. Not a
+    ``ValueError`` (issue 35): an ``except ValueError`` around a library call would swallow it and
+    word it as something else (a 5,000-page PDF refused as "unreadable PDF (InputError)")."""
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
@@ -142,7 +146,14 @@ class ToolError(TripwrightError):
 
 
 class ToolTimeout(ToolError):
+    """No answer in time. ``retryable=False``: the attempt already used the request's whole time
+    (a server dripping its reply), so the executor sends no second one."""
+
     kind = "timeout"
+
+    def __init__(self, tool: str, reason: str, *, retryable: bool = True) -> None:
+        self.retryable = retryable
+        super().__init__(tool, reason)
 
 
 class ToolUnavailable(ToolError):

@@ -47,6 +47,7 @@
   var highlighted = null;
   var tiles = null;
   var menu = null;
+  var openTip = null;  // the marker whose tooltip is open (at most one)
   var legend = null;
   var basemapFeatures = 0;
   var attribution = null;
@@ -354,6 +355,12 @@
       riseOnHover: true, interactive: true,
     });
     marker.bindTooltip(tooltipElement(m), {direction: "top", offset: [0, -size / 2], opacity: 0.96});
+    // One tooltip at a time: one opened by a selection (setHighlight) stays until another opens.
+    marker.on("tooltipopen", function () {
+      if (openTip && openTip !== marker && openTip.isTooltipOpen()) openTip.closeTooltip();
+      openTip = marker;
+    });
+    marker.on("tooltipclose", function () { if (openTip === marker) openTip = null; });
     if (m.selectable !== false) {
       marker.on("click", function () { setHighlight(m.id, false); call("marker_selected", m.id); });
     }
@@ -597,6 +604,7 @@
     markers.clear();
     markerData.clear();
     highlighted = null;
+    openTip = null;
     closeMenu();
   }
 
@@ -615,9 +623,25 @@
     var size = map.getSize();
     var box = legend.getContainer();
     var right = box.offsetWidth + 24 < size.x * 0.45 ? box.offsetWidth + 24 : 24;
-    var top = document.getElementById("banner").hidden ? 24 : 56;
-    map.fitBounds(bounds, {paddingTopLeft: [48, top], paddingBottomRight: [right, 24], maxZoom: 14, animate: false});
+    var banner = document.getElementById("banner");
+    var top = banner.hidden ? 24 : banner.offsetHeight + 24;
+    var note = document.getElementById("offline-note");  // the trip is fitted above it, not under it
+    var bottom = note.hidden ? 24 : note.offsetHeight + 36;
+    fitting = true;
+    map.fitBounds(bounds, {paddingTopLeft: [48, top], paddingBottomRight: [right, bottom], maxZoom: 14, animate: false});
+    fitting = false;
+    fitted = true;
   }
+
+  /* A resized map (the window, a dock) is fitted again while it shows the trip as fitted; a view
+     the traveller dragged or zoomed is kept. */
+  var fitted = false, fitting = false;
+  map.on("dragstart", function () { fitted = false; });
+  map.on("zoomstart", function () { if (!fitting) fitted = false; });
+  map.on("resize", function () {
+    if (!doc || !doc.focus || document.body.classList.contains("tw-print")) return;
+    if (fitted) fitIfNeeded(doc.focus, true);
+  });
 
   /* Whose data the trip's places are (OpenStreetMap, ODbL): Leaflet takes attribution as HTML,
      so each credit goes in as text escaped by the DOM. */

@@ -28,6 +28,14 @@ os.environ.pop("OPENWEATHERMAP_API_KEY", None)  # a developer's own key never re
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 
+# Property tests assert properties, not speed: no per-example deadline and no "too slow" health
+# check, which a busy machine (xdist workers beside each other, issue 34 §5) trips at random.
+# A test's own @settings still sets the rest (max_examples, ...).
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("tripwright", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tripwright")
+
 try:
     # QtWebEngine must be imported before pytest-qt creates the QApplication.
     import PySide6.QtWebEngineWidgets  # noqa: F401

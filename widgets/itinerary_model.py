@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from . import formatting as fmt
+from .itinerary_facts import EST, day_weather, estimated_time, is_visit, opening_hours
 
 
 KIND_TAGS = {ChoiceKind.flight: "Flight", ChoiceKind.lodging: "Stay", ChoiceKind.attraction: "Sight",
@@ -22,6 +23,7 @@ LOW_CONFIDENCE_COLOUR = "#b26a00"
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 LOW_MARK = "low conf."  # short: the Marks column shares a narrow dock; the tooltip says why
 OMITTED_COLOUR = "#9e9e9e"  # seed §12.2: grey rows for what a tool outage left out
+DAY_TINT = "#e8eef5"  # a day's line across its row
 
 
 def is_booked(activity: Activity) -> bool:
@@ -75,6 +77,8 @@ class ItineraryModel(QStandardItemModel):
     LockedRole = Qt.ItemDataRole.UserRole + 7
     KindRole = Qt.ItemDataRole.UserRole + 8  # ChoiceKind value; "day" on day rows
     MarksRole = Qt.ItemDataRole.UserRole + 9  # "locked · low conf." (the Marks column shows it as icons)
+    HeaderRole = Qt.ItemDataRole.UserRole + 10  # a day row's whole line (its first cell's text, spanned)
+    FullTextRole = Qt.ItemDataRole.UserRole + 11  # a What cell's whole text (the panel fits it to the column)
 
     def __init__(self, parent=None, *, distance_unit: str = "mi") -> None:
         super().__init__(0, len(self.HEADERS), parent)
@@ -83,6 +87,7 @@ class ItineraryModel(QStandardItemModel):
         self._itinerary: ItineraryV1 | None = None
         self._where: dict[str, tuple[int, int]] = {}
         self._icons: dict[ChoiceKind | str, QIcon] = {}
+        self._weather: dict = {}  # date -> "15–23 °C, 27% rain" (from the itinerary's citations)
 
     def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
         """One reset: the rows are built while the views are told nothing, then reset once."""
@@ -91,6 +96,7 @@ class ItineraryModel(QStandardItemModel):
         try:
             self.setRowCount(0)
             self._itinerary = itinerary
+            self._weather = day_weather(itinerary) if itinerary is not None else {}
             self._where = {a.id: (d, r) for d, day in enumerate(itinerary.days if itinerary else [])
                            for r, a in enumerate(day.activities)}
             for d, day in enumerate(itinerary.days if itinerary else []):
@@ -113,7 +119,7 @@ class ItineraryModel(QStandardItemModel):
         self.distance_unit = unit
         for d in range(self.rowCount()):
             for col, cell in enumerate(self._day_cells(d)):
-                for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, self.HeaderRole):
                     self.item(d, col).setData(cell.get(role), role)
 
     def has_marks(self) -> bool:
@@ -145,13 +151,26 @@ class ItineraryModel(QStandardItemModel):
                   Qt.ItemDataRole.ToolTipRole: fmt.plain_tooltip(self._day_tooltip(day))}
         cells = [{**shared, Qt.ItemDataRole.DisplayRole: self._day_text(row, day, col, low)}
                  for col in range(len(self.HEADERS))]
-        for col in (self.COL_WHEN, self.COL_KIND):
-            cells[col][Qt.ItemDataRole.FontRole] = _bold()
+        cells[self.COL_KIND][Qt.ItemDataRole.FontRole] = _bold()
         cells[self.COL_COST][Qt.ItemDataRole.TextAlignmentRole] = RIGHT
         marks = cells[self.COL_MARKS]
         marks[self.MarksRole] = marks.pop(Qt.ItemDataRole.DisplayRole)
         if low:
             marks[Qt.ItemDataRole.DecorationRole] = self._marks_icon(False, True)
+        # The line the tree draws across the whole day row (the columns are too narrow for a road
+        # trip's "→ Needles, CA · 294 mi · 5 h 21 min" and the day's weather).
+        header = [cells[self.COL_WHEN][Qt.ItemDataRole.DisplayRole], cells[self.COL_KIND][Qt.ItemDataRole.DisplayRole],
+                  cells[self.COL_NAME][Qt.ItemDataRole.DisplayRole]]
+        if day.date in self._weather:
+            header.append(self._weather[day.date])
+        header.append(cells[self.COL_COST][Qt.ItemDataRole.DisplayRole])
+        if low:
+            header.append(LOW_MARK)
+        # The panel spans the first cell across the row: its text is the whole line, on a tint
+        # (bold did not fit a road trip's day); kept in Qt's items, so drawing stays in C++.
+        line = " \u00b7 ".join(header)
+        cells[self.COL_WHEN].update({self.HeaderRole: line, Qt.ItemDataRole.DisplayRole: line,
+                                     Qt.ItemDataRole.BackgroundRole: QColor(DAY_TINT)})
         return cells
 
     def _day_text(self, row: int, day: DayItinerary, col: int, low: bool) -> str:
@@ -162,8 +181,9 @@ class ItineraryModel(QStandardItemModel):
         if col == self.COL_NAME:
             return self._day_summary(day)
         if col == self.COL_COST:
-            text = fmt.money(day_cost_cents(self._itinerary, row))
-            return f"\u2248 {text}" if self.road_trip else text
+            cents = day_cost_cents(self._itinerary, row)
+            estimated = self.road_trip or any(self._estimated_cost(a) for a in day.activities)
+            return f"{EST} {fmt.money(cents)}" if estimated else fmt.money(cents)
         return LOW_MARK if low else ""
 
     def _day_summary(self, day: DayItinerary) -> str:
@@ -194,8 +214,11 @@ class ItineraryModel(QStandardItemModel):
         if day.drive is not None:
             lines.append(f"Drive {day.drive.from_name} \u2192 {day.drive.to_name}: "
                          f"{fmt.distance(day.drive.miles, self.distance_unit)}, {fmt.hours(day.drive.hours)}")
+        if day.date in self._weather:
+            lines.append(f"Weather: {self._weather[day.date]}")
         if day.tz:
             lines.append(f"Times in {day.tz}")
+        lines.append("est.: an estimate (fixture prices, estimated rides and unbooked flights)")
         return "\n".join(lines)
 
     def _activity_cells(self, day: int, activity: Activity) -> list[dict]:
@@ -235,14 +258,27 @@ class ItineraryModel(QStandardItemModel):
         if col == self.COL_KIND:
             return kind_tag(activity, self.road_trip)
         if col == self.COL_NAME:
-            return activity.name
+            hours = opening_hours(activity)  # that day's hours; "hours unknown" when none were published
+            if hours is None and self.road_trip and is_visit(activity):
+                hours = "hours unknown"  # the road-trip catalog keeps no opening hours
+            if hours:
+                return f"{activity.name} \u00b7 {hours}"
+            # The When column has no room to spare: an estimated time says so here.
+            return f"{activity.name} \u00b7 times {EST}" if estimated_time(activity, is_booked(activity)) \
+                else activity.name
         if col == self.COL_COST:
             if not activity.cost_usd_cents and self._paid(activity):
                 return "paid"  # the traveller's, not counted in the budget (its notes say so)
-            return fmt.money(activity.cost_usd_cents, blank_zero=True)
+            text = fmt.money(activity.cost_usd_cents, blank_zero=True)
+            return f"{EST} {text}" if text and self._estimated_cost(activity) else text
         marks = (["locked"] if activity.locked else []) + ([LOW_MARK] if activity.confidence == "low" else []) \
             + (["omitted"] if is_omitted(activity) else [])
         return " \u00b7 ".join(marks)
+
+    @staticmethod
+    def _estimated_cost(activity: Activity) -> bool:
+        """Every price but a booking's is an estimate (fixtures, packs, fares not booked)."""
+        return bool(activity.cost_usd_cents) and not is_booked(activity)
 
     def _paid(self, activity: Activity) -> bool:
         bookings = getattr(self._itinerary.intent, "bookings", None) if is_booked(activity) else None

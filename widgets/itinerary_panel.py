@@ -7,7 +7,7 @@ never interpret markup, and tooltips are escaped (``formatting.plain_tooltip``).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QSplitter, QTabWidget,
                                QTreeView, QVBoxLayout, QWidget)
 
@@ -91,7 +91,7 @@ class ItineraryPanel(QWidget):
         # "Wed 00:00–00:00": a flight that left the day before says so (widgets.formatting.when_cell).
         widths = {ItineraryModel.COL_WHEN: adv("Wed 00:00–00:00") + 2 * tree.indentation() + 12,
                   ItineraryModel.COL_KIND: adv("Transit") + 26,  # status dot (12 px) and its spacing
-                  ItineraryModel.COL_COST: adv("≈ $10,000.00") + 14,
+                  ItineraryModel.COL_COST: adv("est. $999.99") + 14,
                   ItineraryModel.COL_MARKS: adv("Marks") + 16}  # one icon
         for col in range(len(ItineraryModel.HEADERS)):
             if col == ItineraryModel.COL_NAME:
@@ -100,12 +100,17 @@ class ItineraryPanel(QWidget):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, widths[col])
         tree.selectionModel().currentChanged.connect(self._on_current_changed)
+        header.sectionResized.connect(lambda col, _old, _new: col == ItineraryModel.COL_NAME and self._fit_what())
         return tree
 
     # -- content ----------------------------------------------------------------------
     def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
         self.model.set_itinerary(itinerary)
         self.tree.setColumnHidden(ItineraryModel.COL_MARKS, not self.model.has_marks())
+        for d in range(self.model.rowCount()):  # a day's line runs across its row (ItineraryModel.HeaderRole)
+            self.tree.setFirstColumnSpanned(d, QModelIndex(), True)
+        self._fit_what()
+        QTimer.singleShot(0, self._fit_what)  # once the header has laid its columns out (Marks shown or not)
         self.tree.expandAll()
         self._apply_transfer_filter()
         self.costs.set_itinerary(itinerary)
@@ -182,9 +187,26 @@ class ItineraryPanel(QWidget):
         else:
             self.day_selected.emit(current.data(ItineraryModel.DayIndexRole))
 
+    def _fit_what(self) -> None:
+        """A visit's What cell keeps its last part whole ("· open 10–19", "· hours unknown",
+        "· times est.") and shortens the name before it. Done when the column's width changes, not
+        while painting: the texts stay in Qt's items, so drawing never calls into Python."""
+        width = self.tree.columnWidth(ItineraryModel.COL_NAME) - 16  # the cell's margins and focus frame
+        metrics = self.tree.fontMetrics()
+        for d in range(self.model.rowCount()):
+            day = self.model.item(d, 0)
+            for r in range(day.rowCount()):
+                item = day.child(r, ItineraryModel.COL_NAME)
+                whole = item.data(ItineraryModel.FullTextRole)
+                if whole is None:
+                    whole = item.text()
+                    item.setData(whole, ItineraryModel.FullTextRole)
+                item.setText(_fitted(whole, width, metrics))
+
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
         self._layout_splitter()
+        QTimer.singleShot(0, self._fit_what)  # the What column stretched or shrank with the panel
 
     def _layout_splitter(self, force: bool = False) -> None:
         """Details beside the tree when wide, below it when narrow; sizes reset only when the
@@ -224,3 +246,15 @@ def _title(itinerary: ItineraryV1 | None, unit: str = "mi") -> str:
         return f"{intent.origin} \u2192 {intent.terminus}{via} \u00b7 {len(days)} days \u00b7 " \
                f"{fmt.distance(total, unit)} \u00b7 {span}"
     return f"{intent.city} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"
+
+
+
+def _fitted(text: str, width: int, metrics) -> str:  # noqa: ANN001 (QFontMetrics)
+    """``text`` as it fits ``width``: "name · tail" keeps its tail whole and shortens the name
+    (to no less than 48 px); anything else is left for the view to cut."""
+    if " \u00b7 " not in text or width <= 0 or metrics.horizontalAdvance(text) <= width:
+        return text
+    name, tail = text.rsplit(" \u00b7 ", 1)
+    tail = f" \u00b7 {tail}"
+    room = max(width - metrics.horizontalAdvance(tail), 48)
+    return metrics.elidedText(name, Qt.TextElideMode.ElideRight, room) + tail

@@ -212,6 +212,9 @@ class ProgressPanel(QWidget):
         self.model_label.setText("")
         self._percent = 0
         self._show_open_ended(False)
+        self.progress_bar.setValue(0)  # a new run starts at 0 %, not at the last run's 100 %
+        self.alive_label.setText("")  # nor with the last run's event count
+        self.alive_label.setStyleSheet("")
         self.skipped_label.setText("")
         self.skipped_label.hide()
 

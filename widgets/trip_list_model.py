@@ -31,6 +31,27 @@ def utc_now() -> datetime:
 
 
 # -- pure helpers ---------------------------------------------------------------------
+def dated_trip_name(intent) -> str:  # noqa: ANN001 (an IntentV1 or a RoadTripIntent)
+    """A new trip's name with its dates, so two Paris trips are told apart in the Trips list:
+    "Paris, 5 days · 15–19 Jun 2027"; "Los Angeles → Chicago via Route 66, 7 days · 3–9 May 2027"."""
+    from datetime import timedelta
+
+    from engine.store.records import trip_name_for
+
+    if intent.mode == "road_trip":
+        start = intent.start_date
+        end = start + timedelta(days=intent.days - 1)
+    else:
+        start, end = intent.date_window.start, intent.date_window.end
+    if (start.year, start.month) == (end.year, end.month):
+        span = f"{start.day}\u2013{end.day} {end:%b %Y}" if start != end else f"{start.day} {start:%b %Y}"
+    elif start.year == end.year:
+        span = f"{start.day} {start:%b}\u2013{end.day} {end:%b %Y}"
+    else:
+        span = f"{start.day} {start:%b %Y}\u2013{end.day} {end:%b %Y}"
+    return f"{trip_name_for(intent)} \u00b7 {span}"[:MAX_NAME_CHARS]
+
+
 def clean_trip_name(text: str) -> tuple[str, str]:
     """``(name, "")`` for an acceptable name (trimmed), else ``("", reason)``.
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWebEngineCore import QWebEngineProfile
 
-from engine.tools.network import PROJECT_URL
+from engine.net.network import PROJECT_URL
 
 PROFILE_NAME = "tripwright-map"
 CACHE_BYTES = 200 * 1024 * 1024

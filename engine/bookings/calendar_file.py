@@ -101,7 +101,7 @@ def _number(text: str) -> str | None:
 def _airports(text: str) -> tuple[str, str] | None:
     """The route's two codes, known airports first; a pair written as one with an unknown code is
     still returned, so the error names it rather than the event being skipped."""
-    from engine.places.airports import airport_info
+    from engine.catalog.airports import airport_info
 
     parens = list(dict.fromkeys(_PAREN.findall(text)))
     pairs = [(a, b) for a, b in _PAIR.findall(text) if a != b] + ([tuple(parens[:2])] if len(parens) >= 2 else [])

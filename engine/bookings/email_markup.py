@@ -34,6 +34,7 @@ from engine.imports.collect import html_lines
 from .microdata import microdata_items
 
 MAX_PARTS = 100
+MAX_MESSAGES = 25  # messages inside a mail (forwards of forwards): the stdlib parser recurses into each
 MAX_BLOCKS = 20
 MAX_BLOCK_CHARS = 200_000
 MICRODATA_WINDOW = 64_000
@@ -47,6 +48,7 @@ _SCRIPT_END = re.compile(r"</script", re.IGNORECASE)
 _ITEMSCOPE = re.compile(r"\bitemscope\b", re.IGNORECASE)
 _WRAPPERS = re.compile(r"^\s*(?:<!--|//\s*<!\[CDATA\[|<!\[CDATA\[)|(?:-->|//\s*\]\]>|\]\]>)\s*$")
 _DASH_LINE = re.compile(rb"^--", re.MULTILINE)
+_INNER_MESSAGE = re.compile(rb"^content-type:\s*message/", re.MULTILINE | re.IGNORECASE)
 _CALENDAR_TYPES = ("text/calendar", "application/ics", "text/x-vcalendar")
 
 
@@ -71,7 +73,10 @@ class MailParts:
 def mail_parts(data: bytes) -> MailParts:
     """The parts of a saved e-mail the readers use, decoded (quoted-printable, base64, charset).
     The parser spends ~0.4 ms a part, so a mail of thousands of parts is cut before the line that
-    could open part ``2 × MAX_PARTS`` (a line starting ``--``; base64 never starts one)."""
+    could open part ``2 × MAX_PARTS`` (a line starting ``--``; base64 never starts one), and
+    before the header that would open message ``MAX_MESSAGES + 1`` inside it: the parser recurses
+    into each ``message/rfc822`` part, so a mail forwarded thousands of times (no boundary lines at
+    all) would exhaust the stack."""
     parts = MailParts()
     data, parts.over_cap = _cut(data)
     parser = BytesFeedParser(policy=policy.default)
@@ -98,10 +103,17 @@ def mail_parts(data: bytes) -> MailParts:
 
 
 def _cut(data: bytes) -> tuple[bytes, int]:
+    data, over = _cut_at(data, _DASH_LINE, 2 * MAX_PARTS)
+    data, deeper = _cut_at(data, _INNER_MESSAGE, MAX_MESSAGES)
+    return data, over + deeper
+
+
+def _cut_at(data: bytes, line_start: re.Pattern, keep: int) -> tuple[bytes, int]:
+    """``data`` cut before the ``keep + 1``-th line ``line_start`` matches, and how many were cut."""
     pos, seen = 0, 0
-    while (line := _search(_DASH_LINE, data, pos)) is not None:
-        if seen == 2 * MAX_PARTS:
-            return data[:line.start()], 1 + _count(_DASH_LINE, data, line.end())
+    while (line := _search(line_start, data, pos)) is not None:
+        if seen == keep:
+            return data[:line.start()], 1 + _count(line_start, data, line.end())
         seen, pos = seen + 1, max(line.end(), line.start() + 1)
     return data, 0
 

@@ -75,7 +75,7 @@ def flight_number(raw: object, airline_code: str | None) -> str | None:
 
 def airport_zone(ctx: Context, what: str, code: object, role: str) -> tuple[str, str]:
     """(IATA code, its zone); an unknown code names the booking and the field."""
-    from engine.places.airports import airport_info
+    from engine.catalog.airports import airport_info
 
     text = str(code or "").strip().upper()
     if not text:
@@ -93,8 +93,11 @@ def on_clock(moment: datetime, zone: str) -> datetime:
     return moment.replace(tzinfo=tz) if moment.tzinfo is None else moment.astimezone(tz)
 
 
-def check_day(ctx: Context, what: str, day: date, role: str) -> None:
-    if not ctx.today - timedelta(days=PAST_DAYS) <= day <= ctx.today + timedelta(days=FUTURE_DAYS):
+def check_day(ctx: Context, what: str, day: date, role: str, *, slack: int = 0) -> None:
+    """``slack``: days of leeway for a date read before it is moved onto an airport's clock (which
+    may move it a day), so a year-9999 date is refused before any conversion can overflow."""
+    span = timedelta(days=slack)
+    if not ctx.today - timedelta(days=PAST_DAYS) - span <= day <= ctx.today + timedelta(days=FUTURE_DAYS) + span:
         fail(ctx.label, f"{what}: {role} {day.isoformat()} is not a date a trip from {ctx.today.isoformat()} "
                         "can use (more than a year ago or two years ahead)")
 
@@ -118,6 +121,8 @@ def make_flight(ctx: Context, what: str, *, carrier: str | None, number: str | N
     dest_code, dest_zone = airport_zone(ctx, what, dest, "arrival")
     if origin_code == dest_code:
         fail(ctx.label, f"{what}: departure and arrival airports are both {origin_code}")
+    check_day(ctx, what, departure.date(), "departure", slack=1)  # before a zone moves it past year 9999
+    check_day(ctx, what, arrival.date(), "arrival", slack=2)
     leaves, lands = on_clock(departure, origin_zone), on_clock(arrival, dest_zone)
     check_day(ctx, what, leaves.date(), "departure")
     if lands <= leaves:
@@ -167,6 +172,8 @@ def make_event(ctx: Context, what: str, *, name: object, venue: object = "", add
         if moment is not None and moment.tzinfo is None:
             fail(ctx.label, f"{what}: {label} {moment.isoformat()} has no UTC offset")
     check_day(ctx, what, start.date(), "start")
+    if end is not None:
+        check_day(ctx, what, end.date(), "end", slack=MAX_NIGHTS)
     if end is not None and end <= start:
         fail(ctx.label, f"{what}: it ends ({end.isoformat()}) before it starts ({start.isoformat()})")
     return _built(ctx, what, BookedEvent, name=shown, venue=" ".join(str(venue or "").split())[:200],

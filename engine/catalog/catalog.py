@@ -9,6 +9,7 @@ from engine.errors import InputError, UnknownCityError
 from engine.models import Geo, TimeWindow
 from engine.models.tool_results import WEEKDAYS
 
+from .airports import airport_info, to_raw_airport
 from .loader import RawFixtures, load_raw
 from .schema import RawCity, RawHotel, RawRestaurant, RawVenue
 
@@ -111,7 +112,6 @@ class Catalog:
         """A fixture or pack airport, else any airport with scheduled service (OurAirports)."""
         found = self.raw.airports.get(code.upper())
         if found is None and len(code) == 3 and code.isalpha():
-            from engine.places.airports import airport_info, to_raw_airport
             info = airport_info(code)
             found = to_raw_airport(info) if info is not None else None
         return found

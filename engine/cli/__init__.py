@@ -13,7 +13,7 @@ extraction (city and road prompts; `--route-file` followed as without `--llm`) a
 the rule-based plan with one warning line, exit 3 with `reason: invalid_model_output`),
 `ideas`/`chat`/`feedback`/`react` (`group_cmd.py`), `revise` (`revise_cmd.py`), `verify` (schema first,
 strict: exit 2 naming the field; an exit-3 failure file: exit 1 "holds no plan"; then prints
-`engine/verify/saved.py`'s findings), `export`, `trips list|show|delete`, `bookings import
+`engine/verify_saved.py`'s findings), `export`, `trips list|show|delete`, `bookings import
 FILE...|list|delete N --trip ID` and `places import FILE --trip ID` (`trip_inputs_cmd.py`: kept in the
 trip's latest version's intent, no table of their own — `with_bookings`/`with_saved_places` add them, a
 booking already held is not added twice, `delete N` takes the N-th as `list` numbers them, flights by
@@ -138,6 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_cities_parser(command)
     from .trip_inputs_cmd import add_trip_inputs_parsers
     add_trip_inputs_parsers(command)
+    from .maps_cmd import add_maps_parser
+    add_maps_parser(command)
     diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
     diag.add_argument("--json", action="store_true", help="the report as JSON")
     diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")
@@ -170,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
 COMMANDS = {
     "plan": "plan_cmd:run_plan", "verify": "verify_cmd:run_verify", "export": "verify_cmd:run_export",
     "trips": "trips_cmd:run_trips", "notes": "notes_cmd:run_notes", "cities": "cities_cmd:run_cities",
+    "maps": "maps_cmd:run_maps",
     "bookings": "trip_inputs_cmd:run_bookings", "places": "trip_inputs_cmd:run_places",
     "diagnostics": "diagnostics_cmd:run_diagnostics", "ideas": "group_cmd:run_ideas", "chat": "group_cmd:run_chat",
     "feedback": "group_cmd:run_feedback", "react": "group_cmd:run_react", "revise": "revise_cmd:run_revise",

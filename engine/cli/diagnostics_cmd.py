@@ -29,7 +29,10 @@ def run_diagnostics(args) -> int:
             raise InputError("--bundle", f"{target.name}: the bundle is a .zip file")
         if not target.parent.is_dir():
             raise InputError("--bundle", f"folder {target.parent} does not exist")
-        names = diagnostics.bundle(report, target)
+        try:  # the bundle is staged and renamed into place: a full disk leaves nothing behind
+            names = diagnostics.bundle(report, target)
+        except OSError as exc:
+            raise InputError("--bundle", f"cannot write {target}: {exc.strerror or exc}; nothing was written") from None
         print(f"wrote {target} ({len(names)} files)", file=sys.stderr)
     if args.json:
         print(json.dumps({k: v for k, v in report.items() if k != "prometheus"}, indent=2))

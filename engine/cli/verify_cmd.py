@@ -21,7 +21,7 @@ def read_itinerary(path: str, *, strict: bool = False) -> ItineraryV1:
 def run_verify(args) -> int:
     """Exit 0: every fact re-derived and no blocking violation; 1: a blocking violation, a fact the
     catalog does not back, or a file that holds no plan; 2: not an itinerary (the field named)."""
-    from engine.verify.saved import verify_saved
+    from engine.verify_saved import verify_saved
     raw = read_input("itinerary", args.itinerary)
     try:
         itin = parse_itinerary(raw, strict=True)  # the schema first: a violation is exit 2

@@ -39,7 +39,7 @@ from engine.pipeline import PlanningSession, PlanResult
 from engine.tools.provenance import usd_cents
 from engine.tools.requests import FXRequest
 from engine.tools.executor import ToolExecutor
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from engine.tools.toolbox import ToolOverrides, build_toolbox
 
 from .predicates import PredicateError, SafeExpression, UnsafeExpression

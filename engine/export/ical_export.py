@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from datetime import date, datetime, timedelta
 
-from icalendar import Calendar, Event
+from icalendar import Calendar, Event, vText
 
 from engine.models import DayItinerary, Activity, ItineraryV1
 
@@ -68,6 +68,16 @@ def _short_transfer(day: date, act: Activity, zone) -> bool:
     return end - start < SHORT_TRANSFER
 
 
+class _Text(vText):
+    """A TEXT value escaped as RFC 5545 §3.3.11 says. icalendar's own escaping first turns a
+    literal backslash-N into a line break (its legacy reading of ``\\N``), so a label holding
+    those two characters would come back as two lines."""
+
+    def to_ical(self) -> bytes:
+        text = str(self).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+        return text.replace("\r\n", "\n").replace("\n", "\\n").encode(self.encoding)
+
+
 def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime, uid: str) -> Event:
     start, end = local_span(day.date, act, day_zone(itin, day))
     event = Event()
@@ -75,15 +85,15 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     event.add("dtstamp", stamp)
     event.add("dtstart", start)
     event.add("dtend", end)
-    event.add("summary", plain_text(act.name))
+    event.add("summary", _Text(plain_text(act.name)))
     code = confirmation_of(itin, act)
     description = "\n".join(t for t in (f"Confirmation {code}" if code else "", traveller_text(act.notes)) if t)
     if description:
-        event.add("description", plain_text(description))
+        event.add("description", _Text(plain_text(description)))
     if act.geo is not None:
         where = _location(act, itin.intent.city if getattr(itin.intent, "mode", "") == "city" else "")
         if where:
-            event.add("location", plain_text(where))
+            event.add("location", _Text(plain_text(where)))
         event.add("geo", (act.geo.lat, act.geo.lon))
     event.add("categories", [act.kind.value])
     return event

@@ -1,5 +1,5 @@
 """geopy's HTTP adapter for Nominatim, bounded (issue 25 §3): httpx's synchronous client behind
-``engine.tools.bounded_http`` — a per-read socket timeout, a cap on the whole reply's time and on
+``engine.net.bounded_http`` — a per-read socket timeout, a cap on the whole reply's time and on
 its decompressed size, redirects kept on the server's own origin. geopy's urllib adapter read a
 server that drips a byte a second for as long as it drips, so the worker thread (and the CLI's exit,
 which waits for it) outlived the executor's timeout."""
@@ -12,7 +12,7 @@ from typing import Any
 from geopy.adapters import AdapterHTTPError, BaseSyncAdapter
 from geopy.exc import GeocoderParseError, GeocoderServiceError, GeocoderTimedOut, GeocoderUnavailable
 
-from engine.tools import bounded_http
+from engine.net import bounded_http
 
 MAX_REPLY_BYTES = 2 * 1024 * 1024  # a search answer is a few KB
 

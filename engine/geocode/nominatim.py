@@ -3,7 +3,8 @@
 - Base URL from ``TRIPWRIGHT_NOMINATIM_URL`` (``{base}/search``), else the public OSM server.
 - An identifying User-Agent with our version and a contact URL (the OSM usage policy refuses
   geopy's default one).
-- At most one request per second, process-wide (:class:`Throttle`), as the policy asks.
+- At most one request per second, process-wide (:class:`Throttle`), as the policy asks: each
+  request waits a second after the previous one's answer.
 - geopy runs in a worker thread on our bounded adapter (``bounded_adapter.py``: httpx's sync client,
   a cap on the reply's size and total time, so the thread ends soon after the executor's timeout
   even when a server drips; geopy's async adapter needs aiohttp, which we do not ship); the executor
@@ -24,7 +25,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
-from engine.tools import bounded_http
+from engine.net import bounded_http
 
 from .models import GeoCandidate, GeocodeRequest
 from .normalize import normalise
@@ -36,27 +37,31 @@ TOOL = "geocode"
 
 class Throttle:
     """Nominatim's policy, across threads and event loops: one request at a time, each sent at
-    least ``interval_s`` after the previous one was sent. The moment is taken inside the slot,
-    right before the request goes out — reserving it earlier (before a worker thread starts and
-    geopy builds its client) let two sends land 0.8 s apart."""
+    least ``interval_s`` after the previous one was *answered* (or failed). Spacing the sends
+    was not enough on a busy machine: a late first send (the worker thread scheduled late, geopy
+    building its client) and a prompt second one arrived 0.74 s apart. Counting from the answer
+    holds at the server whatever the client's load: the first request arrived before its answer
+    left, and the next is not sent until ``interval_s`` after that answer came back."""
 
     def __init__(self, interval_s: float = MIN_INTERVAL_S, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self._interval = interval_s
         self._clock = clock
         self._sleep = sleep
-        self._last_send = float("-inf")
+        self._last_answer = float("-inf")
         self._gate = threading.Lock()
 
     @contextmanager
     def slot(self):
         """Hold while sending and reading one request (a worker thread's, never the loop's)."""
         with self._gate:
-            wait = self._last_send + self._interval - self._clock()
+            wait = self._last_answer + self._interval - self._clock()
             if wait > 0:
                 self._sleep(wait)
-            self._last_send = self._clock()
-            yield
+            try:
+                yield
+            finally:
+                self._last_answer = self._clock()
 
 
 PROCESS_THROTTLE = Throttle()
@@ -86,7 +91,7 @@ class NominatimGeocoder:
 
         parts = urlsplit(nominatim_base())
         client = Nominatim(user_agent=self._agent, domain=parts.netloc + parts.path, scheme=parts.scheme,
-                           timeout=self._timeout_s, adapter_factory=bounded_adapter(self._timeout_s + 1.0))
+                           timeout=self._timeout_s, adapter_factory=bounded_adapter(self._timeout_s))  # ends before the executor's 4 s
         query = ", ".join(p for p in (request.query, request.admin1_hint, request.country_hint) if p)
         codes = request.country_hint if request.country_hint and len(request.country_hint) == 2 else None
         try:

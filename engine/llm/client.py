@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from engine.errors import ModelUnavailable, ToolError, ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.tools.executor import log_tool_call
 
-from engine.tools import bounded_http
+from engine.net import bounded_http
 
 from .config import LLMConfig
 from .usage import CallUsage, UsageMeter, call_usage

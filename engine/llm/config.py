@@ -59,7 +59,7 @@ def config_from_env(environ: Mapping[str, str] | None = None, *, settings=None,
     """The effective config; ``ModelUnavailable`` when it cannot work (offline, bad URL)."""
     env = os.environ if environ is None else environ
     from engine.settings import DEFAULT_LLM_ENDPOINT, DEFAULT_LLM_MODEL
-    from engine.tools.network import is_loopback_url
+    from engine.net.network import is_loopback_url
     base = (env.get("OPENAI_BASE_URL") or "").strip() or (settings.llm_endpoint if settings else "") \
         or DEFAULT_LLM_ENDPOINT
     base = check_base_url(base)

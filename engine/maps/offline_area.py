@@ -3,7 +3,7 @@ range requests alone (issue 22 §1), before any tile is downloaded:
 
 - :func:`trip_bbox` — the itinerary's points, padded a little;
 - :class:`RangeReader` — ranges of the archive's URL: identifying User-Agent, timeouts, every reply
-  bounded (``engine.tools.bounded_http``), redirects kept on their origin; a server that answers
+  bounded (``engine.net.bounded_http``), redirects kept on their origin; a server that answers
   200 instead of 206 is refused (it would send the whole planet);
 - :func:`plan_area` — the header, the root directory and only the leaf directories that cover the
   bbox; every tile of the bbox for each zoom up to ``max_zoom`` (15) as (tile id, offset, length),
@@ -17,21 +17,21 @@ area, or an estimate above the cap: :func:`check_cap`).
 from __future__ import annotations
 
 import asyncio
-import gzip
-import json
 import math
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pmtiles.tile import (Compression, MagicNumberNotFound, SpecVersionUnsupported, deserialize_directory,
-                          deserialize_header, zxy_to_tileid)
+from pmtiles.tile import Compression, MagicNumberNotFound, SpecVersionUnsupported, deserialize_header, zxy_to_tileid
 
 from engine.errors import InputError, ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.geo import BBox
-from engine.tools import bounded_http
-from engine.tools.network import offline_by_env, user_agent
+from engine.net import bounded_http
+from engine.net.network import offline_by_env, user_agent
+
+from .archive_bounds import (MAX_DIRECTORY_BYTES, MAX_METADATA_BYTES, check_length, read_directory,
+                             read_metadata)
 
 if TYPE_CHECKING:
     import httpx
@@ -204,12 +204,13 @@ async def plan_area(reader: RangeReader, bbox: BBox, max_zoom: int = MAX_ZOOM) -
     low, high = int(header["min_zoom"]), min(int(header["max_zoom"]), max_zoom)
     if low > high:
         raise InputError("offline_map_url", f"the archive starts at zoom {low}, above zoom {max_zoom}")
-    meta_raw = await reader.read(header["metadata_offset"], header["metadata_length"]) \
-        if header["metadata_length"] else b"{}"
-    plan = AreaPlan(reader.url, bbox, low, high, header, _metadata(meta_raw, header), head)
+    check_length(reader.url, "metadata", header["metadata_length"], MAX_METADATA_BYTES)
+    metadata = read_metadata(await reader.read(header["metadata_offset"], header["metadata_length"]), reader.url) \
+        if header["metadata_length"] else {}
+    plan = AreaPlan(reader.url, bbox, low, high, header, metadata, head)
     wanted = await asyncio.to_thread(wanted_ids, bbox, low, high)  # ~10⁵ ids for a region: off the loop
     root = head[header["root_offset"]:header["root_offset"] + header["root_length"]]
-    plan.tiles = await _collect(reader, header, deserialize_directory(root), wanted, depth=0)
+    plan.tiles = await _collect(reader, header, read_directory(root, reader.url, "root directory"), wanted, depth=0)
     if not plan.tiles:
         raise InputError("offline_map_url", f"the archive has no tiles in the trip's area ({bbox.label()})")
     return plan
@@ -229,14 +230,6 @@ def _header(head: bytes, url: str) -> dict[str, Any]:
     return header
 
 
-def _metadata(raw: bytes, header: dict[str, Any]) -> dict[str, Any]:
-    try:
-        data = json.loads(gzip.decompress(raw) if header["internal_compression"] == Compression.GZIP else raw)
-    except (OSError, ValueError, EOFError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 async def _collect(reader: RangeReader, header: dict[str, Any], entries: list, wanted: list[int],
                    depth: int) -> list[tuple[int, int, int]]:
     """The wanted tiles under one directory; leaf directories are fetched only when they cover one."""
@@ -253,11 +246,9 @@ async def _collect(reader: RangeReader, header: dict[str, Any], entries: list, w
         if entry.run_length:
             found.extend((tid, entry.offset, entry.length) for tid in hits)
             continue
-        raw = await reader.read(header["leaf_directory_offset"] + entry.offset, entry.length)
-        try:
-            leaf = deserialize_directory(raw)
-        except (OSError, EOFError, ValueError) as exc:
-            raise ToolResponseError(TOOL, f"{reader.url}: a leaf directory cannot be read ({exc})") from None
+        check_length(reader.url, "leaf directory", entry.length, MAX_DIRECTORY_BYTES)
+        leaf = read_directory(await reader.read(header["leaf_directory_offset"] + entry.offset, entry.length),
+                              reader.url, "leaf directory")
         found.extend(await _collect(reader, header, leaf, hits, depth + 1))
     return found
 

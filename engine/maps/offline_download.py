@@ -2,7 +2,9 @@
 file, e.g. ``<data dir>/offline_maps/<trip id>.pmtiles`` (issue 22 §1).
 
 - Only the plan's tile bytes are fetched; adjacent ranges are coalesced into requests of at most
-  ``CHUNK_BYTES``.
+  ``CHUNK_BYTES``; a single range larger than that (one huge tile) is fetched in requests of at
+  most ``CHUNK_BYTES`` streamed into its chunk file, and copied into the archive from the file, so
+  no request and no step holds more than one chunk — or the one tile the writer takes — in memory.
 - Each request's bytes land in ``<file>.part/`` (one file per chunk, written atomically) with a
   ``state.json`` naming the source (URL and the archive's header): an interrupted or cancelled
   download resumes from there and fetches only the chunks it does not have; a changed archive
@@ -116,6 +118,9 @@ async def download_area(plan: AreaPlan, reader: RangeReader, dest: Path, *, cap_
     for chunk in chunks:
         if _have(folder, chunk):
             continue
+        if chunk.length > chunk_bytes:  # one range larger than a request: streamed in pieces
+            done = await _fetch_in_pieces(reader, base, chunk, folder, chunk_bytes, cancel, done, total, progress)
+            continue
         if cancel is not None:
             cancel.raise_if_cancelled()
             data = await cancel.interruptible(reader.read(base + chunk.start, chunk.length))
@@ -132,12 +137,36 @@ async def download_area(plan: AreaPlan, reader: RangeReader, dest: Path, *, cap_
     return dest
 
 
+async def _fetch_in_pieces(reader: RangeReader, base: int, chunk: Chunk, folder: Path, piece: int,
+                           cancel: CancelToken | None, done: int, total: int, progress: Progress | None) -> int:
+    """A chunk larger than one request, fetched ``piece`` bytes at a time into the chunk's file,
+    written atomically when whole (an interrupted one starts again)."""
+    with atomic_file(folder / chunk.name, "wb") as handle:
+        for at in range(0, chunk.length, piece):
+            size = min(piece, chunk.length - at)
+            if cancel is not None:
+                cancel.raise_if_cancelled()
+                data = await cancel.interruptible(reader.read(base + chunk.start + at, size))
+            else:
+                data = await reader.read(base + chunk.start + at, size)
+            handle.write(data)
+            del data
+            done += size
+            if progress:
+                progress(done, total)
+    return done
+
+
 def _assemble(plan: AreaPlan, folder: Path, chunks: list[Chunk], dest: Path) -> None:
     starts = [c.start for c in chunks]
     loaded: dict[int, bytes] = {}
 
     def tile_bytes(offset: int, length: int) -> bytes:
         chunk = chunks[bisect_right(starts, offset) - 1]
+        if chunk.length > CHUNK_BYTES:  # a huge tile's chunk: read the tile alone, not the chunk and a slice
+            with (folder / chunk.name).open("rb") as handle:
+                handle.seek(offset - chunk.start)
+                return handle.read(length)
         if chunk.start not in loaded:
             loaded.clear()  # tiles come in tile-id order, which clustered archives keep in offset order
             loaded[chunk.start] = (folder / chunk.name).read_bytes()

@@ -84,7 +84,7 @@ class BookedEvent(Value):
     geo: Geo | None = None
     geo_source: str | None = Field(default=None, max_length=64, pattern=r"^(city|osm:(node|way|relation):\d{1,20})$")
     start: AwareDatetime  # with the venue's offset
-    end: AwareDatetime | None = None  # None: DEFAULT_EVENT_MINUTES after the start
+    end: AwareDatetime | None = None  # None: visit_time.EVENT_MINUTES after the start
     confirmation: str | None = Field(default=None, max_length=32)
     price_usd_cents: int | None = Field(default=None, ge=0)  # the whole booking
     paid: bool = False

@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.errors import ToolError
 from engine.log_setup import URL_USERINFO
-from engine.tools import bounded_http
+from engine.net import bounded_http
 
 BATCH = 64
 DEFAULT_TIMEOUT_S = 60.0
@@ -38,7 +38,7 @@ def embedding_config(environ: Mapping[str, str] | None = None, settings=None) ->
     None (lexical only)."""
     from engine.settings import apply_env, endpoint_or_default, get_api_key, load_settings
 
-    from engine.tools.network import is_loopback_url
+    from engine.net.network import is_loopback_url
 
     environ = os.environ if environ is None else environ
     settings = apply_env(settings if settings is not None else load_settings().settings, environ)
@@ -107,7 +107,7 @@ class Embedder:
 
     def _http(self, *, sync: bool):
         """The SDK's HTTP client behind the reply caps (decompressed size, total time), redirects
-        kept on the endpoint's origin (engine.tools.bounded_http)."""
+        kept on the endpoint's origin (engine.net.bounded_http)."""
         import httpx2
         from openai import DefaultAsyncHttpxClient, DefaultHttpxClient
         if sync:

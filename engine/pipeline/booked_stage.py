@@ -73,7 +73,7 @@ async def _asked_online(run, name: str, address: str, city, field: str,
         raise InputError(field, f"where {name} is: offline, and {city.name}'s {listing} do not name it; "
                                 "give its coordinates (or plan online to look its address up)")
     from engine.geocode.nominatim import NominatimGeocoder
-    from engine.tools.network import user_agent
+    from engine.net.network import user_agent
     online = NominatimGeocoder(user_agent())
     centre = (city.center.lat, city.center.lon)
     for query in [q for q in (address, f"{name}, {city.name}") if q]:
@@ -124,7 +124,7 @@ async def _road_asked_online(session, points, hotel) -> tuple[Geo, str, str | No
         raise InputError(field, f"where {hotel.name} is: offline, and no place to stay mapped along the way has "
                                 "that name; give its coordinates (or plan online to look its address up)")
     from engine.geocode.nominatim import NominatimGeocoder
-    from engine.tools.network import user_agent
+    from engine.net.network import user_agent
     online = NominatimGeocoder(user_agent())
     for query in [q for q in (hotel.address, hotel.name) if q]:
         try:

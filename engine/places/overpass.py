@@ -12,16 +12,19 @@ exactly one retry on 429/5xx/timeouts with ``Retry-After`` honoured when it fits
 from __future__ import annotations
 
 import asyncio
+import heapq
+import json
 import os
+import re
 import threading
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.geo import BBox
-from engine.tools import bounded_http
-from engine.tools.network import NetworkState, retry_after
+from engine.net import bounded_http
+from engine.net.network import NetworkState, retry_after
 
 DEFAULT_URL = "https://overpass-api.de/api/interpreter"
 TOOL = "overpass"
@@ -30,6 +33,7 @@ SERVER_MAXSIZE = 64 * 1024 * 1024
 MAX_BODY_BYTES = 48 * 1024 * 1024  # decompressed; a 3,000-place city is ~1 MB
 ATTEMPT_TIMEOUT_S = 13.0  # two attempts and a short wait stay under the 30 s a fetch may take
 LIMITS = {"sight": 2500, "food": 1500, "bed": 600}
+CAP_FACTOR = 2  # elements kept per kind: twice what the query asks for (a server may ignore ``out … N``)
 
 SIGHT_STATEMENTS = (
     'nwr["tourism"~"^(museum|gallery|zoo|aquarium|theme_park|viewpoint|attraction)$"]["name"]',
@@ -142,10 +146,15 @@ class Answer(BaseModel):
     osm3s: Osm3s = Osm3s()
     elements: list[Element]
     remark: str | None = None
+    dropped: dict[str, int] = Field(default_factory=dict)  # left out while reading, by why (``Keeper``)
 
 
 _ANSWER = TypeAdapter(Answer)
+_HEAD = TypeAdapter(Osm3s)
 Progress = Callable[[int], None]  # bytes received so far
+# An element's kind and rank when the caller keeps it, else why not ("outside_the_city", …): what a
+# pack would do with it, decided as the answer is read so only the kept elements are held.
+Keeper = Callable[[Element], "tuple[str, float] | str"]
 
 
 class OverpassClient:
@@ -166,14 +175,15 @@ class OverpassClient:
         long-lived app session sees a changed setting)."""
         return self._url or overpass_url()
 
-    async def query(self, ql: str, progress: Progress | None = None, *, timeout_s: float | None = None) -> Answer:
+    async def query(self, ql: str, progress: Progress | None = None, *, timeout_s: float | None = None,
+                    keep: Keeper | None = None, caps: dict[str, int] | None = None) -> Answer:
         """``timeout_s``: this query's attempt timeout (a corridor's boxes ask the server more than
-        a city does); the configured one by default."""
+        a city does); the configured one by default. ``keep``/``caps``: see :func:`parse_answer`."""
         async with self._lock():
             timeout = timeout_s or attempt_timeout_s()
 
             async def ask(text: str) -> Answer:  # a coroutine function: the executor awaits it
-                return await self._post(text, progress, timeout)
+                return await self._post(text, progress, timeout, keep, caps)
             return await self._executor.call_uncached(TOOL, ask, ql, soft_timeout_s=timeout / 2,
                                                       hard_timeout_s=timeout)
 
@@ -185,7 +195,8 @@ class OverpassClient:
                 lock = self._locks[loop_id] = asyncio.Lock()
         return lock
 
-    async def _post(self, ql: str, progress: Progress | None, timeout: float) -> Answer:
+    async def _post(self, ql: str, progress: Progress | None, timeout: float, keep: Keeper | None = None,
+                    caps: dict[str, int] | None = None) -> Answer:
         if self._network.offline():
             raise ToolUnavailable(TOOL, "offline", retryable=False)
         import httpx
@@ -205,7 +216,7 @@ class OverpassClient:
             raise ToolUnavailable(TOOL, f"cannot reach {host}: {exc}", retryable=False) from exc
         except httpx.HTTPError as exc:
             raise ToolResponseError(TOOL, f"HTTP failure: {exc}") from exc
-        return parse_answer(body)
+        return parse_answer(body, keep=keep, caps=caps)
 
 
 def _check_status(response) -> None:
@@ -220,19 +231,78 @@ def _check_status(response) -> None:
         raise ToolResponseError(TOOL, f"HTTP {status} with content type {kind or 'none'!r}, not JSON")
 
 
-async def _read_all(response, progress: Progress | None) -> bytes:
-    """The body (the transport caps it at ``MAX_BODY_BYTES`` decompressed), progress as it comes."""
-    chunks, size = [], 0
+async def _read_all(response, progress: Progress | None) -> bytearray:
+    """The body (the transport caps it at ``MAX_BODY_BYTES`` decompressed), progress as it comes;
+    gathered in one buffer (a list of pieces joined at the end held it twice)."""
+    body = bytearray()
     async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        chunks.append(chunk)
+        body += chunk
         if progress is not None:
-            progress(size)
-    return b"".join(chunks)
+            progress(len(body))
+    return body
 
 
-def parse_answer(body: bytes) -> Answer:
-    """The documented ``[out:json]`` shape, or a ``ToolResponseError`` saying where it is not."""
+def parse_answer(body: bytes | bytearray, *, keep: Keeper | None = None, caps: dict[str, int] | None = None) -> Answer:
+    """The documented ``[out:json]`` shape, or a ``ToolResponseError`` saying where it is not.
+
+    Without ``keep``, validated whole (every element is wanted). With it, read element by element (issue 35: a 46 MB answer validated whole held ~1.4 GB): each element
+    is validated alone and, with ``keep``, either dropped at once (counted by its reason) or held
+    among the best ``caps[kind]`` of its kind (default ``CAP_FACTOR`` × the query's own limit) by
+    rank — the rest counted as ``over_the_cap`` in ``Answer.dropped``. Kept elements stay in the
+    answer's order, so an answer within the caps reads exactly as before. A ``bytearray`` body (the
+    client's buffer) is emptied once decoded."""
+    if keep is None:  # every element wanted (a corridor's cells, a saved place's look-up): one pass
+        return _whole(body)
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ToolResponseError(TOOL, f"unexpected answer: not UTF-8 (byte {exc.start})") from None
+    if isinstance(body, bytearray):
+        body.clear()  # the client's buffer, read once: held no longer than the text made of it
+    limits = caps or {kind: CAP_FACTOR * n for kind, n in LIMITS.items()}
+    rest: dict[str, Any] = {}
+    held: list[tuple[int, Element]] = []
+    best: dict[str, list[tuple[float, int, int, Element]]] = {}
+    dropped: dict[str, int] = {}
+    seen_elements = False
+    try:
+        for n, item in _elements(text, rest):
+            seen_elements = True
+            element = _element(n, item)
+            verdict = keep(element)
+            if isinstance(verdict, str):
+                dropped[verdict] = dropped.get(verdict, 0) + 1
+                continue
+            kind, rank = verdict
+            heap = best.setdefault(kind, [])
+            entry = (rank, -n, n, element)  # the lowest rank, then the latest, goes first
+            if len(heap) < limits.get(kind, 0):
+                heapq.heappush(heap, entry)
+            elif heap and entry[:2] > heap[0][:2]:
+                heapq.heapreplace(heap, entry)
+                dropped["over_the_cap"] = dropped.get("over_the_cap", 0) + 1
+            else:
+                dropped["over_the_cap"] = dropped.get("over_the_cap", 0) + 1
+    except (ValueError, RecursionError) as exc:  # json's JSONDecodeError, a broken structure
+        raise ToolResponseError(TOOL, f"unexpected answer: {' '.join(str(exc).split())}"[:200]) from None
+    if not seen_elements and "elements" not in rest:
+        raise ToolResponseError(TOOL, "unexpected answer at elements: Field required")
+    held += [(n, e) for heap in best.values() for _, _, n, e in heap]
+    held.sort(key=lambda pair: pair[0])
+    try:
+        answer = Answer(osm3s=_HEAD.validate_python(rest.get("osm3s", {})), elements=[e for _, e in held],
+                        dropped=dropped, remark=rest.get("remark"))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        where = where if where.startswith("remark") else f"osm3s.{where}".rstrip(".")
+        raise ToolResponseError(TOOL, f"unexpected answer at {where}: {first['msg']}"[:200]) from None
+    if answer.remark and _failed(answer.remark):
+        raise ToolUnavailable(TOOL, f"the server gave up: {answer.remark.strip()[:160]}")
+    return answer
+
+
+def _whole(body: bytes | bytearray) -> Answer:
     try:
         answer = _ANSWER.validate_json(body)
     except ValidationError as exc:
@@ -242,6 +312,74 @@ def parse_answer(body: bytes) -> Answer:
     if answer.remark and _failed(answer.remark):
         raise ToolUnavailable(TOOL, f"the server gave up: {answer.remark.strip()[:160]}")
     return answer
+
+
+def _element(n: int, item: Any) -> Element:
+    try:
+        return Element.model_validate(item)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(["elements", str(n), *(str(p) for p in first["loc"])])
+        raise ToolResponseError(TOOL, f"unexpected answer at {where}: {first['msg']}"[:200]) from None
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def _elements(text: str, rest: dict[str, Any]) -> Iterator[tuple[int, Any]]:
+    """The items of the top-level object's ``elements`` array, one decoded at a time; its other
+    members go into ``rest``. A ``ValueError`` where the text is not such an object."""
+    pos = _skip(text, 0)
+    if text[pos:pos + 1] != "{":
+        raise ValueError("the document is not a JSON object")
+    pos = _skip(text, pos + 1)
+    if text[pos:pos + 1] == "}":
+        pos += 1
+    else:
+        while True:
+            key, pos = _DECODER.raw_decode(text, pos)
+            if not isinstance(key, str):
+                raise ValueError(f"a member name that is not a string at character {pos}")
+            pos = _expect(text, pos, ":")
+            if key == "elements":
+                if text[pos:pos + 1] != "[" or "elements" in rest:
+                    raise ValueError("'elements' is not one list of elements")
+                rest["elements"] = True
+                pos = _skip(text, pos + 1)
+                n = 0
+                if text[pos:pos + 1] == "]":
+                    pos += 1
+                while text[pos - 1:pos] != "]":
+                    item, pos = _DECODER.raw_decode(text, pos)
+                    yield n, item
+                    n += 1
+                    pos = _skip(text, pos)
+                    if text[pos:pos + 1] not in (",", "]"):
+                        raise ValueError(f"expected ',' or ']' at character {pos}")
+                    pos = _skip(text, pos + 1) if text[pos] == "," else pos + 1
+            else:
+                value, pos = _DECODER.raw_decode(text, pos)
+                rest[key] = value
+            pos = _skip(text, pos)
+            if text[pos:pos + 1] == "}":
+                pos += 1
+                break
+            pos = _expect(text, pos, ",")
+    if _skip(text, pos) != len(text):
+        raise ValueError(f"extra data at character {pos}")
+
+
+def _skip(text: str, pos: int) -> int:
+    found = _SPACE.match(text, pos)  # matches anywhere (it may match nothing)
+    return found.end() if found else pos
+
+
+def _expect(text: str, pos: int, char: str) -> int:
+    pos = _skip(text, pos)
+    if text[pos:pos + 1] != char:
+        raise ValueError(f"expected {char!r} at character {pos}")
+    return _skip(text, pos + 1)
 
 
 def _failed(remark: str) -> bool:

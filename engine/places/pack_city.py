@@ -20,6 +20,7 @@ from engine.models import Geo
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.place import ASSUMED_HOURS
 from engine.models.tool_results import WEEKDAYS
+from engine.models.visit_time import MIN_VISIT_MINUTES
 
 from . import estimates
 from .osm_reader import open_when_untagged
@@ -46,6 +47,7 @@ class PackCity(RawCity):
     fetched_on: date
     price_level: float
     price_level_note: str
+    over_cap: int = 0  # elements of the answer past the per-kind cap, left out by rank (issue 35)
 
     @model_validator(mode="after")
     def _coverage(self) -> "PackCity":  # replaces RawCity's: no tier or count minimum
@@ -66,7 +68,8 @@ def pack_city(pack: CityPack, *, name: str, rates_to_usd: dict[str, float]) -> P
         transit=_transit(pack, fares), osm_base=pack.osm_base, fetched_on=fetched,
         venues=[_venue(p, pack.country, level, rates_to_usd, fetched) for p in sights],
         restaurants=[_restaurant(p, pack.country, level, fetched) for p in foods],
-        hotels=[_hotel(p, level) for p in beds], price_level=level, price_level_note=level_note)
+        hotels=[_hotel(p, level) for p in beds], price_level=level, price_level_note=level_note,
+        over_cap=pack.dropped.get("over_the_cap", 0))
 
 
 def pack_airports(pack: CityPack) -> dict[str, RawAirport]:
@@ -116,7 +119,7 @@ def _venue(p: PackPlace, country: str, level: float, rates: dict[str, float], fe
     return RawVenue(id=p.ref, name=p.name, venue_type=place.venue_type, indoor=place.indoor,
                     kid_friendly=place.kid_friendly, themes=list(place.themes) or ["culture"],
                     geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
-                    duration_minutes=max(30, place.minutes), source_url=p.source_url,
+                    duration_minutes=max(MIN_VISIT_MINUTES, place.minutes), source_url=p.source_url,
                     verified_on=fetched, note=note, hours_known=known, data_source="osm",
                     price_estimated=estimated, address=street_address(p.tags))
 
@@ -197,4 +200,6 @@ def pack_decision(city: PackCity):
         f"{open_always} outdoor places with no opening hours (viewpoints, squares, parks without gates) are "
         f"treated as always open; {unknown} places with no published hours are planned only when needed, at low "
         f"confidence. Prices OSM does not tag, flights and fares are estimated ({city.price_level_note}: "
-        f"{city.price_level:.2f} × US prices)."))
+        f"{city.price_level:.2f} × US prices)." + (
+            f" OpenStreetMap's answer held more places than were asked for: the {city.over_cap:,} ranked "
+            "lowest of their kind were left out." if city.over_cap else "")))

@@ -9,5 +9,6 @@ branch (arrival, check-in, locked slots, checkout, departure) and `day_builder.p
 with venues and meals that fit hours, weather, kid evenings, transfers, buffers and the last metro (meals:
 the nearest table under a per-person cap — 40% of what the budget leaves after flights, beds and the
 allowance, over two meals a day — else the least dear); `selector.py` scores branches (−cost_z − travel_z +
-preference_fit + weather_score, frozen constants)
+preference_fit + weather_score, frozen constants); `integrity.py` re-derives a saved city itinerary with
+the builder's own choice constructors (`tripwright verify`; the road half: engine/roadtrip/integrity.py)
 """

@@ -15,6 +15,7 @@ from datetime import time
 from zoneinfo import ZoneInfo
 
 from engine.errors import InputError
+from engine.geo import haversine_m
 from engine.models import FlightOption, IntentV1, Lodging, TimeWindow, Tier
 from engine.models.bookings import BookedFlight, BookedHotel
 from engine.tools.flights import is_overnight
@@ -22,6 +23,7 @@ from engine.tools.provenance import stamp
 
 CHECKIN = TimeWindow(start=time(15, 0), end=time(23, 59))
 CHECKOUT = TimeWindow(start=time(7, 0), end=time(11, 0))
+HOTEL_REACH_KM = 64.0  # a booked hotel farther than this (40 miles) from the city's centre is another place's
 
 
 def state_of(price: int | None, paid: bool) -> str:
@@ -89,12 +91,23 @@ def booked_lodging(intent: IntentV1, city, *, placed: bool = True) -> Lodging | 
     if (hotel.checkin, hotel.checkout) != (window.start, window.end):
         raise InputError("bookings.hotel", f"{hotel.name} is booked {hotel.checkin} to {hotel.checkout}, "
                                            f"but the trip runs {window.start} to {window.end}")
+    if hotel.geo is not None:
+        _check_place(hotel, city)
     if not placed:
         return None
     if hotel.geo is None:
         raise InputError("bookings.hotel.geo", f"where {hotel.name} is: give its coordinates (the booking "
                                                "has only an address)")
     return _lodging(hotel, (window.end - window.start).days)
+
+
+def _check_place(hotel: BookedHotel, city) -> None:
+    """A hotel booked in another city (a Rome hotel on a Paris trip): one line naming both."""
+    km = haversine_m(hotel.geo, city.center) / 1000
+    if km > HOTEL_REACH_KM:
+        where = hotel.address or f"{hotel.geo.lat:.4f}, {hotel.geo.lon:.4f}"
+        raise InputError("bookings.hotel", f"{hotel.name} ({where}) is {km:,.0f} km from {city.name}, "
+                                           f"but the trip is to {city.name}; book a hotel there or plan that city")
 
 
 def _lodging(hotel: BookedHotel, nights: int) -> Lodging:

@@ -19,10 +19,10 @@ from engine.errors import InputError
 from engine.models import Attraction, IntentV1, Slot, TimeWindow, VenueType
 from engine.models.bookings import BookedEvent
 from engine.tools.provenance import stamp
+from engine.models.visit_time import EVENT_MINUTES
 
 from .booked import osm_url, state_of
 
-DEFAULT_EVENT_MINUTES = 120
 EVENT_PREFIX = "booked_event_"
 
 
@@ -35,7 +35,7 @@ def local_span(e: BookedEvent, tz: str) -> tuple[date, TimeWindow]:
     """The event's day and window on the city's clock (one running past midnight ends at 23:59)."""
     zone = ZoneInfo(tz)
     start = e.start.astimezone(zone)
-    end = (e.end or e.start + timedelta(minutes=DEFAULT_EVENT_MINUTES)).astimezone(zone)
+    end = (e.end or e.start + timedelta(minutes=EVENT_MINUTES)).astimezone(zone)
     last = end.time().replace(second=0, microsecond=0) if end.date() == start.date() else time(23, 59)
     return start.date(), TimeWindow(start=start.time().replace(second=0, microsecond=0), end=last)
 

@@ -15,12 +15,12 @@ from engine.facts import TripFacts
 from engine.models import (Attraction, Choice, ChoiceFeatures, ChoiceKind, Geo, Slot, TimeWindow,
                            VenueType, minutes_of)
 from engine.verify.weather import is_bad_weather
+from engine.models.visit_time import MEAL_MINUTES
 
 MAX_VISITS_PER_DAY = 3
 LUNCH = (12 * 60, 14 * 60 + 30)
 DINNER_START = {False: 19 * 60, True: 17 * 60 + 45}
 MEAL_STARTS = {"lunch": (11 * 60 + 30, 14 * 60 + 30), "dinner": (17 * 60 + 30, 21 * 60 + 30)}
-MEAL_MINUTES = {"lunch": 60, "dinner": 75}
 EARLY_DINNER_TRAVEL = 20  # minutes kept for getting from dinner to an evening booking
 DAY_END = {False: 22 * 60 + 30, True: 20 * 60}
 ALTERNATIVES = 3

@@ -11,9 +11,9 @@ from engine.models import Attraction, IntentV1, VenueType
 from engine.models.intent import MustSee
 from engine.tools.provenance import stamp
 from engine.tools.requests import VenueRequest
+from engine.models.visit_time import MIN_VISIT_MINUTES, VISIT_MINUTES
 
 ASSUMED_HOURS = "Mo-Su 10:00-17:00"
-VISIT_MINUTES = 60
 
 
 async def must_see_venues(call, intent: IntentV1, toolbox, city,
@@ -71,7 +71,7 @@ def _from_osm(place: MustSee, city) -> Attraction:
     return Attraction(id=place.place_id, name=place.name, venue_type=reading.venue_type if reading else VenueType.other,
                       indoor=reading.indoor if reading else None, kid_friendly=None, themes=themes,
                       opening_hours=rule, country=city.raw.country, location=place.geo, est_price_usd_cents=0,
-                      duration_minutes=max(30, reading.minutes if reading else VISIT_MINUTES), tz=city.tz,
+                      duration_minutes=max(MIN_VISIT_MINUTES, reading.minutes if reading else VISIT_MINUTES), tz=city.tz,
                       hours_known=known, price_estimated=True, address=street_address(osm.tags),
                       provenance=stamp("overpass", {"id": osm.ref, "name": osm.name, "tags": osm.tags},
                                        data_source="osm", ref_id=place.place_id, source_url=osm.source_url))

@@ -8,6 +8,7 @@ from itertools import chain
 from dataclasses import replace
 
 from engine.geocode.trust import geodesic_miles
+from engine.models.visit_time import EXPLORE_MINUTES, REST_MINUTES, TOWN_VISIT_MINUTES
 
 from .detours import DetourRoom, day_points, detour_miles
 from .loop import AWAY_FROM_HOME_MILES
@@ -19,15 +20,12 @@ from .routes import TownOnRoute
 DEPART_MIN = 8 * 60 + 30
 ANCHOR_RADIUS_MILES = 12.0  # a POI this close (along the route) to the anchor is "in town"
 MIN_SPACING_MILES = 25.0
-TOWN_VISIT_MINUTES = 60
-REST_MINUTES = 20
 DAY_TRIP_MILES = 50.0
 SMALL_PLACE_MILES = 30.0
 QUIET_LIMIT = 8  # places asked for at each point of a stretch (the village picker reads the first six)
 VILLAGE_LIMIT = 6
 REST_REACH_MILES = 5.0  # a rest day's sights: in town, not a drive away
 TOWN_MARGIN_MILES = 10.0  # a town this close to either end belongs to the start or the night
-EXPLORE_MINUTES = 90
 CHECKIN_MINUTES = 30  # the overnight (or arrival) event; town activities follow it
 LATEST_END_MIN = 22 * 60
 

@@ -17,7 +17,7 @@ from engine.catalog.catalog import Catalog
 from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
 from engine.models import ChoiceKind, DayItinerary, Geo, ItineraryV1, Violation, format_usd
-from engine.verify.integrity import mismatch
+from engine.verify.mismatch import mismatch
 
 from .corridor import road_factor
 from .booked_night import booked_point, booked_spur

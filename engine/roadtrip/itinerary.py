@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from engine.clocks import minutes_later, wall_moment
 from engine.costs import rooms_for
 from engine.geocode.trust import check_point, geodesic_miles
+from engine.geocode.zones import zone_at, zone_book
 from engine.models import (Activity, Anchor, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision, Drive,
                            Geo, ItineraryV1, Provenance, RoadTripIntent, TimeWindow, Violation, format_usd, time_of)
 from engine.tools.provenance import stamp
@@ -17,7 +18,6 @@ from engine.tools.provenance import stamp
 from .day_stops import CHECKIN_MINUTES
 from .detours import day_path
 from .plan import RoadDay, RoadPlan, RoadStop, Town
-from .zones import zone_at, zone_book
 
 FUEL_USD_PER_MILE = {"us": 3.60 / 25, "europe": 1.85 * 6.5 / 100 * 1.609344}  # local price per mile
 NIGHT_LOCAL = {"us": 140.0, "europe": 120.0}

@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from engine.geo import haversine_rad
+from engine.geocode.zones import zone_at
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.place import ASSUMED_SIGHT_WINDOW
 from engine.places.corridor import CorridorData, RoadPlace
@@ -40,7 +41,6 @@ from .day_stops import ANCHOR_RADIUS_MILES, CHECKIN_MINUTES, DAY_TRIP_MILES, sch
 from .loop import AWAY_FROM_HOME_MILES
 from .osm_beds import BedPicker
 from .plan import RoadStop, Town
-from .zones import zone_at
 
 SIGHT_REACH_MILES = 25.0
 BAND_MILES = 35.0  # the cells fetched: a sight's reach, where corridor towns lie, and a bed's radius

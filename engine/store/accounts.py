@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import getpass
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,7 +74,13 @@ class Accounts:
         self.hasher = hasher or PasswordHasher()  # argon2id by default
         self.clock = clock
         self.tokens = RememberTokens(store, self.secrets, clock)
-        self._dummy_hash = self.hasher.hash("not a real password")  # equal timing for unknown emails
+
+    @functools.cached_property
+    def _dummy_hash(self) -> str:
+        """Verified for an unknown email so it takes as long as a wrong password (equal timing).
+        Made on first use, not with every Accounts: an Argon2 hash (~0.15 s) that `trips list`
+        and every other CLI start paid for nothing."""
+        return self.hasher.hash("not a real password")
 
     # -- orgs and users ----------------------------------------------------------------------
     def first_run(self) -> OrgContext | None:
@@ -146,9 +153,10 @@ class Accounts:
         return await asyncio.to_thread(self.login, email, password, **kw)
 
     def login(self, email: str, password: str, *, remember: bool = False, org_name: str | None = None) -> Login:
+        dummy = self._dummy_hash  # made before the look-up: a first login costs the same either way
         user = self._find(_email(email), org_name)
         if user is None:
-            self._verify(self._dummy_hash, password)
+            self._verify(dummy, password)
             log.info("login_failed", reason="unknown account")
             raise AuthError(WRONG)
         self._refuse_if_locked(user)

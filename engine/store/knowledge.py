@@ -21,7 +21,8 @@ from ..errors import InputError
 from . import audit
 from .columns import utcnow
 from .records import NoteChunk, NoteItem, NoteVectors
-from .schema_notes import VECTOR_COLUMN, ChunkVector, KnowledgeChunk, KnowledgeItem, fulltext_scope
+from .schema_notes import VECTOR_COLUMN, KnowledgeChunk, KnowledgeItem, fulltext_scope
+from .schema_vectors import ChunkVector
 from .tenancy import OrgContext, OrgSession
 
 _FTS_META = MetaData()

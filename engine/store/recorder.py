@@ -49,7 +49,8 @@ from .runs import result_cost_micro_usd
 from .records import IdempotencyHit, RunState, Version, VersionSummary
 from .store import OrgScope, Store
 from .tenancy import OrgContext
-from .trips import MAX_NAME, clean_name
+from .records import trip_name_for
+from .trips import clean_name
 from .versions import MAX_VERSIONS_ENV, max_llm_revisions
 
 log = structlog.get_logger("tripwright.store.recorder")
@@ -87,17 +88,6 @@ def plan_idempotency_key(trip_id: str | None, intent: Any, request_key: str | No
     """The idempotency key of a planning request (``engine.canonical`` digest of the intent)."""
     extra = f"|{request_key}" if request_key else ""
     return idempotency_key(trip_id, digest(intent) + extra)
-
-
-def trip_name_for(intent: Any) -> str:
-    """"Paris, 5 days" or "Los Angeles → Chicago via Route 66, 7 days"."""
-    days = f"{intent.days} day{'s' if intent.days != 1 else ''}"
-    if intent.mode == "road_trip":
-        via = f" via {intent.route}" if intent.route else ""
-        name = f"{intent.origin} → {intent.terminus}{via}, {days}"
-    else:
-        name = f"{intent.city}, {days}"
-    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"
 
 
 def _intent(intent: Any) -> BaseModel:

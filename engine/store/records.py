@@ -206,3 +206,17 @@ class NoteChunk(Record):
 class NoteVectors(Record):
     chunk_ids: list[str]
     blobs: list[bytes]
+
+
+MAX_NAME = 200  # a trip's name, in characters
+
+
+def trip_name_for(intent: Any) -> str:
+    """"Paris, 5 days" or "Los Angeles → Chicago via Route 66, 7 days"."""
+    days = f"{intent.days} day{'s' if intent.days != 1 else ''}"
+    if intent.mode == "road_trip":
+        via = f" via {intent.route}" if intent.route else ""
+        name = f"{intent.origin} → {intent.terminus}{via}, {days}"
+    else:
+        name = f"{intent.city}, {days}"
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"

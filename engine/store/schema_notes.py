@@ -12,8 +12,9 @@ outside these models, and kept in step by triggers; each full-text row carries a
 (org + destination, :func:`fulltext_scope`) so a search keeps only its own destination's rows.
 
 On PostgreSQL with pgvector, migration 0009 adds ``knowledge_chunk.embedding_vector``; only
-those databases have it, so :class:`ChunkVector` maps it apart from ``Base`` (the models stay
-the schema every database has), still org-scoped through :class:`OrgScoped`.
+those databases have it, so ``schema_vectors.ChunkVector`` maps it apart from ``Base`` (the models
+stay the schema every database has), in a module of its own: pgvector's types load numpy, which
+opening the store (``trips list``) does not need.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pgvector.sqlalchemy import VECTOR
-from sqlalchemy import Index, Integer, LargeBinary, MetaData, String, Text, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
 
 from .columns import ID_LENGTH, JSONDoc, UTCDateTime, new_id
 from .schema_base import Base, OrgScoped, _created, _parent
@@ -68,22 +68,6 @@ class KnowledgeChunk(OrgScoped, Base):
     embedding: Mapped[bytes | None] = mapped_column(LargeBinary)  # float32, unit length
     embedding_model: Mapped[str | None] = mapped_column(String(120))
     created_at: Mapped[datetime] = _created()
-
-
-class _OptionalColumns(DeclarativeBase):
-    metadata = MetaData()  # not Base's: never created, never compared with the database
-
-
-class ChunkVector(OrgScoped, _OptionalColumns):
-    """``knowledge_chunk`` seen through its pgvector column (where migration 0009 added it)."""
-
-    __tablename__ = "knowledge_chunk"
-    org_id: Mapped[str] = mapped_column(String(ID_LENGTH))  # OrgScoped's, without the foreign key
-    chunk_id: Mapped[str] = _id(primary_key=True)
-    item_id: Mapped[str] = _id()
-    destination: Mapped[str] = mapped_column(String(DESTINATION_LENGTH))
-    embedding_model: Mapped[str | None] = mapped_column(String(120))
-    vector: Mapped[Any] = mapped_column(VECTOR_COLUMN, VECTOR())
 
 
 def fulltext_scope(org_id: str, destination: str) -> str:

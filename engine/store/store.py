@@ -12,10 +12,11 @@ Every failure of the database itself surfaces as a one-line :class:`StoreError`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from sqlalchemy import Engine, text
@@ -24,32 +25,49 @@ from sqlalchemy.engine import URL
 from ..errors import StoreError
 from . import audit, migrate, sqlite_file
 from .cache import IdempotencyKeys, ToolCache
-from .knowledge import Knowledge
 from .records import AuditRecord
 from .database import make_engine, resolve_url, safe_url, sqlite_path, translated
 from .run_lease import RunLeases
 from .runs import Runs
 from .tenancy import OrgContext, OrgSession, org_session, system_session
-from .group import GroupPlanning
 from .trips import Trips
-from .versions import Versions
+
+if TYPE_CHECKING:
+    from .group import GroupPlanning
+    from .knowledge import Knowledge
+    from .versions import Versions
 
 log = structlog.get_logger("tripwright.store")
 
 
 class OrgScope:
-    """The repositories of one org context, sharing one Session (and so one transaction)."""
+    """The repositories of one org context, sharing one Session (and so one transaction).
+
+    ``versions``, ``knowledge`` and ``group`` are made on first use: their modules load the plan
+    models and numpy, which a ``trips list`` never needs (issue 34 §5)."""
 
     def __init__(self, session: OrgSession, ctx: OrgContext, leases: RunLeases | None = None) -> None:
         self.session = session
         self.ctx = ctx
         self.trips = Trips(session, ctx)
-        self.versions = Versions(session, ctx)
         self.runs = Runs(session, ctx, leases)
         self.tool_cache = ToolCache(session, ctx)
         self.idempotency = IdempotencyKeys(session, ctx)
-        self.knowledge = Knowledge(session, ctx)
-        self.group = GroupPlanning(session, ctx)
+
+    @functools.cached_property
+    def versions(self) -> "Versions":
+        from .versions import Versions
+        return Versions(self.session, self.ctx)
+
+    @functools.cached_property
+    def knowledge(self) -> "Knowledge":
+        from .knowledge import Knowledge
+        return Knowledge(self.session, self.ctx)
+
+    @functools.cached_property
+    def group(self) -> "GroupPlanning":
+        from .group import GroupPlanning
+        return GroupPlanning(self.session, self.ctx)
 
     def audit(self, action: str, *, target_type: str = "", target_id: str = "", **detail: Any) -> None:
         """Record an action the store does not see itself (exports, settings and key changes)."""

@@ -190,13 +190,29 @@ def _scope_statement(state: ORMExecuteState) -> None:
     if state.is_from_statement:
         raise TenancyError("from_statement() bypasses org scoping")
     if state.is_insert:
-        raise TenancyError("ORM bulk INSERT bypasses org stamping; use session.add()")
+        _check_bulk_insert(state, org)
+        return
     if state.is_column_load or state.is_relationship_load:
         return  # refreshing an object already checked on load
     _refuse_bulk_history_change(state)
     state.statement = grouped_criteria(stmt).options(
         with_loader_criteria(OrgScoped, lambda cls: cls.org_id == org, include_aliases=True),
         with_loader_criteria(Org, lambda cls: cls.org_id == org, include_aliases=True))
+
+
+def _check_bulk_insert(state: ORMExecuteState, org: str) -> None:
+    """An ORM bulk INSERT skips ``before_flush``'s stamping, so it is taken only in one shape: rows
+    of values passed to ``session.execute(insert(Model), rows)`` for an org-scoped model, every
+    row naming this session's org (a large import stamps its rows itself). Values written into the
+    statement, INSERT … SELECT, and a row with no org or another org's are refused."""
+    stmt, rows = state.statement, state.parameters
+    target = state.bind_mapper.class_ if state.bind_mapper is not None else None
+    inline = (getattr(stmt, "_values", None) or getattr(stmt, "_multi_values", None)
+              or getattr(stmt, "select", None) is not None)
+    if target is None or not issubclass(target, OrgScoped) or inline or not isinstance(rows, list) or not rows:
+        raise TenancyError("ORM bulk INSERT bypasses org stamping; use session.add() or rows that name the org")
+    if any(not isinstance(row, dict) or row.get("org_id") != org for row in rows):
+        raise TenancyError(f"a bulk INSERT of {target.__name__} rows names no org or another org")
 
 
 def _refuse_bulk_history_change(state: ORMExecuteState) -> None:

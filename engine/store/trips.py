@@ -10,11 +10,10 @@ from sqlalchemy import select, update
 from ..errors import InputError
 from . import audit
 from .columns import utcnow
-from .records import TripDetail, TripMode, TripSummary, Version, VersionSummary
+from .records import MAX_NAME, TripDetail, TripMode, TripSummary, Version, VersionSummary
 from .schema import TRIP_MODES, AgentRun, ItineraryVersion, Trip, TripMember
 from .tenancy import OrgContext, OrgSession
 
-MAX_NAME = 200
 SUMMARY_COLUMNS = (ItineraryVersion.trip_id, ItineraryVersion.number, ItineraryVersion.status,
                    ItineraryVersion.total_usd_cents, ItineraryVersion.day_count,
                    ItineraryVersion.blocking_count, ItineraryVersion.advisory_count,

@@ -20,13 +20,13 @@ fits), never on a bad answer; `breaker.py` (5 failures/60 s, one half-open probe
 and jitter injectable; `SIMULATE_TOOL_TIMEOUT` (a synchronous adapter — FX, transit — past the hard timeout
 fails as the policy would, without the wait); `call_uncached` (the same policy without cache or sharing,
 caller's timeouts: the model client) and `quiet_tools` (tools whose callers word their own failure: logged
-at INFO). `bounded_http.py` (issue 25): one transport wrapper for httpx, httpx2 (the openai SDK's) and
+at INFO). `engine/net/bounded_http.py` (issue 25): one transport wrapper for httpx, httpx2 (the openai SDK's) and
 httpx's sync client (geopy's Nominatim adapter, `geocode/bounded_adapter.py`) — the body decoded by us
 (identity/gzip/deflate, other codings refused) with a decompressed-size cap per request (10 MB; Overpass 48
 MB; Nominatim 2 MB) and a total-time cap, redirects to another origin refused; a refusal is a tool error, so
 the ladder's next rung answers. `engine/models/physical.py`: the physical ranges (°C, wind, probability,
 rain, route miles/hours; no NaN/inf) every weather and routing answer and `WeatherDay` are validated
-against. `network.py`: `TRIPWRIGHT_OFFLINE` (no attempt), a dead network marked offline for 2 min after the
+against. `engine/net/network.py`: `TRIPWRIGHT_OFFLINE` (no attempt), a dead network marked offline for 2 min after the
 first connection failure, one `httpx.AsyncClient` per event loop with an identifying User-Agent, HTTP →
 `ToolTimeout`/`ToolUnavailable`/`ToolResponseError`; `osrm.py`: real driving routes from an OSRM-compatible
 service (`TRIPWRIGHT_ROUTING_URL`, `{base}/route/v1/driving/{lon,lat;…}?overview=full&geometries=geojson`;

@@ -332,7 +332,7 @@ class ToolExecutor:
 
     def _retry_wait(self, exc: ToolError) -> float | None:
         """Jitter in the policy's range, or the server's Retry-After when it fits the budget."""
-        if isinstance(exc, ToolUnavailable) and not exc.retryable:
+        if not getattr(exc, "retryable", True):  # breaker open, or a drip that used the whole time
             return None
         jitter = self._rng.uniform(*self.policy.retry_wait_s)
         retry_after = getattr(exc, "retry_after_s", None)

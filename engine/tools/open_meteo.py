@@ -18,8 +18,8 @@ from pydantic import BaseModel
 from engine.errors import ToolResponseError
 from engine.models import WeatherDay
 from engine.models.physical import Celsius, Latitude, Longitude, Percent, PrecipMm, WindKmh
+from engine.net.network import NetworkState, validated
 
-from .network import NetworkState, validated
 from .provenance import stamp
 from .requests import WeatherRangeRequest
 from .weather_series import WeatherSeries

@@ -23,8 +23,8 @@ from engine.errors import ToolResponseError
 from engine.models import WeatherDay
 
 from engine.models.physical import Celsius, Latitude, Longitude, Probability, WindMs
+from engine.net.network import NetworkState, validated
 
-from .network import NetworkState, validated
 from .provenance import stamp
 from .requests import WeatherRangeRequest
 from .weather_series import WeatherSeries

@@ -22,8 +22,7 @@ from pydantic import Field, ValidationError
 from engine.errors import ToolResponseError
 from engine.models.common import Value
 from engine.models.physical import Latitude, Longitude, RouteHours, RouteMiles
-
-from .network import NetworkState, json_body
+from engine.net.network import NetworkState, json_body
 
 TOOL = "routing"
 COORD_DECIMALS = 4

@@ -12,13 +12,13 @@ import structlog
 from engine.catalog.catalog import Catalog
 from engine.errors import ToolError
 from engine.models import FXRate
+from engine.net.network import NetworkState
 
 from .attractions import AttractionsTool, DiningTool, FixtureAttractions, FixtureDining
 from .executor import ToolExecutor
 from .flights import FixtureFlights, FlightsTool
 from .fx import FixtureFX, FXTool
 from .lodging import FixtureLodging, LodgingTool
-from .network import NetworkState
 from .open_meteo import OpenMeteoWeather
 from .provenance import stamp
 from .openweathermap import OpenWeatherMapWeather

@@ -4,11 +4,12 @@ pure verifiers, one module per family: budget, timing, venue hours, weather, pre
 locked slots), lodging windows, last train, unknown hours (`hours_unknown.py`: an advisory
 `venue_hours_unknown` per planned place with no published hours) — each iterating the shared
 `plan_schedule`; `labels.py` caches window texts for messages. A saved itinerary (`tripwright verify`):
-`saved.py` rebuilds the toolbox as-of the file's `planning_date` (older files: `created_at`, with a note)
-and `integrity.py` re-derives the plan from the catalog — every `ref` looked up, prices from the planner's
-own choice constructors, outbound/return flights and their clock times, the cost breakdown through
-`plan_cost` — reporting blocking `fact_mismatch` violations; the rebuilt plan (catalog facts, the file's
-times) then goes through the families above
+`engine/verify_saved.py` rebuilds the toolbox as-of the file's `planning_date` (older files: `created_at`,
+with a note) and `engine/planning/integrity.py` re-derives the plan from the catalog — every `ref` looked
+up, prices from the planner's own choice constructors, outbound/return flights and their clock times, the
+cost breakdown through `plan_cost` — reporting blocking `fact_mismatch` violations (`mismatch.py`); the
+rebuilt plan (catalog facts, the file's times) then goes through the families above. Verifiers import no
+planner: the planner imports them (timing, weather)
 
 Plan conventions (what verifiers and repair rely on):
 

@@ -25,7 +25,7 @@ from engine.places.city_spec import resolve_city
 from engine.places.fetch import PackFetcher
 from engine.places.pack_store import PackStore
 from engine.tools.executor import ToolExecutor
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from tests.app.conftest import PLAN_TIMEOUT_MS, TODAY
 from tests.overpass_standin import OverpassStandIn, Reply, load_lisbon
 from widgets.intent_city import NEW_CITY_NOTE, PENDING_AIRPORT

@@ -15,6 +15,17 @@ from tests.store.conftest import memory_keyring  # noqa: F401 (a fixture)
 SHOT = "/tmp/tripwright-notes-dock.png"
 
 
+def side_tab(window) -> str:
+    """The current tab of the dock tab bar that holds Notes (the side panel the traveller sees)."""
+    from PySide6.QtWidgets import QTabBar
+
+    for bar in window.findChildren(QTabBar):
+        titles = [bar.tabText(i) for i in range(bar.count())]
+        if "Notes" in titles and bar.parent() is window:
+            return bar.tabText(bar.currentIndex())
+    raise AssertionError("Notes shares no tab bar")
+
+
 def listed(panel) -> list[str]:
     return [panel.items.item(i).text() for i in range(panel.items.count())]
 
@@ -70,9 +81,18 @@ def test_notes_dock_import_delete_undo_ask_and_citation(qtbot, open_window, tmp_
     louvre = next(a for d in itinerary.days for a in d.activities if a.name == "Musée du Louvre")
     assert "From your notes: Musée du Louvre: the Denon wing is quietest" in louvre.notes
     itinerary_panel = window.itinerary_panel
+    window.itinerary_dock.raise_()
+    qtbot.waitUntil(lambda: side_tab(window) == "Itinerary", timeout=2_000)
     itinerary_panel.tree.setCurrentIndex(itinerary_panel.model.activity_index(louvre.id))  # as a click does
     qtbot.waitUntil(lambda: "cited in the itinerary" in panel.answer.toPlainText(), timeout=20_000)
     assert "Denon wing" in panel.answer.toPlainText()
+    # Issue 32 §6: the Louvre row opened Notes; the side panel keeps its tab, and the status bar
+    # says where the passage is.
+    qtbot.wait(200)
+    assert side_tab(window) == "Itinerary"
+    assert "Notes tab" in window.statusBar().currentMessage()
+    window.grab().save(str(tmp_path / "louvre-row-keeps-itinerary.png"))
+    window.grab().save("/tmp/trust-louvre-row.png")
 
 
 def test_the_embedding_model_saved_in_settings_reaches_the_notes(qtbot, open_window, tmp_path):  # noqa: F811

@@ -134,3 +134,27 @@ def test_an_area_above_the_cap_is_one_line_and_nothing_is_downloaded(qtbot, make
     assert "smaller area or a lower zoom" in line and "offline_map_cap_mb:" not in line
     assert window.offline_copy.confirm_box is None and len(server.seen) == 2  # header and metadata only
     assert not (tmp_path / "home" / "offline_maps").exists()
+
+
+def test_an_archive_whose_root_directory_is_not_gzip_is_one_line_in_the_window(qtbot, make_window, tmp_path,
+                                                                                 monkeypatch):
+    """Issue 35 §2: a malformed root directory raised BadGzipFile out of plan_area and no message
+    reached the window; now it is the one line every tool error is."""
+    from tests.engine.test_offline_archive_bounds import lying_archive
+    monkeypatch.setenv("TRIPWRIGHT_HOME", str(tmp_path / "home"))
+    window = make_window(use_store=False)
+    plan(qtbot, window, PARIS)
+    monkeypatch.delenv("TRIPWRIGHT_OFFLINE")
+    window.map_view.tile_url = BLANK_PNG
+    window.offline_copy.refresh()
+    server = RangeServer(lying_archive(tmp_path / "lying.pmtiles", root=b"\x00not gzip at all" * 4))
+    try:
+        monkeypatch.setenv("TRIPWRIGHT_PMTILES_URL", server.url)
+        window.offline_copy.action.trigger()
+        wait_task(qtbot, window.offline_copy.task, timeout=20_000)
+    finally:
+        server.stop()
+    line = window.message_bar.text()
+    assert line.startswith("Offline copy: ") and "root directory is not gzip data" in line, line
+    assert "\n" not in line and window.offline_copy.confirm_box is None and not window.offline_copy.busy
+    assert not (tmp_path / "home" / "offline_maps").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.catalog.schema import RawAirport
-from engine.places.airports import (AirportInfo, airport_info, distance_km, nearest_airports,
+from engine.catalog.airports import (AirportInfo, airport_info, distance_km, nearest_airports,
                                     scheduled_airports, to_raw_airport)
 
 LISBON = (38.7223, -9.1393)

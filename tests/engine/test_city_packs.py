@@ -19,7 +19,7 @@ from engine.places.fetch import PackFetcher
 from engine.places.pack_city import pack_city
 from engine.places.pack_store import PackStore
 from engine.tools.executor import ToolExecutor
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from tests.overpass_standin import OverpassStandIn, Reply, load_lisbon
 
 TODAY = date(2026, 11, 26)
@@ -131,7 +131,7 @@ def test_a_pack_city_plans_verified_with_every_fact_sourced(overpass_server, tmp
     gpx = gpxpy.parse(itinerary_to_gpx(itinerary))
     assert gpx.copyright_author == "OpenStreetMap contributors" and "odbl" in gpx.copyright_license
     assert "OpenStreetMap" in str(icalendar.Calendar.from_ical(itinerary_to_ics(itinerary))["x-wr-caldesc"])
-    events = [e for e in result.events if e.node == "city_pack"]
+    events = [e for e in result.events if e.node == "city_pack" and e.status.value != "heartbeat"]  # a slow pack beats
     assert events[0].status.value == "started" and events[-1].status.value == "completed"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 EXE = Path(sys.executable).with_name("tripwright")
-XSD = Path(__file__).resolve().parents[3] / "shared" / "reference" / "gpx-1.1.xsd"
+XSD = Path(__file__).resolve().parents[1] / "data" / "reference" / "gpx-1.1.xsd"
 TODAY = "2026-11-23"
 INTENT = {"city": "Paris", "date_window": {"start": "2027-06-15", "end": "2027-06-19", "tz": "Europe/Paris"},
           "budget_usd_cents": 400000, "airports": ["CDG", "ORY"], "origin_airport": "JFK",
@@ -49,9 +49,8 @@ def test_plan_writes_itinerary_gpx_ics_and_events(tmp_path, intent_file) -> None
     assert len(parsed.tracks) == 5 and parsed.waypoints
     calendar = icalendar.Calendar.from_ical(ics.read_bytes())
     assert len(list(calendar.walk("VEVENT"))) >= 15
-    if XSD.exists():
-        from lxml import etree
-        etree.XMLSchema(etree.parse(str(XSD))).assertValid(etree.parse(str(gpx)))
+    from lxml import etree
+    etree.XMLSchema(etree.parse(str(XSD))).assertValid(etree.parse(str(gpx)))
 
 
 def test_verify_passes_a_fresh_plan_and_fails_a_tampered_one(tmp_path, intent_file) -> None:
@@ -153,9 +152,8 @@ def test_road_trip_plan_report_gpx_and_verify(tmp_path) -> None:
     import gpxpy
     parsed = gpxpy.parse(gpx.read_text())
     assert len(parsed.tracks) == 7 and all(len(t.segments[0].points) > 20 for t in parsed.tracks)
-    if XSD.exists():
-        from lxml import etree
-        etree.XMLSchema(etree.parse(str(XSD))).assertValid(etree.parse(str(gpx)))
+    from lxml import etree
+    etree.XMLSchema(etree.parse(str(XSD))).assertValid(etree.parse(str(gpx)))
     assert tw("verify", str(out)).returncode == 0
 
 

@@ -11,7 +11,7 @@ import pytest
 from engine.catalog import default_catalog
 from engine.errors import InputError
 from engine.models import DateWindow
-from engine.places.airports import airport_info
+from engine.catalog.airports import airport_info
 from engine.tools import estimated_flights
 from engine.tools.estimated_flights import (EstimatedFlights, FlightsWithEstimates, budget_fare_usd,
                                             flight_minutes)

@@ -68,3 +68,20 @@ def test_an_infeasible_run_says_why_in_its_error_event() -> None:
     assert error.reason == "infeasible_plan" and error.decision_note.startswith("Unable to meet budget")
     assert all(e.reason is None for e in result.events if e is not error)
     assert StreamEvent.model_validate_json(error.model_dump_json()).reason == "infeasible_plan"
+
+
+def test_a_heartbeat_repeats_the_run_s_progress_and_node() -> None:
+    """Issue 34 §5: a heartbeat carried progress 0, so on a busy machine (a node over a second) the
+    stream's progress went back mid-run; it now repeats the highest progress so far."""
+    from engine.pipeline.events import EventEmitter
+
+    emitter = EventEmitter("t" * 32, "run-beats", heartbeat_s=None)  # beats by hand, no thread
+    emitter.enter(10, 40)  # a stage that owns 10-50 % of the bar
+    emitter.emit("planner", EventStatus.started)
+    emitter.emit("planner", EventStatus.running, fraction=0.75)
+    beat = emitter.beat()
+    assert beat is not None and (beat.node, beat.status, beat.progress_pct) == ("planner", EventStatus.heartbeat, 40)
+    emitter.enter(70, 20)
+    emitter.emit("verifier", EventStatus.started)
+    assert emitter.beat().progress_pct == 70
+    emitter.close()

@@ -23,7 +23,7 @@ from engine.export._vtimezone import build_vtimezone
 from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DateWindow, DayItinerary,
                            Decision, Geo, IntentV1, ItineraryV1, Provenance, TimeWindow)
 
-XSD = Path(__file__).resolve().parents[3] / "shared" / "reference" / "gpx-1.1.xsd"
+XSD = Path(__file__).resolve().parents[1] / "data" / "reference" / "gpx-1.1.xsd"
 PARIS = ZoneInfo("Europe/Paris")
 CREATED = datetime(2027, 2, 1, 9, 30, tzinfo=UTC)
 XSS = "<img src=x onerror=alert(1)> Fish & Chips && co"
@@ -166,8 +166,6 @@ def test_gpx_skips_days_without_located_activities():
 
 @pytest.fixture(scope="module")
 def gpx_schema() -> etree.XMLSchema:
-    if not XSD.is_file():
-        pytest.skip(f"GPX 1.1 schema not found at {XSD}")
     return etree.XMLSchema(etree.parse(str(XSD)))
 
 
@@ -210,8 +208,19 @@ def test_labels_drop_characters_xml_cannot_carry():
     assert waypoint.description == str(event["DESCRIPTION"]) == "a\nb"
 
 
+def test_a_label_with_a_backslash_n_stays_two_characters_in_the_calendar():
+    """RFC 5545 §3.3.11: a backslash is written as two; icalendar's writer would first have read a
+    literal backslash-N as a line break (hypothesis found it)."""
+    days = [list(d) for d in PARIS_DAYS]
+    days[0][0] = ("10:00", "12:00", "attraction", "Bar \\N; Café, Flore", (48.86, 2.34), "")
+    text = itinerary_to_ics(make_itinerary(date(2027, 6, 15), days)).decode()
+    assert "SUMMARY:Bar \\\\N\\; Café\\, Flore" in text.splitlines()
+
+
+# icalendar's reader (used below to read the calendar back) also takes an escaped backslash followed
+# by N for a line break: names with a backslash before an N are checked on the written text above.
 @settings(max_examples=60, deadline=None)
-@given(st.text(max_size=40).filter(lambda s: plain_text(s).strip()))
+@given(st.text(max_size=40).filter(lambda s: plain_text(s).strip() and "\\N" not in s and "\\n" not in s))
 def test_labels_round_trip_through_gpx_and_ics(name):
     days = [list(d) for d in PARIS_DAYS]
     days[0][0] = ("10:00", "12:00", "attraction", name, (48.86, 2.34), name)

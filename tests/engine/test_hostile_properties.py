@@ -85,7 +85,7 @@ def test_random_chat_exports_end_as_messages_or_an_input_error() -> None:
 
 # -- services -----------------------------------------------------------------------------------
 def _ask(coro_fn):
-    from engine.tools.network import NetworkState
+    from engine.net.network import NetworkState
 
     async def go():
         net = NetworkState()

@@ -23,7 +23,7 @@ from engine.store.secret_store import SecretStore
 from engine.tools import build_toolbox
 from engine.catalog import default_catalog
 from engine.tools.executor import ToolExecutor, adapter_variant, cache_key
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from engine.tools.openweathermap import OpenWeatherMapWeather
 from engine.tools.requests import WeatherRangeRequest
 from engine.tools.weather_series import WeatherSeries

@@ -164,7 +164,8 @@ async def test_changing_a_locked_slot_reuses_the_tool_work(session) -> None:
     assert cold.status == "completed" and cold.inputs.cache_hits == 4
     warm = await session.plan(paris_demo(locked_slots=_lock("15:00", "17:00")))
     assert warm.reuse > cold.reuse
-    planner = [e for e in warm.events if e.node == "planner"]
+    # heartbeats left out: one a second names the current node, so a slow (busy) machine adds some
+    planner = [e for e in warm.events if e.node == "planner" and e.status is not EventStatus.heartbeat]
     assert [e.status for e in planner] == [EventStatus.started, EventStatus.running, EventStatus.completed]
     assert planner[1].cache_hit is True  # the tool answers were reused: no re-gathering
     assert planner[-1].cache_hit is False  # the intent changed, so the branches were rebuilt

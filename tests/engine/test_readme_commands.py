@@ -37,6 +37,7 @@ def argv(line: str) -> list[str]:
 @pytest.fixture()
 def workdir(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "docs" / "examples", tmp_path / "docs" / "examples")
+    shutil.copytree(ROOT / "out", tmp_path / "out")  # where the commands write (git ignores it)
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_") and k != "TRIPWRIGHT_DATABASE_URL"}
     env |= {"TRIPWRIGHT_HOME": str(tmp_path / "home"), "TRIPWRIGHT_OFFLINE": "1"}
     return tmp_path, env
@@ -62,4 +63,6 @@ def test_every_readme_command_runs_as_written_in_order(workdir) -> None:
             trip_id = done.stdout.split()[0]
     for made in ("route66.json", "route66.gpx", "paris.json", "paris.gpx", "paris.ics", "paris.html", "paris.kml",
                  "paris.pdf", "run.jsonl"):
-        assert (cwd / made).stat().st_size > 0, made
+        assert (cwd / "out" / made).stat().st_size > 0, made
+    # issue 34 §5: nothing lands beside what git ignores (out/) and the data dir
+    assert sorted(p.name for p in cwd.iterdir()) == ["docs", "home", "out"]

@@ -1,11 +1,11 @@
-"""The zone book (engine/roadtrip/zones.py): a road plan's zones are remembered in the data dir
+"""The zone book (engine/geocode/zones.py): a road plan's zones are remembered in the data dir
 and read back for the very same points only; a broken file is ignored and rewritten."""
 
 from __future__ import annotations
 
 import json
 
-from engine.roadtrip.zones import ZONES_FILE, ZoneBook
+from engine.geocode.zones import ZONES_FILE, ZoneBook
 
 POINTS = [(35.1983, -111.6513), (41.8781, -87.6298), (34.0522, -118.2437), (48.8566, 2.3522)]
 

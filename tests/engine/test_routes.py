@@ -2,7 +2,7 @@
 
 Every distance the engine reports is checked against pyproj.Geod(ellps="WGS84") by brute force
 (the polyline densified geodesically every 100 m). Route 66 is also checked against the NPS
-historic-alignment geometry in ../shared/reference when that folder exists (skipped otherwise).
+historic-alignment geometry shipped in tests/data/reference (public domain, see its README).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from engine.roadtrip.routes import (METERS_PER_MILE as MI, Route, find_route, lo
 
 GEOD = Geod(ellps="WGS84")
 ROUTES_DIR = fixtures_dir() / "routes"
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference"
 NPS_FILE = REFERENCE / "route66-nps.geojson"
 
 # slug -> (min vertices, max vertices, min towns, min POIs)
@@ -282,8 +282,6 @@ def test_broken_or_ambiguous_fixtures_fail_loudly(tmp_path):
 # -- Route 66 against the NPS historic alignment ------------------------------------------------------
 @pytest.fixture(scope="module")
 def nps():
-    if not NPS_FILE.is_file():
-        pytest.skip(f"reference data absent: {REFERENCE}")
     data = json.loads(NPS_FILE.read_text(encoding="utf-8"))
     lines = [f["geometry"]["coordinates"] for f in data["features"]
              if f["geometry"]["type"] == "MultiLineString"]

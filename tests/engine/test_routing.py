@@ -17,7 +17,7 @@ import pytest
 
 from engine.errors import ToolResponseError, ToolUnavailable
 from engine.tools.executor import ExecutorPolicy, ToolExecutor
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 from engine.tools.osrm import DrivingRoute, OsrmRouter, RouteRequest
 
 from .standin_server import ROUTE_PREFIX, Reply, StandIn, polyline_encode

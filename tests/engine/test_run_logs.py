@@ -12,7 +12,7 @@ import structlog
 from engine.catalog import default_catalog
 from engine.log_setup import configure
 from engine.pipeline import PlanningSession
-from engine.tools.network import NetworkState
+from engine.net.network import NetworkState
 
 from .conftest import make_intent
 from .standin_server import Reply

@@ -16,7 +16,7 @@ from engine.models import Geo
 from engine.pipeline import PlanningSession
 from engine.tools import build_toolbox
 from engine.tools.executor import ExecutorPolicy, ToolExecutor
-from engine.tools.network import NetworkState, user_agent
+from engine.net.network import NetworkState, user_agent
 from engine.tools.open_meteo import OpenMeteoWeather
 from engine.tools.requests import WeatherRangeRequest
 from engine.tools.weather_series import WeatherSeries

@@ -43,7 +43,7 @@ def build_eval_pack(slug: str) -> CityPack:
     from engine.places.fetch import airports_near, city_box, currency_of
     from engine.places.overpass import city_query, parse_answer
     from engine.places.pack_build import build_pack
-    from engine.roadtrip.zones import zone_at
+    from engine.geocode.zones import zone_at
     from tests.overpass_standin import OverpassStandIn
 
     city, elements, source = SOURCES[slug]

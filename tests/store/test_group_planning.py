@@ -101,3 +101,22 @@ def test_reactions_on_ideas_count_once_per_person_and_move_the_marker(store, org
     with store.org(org_b) as repo:
         with pytest.raises(InputError, match="no trip"):
             repo.group.react_to_idea(trip.trip_id, idea.idea_id, "👍")
+
+
+def test_a_large_chat_export_is_stored_whole_in_batches_and_once(store, org_a, itinerary):
+    """Issue 35 §4: a 19 MB export is stored in batches (a flush per message took 386 s; the time
+    is bench/chat_import_bench.py's): every message kept in order, a message the export repeats
+    and a second import add nothing, and the rows are the org's."""
+    from engine.store import group
+    sent = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    messages = [ImportedMessage(sent + timedelta(seconds=i), f"P{i % 3}", f"message {i}", "system" if i % 7 == 0 else "user")
+                for i in range(2 * group.IMPORT_BATCH + 501)]
+    with store.org(org_a) as repo:
+        trip = repo.trips.create("A's trip")
+        repo.versions.save(trip.trip_id, itinerary)
+        assert repo.group.import_messages(trip.trip_id, messages + messages[:10], "whatsapp") == (len(messages), 10)
+    with store.org(org_a) as repo:
+        stored = repo.group.chat(trip.trip_id, include_system=True)
+        assert [(m.body, m.author, m.kind) for m in stored] == [(m.body, m.author, m.kind) for m in messages]
+        assert repo.group.import_messages(trip.trip_id, messages, "whatsapp") == (0, len(messages))
+        assert len(repo.group.chat(trip.trip_id, include_system=True)) == len(messages)

@@ -13,7 +13,8 @@ from engine.errors import InputError, StoreError, VersionCapError
 from engine.models import IntentV1, RoadTripIntent
 from engine.pipeline import CancelToken, PlanningSession
 from engine.store import PlanRecorder, RunTicket
-from engine.store.recorder import plan_idempotency_key, trip_name_for
+from engine.store.recorder import plan_idempotency_key
+from engine.store.records import trip_name_for
 from engine.store.runs import Runs
 
 from .conftest import PARIS, paris_intent, run_together

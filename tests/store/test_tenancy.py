@@ -223,4 +223,37 @@ def test_a_row_of_another_org_reaching_a_session_is_refused_and_counted(store, o
         row = s.get(Trip, foreign.trip_id)
     with pytest.raises(TenancyError, match="another org"), store.org(org_a) as repo:
         _check_row(repo.session, row)  # what loading it into org A's session would run
-    assert METRICS.cross_org_reads.get() == before + 1  # noqa: SLF001
+    assert METRICS.cross_org_reads.get() == before + 1
+
+
+def test_a_bulk_insert_is_taken_only_as_rows_that_name_the_sessions_org(store, org_a, org_b):
+    """A large import inserts rows of values stamped with its org (issue 35 §4: the chat import);
+    the guard checks every row, and refuses every other shape of bulk INSERT."""
+    from engine.store.columns import new_id, utcnow
+    from engine.store.schema_social import ChatMessage
+    trip = _trip(store, org_a)
+
+    def row(org, **extra):
+        return {"org_id": org.org_id, "message_id": new_id(), "trip_id": trip.trip_id, "user_id": org_a.user_id,
+                "author": "Ana", "body": "hi", "kind": "user", "source": "whatsapp", "sent_at": utcnow(),
+                "fingerprint": new_id(), "created_at": utcnow(), **extra}
+
+    refused = [
+        [row(org_b)],  # another org's
+        [row(org_a), row(org_b)],  # one row of another org among good ones
+        [{k: v for k, v in row(org_a).items() if k != "org_id"}],  # no org
+    ]
+    for rows in refused:
+        with pytest.raises(TenancyError), store.org(org_a) as repo:
+            repo.session.execute(insert(ChatMessage), rows)
+    with pytest.raises(TenancyError), store.org(org_a) as repo:  # values in the statement
+        repo.session.execute(insert(ChatMessage).values(**row(org_a)))
+    with pytest.raises(TenancyError), store.org(org_a) as repo:  # INSERT … SELECT copies rows it cannot see
+        repo.session.execute(insert(ChatMessage).from_select(list(row(org_a)), select(*[
+            ChatMessage.__table__.c[k] for k in row(org_a)])))
+    with store.org(org_a) as repo:
+        repo.session.execute(insert(ChatMessage), [row(org_a), row(org_a)])
+    with store.org(org_a) as repo:
+        assert len(repo.session.scalars(select(ChatMessage)).all()) == 2
+    with store.org(org_b) as repo:
+        assert repo.session.scalars(select(ChatMessage)).all() == []

@@ -4,7 +4,7 @@ import asyncio
 from datetime import date
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QPoint, QModelIndex, Qt
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import QLabel
 from PySide6.QtTest import QAbstractItemModelTester
@@ -91,7 +91,7 @@ def test_model_structure_matches_the_itinerary(qapp, qtlog, request, which):
         for r, activity in enumerate(day.activities):
             child = model.index(r, ItineraryModel.COL_NAME, day_index)
             assert child.parent() == day_index and model.parent(child).row() == d
-            assert child.data() == activity.name
+            assert child.data().startswith(activity.name)  # then its hours, or "times est." (issue 32 §5)
             assert child.data(ItineraryModel.ActivityIdRole) == activity.id
             assert child.data(ItineraryModel.ActivityRole) == activity
             assert model.rowCount(child) == 0
@@ -111,12 +111,13 @@ def test_activity_rows_show_time_kind_cost_and_icon(qapp, paris):
     row = lambda col: index.siblingAtColumn(col)  # noqa: E731
     assert row(ItineraryModel.COL_WHEN).data() == fmt.when_cell(flight, paris.days[0].date, "Europe/Paris")
     assert row(ItineraryModel.COL_KIND).data() == "Flight"
-    assert row(ItineraryModel.COL_COST).data() == fmt.money(flight.cost_usd_cents)
+    assert row(ItineraryModel.COL_COST).data() == "est. " + fmt.money(flight.cost_usd_cents)  # not booked
+    assert row(ItineraryModel.COL_NAME).data() == f"{flight.name} \u00b7 times est."
     icon = row(ItineraryModel.COL_KIND).data(Qt.ItemDataRole.DecorationRole)
     assert isinstance(icon, QIcon) and not icon.isNull()
-    assert model.index(0, ItineraryModel.COL_WHEN).data() == "Tue 15 Jun"
+    assert model.index(0, ItineraryModel.COL_WHEN).data().startswith("Tue 15 Jun \u00b7 Day 1 \u00b7 ")  # spanned line
     assert model.index(0, ItineraryModel.COL_COST).data() == \
-        fmt.money(sum(a.cost_usd_cents for a in paris.days[0].activities))
+        "est. " + fmt.money(sum(a.cost_usd_cents for a in paris.days[0].activities))
 
 
 def test_flights_show_their_true_times_across_midnight(qapp, paris):
@@ -140,7 +141,7 @@ def test_road_trip_days_show_anchor_drive_and_their_share_of_the_cost(qapp, rout
     first = route66.days[0]
     summary = model.index(0, ItineraryModel.COL_NAME).data()
     assert first.anchor.name in summary and fmt.miles(first.drive.miles) in summary
-    assert model.index(0, ItineraryModel.COL_COST).data().startswith("\u2248 $")
+    assert model.index(0, ItineraryModel.COL_COST).data().startswith("est. $")
     shares = sum(day_cost_cents(route66, i) for i in range(len(route66.days)))
     assert abs(shares - route66.cost_breakdown.total_usd_cents) <= len(route66.days)
     drive = model.index(0, ItineraryModel.COL_KIND, model.index(0, 0)).data()
@@ -183,9 +184,10 @@ def test_clicking_an_activity_emits_activity_selected(qtbot, panel, paris):
     assert selected.args == [target.id]
     assert panel.selected_activity() == target.id
 
-    day_rect = panel.tree.visualRect(panel.model.index(1, ItineraryModel.COL_NAME))
+    day_rect = panel.tree.visualRect(panel.model.index(1, 0))  # a day's line spans its row (issue 32 §5)
     with qtbot.waitSignal(panel.day_selected, timeout=1_000) as day:
-        qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=day_rect.center())
+        qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton,
+                         pos=day_rect.topLeft() + QPoint(40, day_rect.height() // 2))
     assert day.args == [1]
 
 

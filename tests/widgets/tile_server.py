@@ -70,7 +70,10 @@ class TileServer:
                 if server.delay_s:
                     time.sleep(server.delay_s)
                 if server.down or cache not in CACHE_CONTROL or not self.path.endswith(".png"):
-                    self.send_error(503 if server.down else 404)
+                    try:
+                        self.send_error(503 if server.down else 404)
+                    except (BrokenPipeError, ConnectionResetError):  # the page moved on: no traceback
+                        pass
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "image/png")

@@ -7,7 +7,7 @@ import pytest
 
 from engine.errors import ModelUnavailable
 from engine.llm.config import config_from_env
-from engine.tools.network import is_loopback_url
+from engine.net.network import is_loopback_url
 
 
 @pytest.mark.parametrize("url, local", [

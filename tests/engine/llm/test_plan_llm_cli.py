@@ -42,8 +42,11 @@ def plan_llm(server: ScriptedServer, intent_path: Path, tmp_path: Path, **env) -
 
 
 def draft_notes(events: Path) -> list[tuple[str, str]]:
+    """The draft node's own events. Heartbeats are left out: the emitter's thread sends one a second
+    naming the current node (seed §8.2), so a draft waiting on the model for over a second has them
+    between its events — how many depends on the clock, not on what the draft did."""
     rows = [json.loads(line) for line in events.read_text().splitlines()]
-    return [(e["status"], e["decision_note"]) for e in rows if e["node"] == "draft"]
+    return [(e["status"], e["decision_note"]) for e in rows if e["node"] == "draft" and e["status"] != "heartbeat"]
 
 
 def test_garbage_then_valid_is_re_asked_once_and_planned(intent_path, tmp_path) -> None:

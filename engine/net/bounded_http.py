@@ -9,7 +9,11 @@ Nominatim adapter) — that:
   (``DEFAULT_CAP_BYTES``; a request can carry its own in ``extensions={CAP_KEY: n}``, as Overpass's
   larger answers do) — a 2 MB gzip bomb is refused after ``cap`` bytes, never inflated;
 - stops reading when the reply as a whole takes longer than ``total_s`` (a server dripping a byte
-  every second never trips a per-read timeout);
+  every second never trips a per-read timeout) — connecting, the status line and the headers
+  included (issue 35: a server dripping its *status line* kept geopy's worker thread for 186 s):
+  the synchronous client's every socket wait is cut to what is left of the request's deadline
+  (:class:`_DeadlineBackend`), and a reply that used it is not asked again (an async request is
+  cut by its caller's timeout, the executor's, which cancels it);
 - with :func:`redirect_guard` as a response hook, refuses a redirect to another origin (scheme,
   host, port): a service may move a path, never hand the request to another machine.
 
@@ -20,6 +24,7 @@ degradation (the ladder's next rung, the rule-based planner) takes over.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import time
 import zlib
@@ -34,16 +39,94 @@ PIECE = 1 << 20
 ACCEPTED = "gzip, deflate"
 
 
+# (deadline on time.monotonic(), the request's total_s) of the request the current thread or task sends
+_DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("tripwright_http_deadline",
+                                                                                     default=None)
+
+
 class ReplyRefused(Exception):
     """A reply read no further: too large, too slow, an unknown coding or another origin."""
 
-    def __init__(self, reason: str, *, slow: bool = False) -> None:
+    def __init__(self, reason: str, *, slow: bool = False, final: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.slow = slow
+        self.final = final  # a synchronous request's whole deadline used: not worth a second try
 
     def tool_error(self, tool: str) -> ToolError:
-        return ToolTimeout(tool, self.reason) if self.slow else ToolResponseError(tool, self.reason)
+        """A slow reply is a timeout; one that used a synchronous request's whole deadline (a
+        geocoder dripping its status line) is one the executor does not retry."""
+        if self.slow:
+            return ToolTimeout(tool, self.reason, retryable=not self.final)
+        return ToolResponseError(tool, self.reason)
+
+
+def _too_slow(total_s: float, *, final: bool = False) -> ReplyRefused:
+    return ReplyRefused(f"reply took longer than {total_s:g} s", slow=True, final=final)
+
+
+def _left(timeout: float | None) -> float | None:
+    """A socket wait's timeout cut to what is left of the request's deadline."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return timeout
+    left = deadline[0] - time.monotonic()
+    if left <= 0:
+        raise _too_slow(deadline[1], final=True)
+    return left if timeout is None else min(timeout, left)
+
+
+def _within(wait, timeout: float | None):
+    """``wait(t)`` with ``t`` cut to the deadline; a socket timeout at the deadline is the reply's
+    refusal (too slow), whichever of the two clocks fired first."""
+    try:
+        return wait(_left(timeout))
+    except ReplyRefused:
+        raise
+    except Exception:
+        deadline = _DEADLINE.get()
+        if deadline is not None and time.monotonic() >= deadline[0] - 0.05:
+            raise _too_slow(deadline[1], final=True) from None
+        raise
+
+
+class _DeadlineStream:
+    """A connection's socket whose every wait ends by the deadline of the request using it."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return _within(lambda t: self._inner.read(max_bytes, t), timeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        _within(lambda t: self._inner.write(buffer, t), timeout)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(self, ssl_context, server_hostname=None, timeout: float | None = None):
+        return _DeadlineStream(_within(lambda t: self._inner.start_tls(ssl_context, server_hostname, t), timeout))
+
+    def get_extra_info(self, info: str):
+        return self._inner.get_extra_info(info)
+
+
+class _DeadlineBackend:
+    """httpcore's synchronous network backend, its streams bounded by :data:`_DEADLINE`."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+
+    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
+        return _DeadlineStream(_within(lambda t: self._inner.connect_tcp(host, port, t, local_address, socket_options),
+                                       timeout))
+
+    def connect_unix_socket(self, path, timeout=None, socket_options=None):
+        return _DeadlineStream(_within(lambda t: self._inner.connect_unix_socket(path, t, socket_options), timeout))
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
 
 
 def refusal(exc: BaseException | None) -> ReplyRefused | None:
@@ -93,8 +176,8 @@ class _Decoder:
 
 
 class _Meter:
-    def __init__(self, cap: int, total_s: float, started: float) -> None:
-        self.cap, self.total_s, self.started, self.size = cap, total_s, started, 0
+    def __init__(self, cap: int, total_s: float, started: float, *, final: bool = False) -> None:
+        self.cap, self.total_s, self.started, self.size, self.final = cap, total_s, started, 0, final
 
     def count(self, piece: bytes) -> bytes:
         self.size += len(piece)
@@ -105,7 +188,7 @@ class _Meter:
 
     def check_time(self) -> None:
         if time.monotonic() - self.started > self.total_s:
-            raise ReplyRefused(f"reply took longer than {self.total_s:g} s", slow=True)
+            raise _too_slow(self.total_s, final=self.final)
 
 
 def _size(n: int) -> str:
@@ -187,10 +270,11 @@ def _classes(mod):
         def handle_request(self, request):
             started = time.monotonic()
             cap = _prepare(request, self._cap)
+            _DEADLINE.set((started + self._total_s, self._total_s))  # read by _DeadlineBackend's streams
             response = self._inner.handle_request(request)
             coding = response.headers.get("content-encoding", "")
             try:
-                stream = SyncCapped(response.stream, coding, _Meter(cap, self._total_s, started))
+                stream = SyncCapped(response.stream, coding, _Meter(cap, self._total_s, started, final=True))
             except ReplyRefused:
                 response.close()
                 raise
@@ -214,7 +298,10 @@ def async_transport(mod: Any = None, *, cap: int | None = None, total_s: float |
 def sync_transport(mod: Any = None, *, cap: int | None = None, total_s: float | None = None, **kwargs):
     if mod is None:
         import httpx as mod
-    return _classes(mod)[1](mod.HTTPTransport(**kwargs), cap or DEFAULT_CAP_BYTES, total_s or DEFAULT_TOTAL_S)
+    inner = mod.HTTPTransport(**kwargs)
+    pool = inner._pool  # httpx builds its pool itself; its network backend is the one place a socket wait is set
+    pool._network_backend = _DeadlineBackend(pool._network_backend)
+    return _classes(mod)[1](inner, cap or DEFAULT_CAP_BYTES, total_s or DEFAULT_TOTAL_S)
 
 
 def _origin(url) -> tuple[str, str, int | None]:

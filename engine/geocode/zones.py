@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.atomic import write_atomic
-from engine.geocode.index_build import data_dir
+
+from .index_build import data_dir
 
 ZONES_FILE = "zones-v1.json"
 MAX_REMEMBERED = 50_000  # ~2 MB of JSON; past it new answers are still given, just not kept

@@ -11,7 +11,7 @@ from engine.catalog.catalog import Catalog, default_catalog
 from engine.errors import InputError
 from engine.models import ItineraryV1, Violation
 
-from .integrity import mismatch
+from engine.verify.mismatch import mismatch
 
 
 @dataclass(frozen=True)
@@ -57,10 +57,10 @@ def _with_pack(catalog: Catalog, city: str, day: date) -> Catalog:
 
 def _verify_city(itin: ItineraryV1, catalog: Catalog, day: date) -> list[Violation]:
     from engine.planning.inputs import gather
+    from engine.planning.integrity import rederive_city
     from engine.tools.toolbox import build_toolbox
+    from engine.verify import verify_plan
 
-    from . import verify_plan
-    from .integrity import rederive_city
     toolbox = build_toolbox(catalog, today=day)
     try:
         facts = asyncio.run(gather(itin.intent, toolbox)).facts

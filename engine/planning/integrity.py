@@ -20,12 +20,14 @@ from engine.costs import plan_assumptions, plan_cost, rooms_for
 from engine.edits import venue_choice
 from engine.facts import TripFacts
 from engine.models import (Activity, Choice, ChoiceKind, CostBreakdown, DayPlan, FlightOption,
-                           ItineraryV1, PlanV1, Slot, TimeWindow, Violation, ViolationKind, format_usd)
-from engine.planning.builder import flight_choice, local_minutes, lodging_choice
-from engine.planning.inputs import trip_dates
+                           ItineraryV1, PlanV1, Slot, TimeWindow, Violation, format_usd)
 from engine.schedule import late_checkin
 from engine.tools.requests import VenueRequest
 from engine.tools.toolbox import Toolbox
+from engine.verify.mismatch import mismatch
+
+from .builder import flight_choice, local_minutes, lodging_choice
+from .inputs import trip_dates
 
 ROLES = ("arrival", "checkin", "activity", "meal", "checkout", "departure")
 _BREAKDOWN = (("flights", "flights_usd_cents"), ("lodging", "lodging_usd_cents"),
@@ -39,11 +41,6 @@ class Rederived:
     # None when the days themselves are not the intent's (nothing to verify day by day)
     facts: TripFacts  # the tools' facts plus every catalog entry the file refers to
     violations: list[Violation]  # blocking fact_mismatch findings, in file order
-
-
-def mismatch(node: str, message: str, **details) -> Violation:
-    return Violation(kind=ViolationKind.fact_mismatch, node_ref=node, blocking=True,
-                     details={"message": message, **details})
 
 
 def rederive_city(itin: ItineraryV1, facts: TripFacts, toolbox: Toolbox) -> Rederived:
