@@ -15,9 +15,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from engine.atomic import write_atomic
-from engine.export import render
 from engine.export.formats import BY_KEY, FORMATS, ExportFormat
+from engine.frontend import export
 from engine.models import ItineraryV1
 
 from .pdf_itinerary import write_itinerary_pdf
@@ -72,11 +71,10 @@ def _kind_of_filter(name_filter: str) -> ExportKind:
 async def export_itinerary(kind: ExportKind, itinerary: ItineraryV1, path: str | Path,
                            map_image: QImage | None = None, *, title: str = "", distance_unit: str = "mi") -> Path:
     """Write ``itinerary`` as ``kind`` to ``path`` (atomically); returns the absolute path."""
-    target = Path(path).expanduser().resolve()
+    if kind.renderer is not None:  # the engine's formats, through the front door (as `tripwright export`)
+        return await asyncio.to_thread(export, itinerary, kind.key, path)
+    target = Path(path).expanduser().resolve()  # the PDF: drawn here (the map snapshot needs Qt)
     if not target.parent.is_dir():
         raise FileNotFoundError(f"folder {target.parent} does not exist")
-    if kind.renderer is None:  # the PDF: drawn here (the map snapshot needs Qt)
-        write_itinerary_pdf(target, itinerary, map_image, title=title, distance_unit=distance_unit)
-    else:
-        await asyncio.to_thread(lambda: write_atomic(target, render(kind.key, itinerary)))
+    write_itinerary_pdf(target, itinerary, map_image, title=title, distance_unit=distance_unit)
     return target

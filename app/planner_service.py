@@ -22,10 +22,9 @@ from typing import Any, Callable
 
 import structlog
 
+from engine.frontend import settled_result
 from engine.models import EventStatus, StreamEvent
-from engine.pipeline import CancelToken, PlanningSession
-from engine.pipeline.control import Checkpoints
-from engine.pipeline.run import PlanResult
+from engine.pipeline import CancelToken, PlanningSession, PlanResult
 
 EventSink = Callable[[Any], None]
 CANCEL_NOTE = "cancelled by the user"
@@ -61,8 +60,8 @@ class _Run:
                             ts=datetime.now(timezone.utc), args_digest="", decision_note=CANCEL_NOTE,
                             progress_pct=last.progress_pct if last else 0)
         self.deliver(event)
-        result = PlanResult(run_id=event.run_id, trace_id=event.trace_id, status="cancelled", itinerary=None,
-                            failure=None, plan=None, events=list(self.events), checkpoints=Checkpoints(), reuse=0.0)
+        result = settled_result(run_id=event.run_id, trace_id=event.trace_id, status="cancelled",
+                                events=list(self.events))
         self.done.set_result(result)
 
 

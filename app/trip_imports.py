@@ -85,9 +85,7 @@ class TripImports(QObject):
             return self._error(f"Could not import the places in {name}: {_reason(exc)}")
         if not self._still_shown(version, name):
             return None
-        city = version.intent.city
-        line = f"{name}: {added.summary}; {added.matched} matched to {city}'s places" + \
-            (f" ({added.unmatched_note})" if added.unmatched_note else "")
+        line = f"{name}: {added.line(version.intent.city)}"
         if added.added == 0:
             self._say(f"{line}; every one is already in the plan: nothing to re-plan.", status=True)
             return version

@@ -15,7 +15,12 @@ same one-line error in both.
   the run (``cities fetch``; the CLI's saved places matched to the city's venues and bookings
   checked against its airports: engine/cli/city_now.py).
 - ``signed_in``: the store and org a command-line run uses (the app signs in through app/workspace.py).
-- ``planned_intent``: the intent a completed run planned (the pack city's airports and zone).
+- ``planned_intent``: the intent a completed run planned (the pack city's airports and zone);
+  ``settled_result``: a run's result that no run produced now (a saved version shown again, a run
+  the traveller cancelled), as a run's would be.
+- ``export_renderer`` / ``export``: an itinerary in one of engine/export/formats.py's formats (the
+  PDF through the renderer the desktop registers), written atomically.
+- Saved places and bookings merged into a trip: engine/trip_inputs.py (the same rules here too).
 
 The model's reading of a prompt is engine/llm/prompt_reading.py; it builds its intent here too.
 Imports are lazy: reading an intent file loads neither the parsers nor the pipeline."""
@@ -30,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError, UnknownCityError
@@ -130,7 +136,7 @@ def _read_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str
             return parsed
         said = [query]
     except UnknownCityError as exc:
-        query, said = exc.query or exc.city, [exc.city, exc.query]
+        query, said = exc.query or exc.city, [a for a in (exc.city, exc.query) if a]
     name = catalog.city(query).name if catalog.has_city(query) else query
     return parse((name, said))
 
@@ -164,6 +170,7 @@ def intent_from_prompt(text: str, session, home: str | None) -> IntentV1 | RoadT
     if reading.road is not None:
         return road_intent_of(reading.road)
     parsed = reading.city
+    assert parsed is not None  # a reading is a road trip or a city trip
     origin = origin_airport(parsed.origin_airport, home)
     budget = budget_cents(parsed.budget_amount, parsed.budget_currency, session)
     return city_intent_of(city_target(session.catalog, parsed.city), parsed.start, parsed.end, budget, origin, parsed)
@@ -262,8 +269,9 @@ def fetch_city_pack(session, query: str, *, say: Callable[[str], None] | None = 
 
     asyncio.run(run())
     outcome = got[0]
-    for note in outcome.notes if say is not None else ():
-        say(note)
+    if say is not None:
+        for note in outcome.notes:
+            say(note)
     return outcome
 
 
@@ -322,3 +330,38 @@ def planned_intent(intent, result):
         return intent
     settled = {"city": planned.city, "airports": planned.airports, "date_window": planned.date_window}
     return intent if all(getattr(intent, k) == v for k, v in settled.items()) else intent.model_copy(update=settled)
+
+
+def settled_result(*, run_id: str, trace_id: str, status: str, events: list, itinerary=None, plan=None,
+                   reuse: float = 0.0):
+    """A ``PlanResult`` no run produced now: a saved version shown again (``completed``, reuse 1)
+    or a run the traveller cancelled (``cancelled``, from the events it sent so far)."""
+    from engine.pipeline import Checkpoints, PlanResult
+    return PlanResult(run_id=run_id, trace_id=trace_id, status=status, itinerary=itinerary, failure=None, plan=plan,
+                      events=events, checkpoints=Checkpoints(), reuse=reuse)
+
+
+# -- exports ------------------------------------------------------------------------------------
+def export_renderer(itinerary, key: str, **options: object) -> Callable[[], str | bytes]:
+    """What draws ``itinerary`` in the format ``key`` (engine/export/formats.py): the engine's
+    renderer with ``options`` (``ics``: ``transfers``), or the PDF renderer the desktop
+    registered — an ``InputError`` naming ``--pdf`` now, before any work, when none is."""
+    from functools import partial
+
+    from engine.export.formats import BY_KEY
+    if BY_KEY[key].renderer is None:
+        from engine.export.pdf_registry import pdf_renderer
+        return partial(pdf_renderer(), itinerary)
+    from engine.export import render
+    return partial(render, key, itinerary, **options)
+
+
+def export(itinerary, key: str, path: str | Path, **options: object) -> Path:
+    """Write ``itinerary`` as ``key`` to ``path`` atomically; returns the absolute path. Renders
+    off the caller's thread if it is a GUI's (the HTML map takes most of a second)."""
+    from engine.atomic import write_atomic
+    target = Path(path).expanduser().resolve()
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"folder {target.parent} does not exist")
+    write_atomic(target, export_renderer(itinerary, key, **options)())
+    return target

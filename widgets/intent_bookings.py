@@ -314,9 +314,9 @@ class IntentBookings:
     @staticmethod
     def _check_road_booked(intent, errors: list[tuple[str, str]]) -> None:
         """A road trip's motel on a night of the trip (the engine's own check), under its dates."""
-        from engine.roadtrip.booked_night import check_road_bookings
+        from engine.trip_inputs import check_against_trip
         try:
-            check_road_bookings(intent)
+            check_against_trip(intent, None)
         except InputError as exc:
             errors.append(("hotel_dates", " ".join(exc.message.split())))
 
@@ -329,12 +329,10 @@ class IntentBookings:
         if (intent.city, intent.date_window) == getattr(self, "_bookings_trip", None) and \
                 all(any(b is s for s in shown) for b in [*intent.bookings.flights, intent.bookings.hotel] if b):
             return  # the shown version's bookings, city and days: checked when it was planned
-        from engine.planning.booked import booked_flights, booked_lodging
-        city = self._catalog.city(intent.city)
+        from engine.trip_inputs import check_against_trip
         keys = [r.key for r in (self.flight_out, self.flight_back) if r.entered()]
         try:
-            booked_flights(intent, city, self._airport_zone)
-            booked_lodging(intent, city)
+            check_against_trip(intent, self._catalog, zone_of=self._airport_zone, placed=True)
         except InputError as exc:
             errors.append((row_of_error(exc, keys), " ".join(exc.message.split())))
 

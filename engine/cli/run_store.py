@@ -14,7 +14,7 @@ from contextlib import ExitStack, contextmanager
 import structlog
 
 from engine.errors import InputError, TripwrightError
-from engine.frontend import planned_intent, signed_in
+from engine.frontend import planned_intent, settled_result, signed_in
 
 log = structlog.get_logger("tripwright.cli")
 
@@ -101,7 +101,6 @@ def _plan_recorded(session, intent, recorder, ticket, drafter=None):
 
 def _stored_result(store, ctx, ticket):
     """The saved version as a PlanResult, so ``--out``/``--gpx``/``--events`` work as for a new plan."""
-    from engine.pipeline import Checkpoints, PlanResult
     version = ticket.duplicate
     with store.org(ctx) as repo:
         try:
@@ -109,9 +108,8 @@ def _stored_result(store, ctx, ticket):
         except InputError:  # the run was pruned; the version stays
             events = []
     itinerary = version.itinerary_v1()
-    return PlanResult(run_id=ticket.run_id or "", trace_id=itinerary.trace_id, status="completed",
-                      itinerary=itinerary, failure=None, plan=version.plan_v1(), events=events,
-                      checkpoints=Checkpoints(), reuse=1.0)
+    return settled_result(run_id=ticket.run_id or "", trace_id=itinerary.trace_id, status="completed",
+                          itinerary=itinerary, plan=version.plan_v1(), events=events, reuse=1.0)
 
 
 async def closing(client, coro):

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sys
-from functools import partial
 from pathlib import Path
 
 from engine.errors import InputError, PdfRenderFailed
-from engine.export import parse_itinerary, parse_plan_failure, render
-from engine.export.pdf_registry import pdf_renderer
+from engine.export import parse_itinerary, parse_plan_failure
+from engine.frontend import export_renderer
 from engine.models import ItineraryV1
 
 from .paths import Outputs, read_input
@@ -63,8 +62,8 @@ def run_export(args) -> int:
         print("tripwright: --ics-transfers: needs --ics FILE.ics", file=sys.stderr)
         return 2
     options = {"ics": {"transfers": bool(args.ics_transfers)}}
-    renders = {f"--{fmt.key}": (partial(render, fmt.key, itin, **options.get(fmt.key, {})) if fmt.renderer
-                                else partial(pdf_renderer(), itin)) for fmt in FORMATS if given[f"--{fmt.key}"]}
+    renders = {f"--{fmt.key}": export_renderer(itin, fmt.key, **options.get(fmt.key, {}))
+               for fmt in FORMATS if given[f"--{fmt.key}"]}
     try:
         outputs.write(renders)
     except PdfRenderFailed as exc:

@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 
 from .bookings import Bookings
 from .common import Geo, TimeWindow, Value
+from .place import Place
 
 MIN_CITY_DAYS = 4
 MAX_CITY_DAYS = 7
@@ -67,12 +68,14 @@ class LockedSlot(Value):
 
 
 MAX_MUST_SEE = 200
+MAX_OSM_TAGS = 40
+MAX_OSM_NAMES = 400  # a famous place is named in a few hundred languages at most
 
 
 class OsmMatch(Value):
-    """What OpenStreetMap says of a saved place the city's list lacks (``engine.places.saved_lookup``):
-    its element, what it is, and the tags planning reads (``opening_hours`` first). Kept in the
-    intent so a re-plan, a re-derivation and ``tripwright verify`` read the same facts."""
+    """What intents written before issue 30 kept of a saved place OpenStreetMap knows: its element's
+    stored row without a point. Still read (``engine.planning.must_see`` reads it as a
+    :class:`Place` through the OSM reader), never written: a lookup now keeps the Place itself."""
 
     osm_type: Literal["node", "way", "relation"]
     osm_id: int = Field(gt=0)
@@ -80,14 +83,18 @@ class OsmMatch(Value):
     key: str = Field(min_length=1, max_length=64)
     category: str = Field(min_length=1, max_length=64)
     name: str = Field(min_length=1, max_length=255)
-    tags: dict[str, str] = Field(default_factory=dict, max_length=40)
+    tags: dict[str, str] = Field(default_factory=dict, max_length=MAX_OSM_TAGS)
 
     @field_validator("tags")
     @classmethod
     def _short(cls, v: dict[str, str]) -> dict[str, str]:
-        if any(len(k) > 64 or len(x) > 255 for k, x in v.items()):
-            raise ValueError("OSM tags: keys up to 64 and values up to 255 characters")
-        return v
+        return _short_tags(v)
+
+
+def _short_tags(v: dict[str, str]) -> dict[str, str]:
+    if any(len(k) > 64 or len(x) > 255 for k, x in v.items()):
+        raise ValueError("OSM tags: keys up to 64 and values up to 255 characters")
+    return v
 
 
 class MustSee(Value):
@@ -100,7 +107,20 @@ class MustSee(Value):
     notes: str = Field(default="", max_length=1000)
     source: str = Field(default="user", pattern=r"^[a-z]{2,16}$")
     venue_id: str | None = Field(default=None, max_length=64)
-    osm: OsmMatch | None = None  # a place of its own that OpenStreetMap knows: its hours and kind
+    # a place of its own that OpenStreetMap knows (``engine.places.saved_lookup``): the Place read
+    # from its element — hours, kind, link — kept in the intent so a re-plan, a re-derivation and
+    # ``tripwright verify`` read the same facts (an :class:`OsmMatch` in intents written before)
+    osm: Place | OsmMatch | None = None
+
+    @field_validator("osm")
+    @classmethod
+    def _osm_short(cls, v: Place | OsmMatch | None) -> Place | OsmMatch | None:
+        if isinstance(v, Place):
+            if v.kind == "bed" or len(v.tags) > MAX_OSM_TAGS or len(v.names) > MAX_OSM_NAMES:
+                raise ValueError(f"osm: a sight or a place to eat, with up to {MAX_OSM_TAGS} tags "
+                                 f"and {MAX_OSM_NAMES} names")
+            _short_tags({**v.tags, **v.names})
+        return v
 
     @property
     def place_id(self) -> str:

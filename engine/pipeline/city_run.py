@@ -17,7 +17,6 @@ from engine.errors import InfeasiblePlan
 from engine.facts import TripFacts
 from engine.metrics import METRICS
 from engine.models import Decision, EventStatus, FXRate, PlanFailure, PlanV1, format_usd
-from engine.tools.requests import FXRequest
 from engine.verify import blocking
 
 from .booked_stage import locate_booked_hotel
@@ -180,9 +179,10 @@ class CityRun(Run):
 
     # -- helpers ---------------------------------------------------------------------------------
     def fx_rate(self, currency: str) -> FXRate:
-        """The trip currency's rate to USD, asked once per run (the synthesizer's FX claim)."""
+        """The trip currency's rate to USD (the synthesizer's FX claim): the answer the tools asked
+        for once (``Toolbox.rate_of``), handed on — not asked again."""
         if self.fx is None or self.fx.from_currency != currency.upper():
-            self.fx = self.s.toolbox.rate_now(FXRequest(from_currency=currency, as_of=self.s.today))
+            self.fx = self.s.toolbox.rate_of(currency)
         return self.fx
 
     def _apply_edits(self, plan: PlanV1, inputs: PlannerInputs) -> PlanV1:

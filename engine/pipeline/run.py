@@ -62,12 +62,14 @@ class PlanningSession:
         """Plan ``pack``'s city (an OSM city pack) from now on; the city's name in the catalog.
         The tools are rebuilt over the larger catalog; the executor (breakers, caches, stats)
         and the network state carry over."""
-        from engine.places.catalog_link import catalog_with
-        catalog, name = catalog_with(self.catalog, pack, today=self.today)
+        from engine.places.catalog_link import PACK_RATE_CURRENCIES, catalog_with
+        rates = self.toolbox.known_rates(PACK_RATE_CURRENCIES)  # FX asked once, handed on (issue 30 §2)
+        catalog, name = catalog_with(self.catalog, pack, today=self.today, rates_to_usd=rates)
         if catalog is not self.catalog:
             self.catalog = catalog
             self.toolbox = build_toolbox(catalog, today=self.today, overrides=self._overrides,
-                                         executor=self.toolbox.executor, network=self.toolbox.network)
+                                         executor=self.toolbox.executor, network=self.toolbox.network,
+                                         fx_answers=self.toolbox.fx_answers)
         return name
 
     def take_early_events(self) -> list[EarlyEvent]:

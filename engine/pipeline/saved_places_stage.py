@@ -1,14 +1,14 @@
 """The ``places`` node: the traveller's saved places the city's data does not know are looked up
-in OpenStreetMap before the planner runs (``engine.places.saved_lookup``). A found one carries its
-OSM element in the intent (``MustSee.osm``: hours, kind, link), so the plan, a re-plan and
-``tripwright verify`` read the same facts; the rest keep unknown hours — said in one event."""
+in OpenStreetMap before the planner runs (``engine.places.saved_lookup``). A found one carries the
+Place the OSM reader made of its element in the intent (``MustSee.osm``: hours, kind, link), so the
+plan, a re-plan and ``tripwright verify`` read the same facts; the rest keep unknown hours — said
+in one event."""
 
 from __future__ import annotations
 
 import time
 
 from engine.models import EventStatus, IntentV1
-from engine.models.intent import OsmMatch
 
 NODE = "places"
 
@@ -26,17 +26,12 @@ async def look_up_saved_places(run) -> IntentV1:
     found, asked = await osm_places(own, None if offline else packs.client,
                                     SavedLookupCache(packs.store.folder.parent), offline=offline)
     if found:
-        must = [m.model_copy(update={"osm": _match(found[m.place_id])}) if m.place_id in found else m
+        must = [m.model_copy(update={"osm": found[m.place_id].place()}) if m.place_id in found else m
                 for m in intent.prefs.must_see]
         intent = intent.model_copy(update={"prefs": intent.prefs.model_copy(update={"must_see": must})})
     run.emitter.emit(NODE, EventStatus.completed, note=_said(len(own), len(found), asked),
                      duration_ms=int((time.perf_counter() - started) * 1000))
     return intent
-
-
-def _match(p) -> OsmMatch:
-    return OsmMatch(osm_type=p.osm_type, osm_id=p.osm_id, kind=p.kind, key=p.key, category=p.category,
-                    name=p.name, tags=p.tags)
 
 
 def _said(own: int, found: int, asked: bool) -> str:

@@ -24,13 +24,14 @@ pack → `PackCity`, a `RawCity` with no minimum counts or tiers: the best 120 s
 outdoor place with no gate → `24/7` with a comment saying so, else `hours_known=False` under a cautious
 daytime window; prices in USD: `fee=no` and `charge` when tagged, else `estimates.py` by `price_levels.py`'s
 World Bank level, `price_estimated=True`; fares and the daily spend estimated), `catalog_link.py`
-(`catalog_with(catalog, pack)`: the pack city and its airports joined to a `Catalog`), `airports.py`
+(`catalog_with(catalog, pack, rates_to_usd=…)`: the pack city and its airports joined to a `Catalog`, its
+`charge` tags converted at the run's FX answers), `airports.py`
 (OurAirports' scheduled-service airports through airports-py's data file, read once: nearest large within
 150 km, else medium within 120 km, else nearest within 400 km) ; `saved_lookup.py` (issue 21 §2: the
 traveller's saved places the city lacks, asked of Overpass in one `around:150` query — nearest element whose
 name names the place —, answers and misses kept in `<data dir>/city-packs/saved-places.json` for 30 days;
-the pipeline's `places` node, `pipeline/saved_places_stage.py`, writes a found element into the intent's
-`MustSee.osm`, so verify re-derives the same hours) ; `corridor.py` (road trips, issue 20: the corridor's
+the pipeline's `places` node, `pipeline/saved_places_stage.py`, writes the Place read from a found element
+into the intent's `MustSee.osm`, so verify re-derives the same hours) ; `corridor.py` (road trips, issue 20: the corridor's
 sights and beds in 1° cells, at most six Overpass queries per trip prefetched by `pipeline/road_run.py`,
 cached per cell in `<data dir>/corridor-chunks/`, offline: cached cells only)
 """

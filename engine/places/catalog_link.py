@@ -24,15 +24,20 @@ def city_name_for(pack: CityPack, base: Catalog) -> str:
     return pack.label if base.has_city(pack.name) else pack.name
 
 
-def catalog_with(base: Catalog, pack: CityPack, *, today: date | None = None) -> tuple[Catalog, str]:
-    """``base`` plus the pack's city (and airports); the city's name in it."""
+def catalog_with(base: Catalog, pack: CityPack, *, today: date | None = None,
+                 rates_to_usd: dict[str, float] | None = None) -> tuple[Catalog, str]:
+    """``base`` plus the pack's city (and airports); the city's name in it. ``rates_to_usd``: the
+    run's rates for :data:`PACK_RATE_CURRENCIES` (``Toolbox.known_rates``), handed on so the
+    pack's ``charge`` tags are converted at the rates the rest of the plan uses; without them
+    (no tools yet) they are read from the fixtures here."""
     name = city_name_for(pack, base)
     if base.has_city(name) and base.city(name).slug == pack.slug:
         joined = base.city(name).raw
         if getattr(joined, "fetched_on", None) == pack.fetched_at.date() and getattr(joined, "osm_base", None) == pack.osm_base:
             return base, name  # the same pack: nothing to do
         name = joined.city  # a refreshed pack replaces the one joined before, under the same name
-    city = pack_city(pack, name=name, rates_to_usd=_rates(base, today or date.today()))
+    rates = rates_to_usd if rates_to_usd is not None else _rates(base, today or date.today())
+    city = pack_city(pack, name=name, rates_to_usd=rates)
     return base.extended([city], pack_airports(pack)), name
 
 

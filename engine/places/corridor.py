@@ -47,7 +47,9 @@ from .overpass import ROAD_LIMITS, Answer, OverpassClient, attempt_timeout_s, co
 log = structlog.get_logger(__name__)
 
 FOLDER = "corridor-chunks"
-CHUNK_FORMAT = 1  # a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank, translations]
+# a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank, translations, names as
+# JSON text] (the last two absent in older files: read as 0 and the kept tags' name:en)
+CHUNK_FORMAT = 1
 CELL_DEG = 1  # a cell is 1° × 1°: ~111 km north-south, ~85 km east-west at 40° N
 MAX_QUERIES = 6  # per trip
 CELLS_PER_QUERY = 12  # fewer cells than this share one query
@@ -66,16 +68,18 @@ class RoadPlace:
     stay the file's JSON text until something reads them: a trip looks at few of its places."""
 
     __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank",
-                 "translations")
+                 "translations", "_names")
 
     def __init__(self, osm_type: str, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
-                 lon: float, tags: dict | str, rank: float = 0.0, translations: int = 0) -> None:
+                 lon: float, tags: dict | str, rank: float = 0.0, translations: int = 0,
+                 names: dict | str | None = None) -> None:
         self.osm_type, self.osm_id, self.kind, self.key, self.category = osm_type, osm_id, kind, key, category
         self.name, self.lat, self.lon, self._tags, self.rank = name, lat, lon, tags, rank
-        self.translations = translations
+        self.translations, self._names = translations, names
         # kind: sight | bed; key/category: the tag that says what it is ("natural"="waterfall");
         # rank: ``road_rank``, what the place is worth to a traveller before the trip's own wishes;
-        # translations: how many languages its element names it in (a fame signal; 0 in older files)
+        # translations: how many languages its element names it in (a fame signal; 0 in older files);
+        # names: those languages' names (JSON text until read; None in older files)
 
     @property
     def tags(self) -> dict:
@@ -84,11 +88,17 @@ class RoadPlace:
             tags = self._tags = json.loads(tags)
         return tags
 
+    @property
+    def names(self) -> dict[str, str] | None:
+        """Every language the element names it in; None in a chunk written before they were kept."""
+        names = self._names
+        if isinstance(names, str):
+            names = self._names = json.loads(names)
+        return names
+
     def row(self) -> list:
         return [self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
-                self._tags if isinstance(self._tags, str) else json.dumps(self._tags, ensure_ascii=False,
-                                                                         separators=(",", ":")), self.rank,
-                self.translations]
+                _text(self._tags), self.rank, self.translations, None if self._names is None else _text(self._names)]
 
     def __repr__(self) -> str:
         return f"RoadPlace({self.ref}, {self.kind}, {self.category}, {self.name!r})"
@@ -97,12 +107,12 @@ class RoadPlace:
     def of(cls, row: OsmRow) -> "RoadPlace":
         """The row a chunk keeps of an element (``osm_reader.read_row``), ranked by :func:`road_rank`."""
         return cls(row.osm_type, row.osm_id, row.kind, row.key, row.category, row.name, row.lat, row.lon, row.tags,
-                   road_rank(row.category, row.tags), row.translations)
+                   road_rank(row.category, row.tags), row.translations, row.names)
 
     def place(self) -> Place:
         """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
         place = stored_place(cast(OsmType, self.osm_type), self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
-                             self.lon, self.tags, road=True, rank=self.rank)
+                             self.lon, self.tags, road=True, rank=self.rank, names=self.names)
         fame = place.fame.model_copy(update={"translations": max(self.translations, place.fame.translations)})
         return place.model_copy(update={"fame": fame})
 
@@ -113,6 +123,10 @@ class RoadPlace:
     @property
     def source_url(self) -> str:
         return element_url(self.osm_type, self.osm_id)
+
+
+def _text(value: dict | str) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,11 @@ class OsmRow(NamedTuple):
     def translations(self) -> int:
         return translations_of(self.source)
 
+    @property
+    def names(self) -> dict[str, str]:
+        """Every language the element names the place in (the kept tags hold ``name:en`` only)."""
+        return names_of(self.source)
+
 
 def read_row(element: Element, *, road: bool = False) -> OsmRow | None:
     """The row of an element a traveller may be sent to, or None (not for travellers, or no
@@ -89,7 +94,7 @@ def read_element(element: Element, *, road: bool = False) -> Place | None:
     row = read_row(element, road=road)
     if row is None:
         return None
-    return stored_place(*row[:9], road=road, names=names_of(row.source), fame=row.fame)
+    return stored_place(*row[:9], road=road, names=row.names, fame=row.fame)
 
 
 def stored_place(osm_type: OsmType, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,

@@ -1,8 +1,9 @@
 """A city pack: everything the planner needs of one city, read once from OpenStreetMap.
 
 The pack keeps each place's OSM identity (type and id → ``https://www.openstreetmap.org/...``),
-its position, the tags planning reads (hours, stars, cuisine, fee/charge, wikidata), its rank and
-its fame signals (``Fame``: how many languages name it, ``tourism=attraction``);
+its position, the tags planning reads (hours, stars, cuisine, fee/charge, wikidata), its names in
+every language the element gives, its rank and its fame signals (``Fame``: how many languages
+name it, ``tourism=attraction``);
 the city's centre, box, time zone, country, currency and airports; and when and from which OSM
 data it was read (``fetched_on``, Overpass's ``timestamp_osm_base``). Prices and flights are not
 in OSM: they are estimated when the pack is planned (``pack_city.py``), never stored as facts.
@@ -40,18 +41,21 @@ class PackPlace(Frozen):
     # what the element said of its fame (its name:xx count, tourism=attraction beside a more specific
     # tag): for ranking; None in a pack read before it was kept (then read from the kept tags)
     fame: Fame | None = None
+    # every language the element names it in (``name:xx``); None in a pack read before they were
+    # kept (then the kept tags' ``name:en``)
+    names: dict[str, str] | None = None
 
     @classmethod
     def of(cls, place: Place | OsmRow) -> "PackPlace":
         """The row a pack (or the saved-places cache) keeps of an OpenStreetMap place."""
         return cls(osm_type=place.osm_type, osm_id=place.osm_id, kind=place.kind, key=place.key,
                    category=place.category, name=place.name, lat=place.lat, lon=place.lon, tags=place.tags,
-                   rank=place.rank, fame=place.fame)
+                   rank=place.rank, fame=place.fame, names=place.names)
 
     def place(self) -> Place:
         """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
         place = stored_place(self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
-                             self.lon, self.tags, rank=self.rank)
+                             self.lon, self.tags, rank=self.rank, names=self.names)
         return place if self.fame is None else place.model_copy(update={"fame": self.fame})
 
     def reading(self):

@@ -18,12 +18,12 @@ from pydantic import Field, model_validator
 from engine.catalog.schema import RawAirport, RawCity, RawHotel, RawRestaurant, RawTransit, RawVenue
 from engine.models import Geo
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
-from engine.models.place import ASSUMED_HOURS
+from engine.models.place import ASSUMED_HOURS, Place
 from engine.models.tool_results import WEEKDAYS
 from engine.models.visit_time import MIN_VISIT_MINUTES
 
 from . import estimates
-from .osm_reader import open_when_untagged
+from .osm_reader import open_when_untagged, reread
 from .osm_tags import stars_of
 from .pack import CityPack, PackPlace
 from .price_levels import price_level
@@ -97,9 +97,10 @@ def _cell(p: PackPlace) -> tuple[int, int]:
     return int(p.lat // CELL_DEG), int(p.lon // CELL_DEG)
 
 
-def hours_of(p: PackPlace, country: str) -> tuple[str, bool, str | None]:
-    """(rule, known, note): OSM's own rule when it parses; an outdoor place with no gate is always
-    open; anything else has unknown hours, planned inside a cautious window."""
+def hours_of(p: PackPlace | Place, country: str) -> tuple[str, bool, str | None]:
+    """(rule, known, note) of a pack's row or a saved place's Place: OSM's own rule when it parses;
+    an outdoor place with no gate is always open; anything else has unknown hours, planned inside a
+    cautious window."""
     rule = p.tags.get("opening_hours", "").strip()
     if rule:
         try:
@@ -107,7 +108,7 @@ def hours_of(p: PackPlace, country: str) -> tuple[str, bool, str | None]:
             return rule, True, None
         except RULE_ERRORS:
             return ASSUMED_HOURS[p.kind], False, f"OSM hours {rule[:60]!r} could not be read"
-    if open_when_untagged(p.reading(), p.tags, road=False):
+    if open_when_untagged(reread(p.tags, p.name, p.key, p.category), p.tags, road=False):
         return ALWAYS_OPEN, True, "no opening_hours in OSM: an outdoor place with no gate, treated as always open"
     return ASSUMED_HOURS[p.kind], False, "no opening hours in OpenStreetMap"
 

@@ -71,16 +71,6 @@ def _option(f: BookedFlight, direction: str, zone_of) -> FlightOption:
                                           data_source="user", ref_id=flight_id))
 
 
-def check_bookings(intent: IntentV1, catalog) -> None:
-    """A booking on other days or at another city's airports, refused before anything runs (the
-    CLI and the app's imports); a city whose pack the run fetches is checked by the planner then."""
-    if not catalog.has_city(intent.city):
-        return
-    city = catalog.city(intent.city)
-    booked_flights(intent, city, lambda code: catalog.airport(code).tz)
-    booked_lodging(intent, city, placed=False)  # where a hotel booked by its address is: the run finds it
-
-
 def booked_lodging(intent: IntentV1, city, *, placed: bool = True) -> Lodging | None:
     """The booked hotel as the plan's lodging; ``placed=False``: its dates checked only (a hotel
     booked by its address is placed by the run, ``engine.pipeline.booked_stage``)."""

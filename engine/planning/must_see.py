@@ -9,11 +9,10 @@ from __future__ import annotations
 from engine.errors import InputError
 from engine.models import Attraction, IntentV1, VenueType
 from engine.models.intent import MustSee
+from engine.models.place import ASSUMED_HOURS, Place
+from engine.models.visit_time import MIN_VISIT_MINUTES, VISIT_MINUTES
 from engine.tools.provenance import stamp
 from engine.tools.requests import VenueRequest
-from engine.models.visit_time import MIN_VISIT_MINUTES, VISIT_MINUTES
-
-ASSUMED_HOURS = "Mo-Su 10:00-17:00"
 
 
 async def must_see_venues(call, intent: IntentV1, toolbox, city,
@@ -48,7 +47,7 @@ def own_place(place: MustSee, city) -> Attraction:
     if place.osm is not None:
         return _from_osm(place, city)
     return Attraction(id=pid, name=place.name, venue_type=VenueType.other, indoor=None, kid_friendly=None,
-                      themes=["culture"], opening_hours=ASSUMED_HOURS, country=city.raw.country,
+                      themes=["culture"], opening_hours=ASSUMED_HOURS["sight"], country=city.raw.country,
                       location=place.geo, est_price_usd_cents=0, duration_minutes=VISIT_MINUTES, tz=city.tz,
                       hours_known=False, price_estimated=True,
                       provenance=stamp("places", {"id": pid, "name": place.name, "source": place.source},
@@ -61,17 +60,27 @@ def with_must_see_first(must: list[Attraction], attractions: list[Attraction]) -
 
 
 def _from_osm(place: MustSee, city) -> Attraction:
-    from engine.places.pack import PackPlace
+    """The saved place as the Place OpenStreetMap gave (its hours, kind, link), at the traveller's pin."""
     from engine.places.pack_city import hours_of, street_address
-    osm = PackPlace(**place.osm.model_dump(), lat=place.geo.lat, lon=place.geo.lon)
-    reading = osm.reading()
+    osm = _osm_place(place)
     rule, known, _ = hours_of(osm, city.raw.country)
-    food = osm.kind == "food"
-    themes = ["food"] if food else (list(reading.themes) if reading and reading.themes else ["culture"])
-    return Attraction(id=place.place_id, name=place.name, venue_type=reading.venue_type if reading else VenueType.other,
-                      indoor=reading.indoor if reading else None, kid_friendly=None, themes=themes,
-                      opening_hours=rule, country=city.raw.country, location=place.geo, est_price_usd_cents=0,
-                      duration_minutes=max(MIN_VISIT_MINUTES, reading.minutes if reading else VISIT_MINUTES), tz=city.tz,
+    themes = ["food"] if osm.kind == "food" else (list(osm.themes) or ["culture"])
+    return Attraction(id=place.place_id, name=place.name, venue_type=osm.venue_type, indoor=osm.indoor,
+                      kid_friendly=None, themes=themes, opening_hours=rule, country=city.raw.country,
+                      location=place.geo, est_price_usd_cents=0, duration_minutes=max(MIN_VISIT_MINUTES, osm.minutes),
+                      tz=city.tz,
                       hours_known=known, price_estimated=True, address=street_address(osm.tags),
                       provenance=stamp("overpass", {"id": osm.ref, "name": osm.name, "tags": osm.tags},
                                        data_source="osm", ref_id=place.place_id, source_url=osm.source_url))
+
+
+def _osm_place(place: MustSee) -> Place:
+    """``place.osm`` as a Place: itself, or — in an intent written before it was kept — the stored
+    row read through the OSM reader, at the traveller's pin."""
+    osm = place.osm
+    if isinstance(osm, Place):
+        return osm
+    from engine.places.osm_reader import stored_place
+    assert osm is not None
+    return stored_place(osm.osm_type, osm.osm_id, osm.kind, osm.key, osm.category, osm.name, place.geo.lat,
+                        place.geo.lon, osm.tags)

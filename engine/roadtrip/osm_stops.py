@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import cached_property
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -30,7 +31,7 @@ import numpy as np
 from engine.geo import haversine_rad
 from engine.geocode.zones import zone_at
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
-from engine.models.place import ASSUMED_SIGHT_WINDOW
+from engine.models.place import ASSUMED_SIGHT_WINDOW, Place
 from engine.places.corridor import CorridorData, RoadPlace
 from engine.places.identity import name_key
 from engine.places.osm_reader import open_when_untagged, reread
@@ -62,10 +63,17 @@ LABEL = {"national_park": "National park", "protected_area": "Park", "nature_res
 
 @dataclass
 class _Sight:
-    place: RoadPlace
+    """A corridor sight as a day sees it: its chunk row, how far along and off the route it is, and
+    its score; the :class:`Place` the row is (read once, when a day first needs what it is)."""
+
+    row: RoadPlace
     progress: float
     offset: float
     score: float
+
+    @cached_property
+    def place(self) -> Place:
+        return self.row.place()
 
 
 @dataclass
@@ -134,7 +142,7 @@ class OsmStops:
     def _hours_of(self, k: int, on: date, country: str) -> "_Hours":
         found = self._hours.get((k, on))
         if found is None:
-            found = self._hours[(k, on)] = _Hours.of(self._sight(k).place, on, country)
+            found = self._hours[(k, on)] = _Hours.of(self._sight(k).row, on, country)
         return found
 
     # -- a day ---------------------------------------------------------------------------------
@@ -158,7 +166,7 @@ class OsmStops:
             for k, _ in order:
                 if real + more >= MIN_SIGHTS:
                     break
-                more += self._sight(k).place.ref not in {c.id for c in chosen} and \
+                more += self._sight(k).row.ref not in {c.id for c in chosen} and \
                     not self._hours_of(k, on, anchor.country).closed
             info.sights_in_reach = real + more
             if real == 0:
@@ -232,10 +240,10 @@ class OsmStops:
         def add(k: int, en_route: bool, latest: int) -> None:
             s = self._sight(k)
             hours = self._hours_of(k, on, country)
-            if hours.closed or tries[0] >= MAX_TRIES or any(s.place.ref == x.id for x, _ in chosen):
+            if hours.closed or tries[0] >= MAX_TRIES or any(s.row.ref == x.id for x, _ in chosen):
                 return
             tries[0] += 1
-            hours.shift = hours.shift_from(start_tz, s.place, on)
+            hours.shift = hours.shift_from(start_tz, s.row, on)
             trial = chosen + [(self._stop(s, en_route, hours), hours)]
             if room is not None and not room.fits([*have, *(x for x, _ in trial)]):
                 return
@@ -272,15 +280,12 @@ class OsmStops:
 
     def _stop(self, s: _Sight, en_route: bool, hours: "_Hours") -> RoadStop:
         p = s.place
-        reading = reread(p.tags, p.name, p.key, p.category, road=True)
-        minutes = reading.minutes if reading is not None else 60
         what = _label(p)
         where = "by the road" if s.offset < 1 else f"{s.offset:.0f} mi off the road"
         text = f"{what} mapped in OpenStreetMap, {where}. {hours.text}"
-        return RoadStop(id=p.ref, name=p.name, lat=p.lat, lon=p.lon, kind=reading.venue_type if reading else "landmark",
-                        start_min=0, end_min=minutes, progress_miles=s.progress, offset_miles=s.offset,
-                        indoor=reading.indoor if reading else None, description=text[:300], en_route=en_route,
-                        source_url=p.source_url, hours_known=hours.known)
+        return RoadStop(id=p.ref, name=p.name, lat=p.lat, lon=p.lon, kind=p.venue_type, start_min=0,
+                        end_min=p.minutes, progress_miles=s.progress, offset_miles=s.offset, indoor=p.indoor,
+                        description=text[:300], en_route=en_route, source_url=p.source_url, hours_known=hours.known)
 
 
 class _Hours:
@@ -292,6 +297,7 @@ class _Hours:
 
     @classmethod
     def of(cls, p: RoadPlace, on: date, country: str) -> "_Hours":
+        """Read from the chunk's row (many sights are looked at, few are taken: no Place for each)."""
         rule = p.tags.get("opening_hours", "").strip()
         if rule:
             try:
@@ -327,7 +333,7 @@ class _Hours:
         return any(a <= start + self.shift and end + self.shift <= b for a, b in self.windows)
 
 
-def _label(p: RoadPlace) -> str:
+def _label(p: Place) -> str:
     title = p.tags.get("protection_title") or (p.tags.get("designation", "").replace("_", " ").capitalize())
     if p.key == "boundary" and title:
         return title

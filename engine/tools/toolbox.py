@@ -4,6 +4,7 @@ planning session, so breakers and caches carry across runs."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -15,7 +16,7 @@ from engine.models import FXRate
 from engine.net.network import NetworkState
 
 from .attractions import AttractionsTool, DiningTool, FixtureAttractions, FixtureDining
-from .executor import ToolExecutor
+from .executor import ToolExecutor, mark_cached
 from .flights import FixtureFlights, FlightsTool
 from .fx import FixtureFX, FXTool
 from .lodging import FixtureLodging, LodgingTool
@@ -52,22 +53,50 @@ class Toolbox:
     rates_to_usd: dict[str, float]
     fx_as_of: date
     fx_omitted: frozenset[str] = frozenset()  # currencies whose rate failed at build: 1.0 (seed §12.1)
+    # Each currency's answer as of ``today``, asked once (issue 30 §2): when the tools are built or
+    # at its first use, then handed on — to a city pack's prices, to the tools rebuilt over a larger
+    # catalog (``build_toolbox(fx_answers=…)``) and to the synthesizer's FX claim.
+    fx_answers: dict[str, FXRate] = field(default_factory=dict)
+    today: date | None = None
 
     def rate_now(self, request: FXRequest) -> FXRate:
         """An FX rate through the executor, from synchronous code (display conversions); the
         ladder's last rung (1.0, provenance ``omitted``) when the tool fails."""
         return fx_or_one(self.executor, self.fx, request)
 
+    def rate_of(self, currency: str) -> FXRate:
+        """``currency``'s rate to USD as of the tools' day, asked once: the answer kept since, its
+        provenance saying it is reused (``cache_hit``)."""
+        cur = currency.upper()
+        answer = self.fx_answers.get(cur)
+        if answer is None:
+            answer = self.fx_answers[cur] = fx_or_one(self.executor, self.fx,
+                                                      FXRequest(from_currency=cur, as_of=self.today or date.today()))
+        return mark_cached(answer)
+
+    def known_rates(self, currencies: Iterable[str]) -> dict[str, float]:
+        """The rates to USD of those of ``currencies`` the FX tool knows (an omitted one left out:
+        what is priced in it is estimated instead), USD always."""
+        answers = {cur: self.rate_of(cur) for cur in currencies}
+        return {"USD": 1.0} | {cur: a.rate for cur, a in answers.items() if a.provenance.data_source != "omitted"}
+
 
 def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | None = None,
-                  executor: ToolExecutor | None = None, network: NetworkState | None = None) -> Toolbox:
+                  executor: ToolExecutor | None = None, network: NetworkState | None = None,
+                  fx_answers: dict[str, FXRate] | None = None) -> Toolbox:
+    """The tools over ``catalog``; ``fx_answers``: the rates the tools they replace already asked
+    (the same day and overrides), so none is asked twice."""
     overrides = overrides or ToolOverrides()
     executor = executor or ToolExecutor()
     network = network or NetworkState()
     fx = FixtureFX(catalog.raw.fx, overrides.fx)
     currencies = {c.currency for c in catalog.raw.cities.values()}
     # Fixture FX is synchronous and instant: the executor calls it inline (no event loop needed).
-    answers = {cur: fx_or_one(executor, fx, FXRequest(from_currency=cur, as_of=today)) for cur in currencies}
+    known = dict(fx_answers or {})
+    for cur in sorted(currencies | {"EUR"}):  # EUR: the day the rates are as of
+        if cur not in known:
+            known[cur] = fx_or_one(executor, fx, FXRequest(from_currency=cur, as_of=today))
+    answers = {cur: known[cur] for cur in currencies}
     rates = {cur: answer.rate for cur, answer in answers.items()}
     omitted = frozenset(cur for cur, a in answers.items() if a.provenance.data_source == "omitted")
     weather = WeatherLadder(FixtureWeather(catalog, overrides.weather), OpenMeteoWeather(network), executor, today,
@@ -76,8 +105,7 @@ def build_toolbox(catalog: Catalog, *, today: date, overrides: ToolOverrides | N
         catalog=catalog, flights=_flights(catalog), lodging=FixtureLodging(catalog, rates),
         attractions=FixtureAttractions(catalog, rates), dining=FixtureDining(catalog, rates),
         transit=FixtureTransit(catalog, rates), fx=fx, weather=weather, executor=executor, network=network,
-        rates_to_usd=rates, fx_as_of=fx_or_one(executor, fx, FXRequest(from_currency="EUR", as_of=today)).as_of,
-        fx_omitted=omitted)
+        rates_to_usd=rates, fx_as_of=known["EUR"].as_of, fx_omitted=omitted, fx_answers=known, today=today)
 
 
 def _flights(catalog: Catalog) -> FlightsTool:

@@ -94,3 +94,30 @@ def test_byte_counts_are_said_a_few_times_a_second_not_per_chunk(overpass_server
     result = asyncio.run(session_over(tmp_path).plan(intent("Lisbon")))
     counts = [e for e in result.events if e.node == "city_pack" and "KB received" in (e.decision_note or "")]
     assert 2 <= len(counts) <= 10
+
+
+def test_fx_is_asked_once_per_currency_and_the_packs_charges_use_the_runs_rate(overpass_server, tmp_path,
+                                                                                monkeypatch) -> None:
+    """Issue 30 §2: a city read from OpenStreetMap used to ask the FX tool three times (when the pack
+    joined the catalog, when the tools were rebuilt, in the synthesizer). Now each currency is asked
+    once and the answer handed on — so a pinned rate (an eval's or a chaos toggle's) reaches the
+    pack's ``charge`` conversions as it reaches the rest of the plan."""
+    from collections import Counter
+
+    from engine.tools.fx import FixtureFX
+    from engine.tools.toolbox import ToolOverrides
+    asked: Counter = Counter()
+    real = FixtureFX.rate
+
+    def counted(self, request):
+        asked[request.from_currency.upper()] += 1
+        return real(self, request)
+    monkeypatch.setattr(FixtureFX, "rate", counted)
+    session = PlanningSession(today=TODAY, overrides=ToolOverrides(fx={"EUR": 2.0}))
+    session._packs = PackFetcher(PackStore(tmp_path), session.toolbox.network, session.toolbox.executor)
+    result = asyncio.run(session.plan(intent("Lisbon")))
+    assert result.status == "completed", result.failure
+    assert asked and set(asked.values()) == {1}, asked
+    venues = session.catalog.city("Lisbon").raw.venues
+    charged = [v for v in venues if not v.price_estimated and v.price > 0]
+    assert charged and all(round(v.price / 2.0, 2) in {12.0, 8.0, 5.3, 10.0, 5.0} for v in charged)

@@ -121,7 +121,7 @@ def test_a_16_kb_root_inflating_to_millions_of_entries_is_refused(tmp_path, onli
     (gzip.compress(varint(1) + b"\x01\x00\x05\x80"), ("root directory ends in the middle of a number",)),
     (b"", ("root directory is empty",)),
     (gzip.compress(varint(1) + b"\x01\x00\x05\x01")[:-6], ("root directory is cut short",)),
-])
+], ids=["not-gzip", "endless-number", "fewer-entries", "number-cut", "empty", "cut-short"])  # gzip stamps the time
 def test_a_malformed_root_directory_is_one_line(tmp_path, online, root, words) -> None:
     exc, _ = planned(lying_archive(tmp_path / "a.pmtiles", root=root))
     one_line(exc, *words)

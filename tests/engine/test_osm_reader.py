@@ -67,19 +67,21 @@ def test_what_is_not_a_place_says_why() -> None:
 
 
 def test_a_row_read_back_is_the_place_read_from_the_element() -> None:
-    """A pack's row and a chunk's row give back the place the reader made, its fame signals with it
-    (the names beyond the kept tags are the element's alone)."""
+    """A pack's row and a chunk's row give back the place the reader made, its fame signals and its
+    names in every language with it (the kept tags hold ``name:en`` only)."""
     from_element = read_element(element(MUSEUM))
     places, dropped = read_places([element(MUSEUM)], BBox(38.6, -9.3, 38.8, -9.0))
     assert dropped == Counter()
     back = PackPlace.model_validate_json(places[0].model_dump_json()).place()  # through the pack's JSON
-    assert back.fame == from_element.fame and back.names == {"en": "Navy Museum"}
-    assert back.model_copy(update={"names": from_element.names}) == from_element
+    assert back.fame == from_element.fame and back.names == {"en": "Navy Museum", "ja": "海洋博物館",
+                                                             "pt": "Museu de Marinha"}
+    assert back == from_element
     road = read_element(element(MUSEUM), road=True)
     written = corridor.RoadPlace.of(read_row(element(MUSEUM), road=True)).row()
     chunk_row = corridor.RoadPlace(*json.loads(json.dumps(written)))  # as a chunk file gives it back
     assert chunk_row.place().fame.translations == 3
-    assert chunk_row.place().model_copy(update={"names": road.names, "rank": 0.0}) == road
+    assert chunk_row.place().names == road.names and "ja" in road.names
+    assert chunk_row.place().model_copy(update={"rank": 0.0}) == road
     assert chunk_row.rank == ranking.road_rank("museum", road.tags) > 0
 
 
@@ -87,11 +89,15 @@ def test_rows_written_before_fame_was_kept_still_read() -> None:
     old_pack_row = {"osm_type": "way", "osm_id": 4242, "kind": "sight", "key": "tourism", "category": "museum",
                     "name": "Museu de Marinha", "lat": 38.6978, "lon": -9.2065,
                     "tags": {"name": "Museu de Marinha", "name:en": "Navy Museum", "wikidata": "Q1954960"}, "rank": 5.0}
-    fame = PackPlace.model_validate(old_pack_row).place().fame
-    assert (fame.wikidata, fame.translations) == ("Q1954960", 1)  # what the kept tags still say
+    old = PackPlace.model_validate(old_pack_row).place()
+    assert (old.fame.wikidata, old.fame.translations) == ("Q1954960", 1)  # what the kept tags still say
+    assert old.names == {"en": "Navy Museum"}
     old_chunk_row = ["way", 4242, "sight", "tourism", "museum", "Museu de Marinha", 38.6978, -9.2065,
                      '{"tourism":"museum","name:en":"Navy Museum"}', 1.7]
     assert corridor.RoadPlace(*old_chunk_row).place().fame.translations == 1
+    assert corridor.RoadPlace(*old_chunk_row).place().names == {"en": "Navy Museum"}
+    # a chunk written with translations but before the names were kept
+    assert corridor.RoadPlace(*old_chunk_row, 3).place().names == {"en": "Navy Museum"}
 
 
 def test_city_pack_corridor_and_saved_lookup_read_one_element_alike() -> None:

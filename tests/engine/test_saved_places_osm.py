@@ -99,6 +99,28 @@ def test_the_osm_facts_travel_with_the_plan_and_verify(overpass, tmp_path) -> No
     assert done.returncode == 0 and "0 blocking" in done.stdout, done.stdout + done.stderr
 
 
+def test_the_intent_keeps_the_place_the_reader_made_and_an_older_intent_plans_the_same(overpass) -> None:
+    from engine.models.intent import OsmMatch
+    from engine.models.place import Place
+    result = plan()
+    kept = {m.name: m.osm for m in result.itinerary.intent.prefs.must_see}["Musee Zadkine"]
+    assert isinstance(kept, Place) and kept.ref == "osm_n7100000001" and kept.hours == "Tu-Su 10:00-18:00"
+    assert kept.venue_type == "museum" and kept.data_source == "osm"
+    again = IntentV1.model_validate_json(result.itinerary.intent.model_dump_json())
+    assert again.prefs.must_see[0].osm == kept  # the Place survives the trip file
+    # An intent written before issue 30 kept the element's row (OsmMatch): it still loads and plans alike.
+    data = json.loads(result.itinerary.intent.model_dump_json())
+    data["prefs"]["must_see"][0]["osm"] = {"osm_type": "node", "osm_id": 7100000001, "kind": "sight",
+                                           "key": "tourism", "category": "museum", "name": "Musée Zadkine",
+                                           "tags": kept.tags}
+    older = IntentV1.model_validate(data)
+    assert isinstance(older.prefs.must_see[0].osm, OsmMatch)
+    replanned = asyncio.run(PlanningSession(today=TODAY).plan(older))
+    new, old = visit(result, "Musee Zadkine"), visit(replanned, "Musee Zadkine")
+    assert (old.window, old.notes, old.address, old.provenance.source_url, old.confidence) == \
+        (new.window, new.notes, new.address, new.provenance.source_url, new.confidence)
+
+
 def test_offline_the_cached_answer_is_used_and_without_one_hours_stay_unknown(overpass, monkeypatch,
                                                                               tmp_path) -> None:
     plan()  # asked once, online
