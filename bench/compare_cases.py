@@ -266,6 +266,18 @@ def case_process_paris(reps: int) -> dict:
     return _process(["plan", "--intent", str(intent), "--today", TODAY.isoformat()], reps, "process_paris_plan_s")
 
 
+def case_process_floor(reps: int) -> dict:
+    """The import floor a city plan is held to (issue 34 §2): the four libraries it must have."""
+    argv = [sys.executable, "-c", "import pydantic, httpx, sqlalchemy, structlog"]
+    subprocess.run(argv, check=True)  # warm
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        subprocess.run(argv, check=True)
+        times.append(time.perf_counter() - t)
+    return {"process_import_floor_s": _p50(times)}
+
+
 def case_process_road(reps: int) -> dict:
     return _process(["plan", "--prompt", ROAD_PROMPT, "--today", TODAY.isoformat()], reps,
                     "process_seattle_miami_plan_s")
@@ -273,7 +285,7 @@ def case_process_road(reps: int) -> dict:
 
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 DEFAULT_REPS = {"executor": 5, "plan": 10, "replan": 10, "verify": 10, "road": 7, "seattle_miami": 7, "seattle_miami_first": 1, "road30": 5,
-                "cold_weather": 7, "process_paris": 3, "process_road": 3}
+                "cold_weather": 7, "process_paris": 3, "process_road": 3, "process_floor": 3}
 
 
 def main(argv: list[str]) -> int:

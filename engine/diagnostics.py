@@ -31,7 +31,9 @@ def snapshot_path() -> Path:
     return data_dir() / SNAPSHOT_NAME
 
 
-def collect(executor: Any | None = None) -> dict:
+def collect(executor: Any | None = None, *, prometheus: bool = True) -> dict:
+    """This process's figures. ``prometheus=False`` (a CLI plan saving them): the series as plain
+    rows instead of the Prometheus text, which ``load`` renders (a plan never imports prometheus_client)."""
     tools = {}
     if executor is not None:
         states = executor.breaker_states()
@@ -44,7 +46,7 @@ def collect(executor: Any | None = None) -> dict:
     cost = sum(row.get("sum", 0.0) for row in metrics.get("cost_usd", []))
     return {"generated_at": datetime.now(timezone.utc).isoformat(), "tools": tools, "cost_usd": cost,
             "llm": METRICS.llm_figures(), "latency_ms": METRICS.latency_figures(), "metrics": metrics,
-            "prometheus": METRICS.prometheus_text()}
+            **({"prometheus": METRICS.prometheus_text()} if prometheus else {"series": METRICS.metrics.state()})}
 
 
 def run_costs(runs: list[Any]) -> dict:
@@ -85,9 +87,15 @@ def save(report: dict, path: Path | None = None) -> Path:
 
 def load(path: Path | None = None) -> dict | None:
     try:
-        return json.loads((path or snapshot_path()).read_text(encoding="utf-8"))
+        report = json.loads((path or snapshot_path()).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    if isinstance(report, dict) and "prometheus" not in report and isinstance(report.get("series"), list):
+        from engine.metrics import Metrics
+        saved = Metrics()
+        saved.metrics.restore(report.pop("series"))
+        report["prometheus"] = saved.prometheus_text()
+    return report
 
 
 def redact(text: str) -> str:

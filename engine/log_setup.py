@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import sys
+import time
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from collections.abc import Mapping
@@ -56,6 +57,9 @@ CODE_IN_TEXT = re.compile(r"(?i:\b(?:confirmation(?:\s+(?:code|number))?|booking
 # A URL's user:password part ("https://user:pw@host/", "http://token@host"): the whole userinfo.
 URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,31}://)[^\s/?#@\"'<>]{1,512}@")
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b")
+# A superset of what the four patterns above can match ('=' or '@', or a booking code's word): text
+# without any is returned as it is after one search (most of a log line's values: names, ids, times).
+MAY_NEED_REDACTING = re.compile(r"[=@]|(?i:confirmation|booking|reservation|pnr)")
 LOG_FILE = "tripwright.log"
 LOG_FILE_BYTES = 2_000_000
 LOG_FILE_BACKUPS = 5
@@ -97,6 +101,8 @@ def _masked_codes(value: Any, depth: int = 0) -> Any:
 def redact_text(text: str) -> str:
     """Secret URL/key=value parameters and a URL's user:password part → ``***``; booking codes after their word → masked; e-mail
     addresses → ``***@domain``."""
+    if MAY_NEED_REDACTING.search(text) is None:
+        return text
     text = SECRET_PARAM.sub(lambda m: f"{m.group(1)}=***", text)
     if "@" in text:
         text = URL_USERINFO.sub(lambda m: f"{m.group(1)}***@", text)
@@ -116,10 +122,20 @@ def _redacted(value: Any, depth: int = 0) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=4096)
+def _key_kind(key: str) -> int:
+    """0: an ordinary key, 1: a secret's, 2: a booking code's (one cached answer per key name)."""
+    return 1 if is_secret_key(key) else 2 if is_code_key(key) else 0
+
+
+_PLAIN_VALUES = (bool, int, float, type(None))  # nothing to redact in them under an ordinary key
+
+
 def _by_key(key: Any, value: Any, depth: int) -> Any:
-    if isinstance(key, str) and is_secret_key(key):
+    kind = _key_kind(key) if isinstance(key, str) else 0
+    if kind == 1:
         return REDACTED
-    if isinstance(key, str) and is_code_key(key):
+    if kind == 2:
         return _masked_codes(value)
     return _redacted(value, depth)
 
@@ -127,7 +143,17 @@ def _by_key(key: Any, value: Any, depth: int) -> Any:
 def redact_secrets(_logger: Any, _method: str, event_dict: dict[str, Any]) -> dict[str, Any]:
     """structlog processor: secret-looking keys become ``***``, booking codes their masked form,
     codes and e-mail addresses in text likewise (nested dicts and lists too)."""
-    return {k: _redacted(v) if k == "event" else _by_key(k, v, 0) for k, v in event_dict.items()}
+    out = {}
+    for k, v in event_dict.items():
+        if k == "event":
+            out[k] = _redacted(v)
+        elif isinstance(v, str) and isinstance(k, str) and _key_kind(k) == 0:
+            out[k] = redact_text(v)  # the common case, without the general walk
+        elif isinstance(v, _PLAIN_VALUES) and isinstance(k, str) and _key_kind(k) == 0:
+            out[k] = v
+        else:
+            out[k] = _by_key(k, v, 0)
+    return out
 
 
 def _shared() -> list[Any]:
@@ -144,31 +170,102 @@ def default_log_dir() -> Path:
     return platformdirs.user_data_path("tripwright", appauthor=False) / "logs"
 
 
+class _JsonLinesFormatter(structlog.stdlib.ProcessorFormatter):
+    """The log file's formatter: a structlog line with no exception to format goes the short way —
+    the same processors in the same order (redact, ``event`` → ``message``, JSON), without the
+    record's copy and the general chain (most of a line's cost: a run logs every node and tool
+    call at INFO); anything else the long way."""
+
+    def __init__(self) -> None:
+        super().__init__(foreign_pre_chain=[*_shared(), structlog.stdlib.ExtraAdder()],
+                         processors=_final_processors(structlog.processors.JSONRenderer()))
+        self._render = structlog.processors.JSONRenderer()
+
+    def format(self, record: logging.LogRecord) -> str:
+        ed = record.msg
+        if (isinstance(ed, dict) and hasattr(record, "_logger") and hasattr(record, "_name")
+                and not record.exc_info and "exc_info" not in ed and "event" in ed):
+            out = redact_secrets(None, "", ed)
+            out["message"] = out.pop("event")
+            return str(self._render(None, "", out))
+        return super().format(record)
+
+
+def _final_processors(renderer: Any) -> list[Any]:
+    return [structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info, redact_secrets,
+            structlog.processors.EventRenamer("message"),  # seed §13.1's names: ts, level, message
+            renderer]  # tracebacks redacted too
+
+
 def _formatter(json: bool) -> logging.Formatter:
     renderer = structlog.processors.JSONRenderer() if json else structlog.processors.KeyValueRenderer(
         key_order=["ts", "level", "logger", "message"], drop_missing=True)
-    return structlog.stdlib.ProcessorFormatter(
-        foreign_pre_chain=[*_shared(), structlog.stdlib.ExtraAdder()],
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                    structlog.processors.format_exc_info, redact_secrets,
-                    structlog.processors.EventRenamer("message"),  # seed §13.1's names: ts, level, message
-                    renderer])  # tracebacks redacted too
+    return structlog.stdlib.ProcessorFormatter(foreign_pre_chain=[*_shared(), structlog.stdlib.ExtraAdder()],
+                                               processors=_final_processors(renderer))
 
 
 class _JsonLinesFile(RotatingFileHandler):
-    """The rotating log file, each record formatted once: the standard handler formats a record
-    twice (to size it for the rollover check, then to write it), and a formatted line is most of a
-    log call's cost (a run logs every node and tool call at INFO)."""
+    """The rotating log file, written in batches: a run logs every node and tool call at INFO, and
+    the standard handler formats each record twice (to size it for the rollover check, then to
+    write it), asks the file its position and flushes it, line by line. Here a line is formatted
+    once, the file's size is counted, and lines are written together: at once for a WARNING and
+    up, else once ``FLUSH_LINES`` are waiting or the oldest has waited ``FLUSH_S`` (checked when a
+    line comes), and on ``flush`` and ``close`` (``logging.shutdown`` at exit; the CLI's commands)."""
 
-    _last: tuple[logging.LogRecord, str] | None = None
+    FLUSH_LINES = 64
+    FLUSH_S = 1.0
 
-    def format(self, record: logging.LogRecord) -> str:
-        last = self._last
-        if last is not None and last[0] is record:
-            return last[1]
-        text = super().format(record)
-        self._last = (record, text)
-        return text
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending: list[str] = []
+        self._oldest = 0.0
+        self._size: int | None = None  # bytes in the current file (JSON lines are ASCII)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            line = self.format(record) + "\n"
+        except Exception:  # noqa: BLE001 (logging's own contract: report, never raise)
+            self.handleError(record)
+            return
+        if not self._pending:
+            self._oldest = time.monotonic()
+        self._pending.append(line)
+        if (record.levelno >= logging.WARNING or len(self._pending) >= self.FLUSH_LINES
+                or time.monotonic() - self._oldest >= self.FLUSH_S):
+            self.flush()
+
+    def flush(self) -> None:
+        self.acquire()
+        try:
+            if self._pending:
+                self._write("".join(self._pending))
+                self._pending.clear()
+            elif self.stream is not None:
+                self.stream.flush()
+        except Exception:  # noqa: BLE001
+            self.handleError(None)  # type: ignore[arg-type]
+        finally:
+            self.release()
+
+    def _write(self, chunk: str) -> None:
+        if self.stream is None:
+            self.stream = self._open()
+            self._size = None
+        if self._size is None:
+            self._size = self.stream.tell()
+        if self.maxBytes > 0 and self._size and self._size + len(chunk) >= self.maxBytes:
+            self.doRollover()
+            if self.stream is None:
+                self.stream = self._open()
+            self._size = 0
+        self.stream.write(chunk)
+        self.stream.flush()
+        self._size += len(chunk)
+
+    def close(self) -> None:
+        self.flush()
+        super().close()
 
 
 def _file_handler(log_dir: Path) -> logging.Handler | None:
@@ -182,8 +279,15 @@ def _file_handler(log_dir: Path) -> logging.Handler | None:
         return None
     handler.set_name(_FILE_HANDLER_NAME)
     handler.setLevel(logging.INFO)
-    handler.setFormatter(_formatter(json=True))
+    handler.setFormatter(_JsonLinesFormatter())
     return handler
+
+
+def flush_log_file() -> None:
+    """Write the log file's waiting lines now (the end of a run: its lines are on disk when it ends)."""
+    for handler in logging.getLogger().handlers:
+        if handler.get_name() == _FILE_HANDLER_NAME:
+            handler.flush()
 
 
 def configure(verbosity: int = 0, json: bool = False, *, stream: TextIO | None = None,

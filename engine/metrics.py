@@ -1,5 +1,6 @@
-"""In-process metrics with the seed's names (seed 002 §13.2), on prometheus_client's registry
-(no HTTP server: the desktop shows them in Diagnostics, the CLI prints or bundles them).
+"""In-process metrics with the seed's names (seed 002 §13.2), counted as plain numbers
+(``engine.metric_types``) and shown on a prometheus_client registry only when asked (no HTTP
+server: the desktop shows them in Diagnostics, the CLI prints or bundles them).
 
     node_latency_ms{node}  e2e_latency_ms  ttfe_ms  tool_latency_ms{tool}      histograms
     replan_latency_ms  budget_delta_usd_cents  repairs_per_run
@@ -45,7 +46,7 @@ from collections import deque
 from statistics import quantiles
 from typing import Callable
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Summary, generate_latest
+from engine.metric_types import Counter, Gauge, Histogram, Registry, Summary
 
 NODE_BUCKETS = (100, 500, 1000, 2000, 5000, 10000)
 TOOL_BUCKETS = (1, 5, 20, 100, 500, 1000, 2000, 4000)
@@ -63,8 +64,8 @@ MOVE_TYPES = ("swap_airport", "downgrade_hotel", "reorder_days", "replace_activi
 class Metrics:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self.registry = CollectorRegistry(auto_describe=True)
-        r = self.registry
+        self.metrics = Registry()  # plain numbers; prometheus_client only for ``prometheus_text``/``snapshot``
+        r = self.metrics
         self.node_latency_ms = Histogram("node_latency_ms", "Pipeline node duration", ["node"],
                                          buckets=NODE_BUCKETS, registry=r)
         self.e2e_latency_ms = Histogram("e2e_latency_ms", "Whole run duration", buckets=NODE_BUCKETS, registry=r)
@@ -102,7 +103,7 @@ class Metrics:
         self._tool_children: dict[str, tuple] = {}
         self._hit_counts: dict[str, int] = {}  # hits inside each window, kept as it slides
 
-    def _verifier_metrics(self, r: CollectorRegistry) -> None:
+    def _verifier_metrics(self, r: Registry) -> None:
         self.budget_violations_total = Counter("budget_violations_total", "Plans over budget", registry=r)
         self.budget_delta_usd_cents = Histogram("budget_delta_usd_cents", "How far over budget a plan was",
                                                 buckets=DELTA_BUCKETS, registry=r)
@@ -117,14 +118,14 @@ class Metrics:
         for reason in PREF_REASONS:
             self.pref_violations_total.labels(reason)
 
-    def _repair_metrics(self, r: CollectorRegistry) -> None:
+    def _repair_metrics(self, r: Registry) -> None:
         self.repair_moves_total = Counter("repair_moves_total", "Repair moves applied", ["move_type"], registry=r)
         for move in MOVE_TYPES:
             self.repair_moves_total.labels(move)
         self.repairs_per_run = Histogram("repairs_per_run", "Repair moves per run", buckets=MOVES_BUCKETS,
                                          registry=r)
 
-    def _latency_quantiles(self, r: CollectorRegistry) -> None:
+    def _latency_quantiles(self, r: Registry) -> None:
         self._samples: dict[str, deque[float]] = {}
         self._quantile_gauges: dict[str, tuple[Gauge, Gauge]] = {}
         for name, what in (("ttfe_ms", "time to first event"), ("e2e_latency_ms", "run duration"),
@@ -234,19 +235,19 @@ class Metrics:
 
     def selected(self, chosen: str, discarded: int, fanout: int) -> None:
         self.selector_decisions_total.labels(chosen, str(discarded)).inc()
-        if fanout > self.branch_fanout_max._value.get():
+        if fanout > self.branch_fanout_max.get():
             self.branch_fanout_max.set(fanout)
 
 
     def llm_figures(self) -> dict:
         """Model calls, invalid outputs, their rate and the priced cost, over every node."""
-        def total(metric, suffix: str) -> float:
-            return sum(s.value for f in metric.collect() for s in f.samples if s.name.endswith(suffix))
-        calls = total(self.llm_calls_total, "_total")
-        invalid = total(self.invalid_output_total, "_total")
+        def total(metric, field: str = "value") -> float:
+            return sum(getattr(s, field) for s in metric.series.values())
+        calls = total(self.llm_calls_total)
+        invalid = total(self.invalid_output_total)
         return {"calls": int(calls), "invalid_outputs": int(invalid),
                 "invalid_output_rate": round(invalid / calls, 4) if calls else 0.0,
-                "cost_usd": round(total(self.cost_usd, "_sum"), 6)}
+                "cost_usd": round(total(self.cost_usd, "sum"), 6)}
 
     def latency_figures(self) -> dict:
         """p50 and p95 (ms) of time to first event, whole runs and re-plans, over the last runs."""
@@ -258,21 +259,19 @@ class Metrics:
                           "p95": None if p95 is None else round(p95, 1)}
         return out
 
+    @property
+    def registry(self):  # noqa: ANN201 (prometheus_client's CollectorRegistry, imported only here)
+        """The metrics as a prometheus_client registry (built at the first ask)."""
+        return self.metrics.prometheus()
+
     def prometheus_text(self) -> str:
+        from prometheus_client import generate_latest
         return generate_latest(self.registry).decode()
 
     def snapshot(self) -> dict:
         """Plain values: ``{metric: [{"labels": {...}, "value": v}, ...]}`` (sums and counts for
-        histograms and summaries)."""
-        out: dict[str, list[dict]] = {}
-        for family in self.registry.collect():
-            rows = out.setdefault(family.name, [])
-            for sample in family.samples:
-                if sample.name.endswith(("_bucket", "_created")):
-                    continue
-                suffix = sample.name[len(family.name):].lstrip("_") or "value"
-                rows.append({"labels": dict(sample.labels), suffix: sample.value})
-        return out
+        histograms and summaries; the names and suffixes of the Prometheus view)."""
+        return self.metrics.snapshot()
 
 
 def percentiles(values: list[float]) -> tuple[float, float]:

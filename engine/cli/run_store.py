@@ -133,6 +133,6 @@ def save_diagnostics(session) -> None:
     """For ``tripwright diagnostics``: a failure to write it never fails the plan."""
     from engine import diagnostics
     try:
-        diagnostics.save(diagnostics.collect(session.toolbox.executor))
+        diagnostics.save(diagnostics.collect(session.toolbox.executor, prometheus=False))
     except OSError as exc:
         log.debug("diagnostics_not_saved", error=str(exc))  # the plan's own message is what matters

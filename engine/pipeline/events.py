@@ -3,6 +3,7 @@ bounded stream for the UI with replay after a timestamp."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
@@ -12,11 +13,13 @@ from typing import Callable, Iterable
 
 import structlog
 
+from engine.log_setup import flush_log_file
 from engine.metrics import METRICS
 from engine.models import EventStatus, ModelUsage, StreamEvent
 
 EventCallback = Callable[[StreamEvent], None]
 log = structlog.get_logger("tripwright.pipeline")
+_STDLIB_LOG = logging.getLogger("tripwright.pipeline")  # the logger structlog's level filter asks
 INFEASIBLE = "infeasible_plan"  # an error event's ``reason`` when no plan keeps every rule
 
 
@@ -37,12 +40,14 @@ class EarlyEvent:
 class EventEmitter:
     """Stamps and records every event of one run, and forwards it to a callback at once.
 
-    A heartbeat event goes out every ``heartbeat_s`` of the run (seed §8.2) from a thread of the
-    emitter's own, so a node busy on the CPU — which holds the event loop — still shows the run is
-    alive; a node waiting on the network says what it waits for (``waiting``, the executor's hook).
+    A heartbeat event goes out every ``heartbeat_s`` of the run (seed §8.2) from the process's one
+    heartbeat thread (``HEARTBEATS``), so a node busy on the CPU — which holds the event loop — still
+    shows the run is alive; the run joins its schedule after its first event is out (starting a thread
+    waits until it is scheduled: 2–17 ms on a loaded machine, not to be paid before the first event); a node waiting on the network says what it waits for (``waiting``, the executor's hook).
     ``emit`` may so be called from two threads: a lock keeps ``seq`` in order and the callback sees
     events in that order (a heartbeat is stamped and sent under the same lock, so it never
-    reorders or replaces another event). ``close`` ends the heartbeat (the run is over).
+    reorders or replaces another event). ``close`` ends the heartbeat (the run is over); so does the
+    responder's last event.
 
     Progress is the run's stage's share of the bar (``enter``: the stage's offset and share, from
     the stage list the run declares): a node's ``started`` is at the stage's start, ``completed``
@@ -62,17 +67,14 @@ class EventEmitter:
         self._span = (0.0, 0.0)  # the current stage's start and share of the bar, in percent
         self._pct = 0  # the bar so far (never goes back)
         self._started = time.perf_counter()
-        self._open = True
+        self._open = True  # until the responder's last event
+        self._closed = False  # ``close``: no heartbeat after it returns
         self._lock = threading.RLock()
-        self._stop = threading.Event()
+        self._heartbeat_s = heartbeat_s
+        self._beating = False  # on the process's heartbeat schedule (from the first event on)
         METRICS.active_runs.inc()
         for e in early:
             self.emit(e.node, e.status, note=e.note, duration_ms=e.duration_ms, usage=e.usage, reason=e.reason)
-        self._beats = None
-        if heartbeat_s:
-            self._beats = threading.Thread(target=self._beat_every, args=(heartbeat_s,), daemon=True,
-                                           name=f"heartbeat-{run_id[:8]}")
-            self._beats.start()
 
     def enter(self, start_pct: float, share_pct: float) -> None:
         """The run enters a stage that owns ``share_pct`` of the bar from ``start_pct`` on."""
@@ -95,6 +97,9 @@ class EventEmitter:
             self._measure(event)
             if self.callback is not None:
                 self.callback(event)
+            if not self._beating and self._heartbeat_s and self._open and not self._closed:
+                self._beating = True  # after the first event is out: it never waits for a thread
+                HEARTBEATS.add(self, self._heartbeat_s)
             return event
 
     def _progress(self, node: str, status: EventStatus, fraction: float | None) -> int:
@@ -110,7 +115,7 @@ class EventEmitter:
     def beat(self) -> StreamEvent | None:
         """One heartbeat for the current node (none once the run has ended)."""
         with self._lock:
-            if not self._open:
+            if not self._open or self._closed:
                 return None
             tools = ", ".join(sorted(self._waits))
             return self.emit(self.node, EventStatus.heartbeat, note=f"waiting for {tools}" if tools else None)
@@ -125,14 +130,10 @@ class EventEmitter:
                 self._waits.pop(tool, None)
 
     def close(self) -> None:
-        """The run is over: no more heartbeats (idempotent; the thread ends within a beat)."""
-        self._stop.set()
-        if self._beats is not None and self._beats is not threading.current_thread():
-            self._beats.join(timeout=2.0)
-
-    def _beat_every(self, interval_s: float) -> None:
-        while not self._stop.wait(interval_s):
-            self.beat()
+        """The run is over: no more heartbeats once this returns (idempotent)."""
+        HEARTBEATS.remove(self)
+        with self._lock:
+            self._closed = True
 
     def _measure(self, event: StreamEvent) -> None:
         METRICS.event(event.node)
@@ -140,14 +141,74 @@ class EventEmitter:
             METRICS.first_event((time.perf_counter() - self._started) * 1000)
         if event.status is EventStatus.completed and event.duration_ms is not None:
             METRICS.node_done(event.node, event.duration_ms)
-            # Seed §13.1: one line per node, tied to its run whatever thread or context logs it.
-            log.info("node_completed", trace_id=self.trace_id, run_id=self.run_id, node=event.node,
-                     duration_ms=event.duration_ms, cache_hit=bool(event.cache_hit))
+            # Seed §13.1: one line per node, tied to its run whatever thread or context logs it (not
+            # built at all when INFO is off: structlog's level filter comes after its set-up).
+            if _STDLIB_LOG.isEnabledFor(logging.INFO):
+                log.info("node_completed", trace_id=self.trace_id, run_id=self.run_id, node=event.node,
+                         duration_ms=event.duration_ms, cache_hit=bool(event.cache_hit))
         if self._open and event.node == "responder" and event.status in (EventStatus.done, EventStatus.cancelled):
             self._open = False
-            self._stop.set()  # the run is over: the heartbeat thread ends at its next wake-up
+            HEARTBEATS.remove(self)  # the run is over: no heartbeat after its last event
             METRICS.active_runs.dec()
             METRICS.run_done((time.perf_counter() - self._started) * 1000, self.replan)
+            flush_log_file()  # the run's lines are on disk when it ends (the file writes in batches)
+
+
+class Heartbeats:
+    """One daemon thread for the process beating every live run on its own interval: a run's next
+    beat is ``interval`` after its previous one (or after it joined). Started with the first run
+    that joins and kept (idle on a condition) for the next ones, so a run never waits for a thread.
+    ``beat`` is called outside the schedule's lock (an emitter's lock is never taken under it)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._due: dict[EventEmitter, tuple[float, float]] = {}  # emitter → (next beat, interval)
+        self._thread: threading.Thread | None = None
+
+    def add(self, emitter: EventEmitter, interval_s: float) -> None:
+        with self._cond:
+            self._due[emitter] = (time.monotonic() + interval_s, interval_s)
+            if self._thread is None or not self._thread.is_alive():  # the first run (or after a fork)
+                self._thread = threading.Thread(target=self._run, daemon=True, name="heartbeats")
+                self._thread.start()
+            else:
+                self._cond.notify()
+
+    def __contains__(self, emitter: EventEmitter) -> bool:
+        with self._cond:
+            return emitter in self._due
+
+    def remove(self, emitter: EventEmitter) -> None:
+        with self._cond:
+            self._due.pop(emitter, None)
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                due = [e for e, (at, _) in self._due.items() if at <= now]
+                for emitter in due:
+                    self._due[emitter] = (now + self._due[emitter][1], self._due[emitter][1])
+                if not due:
+                    soonest = min((at for at, _ in self._due.values()), default=None)
+                    self._cond.wait(None if soonest is None else soonest - now)
+                    continue
+                self._cond.release()
+                try:
+                    for emitter in due:
+                        self._beat(emitter)
+                finally:
+                    self._cond.acquire()
+
+    def _beat(self, emitter: EventEmitter) -> None:
+        try:
+            emitter.beat()
+        except Exception:  # a run's callback failed: that run stops beating, the others go on
+            log.exception("heartbeat_failed", run_id=emitter.run_id)
+            self.remove(emitter)
+
+
+HEARTBEATS = Heartbeats()
 
 
 def both(first: EventCallback | None, second: EventCallback | None) -> EventCallback | None:

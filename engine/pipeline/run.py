@@ -24,7 +24,6 @@ from engine.tools.toolbox import ToolOverrides, Toolbox, build_toolbox
 from .city_run import CityRun, PlanEdit
 from .control import NodeMemo
 from .events import EarlyEvent, EventCallback
-from .road_run import RoadRun
 from .skeleton import PlanResult
 
 __all__ = ["PlanEdit", "PlanResult", "PlanningSession"]
@@ -92,6 +91,7 @@ class PlanningSession:
                                                      user_id=self.user_id, node="intent_extractor"):
             args = (self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
             if intent.mode == "road_trip":
+                from .road_run import RoadRun  # the road stack (numpy, pyproj): not for a city's plan
                 run = RoadRun(*args, drafter=drafter)
             else:
                 run = CityRun(*args, drafter=drafter, edits=edits or [])

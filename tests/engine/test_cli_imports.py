@@ -36,6 +36,15 @@ PLAN_NEVER = {
     "engine.notes.embeddings": "the notes' embedding models",
     "engine.store.schema_notes": "the notes tables",
     "engine.places.fetch": "the OSM pack fetcher (a fixture city)",
+    "prometheus_client": "the metrics' Prometheus view (only `diagnostics` shows it)",
+}
+# A city's intent file needs no road stack (a prompt still reads the named routes to tell a road trip).
+INTENT_NEVER = {
+    "engine.pipeline.road_run": "the road trip's run",
+    "engine.roadtrip": "the road-trip planner",
+    "numpy": "the road planner's arrays",
+    "pyproj": "the road planner's projections",
+    "shapely": "the road planner's geometry",
 }
 HELP_NEVER = ("pydantic", "structlog", "httpx", "sqlalchemy", "engine.models", "engine.pipeline", "engine.catalog",
               "engine.frontend")
@@ -69,7 +78,7 @@ def test_an_intent_file_plan_loads_no_prompt_parser(tmp_path) -> None:
                            "--today", "2026-11-23")
     assert code == 0
     assert under(modules, "engine.intake.city_prompt") == [] and under(modules, "engine.intake.road_prompt") == []
-    assert {package: under(modules, package) for package in PLAN_NEVER if under(modules, package)} == {}
+    assert {package: under(modules, package) for package in PLAN_NEVER | INTENT_NEVER if under(modules, package)} == {}
 
 
 def test_help_loads_no_engine_model_or_library(tmp_path) -> None:

@@ -54,12 +54,12 @@ def test_a_hundred_events_and_tool_calls_show_every_seed_metric() -> None:
 
 def test_the_emitter_reports_node_latency_ttfe_e2e_and_active_runs() -> None:
     from engine.metrics import METRICS
-    before = METRICS.active_runs._value.get()
+    before = METRICS.active_runs.get()
     emitter = EventEmitter("t" * 32, "run-1")
-    assert METRICS.active_runs._value.get() == before + 1
+    assert METRICS.active_runs.get() == before + 1
     emitter.emit("planner", EventStatus.completed, duration_ms=120)
     emitter.emit("responder", EventStatus.done)
-    assert METRICS.active_runs._value.get() == before
+    assert METRICS.active_runs.get() == before
     snapshot = METRICS.snapshot()
     assert any(r["labels"] == {"node": "planner"} and r["count"] >= 1 for r in snapshot["node_latency_ms"])
     assert snapshot["e2e_latency_ms"][0]["count"] >= 1 and snapshot["ttfe_ms"][0]["count"] >= 1
@@ -201,8 +201,8 @@ def test_events_a_full_stream_buffer_drops_are_counted() -> None:
     from engine.pipeline import ThrottledStream
     emitter = EventEmitter("t" * 32, "run-drops", heartbeat_s=None)
     stream = ThrottledStream(capacity=3)
-    before = METRICS.sse_drops_total._value.get()  # noqa: SLF001
+    before = METRICS.sse_drops_total.get()  # noqa: SLF001
     for _ in range(5):
         stream.push(emitter.emit("planner", EventStatus.running))
     emitter.emit("responder", EventStatus.done)
-    assert stream.dropped == 2 and METRICS.sse_drops_total._value.get() == before + 2  # noqa: SLF001
+    assert stream.dropped == 2 and METRICS.sse_drops_total.get() == before + 2  # noqa: SLF001

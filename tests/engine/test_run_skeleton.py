@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import threading
+import time
 from datetime import date
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import engine.roadtrip.osm_stops as osm_stops
 from engine.models import EventStatus, RoadTripIntent
 from engine.pipeline import CancelToken, PlanningSession
 from engine.pipeline.city_run import CityRun
-from engine.pipeline.events import EventEmitter
+from engine.pipeline.events import HEARTBEATS, EventEmitter
 from engine.pipeline.road_run import RoadRun
 from engine.pipeline.skeleton import Run, Stage, bar_spans
 
@@ -72,6 +74,34 @@ def test_an_event_lands_inside_its_stage_share_and_the_bar_never_goes_back() -> 
     assert emitter.emit("planner", EventStatus.completed).progress_pct == 60
     assert emitter.emit("responder", EventStatus.error, note="x").progress_pct == 60
     assert emitter.emit("responder", EventStatus.done).progress_pct == 100
+
+
+def test_runs_join_the_one_heartbeat_thread_after_their_first_event_and_leave_it_at_their_end() -> None:
+    """Seed §8.2's heartbeat without a thread started before a run's first event (starting one
+    waits until it is scheduled): one thread for the process beats every live run."""
+    events: dict[str, list] = {"a": [], "b": []}
+    on_schedule_at_first: list[bool] = []
+    first = EventEmitter("t" * 32, "run-a", heartbeat_s=0.001)
+    second = EventEmitter("t" * 32, "run-b", events["b"].append, heartbeat_s=0.001)
+    first.callback = lambda e: (events["a"].append(e), on_schedule_at_first.append(first in HEARTBEATS))
+    assert first not in HEARTBEATS and second not in HEARTBEATS
+    first.emit("planner", EventStatus.started)
+    second.emit("verifier", EventStatus.started)
+    assert on_schedule_at_first == [False] and first in HEARTBEATS and second in HEARTBEATS
+    deadline = time.monotonic() + 30
+    while not all(any(e.status is EventStatus.heartbeat for e in got) for got in events.values()):
+        assert time.monotonic() < deadline, "no heartbeat for one of the runs"
+        time.sleep(0.005)
+    assert [t.name for t in threading.enumerate()].count("heartbeats") == 1
+    assert {e.node for e in events["a"][1:]} == {"planner"} and {e.node for e in events["b"][1:]} == {"verifier"}
+    first.emit("responder", EventStatus.done)
+    second.close()
+    assert first not in HEARTBEATS and second not in HEARTBEATS
+    counts = {k: len(v) for k, v in events.items()}
+    time.sleep(0.02)
+    assert {k: len(v) for k, v in events.items()} == counts  # none after the end or after close
+    assert events["a"][-1].node == "responder" and [e.seq for e in events["a"]] == list(range(counts["a"]))
+    first.close()
 
 
 async def test_a_city_run_moves_the_bar_stage_by_stage() -> None:

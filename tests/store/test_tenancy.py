@@ -218,12 +218,12 @@ def test_a_row_of_another_org_reaching_a_session_is_refused_and_counted(store, o
     from engine.metrics import METRICS
     from engine.store.tenancy import _check_row
     foreign = _trip(store, org_b)
-    before = METRICS.cross_org_reads._value.get()  # noqa: SLF001
+    before = METRICS.cross_org_reads.get()  # noqa: SLF001
     with store.system() as s:
         row = s.get(Trip, foreign.trip_id)
     with pytest.raises(TenancyError, match="another org"), store.org(org_a) as repo:
         _check_row(repo.session, row)  # what loading it into org A's session would run
-    assert METRICS.cross_org_reads._value.get() == before + 1  # noqa: SLF001
+    assert METRICS.cross_org_reads.get() == before + 1
 
 
 def test_a_bulk_insert_is_taken_only_as_rows_that_name_the_sessions_org(store, org_a, org_b):
