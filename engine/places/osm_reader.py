@@ -13,8 +13,7 @@ one answer:
   and the same place read back from a pack or a chunk are one place.
 - **hours** — the element's ``opening_hours`` as it states them, or ``None``. What an untagged
   place is planned as is :func:`open_when_untagged`: always open when it is an outdoor place with no
-  gate, else unknown. That rule still differs by trip (see its docstring): a city plan takes fewer
-  places as gate-less than a road trip; unifying them changes itineraries, so it waits for its issue.
+  gate, else unknown — one rule for city packs and corridors (until issue 30 they differed).
 - **fame** — ``Fame.of_tags`` of the element's whole tag set (Wikidata, Wikipedia, heritage, how
   many ``name:xx``, ``tourism=attraction``), kept in packs and chunks; ``ranking.FAME_WEIGHT`` is what
   today's two rankings add for the first three (nothing ranks by the rest yet).
@@ -32,9 +31,11 @@ from .osm_tags import Reading, kept_tags, kid_friendly, read_tags
 from .overpass import Element, element_url
 
 OsmType = Literal["node", "way", "relation"]
-# Historic structures out of doors: with no opening hours, a road trip takes them as always open.
-OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "archaeological_site", "battlefield", "milestone",
+# Historic structures out of doors, planned as always open when they publish no hours …
+OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "battlefield", "milestone",
                     "wayside_cross", "wayside_shrine"}
+# … and outdoor places that have a gate and a ticket office: their hours are unknown until tagged.
+GATED = {("tourism", "zoo"), ("tourism", "theme_park"), ("historic", "archaeological_site")}
 
 
 class OsmRow(NamedTuple):
@@ -119,22 +120,19 @@ def reread(tags: dict[str, str], name: str, key: str, category: str, *, road: bo
     return read_tags({**tags, "name": name, key: category}, road=road)
 
 
-def open_when_untagged(reading: Reading | None, tags: dict[str, str], *, road: bool) -> bool:
-    """Whether a place with no ``opening_hours`` is planned as always open (an outdoor place with
-    no gate); otherwise its hours are unknown.
-
-    A city plan (``road=False``) takes viewpoints, monuments, memorials, squares, ruins, parks,
-    gardens and nature reserves as gate-less. A road trip also takes waterfalls, arches, peaks,
-    beaches, protected areas, anything tagged or typed as outdoor (``indoor=no``: a zoo, a theme
-    park), any ``natural=*`` feature and outdoor historic structures (:data:`OUTDOOR_HISTORIC`).
-    The two differ (a zoo with no hours is unknown in a city and always open on a drive): a known
-    defect kept so itineraries stay as they are (issue 30 §1 names no fix)."""
-    if reading is None:
+def open_when_untagged(reading: Reading | None, tags: dict[str, str]) -> bool:
+    """Whether a place with no ``opening_hours`` is planned as always open; otherwise its hours are
+    unknown. One rule for city and road trips alike: an **outdoor place with no gate** — a viewpoint,
+    a monument or memorial, a square, ruins, a park, a garden, a nature reserve, a national park, any
+    ``natural=*`` feature (a waterfall, a peak, a beach) and outdoor historic structures
+    (:data:`OUTDOOR_HISTORIC`). A place that has a gate is never assumed open: one that charges
+    admission (``fee=yes``, a ``charge``), and the fenced, ticketed kinds (:data:`GATED`: a zoo, a
+    theme park, an archaeological site)."""
+    if reading is None or tags.get("fee") == "yes" or tags.get("charge"):
         return False
-    if not road:
-        return reading.always_open_untagged
-    return (reading.road_always_open_untagged or reading.indoor is False or "natural" in tags
-            or tags.get("historic") in OUTDOOR_HISTORIC)
+    if (reading.key, reading.value) in GATED:
+        return False
+    return reading.indoor is False or "natural" in tags or tags.get("historic") in OUTDOOR_HISTORIC
 
 
 def osm_ref(osm_type: str, osm_id: int) -> str:

@@ -65,9 +65,6 @@ ROAD_PARK_WORDS = ("national park", "state park", "national monument", "national
                    "state natural reserve", "national seashore", "national recreation area")
 
 # Places with no gate: without an opening_hours tag they are open whenever one can stand there.
-ALWAYS_OPEN_WHEN_UNTAGGED = {("tourism", "viewpoint"), ("historic", "monument"), ("historic", "memorial"),
-                             ("place", "square"), ("historic", "ruins")}
-ROAD_ALWAYS_OPEN = {("natural", "waterfall"), ("natural", "arch"), ("natural", "peak"), ("natural", "beach")}
 DROPPED_ACCESS = {"no", "private"}
 LIFECYCLE_PREFIXES = ("disused:", "abandoned:", "demolished:", "razed:", "removed:", "was:")
 KEPT_TAGS = ("name", "name:en", "opening_hours", "wikidata", "wikipedia", "website", "fee", "charge",
@@ -90,16 +87,6 @@ class Reading:
     themes: tuple[str, ...] = ()
     indoor: bool | None = None
     minutes: int = 60
-
-    @property
-    def always_open_untagged(self) -> bool:
-        return (self.key, self.value) in ALWAYS_OPEN_WHEN_UNTAGGED or (
-            self.venue_type == "park" and self.value in ("park", "garden", "nature_reserve"))
-
-    @property
-    def road_always_open_untagged(self) -> bool:
-        """Road trips: also a waterfall, an arch, a peak, a beach or a park with no gate."""
-        return self.always_open_untagged or (self.key, self.value) in ROAD_ALWAYS_OPEN or self.key == "boundary"
 
 
 def read_tags(tags: dict[str, str], *, road: bool = False) -> Reading | None:

@@ -108,7 +108,7 @@ def hours_of(p: PackPlace | Place, country: str) -> tuple[str, bool, str | None]
             return rule, True, None
         except RULE_ERRORS:
             return ASSUMED_HOURS[p.kind], False, f"OSM hours {rule[:60]!r} could not be read"
-    if open_when_untagged(reread(p.tags, p.name, p.key, p.category), p.tags, road=False):
+    if open_when_untagged(reread(p.tags, p.name, p.key, p.category), p.tags):
         return ALWAYS_OPEN, True, "no opening_hours in OSM: an outdoor place with no gate, treated as always open"
     return ASSUMED_HOURS[p.kind], False, "no opening hours in OpenStreetMap"
 

@@ -310,7 +310,7 @@ class _Hours:
                 windows = tuple((t0.hour * 60 + t0.minute, t1.hour * 60 + t1.minute) for t0, t1 in spans)
                 said = ", ".join(f"{a // 60:02d}:{a % 60:02d}–{b // 60:02d}:{b % 60:02d}" for a, b in windows)
                 return cls(windows, True, f"Open {said} on {on:%a %d %b %Y} (OpenStreetMap hours).")
-        if not rule and open_when_untagged(reread(p.tags, p.name, p.key, p.category, road=True), p.tags, road=True):
+        if not rule and open_when_untagged(reread(p.tags, p.name, p.key, p.category, road=True), p.tags):
             return cls(None, True, "No opening hours in OpenStreetMap: an outdoor place with no gate, "
                                    "treated as always open.")
         return cls((CAUTIOUS,), False, "Opening hours not published in OpenStreetMap: visited between 10:00 "

@@ -114,18 +114,29 @@ def test_city_pack_corridor_and_saved_lookup_read_one_element_alike() -> None:
     assert set(pack_row.tags) <= set(road_row.tags)  # a road chunk keeps a few more tags
 
 
-@pytest.mark.parametrize(("tags", "city", "road"), [
-    ({"tourism": "viewpoint"}, True, True),
-    ({"leisure": "park"}, True, False),  # parks are no road-trip sight: not read at all on a drive
-    ({"tourism": "museum"}, False, False),
-    ({"tourism": "zoo"}, False, True),  # the rule's known disagreement, kept (see open_when_untagged)
-    ({"natural": "waterfall"}, False, True),
-    ({"tourism": "attraction", "historic": "bridge"}, False, True),
+@pytest.mark.parametrize(("tags", "gateless"), [
+    ({"tourism": "viewpoint"}, True),
+    ({"leisure": "park"}, True),
+    ({"leisure": "park", "fee": "yes"}, False),  # a park that charges admission has a gate
+    ({"historic": "monument", "charge": "5 EUR"}, False),
+    ({"tourism": "museum"}, False),
+    ({"tourism": "zoo"}, False),  # fenced and ticketed: unknown on a drive as in a city (was always open on a drive)
+    ({"tourism": "theme_park"}, False),
+    ({"historic": "archaeological_site"}, False),
+    ({"natural": "waterfall"}, True),
+    ({"boundary": "national_park", "protect_class": "2"}, True),
+    ({"tourism": "attraction", "historic": "bridge"}, True),
+    ({"tourism": "attraction"}, False),
 ])
-def test_one_rule_for_places_with_no_hours(tags: dict, city: bool, road: bool) -> None:
+def test_one_rule_for_places_with_no_hours(tags: dict, gateless: bool) -> None:
+    """A city pack and a corridor chunk read a place with no ``opening_hours`` by one rule (issue
+    30 §1): always open when it is outdoors with no gate, else unknown — whichever table read it."""
     key, value = next(iter(tags.items()))
-    assert open_when_untagged(reread(tags, "X", key, value), tags, road=False) is city
-    assert open_when_untagged(reread(tags, "X", key, value, road=True), tags, road=True) is road
+    for road in (False, True):
+        reading = reread(tags, "X", key, value, road=road)
+        if reading is not None:  # a park is no road-trip sight, a waterfall no city sight
+            assert open_when_untagged(reading, tags) is gateless, (tags, road)
+    assert any(reread(tags, "X", key, value, road=road) for road in (False, True))
 
 
 def test_a_place_from_any_source_has_one_shape() -> None:
