@@ -19,8 +19,9 @@ from typing import Callable
 from engine.day_move import move_to_day
 from engine.edits import Lock, MoveToDay, Remove, Replace, Unlock
 from engine.errors import InputError
+from engine.kept_edits import mark_placed
 from engine.geocode.trust import geodesic_miles
-from engine.models import DayPlan, IntentV1, ItineraryV1, PlanV1, RoadTripIntent, TimeWindow
+from engine.models import IntentV1, ItineraryV1, PlanV1, RoadTripIntent, TimeWindow
 from engine.models.common import minutes_of
 from engine.roadtrip.booked_night import keep_booked_night
 from engine.roadtrip.routes import Route, TownOnRoute
@@ -54,6 +55,9 @@ class MoveToFreeTime:
     intent: IntentV1 | None = None  # given (the app): the engine's verified placement, engine/day_move.py
 
     def __call__(self, plan: PlanV1, facts) -> PlanV1:
+        return mark_placed(self._moved(plan, facts), self.choice_id)
+
+    def _moved(self, plan: PlanV1, facts) -> PlanV1:
         if self.intent is not None and facts is not None:
             return move_to_day(plan, facts, self.intent, self.choice_id, self.day_index)
         found = plan.find(self.choice_id)
@@ -288,27 +292,3 @@ def _same_place(a: str, b: str) -> bool:
     ha, _, qa = (part.strip().casefold() for part in a.partition(","))
     hb, _, qb = (part.strip().casefold() for part in b.partition(","))
     return ha == hb and (not qa or not qb or qa == qb)
-
-
-@dataclass(frozen=True)
-class KeepMarks:
-    """A new plan for the same trip (a model's) with the traveller's marks from ``base``, the plan
-    on screen: each locked visit or meal at its day and time (what overlaps it there gives way),
-    each removed place left out and remembered. Verify and repair then settle the rest."""
-
-    base: PlanV1
-
-    def __call__(self, plan: PlanV1, facts) -> PlanV1:
-        locks = [(di, s) for di, _si, s in self.base.slots() if s.locked and s.role in ("activity", "meal")]
-        gone = {r.ref for r in self.base.removed} | {s.selected.option_ref for _di, s in locks}
-        days = []
-        for di, day in enumerate(plan.days):
-            mine = [s for d, s in locks if d == di]
-            kept = [s for s in day.slots if s.selected.option_ref not in gone
-                    and not (s.role in ("activity", "meal") and not s.locked and any(_overlap(s, m) for m in mine))]
-            days.append(DayPlan(date=day.date, slots=sorted([*kept, *mine], key=lambda s: s.window.start)))
-        return plan.model_copy(update={"days": days, "removed": list(self.base.removed)})
-
-
-def _overlap(a, b) -> bool:
-    return a.window.start < b.window.end and b.window.start < a.window.end

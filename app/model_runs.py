@@ -197,16 +197,18 @@ class IfFellBack:
     before proposing anything (``drafter.warning``, known once the draft node ran, before edits
     are applied), the rule-based plan is the plan on screen re-planned (``kept``: its locks and
     removals kept); a model that answered has its own plan, with the traveller's locks and
-    removals put back into it (``map_edits.KeepMarks``)."""
+    removals, moves and replacements put back into it (``engine.kept_edits.OnTopOfEdits``)."""
 
     drafter: object
     kept: list
 
     def __call__(self, plan, facts):
         if not self.drafter.warning:
-            from .map_edits import KeepMarks, Rebased
+            from engine.kept_edits import OnTopOfEdits
+
+            from .map_edits import Rebased
             base = next((e.base for e in self.kept if isinstance(e, Rebased)), None)
-            return KeepMarks(base)(plan, facts) if base is not None else plan
+            return OnTopOfEdits(base)(plan, facts) if base is not None else plan
         for edit in self.kept:
             plan = edit(plan, facts)
         return plan

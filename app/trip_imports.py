@@ -1,7 +1,7 @@
 """File ▸ Import places… / Import bookings… and files dropped on the window (issue 21 in the app):
 the traveller's saved places become must-sees of the shown city trip, their confirmations its
-booked flights and hotel (a road trip's: its motel, that night's stop), and the trip is re-planned as a new version through the controller —
-as a map edit is.
+booked flights and hotel (a road trip's: its motel, that night's stop), and the trip is re-planned
+as a new version through the controller, on top of the traveller's edits (``engine.kept_edits``).
 
 Files are read off the GUI thread: saved places in a worker thread (``asyncio.to_thread``),
 bookings on the planner's engine loop, where the configured model lives when a PDF or a text
@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QTimer
 from qasync import asyncSlot
 
 from engine.errors import InputError, TripwrightError, one_line
+from engine.kept_edits import OnTopOfEdits, edits_not_kept
 
 from .import_merge import (BOOKINGS_SUFFIXES, PLACES_SUFFIXES, HotelNeedsPlace, add_saved_places, kind_of,
                            read_bookings_into)
@@ -90,11 +91,10 @@ class TripImports(QObject):
             self._say(f"{line}; every one is already in the plan: nothing to re-plan.", status=True)
             return version
         plural = "s" if added.added != 1 else ""
-        done = await self.w.controller.run(added.intent, description=f"Added {added.added} saved place{plural} "
-                                                                     f"from {name}")
-        if done is not None:
-            self._say(f"{line}; planned as {self.w.trip.label()}.")
-        return done
+        before = {m.place_id for m in version.intent.prefs.must_see}
+        wanted = {m.place_id: m.name for m in added.intent.prefs.must_see if m.place_id not in before}
+        return await self._on_top(version, added.intent, line, f"Added {added.added} saved place{plural} from {name}",
+                                  wanted)
 
     async def _bookings(self, path: str) -> TripVersion | None:
         version = self.city_trip("bookings", road=True)
@@ -116,9 +116,19 @@ class TripImports(QObject):
         if intent == version.intent:
             self._say(f"{line}; already in the plan: nothing to re-plan.", status=True)
             return version
-        done = await self.w.controller.run(intent, description=f"Added the bookings in {name}")
-        if done is not None:
-            self._say(f"{line}; planned as {self.w.trip.label()}.")
+        return await self._on_top(version, intent, line, f"Added the bookings in {name}")
+
+    async def _on_top(self, version: TripVersion, intent, line: str, description: str,
+                      wanted: dict[str, str] | None = None) -> TripVersion | None:
+        """Plan ``intent`` (the trip with what a file added) on top of the traveller's edits on the
+        version on screen — locks, moves, replacements and removals kept — and say in one line
+        what could not be kept or fitted (issue 32 §1)."""
+        edits = [OnTopOfEdits(version.plan)] if version.plan is not None else None
+        done = await self.w.controller.run(intent, edits=edits, description=description)
+        if done is None:
+            return None
+        lost = edits_not_kept(version.plan, done.plan, wanted) if version.plan and done.plan else None
+        self._say(f"{line}; planned as {self.w.trip.label()}." + (f" {lost}" if lost else ""))
         return done
 
     def _complete_in_form(self, intent, name: str) -> None:

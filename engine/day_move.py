@@ -27,6 +27,7 @@ from engine.models import DayPlan, IntentV1, PlanV1, Slot, minutes_of
 from engine.verify import blocking, verify_plan
 from engine.verify.weather import is_bad_weather
 
+from engine.kept_edits import mark_placed
 from engine.repair.retime import fit_inserted
 
 DAY_START = 9 * 60
@@ -57,10 +58,10 @@ def move_to_day(plan: PlanV1, facts: TripFacts, intent: IntentV1, choice_id: str
     without = plan.with_slot(di, si, None)
     for candidate in _inserts(without, facts, slot, dj, kid):
         if len(blocking(verify_plan(candidate, intent, facts))) <= before:
-            return candidate
+            return mark_placed(candidate, choice_id)  # the traveller put it there: kept by re-plans
     for candidate in (*_shifts(without, facts, slot, dj, kid), *_trades(plan, facts, (di, si), dj, kid)):
         if len(blocking(verify_plan(candidate, intent, facts))) <= before:
-            return candidate
+            return mark_placed(candidate, choice_id)  # the traveller put it there: kept by re-plans
     hours = f"{slot.window.minutes // 60} h {slot.window.minutes % 60:02d}" if slot.window.minutes % 60 \
         else f"{slot.window.minutes // 60} h"
     raise InputError("day_index", f"day {dj + 1} has no free {hours} for {slot.selected.label} while it is open, "

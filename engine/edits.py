@@ -110,7 +110,7 @@ class Retime(_Edit):
         self._unlocked(slot, "retime")
         self._roles(slot, _VISITS + ("checkin", "checkout"), "retime")
         window = self._window(self.window)
-        new = slot.model_copy(update={"window": window, "locked": slot.locked or bool(self.lock)})
+        new = slot.model_copy(update={"window": window, "locked": slot.locked or bool(self.lock), "placed": True})
         return self._replace_slot(plan, di, si, new)
 
 
@@ -153,7 +153,7 @@ class Replace(_Edit):
                 raise self._error("venue_id", f"{venue.name} is already in the plan on day {dj}")
         choice = venue_choice(di, slot.role, venue, kind, plan.assumptions.travellers)
         rest = [c for c in slot.choices if c.option_ref != venue.id]
-        new = Slot(window=slot.window, role=slot.role, choices=[choice, *rest][:MAX_CHOICES], locked=False)
+        new = Slot(window=slot.window, role=slot.role, choices=[choice, *rest][:MAX_CHOICES], locked=False, placed=True)
         return self._replace_slot(plan, di, si, new)
 
 
@@ -170,13 +170,13 @@ class Lock(_Edit):
 
 @dataclass(frozen=True)
 class Unlock(_Edit):
-    """Release a pinned slot (the only edit a locked slot accepts)."""
+    """Release a pinned slot (the only edit a locked slot accepts): the planner may change it again."""
 
     def __call__(self, plan: PlanV1, facts: TripFacts) -> PlanV1:
         di, si, slot = self._locate(plan)
         if not slot.locked:
             return plan
-        return self._replace_slot(plan, di, si, slot.model_copy(update={"locked": False}))
+        return self._replace_slot(plan, di, si, slot.model_copy(update={"locked": False, "placed": False}))
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ class MoveToDay(_Edit):
         if isinstance(dj, bool) or not isinstance(dj, int) or not 0 <= dj < len(plan.days):
             raise self._error("day_index", f"must be a day of the trip (0-{len(plan.days) - 1}), got {dj!r}")
         window = self._window(self.window)
-        moved = slot.model_copy(update={"window": window})
+        moved = slot.model_copy(update={"window": window, "placed": True})
         if dj == di:
             return self._replace_slot(plan, di, si, moved)
         source = [s for i, s in enumerate(plan.days[di].slots) if i != si]

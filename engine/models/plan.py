@@ -35,6 +35,9 @@ class Slot(Value):
     role: SlotRole
     choices: list[Choice] = Field(min_length=1)
     locked: bool = False
+    # the traveller put it here (moved, replaced or retimed it): a re-plan for a changed trip (an
+    # import, a model's draft) puts it back (engine/kept_edits.py); written only when true
+    placed: bool = Field(default=False, exclude_if=lambda placed: not placed)
 
     @property
     def selected(self) -> Choice:

@@ -62,7 +62,7 @@ def _venue(e: BookedEvent, day: date, window: TimeWindow, city, travellers: int)
     per_person = 0 if booking != "priced" else -(-e.price_usd_cents // max(1, travellers))
     minutes = max(15, (window.end.hour * 60 + window.end.minute) - (window.start.hour * 60 + window.start.minute))
     rule = f"{day.year} {day:%b} {day.day:02d} {window.start:%H:%M}-{window.end:%H:%M}"
-    return Attraction(id=vid, name=e.name + (f" at {e.venue}" if e.venue else ""), venue_type=VenueType.other,
+    return Attraction(id=vid, name=event_name(e), venue_type=VenueType.other,
                       indoor=None, kid_friendly=None, themes=["culture"], opening_hours=rule,
                       country=city.raw.country, location=e.geo, est_price_usd_cents=per_person,
                       duration_minutes=minutes, tz=city.tz, hours_known=True, price_estimated=False,
@@ -70,6 +70,14 @@ def _venue(e: BookedEvent, day: date, window: TimeWindow, city, travellers: int)
                       provenance=stamp("bookings", {"event": vid, "source": e.source, "state": booking,
                                                     "geo": e.geo_source},
                                        data_source="user", ref_id=vid, source_url=osm_url(e.geo_source)))
+
+
+def event_name(e) -> str:
+    """What the itinerary calls a ticket: "Giselle at Palais Garnier" — the venue once, not again
+    when the ticket's own name already says it."""
+    if not e.venue or e.venue.casefold() in e.name.casefold():
+        return e.name
+    return f"{e.name} at {e.venue}"
 
 
 def event_slots(intent: IntentV1, venue_of, dates: list[date], tz: str, make_choice) -> list[tuple[int, Slot]]:

@@ -186,6 +186,12 @@ def replace_activity(plan: PlanV1, ctx: RepairContext, node_ref: str, reason: st
             return plan.with_slot(di, si, placed), _move(
                 MoveType.replace_activity, node_ref, f"{slot.selected.label} {slot.window.label()}",
                 f"{slot.selected.label} {placed.window.label()}", reason)
+    if slot.placed and not cheaper and venue is not None:  # the traveller's choice: make room before changing it
+        roomier = _make_room(plan, (di, si), venue, ctx)
+        if roomier is not None:
+            gave_way, room = roomier
+            return room, _move(MoveType.replace_activity, node_ref, gave_way,
+                               f"(free time) to keep {slot.selected.label}", reason)
     for alt in _alternatives(plan, slot, ctx, cheaper):
         placed = _place(plan, (di, si), alt, ctx)
         if placed is not None:
@@ -196,6 +202,30 @@ def replace_activity(plan: PlanV1, ctx: RepairContext, node_ref: str, reason: st
         return None
     return plan.with_slot(di, si, None), _move(MoveType.replace_activity, node_ref, slot.selected.label,
                                               "(free time)", reason)
+
+
+def _make_room(plan: PlanV1, pos, venue, ctx: RepairContext) -> tuple[str, PlanV1] | None:
+    """A visit the traveller placed (moved or chose, ``Slot.placed``) that does not fit: the
+    nearest visit of its day the planner chose (unlocked, unplaced) gives way, and the placed one
+    takes the time it needs. Returns (the label of the visit that gave way, the plan), or None."""
+    di, si = pos
+    slot = plan.days[di].slots[si]
+    others = sorted((abs(_start(o) - _start(slot)), j) for j, o in enumerate(plan.days[di].slots)
+                    if j != si and o.role == "activity" and not o.locked and not o.placed)
+    for _gap, j in others:
+        gone = plan.days[di].slots[j]
+        without = plan.with_slot(di, j, None)
+        at = without.find(slot.selected.choice_id)
+        if at is None:
+            continue
+        placed = _place_same(without, at, venue, ctx)
+        if placed is not None:
+            return gone.selected.label, without.with_slot(at[0], at[1], placed)
+    return None
+
+
+def _start(slot: Slot) -> int:
+    return slot.window.start.hour * 60 + slot.window.start.minute
 
 
 def _place_same(plan: PlanV1, pos, venue, ctx: RepairContext) -> Slot | None:

@@ -97,3 +97,16 @@ def test_an_event_with_no_place_is_counted_not_planned() -> None:
     assert "event Giselle at Palais Garnier 2027-06-17 19:30 [OP•••••••]" in mail.summary()
     found = read_bookings(DATA / "agency_graph.eml")
     assert found.skipped["EventReservation without a place"] == 1 and not found.bookings.events
+
+
+def test_a_ticket_that_names_its_venue_is_not_called_at_it_twice() -> None:
+    from datetime import datetime, timezone
+
+    from engine.models.bookings import BookedEvent
+    from engine.planning.booked_events import event_name
+
+    at = datetime(2027, 6, 17, 18, 0, tzinfo=timezone.utc)
+    assert event_name(BookedEvent(name="Giselle", venue="Palais Garnier", start=at)) == "Giselle at Palais Garnier"
+    named = BookedEvent(name="Giselle at Palais Garnier", venue="Palais Garnier", start=at)
+    assert event_name(named) == "Giselle at Palais Garnier"
+    assert event_name(BookedEvent(name="Louvre timed entry", start=at)) == "Louvre timed entry"
