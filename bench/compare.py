@@ -76,7 +76,9 @@ def build_ref(ref: str, repo: Path = TREE) -> Build:
     where = BUILDS / sha[:12]
     src, venv = where / "src", where / "venv"
     python = venv / "bin" / "python"
-    if not (where / ".built").exists():
+    base = sysconfig.get_path("purelib")  # the libraries it borrows: a build made from a venv since removed is redone
+    marker = where / ".built"
+    if not marker.exists() or marker.read_text().splitlines()[1:2] != [base]:
         shutil.rmtree(where, ignore_errors=True)
         src.mkdir(parents=True)
         archive = subprocess.run(["git", "archive", sha], cwd=repo, check=True, capture_output=True).stdout
@@ -84,13 +86,13 @@ def build_ref(ref: str, repo: Path = TREE) -> Build:
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
         site_dir = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                                        check=True, capture_output=True, text=True).stdout.strip())
-        (site_dir / "_tripwright_compare_site.py").write_text(SITE_HOOK.format(base=sysconfig.get_path("purelib")))
+        (site_dir / "_tripwright_compare_site.py").write_text(SITE_HOOK.format(base=base))
         (site_dir / "_tripwright_compare.pth").write_text(f"{src}\nimport _tripwright_compare_site\n")
         _entry_points(src, venv / "bin", python)
         subprocess.run([str(python), "-m", "compileall", "-q", "engine", "app", "widgets"], cwd=src,
                        capture_output=True)
         (where / "home").mkdir()
-        (where / ".built").write_text(f"{ref}\n")
+        marker.write_text(f"{ref}\n{base}\n")
     label = f"{ref} ({sha[:7]})" if not sha.startswith(ref) else sha[:7]
     return Build(label, src, python, where / "home")
 
