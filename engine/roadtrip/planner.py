@@ -212,18 +212,27 @@ class RoadTripPlanner(BookedNights):
 
     def _split_run(self, points, days: int, returning: bool, pin: Pin | None = None, side: str = "") -> list[_Leg]:
         pairs = list(zip(points, points[1:]))
-        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days, pin, side)
+        shares = self._shares([self._stretch_miles(a, pa, b, pb) for (a, pa), (b, pb) in pairs], days, pin, side,
+                              [town.label for town, _p in points[1:-1] if pin is None or town is not pin.place])
         legs = [_Leg(a, pa, b, pb, n, True, returning=returning) for ((a, pa), (b, pb)), n in zip(pairs, shares)]
         self._check_cap(legs, pin)
         return legs
 
-    def _shares(self, miles: list[float], days: int, pin: Pin | None = None, side: str = "") -> list[int]:
+    def _shares(self, miles: list[float], days: int, pin: Pin | None = None, side: str = "",
+                stops: list[str] | None = None) -> list[int]:
         """Days per stretch between fixed stops: each gets what the daily cap needs, the rest goes
-        where the days are longest (largest remaining miles per day first)."""
+        where the days are longest (largest remaining miles per day first). ``stops``: the
+        traveller's requested (locked) stops between them, named when they are what does not fit."""
         cap = self.intent.max_daily_miles
         shares = [max(1, math.ceil(m / cap - 1e-9)) for m in miles]
         if sum(shares) > days:
             via = f" with {len(miles) - 1} requested stop(s)" if len(miles) > 1 else ""
+            if pin is not None and stops and math.ceil(sum(miles) / cap - 1e-9) <= days:
+                named = ", ".join(stops)
+                raise pin.refuse(f"your locked stop{'s' if len(stops) > 1 else ''} at {named} leave"
+                                 f"{'' if len(stops) > 1 else 's'} too few days to get there under the "
+                                 f"{cap:.0f}-mile daily cap ({sum(shares)} needed, {days} given); unlock "
+                                 f"{named} on the map or move the booking")
             if pin is not None:
                 raise pin.refuse(f"about {sum(miles):.0f} road miles {side}{via} need at least {sum(shares)} "
                                  f"day(s) under the {cap:.0f}-mile daily cap; {days} given")

@@ -338,3 +338,16 @@ def test_a_ticket_on_a_road_trip_is_one_line_not_dropped(tmp_path) -> None:
                           env={**os.environ, "TRIPWRIGHT_HOME": str(tmp_path / "home")})
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "bookings.events" in done.stderr and "tickets are planned on city trips" in done.stderr
+
+
+def test_a_booking_that_a_locked_stop_makes_unreachable_names_the_lock() -> None:
+    """Issue 32 §1: a night the traveller locked on the map (a requested stop) before the booked
+    motel leaves too few days to reach it — the one line names the lock and the way out, not only a
+    mileage rule; without the lock the same booking plans."""
+    with pytest.raises(InputError) as caught:
+        asyncio.run(PlanningSession(today=TODAY).plan(trip(BLUE, stops=["Moriarty, NM"])))
+    line = str(caught.value)
+    assert "Blue Swallow Motel, booked for night 3 (2027-05-05)" in line
+    assert "your locked stop at Moriarty, NM" in line and "unlock Moriarty, NM on the map" in line
+    assert "\n" not in line
+    assert asyncio.run(PlanningSession(today=TODAY).plan(trip(BLUE))).status == "completed"
