@@ -313,17 +313,24 @@ def _clock(day: DayItinerary, a: Activity, end: bool) -> datetime:
 
 
 def hops(days: Sequence[DayItinerary], min_miles: float = 0.5) -> list[Hop]:
-    """Consecutive located places of each day (visits, meals, beds) and the speed their schedule implies."""
+    """Consecutive located places of each day (last night's bed, visits, meals, beds, an arrival)
+    and the speed their schedule implies. A day that opens with a transfer (a road day's first
+    drive) leaves last night's bed when it starts; a day that opens with a visit leaves it unscheduled."""
     out = []
-    for day in days:
-        placed = [a for a in _visits(day) if a.geo]
-        for a, b in zip(placed, placed[1:]):
-            miles = geodesic_miles((a.geo.lat, a.geo.lon), (b.geo.lat, b.geo.lon))
+    nights = bed_points(days)
+    for i, day in enumerate(days):
+        placed = [(a.name, a.geo.lat, a.geo.lon, _clock(day, a, False), _clock(day, a, True))
+                  for a in day.activities if a.geo and a.kind.value != "flight" and a.role != "omitted"]
+        if i and nights[i - 1] and day.activities and day.activities[0].kind.value == "transit":
+            leave = _clock(day, day.activities[0], False)
+            placed.insert(0, ("last night's bed", *nights[i - 1], leave, leave))
+        for (name_a, lat_a, lon_a, _, left), (name_b, lat_b, lon_b, arrived, _) in zip(placed, placed[1:]):
+            miles = geodesic_miles((lat_a, lon_a), (lat_b, lon_b))
             if miles < min_miles:
                 continue
-            minutes = int((_clock(day, b, False) - _clock(day, a, True)).total_seconds() // 60)
+            minutes = int((arrived - left).total_seconds() // 60)
             mph = miles / (minutes / 60) if minutes > 0 else float("inf")
-            out.append(Hop(day.date, a.name, b.name, round(miles, 2), minutes, round(mph, 1)))
+            out.append(Hop(day.date, name_a, name_b, round(miles, 2), minutes, round(mph, 1)))
     return out
 
 
