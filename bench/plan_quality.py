@@ -5,7 +5,8 @@
 For every city and road corridor of the registry ``tests/data/osm/quality.json`` (hand-made OSM data
 of real places, tests/data/osm/README.md), the real planner plans the trip through its real path:
 an Overpass stand-in on 127.0.0.1 serves the data set, the planner fetches its city pack or corridor
-chunks from it (a fresh data dir per row), every other service is offline. The plan is then scored
+chunks from it (a fresh data dir per row), every other service is offline; then the same trip is
+planned again offline from what that first plan cached (the "(cache)" rows). Each plan is scored
 by ``engine.evaluation.quality`` against the targets of the issue:
 
 * coverage — share of the city's ten best-known sights (the data set's published list) open on the
@@ -121,6 +122,23 @@ def plan_served(kind: str, row: dict):
         return plan(kind, row)
 
 
+def plan_online_then_cached(kind: str, row: dict):
+    """The row planned online (the stand-in serving its data), then again offline in the same data
+    dir with the stand-in stopped: from the city pack or corridor chunks the first plan cached."""
+    with tempfile.TemporaryDirectory(prefix="tripwright-quality-") as home:
+        with served(load_elements(row), home):
+            online = plan(kind, row)
+        saved = dict(os.environ)
+        try:
+            os.environ.update({name: CLOSED_LOCAL_PORT for name in (*_FENCED, "TRIPWRIGHT_OVERPASS_URL")})
+            os.environ.update(TRIPWRIGHT_HOME=home, TRIPWRIGHT_OFFLINE="1")
+            cached = plan(kind, row)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+    return online, cached
+
+
 def score(row: dict, itinerary) -> dict:
     """Every measure of ``engine.evaluation.quality`` for one plan, with the figures the table shows."""
     from engine.evaluation import quality as q
@@ -200,9 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     scores = []
     for kind, row in rows(args.only):
         try:
-            scores.append(score(row, plan_served(kind, row)))
+            online, cached = plan_online_then_cached(kind, row)
         except RuntimeError as failed:
             print(f"{row['slug']}: not planned: {failed}", file=sys.stderr)
+            continue
+        scores.append(score(row, online))
+        scores.append(score(row, cached) | {"slug": f"{row['slug']} (cache)"})
     if args.json:
         print(json.dumps(scores, ensure_ascii=False, indent=2, default=str))
     else:
