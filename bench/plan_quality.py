@@ -215,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="the registry slugs to run (default: all)")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
     args = parser.parse_args(argv)
+    from engine.log_setup import configure
+    configure(0)  # warnings and up, to stderr: stdout is the table (or the JSON)
     scores = []
     for kind, row in rows(args.only):
         try:
