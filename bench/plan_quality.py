@@ -45,6 +45,12 @@ _FENCED = ("TRIPWRIGHT_OPEN_METEO_URL", "TRIPWRIGHT_NOMINATIM_URL", "TRIPWRIGHT_
            "TRIPWRIGHT_OPENWEATHERMAP_URL")
 
 
+def use_registry(path: Path) -> None:
+    """Read the rows (and their data files, beside it) from another registry file."""
+    global DATA, REGISTRY
+    REGISTRY, DATA = path.resolve(), path.resolve().parent
+
+
 def load_registry() -> dict:
     return json.loads(REGISTRY.read_text(encoding="utf-8"))
 
@@ -214,7 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/plan_quality.py", description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="the registry slugs to run (default: all)")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
+    parser.add_argument("--registry", type=Path, help=f"another registry file (default: {REGISTRY.relative_to(REPO)})")
     args = parser.parse_args(argv)
+    if args.registry:
+        use_registry(args.registry)
     from engine.log_setup import configure
     configure(0)  # warnings and up, to stderr: stdout is the table (or the JSON)
     scores = []
