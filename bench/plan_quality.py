@@ -224,8 +224,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.registry:
         use_registry(args.registry)
-    from engine.log_setup import configure
-    configure(0)  # warnings and up, to stderr: stdout is the table (or the JSON)
     scores = []
     for kind, row in rows(args.only):
         try:
@@ -250,4 +248,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from engine.log_setup import configure
+    configure(0)  # warnings and up, to stderr: stdout is the table (or the JSON)
     raise SystemExit(main())

@@ -238,6 +238,20 @@ def test_the_corridor_nights_and_drives_are_read_from_the_road_plan(planned):
         assert hop.mph == float("inf") if hop.minutes <= 0 else hop.mph == pytest.approx(hop.miles * 60 / hop.minutes, abs=0.1)
 
 
+def test_the_bench_prints_each_trip_planned_online_and_from_its_cache(capsys):
+    from engine.log_setup import configure
+    configure(0)  # as the bench's own entry point does: logs to stderr, stdout is the table or JSON
+    assert bench.main(["--only", "us89_teton", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [s["slug"] for s in printed] == ["us89_teton", "us89_teton (cache)"]
+    online, cached = printed
+    # offline, from the corridor chunks the first plan cached: a plan, scored the same way
+    assert cached["coverage"] is not None and cached["full_days"] == online["full_days"] == 3
+    assert bench.main(["--only", "us89_teton"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("data set | coverage") and table[2].startswith("us89_teton | ")
+
+
 # --- the targets: reported, not yet met (issue 31 §6) -----------------------------------------------------
 
 TARGET_CHECKS = {
