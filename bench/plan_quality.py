@@ -66,6 +66,11 @@ def load_elements(row: dict) -> list[dict]:
     return json.loads((DATA / row["data"]).read_text(encoding="utf-8"))
 
 
+def score(row: dict, itinerary) -> dict:
+    from engine.evaluation.quality_suite import score_plan
+    return score_plan(row, itinerary, load_elements(row))
+
+
 @contextmanager
 def served(elements: list[dict], home: str | None = None) -> Iterator[Any]:
     """The Overpass stand-in on 127.0.0.1 serving ``elements``, the planner pointed at it and at a
@@ -143,41 +148,6 @@ def plan_online_then_cached(kind: str, row: dict):
             os.environ.clear()
             os.environ.update(saved)
     return online, cached
-
-
-def score(row: dict, itinerary) -> dict:
-    """Every measure of ``engine.evaluation.quality`` for one plan, with the figures the table shows."""
-    from engine.evaluation import quality as q
-
-    data = q.PlaceData(load_elements(row))
-    days = itinerary.days
-    cover = q.famous_coverage(days, data, row.get("famous", []))
-    idle = [q.day_idle(d) for d in q.full_days(days)]
-    routes = q.routes(days)
-    meals = q.main_meals(days, data)
-    nights = [n for n in q.nights(days, data) if n.bed_in_reach]
-    hops = q.hops(days)
-    names = q.names_in_language(days, data, row.get("language", "en"))
-    fastest = max(hops, key=lambda h: h.mph, default=None)
-    return {
-        "slug": row["slug"],
-        "coverage": cover.share, "coverage_of": f"{len(cover.visited)}/{len(cover.famous_open)}",
-        "famous_missed": [n for n in cover.famous_open if n not in cover.visited],
-        "largest_hole_h": max((i.largest_hole_h for i in idle), default=None),
-        "idle_h_per_full_day": round(sum(i.total_idle_h for i in idle) / len(idle), 2) if idle else None,
-        "full_days": len(idle),
-        "route_ratio": max((r.ratio for r in routes if r.ratio), default=None),
-        "route_ratio_mean": (round(sum(r.ratio for r in routes if r.ratio) / len(routes), 3) if routes else None),
-        "meals_at_restaurants": (sum(m.at_restaurant for m in meals) / len(meals)) if meals else None,
-        "meals_of": f"{sum(m.at_restaurant for m in meals)}/{len(meals)}",
-        "meals_elsewhere": [f"{m.date} {m.at:%H:%M} {m.name} ({m.amenity})" for m in meals if not m.at_restaurant],
-        "nights_at_bed": (sum(n.at_bed for n in nights) / len(nights)) if nights else None,
-        "nights_of": f"{sum(n.at_bed for n in nights)}/{len(nights)}",
-        "fastest_mph": fastest.mph if fastest else None,
-        "fastest_hop": (f"{fastest.from_name} → {fastest.to_name}: {fastest.miles} mi in {fastest.minutes} min"
-                        if fastest else ""),
-        "names_in_language": names.share, "names_of": f"{names.shown}/{names.possible}",
-    }
 
 
 def meets(metric: str, value: float | None) -> str:

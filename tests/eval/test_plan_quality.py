@@ -12,6 +12,7 @@ import itertools
 import json
 import re
 from datetime import date, datetime, time, timezone
+from pathlib import Path
 
 import pytest
 
@@ -250,6 +251,31 @@ def test_the_bench_prints_each_trip_planned_online_and_from_its_cache(capsys):
     assert bench.main(["--only", "us89_teton"]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].startswith("data set | coverage") and table[2].startswith("us89_teton | ")
+
+
+QUALITY_SCENARIOS = Path(__file__).parent / "quality_scenarios"
+PREDICATE_OF = {"coverage": "quality['coverage']", "largest_hole_h": "quality['largest_hole_h']",
+                "route_ratio": "quality['route_ratio']", "meals_at_restaurants": "quality['meals_at_restaurants']",
+                "nights_at_bed": "quality['nights_at_bed']", "fastest_mph": "quality['fastest_mph']"}
+
+
+@pytest.mark.parametrize("path", sorted(QUALITY_SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_tripwright_eval_quality_scenarios_fail_exactly_on_the_missed_targets(path):
+    """``tripwright eval tests/eval/quality_scenarios``: a plan from the shipped pack, its scores
+    under ``quality``, one predicate per target — failing on exactly the targets the scores miss."""
+    from engine.evaluation.quality_suite import for_pack
+    from engine.evaluation.runner import run_scenario
+    from engine.evaluation.scenario import load_scenario
+
+    scenario = load_scenario(path)
+    outcome = run_scenario(path)
+    assert outcome.status == "ok", outcome.failures
+    scores = for_pack(scenario.pack, outcome.result.itinerary)
+    assert scores is not None and scores["coverage"] is not None and scores["full_days"] >= 2
+    assert len(scenario.must_satisfy) == len(TARGET_CHECKS)
+    missed = {m for m, check in TARGET_CHECKS.items() if scores[m] is not None and not check(scores[m])}
+    failed = {m for m, expr in PREDICATE_OF.items() for f in outcome.failures if expr in f}
+    assert failed == missed and all("evaluated to False" in f for f in outcome.failures), outcome.failures
 
 
 # --- the targets: reported, not yet met (issue 31 §6) -----------------------------------------------------
