@@ -211,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
             detail = [f"missed famous: {', '.join(s['famous_missed']) or 'none'}"]
             if s["meals_elsewhere"]:
                 detail.append(f"meals not at restaurants: {'; '.join(s['meals_elsewhere'])}")
+            if s["days_short_of_the_line"]:
+                detail.append(f"day miles below the straight line: {'; '.join(s['days_short_of_the_line'])}")
             if s["fastest_hop"]:
                 detail.append(f"fastest hop: {s['fastest_hop']}")
             print(f"\n{s['slug']}: " + "\n  ".join(detail))

@@ -235,6 +235,31 @@ def routes(days: Sequence[DayItinerary]) -> list[Route]:
     return found
 
 
+@dataclass(frozen=True)
+class DayMiles:
+    date: date
+    drive_miles: float      # the day's driving as the plan states it (``DayItinerary.drive``)
+    straight_miles: float   # the straight line from last night's bed through the stops to tonight's
+
+    @property
+    def short(self) -> bool:
+        """Fewer miles than the straight line: some detour to a stop was not counted."""
+        return self.drive_miles + 0.05 < self.straight_miles
+
+
+def day_miles(days: Sequence[DayItinerary]) -> list[DayMiles]:
+    """Road days: the stated drive against the straight line through the day's places, in order."""
+    nights = bed_points(days)
+    out = []
+    for i, day in enumerate(days):
+        if day.drive is None:
+            continue
+        stops = [(a.geo.lat, a.geo.lon) for a in _visits(day, ("attraction", "meal")) if a.geo]
+        points = [p for p in ((nights[i - 1] if i else None), *stops, nights[i]) if p is not None]
+        out.append(DayMiles(day.date, round(day.drive.miles, 1), round(path_miles(points), 1)))
+    return out
+
+
 # --- 4. meals at restaurants ---------------------------------------------------------------------
 
 @dataclass(frozen=True)

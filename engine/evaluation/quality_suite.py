@@ -46,6 +46,7 @@ def score_plan(row: dict, itinerary: ItineraryV1, elements: list[dict]) -> dict:
     hops = q.hops(days)
     names = q.names_in_language(days, data, row.get("language", "en"))
     fastest = max(hops, key=lambda h: h.mph, default=None)
+    miles = q.day_miles(days)
     return {
         "slug": row["slug"],
         "coverage": cover.share, "coverage_of": f"{len(cover.visited)}/{len(cover.famous_open)}",
@@ -64,4 +65,6 @@ def score_plan(row: dict, itinerary: ItineraryV1, elements: list[dict]) -> dict:
         "fastest_hop": (f"{fastest.from_name} → {fastest.to_name}: {fastest.miles} mi in {fastest.minutes} min"
                         if fastest else ""),
         "names_in_language": names.share, "names_of": f"{names.shown}/{names.possible}",
+        "days_short_of_the_line": [f"{m.date}: {m.drive_miles} mi driven < {m.straight_miles} mi straight"
+                                   for m in miles if m.short],
     }

@@ -128,6 +128,21 @@ def test_meals_nights_speeds_and_names_by_hand():
     assert (names.shown, names.possible, names.missing) == (0, 1, ("Museu Gran",))  # no other has name:en
 
 
+def test_day_miles_below_the_straight_line_through_the_stops_are_flagged():
+    from engine.models.road_trip import Drive
+    bed_a, sight, bed_b = (41.0, 2.0), (41.2, 2.0), (41.0, 2.2)  # ~13.8 mi north, then ~18.8 mi back south-east
+    line = geodesic_miles(bed_a, sight) + geodesic_miles(sight, bed_b)
+    night = [act("Motel A", "20:00", "21:00", kind="lodging", role="checkin", at=bed_a)]
+    def road_day(miles: float) -> DayItinerary:
+        return DayItinerary(date=MONDAY.replace(day=11), drive=Drive(miles=miles, hours=1.0, from_name="A", to_name="B"),
+                            activities=[act("Sight", "10:00", "11:00", at=sight),
+                                        act("Motel B", "17:00", "18:00", kind="lodging", role="checkin", at=bed_b)])
+    short, honest = q.day_miles([DayItinerary(date=MONDAY, activities=night), road_day(20.0)]), \
+        q.day_miles([DayItinerary(date=MONDAY, activities=night), road_day(40.0)])
+    assert [m.straight_miles for m in short] == [round(line, 1)] and short[0].short  # 20 mi < ~32.6 mi
+    assert not honest[0].short
+
+
 # --- the real path: the planner fed by the Overpass stand-in ---------------------------------------------
 
 def _osm_id(activity) -> int | None:
