@@ -294,6 +294,8 @@ async def run_scenario_async(scenario: Scenario | str | Path, drafter=None, *, d
         outcome.failures.append(f"expected status {scenario.expect.status}, got {outcome.status}{why}")
         return outcome
     names = namespace(result, intent, city_data(session, intent))
+    from .quality_suite import for_pack
+    names["quality"] = for_pack(scenario.pack, result.itinerary)  # the plan-quality scores (issue 31 §6)
     for spec, expr in checks:
         try:
             value = expr.evaluate(names)

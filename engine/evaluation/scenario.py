@@ -43,6 +43,11 @@ a venue's hours by date: ``facts.venues[id].is_open(date, window)``, ``.closed_r
 ``city``: the catalog's rows of the planned city (``city.venues``, ``city.restaurants``,
 ``city.hotels`` — for a pack each with ``hours_known``, ``price_estimated``, ``data_source``), every
 place the planner could have chosen, not only those it did.
+For a scenario whose ``pack`` is named by a row of the plan-quality registry
+(``tests/data/osm/quality.json``, key ``pack``), ``quality`` holds the plan's quality scores
+(``engine.evaluation.quality_suite.score_plan``: ``quality['coverage']``, ``['largest_hole_h']``,
+``['route_ratio']``, ``['meals_at_restaurants']``, ``['nights_at_bed']``, ``['fastest_mph']``, …);
+otherwise it is None. The quality scenarios live in ``tests/eval/quality_scenarios/``.
 
 ``choice`` is resolved against the selected plan when the edit runs: a slot matches when its
 choice id, its venue/option id (``option_ref``) or its role (``activity``, ``meal``, ``checkin``,

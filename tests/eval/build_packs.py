@@ -32,8 +32,16 @@ def _lisbon_elements() -> list[dict]:
 
 
 # slug -> (the name the gazetteer resolves, the OSM elements the stand-in serves, where they come from)
+def _data(name: str) -> Callable[[], list[dict]]:
+    from pathlib import Path
+    return lambda: json.loads((Path(__file__).resolve().parents[1] / "data" / "osm" / name).read_text(encoding="utf-8"))
+
+
 SOURCES: dict[str, tuple[str, Callable[[], list[dict]], str]] = {
     "lisbon_pt": ("Lisbon", _lisbon_elements, "tests/data/osm/lisbon.json via the Overpass stand-in"),
+    # the plan-quality cities (issue 31 §6, tests/data/osm/quality.json): tests/eval/quality_scenarios/
+    "barcelona_es": ("Barcelona, Spain", _data("barcelona.json"), "tests/data/osm/barcelona.json via the Overpass stand-in"),
+    "kyoto_jp": ("Kyoto", _data("kyoto.json"), "tests/data/osm/kyoto.json via the Overpass stand-in"),
 }
 
 
