@@ -198,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     for kind, row in rows(args.only):
         try:
             online, cached = plan_online_then_cached(kind, row)
-        except RuntimeError as failed:
-            print(f"{row['slug']}: not planned: {failed}", file=sys.stderr)
+        except RuntimeError as failed:  # the worst quality there is: a row of its own, not a skipped line
+            print(f"{row['slug']}: NOT PLANNED: {failed}")
             continue
         scores.append(score(row, online))
         scores.append(score(row, cached) | {"slug": f"{row['slug']} (cache)"})
