@@ -19,6 +19,7 @@ The clock, the sleep and the jitter source are injectable so tests need no real 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import inspect
 import logging
@@ -430,14 +431,9 @@ def mark_cached(result: Any) -> Any:
     return result.model_copy(update={"provenance": provenance.model_copy(update=update)})
 
 
-_ADAPTERS: dict[Any, TypeAdapter] = {}
-
-
+@functools.cache  # one adapter per result type, built once per process
 def _adapter(result_type: Any) -> TypeAdapter:
-    adapter = _ADAPTERS.get(result_type)
-    if adapter is None:
-        adapter = _ADAPTERS[result_type] = TypeAdapter(result_type)
-    return adapter
+    return TypeAdapter(result_type)
 
 
 def _settle(future: asyncio.Future, *, result: Any = None, exc: BaseException | None = None) -> None:
