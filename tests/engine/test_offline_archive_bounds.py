@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
 from pathlib import Path
 
 import pytest
@@ -236,6 +237,28 @@ def test_maps_download_bad_arguments_are_one_line_exit_2(tmp_path, args, words) 
     done = tw(tmp_path / "home", *args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("tripwright: ") and words in done.stderr, done.stderr
+
+
+def test_maps_download_checks_its_out_path_as_every_command_does(tmp_path) -> None:
+    """The CLI's one output check (engine/cli/paths.Outputs), before any request: a missing folder,
+    a folder, a read-only folder — one line, exit 2, nothing written."""
+    folder = tmp_path / "a.pmtiles"
+    folder.mkdir()
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    box = ["--bbox", "48.8,2.3,48.9,2.4", "--url", "http://127.0.0.1:9/a.pmtiles"]
+    try:
+        for out, words in ((tmp_path / "none" / "x.pmtiles", "does not exist"), (folder, "is a folder"),
+                           (locked / "x.pmtiles", "cannot write in")):
+            if words == "cannot write in" and os.geteuid() == 0:
+                continue  # root writes in a read-only folder: nothing to refuse
+            done = tw(tmp_path / "home", "maps", "download", *box, "--out", str(out))
+            assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+            assert done.stderr.startswith("tripwright: --out") and words in done.stderr, done.stderr
+    finally:
+        locked.chmod(0o700)
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file() and "home" not in p.parts) == []
 
 
 def test_maps_download_a_stored_trip_goes_where_the_app_looks(tmp_path) -> None:
