@@ -19,18 +19,10 @@ from engine.errors import ToolResponseError, TripwrightError
 from engine.maps import archive_bounds
 from engine.maps.offline_area import RangeReader, new_client, plan_area, trip_bbox
 from tests.engine.range_server import RangeServer
+from tests.widgets.pmtiles_build import varint, write_archive
 
 TRIP = [(48.855, 2.340), (48.860, 2.350)]
 HEAD = 127
-
-
-def varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 def lying_archive(path: Path, *, root: bytes, metadata: bytes = gzip.compress(b"{}"), leaves: bytes = b"",
@@ -143,20 +135,13 @@ def archive_with_a_huge_tile(path: Path, size: int) -> dict[int, bytes]:
     import os
 
     from pmtiles.tile import zxy_to_tileid
-    from pmtiles.writer import Writer
 
     from engine.maps.offline_area import tiles_in
     bbox = trip_bbox(TRIP)
     tiles = {zxy_to_tileid(z, x, y): (os.urandom(size) if z == 0 else f"tile {z}/{x}/{y}".encode())
              for z in range(3) for x, y in tiles_in(bbox, z)}
-    with path.open("wb") as handle:
-        writer = Writer(handle)
-        for tile_id in sorted(tiles):
-            writer.write_tile(tile_id, tiles[tile_id])
-        writer.finalize({"tile_type": TileType.MVT, "tile_compression": Compression.NONE, "min_zoom": 0, "max_zoom": 2,
-                         "min_lon_e7": int(bbox.west * 1e7), "min_lat_e7": int(bbox.south * 1e7),
-                         "max_lon_e7": int(bbox.east * 1e7), "max_lat_e7": int(bbox.north * 1e7),
-                         "center_zoom": 0, "center_lon_e7": 0, "center_lat_e7": 0}, {"name": "huge"})
+    write_archive(path, sorted(tiles.items()), compression=Compression.NONE, max_zoom=2,
+                  bounds=(bbox.west, bbox.south, bbox.east, bbox.north), center=(0.0, 0.0), metadata={"name": "huge"})
     return tiles
 
 
