@@ -9,9 +9,10 @@ from datetime import date, timedelta
 
 import pytest
 
+from engine.cancel import CancelToken
 from engine.errors import InputError, PlanCancelled, StoreError, VersionCapError
 from engine.models import EventStatus, IntentV1, RoadTripIntent
-from engine.pipeline import CancelToken, PlanningSession
+from engine.pipeline import PlanningSession
 from engine.store import PlanRecorder, RunTicket
 from engine.store.recorder import plan_idempotency_key
 from engine.store.records import trip_name_for
