@@ -13,8 +13,8 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QHeaderView, QPushButton, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout)
 
+from engine.cancel import CancelToken
 from engine.errors import PlanCancelled, TripwrightError, one_line
-from engine.pipeline import CancelToken
 from widgets.intent_fields import ERROR_COLOUR, plain
 
 COLUMNS = ("City", "Places", "Size", "Fetched")

@@ -1,5 +1,7 @@
 """Exports from the UI: the engine's JSON / GPX / iCalendar / KML / HTML map, and the PDF itinerary,
-chosen in a non-modal save dialog that opens in the folder of the last export.
+chosen in a non-modal save dialog that opens in the folder of the last export. The formats, their menu
+entries and file filters come from the engine's one table (``engine.export.formats``: ``FORMATS``,
+``BY_KEY``).
 
 The engine renders off the GUI thread (folium's HTML map takes most of a second); the PDF is
 drawn on the GUI thread (it paints the map snapshot). Every file is written atomically.
@@ -23,19 +25,13 @@ from .pdf_itinerary import write_itinerary_pdf
 from .ui_state import export_folder, remember
 
 
-# The formats, their menu entries and file filters come from the engine's one table.
-ExportKind = ExportFormat
-EXPORT_KINDS = FORMATS
-KINDS = BY_KEY
-
-
-def kind_for_path(path: str | Path, fallback: str = "pdf") -> ExportKind:
+def kind_for_path(path: str | Path, fallback: str = "pdf") -> ExportFormat:
     """The export a file name asks for by its suffix (the chosen filter's otherwise)."""
     suffix = Path(path).suffix.lower().lstrip(".")
-    return next((k for k in EXPORT_KINDS if k.suffix == suffix), KINDS[fallback])
+    return next((k for k in FORMATS if k.suffix == suffix), BY_KEY[fallback])
 
 
-def suggested_name(itinerary: ItineraryV1, kind: ExportKind) -> str:
+def suggested_name(itinerary: ItineraryV1, kind: ExportFormat) -> str:
     intent = itinerary.intent
     stem = f"{intent.origin}-{intent.terminus}" if intent.mode == "road_trip" else intent.city
     safe = "".join(c if c.isalnum() else "-" for c in stem.lower()).strip("-") or "trip"
@@ -47,8 +43,8 @@ def suggested_name(itinerary: ItineraryV1, kind: ExportKind) -> str:
 def export_dialog(parent: QWidget, itinerary: ItineraryV1, key: str | None, export_to) -> QFileDialog:
     """A save dialog for one format (``key``) or any (the name's suffix decides); on a chosen file
     it calls ``export_to(kind_key, path)``. The caller shows it with ``open()``, never ``exec()``."""
-    kinds = [KINDS[key]] if key else list(EXPORT_KINDS)
-    first = kinds[0] if key else KINDS["pdf"]
+    kinds = [BY_KEY[key]] if key else list(FORMATS)
+    first = kinds[0] if key else BY_KEY["pdf"]
     start = os.path.join(export_folder(), suggested_name(itinerary, first))
     dialog = QFileDialog(parent, "Export trip", start)
     dialog.setNameFilters([k.name_filter for k in kinds])
@@ -64,11 +60,11 @@ def export_dialog(parent: QWidget, itinerary: ItineraryV1, key: str | None, expo
     return dialog
 
 
-def _kind_of_filter(name_filter: str) -> ExportKind:
-    return next((k for k in EXPORT_KINDS if k.name_filter == name_filter), KINDS["pdf"])
+def _kind_of_filter(name_filter: str) -> ExportFormat:
+    return next((k for k in FORMATS if k.name_filter == name_filter), BY_KEY["pdf"])
 
 
-async def export_itinerary(kind: ExportKind, itinerary: ItineraryV1, path: str | Path,
+async def export_itinerary(kind: ExportFormat, itinerary: ItineraryV1, path: str | Path,
                            map_image: QImage | None = None, *, title: str = "", distance_unit: str = "mi") -> Path:
     """Write ``itinerary`` as ``kind`` to ``path`` (atomically); returns the absolute path."""
     if kind.renderer is not None:  # the engine's formats, through the front door (as `tripwright export`)

@@ -22,9 +22,10 @@ from typing import Any, Callable
 
 import structlog
 
+from engine.cancel import CancelToken
 from engine.frontend import settled_result
 from engine.models import EventStatus, StreamEvent
-from engine.pipeline import CancelToken, PlanningSession, PlanResult
+from engine.pipeline import PlanningSession, PlanResult
 
 EventSink = Callable[[Any], None]
 CANCEL_NOTE = "cancelled by the user"

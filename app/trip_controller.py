@@ -17,10 +17,11 @@ from PySide6.QtCore import QObject
 from qasync import asyncSlot
 
 from engine.errors import AmbiguousCityError, CityPackMissing, InputError, TripwrightError, one_line
+from engine.export.formats import BY_KEY, ExportFormat
 from engine.frontend import planned_intent
 from engine.models import RoadTripIntent
 
-from .exports import KINDS, ExportKind, export_itinerary
+from .exports import export_itinerary
 from .heap import settle
 from .library import Reused, TripLibrary, replan_key
 from .map_edit_flow import MapEditFlow
@@ -317,7 +318,7 @@ class TripController(QObject, MapEditFlow):
         if version is None:
             self.w.show_message("Plan a trip before exporting it.", "info")
             return None
-        kind: ExportKind = KINDS[key]
+        kind: ExportFormat = BY_KEY[key]
         image = await print_map_image(self.w.map_view) if kind.key == "pdf" else None
         title = self.trip.name or self.w.trip_title()
         try:

@@ -15,7 +15,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
 
-from .exports import EXPORT_KINDS
+from engine.export.formats import FORMATS
+
 from .welcome import examples
 
 
@@ -102,7 +103,7 @@ def build_actions(window: QMainWindow, today) -> WindowActions:
     actions.sign_out.setEnabled(False)
     for key, example in examples(today).items():
         actions.examples[key] = _action(window, example.title.replace("&", "&&"), tip=example.prompt)
-    for kind in EXPORT_KINDS:
+    for kind in FORMATS:
         actions.exports[kind.key] = _action(window, kind.label)
     actions.cancel.setEnabled(False)
     return actions

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date, time as clock
+from datetime import date
 from pathlib import Path
 
 ROOT = Path.cwd()
@@ -116,38 +116,18 @@ def case_replan(reps: int) -> dict:
 def case_verify(reps: int) -> dict:
     """10,000 distinct plans through ``verify_plan`` (``reps`` × 1,000; the default 10 is the bench's)."""
     from engine.verify import verify_plan
+    from engine_bench import jittered  # this tree's bench/ (the script's folder), not the build's
     result = asyncio.run(_session().plan(_intent()))
     plan, facts, intent = result.plan, result.inputs.facts, _intent()
     rng = random.Random(7)
     count = reps * 1000
-    variants = [_jitter(plan, rng) for _ in range(count)]
+    variants = [jittered(plan, rng) for _ in range(count)]
     started = time.perf_counter()
     found = 0
     for variant in variants:
         found += len(verify_plan(variant, intent, facts))
     return {"verify_total_s": round(time.perf_counter() - started, 3), "verify_plans": count,
             "verify_violations_found": found}
-
-
-def _jitter(plan, rng: random.Random):
-    from engine.models import TimeWindow
-    days = []
-    for day in plan.days:
-        shift = rng.choice((-60, -30, 0, 30, 60))
-        slots = []
-        for s in day.slots:
-            if s.role in ("activity", "meal"):
-                a = s.window.start.hour * 60 + s.window.start.minute + shift
-                b = s.window.end.hour * 60 + s.window.end.minute + shift
-                if 0 <= a < b < 24 * 60:
-                    s = s.model_copy(update={"window": TimeWindow(start=clock(a // 60, a % 60),
-                                                                  end=clock(b // 60, b % 60))})
-            slots.append(s)
-        try:
-            days.append(day.model_copy(update={"slots": sorted(slots, key=lambda s: s.window.start)}))
-        except ValueError:
-            days.append(day)
-    return plan.model_copy(update={"days": days})
 
 
 def _road(**kw):

@@ -76,7 +76,7 @@ async def bench_verify(count: int) -> dict:
     result = await session.plan(_intent())
     plan, facts, intent = result.plan, result.inputs.facts, _intent()
     rng = random.Random(7)
-    variants = [_jitter(plan, rng) for _ in range(count)]  # every plan distinct: no memo shortcut
+    variants = [jittered(plan, rng) for _ in range(count)]  # every plan distinct: no memo shortcut
     started = time.perf_counter()
     found = 0
     for i in range(count):
@@ -85,7 +85,7 @@ async def bench_verify(count: int) -> dict:
             "verify_violations_found": found}
 
 
-def _jitter(plan, rng: random.Random):
+def jittered(plan, rng: random.Random):
     """A random but valid variant: each day's movable slots shifted by the same random amount."""
     days = []
     for day in plan.days:

@@ -35,23 +35,30 @@ class Registry:
             series = metric._series(tuple(values))  # noqa: SLF001 (the registry's own metrics)
             series.value, series.count, series.sum, series.buckets = value, count, total, list(buckets)
 
+    def rows(self) -> Iterator[tuple[Metric, list[tuple[list[str], Series]]]]:
+        """Every metric with a copy of its series (label values, numbers), read under the lock: what
+        both views — :meth:`snapshot` and the Prometheus collector — render."""
+        for metric in self.metrics:
+            with _LOCK:
+                rows = [(list(values), s.copy()) for values, s in metric.series.items()]
+            yield metric, rows
+
     def snapshot(self) -> dict[str, list[dict]]:
         """Plain values: ``{family: [{"labels": {...}, suffix: v}, ...]}``, the families and samples
         prometheus_client shows (counters' ``total``; histograms' and summaries' ``count`` and ``sum``;
         gauges' ``value``), without buckets and ``_created``."""
         out: dict[str, list[dict]] = {}
-        with _LOCK:
-            for m in self.metrics:
-                family = m.name[:-len("_total")] if m.kind == "counter" and m.name.endswith("_total") else m.name
-                rows = out.setdefault(family, [])
-                for values, s in m.series.items():
-                    labels = dict(zip(m.labelnames, values))
-                    if m.kind == "counter":
-                        rows.append({"labels": labels, "total": s.value})
-                    elif m.kind == "gauge":
-                        rows.append({"labels": labels, "value": s.value})
-                    else:
-                        rows += [{"labels": labels, "count": float(s.count)}, {"labels": dict(labels), "sum": s.sum}]
+        for m, series in self.rows():
+            family = m.name[:-len("_total")] if m.kind == "counter" and m.name.endswith("_total") else m.name
+            rows = out.setdefault(family, [])
+            for values, s in series:
+                labels = dict(zip(m.labelnames, values))
+                if m.kind == "counter":
+                    rows.append({"labels": labels, "total": s.value})
+                elif m.kind == "gauge":
+                    rows.append({"labels": labels, "value": s.value})
+                else:
+                    rows += [{"labels": labels, "count": float(s.count)}, {"labels": dict(labels), "sum": s.sum}]
         return out
 
     def prometheus(self) -> Any:
@@ -77,6 +84,11 @@ class Series:
 
     def get(self) -> float:
         return self.value
+
+    def copy(self) -> Series:
+        twin = Series()
+        twin.value, twin.count, twin.sum, twin.buckets = self.value, self.count, self.sum, list(self.buckets)
+        return twin
 
 
 class Metric:
@@ -179,25 +191,23 @@ class _Collector:
         from prometheus_client.core import (CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily,
                                             SummaryMetricFamily)
         from prometheus_client.utils import floatToGoString
-        for metric in self.registry.metrics:
+        for metric, rows in self.registry.rows():
             labels = list(metric.labelnames)
-            with _LOCK:
-                rows = [(list(values), s.value, s.count, s.sum, list(s.buckets)) for values, s in metric.series.items()]
             if metric.kind == "histogram":
                 family: Any = HistogramMetricFamily(metric.name, metric.documentation, labels=labels)
-                for values, _, count, total, buckets in rows:
+                for values, s in rows:
                     running, cumulative = 0, []
-                    for bound, n in zip(metric.upper_bounds, buckets):
+                    for bound, n in zip(metric.upper_bounds, s.buckets):
                         running += n
                         cumulative.append((floatToGoString(bound), running))
-                    family.add_metric(values, cumulative + [("+Inf", count)], total)
+                    family.add_metric(values, cumulative + [("+Inf", s.count)], s.sum)
             elif metric.kind == "summary":
                 family = SummaryMetricFamily(metric.name, metric.documentation, labels=labels)
-                for values, _, count, total, _ in rows:
-                    family.add_metric(values, count, total)
+                for values, s in rows:
+                    family.add_metric(values, s.count, s.sum)
             else:
                 kind = CounterMetricFamily if metric.kind == "counter" else GaugeMetricFamily
                 family = kind(metric.name, metric.documentation, labels=labels)
-                for values, value, *_ in rows:
-                    family.add_metric(values, value)
+                for values, s in rows:
+                    family.add_metric(values, s.value)
             yield family

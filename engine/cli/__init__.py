@@ -138,8 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_cities_parser(command)
     from .trip_inputs_cmd import add_trip_inputs_parsers
     add_trip_inputs_parsers(command)
-    from .maps_cmd import add_maps_parser
-    add_maps_parser(command)
+    maps = command("maps", "download a trip's area (or a box) as an offline map")  # runs in maps_cmd.py
+    maps.add_argument("action", choices=["download"], help="what to do")
+    maps.add_argument("trip_id", nargs="?", help="the stored trip whose area to download (see trips list)")
+    maps.add_argument("--bbox", help="instead of a trip: the box south,west,north,east in degrees")
+    maps.add_argument("--out", help="the .pmtiles file to write (default, for a trip: where the app looks)")
+    maps.add_argument("--url", help="the remote .pmtiles archive (default: the Settings' offline map source)")
     diag = command("diagnostics", "metrics, breaker states and cache hit rates of the last plan")
     diag.add_argument("--json", action="store_true", help="the report as JSON")
     diag.add_argument("--prometheus", action="store_true", help="the metrics in Prometheus text format")

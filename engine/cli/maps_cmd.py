@@ -15,17 +15,10 @@ from pathlib import Path
 
 from engine.errors import InputError
 
+from .paths import Outputs
+
 WHERE_TO_SET = ("no offline map source: give --url, or set Settings ▸ Offline map source (offline_map_url) "
                 "or TRIPWRIGHT_PMTILES_URL")
-
-
-def add_maps_parser(command) -> None:  # noqa: ANN001 (the CLI's subcommand factory)
-    maps = command("maps", "download a trip's area (or a box) as an offline map")
-    maps.add_argument("action", choices=["download"], help="what to do")
-    maps.add_argument("trip_id", nargs="?", help="the stored trip whose area to download (see trips list)")
-    maps.add_argument("--bbox", help="instead of a trip: the box south,west,north,east in degrees")
-    maps.add_argument("--out", help="the .pmtiles file to write (default, for a trip: where the app looks)")
-    maps.add_argument("--url", help="the remote .pmtiles archive (default: the Settings' offline map source)")
 
 
 def run_maps(args) -> int:  # noqa: ANN001
@@ -47,8 +40,7 @@ def run_maps(args) -> int:  # noqa: ANN001
         dest = Path(args.out)
         if dest.suffix.lower() != ".pmtiles":
             raise InputError("--out", f"{dest.name}: an offline map is a .pmtiles file")
-        if not dest.parent.is_dir():
-            raise InputError("--out", f"folder {dest.parent} does not exist")
+        Outputs.check({"--out": args.out})  # a folder, a missing or read-only one, a device: one line
     elif args.trip_id:
         dest = offline_map_path(data_dir(), args.trip_id)
     else:

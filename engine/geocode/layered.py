@@ -59,8 +59,8 @@ async def prefetch(gazetteer: Any, queries: list[str], executor: Any, online: An
     async def one(query: str) -> None:
         request = GeocodeRequest(query=query, limit=ONLINE_LIMIT)
         try:
-            found, _ = await executor.call("geocode", online.candidates, request,
-                                           result_type=list[GeoCandidate])
+            found, _ = await executor.call("geocode", online.candidates, request, result_type=list[GeoCandidate],
+                                           turn=getattr(online, "turn", None))  # the timeout: the request's, not the queue's
         except ToolError:
             answers.failed.append(query)
             return

@@ -15,7 +15,8 @@
 from __future__ import annotations
 
 import asyncio
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 import os
 import threading
 import time
@@ -51,9 +52,35 @@ class Throttle:
         self._last_answer = float("-inf")
         self._gate = threading.Lock()
 
+    @asynccontextmanager
+    async def turn(self):
+        """An event loop's turn, taken before the executor's timeouts start (``ToolExecutor.call(turn=)``):
+        the gate, then the interval since the previous answer, waited on the loop; held while the
+        worker thread sends and reads (its :meth:`slot` sees the turn is taken)."""
+        while not self._gate.acquire(blocking=False):  # polled: a cancelled wait never leaves it held
+            await asyncio.sleep(0.02)
+        try:
+            wait = self._last_answer + self._interval - self._clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            held = _TURN.set(self)
+            try:
+                yield
+            finally:
+                _TURN.reset(held)
+        finally:
+            self._last_answer = self._clock()
+            self._gate.release()
+
     @contextmanager
     def slot(self):
         """Hold while sending and reading one request (a worker thread's, never the loop's)."""
+        if _TURN.get() is self:  # the caller took its turn (:meth:`turn`): send now
+            try:
+                yield
+            finally:
+                self._last_answer = self._clock()
+            return
         with self._gate:
             wait = self._last_answer + self._interval - self._clock()
             if wait > 0:
@@ -64,6 +91,7 @@ class Throttle:
                 self._last_answer = self._clock()
 
 
+_TURN: ContextVar[Throttle | None] = ContextVar("tripwright_nominatim_turn", default=None)
 PROCESS_THROTTLE = Throttle()
 
 
@@ -78,6 +106,10 @@ class NominatimGeocoder:
         self._agent = user_agent
         self._throttle = throttle
         self._timeout_s = timeout_s
+
+    def turn(self):
+        """This geocoder's place in Nominatim's queue, for ``ToolExecutor.call(turn=)``."""
+        return self._throttle.turn()
 
     async def candidates(self, request: GeocodeRequest) -> list[GeoCandidate]:
         raw = await asyncio.to_thread(self._query, request)

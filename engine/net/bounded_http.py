@@ -191,6 +191,29 @@ class _Meter:
             raise _too_slow(self.total_s, final=self.final)
 
 
+class _Body:
+    """One reply's body as its pieces arrive, whichever stack reads it (async or not): each piece
+    is decoded, counted against the cap and the reply's clock."""
+
+    def __init__(self, coding: str, meter: _Meter) -> None:
+        self._decoder, self._meter = _Decoder(coding), meter
+
+    def pieces(self, data: bytes):
+        self._meter.check_time()
+        for piece in self._decoder.feed(data):
+            yield self._meter.count(piece)
+
+    def end(self):
+        tail = self._decoder.tail()
+        if tail:
+            yield self._meter.count(tail)
+
+
+def _capped_response(mod, request, response, stream):
+    return mod.Response(response.status_code, headers=_plain_headers(response.headers), stream=stream,
+                        extensions=response.extensions, request=request)
+
+
 def _size(n: int) -> str:
     return f"{n / (1024 * 1024):g} MB" if n >= 1024 * 1024 else f"{n} bytes"
 
@@ -213,32 +236,26 @@ def _classes(mod):
 
     class AsyncCapped(mod.AsyncByteStream):
         def __init__(self, raw, coding: str, meter: _Meter) -> None:
-            self._raw, self._meter, self._decoder = raw, meter, _Decoder(coding)
+            self._raw, self._body = raw, _Body(coding, meter)
 
         async def __aiter__(self):
             async for data in self._raw:
-                self._meter.check_time()
-                for piece in self._decoder.feed(data):
-                    yield self._meter.count(piece)
-            tail = self._decoder.tail()
-            if tail:
-                yield self._meter.count(tail)
+                for piece in self._body.pieces(data):
+                    yield piece
+            for piece in self._body.end():
+                yield piece
 
         async def aclose(self) -> None:
             await self._raw.aclose()
 
     class SyncCapped(mod.SyncByteStream):
         def __init__(self, raw, coding: str, meter: _Meter) -> None:
-            self._raw, self._meter, self._decoder = raw, meter, _Decoder(coding)
+            self._raw, self._body = raw, _Body(coding, meter)
 
         def __iter__(self):
             for data in self._raw:
-                self._meter.check_time()
-                for piece in self._decoder.feed(data):
-                    yield self._meter.count(piece)
-            tail = self._decoder.tail()
-            if tail:
-                yield self._meter.count(tail)
+                yield from self._body.pieces(data)
+            yield from self._body.end()
 
         def close(self) -> None:
             self._raw.close()
@@ -257,8 +274,7 @@ def _classes(mod):
             except ReplyRefused:
                 await response.aclose()
                 raise
-            return mod.Response(response.status_code, headers=_plain_headers(response.headers), stream=stream,
-                                extensions=response.extensions, request=request)
+            return _capped_response(mod, request, response, stream)
 
         async def aclose(self) -> None:
             await self._inner.aclose()
@@ -278,8 +294,7 @@ def _classes(mod):
             except ReplyRefused:
                 response.close()
                 raise
-            return mod.Response(response.status_code, headers=_plain_headers(response.headers), stream=stream,
-                                extensions=response.extensions, request=request)
+            return _capped_response(mod, request, response, stream)
 
         def close(self) -> None:
             self._inner.close()

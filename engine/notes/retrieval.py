@@ -151,18 +151,14 @@ _EMBEDDING_CALLS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notes-e
 
 
 METHODS = ("lexical", "vector", "hybrid")
-_WORD_SETS: dict[str, frozenset[str]] = {}  # chunk id -> its words (chunks never change)
-_WORD_SETS_MAX = 4096
-
-
 def chunk_words(chunk) -> frozenset[str]:  # noqa: ANN001 (NoteChunk)
     """A chunk's ``word_set``, computed once per process: confidence and MMR both need it."""
-    found = _WORD_SETS.get(chunk.chunk_id)
-    if found is None:
-        if len(_WORD_SETS) >= _WORD_SETS_MAX:
-            _WORD_SETS.clear()
-        found = _WORD_SETS[chunk.chunk_id] = T.word_set(chunk.text)
-    return found
+    return _chunk_words(chunk.chunk_id, chunk.text)
+
+
+@lru_cache(maxsize=4096)  # chunks never change: keyed by id (the text rides along for the miss)
+def _chunk_words(chunk_id: str, text: str) -> frozenset[str]:
+    return T.word_set(text)
 
 
 class Retriever:

@@ -15,7 +15,7 @@ corridor (its OpenStreetMap cells, fetched once and handed to every planner of t
 planner → routes → verifier → synthesizer → weather and notes (with a `RoadDrafter`, `road_draft.py`: corridor and
 candidates → node `draft` → the planner around the proposed nights, its own nights when it cannot take
 them); events as they happen (an error event carries `reason`: `invalid_model_output`, `infeasible_plan`),
-cancellation between nodes and, through `CancelToken.interruptible`, of a model call in flight (its HTTP
+cancellation between nodes (`engine.cancel.CancelToken`; an event callback may raise `PlanCancelled` to ask) and, through `CancelToken.interruptible`, of a model call in flight (its HTTP
 request cancelled; `cancel()` from any thread), checkpoints (last 3), node memo keyed by input digest;
 `ThrottledStream` (10/s, burst 20, 200 buffered, oldest non-critical dropped) and `replay_after` for the UI;
 every log line of a run carries `trace_id`/`run_id`/`org_id`/`user_id`/`node` (seed §13.1's names: `ts`,
@@ -30,11 +30,9 @@ or the other outputs fail); road trips get the weather of every overnight stop a
 (prefetched) for places the gazetteer does not know
 """
 
-from engine.cancel import CancelToken
-
 from .control import Checkpoints, NodeMemo
 from .events import EventEmitter, ThrottledStream, replay_after
 from .run import PlanningSession, PlanResult
 
-__all__ = ["CancelToken", "Checkpoints", "EventEmitter", "NodeMemo", "PlanResult",
+__all__ = ["Checkpoints", "EventEmitter", "NodeMemo", "PlanResult",
            "PlanningSession", "ThrottledStream", "replay_after"]

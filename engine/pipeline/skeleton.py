@@ -5,7 +5,8 @@ one node memo and one event stream with its heartbeat.
 A kind of trip is a subclass of :class:`Run` with ``STAGES``: ``Stage(name, weight, method)``.
 The skeleton enters each stage on the emitter (so every event of the stage lands inside the
 stage's share of the bar), checks cancellation between stages (a cancel raises
-``PlanCancelled`` from there, or from inside a stage's awaits), and turns the run's outcome —
+``PlanCancelled`` from there, or from inside a stage's awaits; the event callback asks for a cancel
+by raising ``PlanCancelled``), and turns the run's outcome —
 completed, cancelled, infeasible, an invalid model answer, bad input found mid-run — into the
 closing events and a :class:`PlanResult`. Facts the stages share (the FX rate, the pack, the
 corridor's OpenStreetMap cells) live on the run object: looked up once, handed on.
@@ -78,6 +79,21 @@ def bar_spans(stages: tuple[Stage, ...], run) -> list[tuple[float, float]]:
     return spans
 
 
+def cancel_on_request(callback: EventCallback | None, cancel: CancelToken) -> EventCallback | None:
+    """``callback``, where raising ``PlanCancelled`` asks to cancel the run: the request goes to
+    ``cancel`` and the event stream goes on, so the run stops at its next stage or node boundary
+    (an awaited model call at once) through its one cancel path."""
+    if callback is None:
+        return None
+
+    def asking(event: StreamEvent) -> None:
+        try:
+            callback(event)
+        except PlanCancelled:
+            cancel.cancel()
+    return asking
+
+
 def drafter_cost(drafter) -> float:
     """The model cost of a run so far: its drafter's client meter (extraction included when the
     same client extracted the intent)."""
@@ -108,7 +124,8 @@ class Run:
         self.drafter = drafter
         self.checkpoints = Checkpoints()
         self.inputs: PlannerInputs | None = None
-        self.emitter = EventEmitter(trace_id, run_id, both(on_event, session.event_tap),
+        self.emitter = EventEmitter(trace_id, run_id, both(cancel_on_request(on_event, cancel),
+                                                           cancel_on_request(session.event_tap, cancel)),
                                     session.take_early_events(), heartbeat_s=session.heartbeat_s)
         self.emitter.replan = replan or session.last_intent == intent
         session.last_intent = intent

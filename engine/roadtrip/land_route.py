@@ -11,6 +11,7 @@ re-derives the same corridor.
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 
 from engine.geocode.trust import check_point, geodesic_miles
 
@@ -38,38 +39,29 @@ class ViaCorridor(DirectCorridor):
         self._set_line(line)
 
 
-_MADE: dict[tuple, DirectCorridor] = {}  # (ends, region, gazetteer) → its corridor, the latest few
-MADE_KEPT = 32
-
-
 def land_corridor(origin: Town, terminus: Town, region: str, geocoder) -> DirectCorridor:
     """The direct corridor, bent through towns on land where the straight line crosses the sea
     (made once per run: :class:`.trip_ends.TripEnds` keeps it for the outline and every plan).
     A function of the two points, the region and the shipped gazetteer and coastline, so the
     process keeps the last few (like the named routes, a corridor is only read): a trip planned
     again — a re-plan in the app, ``verify`` — does not search round the Gulf again (~0.1 s)."""
-    key = (origin.point, terminus.point, region, geocoder)  # the geocoder itself: kept alive, never mistaken
     try:
-        made = _MADE.get(key)
+        hash(geocoder)
     except TypeError:  # a geocoder that cannot be a key (unhashable): made afresh
-        return _land_corridor(origin, terminus, region, geocoder)
-    if made is None:
-        if len(_MADE) >= MADE_KEPT:
-            _MADE.pop(next(iter(_MADE)))
-        made = _MADE[key] = _land_corridor(origin, terminus, region, geocoder)
-    return made
+        return _land_corridor.__wrapped__(origin.point, terminus.point, region, geocoder)
+    return _land_corridor(origin.point, terminus.point, region, geocoder)
 
 
-def _land_corridor(origin: Town, terminus: Town, region: str, geocoder) -> DirectCorridor:
-    a, b = origin.point, terminus.point
+@lru_cache(maxsize=32)  # the geocoder itself is in the key: kept alive, never mistaken
+def _land_corridor(a: tuple[float, float], b: tuple[float, float], region: str, geocoder) -> DirectCorridor:
     if sea_crossing(a, b, COARSE_STEP_MILES, any_land())[0] <= FERRY_MILES:
         return DirectCorridor(a, b)  # dry even counting every island: no landmass to build
     reach = geodesic_miles(a, b) / 69.0 + 4.0  # degrees round the trip the search may use
     land = mainland_near([a[0], b[0]], [a[1], b[1]], margin=reach)
     via = _around(a, b, region, geocoder, land)
     if not via:
-        return DirectCorridor(origin.point, terminus.point)
-    return ViaCorridor([origin.point, *(p.point for p in via), terminus.point], via=tuple(via))
+        return DirectCorridor(a, b)
+    return ViaCorridor([a, *(p.point for p in via), b], via=tuple(via))
 
 
 def _dry(a, b, land) -> bool:

@@ -21,7 +21,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import InputError
-from .columns import new_id, utcnow
+from .columns import utcnow
 from .schema import ItineraryVersion
 from .schema_social import ChatMessage, Feedback, Idea, Reaction, VersionReaction
 from .tenancy import OrgContext, OrgSession
@@ -185,10 +185,9 @@ class GroupPlanning:
             if mark in known:
                 continue
             known.add(mark)
-            batch.append({"org_id": self._ctx.org_id, "message_id": new_id(), "trip_id": trip_id,
-                          "user_id": self._ctx.user_id, "author": m.author[:MAX_AUTHOR], "body": m.body[:MAX_TEXT],
-                          "kind": m.kind, "source": source, "sent_at": m.sent_at, "fingerprint": mark,
-                          "created_at": now})
+            batch.append(model_row(ChatMessage, org_id=self._ctx.org_id, trip_id=trip_id, user_id=self._ctx.user_id,
+                                   author=m.author[:MAX_AUTHOR], body=m.body[:MAX_TEXT], kind=m.kind, source=source,
+                                   sent_at=m.sent_at, fingerprint=mark, created_at=now))
             added += 1
             if len(batch) == IMPORT_BATCH:
                 self._insert_batch(batch)
@@ -303,3 +302,23 @@ class GroupPlanning:
 
 def _chat(r: ChatMessage) -> ChatRecord:
     return ChatRecord(r.message_id, r.author, r.body, r.kind, r.source, r.sent_at)
+
+
+def model_row(model, **values) -> dict:
+    """One row of ``model``'s table for a bulk INSERT, derived from the model: ``values`` by column
+    name (a name that is not a column is refused), every other column its Python-side default
+    (``message_id``'s ``new_id``…), as a flush of ``model(**values)`` would fill it."""
+    columns = model.__table__.columns
+    unknown = set(values) - set(columns.keys())
+    if unknown:
+        raise TypeError(f"{model.__name__} has no column {', '.join(sorted(unknown))}")
+    row = dict(values)
+    for column in columns:
+        default = column.default
+        if column.key in row or default is None:
+            continue
+        if default.is_callable:
+            row[column.key] = default.arg(None)
+        elif default.is_scalar:
+            row[column.key] = default.arg
+    return row

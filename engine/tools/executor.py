@@ -19,12 +19,14 @@ The clock, the sleep and the jitter source are injectable so tests need no real 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import inspect
 import logging
 import os
 import random
 import time
+from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
@@ -55,6 +57,9 @@ class ExecutorPolicy:
     breaker_window_s: float = 60.0
     breaker_probe_s: float = 30.0
 
+
+# A service's queue: ``turn()`` is entered before each attempt and held while it runs.
+Turn = Callable[[], AbstractAsyncContextManager[Any]]
 
 # Set by the pipeline for its run: called with (tool, True) when a call starts waiting on the
 # network and (tool, False) when it ends, so the run's heartbeats (one a second) say what it waits for.
@@ -121,9 +126,12 @@ class ToolExecutor:
 
     # -- public -----------------------------------------------------------------------------------
     async def call(self, tool: str, fn: Callable[[Any], Any], request: Any, *,
-                   result_type: Any = None) -> tuple[Any, bool]:
+                   result_type: Any = None, turn: Turn | None = None) -> tuple[Any, bool]:
         """Run ``fn(request)`` under the policy; returns (result, cache_hit). ``result_type``
-        (a pydantic-validatable type) makes the result durable in the L2 cache."""
+        (a pydantic-validatable type) makes the result durable in the L2 cache. ``turn``: the
+        service's queue (an async context manager factory, e.g. Nominatim's one request a second):
+        each attempt waits for its turn first, and the timeouts count from the turn — they bound
+        the request, not the queue."""
         stats = self.stats.setdefault(tool, ToolStats())
         stats.calls += 1
         key = cache_key(tool, request, adapter_variant(fn))
@@ -137,7 +145,7 @@ class ToolExecutor:
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            result = await self._fresh(tool, fn, request, stats, log_call=True)
+            result = await self._fresh(tool, fn, request, stats, log_call=True, turn=turn)
         except BaseException as exc:
             _settle(future, exc=exc)
             raise
@@ -266,7 +274,8 @@ class ToolExecutor:
         return await self._fresh(tool, fn, request, stats, (soft_timeout_s, hard_timeout_s), log_call=log_call)
 
     async def _fresh(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats,
-                     timeouts: tuple[float | None, float | None] = (None, None), *, log_call: bool = False) -> Any:
+                     timeouts: tuple[float | None, float | None] = (None, None), *, log_call: bool = False,
+                     turn: Turn | None = None) -> Any:
         soft_s = timeouts[0] or self.policy.soft_timeout_s
         breaker = self._breaker(tool)
         try:
@@ -277,7 +286,7 @@ class ToolExecutor:
         started = time.perf_counter()
         retries_before = stats.retries
         try:
-            result = await self._attempts(tool, fn, request, stats, timeouts[1])
+            result = await self._attempts(tool, fn, request, stats, timeouts[1], turn)
         except ToolError as exc:
             breaker.record(False, self._clock())
             self._count_error(tool, stats, exc)
@@ -315,12 +324,15 @@ class ToolExecutor:
             self.observer.tool_error(tool, exc.kind)
 
     async def _attempts(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats,
-                        hard_s: float | None = None) -> Any:
+                        hard_s: float | None = None, turn: Turn | None = None) -> Any:
         if not inspect.iscoroutinefunction(fn) and tool not in self._delays:
             return _sync_call(tool, fn, request)
         for attempt in range(1 + self.policy.retries):
             try:
-                return await self._once(tool, fn, request, hard_s or self.policy.hard_timeout_s)
+                if turn is None:
+                    return await self._once(tool, fn, request, hard_s or self.policy.hard_timeout_s)
+                async with turn():  # the queue's wait is not the request's time
+                    return await self._once(tool, fn, request, hard_s or self.policy.hard_timeout_s)
             except (ToolTimeout, ToolUnavailable) as exc:
                 wait = self._retry_wait(exc)
                 if attempt == self.policy.retries or wait is None:
@@ -430,14 +442,9 @@ def mark_cached(result: Any) -> Any:
     return result.model_copy(update={"provenance": provenance.model_copy(update=update)})
 
 
-_ADAPTERS: dict[Any, TypeAdapter] = {}
-
-
+@functools.cache  # one adapter per result type, built once per process
 def _adapter(result_type: Any) -> TypeAdapter:
-    adapter = _ADAPTERS.get(result_type)
-    if adapter is None:
-        adapter = _ADAPTERS[result_type] = TypeAdapter(result_type)
-    return adapter
+    return TypeAdapter(result_type)
 
 
 def _settle(future: asyncio.Future, *, result: Any = None, exc: BaseException | None = None) -> None:

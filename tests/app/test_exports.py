@@ -9,7 +9,8 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QFileDialog
 
-from app.exports import EXPORT_KINDS, kind_for_path, suggested_name
+from app.exports import kind_for_path, suggested_name
+from engine.export.formats import FORMATS
 from app.pdf_itinerary import itinerary_html
 from tests.app.conftest import wait_task
 from tests.app.test_main_window import PARIS, ROUTE66, plan
@@ -69,7 +70,7 @@ def test_pdf_from_the_window_is_titled_by_the_trip_and_shares_pages(qtbot, make_
 
 def test_export_any_picks_the_format_from_the_file_name(qtbot, road_window, tmp_path):
     dialog = road_window.choose_export(None)
-    assert len(dialog.nameFilters()) == len(EXPORT_KINDS)
+    assert len(dialog.nameFilters()) == len(FORMATS)
     path = tmp_path / "trip.ics"
     dialog.selectFile(str(path))
     dialog.accept()

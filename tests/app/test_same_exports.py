@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.exports import KINDS, export_itinerary
+from app.exports import export_itinerary
+from engine.export.formats import BY_KEY
 from engine.cli import main as cli_main
 from engine.errors import InputError
 from engine.export.formats import RENDERED
@@ -38,7 +39,7 @@ def saved(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("key", [fmt.key for fmt in RENDERED])
 def test_the_app_and_the_cli_export_the_same_bytes(key, saved, tmp_path, capsys) -> None:
     itinerary = ItineraryV1.model_validate_json(saved.read_text(encoding="utf-8"))
-    by_app = asyncio.run(export_itinerary(KINDS[key], itinerary, tmp_path / f"app.{key}"))
+    by_app = asyncio.run(export_itinerary(BY_KEY[key], itinerary, tmp_path / f"app.{key}"))
     assert cli_main(["export", str(saved), f"--{key}", str(tmp_path / f"cli.{key}")]) == 0
     assert f"wrote {tmp_path / f'cli.{key}'}" in capsys.readouterr().err
     written = (tmp_path / f"cli.{key}").read_bytes()

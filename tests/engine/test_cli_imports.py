@@ -85,3 +85,4 @@ def test_help_loads_no_engine_model_or_library(tmp_path) -> None:
     code, modules = loaded(tmp_path, "--help")
     assert code == 0
     assert {package: under(modules, package) for package in HELP_NEVER if under(modules, package)} == {}
+    assert "engine.cli" in modules and "engine.cli.maps_cmd" not in modules  # its parser is declared lazily

@@ -96,3 +96,22 @@ async def test_one_request_per_second_holds_at_the_server_on_a_busy_machine(serv
     assert len(arrivals) == len(names)
     gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
     assert all(gap >= MIN_INTERVAL_S for gap in gaps), gaps
+
+
+async def test_the_executors_timeout_bounds_the_request_not_the_wait_for_its_turn(server) -> None:
+    """Issue 34: four places asked at once of a stand-in that takes 0.6 s to answer, one request
+    per 0.3 s after the previous answer. The last one's turn comes ~2.7 s after they were asked,
+    past the executor's 2 s timeout; its request itself takes 0.6 s, so it is answered — the
+    timeout counts from its turn (``layered.prefetch`` hands the geocoder's turn to the executor)."""
+    from engine.geocode import default_gazetteer
+    from engine.geocode.layered import prefetch
+
+    names = ["Zzyzx, CA", "Qqxville, NV", "Wwzton, AZ", "Kkqburg, UT"]
+    server.then("/search", *(Reply(delay_s=0.6) for _ in names))
+    geocoder = NominatimGeocoder(user_agent(), throttle=Throttle(0.3))
+    ex = ToolExecutor(ExecutorPolicy(soft_timeout_s=2.0, hard_timeout_s=2.0, retries=0))
+    answers = await prefetch(default_gazetteer(), names, ex, geocoder)
+    assert answers.failed == [] and ex.stats["geocode"].errors == 0
+    assert len(answers.by_query) == len(names) and len(server.hits("/search")) == len(names)
+    arrivals = sorted(s.at for s in server.hits("/search"))
+    assert all(b - a >= 0.3 + 0.6 for a, b in zip(arrivals, arrivals[1:]))  # still spaced from each answer

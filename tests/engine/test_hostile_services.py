@@ -87,6 +87,51 @@ def test_a_gzip_bomb_from_the_weather_service_is_refused_at_its_cap(server) -> N
     assert peak < 40, peak  # the 200 MB were never held
 
 
+def test_the_sync_and_async_readers_bound_and_decode_a_reply_alike(server) -> None:
+    """One body reader behind both transports (httpx's async client, and the synchronous one geopy
+    uses): the same bytes decoded from gzip and raw deflate, the same refusal past a request's cap."""
+    import zlib
+
+    import httpx
+
+    from engine.net.bounded_http import CAP_KEY, async_transport, refusal, sync_transport
+    deflater = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    raw_deflate = deflater.compress(b'{"ok": true}') + deflater.flush()
+    replies = [Reply(body=gzip.compress(b'{"ok": true}'), headers={"Content-Encoding": "gzip"}),
+               Reply(body=raw_deflate, headers={"Content-Encoding": "deflate"}),
+               Reply(body=bomb(2 * MB), headers={"Content-Encoding": "gzip"})]
+    capped = {"extensions": {CAP_KEY: MB}}
+
+    def sync_reads() -> list:
+        with httpx.Client(transport=sync_transport()) as client:
+            return [_read(lambda: client.get(f"{server.url}/body", **capped).content) for _ in replies]
+
+    async def async_reads() -> list:
+        async with httpx.AsyncClient(transport=async_transport()) as client:
+            return [await _aread(lambda: client.get(f"{server.url}/body", **capped)) for _ in replies]
+
+    def _read(get):
+        try:
+            return get()
+        except Exception as exc:  # noqa: BLE001 - a refusal, whichever exception carries it
+            if refusal(exc) is None:
+                raise
+            return refusal(exc).reason
+
+    async def _aread(get):
+        try:
+            return (await get()).content
+        except Exception as exc:  # noqa: BLE001 - a refusal, whichever exception carries it
+            if refusal(exc) is None:
+                raise
+            return refusal(exc).reason
+
+    server.then("/body", *replies, *replies)
+    expected = [b'{"ok": true}', b'{"ok": true}', "reply larger than 1 MB decompressed"]
+    assert sync_reads() == expected
+    assert asyncio.run(async_reads()) == expected
+
+
 def test_a_plain_endless_routing_reply_is_refused_at_its_cap() -> None:
     with Streamer(lambda w: w.endless(b"x" * 65536)) as streamer:
         outcome, peak = peak_mb(lambda: run(lambda net: OsrmRouter(net, streamer.url).route(

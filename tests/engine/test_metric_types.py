@@ -46,3 +46,16 @@ def test_a_report_saved_without_the_prometheus_text_shows_it_when_loaded(tmp_pat
     loaded = diagnostics.load(tmp_path / "d.json")
     assert loaded is not None and "series" not in loaded
     assert loaded["prometheus"] == m.prometheus_text() and loaded["metrics"] == m.snapshot()
+
+
+def test_the_snapshot_and_the_prometheus_view_render_the_same_samples() -> None:
+    m = _used()
+    registry, rows = m.registry, 0
+    for family, samples in m.snapshot().items():
+        for sample in samples:
+            labels = sample.pop("labels")
+            (suffix, value), = sample.items()
+            name = family if suffix == "value" else f"{family}_{suffix}"
+            assert registry.get_sample_value(name, labels) == value, (name, labels)
+            rows += 1
+    assert rows > 20

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
 from pathlib import Path
 
 import pytest
@@ -18,18 +19,10 @@ from engine.errors import ToolResponseError, TripwrightError
 from engine.maps import archive_bounds
 from engine.maps.offline_area import RangeReader, new_client, plan_area, trip_bbox
 from tests.engine.range_server import RangeServer
+from tests.widgets.pmtiles_build import varint, write_archive
 
 TRIP = [(48.855, 2.340), (48.860, 2.350)]
 HEAD = 127
-
-
-def varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 def lying_archive(path: Path, *, root: bytes, metadata: bytes = gzip.compress(b"{}"), leaves: bytes = b"",
@@ -142,20 +135,13 @@ def archive_with_a_huge_tile(path: Path, size: int) -> dict[int, bytes]:
     import os
 
     from pmtiles.tile import zxy_to_tileid
-    from pmtiles.writer import Writer
 
     from engine.maps.offline_area import tiles_in
     bbox = trip_bbox(TRIP)
     tiles = {zxy_to_tileid(z, x, y): (os.urandom(size) if z == 0 else f"tile {z}/{x}/{y}".encode())
              for z in range(3) for x, y in tiles_in(bbox, z)}
-    with path.open("wb") as handle:
-        writer = Writer(handle)
-        for tile_id in sorted(tiles):
-            writer.write_tile(tile_id, tiles[tile_id])
-        writer.finalize({"tile_type": TileType.MVT, "tile_compression": Compression.NONE, "min_zoom": 0, "max_zoom": 2,
-                         "min_lon_e7": int(bbox.west * 1e7), "min_lat_e7": int(bbox.south * 1e7),
-                         "max_lon_e7": int(bbox.east * 1e7), "max_lat_e7": int(bbox.north * 1e7),
-                         "center_zoom": 0, "center_lon_e7": 0, "center_lat_e7": 0}, {"name": "huge"})
+    write_archive(path, sorted(tiles.items()), compression=Compression.NONE, max_zoom=2,
+                  bounds=(bbox.west, bbox.south, bbox.east, bbox.north), center=(0.0, 0.0), metadata={"name": "huge"})
     return tiles
 
 
@@ -236,6 +222,28 @@ def test_maps_download_bad_arguments_are_one_line_exit_2(tmp_path, args, words) 
     done = tw(tmp_path / "home", *args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("tripwright: ") and words in done.stderr, done.stderr
+
+
+def test_maps_download_checks_its_out_path_as_every_command_does(tmp_path) -> None:
+    """The CLI's one output check (engine/cli/paths.Outputs), before any request: a missing folder,
+    a folder, a read-only folder — one line, exit 2, nothing written."""
+    folder = tmp_path / "a.pmtiles"
+    folder.mkdir()
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    box = ["--bbox", "48.8,2.3,48.9,2.4", "--url", "http://127.0.0.1:9/a.pmtiles"]
+    try:
+        for out, words in ((tmp_path / "none" / "x.pmtiles", "does not exist"), (folder, "is a folder"),
+                           (locked / "x.pmtiles", "cannot write in")):
+            if words == "cannot write in" and os.geteuid() == 0:
+                continue  # root writes in a read-only folder: nothing to refuse
+            done = tw(tmp_path / "home", "maps", "download", *box, "--out", str(out))
+            assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+            assert done.stderr.startswith("tripwright: --out") and words in done.stderr, done.stderr
+    finally:
+        locked.chmod(0o700)
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file() and "home" not in p.parts) == []
 
 
 def test_maps_download_a_stored_trip_goes_where_the_app_looks(tmp_path) -> None:

@@ -10,7 +10,8 @@ import pytest
 from engine.errors import InputError
 from engine.models import (ChoiceKind, EventStatus, ItineraryV1, MoveType, PlanFailure, Slot, StreamEvent,
                            ViolationKind)
-from engine.pipeline import CancelToken, Checkpoints, PlanningSession
+from engine.cancel import CancelToken
+from engine.pipeline import Checkpoints, PlanningSession
 from engine.planning.builder import venue_choice
 from engine.tools import ToolOverrides
 from engine.verify import blocking, verify_plan

@@ -92,3 +92,21 @@ def test_the_travel_only_check_reuses_the_village_pickers_answers(gazetteer) -> 
     quiet = quiet_stretch(corridor, counting, 0.0, length, [], near=picker.places_near)
     assert sum(counting.near.values()) == 5 and max(counting.near.values()) == 1
     assert quiet == quiet_stretch(corridor, gazetteer, 0.0, length, [])  # as asking afresh answers
+
+
+class Unhashable(Counting):
+    __hash__ = None  # type: ignore[assignment]  # a geocoder that cannot be a cache key
+
+
+def test_a_corridor_round_the_sea_is_made_once_per_process_and_afresh_for_an_unkeyable_gazetteer(gazetteer) -> None:
+    from engine.roadtrip.land_route import _land_corridor, land_corridor
+    from engine.roadtrip.plan import Town
+    tampa, new_orleans = Town("Tampa", 27.9506, -82.4572, "FL", "US"), Town("New Orleans", 29.9511, -90.0715, "LA", "US")
+    _land_corridor.cache_clear()
+    first = land_corridor(tampa, new_orleans, "us", gazetteer)
+    assert land_corridor(tampa, new_orleans, "us", gazetteer) is first  # kept, not searched again
+    assert _land_corridor.cache_info().hits == 1
+    counting = Unhashable(gazetteer)
+    fresh = land_corridor(tampa, new_orleans, "us", counting)
+    assert fresh is not first and sum(counting.queries.values()) + sum(counting.near.values()) > 0
+    assert [t.name for t in fresh.via] == [t.name for t in first.via] and fresh.via  # bent round the Gulf alike

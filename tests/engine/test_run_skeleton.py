@@ -15,8 +15,9 @@ import pytest
 
 import engine.pipeline
 import engine.roadtrip.osm_stops as osm_stops
+from engine.cancel import CancelToken
 from engine.models import EventStatus, RoadTripIntent
-from engine.pipeline import CancelToken, PlanningSession
+from engine.pipeline import PlanningSession
 from engine.pipeline.city_run import CityRun
 from engine.pipeline.events import HEARTBEATS, EventEmitter
 from engine.pipeline.road_run import RoadRun

@@ -159,7 +159,7 @@ def workloads() -> dict[str, list[tuple]]:
     """Named lists of (plan, intent, facts) cases, deterministic."""
     bench, plan, facts, intent = _base()
     rng = random.Random(7)
-    out = {"bench": [(bench._jitter(plan, rng), intent, facts) for _ in range(2_000)]}
+    out = {"bench": [(bench.jittered(plan, rng), intent, facts) for _ in range(2_000)]}
     intents, all_facts = _intents(plan, intent), [facts, _stormy(facts), _quirky(facts, plan)]
     rng = random.Random(11)
     out["harsh"] = [(_harsh(plan, rng), intents[i % len(intents)], all_facts[i % 3]) for i in range(600)]
@@ -320,7 +320,7 @@ def test_plans_that_differ_only_in_times_share_their_day_legs() -> None:
     the day's route), while a day with another stop gets its own."""
     bench, plan, facts, _ = _base()
     rng = random.Random(3)
-    shifted = bench._jitter(plan, rng)
+    shifted = bench.jittered(plan, rng)
     for di in range(len(plan.days)):
         assert plan_schedule(shifted, facts)[di].legs is plan_schedule(plan, facts)[di].legs
     day = next(i for i, d in enumerate(plan.days) if sum(s.role == "activity" for s in d.slots) >= 2)

@@ -120,3 +120,19 @@ def test_a_large_chat_export_is_stored_whole_in_batches_and_once(store, org_a, i
         assert [(m.body, m.author, m.kind) for m in stored] == [(m.body, m.author, m.kind) for m in messages]
         assert repo.group.import_messages(trip.trip_id, messages, "whatsapp") == (0, len(messages))
         assert len(repo.group.chat(trip.trip_id, include_system=True)) == len(messages)
+
+
+def test_a_bulk_chat_row_is_the_models_row() -> None:
+    """The import's rows come from ChatMessage itself: every column with a default is filled as a
+    flush would (a fresh id per row), and a name that is not a column is refused."""
+    from engine.store.group import model_row
+    from engine.store.schema_social import ChatMessage
+
+    sent = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    first, second = (model_row(ChatMessage, org_id="o", trip_id="t", user_id="u", body="hi", sent_at=sent,
+                               fingerprint=str(n)) for n in range(2))
+    assert set(first) == set(ChatMessage.__table__.columns.keys())
+    assert (first["author"], first["kind"], first["source"]) == ("", "user", "app")
+    assert first["message_id"] and first["message_id"] != second["message_id"] and first["created_at"].tzinfo
+    with pytest.raises(TypeError, match="no column texte"):
+        model_row(ChatMessage, texte="hi")

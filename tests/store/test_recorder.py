@@ -9,9 +9,10 @@ from datetime import date, timedelta
 
 import pytest
 
-from engine.errors import InputError, StoreError, VersionCapError
-from engine.models import IntentV1, RoadTripIntent
-from engine.pipeline import CancelToken, PlanningSession
+from engine.cancel import CancelToken
+from engine.errors import InputError, PlanCancelled, StoreError, VersionCapError
+from engine.models import EventStatus, IntentV1, RoadTripIntent
+from engine.pipeline import PlanningSession
 from engine.store import PlanRecorder, RunTicket
 from engine.store.recorder import plan_idempotency_key
 from engine.store.records import trip_name_for
@@ -318,3 +319,26 @@ def test_begin_takes_intent_json_and_refuses_a_bad_name_before_planning(store, o
         assert len(repo.trips.list()) == 1 and len(_all_runs(repo)) == 1  # nothing was written
     with pytest.raises(ValueError):
         recorder.begin({"city": "Paris"})
+
+
+@pytest.mark.parametrize("at", ["intent_extractor", "planner"])  # the run's first event; one mid-run
+def test_a_run_cancelled_from_its_event_callback_stops_and_saves_nothing(store, org_a, at):
+    recorder = PlanRecorder(store, org_a, flush_every=1)
+    ticket = recorder.begin(paris_intent())
+    seen = []
+
+    def on_event(event):
+        recorder.event(ticket, event)
+        seen.append((event.node, event.status))
+        if event.node == at and event.status is EventStatus.started:
+            raise PlanCancelled("the traveller pressed Cancel")
+
+    result = asyncio.run(PlanningSession(today=date(2026, 11, 23)).plan(paris_intent(), on_event=on_event))
+    assert result.status == "cancelled" and result.itinerary is None and result.plan is None
+    assert seen[-1] == ("responder", EventStatus.cancelled) and (at, EventStatus.started) in seen
+    assert not {"selector", "verifier", "synthesizer"} & {node for node, _ in seen}  # later stages never ran
+    assert recorder.finish(ticket, result) is None
+    with store.org(org_a) as repo:
+        assert repo.runs.status(ticket.run_id).status == "cancelled"
+        assert repo.trips.list(include_deleted=True) == []  # the trip made for it is gone, no version
+        assert repo.runs.replay(ticket.run_id) == result.events

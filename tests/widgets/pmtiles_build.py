@@ -1,12 +1,14 @@
-"""Builds small ``.pmtiles`` vector archives for tests: real Mapbox vector tiles (encoded with
-``mapbox-vector-tile``) in the Protomaps basemap schema (``earth``, ``water``, ``roads`` layers),
-written with the ``pmtiles`` package's own writer, gzip-compressed as ``pmtiles extract`` leaves them.
+"""Builds the tests' ``.pmtiles`` archives, all through :func:`write_archive` (the ``pmtiles``
+package's own writer): real Mapbox vector tiles (encoded with ``mapbox-vector-tile``) in the Protomaps
+basemap schema (``earth``, ``water``, ``roads`` layers), gzip-compressed as ``pmtiles extract`` leaves
+them (:func:`write_pmtiles`, :func:`write_padded_pmtiles`), or any tiles a test makes itself.
 """
 
 from __future__ import annotations
 
 import gzip
 import math
+from collections.abc import Iterable
 from pathlib import Path
 
 import mapbox_vector_tile
@@ -61,6 +63,28 @@ def _encode(z: int, x: int, y: int, layers: dict[str, list[tuple[BaseGeometry, d
     return mapbox_vector_tile.encode(encoded, default_options={"y_coord_down": True, "extents": EXTENT})
 
 
+def write_archive(path: Path, tiles: Iterable[tuple[int, bytes]], *, tile_type: TileType = TileType.MVT,
+                  compression: Compression = Compression.GZIP, max_zoom: int,
+                  bounds: tuple[float, float, float, float] = (-180.0, -85.0, 180.0, 85.0),
+                  center: tuple[float, float] | None = None, center_zoom: int = 0,
+                  metadata: dict | None = None) -> Path:
+    """``tiles`` (tile id, bytes as stored), in tile-id order, as a PMTiles v3 archive of zooms
+    0..``max_zoom`` over ``bounds`` (west, south, east, north); ``center`` (lon, lat) defaults to
+    the middle of ``bounds``."""
+    west, south, east, north = bounds
+    lon, lat = center if center is not None else ((west + east) / 2, (south + north) / 2)
+    with path.open("wb") as handle:
+        writer = Writer(handle)
+        for tile_id, data in tiles:
+            writer.write_tile(tile_id, data)
+        writer.finalize({"tile_type": tile_type, "tile_compression": compression, "min_zoom": 0,
+                         "max_zoom": max_zoom, "min_lon_e7": int(west * 1e7), "min_lat_e7": int(south * 1e7),
+                         "max_lon_e7": int(east * 1e7), "max_lat_e7": int(north * 1e7),
+                         "center_zoom": center_zoom, "center_lon_e7": int(lon * 1e7),
+                         "center_lat_e7": int(lat * 1e7)}, metadata or {})
+    return path
+
+
 def write_pmtiles(path: Path, layers: dict[str, list[tuple[BaseGeometry, dict]]],
                   region: tuple[float, float, float, float], max_zoom: int,
                   attribution: str = "Test vector tiles") -> Path:
@@ -75,20 +99,8 @@ def write_pmtiles(path: Path, layers: dict[str, list[tuple[BaseGeometry, dict]]]
             if data is not None:
                 tiles.append((zxy_to_tileid(z, x, y), gzip.compress(data)))
     tiles.sort()
-    with path.open("wb") as handle:
-        writer = Writer(handle)
-        for tile_id, data in tiles:
-            writer.write_tile(tile_id, data)
-        west, south, east, north = region
-        writer.finalize({
-            "tile_type": TileType.MVT, "tile_compression": Compression.GZIP,
-            "min_zoom": 0, "max_zoom": max_zoom,
-            "min_lon_e7": int(west * 1e7), "min_lat_e7": int(south * 1e7),
-            "max_lon_e7": int(east * 1e7), "max_lat_e7": int(north * 1e7),
-            "center_zoom": max_zoom, "center_lon_e7": int((west + east) / 2 * 1e7),
-            "center_lat_e7": int((south + north) / 2 * 1e7),
-        }, {"attribution": attribution, "vector_layers": [{"id": name} for name in layers]})
-    return path
+    return write_archive(path, tiles, max_zoom=max_zoom, bounds=region, center_zoom=max_zoom,
+                         metadata={"attribution": attribution, "vector_layers": [{"id": name} for name in layers]})
 
 
 def _project(coords):
@@ -115,21 +127,17 @@ def write_padded_pmtiles(path: Path, west: float, south: float, east: float, nor
         default_options={"y_coord_down": True})
     box = BBox.from_wsen(west, south, east, north)
     ids = sorted(zxy_to_tileid(z, x, y) for z in range(16) for x, y in tiles_in(box, z))
-    with path.open("wb") as handle:
-        writer = Writer(handle)
-        for tile_id in ids:
-            pad = os.urandom(tile_kb * 1024)
-            extra = bytes([15 << 3 | 2]) + varint(len(pad)) + pad  # field 15: unknown to MVT readers
-            writer.write_tile(tile_id, gzip.compress(base + extra, compresslevel=1))
-        writer.finalize({"tile_type": TileType.MVT, "tile_compression": Compression.GZIP, "min_zoom": 0,
-                         "max_zoom": 15, "min_lon_e7": int(west * 1e7), "min_lat_e7": int(south * 1e7),
-                         "max_lon_e7": int(east * 1e7), "max_lat_e7": int(north * 1e7), "center_zoom": 12,
-                         "center_lon_e7": int((west + east) / 2 * 1e7),
-                         "center_lat_e7": int((south + north) / 2 * 1e7)}, {"attribution": "Padded test tiles"})
-    return path
+    def padded(tile_id: int) -> bytes:
+        pad = os.urandom(tile_kb * 1024)
+        extra = bytes([15 << 3 | 2]) + varint(len(pad)) + pad  # field 15: unknown to MVT readers
+        return gzip.compress(base + extra, compresslevel=1)
+    return write_archive(path, ((tile_id, padded(tile_id)) for tile_id in ids), max_zoom=15,
+                         bounds=(west, south, east, north), center_zoom=12,
+                         metadata={"attribution": "Padded test tiles"})
 
 
 def varint(n: int) -> bytes:
+    """``n`` as a protobuf (and PMTiles directory) varint."""
     out = bytearray()
     while True:
         byte, n = n & 0x7F, n >> 7

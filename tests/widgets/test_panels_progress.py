@@ -10,9 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtTest import QAbstractItemModelTester
 
+from engine.cancel import CancelToken
 from engine.frontend import intent_from_prompt
 from engine.models import EventStatus, StreamEvent
-from engine.pipeline import CancelToken, PlanningSession
+from engine.pipeline import PlanningSession
 from widgets.progress_panel import STATUS_COLOURS, EventLogModel, ProgressPanel
 
 TODAY = date(2026, 11, 23)

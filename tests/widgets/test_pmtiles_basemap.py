@@ -82,22 +82,15 @@ def test_files_that_are_not_pmtiles_are_refused_by_name(tmp_path):
 
 def _raster_pmtiles(path, max_zoom: int = 3):
     from pmtiles.tile import Compression, TileType, zxy_to_tileid
-    from pmtiles.writer import Writer
 
+    from tests.widgets.pmtiles_build import write_archive
     from tests.widgets.test_offline_tiles import TILE_COLOUR, _png
 
     # One image per zoom: the writer stores repeats as runs and takes the zoom range from them.
     tiles = {z: _png(TILE_COLOUR) + bytes([z]) for z in range(max_zoom + 1)}  # bytes after IEND are ignored
     ids = sorted((zxy_to_tileid(z, x, y), z) for z in range(max_zoom + 1) for x in range(1 << z) for y in range(1 << z))
-    with path.open("wb") as handle:
-        writer = Writer(handle)
-        for tile_id, z in ids:
-            writer.write_tile(tile_id, tiles[z])
-        writer.finalize({"tile_type": TileType.PNG, "tile_compression": Compression.NONE, "min_zoom": 0,
-                         "max_zoom": max_zoom, "min_lon_e7": -1800000000, "min_lat_e7": -850000000,
-                         "max_lon_e7": 1800000000, "max_lat_e7": 850000000, "center_zoom": 0,
-                         "center_lon_e7": 0, "center_lat_e7": 0}, {"attribution": "Raster archive"})
-    return path
+    return write_archive(path, ((tile_id, tiles[z]) for tile_id, z in ids), tile_type=TileType.PNG,
+                         compression=Compression.NONE, max_zoom=max_zoom, metadata={"attribution": "Raster archive"})
 
 
 def test_a_raster_pmtiles_archive_is_drawn_like_an_mbtiles_one(qtbot, make_view, tmp_path):
