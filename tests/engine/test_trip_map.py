@@ -11,7 +11,7 @@ from engine.export.html_document import map_document
 from engine.maps.trip_map import DAY_COLOURS, bounds, day_colour, day_lines, line, origin
 from tests.engine.test_export import PARIS_DAYS, make_itinerary
 from tests.engine.test_export_html import road_trip_itinerary
-from widgets.map_layers import build_layers
+from engine.maps.map_document import build_map_document
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ def test_a_line_drops_repeats_and_needs_two_points():
 
 def test_both_documents_draw_the_same_city_days_in_the_same_colours():
     itin = make_itinerary(date(2027, 6, 15), PARIS_DAYS)
-    export, layers, shared = map_document(itin), build_layers(itin), day_lines(itin)
+    export, layers, shared = map_document(itin), build_map_document(itin), day_lines(itin)
     assert [(d["colour"], d["path"]) for d in export["days"]] == [(d["colour"], d["path"]) for d in shared]
     assert [(d["colour"], d["path"]) for d in layers["days"]] == [(d["colour"], d["path"]) for d in shared]
     assert all(d["path"] is None or d["path"]["type"] == "LineString" for d in shared)
@@ -39,7 +39,7 @@ def test_both_documents_draw_the_same_city_days_in_the_same_colours():
 
 def test_both_documents_draw_the_same_road_days_and_start():
     itin = road_trip_itinerary()
-    export, layers, shared = map_document(itin), build_layers(itin), day_lines(itin)
+    export, layers, shared = map_document(itin), build_map_document(itin), day_lines(itin)
     assert [d["path"] for d in export["days"]] == [d["path"] for d in layers["days"]] == [d["path"] for d in shared]
     start, name = origin(itin)
     assert (start.lat, start.lon, name) == (34.05, -118.24, "Los Angeles, CA")
