@@ -223,9 +223,11 @@
     map.on("zoomend", placeNames);
 
     // -- fitting ----------------------------------------------------------------------------------
+    var NAME_ROOM = 110;  // names sit right of their pins: leave them room on that side
     function padding() {
       var size = map.getSize();
       var right = legendBox && legendBox.offsetWidth + 24 < size.x * 0.45 ? legendBox.offsetWidth + 24 : 24;
+      if (doc && (doc.mode === "city" || !Number(doc.names_zoom)) && right + NAME_ROOM < size.x * 0.5) right += NAME_ROOM;
       var extra = hooks.padding ? hooks.padding() : {};
       return {paddingTopLeft: [48, extra.top || 24], paddingBottomRight: [right, extra.bottom || 24]};
     }

@@ -61,7 +61,7 @@ __all__ = ["BANNER_TEXT", "DAY_COLOURS", "MAX_LABEL", "build_map_document", "emp
 
 DOCUMENT_VERSION = 2
 MAX_LABEL = 120
-NAMES_ZOOM = 14  # the app names every stop at street zoom
+NAMES_ZOOM = 13  # the app names the stops from city zoom on (names that would cover another hide)
 BANNER_TEXT = "Limited data available. Some information is estimated."
 KM_PER_MILE = 1.609344
 _VISITS = ("activity", "meal")
