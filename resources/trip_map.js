@@ -170,6 +170,7 @@
       });
       placeNames();
       if (dayPicker) dayPicker.value = shownDay === null ? "" : String(shownDay);
+      if (legendBox && doc) buildLegend();
       if (hooks.daysChanged) hooks.daysChanged();
     }
 
@@ -309,10 +310,19 @@
       if ((legend.days || []).length || legend.corridor) {
         var list = legendSection(body, "Days", true);
         list.classList.add("tw-legend-days");
-        (legend.days || []).forEach(function (d) {
+        (legend.days || []).forEach(function (d, index) {
           var line = el("span", "tw-swatch-line");
           line.style.background = colour(d.colour, "#555555");
-          list.appendChild(legendRow(line, d.label));
+          var row = legendRow(line, d.label);
+          // A day's row shows that day alone; clicked again, every day.
+          row.classList.add("tw-legend-day");
+          if (shownDay === index) row.classList.add("tw-legend-day-shown");
+          row.title = shownDay === index ? "Show every day" : "Show this day only";
+          row.addEventListener("click", function (e) {
+            L.DomEvent.stop(e);  // the legend is rebuilt: the click must not reach the map
+            showDay(shownDay === index ? null : index);
+          });
+          list.appendChild(row);
         });
         if (legend.corridor) list.appendChild(legendRow(el("span", "tw-swatch-band"), legend.corridor));
       }

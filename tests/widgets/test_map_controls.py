@@ -61,13 +61,18 @@ def test_show_one_day_then_fit_the_trip_in_the_app(qtbot, make_view, tmp_path): 
 
     back = _choose_day(qtbot, view, "")
     assert back["pins"] == every["pins"] and back["lines"] == every["lines"] and state(qtbot, view)["shown_day"] is None
-    run_js(qtbot, view, "(window.map.setZoom(5, {animate: false}), JSON.stringify(true))")
     clicks = []
     view.map_clicked.connect(lambda *a: clicks.append(a))
+    _click(view, _centre(qtbot, view, ".tw-legend-day:nth-child(3)"))  # a real click on day 3's legend row
+    qtbot.waitUntil(lambda: state(qtbot, view)["shown_day"] == 2, timeout=5_000)
+    assert run_js(qtbot, view, VISIBLE)["picker"] == "2"
+    _click(view, _centre(qtbot, view, ".tw-legend-day:nth-child(3)"))  # again: every day
+    qtbot.waitUntil(lambda: state(qtbot, view)["shown_day"] is None, timeout=5_000)
+    run_js(qtbot, view, "(window.map.setZoom(5, {animate: false}), JSON.stringify(true))")
     _click(view, _centre(qtbot, view, ".tw-fit"))  # a real click on "Fit trip"
     qtbot.waitUntil(lambda: state(qtbot, view)["zoom"] == fitted, timeout=5_000)
     qtbot.wait(300)
-    assert clicks == []  # the button's click is not "Add a stop here"
+    assert clicks == []  # the controls' clicks are not "Add a stop here"
 
 
 def test_the_legend_says_legend_once_and_covers_no_third_of_a_small_map(qtbot, make_view, tmp_path):  # noqa: F811
