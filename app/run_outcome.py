@@ -9,7 +9,7 @@ import logging
 from engine.models import format_usd
 from engine.roadtrip.itinerary import zone_at
 from engine.roadtrip.routes import find_route
-from widgets.map_layers import corridor_geometry
+from engine.roadtrip.corridor_band import corridor_geometry
 
 from .trip_session import Intent
 

@@ -1,5 +1,8 @@
-/* Tripwright map page: draws the layer document of widgets/map_layers.py and talks to
- * widgets/map_view.py through one QWebChannel object, "bridge".
+/* Tripwright map page: the app's side of the one map renderer. resources/trip_map.js draws the
+ * map document of engine/maps/map_document.py (days, markers, names, legend, "Fit trip" / "Show one
+ * day"); this file adds what only the app has — the offline basemap files, street tiles, the
+ * context menus, drag, selection and highlight — and talks to widgets/map_view.py through one
+ * QWebChannel object, "bridge".
  *
  * Python -> JS (bridge signals): set_layers(json), highlight(id), set_legend(collapsed).
  * JS -> Python (bridge slots):   page_ready(), marker_dragged(id, lat, lon),
@@ -12,22 +15,6 @@
 
   var OFFLINE_ATTRIBUTION = "Offline basemap: Natural Earth, GSHHG";
   var OSM_ATTRIBUTION = "© OpenStreetMap contributors";
-  var COLOUR = /^#[0-9a-fA-F]{6}$/;
-  var SOURCES = ["real", "fixture", "computed", "omitted", "osm", "estimated"];
-  var SOURCE_TEXT = {
-    real: "Real data", fixture: "Fixture data", computed: "Computed", omitted: "Omitted",
-    osm: "OpenStreetMap", estimated: "Estimated",
-  };
-  var EXTRA_SOURCES = ["osm", "estimated"];  // in the legend only when a stop of the trip has one
-  var KINDS = {
-    anchor:     {size: 25, glyph: "⌂", text: "Overnight stop"},
-    origin:     {size: 18, glyph: "S", text: "Start"},
-    lodging:    {size: 20, glyph: "H", text: "Hotel"},
-    attraction: {size: 19, glyph: "",  text: "Sight / stop (visit order)"},
-    meal:       {size: 19, glyph: "",  text: "Meal"},
-    flight:     {size: 18, glyph: "✈", text: "Airport (flight)"},
-    transit:    {size: 13, glyph: "",  text: "Transit"},
-  };
   var ACTION_TEXT = {lock: "Lock", unlock: "Unlock", remove: "Remove from plan", replace: "Replace…",
                      rest: "Rest a day here"};
 
@@ -41,23 +28,18 @@
 
   var bridge = null;
   var doc = null;
-  var layers = {corridor: null, days: null, markers: null};
-  var markers = new Map();      // id -> L.Marker
-  var markerData = new Map();   // id -> marker record of the document
+  var trip = null;             // the renderer (resources/trip_map.js), made below
   var highlighted = null;
   var tiles = null;
   var menu = null;
-  var openTip = null;  // the marker whose tooltip is open (at most one)
-  var legend = null;
   var basemapFeatures = 0;
   var attribution = null;
-
-  function el(tag, className, text) {
+  var el = function (tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
-  }
+  };
 
   function call(slot) {
     var args = Array.prototype.slice.call(arguments, 1);
@@ -268,62 +250,8 @@
     showOfflineNote();
   }
 
-  // -- markers ----------------------------------------------------------------------------------
-  function kindOf(m) { return KINDS.hasOwnProperty(m.kind) ? m.kind : "attraction"; }
-  function sourceOf(m) { return SOURCES.indexOf(m.data_source) >= 0 ? m.data_source : "omitted"; }
-  function dayColour(index) {
-    var day = doc && doc.days[index];
-    return day && COLOUR.test(day.colour) ? day.colour : "#555555";
-  }
 
-  function lockSvg() {
-    var ns = "http://www.w3.org/2000/svg";
-    var svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", "0 0 10 10");
-    var body = document.createElementNS(ns, "rect");
-    [["x", "1.5"], ["y", "4.5"], ["width", "7"], ["height", "5"], ["rx", "1"], ["fill", "#fff"]]
-      .forEach(function (a) { body.setAttribute(a[0], a[1]); });
-    var shackle = document.createElementNS(ns, "path");
-    [["d", "M3 4.6V3.2a2 2 0 0 1 4 0v1.4"], ["fill", "none"], ["stroke", "#fff"], ["stroke-width", "1.3"]]
-      .forEach(function (a) { shackle.setAttribute(a[0], a[1]); });
-    svg.appendChild(body);
-    svg.appendChild(shackle);
-    return svg;
-  }
-
-  /* The marker's look, as an element: also used by the legend. */
-  function pinElement(kind, source, colour, low, locked, seq) {
-    var pin = el("div", "tw-pin tw-kind-" + kind + " tw-src-" + source + (low ? " tw-low" : "") +
-                        (locked ? " tw-locked" : ""));
-    pin.style.setProperty("--day", colour);
-    var dot = el("span", "tw-dot");
-    var glyph = KINDS[kind].glyph || (seq ? String(seq) : "");
-    if (glyph) dot.appendChild(el("span", "tw-glyph", glyph));
-    pin.appendChild(dot);
-    if (low) pin.appendChild(el("span", "tw-badge tw-badge-warn", "!"));
-    if (locked) {
-      var lock = el("span", "tw-badge tw-badge-lock");
-      lock.appendChild(lockSvg());
-      pin.appendChild(lock);
-    }
-    return pin;
-  }
-
-  function tooltipElement(m) {
-    var box = el("div", "tw-tip");
-    box.appendChild(el("div", "tw-tip-title", m.label));
-    var meta = "Day " + (Number(m.day) + 1) + (m.time ? " · " + m.time : "") + " · " +
-               KINDS[kindOf(m)].text.replace(/ \(.*\)$/, "");
-    box.appendChild(el("div", "tw-tip-meta", meta));
-    box.appendChild(el("div", "tw-tip-meta", SOURCE_TEXT[sourceOf(m)] + (m.locked ? " · locked" : "")));
-    if (m.confidence === "low") {
-      box.appendChild(el("div", "tw-tip-warn", "Low confidence: " + (m.low_reason || "location uncertain")));
-    }
-    var hint = editHint(m);
-    if (hint) box.appendChild(el("div", "tw-tip-hint", hint));
-    return box;
-  }
-
+  // -- the app's marker events: select, context menu, drag --------------------------------------
   /* How the stop can be edited, in words: a city stop is not dragged (its day and time come from
      the plan), it is moved to another day from its menu. */
   function editHint(m) {
@@ -340,27 +268,7 @@
     return text;
   }
 
-  function makeMarker(m) {
-    var kind = kindOf(m);
-    var size = KINDS[kind].size;
-    var low = m.confidence === "low";
-    var icon = L.divIcon({
-      className: "tw-icon", iconSize: [size, size], iconAnchor: [size / 2, size / 2],
-      html: pinElement(kind, sourceOf(m), dayColour(m.day), low, !!m.locked,
-                       Number.isInteger(m.seq) && m.seq > 0 && m.seq < 100 ? m.seq : null),
-    });
-    var marker = L.marker([m.lat, m.lon], {
-      icon: icon, draggable: !!m.draggable, keyboard: false, autoPan: true,
-      zIndexOffset: kind === "anchor" ? 1000 : (kind === "lodging" ? 500 : 0),
-      riseOnHover: true, interactive: true,
-    });
-    marker.bindTooltip(tooltipElement(m), {direction: "top", offset: [0, -size / 2], opacity: 0.96});
-    // One tooltip at a time: one opened by a selection (setHighlight) stays until another opens.
-    marker.on("tooltipopen", function () {
-      if (openTip && openTip !== marker && openTip.isTooltipOpen()) openTip.closeTooltip();
-      openTip = marker;
-    });
-    marker.on("tooltipclose", function () { if (openTip === marker) openTip = null; });
+  function markerEvents(marker, m) {
     if (m.selectable !== false) {
       marker.on("click", function () { setHighlight(m.id, false); call("marker_selected", m.id); });
     }
@@ -372,11 +280,10 @@
       marker.on("dragstart", closeMenu);
       marker.on("dragend", function () { onDragEnd(m.id); });
     }
-    return marker;
   }
 
   function onDragEnd(id) {
-    var marker = markers.get(id);
+    var marker = trip.markers.get(id);
     if (!marker) return;
     var ll = marker.getLatLng().wrap();
     var pin = marker.getElement() && marker.getElement().querySelector(".tw-pin");
@@ -432,16 +339,20 @@
     call("map_clicked", ll.lat, ll.lng);
   });
 
+
   // -- highlight --------------------------------------------------------------------------------
   function setHighlight(id, pan) {
+    var markers = trip.markers;
     if (highlighted && markers.has(highlighted)) {
       var old = markers.get(highlighted).getElement();
       if (old) old.classList.remove("tw-highlight");
-      markers.get(highlighted).setZIndexOffset(markerZ(highlighted));
+      markers.get(highlighted).setZIndexOffset(trip.markerZ(highlighted));
     }
     highlighted = markers.has(id) ? id : null;
     if (!highlighted) return;
     var marker = markers.get(id);
+    var day = Number(trip.records.get(id).day);
+    if (!trip.dayVisible(day)) trip.showDay(null);  // a stop of a hidden day: show every day again
     if (marker.getElement()) marker.getElement().classList.add("tw-highlight");
     marker.setZIndexOffset(5000);
     if (pan) {
@@ -450,101 +361,22 @@
     }
   }
 
-  function markerZ(id) {
-    var kind = kindOf(markerData.get(id) || {});
-    return kind === "anchor" ? 1000 : (kind === "lodging" ? 500 : 0);
+  // -- the renderer -----------------------------------------------------------------------------
+  /* The trip is fitted beside the legend (trip_map.js) and under the banner, above the offline note. */
+  function fitPadding() {
+    var banner = document.getElementById("banner");
+    var note = document.getElementById("offline-note");
+    return {top: banner.hidden ? 24 : banner.offsetHeight + 24, bottom: note.hidden ? 24 : note.offsetHeight + 36};
   }
-
-  // -- legend -----------------------------------------------------------------------------------
-  function legendRow(swatch, text) {
-    var row = el("div", "tw-legend-row");
-    row.appendChild(swatch);
-    row.appendChild(el("span", null, text));
-    return row;
-  }
-
-  function swatchPin(kind, source, low, locked, colour) {
-    var box = el("span", "tw-swatch");
-    box.appendChild(pinElement(kind, source, colour || "#6b7785", low, locked));
-    return box;
-  }
-
-  function legendSection(box, title) {
-    box.appendChild(el("h4", null, title));
-    var grid = el("div", "tw-legend-grid");
-    box.appendChild(grid);
-    return grid;
-  }
-
-  function buildLegend(box) {
-    box.replaceChildren();
-    var head = el("div", "tw-legend-head");
-    head.appendChild(el("span", "tw-legend-title", (doc && doc.title) || "Legend"));
-    var toggle = el("button", "tw-legend-toggle", box.classList.contains("tw-collapsed") ? "Legend ▸" : "Hide ▾");
-    toggle.type = "button";
-    toggle.addEventListener("click", function (e) {
-      // The legend is rebuilt below, which takes this button out of the page: Leaflet would then
-      // no longer see that the click began inside the legend and would treat it as a map click.
-      L.DomEvent.stop(e);
-      box.classList.toggle("tw-collapsed");
-      call("legend_toggled", box.classList.contains("tw-collapsed"));
-      buildLegend(box);
-      // An opened legend must not cover the trip: frame it again beside the legend.
-      if (!box.classList.contains("tw-collapsed") && doc) fitIfNeeded(doc.focus, true);
-    });
-    head.appendChild(toggle);
-    box.appendChild(head);
-    if (box.classList.contains("tw-collapsed")) return;
-    var body = el("div", "tw-legend-body");
-    box.appendChild(body);
-    var days = (doc && doc.days) || [];
-    var kinds = new Set(((doc && doc.markers) || []).map(kindOf));
-    if (days.length) {
-      var list = legendSection(body, "Days");
-      list.classList.add("tw-legend-days");
-      days.forEach(function (d) {
-        var line = el("span", "tw-swatch-line");
-        line.style.background = COLOUR.test(d.colour) ? d.colour : "#555555";
-        list.appendChild(legendRow(line, d.label));
-      });
-      if (doc.corridor) {
-        list.appendChild(legendRow(el("span", "tw-swatch-band"),
-          doc.corridor.name + " corridor, " + (doc.corridor.width_label || ("±" + Math.round(doc.corridor.width_miles) + " mi"))));
-      }
-    }
-    var stops = legendSection(body, "Stops (fill: day colour)");
-    stops.classList.add("tw-legend-wide");
-    Object.keys(KINDS).forEach(function (kind) {
-      if (kinds.size && !kinds.has(kind)) return;
-      stops.appendChild(legendRow(swatchPin(kind, "fixture", false, false), KINDS[kind].text));
-    });
-    var ring = legendSection(body, "Ring: data source");
-    var used = new Set(((doc && doc.markers) || []).map(sourceOf));
-    SOURCES.forEach(function (s) {
-      if (EXTRA_SOURCES.indexOf(s) >= 0 && !used.has(s)) return;
-      ring.appendChild(legendRow(swatchPin("attraction", s, false, false), SOURCE_TEXT[s]));
-    });
-    var marks = legendSection(body, "Marks");
-    marks.classList.add("tw-legend-wide");
-    marks.appendChild(legendRow(swatchPin("attraction", "fixture", true, false), "Dashed ring and !: low confidence"));
-    marks.appendChild(legendRow(swatchPin("attraction", "fixture", false, true), "Locked (re-plans keep it)"));
-    var road = doc && doc.mode === "road_trip";
-    body.appendChild(el("div", "tw-legend-hint", "Hover a stop for details (and why it is uncertain). " +
-      (road ? "Right-click it to edit; drag an overnight stop to move it; click the map to add a stop."
-            : "Right-click it to edit.")));
-  }
-
-  var LegendControl = L.Control.extend({
-    options: {position: "bottomright"},
-    onAdd: function () {
-      var box = el("div", "tw-legend");
-      L.DomEvent.disableClickPropagation(box);
-      L.DomEvent.disableScrollPropagation(box);
-      buildLegend(box);
-      return box;
-    },
+  var fitted = false, fitting = false;
+  trip = TripMap.create(map, {
+    marker: markerEvents,
+    tooltipExtra: editHint,
+    padding: fitPadding,
+    legendToggled: function (collapsed) { call("legend_toggled", collapsed); },
+    fitted: function () { fitted = true; },
   });
-  legend = new LegendControl().addTo(map);
+  var legend = trip.legend;
 
   // -- "Make this trip available offline" (when the street map shows a trip) -----------------------
   var OfflineCopyControl = L.Control.extend({
@@ -575,72 +407,26 @@
   }
   setAttribution(false);
 
-  // -- the document -----------------------------------------------------------------------------
-  // -- place names at street zoom -----------------------------------------------------------------
-  var NAME_ZOOM = 14;
-  function buildNames() {
-    layers.names = L.layerGroup();
-    markerData.forEach(function (m) {
-      if (!m.label) return;
-      var size = KINDS[kindOf(m)].size;
-      var icon = L.divIcon({className: "tw-name", iconSize: null, iconAnchor: [-size / 2 - 3, 9],
-                            html: el("span", "tw-name-text", m.label)});
-      L.marker([m.lat, m.lon], {icon: icon, interactive: false, keyboard: false}).addTo(layers.names);
-    });
-    showNames();
-  }
-  function showNames() {
-    if (!layers.names) return;
-    var show = map.getZoom() >= NAME_ZOOM;
-    if (show && !map.hasLayer(layers.names)) layers.names.addTo(map);
-    if (!show && map.hasLayer(layers.names)) map.removeLayer(layers.names);
-  }
-  map.on("zoomend", showNames);
-
-  function clearLayers() {
-    ["corridor", "days", "markers", "names"].forEach(function (k) {
-      if (layers[k]) { map.removeLayer(layers[k]); layers[k] = null; }
-    });
-    markers.clear();
-    markerData.clear();
-    highlighted = null;
-    openTip = null;
-    closeMenu();
-  }
-
   function setBanner(text) {
     var banner = document.getElementById("banner");
     banner.querySelector(".tw-banner-text").textContent = text || "";
     banner.hidden = !text;
   }
 
-  /* Fit the trip beside the legend (and under the banner) when it is not all in view. */
-  function fitIfNeeded(focus, force) {
-    if (!focus) return;
-    var bounds = L.latLngBounds(focus);
-    if (!bounds.isValid()) return;
-    if (!force && map.getBounds().contains(bounds)) return;
-    var size = map.getSize();
-    var box = legend.getContainer();
-    var right = box.offsetWidth + 24 < size.x * 0.45 ? box.offsetWidth + 24 : 24;
-    var banner = document.getElementById("banner");
-    var top = banner.hidden ? 24 : banner.offsetHeight + 24;
-    var note = document.getElementById("offline-note");  // the trip is fitted above it, not under it
-    var bottom = note.hidden ? 24 : note.offsetHeight + 36;
+
+  function fitIfNeeded(force) {
     fitting = true;
-    map.fitBounds(bounds, {paddingTopLeft: [48, top], paddingBottomRight: [right, bottom], maxZoom: 14, animate: false});
+    trip.fit(force);
     fitting = false;
-    fitted = true;
   }
 
   /* A resized map (the window, a dock) is fitted again while it shows the trip as fitted; a view
      the traveller dragged or zoomed is kept. */
-  var fitted = false, fitting = false;
   map.on("dragstart", function () { fitted = false; });
   map.on("zoomstart", function () { if (!fitting) fitted = false; });
   map.on("resize", function () {
     if (!doc || !doc.focus || document.body.classList.contains("tw-print")) return;
-    if (fitted) fitIfNeeded(doc.focus, true);
+    if (fitted) fitIfNeeded(true);
   });
 
   /* Whose data the trip's places are (OpenStreetMap, ODbL): Leaflet takes attribution as HTML,
@@ -653,62 +439,35 @@
     credits.forEach(function (c) { map.attributionControl.addAttribution(c); });
   }
 
-  /* The last line of the pre-render check (widgets/map_checks.py does the trust boundary): a
-     position Leaflet cannot place is never drawn. */
-  function drawable(lat, lon) {
-    return typeof lat === "number" && typeof lon === "number" && isFinite(lat) && isFinite(lon) &&
-      Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-  }
 
   function setLayers(next) {
     var first = !doc || doc.mode === "empty";
-    clearLayers();
+    highlighted = null;
+    closeMenu();
     doc = next;
     setOnline(!!doc.online, doc.tile_url, doc.street_map);
     setBasemapTiles(doc.basemap_tiles);
-    if (doc.corridor && doc.corridor.geometry) {
-      layers.corridor = L.geoJSON(doc.corridor.geometry, {
-        interactive: false,
-        style: {color: "#e65100", weight: 1, opacity: 0.55, fillColor: "#e65100", fillOpacity: 0.12, dashArray: "4 4"},
-      }).addTo(map);
-    }
-    layers.days = L.layerGroup().addTo(map);
-    (doc.days || []).forEach(function (d) {
-      if (!d.path) return;
-      var colour = COLOUR.test(d.colour) ? d.colour : "#555555";
-      var lls = d.path.coordinates.map(function (c) { return [c[1], c[0]]; });
-      var weight = doc.mode === "road_trip" ? 4 : 3;
-      L.polyline(lls, {color: "#ffffff", weight: weight + 3, opacity: 0.8, interactive: false}).addTo(layers.days);
-      L.polyline(lls, {color: colour, weight: weight, opacity: 0.9, interactive: false, className: "tw-day-line"})
-        .addTo(layers.days);
-    });
-    layers.markers = L.layerGroup().addTo(map);
-    (doc.markers || []).forEach(function (m) {
-      if (!drawable(m.lat, m.lon)) { console.error("marker " + m.id + ": no valid position, not drawn"); return; }
-      var marker = makeMarker(m);
-      markers.set(m.id, marker);
-      markerData.set(m.id, m);
-      marker.addTo(layers.markers);
-    });
-    buildNames();
     setBanner(doc.banner);
+    trip.draw(doc);
     setCredits(doc.credits);
-    buildLegend(legend.getContainer());
     // Every new plan is fitted (issue 22 §1: Denver → Salt Lake City stayed a speck in the view of
     // the trip before); an edit's redraw (keep_view) leaves the traveller's zoom alone.
-    if (first || !doc.keep_view) fitIfNeeded(doc.focus, true);
+    if (first || !doc.keep_view) fitIfNeeded(true);
   }
+
 
   // -- what tests (and screenshots) ask about ---------------------------------------------------
   function state() {
     var dashed = 0;
+    var markers = trip.markers;
+    var names = trip.names();
     markers.forEach(function (marker) {
       var dot = marker.getElement() && marker.getElement().querySelector(".tw-dot");
       if (dot && getComputedStyle(dot).borderTopStyle === "dashed") dashed += 1;
     });
     var corridorPolygons = 0;
-    if (layers.corridor) {
-      layers.corridor.eachLayer(function (l) {
+    if (trip.corridor()) {
+      trip.corridor().eachLayer(function (l) {
         var lls = l.getLatLngs();
         corridorPolygons += (l instanceof L.Polygon) ? (L.LineUtil.isFlat(lls[0]) ? 1 : lls.length) : 0;
       });
@@ -732,7 +491,8 @@
       basemap_tiles: basemapTiles ? basemapTilesLoaded : null,
       legend_rows: legend.getContainer().querySelectorAll(".tw-legend-row").length,
       legend_collapsed: legend.getContainer().classList.contains("tw-collapsed"),
-      names: layers.names && map.hasLayer(layers.names) ? layers.names.getLayers().length : 0,
+      names: names && map.hasLayer(names) ? names.getLayers().length : 0,
+      shown_day: trip.shownDay(),
       highlighted: highlighted,
       menu: menu ? Array.from(menu.querySelectorAll("button")).map(function (b) { return b.dataset.action; }) : null,
       zoom: map.getZoom(),
@@ -746,27 +506,30 @@
     closeMenu();
     map.invalidateSize({animate: false});
     if (on) {
+      if (trip.shownDay() !== null) trip.showDay(null);  // the printed map is the whole trip
       // A city trip's airport is often far out of town: the printed map shows the city itself
       // (the flights are in the itinerary). Road trips keep every stop.
       var city = doc && doc.mode === "city";
       var lls = [];
-      markerData.forEach(function (m) { if (!(city && kindOf(m) === "flight")) lls.push([m.lat, m.lon]); });
+      trip.records.forEach(function (m) { if (!(city && trip.kindOf(m) === "flight")) lls.push([m.lat, m.lon]); });
       (doc && doc.days || []).forEach(function (d) {
         if (d.path && !city) d.path.coordinates.forEach(function (c) { lls.push([c[1], c[0]]); });
       });
-      if (!lls.length) markerData.forEach(function (m) { lls.push([m.lat, m.lon]); });
+      if (!lls.length) trip.records.forEach(function (m) { lls.push([m.lat, m.lon]); });
       var bounds = L.latLngBounds(lls);
       if (bounds.isValid()) map.fitBounds(bounds, {padding: [28, 28], maxZoom: 15, animate: false});
     }
-    return JSON.stringify({print: !!on, zoom: map.getZoom(), markers: markers.size});
+    return JSON.stringify({print: !!on, zoom: map.getZoom(), markers: trip.markers.size});
   }
 
   window.tripwright = {
     state: state,
     printMode: printMode,
-    marker: function (id) { return markers.get(id) || null; },
+    marker: function (id) { return trip.markers.get(id) || null; },
+    showDay: function (index) { trip.showDay(index); return JSON.stringify(trip.shownDay()); },
+    fit: function () { return JSON.stringify(trip.fit(true)); },
     openMenu: function (id) {
-      var marker = markers.get(id);
+      var marker = trip.markers.get(id);
       if (marker) marker.fire("contextmenu", {containerPoint: map.latLngToContainerPoint(marker.getLatLng())});
     },
     basemapLoaded: basemapLoaded,
@@ -807,9 +570,7 @@
     bridge.set_layers.connect(onSetLayers);
     bridge.highlight.connect(function (id) { setHighlight(String(id), true); });
     bridge.set_legend.connect(function (collapsed) {
-      var box = legend.getContainer();
-      box.classList.toggle("tw-collapsed", collapsed === "1");
-      buildLegend(box);
+      trip.setLegendCollapsed(collapsed === "1");
     });
     basemapLoaded.then(function () { call("page_ready"); });
   });

@@ -26,8 +26,8 @@
   QWebChannel bridge: Python → JS `set_layers(json)`, `highlight(id)`, `set_legend`; JS → Python
   `page_ready`, `marker_dragged`, `marker_action`, `map_clicked`, `marker_selected`, `legend_toggled`,
   `tiles_failed`, `tiles_ok`, `offline_copy`, each argument validated; calls queue until ready; labels go in
-  with `textContent`; navigation away is refused. `widgets/map_layers.py` builds the layer document Qt-free
-  (markers with confidence/data-source/locked styles, day lines, corridor band, banner).
+  with `textContent`; navigation away is refused. The document is `engine/maps/map_document.py`'s (Qt-free),
+  drawn by the one renderer `resources/trip_map.js`; `resources/map.js` adds the app's edits on top.
 
 - Panels with real item models: `progress_panel.py` (event log throttled through `ThrottledStream`,
   progress, cancel, replay; a Model column and a run total with each model call's tokens and cost; the log's

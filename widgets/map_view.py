@@ -4,7 +4,7 @@ Live data reaches the page through one QWebChannel object, :class:`MapBridge`, w
 API both ways (see ``resources/map.js``):
 
 * Python -> JS, bridge signals carrying JSON-encoded / plain string arguments:
-  ``set_layers(json)`` (the document of :mod:`widgets.map_layers`) and ``highlight(id)``.
+  ``set_layers(json)`` (the map document of :mod:`engine.maps.map_document`, drawn by ``resources/trip_map.js``) and ``highlight(id)``.
   They are queued until the page calls ``page_ready()``, then sent in order (only the latest
   layer document is kept while waiting).
 * JS -> Python, bridge slots: ``page_ready()``, ``marker_dragged(id, lat, lon)``,
@@ -31,9 +31,10 @@ from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QWidget
 
 from engine.models import ItineraryV1
+from engine.roadtrip.corridor_band import corridor_band
 
 from .formatting import check_distance_unit
-from .map_layers import build_layers, empty_layers, is_finite_lat_lon
+from engine.maps.map_document import build_map_document, empty_map_document, is_finite_lat_lon
 from .offline_tiles import handler_for, open_archive
 from .tile_source import tile_source
 from .web_profile import map_profile
@@ -178,7 +179,7 @@ class MapView(QWebEngineView):
         self._distance_unit = "mi"
         self._itinerary: ItineraryV1 | None = None
         self._route = None
-        self._document: dict = empty_layers()
+        self._document: dict = empty_map_document()
         self._document_json = json.dumps(self._document)
         self._markers: dict[str, dict] = {}
         self._basemap_tiles: dict | None = None
@@ -285,13 +286,13 @@ class MapView(QWebEngineView):
     # -- Python -> JS -------------------------------------------------------------------------
     def _send_document(self, *, keep_view: bool = False) -> None:
         if self._itinerary is None:
-            document = empty_layers(online=self._online)
+            document = empty_map_document(online=self._online)
         else:
-            route = self._route
-            document = build_layers(
-                self._itinerary, online=self._online,
-                route_polyline=route.polyline if route is not None else None,
-                route_name=route.name if route is not None else None, distance_unit=self._distance_unit)
+            route, intent = self._route, self._itinerary.intent
+            band = (corridor_band(route.polyline, route.name, intent.corridor_max_deviation_miles)
+                    if route is not None and intent.mode == "road_trip" else None)
+            document = build_map_document(self._itinerary, corridor=band, online=self._online,
+                                          distance_unit=self._distance_unit)
         if document["online"]:
             document["tile_url"] = self.tile_url
         document["street_map"] = self._street_wanted

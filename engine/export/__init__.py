@@ -13,10 +13,11 @@ airport", never coordinates — those are in GEO; descriptions and the PDF's not
 "(lat, lon)" pairs left out, long notes cut at a word), all written atomically; confirmation codes stay in
 the itinerary JSON, the PDF and the calendar only: GPX, KML and HTML render `_bookings.masked_itinerary`
 (every code of the intent's bookings masked in names, notes, citations and the intent); the standalone HTML
-map (`html_document.py` builds one JSON document — numbered stops per day, road-trip days' driven paths, the
-itinerary rows — and `html_export.py` puts it in a `<script type="application/json">` block with `<>&` as
+map (`html_document.py` is the app's own map document, `engine/maps/map_document.py`, plus the itinerary
+rows, and `html_export.py` puts it in a `<script type="application/json">` block with `<>&` as
 `\\u` escapes, inlines Leaflet, the Natural Earth outlines of the trip's region (±20°; the view stays inside
-it) and `html_map.js`, which draws everything with DOM nodes/`textContent`; folium gives only the skeleton;
+it), the app's renderer `resources/trip_map.js`/`.css` and `html_map.js` (the list), all drawing with DOM
+nodes/`textContent`; folium gives only the skeleton;
 a CSP allows only the page's own scripts by hash and no network; credits only Natural Earth, when drawn);
 `engine.atomic.write_all` writes a set of files as one (each staged to a temp file beside its target, then all
 renamed; a staging failure removes every temp file, a rename failure puts back the replaced targets from

@@ -1,10 +1,12 @@
 """A standalone HTML map of an itinerary: one file that works offline and never runs a place name.
 
 folium builds the page skeleton (the map div and the ``L.map`` call); Leaflet, the Natural Earth
-outlines of the trip's region and the drawing script are inlined, so nothing is fetched. The trip reaches the page
+outlines of the trip's region, the app's own map renderer (``resources/trip_map.js`` and
+``trip_map.css``, the same that draws the app's map) and the page's list script are inlined, so
+nothing is fetched. The trip reaches the page
 only as JSON in ``<script type="application/json">`` blocks (``<``, ``>`` and ``&`` written as
-``\\u003c`` etc., so no text can close the block), and ``html_map.js`` builds markers, labels,
-day paths and the itinerary list from it with DOM nodes and ``textContent``. No user text is
+``\\u003c`` etc., so no text can close the block); ``trip_map.js`` draws the map document and
+``html_map.js`` adds the itinerary list, with DOM nodes and ``textContent``. No user text is
 ever part of JS source, HTML markup or a Jinja template. As a second fence a Content-Security-
 Policy allows only the page's own scripts (by hash), no inline handlers and no network.
 """
@@ -24,7 +26,8 @@ from ._bookings import masked_itinerary
 from .html_document import map_document
 
 _HERE = Path(__file__).resolve().parent
-BASEMAP_DIR = _HERE.parents[1] / "resources" / "basemap"
+RESOURCES_DIR = _HERE.parents[1] / "resources"
+BASEMAP_DIR = RESOURCES_DIR / "basemap"
 REGION_MARGIN_DEG = 20.0  # around the trip; the reader cannot pan or zoom out beyond it
 _SCRIPT_BLOCK = re.compile(r"<script>(.*?)</script>", re.S)
 # JSON is valid JS and HTML-inert once these are escapes (ensure_ascii covers U+2028/U+2029).
@@ -35,16 +38,17 @@ def itinerary_to_html(itin: ItineraryV1) -> str:
     from ._folium_skeleton import OfflineMap, RawText
 
     document = map_document(masked_itinerary(itin))  # a page to share: booking codes masked
-    fmap = OfflineMap(location=_centre(document["bounds"]), zoom_start=_zoom(document), tiles=None,
+    fmap = OfflineMap(location=_centre(document["focus"]), zoom_start=_zoom(document), tiles=None,
                       control_scale=True, zoom_snap=0.25)
     root = fmap.get_root()
     root.header.add_child(RawText(_head()), name="tw_head", index=0)
     root.html.add_child(RawText('<aside id="tw-itinerary"></aside>'), name="tw_itinerary", index=0)
     root.html.add_child(RawText(_json_block("tw-data", document)), name="tw_data")
-    basemap = _basemap_block(_region(document["bounds"]))
+    basemap = _basemap_block(_region(document["focus"]))
     if basemap:
         root.html.add_child(RawText(basemap), name="tw_basemap")
-    root.script.add_child(RawText(_asset("html_map.js")), name="tw_script")
+    # One script block: the shared renderer, then the page's own part (it runs once parsed).
+    root.script.add_child(RawText(_renderer("trip_map.js") + "\n" + _asset("html_map.js")), name="tw_script")
     return _with_csp(root.render())
 
 
@@ -56,7 +60,7 @@ def _centre(bounds: list[list[float]] | None) -> tuple[float, float]:
 
 def _zoom(document: dict) -> int:
     """Where the map starts before the page fits it to the trip (or stays, with nothing located)."""
-    if document["bounds"] is None:
+    if document["focus"] is None:
         return 2
     return 5 if document["mode"] == "road_trip" else 12
 
@@ -122,7 +126,7 @@ def _head() -> str:
     leaflet = _leaflet_dir()
     css = leaflet.joinpath("leaflet.css").read_text(encoding="utf-8")
     return (f"<title>Tripwright trip map</title>\n<style>{css}</style>\n"
-            f"<style>{_asset('html_map.css')}</style>\n<script>{_script(leaflet / 'leaflet.js')}</script>\n")
+            f"<style>{_renderer('trip_map.css')}</style>\n<style>{_asset('html_map.css')}</style>\n<script>{_script(leaflet / 'leaflet.js')}</script>\n")
 
 
 def _leaflet_dir() -> Path:
@@ -139,6 +143,12 @@ def _script(path: Path) -> str:
 @lru_cache(maxsize=4)
 def _asset(name: str) -> str:
     return (_HERE / name).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=4)
+def _renderer(name: str) -> str:
+    """The map renderer the app loads from ``resources/`` too."""
+    return (RESOURCES_DIR / name).read_text(encoding="utf-8")
 
 
 def _with_csp(page: str) -> str:

@@ -7,7 +7,10 @@ refused), the size estimated from the directory entries, the cap (`offline_map_c
 bytes in coalesced ranges kept in `<file>.part/` for resume, written with `pmtiles.writer` to a temp file
 and renamed to `<data dir>/offline_maps/<trip>.pmtiles`.
 
-`engine/maps/trip_map.py`: what every map of a trip draws — the day palette, each day's GeoJSON line,
-the stops' kinds, the road trip's start, the bounds — for the app's layer document
-(`widgets/map_layers.py`) and the HTML export's page data (`engine/export/html_document.py`).
+`engine/maps/map_document.py`: the one map document of a trip (days, lines, markers with confidence and
+data-source styles, corridor, focus, legend entries — `map_legend.py`), screened first by `map_checks.py`
+(the trust boundary), drawn by the one renderer `resources/trip_map.js` in the app (`resources/map.js` adds
+the edits) and in the HTML export (`engine/export/html_document.py` adds the itinerary list).
+`engine/maps/trip_map.py`: the pieces — the day and ring palettes, kinds' glyphs and words, day lines, the
+road trip's start, bounds.
 """

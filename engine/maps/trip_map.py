@@ -1,10 +1,14 @@
-"""What a map of a trip draws, whoever draws it (issue 30 §4): the day palette, each day's line as
-GeoJSON, the kind of each located stop, the road trip's start and the bounds to fit.
+"""What a map of a trip draws, whoever draws it (issue 30 §4): the day palette, the data-source ring
+colours, the marker kinds' glyphs and words, each day's line as GeoJSON, the road trip's start and
+the bounds to fit.
 
-Two documents are built from these pieces, one per renderer: the app's layer document
-(``widgets/map_layers.py`` → ``resources/map.js``, with context-menu actions and drag) and the
-HTML export's page data (``engine/export/html_document.py`` → ``engine/export/html_map.js``,
-with the itinerary list beside the map). Both draw the same day lines in the same colours.
+One document is built from these pieces (``engine/maps/map_document.py``) and drawn by one
+renderer (``resources/trip_map.js``), in the app (``resources/map.js`` adds the edits) and in the
+HTML export (``engine/export/html_map.js`` adds the itinerary list).
+
+Day colours and ring colours are two palettes on one marker (fill = day, ring = data source):
+every day colour is at least ``MIN_PALETTE_DISTANCE`` (CIE76 ΔE) from every ring colour, so a day
+is never read as a source (issue 32 §4); ``tests/engine/test_trip_map.py`` measures it.
 
 Day lines are GeoJSON ``LineString`` (``[lon, lat]`` pairs, ``LINE_DECIMALS`` decimals, repeated
 points dropped), ``None`` when fewer than two distinct points remain. A road-trip day follows its
@@ -18,9 +22,23 @@ from collections.abc import Callable, Iterable
 
 from engine.models import Activity, DayItinerary, Geo, ItineraryV1
 
-# Distinct on the light basemap and against each other (Tableau 10 without its grey).
-DAY_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-               "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79")
+# Distinct on the light basemap and against each other, and far from every ring colour below:
+# no green (real data), amber (fixture), slate (computed), grey, purple (OSM) or brown (estimated).
+DAY_COLOURS = ("#1f77b4", "#d62728", "#ff7f0e", "#17becf", "#e377c2",
+               "#393b79", "#827717", "#ad1457", "#00897b", "#4fc3f7")
+# A marker's ring: where its data came from (seed 002 §12.2), with the legend's words.
+SOURCE_COLOURS = {"real": "#1e9e49", "fixture": "#e8b100", "computed": "#455a64", "omitted": "#9a9a9a",
+                  "osm": "#7e57c2", "estimated": "#8d6e63"}
+SOURCE_TEXT = {"real": "Real data", "fixture": "Fixture data", "computed": "Computed", "omitted": "Omitted",
+               "osm": "OpenStreetMap", "estimated": "Estimated"}
+ALWAYS_LISTED_SOURCES = ("real", "fixture", "computed", "omitted")  # the others only when used
+MIN_PALETTE_DISTANCE = 30.0
+# Marker kinds: the glyph on the pin ("" = the visit number, or nothing) and the legend's words.
+KIND_GLYPHS = {"anchor": "\u2302", "origin": "S", "lodging": "H", "attraction": "", "meal": "",
+               "flight": "\u2708", "transit": ""}
+KIND_TEXT = {"anchor": "Overnight stop", "origin": "Start", "lodging": "Hotel",
+             "attraction": "Sight / stop (visit order)", "meal": "Meal", "flight": "Airport (flight)",
+             "transit": "Transit"}
 LINE_DECIMALS = 5
 ANCHOR_ROLES = ("checkin", "arrival")  # a road trip's night in town, and its arrival
 NUMBERED_KINDS = ("attraction", "meal")  # numbered in visiting order within their day

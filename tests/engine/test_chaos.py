@@ -31,8 +31,8 @@ def plan(tmp_path: Path, server: StandIn, **env: str) -> tuple[subprocess.Comple
 
 
 def banner_of(out: Path) -> str | None:
-    from widgets.map_layers import build_layers  # Qt-free: the map's layer document
-    return build_layers(ItineraryV1.model_validate_json(out.read_text()))["banner"]
+    from engine.maps.map_document import build_map_document  # Qt-free: the map's layer document
+    return build_map_document(ItineraryV1.model_validate_json(out.read_text()))["banner"]
 
 
 def test_happy_path_uses_the_real_forecast_without_a_banner(tmp_path, server) -> None:

@@ -157,15 +157,18 @@ def test_city_stops_are_numbered_in_visiting_order_per_day():
     document = map_document(itin)
     day1, day5 = document["days"][0], document["days"][4]
 
-    assert [(i["name"], i["stop"]) for i in day1["items"]] == [
-        ("Arrive at CDG", None), ("Musée du Louvre", 0), ("Navigo weekly pass", None), ("Le Procope", 1)]
-    assert [(s["mark"], s["label"], s["day"]) for s in document["stops"][:2]] == [
-        ("1", "Musée du Louvre", 1), ("2", "Le Procope", 1)]
-    assert [document["stops"][i["stop"]]["mark"] for i in day5["items"] if i["stop"] is not None] == ["1", "2", "3"]
+    markers = {m["id"]: m for m in document["markers"]}
+    louvre, procope = (markers[i["marker"]] for i in day1["items"] if i["marker"] is not None)
+    assert [(i["name"], i["marker"] is not None) for i in day1["items"]] == [
+        ("Arrive at CDG", False), ("Musée du Louvre", True), ("Navigo weekly pass", False), ("Le Procope", True)]
+    assert [(m["mark"], m["tag"], m["day"]) for m in (louvre, procope)] == [
+        ("1", "Musée du Louvre", 0), ("2", "Le Procope", 0)]
+    assert [markers[i["marker"]]["mark"] for i in day5["items"] if i["marker"] is not None] == ["1", "2", "3"]
     assert day1["path"] == {"type": "LineString", "coordinates": [[2.33764, 48.86061], [2.33885, 48.85315]]}
     assert not day1["driven"]
-    assert len(document["stops"]) == 17  # 20 activities less two flights and the Navigo pass
-    assert document["bounds"] == [[48.804865, 2.118900], [48.886900, 2.361753]]  # no airports
+    assert len(document["markers"]) == 17  # 20 activities less two flights and the Navigo pass
+    assert document["focus"] == [[48.804865, 2.118900], [48.886900, 2.361753]]  # no airports
+    assert not document["editable"] and all(m["actions"] == [] and not m["draggable"] for m in markers.values())
     assert document["title"] == "Paris" and document["total"] == "$3,310.00"
     assert day1["label"] == "Day 1 · Tue 15 Jun" and day1["summary"] == ""
 
@@ -206,20 +209,20 @@ def test_road_trip_days_carry_their_driven_paths_and_towns():
     itin = itin.model_copy(update={"days": [itin.days[0], last.model_copy(update={"anchor": unsure,
                                                                                  "activities": locked})]})
     document = map_document(itin)
-    origin, stop, town = document["stops"][:3]
+    origin, stop, town = document["markers"][:3]
 
     assert document["mode"] == "road_trip"
     assert [d["path"]["coordinates"] for d in document["days"]] == [[[g.lon, g.lat] for g in d.path] for d in itin.days]
     assert all(d["driven"] for d in document["days"])
-    assert (origin["mark"], origin["label"], origin["kind"]) == ("S", "Los Angeles, CA", "origin")
-    assert (stop["mark"], stop["label"], stop["name"]) == ("1", "", "Amboy Crater")
-    assert (town["mark"], town["label"], town["kind"]) == ("⌂", "Needles, CA", "anchor")
+    assert (origin["mark"], origin["tag"], origin["kind"]) == ("S", "Los Angeles, CA", "origin")
+    assert (stop["mark"], stop["tag"], stop["label"]) == ("1", "", "Amboy Crater")
+    assert (town["mark"], town["tag"], town["kind"]) == ("⌂", "Needles, CA", "anchor")
     assert document["days"][0]["summary"] == "Los Angeles, CA → Needles, CA · 294 mi (472 km) · 5 h 20 min driving"
-    assert document["days"][0]["items"][1]["stop"] == 1
-    assert document["bounds"] == [[34.05, -118.24], [35.3705, -110.1582]]
-    assert [(s["note"], s["locked"]) for s in document["stops"][3:]] == [
-        ("", True), ("Approximate position: no town nearby; interpolated", False)]
-    assert town["note"] == "" and not town["locked"]
+    assert document["days"][0]["items"][1]["marker"] == stop["id"]
+    assert document["focus"] == [[34.05, -118.24], [35.3705, -110.1582]]
+    assert [(m["confidence"], m["low_reason"], m["locked"]) for m in document["markers"][3:]] == [
+        ("high", "", True), ("low", "no town nearby; interpolated", False)]
+    assert town["confidence"] == "high" and not town["locked"]
 
 
 def test_tripwright_export_html_writes_the_page(tmp_path):

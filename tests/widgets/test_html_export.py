@@ -124,18 +124,18 @@ STATE = """JSON.stringify((function () {
   var map = window[document.querySelector('.folium-map').id];
   var markers = [], lines = 0, basemap = [];
   map.eachLayer(function (l) {
-    if (l instanceof L.Marker) markers.push(l.getTooltip().getContent().querySelector('.tw-tip-title').textContent);
-    if (l instanceof L.Polyline && l.options.className === 'tw-day-path') lines += 1;
+    if (l instanceof L.Marker && l.getTooltip()) markers.push(l.getTooltip().getContent().querySelector('.tw-tip-title').textContent);
+    if (l instanceof L.Polyline && l.options.className === 'tw-day-line') lines += 1;
     if (l.feature && l.options.pane === 'basemap') basemap.push(l.feature.properties.iso_a3 || l.feature.properties.postal);
   });
   function texts(selector) {
     return Array.from(document.querySelectorAll(selector)).map(function (e) { return e.textContent; });
   }
   return {pwned: window.__pwned === undefined ? null : String(window.__pwned), markers: markers,
-          icons: document.querySelectorAll('.leaflet-marker-icon').length, lines: lines,
-          paths: document.querySelectorAll('path.tw-day-path').length, basemap: basemap,
+          icons: document.querySelectorAll('.leaflet-marker-icon.tw-icon').length, lines: lines,
+          paths: document.querySelectorAll('path.tw-day-line').length, basemap: basemap,
           images: document.images.length, scripts: document.scripts.length,
-          items: texts('#tw-itinerary .tw-name'), labels: texts('.tw-label'), tags: texts('.tw-day-tag'),
+          items: texts('#tw-itinerary .tw-item-name'), labels: texts('.tw-name-text'), tags: texts('.tw-day-tag'),
           heading: texts('#tw-itinerary h1')[0], title: document.title,
           attribution: document.querySelector('.leaflet-control-attribution').textContent};
 })())"""
@@ -222,15 +222,15 @@ def test_the_list_shows_stops_on_the_map_and_days_can_be_hidden(qtbot, open_page
     louvre = next(a.name for a in city.days[2].activities if a.name.startswith("Musée du Louvre"))
     shown = run_js(qtbot, view, """(function () {
       var row = Array.from(document.querySelectorAll('.tw-item-stop'))
-        .find(function (r) { return r.querySelector('.tw-name').textContent === %s; });
+        .find(function (r) { return r.querySelector('.tw-item-name').textContent === %s; });
       row.click();
       var tip = document.querySelector('.leaflet-tooltip-pane .tw-tip-title');
       var toggle = document.querySelectorAll('.tw-day-head input')[1];
       toggle.click();
-      var hidden = document.querySelectorAll('path.tw-day-path').length;
+      var hidden = document.querySelectorAll('path.tw-day-line').length;
       toggle.click();
       return JSON.stringify({tip: tip && tip.textContent, hidden: hidden,
-                             back: document.querySelectorAll('path.tw-day-path').length});
+                             back: document.querySelectorAll('path.tw-day-line').length});
     })()""" % json.dumps(louvre))
 
     assert shown == {"tip": louvre, "hidden": 2, "back": 3}

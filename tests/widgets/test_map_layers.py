@@ -11,10 +11,11 @@ import pytest
 from shapely.geometry import Point, shape
 
 from engine.maps.trip_map import DAY_COLOURS
+from engine.roadtrip.corridor_band import corridor_band
 from engine.models import IntentV1, ItineraryV1
 from engine.models.road_trip import RoadTripIntent
 from engine.roadtrip.routes import find_route
-from widgets.map_layers import BANNER_TEXT, MAX_LABEL, build_layers, empty_layers, is_finite_lat_lon
+from engine.maps.map_document import BANNER_TEXT, MAX_LABEL, build_map_document, empty_map_document, is_finite_lat_lon
 
 XSS = "<img src=x onerror=window.__xss=1>"
 TODAY = date(2026, 11, 23)
@@ -89,7 +90,7 @@ def by_id(doc: dict) -> dict[str, dict]:
 
 # -- city trips ---------------------------------------------------------------------------------
 def test_city_document_has_a_marker_per_located_activity_and_a_line_per_day(city):
-    doc = build_layers(city)
+    doc = build_map_document(city)
     assert doc["mode"] == "city" and doc["title"] == "Paris"
     assert [m["id"] for m in doc["markers"]] == [a.id for _, a in located(city)]
     assert [m["day"] for m in doc["markers"]] == [di for di, _ in located(city)]
@@ -106,7 +107,7 @@ def test_city_document_has_a_marker_per_located_activity_and_a_line_per_day(city
 
 
 def test_city_markers_carry_kind_source_and_visit_order(city):
-    markers = by_id(build_layers(city))
+    markers = by_id(build_map_document(city))
     louvre = markers["d2-activity-louvre"]
     assert louvre["kind"] == "attraction" and louvre["data_source"] == "fixture"
     assert louvre["confidence"] == "high" and louvre["low_reason"] == ""
@@ -118,7 +119,7 @@ def test_city_markers_carry_kind_source_and_visit_order(city):
 
 
 def test_city_actions_follow_the_edit_rules(city):
-    doc = build_layers(with_activity(city, "d1-activity-pantheon", locked=True))
+    doc = build_map_document(with_activity(city, "d1-activity-pantheon", locked=True))
     markers = by_id(doc)
     assert markers["d2-activity-louvre"]["actions"] == ["lock", "remove", "replace", "move:0", "move:1", "move:3"]
     assert markers["d1-activity-pantheon"]["actions"] == ["unlock"]
@@ -128,7 +129,7 @@ def test_city_actions_follow_the_edit_rules(city):
 
 
 def test_city_focus_leaves_the_airport_out(city):
-    doc = build_layers(city)
+    doc = build_map_document(city)
     (south, west), (north, east) = doc["focus"]
     cdg = next(m for m in doc["markers"] if m["kind"] == "flight")
     assert north < cdg["lat"] and east < cdg["lon"]
@@ -137,7 +138,7 @@ def test_city_focus_leaves_the_airport_out(city):
 
 # -- road trips ---------------------------------------------------------------------------------
 def test_road_document_has_anchors_stops_origin_and_day_paths(road, route66):
-    doc = build_layers(road, route_polyline=route66.polyline, route_name=route66.name)
+    doc = build_map_document(road, corridor=corridor_band(route66.polyline, route66.name, 50))
     assert doc["mode"] == "road_trip" and doc["title"] == "Los Angeles → Chicago"
     ids = [m["id"] for m in doc["markers"]]
     assert ids == ["origin"] + [a.id for _, a in located(road)]
@@ -157,7 +158,7 @@ def test_road_document_has_anchors_stops_origin_and_day_paths(road, route66):
 
 
 def test_corridor_is_the_route_buffered_by_the_corridor_width(road, route66):
-    doc = build_layers(road, route_polyline=route66.polyline, route_name=route66.name)
+    doc = build_map_document(road, corridor=corridor_band(route66.polyline, route66.name, 50))
     corridor = doc["corridor"]
     assert corridor["name"] == "Route 66" and corridor["width_miles"] == 50.0
     band = shape(corridor["geometry"])
@@ -174,66 +175,66 @@ def test_corridor_is_the_route_buffered_by_the_corridor_width(road, route66):
 
 
 def test_corridor_width_can_be_overridden_and_needs_a_route(road, route66):
-    narrow = build_layers(road, route_polyline=route66.polyline, route_name=route66.name, corridor_miles=10)
-    wide = build_layers(road, route_polyline=route66.polyline, route_name=route66.name)
+    narrow = build_map_document(road, corridor=corridor_band(route66.polyline, route66.name, 10))
+    wide = build_map_document(road, corridor=corridor_band(route66.polyline, route66.name, 50))
     assert shape(narrow["corridor"]["geometry"]).area < shape(wide["corridor"]["geometry"]).area / 3
-    assert build_layers(road)["corridor"] is None
+    assert build_map_document(road)["corridor"] is None
 
 
 def test_labels_follow_the_distance_unit(road, route66):
-    miles = build_layers(road, route_polyline=route66.polyline, route_name=route66.name)
-    km = build_layers(road, route_polyline=route66.polyline, route_name=route66.name, distance_unit="km")
+    miles = build_map_document(road, corridor=corridor_band(route66.polyline, route66.name, 50))
+    km = build_map_document(road, corridor=corridor_band(route66.polyline, route66.name, 50), distance_unit="km")
     assert miles["corridor"]["width_label"] == "\u00b150 mi" and km["corridor"]["width_label"] == "\u00b180 km"
     drive = road.days[0].drive.miles
     assert miles["days"][0]["label"].endswith(f"{drive:,.0f} mi")
     assert km["days"][0]["label"].endswith(f"{drive * 1.609344:,.0f} km")
     assert km["corridor"]["geometry"] == miles["corridor"]["geometry"]  # only the words change
     with pytest.raises(ValueError):
-        build_layers(road, distance_unit="furlongs")
+        build_map_document(road, distance_unit="furlongs")
 
 
 def test_low_confidence_anchor_carries_the_reason(road):
     note = "no town found near the day's target; interpolated"
-    doc = build_layers(with_anchor(road, 2, confidence="low", note=note, source="interpolated"))
+    doc = build_map_document(with_anchor(road, 2, confidence="low", note=note, source="interpolated"))
     marker = by_id(doc)["d2-overnight"]
     assert marker["confidence"] == "low" and marker["low_reason"] == note
     assert sum(m["confidence"] == "low" for m in doc["markers"]) == 1
 
 
 def test_low_confidence_activity_gets_a_default_reason(city):
-    marker = by_id(build_layers(with_activity(city, "d1-activity-pantheon", confidence="low")))["d1-activity-pantheon"]
+    marker = by_id(build_map_document(with_activity(city, "d1-activity-pantheon", confidence="low")))["d1-activity-pantheon"]
     assert marker["confidence"] == "low" and "low confidence" in marker["low_reason"]
 
 
 # -- labels, banner, serialisation --------------------------------------------------------------
 def test_labels_are_not_escaped_but_truncated(city):
-    doc = build_layers(with_activity(city, "d2-activity-louvre", name=XSS))
+    doc = build_map_document(with_activity(city, "d2-activity-louvre", name=XSS))
     assert by_id(doc)["d2-activity-louvre"]["label"] == XSS  # the page escapes (textContent)
-    long = build_layers(with_activity(city, "d2-activity-louvre", name="Musée " * 60))
+    long = build_map_document(with_activity(city, "d2-activity-louvre", name="Musée " * 60))
     label = by_id(long)["d2-activity-louvre"]["label"]
     assert len(label) == MAX_LABEL and label.endswith("…")
 
 
 def test_banner_when_a_tool_fell_back_or_data_was_omitted(city):
-    doc = build_layers(city.model_copy(update={"degraded_tools": ["weather", "flights"]}))
+    doc = build_map_document(city.model_copy(update={"degraded_tools": ["weather", "flights"]}))
     assert doc["banner"] == BANNER_TEXT + " Fell back: flights, weather."
     louvre = next(a for _, a in located(city) if a.id == "d2-activity-louvre")
     omitted = with_activity(city, "d2-activity-louvre",
                             provenance=louvre.provenance.model_copy(update={"data_source": "omitted"}))
-    doc = build_layers(omitted)
+    doc = build_map_document(omitted)
     assert doc["banner"] == BANNER_TEXT
     assert by_id(doc)["d2-activity-louvre"]["data_source"] == "omitted"
 
 
 def test_document_is_strict_json(road, route66):
-    doc = build_layers(road, route_polyline=route66.polyline, route_name=route66.name, online=True)
+    doc = build_map_document(road, corridor=corridor_band(route66.polyline, route66.name, 50), online=True)
     text = json.dumps(doc, allow_nan=False, ensure_ascii=False)
     assert json.loads(text) == doc and doc["online"] is True
     assert len(text) < 200_000
 
 
 def test_empty_document():
-    doc = empty_layers(online=True)
+    doc = empty_map_document(online=True)
     assert doc["markers"] == [] and doc["days"] == [] and doc["corridor"] is None and doc["online"] is True
 
 

@@ -1,0 +1,460 @@
+/* Tripwright's one map renderer (issue 30 §4): draws the map document of
+ * engine/maps/map_document.py on a Leaflet map — the corridor, each day's line, the markers
+ * (fill = day, ring = data source, dashed ring + "!" = low confidence, lock badge = locked), the
+ * names beside them, the legend, and the "Fit trip" / "Show one day" control.
+ *
+ * Used by the app (resources/map.js adds the bridge, context menus and drag through `hooks`) and
+ * by the HTML export (engine/export/html_map.js adds the itinerary list). Every string reaches the
+ * DOM through textContent or DOM nodes, never innerHTML, so a place name cannot become markup.
+ *
+ *   var trip = TripMap.create(map, hooks);   trip.draw(doc);
+ *   hooks (all optional): marker(leafletMarker, record)  — add events to a drawn marker;
+ *     tooltipExtra(record) -> string  — one more line in its tooltip; padding() -> {top, bottom};
+ *     legendToggled(collapsed); daysChanged(); fitted(). */
+(function () {
+  "use strict";
+
+  var COLOUR = /^#[0-9a-fA-F]{6}$/;
+  var SIZES = {anchor: 25, origin: 18, lodging: 20, attraction: 19, meal: 19, flight: 18, transit: 13};
+  var KIND_WORD = {anchor: "Overnight stop", origin: "Start", lodging: "Hotel", attraction: "Sight",
+                   meal: "Meal", flight: "Airport (flight)", transit: "Transit"};
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function colour(value, fallback) { return typeof value === "string" && COLOUR.test(value) ? value : fallback; }
+  function kindOf(m) { return SIZES.hasOwnProperty(m.kind) ? m.kind : "attraction"; }
+  function sizeOf(m) { return SIZES[kindOf(m)]; }
+  function markerZ(m) {
+    var kind = kindOf(m);
+    return kind === "anchor" ? 1000 : (kind === "lodging" ? 500 : 0);
+  }
+
+  /* The last line of the pre-render check (engine/maps/map_checks.py does the trust boundary): a
+     position Leaflet cannot place is never drawn. */
+  function drawable(lat, lon) {
+    return typeof lat === "number" && typeof lon === "number" && isFinite(lat) && isFinite(lon) &&
+      Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  }
+
+  function lockSvg() {
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 10 10");
+    var body = document.createElementNS(ns, "rect");
+    [["x", "1.5"], ["y", "4.5"], ["width", "7"], ["height", "5"], ["rx", "1"], ["fill", "#fff"]]
+      .forEach(function (a) { body.setAttribute(a[0], a[1]); });
+    var shackle = document.createElementNS(ns, "path");
+    [["d", "M3 4.6V3.2a2 2 0 0 1 4 0v1.4"], ["fill", "none"], ["stroke", "#fff"], ["stroke-width", "1.3"]]
+      .forEach(function (a) { shackle.setAttribute(a[0], a[1]); });
+    svg.appendChild(body);
+    svg.appendChild(shackle);
+    return svg;
+  }
+
+  /* The marker's look, as an element: the legend draws its entries with it too. */
+  function pinElement(kind, ring, fill, mark, low, locked) {
+    var pin = el("div", "tw-pin tw-kind-" + kind + (low ? " tw-low" : "") + (locked ? " tw-locked" : ""));
+    pin.style.setProperty("--day", fill);
+    pin.style.setProperty("--src", ring);
+    var dot = el("span", "tw-dot");
+    if (mark) dot.appendChild(el("span", "tw-glyph", String(mark).slice(0, 3)));
+    pin.appendChild(dot);
+    if (low) pin.appendChild(el("span", "tw-badge tw-badge-warn", "!"));
+    if (locked) {
+      var lock = el("span", "tw-badge tw-badge-lock");
+      lock.appendChild(lockSvg());
+      pin.appendChild(lock);
+    }
+    return pin;
+  }
+
+  function create(map, hooks) {
+    hooks = hooks || {};
+    var doc = null;
+    var corridor = null;
+    var days = [];                // per day: L.featureGroup of its line and markers
+    var shownDay = null;          // the one day shown, or null for all
+    var hiddenDays = new Set();   // days the reader switched off (the export's list)
+    var names = null;
+    var markers = new Map();      // id -> L.Marker
+    var records = new Map();      // id -> marker record of the document
+    var nameMarkers = [];
+    var openTip = null;           // the marker whose tooltip is open (at most one)
+    var legendBox = null;
+    var dayPicker = null;
+
+    function dayColour(index) {
+      var day = doc && doc.days[index];
+      return day ? colour(day.colour, "#555555") : "#555555";
+    }
+
+    // -- markers ----------------------------------------------------------------------------------
+    function tooltipElement(m) {
+      var box = el("div", "tw-tip");
+      box.appendChild(el("div", "tw-tip-title", m.label));
+      var meta = "Day " + (Number(m.day) + 1) + (m.time ? " · " + m.time : "") + " · " + KIND_WORD[kindOf(m)];
+      box.appendChild(el("div", "tw-tip-meta", meta));
+      var source = (doc.legend.sources || []).filter(function (s) { return s.source === m.data_source; })[0];
+      box.appendChild(el("div", "tw-tip-meta", (source ? source.text : "Omitted") + (m.locked ? " · locked" : "")));
+      if (m.confidence === "low") {
+        box.appendChild(el("div", "tw-tip-warn", "Low confidence: " + (m.low_reason || "location uncertain")));
+      }
+      var extra = hooks.tooltipExtra ? hooks.tooltipExtra(m) : "";
+      if (extra) box.appendChild(el("div", "tw-tip-hint", extra));
+      return box;
+    }
+
+    function makeMarker(m) {
+      var size = sizeOf(m);
+      var icon = L.divIcon({
+        className: "tw-icon", iconSize: [size, size], iconAnchor: [size / 2, size / 2],
+        html: pinElement(kindOf(m), colour(m.ring, "#9a9a9a"), dayColour(m.day), m.mark,
+                         m.confidence === "low", !!m.locked),
+      });
+      var marker = L.marker([m.lat, m.lon], {
+        icon: icon, draggable: !!(doc.editable && m.draggable), keyboard: false, autoPan: true,
+        zIndexOffset: markerZ(m), riseOnHover: true, interactive: true,
+      });
+      marker.bindTooltip(tooltipElement(m), {direction: "top", offset: [0, -size / 2], opacity: 0.96});
+      // One tooltip at a time: one opened by a selection stays until another opens.
+      marker.on("tooltipopen", function () {
+        if (openTip && openTip !== marker && openTip.isTooltipOpen()) openTip.closeTooltip();
+        openTip = marker;
+      });
+      marker.on("tooltipclose", function () { if (openTip === marker) openTip = null; });
+      if (hooks.marker) hooks.marker(marker, m);
+      return marker;
+    }
+
+    // -- days -------------------------------------------------------------------------------------
+    function dayTip(day) {
+      var box = el("div", "tw-tip");
+      box.appendChild(el("div", "tw-tip-title", day.label));
+      if (day.summary) box.appendChild(el("div", "tw-tip-meta", day.summary));
+      return box;
+    }
+
+    function dayLayer(day) {
+      var group = L.featureGroup();
+      if (!day.path) return group;
+      var weight = day.driven ? 4 : 3;
+      // a GeoJSON LineString ([lon, lat] pairs, engine/maps/trip_map.py): Leaflet takes [lat, lon]
+      var lls = day.path.coordinates.map(function (c) { return [c[1], c[0]]; });
+      L.polyline(lls, {color: "#ffffff", weight: weight + 4, opacity: 0.85, className: "tw-day-casing"})
+        .bindTooltip(dayTip(day), {sticky: true}).addTo(group);
+      var line = L.polyline(lls, {color: colour(day.colour, "#555555"), weight: weight, opacity: 0.9,
+                                  interactive: false, dashArray: day.driven ? null : "6 5",
+                                  className: "tw-day-line"});
+      if (day.driven) {
+        line.bindTooltip(el("span", null, "Day " + day.number),
+                         {permanent: true, direction: "center", className: "tw-day-tag"});
+      }
+      line.addTo(group);
+      return group;
+    }
+
+    function dayVisible(index) {
+      return (shownDay === null || shownDay === index) && !hiddenDays.has(index);
+    }
+
+    function applyDays() {
+      days.forEach(function (group, index) {
+        var show = dayVisible(index);
+        if (show && !map.hasLayer(group)) map.addLayer(group);
+        if (!show && map.hasLayer(group)) map.removeLayer(group);
+      });
+      placeNames();
+      if (dayPicker) dayPicker.value = shownDay === null ? "" : String(shownDay);
+      if (legendBox && doc) buildLegend();
+      if (hooks.daysChanged) hooks.daysChanged();
+    }
+
+    // -- names beside the pins --------------------------------------------------------------------
+    function buildNames() {
+      names = L.layerGroup();
+      nameMarkers = [];
+      records.forEach(function (m) {
+        if (!m.tag) return;
+        var size = sizeOf(m);
+        var icon = L.divIcon({className: "tw-name", iconSize: null, iconAnchor: [-size / 2 - 3, 9],
+                              html: el("span", "tw-name-text", m.tag)});
+        var name = L.marker([m.lat, m.lon], {icon: icon, interactive: false, keyboard: false});
+        name.record = m;
+        nameMarkers.push(name);
+        name.addTo(names);
+      });
+      placeNames();
+    }
+
+    /* Names show from the document's names_zoom on, for the days shown. A name that would cover
+       another name or a pin is hidden (towns and the start first, then stops in visiting order);
+       zooming in brings it back. Every name stays in the tooltips (and the export's list). */
+    function placeNames() {
+      if (!names) return;
+      var show = map.getZoom() >= (Number(doc.names_zoom) || 0);
+      if (show && !map.hasLayer(names)) names.addTo(map);
+      if (!show && map.hasLayer(names)) map.removeLayer(names);
+      if (!show) return;
+      var taken = [];
+      markers.forEach(function (marker) {
+        var dot = map.hasLayer(marker) && marker.getElement() && marker.getElement().querySelector(".tw-dot");
+        if (dot) taken.push(dot.getBoundingClientRect());
+      });
+      var order = nameMarkers.slice().sort(function (a, b) {
+        var ta = /^(anchor|origin)$/.test(a.record.kind) ? 0 : 1, tb = /^(anchor|origin)$/.test(b.record.kind) ? 0 : 1;
+        return ta - tb;
+      });
+      order.forEach(function (name) {
+        var node = name.getElement();
+        if (!node) return;
+        node.classList.remove("tw-name-hidden");
+        if (!dayVisible(Number(name.record.day))) { node.classList.add("tw-name-hidden"); return; }
+        var box = node.querySelector(".tw-name-text").getBoundingClientRect();
+        var clash = taken.some(function (t) {
+          return box.left < t.right && t.left < box.right && box.top < t.bottom && t.top < box.bottom;
+        });
+        if (clash) node.classList.add("tw-name-hidden"); else taken.push(box);
+      });
+    }
+    map.on("zoomend", placeNames);
+
+    // -- fitting ----------------------------------------------------------------------------------
+    var NAME_ROOM = 110;  // names sit right of their pins: leave them room on that side
+    function padding() {
+      var size = map.getSize();
+      var right = legendBox && legendBox.offsetWidth + 24 < size.x * 0.45 ? legendBox.offsetWidth + 24 : 24;
+      if (doc && (doc.mode === "city" || !Number(doc.names_zoom)) && right + NAME_ROOM < size.x * 0.5) right += NAME_ROOM;
+      var extra = hooks.padding ? hooks.padding() : {};
+      return {paddingTopLeft: [48, extra.top || 24], paddingBottomRight: [right, extra.bottom || 24]};
+    }
+
+    function boundsOf(index) {
+      if (index === null || index === undefined) return doc && doc.focus ? L.latLngBounds(doc.focus) : null;
+      var lls = [];
+      records.forEach(function (m) { if (Number(m.day) === index && m.kind !== "flight") lls.push([m.lat, m.lon]); });
+      var day = doc.days[index];
+      if (day && day.path) day.path.coordinates.forEach(function (c) { lls.push([c[1], c[0]]); });
+      return lls.length ? L.latLngBounds(lls) : null;
+    }
+
+    /* Fit the trip (or the one day shown) beside the legend and under the banner. */
+    function fit(force) {
+      var bounds = boundsOf(shownDay);
+      if (!bounds || !bounds.isValid()) return false;
+      if (!force && map.getBounds().contains(bounds)) return false;
+      var options = padding();
+      options.maxZoom = 14;
+      options.animate = false;
+      map.fitBounds(bounds, options);
+      if (hooks.fitted) hooks.fitted();
+      placeNames();
+      return true;
+    }
+
+    function showDay(index) {
+      shownDay = index === null || index === undefined || index === "" ? null : Number(index);
+      if (shownDay !== null && !(shownDay >= 0 && shownDay < days.length)) shownDay = null;
+      applyDays();
+      fit(true);
+    }
+
+    // -- legend -----------------------------------------------------------------------------------
+    function legendRow(swatch, text) {
+      var row = el("div", "tw-legend-row");
+      row.appendChild(swatch);
+      row.appendChild(el("span", null, text));
+      return row;
+    }
+
+    function swatchPin(kind, ring, mark, low, locked) {
+      var box = el("span", "tw-swatch");
+      box.appendChild(pinElement(kind, ring, "#6b7785", mark, low, locked));
+      return box;
+    }
+
+    function legendSection(body, title, wide) {
+      body.appendChild(el("h4", null, title));
+      var grid = el("div", "tw-legend-grid" + (wide ? " tw-legend-wide" : ""));
+      body.appendChild(grid);
+      return grid;
+    }
+
+    function buildLegend() {
+      var box = legendBox;
+      box.replaceChildren();
+      var collapsed = box.classList.contains("tw-collapsed");
+      var head = el("div", "tw-legend-head");
+      if (!collapsed) head.appendChild(el("span", "tw-legend-title", "Legend"));
+      var toggle = el("button", "tw-legend-toggle", collapsed ? "Legend ▸" : "Hide ▾");
+      toggle.type = "button";
+      toggle.addEventListener("click", function (e) {
+        // The legend is rebuilt below, which takes this button out of the page: Leaflet would then
+        // no longer see that the click began inside the legend and would treat it as a map click.
+        L.DomEvent.stop(e);
+        setLegendCollapsed(!box.classList.contains("tw-collapsed"));
+        if (hooks.legendToggled) hooks.legendToggled(box.classList.contains("tw-collapsed"));
+        // An opened legend must not cover the trip: frame it again beside the legend.
+        if (!box.classList.contains("tw-collapsed") && doc) fit(true);
+      });
+      head.appendChild(toggle);
+      box.appendChild(head);
+      if (collapsed) return;
+      var legend = (doc && doc.legend) || {};
+      var body = el("div", "tw-legend-body");
+      box.appendChild(body);
+      if ((legend.days || []).length || legend.corridor) {
+        var list = legendSection(body, "Days", true);
+        list.classList.add("tw-legend-days");
+        (legend.days || []).forEach(function (d, index) {
+          var line = el("span", "tw-swatch-line");
+          line.style.background = colour(d.colour, "#555555");
+          var row = legendRow(line, d.label);
+          // A day's row shows that day alone; clicked again, every day.
+          row.classList.add("tw-legend-day");
+          if (shownDay === index) row.classList.add("tw-legend-day-shown");
+          row.title = shownDay === index ? "Show every day" : "Show this day only";
+          row.addEventListener("click", function (e) {
+            L.DomEvent.stop(e);  // the legend is rebuilt: the click must not reach the map
+            showDay(shownDay === index ? null : index);
+          });
+          list.appendChild(row);
+        });
+        if (legend.corridor) list.appendChild(legendRow(el("span", "tw-swatch-band"), legend.corridor));
+      }
+      var neutral = "#9a9a9a";
+      var stops = legendSection(body, "Stops (fill: day colour)", true);
+      (legend.kinds || []).forEach(function (k) {
+        stops.appendChild(legendRow(swatchPin(k.kind in SIZES ? k.kind : "attraction", neutral, k.mark), k.text));
+      });
+      var ring = legendSection(body, "Ring: data source");
+      (legend.sources || []).forEach(function (s) {
+        ring.appendChild(legendRow(swatchPin("attraction", colour(s.colour, neutral), ""), s.text));
+      });
+      var marks = legendSection(body, "Marks", true);
+      (legend.marks || []).forEach(function (mark) {
+        marks.appendChild(legendRow(swatchPin("attraction", neutral, "", mark.what === "low", mark.what === "locked"),
+                                    mark.text));
+      });
+      if (legend.hint) body.appendChild(el("div", "tw-legend-hint", legend.hint));
+    }
+
+    function setLegendCollapsed(collapsed) {
+      legendBox.classList.toggle("tw-collapsed", !!collapsed);
+      buildLegend();
+    }
+
+    var LegendControl = L.Control.extend({
+      options: {position: "bottomright"},
+      onAdd: function () {
+        legendBox = el("div", "tw-legend");
+        L.DomEvent.disableClickPropagation(legendBox);
+        L.DomEvent.disableScrollPropagation(legendBox);
+        buildLegend();
+        return legendBox;
+      },
+    });
+    var legendControl = new LegendControl().addTo(map);
+
+    // -- "Fit trip" and "Show one day" ------------------------------------------------------------
+    var ViewControl = L.Control.extend({
+      options: {position: "topleft"},
+      onAdd: function () {
+        var box = el("div", "tw-view-bar leaflet-bar");
+        var button = el("button", "tw-fit", "Fit trip");
+        button.type = "button";
+        button.title = "Show the whole trip (or the day shown)";
+        button.addEventListener("click", function (e) { L.DomEvent.stop(e); fit(true); });
+        dayPicker = el("select", "tw-day-picker");
+        dayPicker.title = "Show one day";
+        dayPicker.addEventListener("change", function () { showDay(dayPicker.value); });
+        box.appendChild(button);
+        box.appendChild(dayPicker);
+        L.DomEvent.disableClickPropagation(box);
+        L.DomEvent.disableScrollPropagation(box);
+        return box;
+      },
+    });
+    var viewControl = new ViewControl().addTo(map);
+
+    function fillDayPicker() {
+      dayPicker.replaceChildren();
+      var all = el("option", null, "All days");
+      all.value = "";
+      dayPicker.appendChild(all);
+      (doc.days || []).forEach(function (d, index) {
+        var option = el("option", null, "Day " + (index + 1));
+        option.value = String(index);
+        dayPicker.appendChild(option);
+      });
+      dayPicker.value = shownDay === null ? "" : String(shownDay);
+      viewControl.getContainer().style.display = doc.mode === "empty" ? "none" : "";
+    }
+
+    // -- the document -----------------------------------------------------------------------------
+    function clear() {
+      if (corridor) { map.removeLayer(corridor); corridor = null; }
+      days.forEach(function (group) { if (map.hasLayer(group)) map.removeLayer(group); });
+      days = [];
+      if (names) { map.removeLayer(names); names = null; }
+      markers.clear();
+      records.clear();
+      openTip = null;
+    }
+
+    function draw(next) {
+      clear();
+      doc = next;
+      if (!doc.legend) doc.legend = {};
+      if (shownDay !== null && shownDay >= (doc.days || []).length) shownDay = null;
+      if (doc.corridor && doc.corridor.geometry) {
+        corridor = L.geoJSON(doc.corridor.geometry, {
+          interactive: false,
+          style: {color: "#e65100", weight: 1, opacity: 0.55, fillColor: "#e65100", fillOpacity: 0.12, dashArray: "4 4"},
+        }).addTo(map);
+      }
+      days = (doc.days || []).map(dayLayer);
+      (doc.markers || []).forEach(function (m) {
+        if (!drawable(m.lat, m.lon)) { console.error("marker " + m.id + ": no valid position, not drawn"); return; }
+        var marker = makeMarker(m);
+        markers.set(m.id, marker);
+        records.set(m.id, m);
+        marker.addTo(days[Number(m.day)] || days[0] || map);
+      });
+      applyDays();
+      buildNames();
+      buildLegend();
+      fillDayPicker();
+    }
+
+    return {
+      draw: draw,
+      fit: fit,
+      showDay: showDay,
+      shownDay: function () { return shownDay; },
+      setDayHidden: function (index, hidden) {
+        if (hidden) hiddenDays.add(index); else hiddenDays.delete(index);
+        applyDays();
+      },
+      dayGroup: function (index) { return days[index] || null; },
+      dayVisible: dayVisible,
+      placeNames: placeNames,
+      markers: markers,
+      records: records,
+      names: function () { return names; },
+      corridor: function () { return corridor; },
+      legend: legendControl,
+      setLegendCollapsed: setLegendCollapsed,
+      markerZ: function (id) { return markerZ(records.get(id) || {}); },
+      kindOf: kindOf,
+      sizeOf: sizeOf,
+      el: el,
+    };
+  }
+
+  window.TripMap = {create: create, pinElement: pinElement, drawable: drawable};
+})();
