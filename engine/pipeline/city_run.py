@@ -105,10 +105,11 @@ class CityRun(Run):
         self.plans = plans
 
     async def _select(self) -> None:
+        from engine.planning.famous import famous_ids
         from engine.planning.selector import select
         plans, intent, inputs = self.plans, self.intent, self.inputs
         chosen, scored = await self.node("selector", digest(["select", digest(plans)]),
-                                         lambda: select(plans, intent, inputs.facts),
+                                         lambda: select(plans, intent, inputs.facts, famous_ids(inputs.city)),
                                          lambda b: f"Selected {b[0].plan.branch} ({format_usd(b[0].cost_cents)})")
         if self.edits:
             chosen = dataclasses.replace(chosen, plan=self._apply_edits(chosen.plan, inputs))
@@ -232,6 +233,8 @@ class CityRun(Run):
                                                     f"replaced {m.old_value}"))
         decisions += [Decision(node="repair", selected=m.new_value, alternatives_considered=1,
                                rationale="fills the time a removal freed") for m in fixed.filled]
+        from engine.planning.famous import famous_decisions
+        decisions += famous_decisions(fixed.plan, self.intent, inputs.city, inputs.attractions)
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                                violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
                                run_id=self.run_id, degraded=[*inputs.degraded, *sorted(inputs.facts.omitted_tools)],

@@ -16,8 +16,8 @@ one answer:
   gate, else unknown. That rule still differs by trip (see its docstring): a city plan takes fewer
   places as gate-less than a road trip; unifying them changes itineraries, so it waits for its issue.
 - **fame** — ``Fame.of_tags`` of the element's whole tag set (Wikidata, Wikipedia, heritage, how
-  many ``name:xx``, ``tourism=attraction``), kept in packs and chunks; ``ranking.FAME_WEIGHT`` is what
-  today's two rankings add for the first three (nothing ranks by the rest yet).
+  many ``name:xx``, ``tourism=attraction``) and the size of its ``bounds``, kept in packs and chunks;
+  ``ranking.fame_score`` is what a city pack's rank makes of them.
 - **price** — OSM states one only as ``fee=no`` (free) here; ``charge`` needs the day's FX rate and
   every other price is an estimate by country, both made where the city is planned (``pack_city``).
 """
@@ -53,10 +53,11 @@ class OsmRow(NamedTuple):
     tags: dict[str, str]
     source: dict[str, str]  # the element's tags, as they came
     rank: float = 0.0
+    size_m2: float | None = None  # the area of the element's ``bounds`` (a way's, a relation's)
 
     @property
     def fame(self) -> Fame:
-        return Fame.of_tags(self.source)
+        return Fame.of_tags(self.source, self.size_m2)
 
     @property
     def translations(self) -> int:
@@ -85,7 +86,7 @@ def row_or_why(element: Element, *, road: bool = False) -> OsmRow | str:
         return "no_position"
     return OsmRow(element.type, element.id, reading.kind, reading.key, reading.value,
                   element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6),
-                  kept_tags(element.tags, road=road), element.tags)
+                  kept_tags(element.tags, road=road), element.tags, size_m2=element.size_m2())
 
 
 def read_element(element: Element, *, road: bool = False) -> Place | None:
