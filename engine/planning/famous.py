@@ -29,8 +29,10 @@ def coverage(plan: PlanV1, famous: list[str]) -> float:
     return len(visited(plan) & set(famous)) / len(famous) if famous else 0.0
 
 
-def famous_decisions(plan: PlanV1, intent: IntentV1, city, attractions: list[Attraction]) -> list[Decision]:
-    """One decision per best-known sight the plan leaves out, saying why in the traveller's words."""
+def famous_decisions(plan: PlanV1, intent: IntentV1, city, attractions: list[Attraction],
+                     removed: frozenset[str] = frozenset()) -> list[Decision]:
+    """One decision per best-known sight the plan leaves out, saying why in the traveller's words
+    (``removed``: the sights the traveller's own edits took out)."""
     famous = famous_ids(city)
     if not famous:
         return []
@@ -44,7 +46,8 @@ def famous_decisions(plan: PlanV1, intent: IntentV1, city, attractions: list[Att
         name = names.get(ref, ref)
         out.append(Decision(node="famous_sights", selected=f"left out: {name}", alternatives_considered=len(famous),
                             rationale=f"{name} (#{rank} of {city.name}'s best-known sights) is not in your plan: "
-                                      + _why(ref, offered.get(ref), plan, intent)))
+                                      + ("you took it out of the plan." if ref in removed
+                                         else _why(ref, offered.get(ref), plan, intent))))
     if out:
         kept = len(famous) - len(out)
         out.insert(0, Decision(node="famous_sights", selected=f"{kept} of {len(famous)}",

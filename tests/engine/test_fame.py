@@ -306,3 +306,20 @@ def test_a_famous_sight_closed_every_day_of_the_trip_is_said_to_be_closed(tmp_pa
     assert result.status == "completed", result.failure
     said = {d.selected: d.rationale for d in result.itinerary.decisions if d.node == "famous_sights"}
     assert "closed on every day of your trip (Tue 11 May–Sat 15 May)" in said["left out: Mosteiro dos Jerónimos"]
+
+
+def test_a_famous_sight_the_traveller_took_out_is_said_to_be_theirs(servers, tmp_path) -> None:
+    from engine.edits import Remove
+    session = PlanningSession(today=TODAY)
+    session._packs = PackFetcher(PackStore(tmp_path), NetworkState(), ToolExecutor())
+    intent = IntentV1.model_validate({
+        "city": "Lisbon", "date_window": {"start": "2027-05-11", "end": "2027-05-15", "tz": "Europe/Lisbon"},
+        "budget_usd_cents": 400000, "airports": ["LIS"], "origin_airport": "JFK", "prefs": {"themes": ["art"]}})
+    first = asyncio.run(session.plan(intent))
+    assert first.status == "completed", first.failure
+    castle = next(s for d in first.plan.days for s in d.slots if s.selected.label == "Castelo de São Jorge")
+    removed = Remove(castle.selected.choice_id)(first.plan, first.inputs.facts)
+    again = asyncio.run(session.plan(intent, edits=[lambda plan, f: removed]))
+    assert again.status == "completed", again.failure
+    said = {d.selected: d.rationale for d in again.itinerary.decisions if d.node == "famous_sights"}
+    assert said["left out: Castelo de São Jorge"].endswith("you took it out of the plan.")
