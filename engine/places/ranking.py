@@ -45,7 +45,10 @@ OTHER_HERITAGE = 1.0
 TRANSLATIONS_CAP = 5.0  # log2(1 + languages): 1 language 1, 7 languages 3, 31 and more 5
 SIZE_FLOOR_M2 = 1_000.0  # below a large house's footprint, size says nothing
 SIZE_CAP = 2.0  # log10(area / 1,000 m²): a hectare 1, ten hectares and more 2
-SITELINKS_FACTOR = 1.5  # × log2(1 + sitelinks): 3 links 3, 15 links 6, 127 links and more 10.5
+# Online, in place of the Wikidata/Wikipedia points: 1.5 × log2(1 + sitelinks) − 2 — 3 links 1,
+# 15 links 4, 127 links 8.5, 400 links and more 10.5.
+SITELINKS_FACTOR = 1.5
+SITELINKS_OFFSET = 2.0
 SITELINKS_CAP = 10.5
 FAMOUS_COUNT = 10  # a city's best-known sights: a 4–5 day trip includes most of them (``planning/famous.py``)
 FAMOUS_FLOOR = 2.0
@@ -64,18 +67,20 @@ def fame_score(fame: Fame) -> float:
     """How well known a place is, from what open data says of it (0: nothing says it is known).
 
     Online, the number of sites linking its Wikidata entry is the strongest signal (a world-famous
-    basilica has well over a hundred, a district museum a handful); offline the links, a heritage
-    listing and the number of languages naming it stand in."""
-    value = (FAME_SIGNAL["wikidata"] * bool(fame.wikidata) + FAME_SIGNAL["wikipedia"] * bool(fame.wikipedia)
-             + FAME_SIGNAL["attraction"] * fame.attraction)
+    basilica has well over a hundred, a district museum a handful) and replaces the points for
+    having a Wikidata entry or a Wikipedia article; offline those stand in, with a heritage listing
+    and the number of languages naming it, which count either way."""
+    value = FAME_SIGNAL["attraction"] * fame.attraction
+    if fame.sitelinks is not None:  # how many sites link the entry: it says more than that there is one
+        value += min(SITELINKS_CAP, max(0.0, SITELINKS_FACTOR * math.log2(1 + fame.sitelinks) - SITELINKS_OFFSET))
+    else:
+        value += FAME_SIGNAL["wikidata"] * bool(fame.wikidata) + FAME_SIGNAL["wikipedia"] * bool(fame.wikipedia)
     if fame.heritage:
         value += HERITAGE_WEIGHT.get(fame.heritage.strip(), OTHER_HERITAGE)
     if fame.translations:
         value += min(TRANSLATIONS_CAP, math.log2(1 + fame.translations))
     if fame.size_m2 and fame.size_m2 > SIZE_FLOOR_M2:
         value += min(SIZE_CAP, math.log10(fame.size_m2 / SIZE_FLOOR_M2))
-    if fame.sitelinks:
-        value += min(SITELINKS_CAP, SITELINKS_FACTOR * math.log2(1 + fame.sitelinks))
     return round(value, 3)
 
 
