@@ -126,7 +126,7 @@ class PackFetcher:
         if not pack.of_kind("sight"):
             raise InputError("city", f"OpenStreetMap has no sights mapped in {spec.label}; "
                                      "nothing to plan a city trip around")
-        pack = await self._sitelinks(pack, say)
+        pack = await self._sitelinks(pack, say, cancel)
         if cancel is not None:
             cancel.raise_if_cancelled()
         path = self.store.save(pack)
@@ -137,14 +137,15 @@ class PackFetcher:
         log.info("city_pack_fetched", city=spec.label, places=len(pack.places), seconds=round(seconds, 2))
         return PackOutcome(pack, True, seconds=seconds)
 
-    async def _sitelinks(self, pack: CityPack, say: Progress) -> CityPack:
+    async def _sitelinks(self, pack: CityPack, say: Progress, cancel) -> CityPack:
         """Wikidata's sitelink counts for the pack's best-ranked sights, asked once (issue 31 §1):
         offline or unanswered, the pack keeps its offline fame signals and says why."""
         ids = item_ids(fame_of(p).wikidata for p in pack.of_kind("sight"))
         if not ids:
             return pack
         say(FetchStep("build", f"Asking Wikidata how well known {len(ids)} sights are", fraction=0.9))
-        answer = await sitelink_counts(self.network, ids)
+        asking = sitelink_counts(self.network, ids)
+        answer = await (cancel.interruptible(asking) if cancel is not None else asking)
         return with_sitelinks(pack, answer.counts, answer.failed or "answered")
 
 

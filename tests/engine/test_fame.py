@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from datetime import date, datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -136,12 +137,16 @@ class WikidataStandIn:
     def __init__(self, links: dict[str, int]) -> None:
         self.links = links
         self.seen: list[tuple[dict[str, str], dict[str, str]]] = []
+        self.delay_s = 0.0  # before each answer (a slow Wikidata)
+        self.asked = threading.Event()
         standin = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
                 query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
                 standin.seen.append((query, dict(self.headers)))
+                standin.asked.set()
+                time.sleep(standin.delay_s)
                 body = json.dumps(standin.answer(query)).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -239,6 +244,24 @@ def test_unreachable_wikidata_keeps_the_offline_signals_and_is_not_asked_again(s
     assert outcome.pack.sitelinks.startswith("cannot reach") and outcome.pack.of_kind("sight")
     assert all(p.fame is None or p.fame.sitelinks is None for p in outcome.pack.places)
     assert fetch_lisbon(tmp_path).pack.sitelinks == outcome.pack.sitelinks  # the cache's: not asked again
+
+
+def test_a_slow_wikidata_does_not_hold_a_cancelled_fetch(servers, tmp_path) -> None:
+    from engine.cancel import CancelToken
+    from engine.errors import PlanCancelled
+    _, wikidata = servers
+    wikidata.delay_s = 3.0
+    token = CancelToken()
+
+    async def run():
+        fetcher = PackFetcher(PackStore(tmp_path), NetworkState(), ToolExecutor())
+        loop = asyncio.get_running_loop()
+        threading.Thread(target=lambda: wikidata.asked.wait(10) and loop.call_soon_threadsafe(token.cancel),
+                         daemon=True).start()
+        return await fetcher.ensure(resolve_city("Lisbon", default_gazetteer()), cancel=token)
+    with pytest.raises(PlanCancelled):
+        asyncio.run(run())
+    assert len(wikidata.seen) == 1 and PackStore(tmp_path).entries() == []  # cancelled while Wikidata was asked
 
 
 def test_batches_hold_at_most_fifty_ids_and_every_answer_is_read(monkeypatch) -> None:
