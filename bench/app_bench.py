@@ -182,8 +182,10 @@ async def new_city(window, figures: dict, start: date) -> None:
     from tests.overpass_standin import OverpassStandIn, load_lisbon
 
     server = OverpassStandIn(elements=load_lisbon()).start()
-    saved = {k: os.environ.get(k) for k in ("TRIPWRIGHT_OVERPASS_URL", "TRIPWRIGHT_OFFLINE", "TRIPWRIGHT_OPEN_METEO_URL")}
-    os.environ.update(TRIPWRIGHT_OVERPASS_URL=server.interpreter_url, TRIPWRIGHT_OPEN_METEO_URL="http://127.0.0.1:9")
+    saved = {k: os.environ.get(k) for k in ("TRIPWRIGHT_OVERPASS_URL", "TRIPWRIGHT_OFFLINE", "TRIPWRIGHT_OPEN_METEO_URL",
+                                            "TRIPWRIGHT_WIKIDATA_URL")}
+    os.environ.update(TRIPWRIGHT_OVERPASS_URL=server.interpreter_url, TRIPWRIGHT_OPEN_METEO_URL="http://127.0.0.1:9",
+                      TRIPWRIGHT_WIKIDATA_URL="http://127.0.0.1:9")
     os.environ.pop("TRIPWRIGHT_OFFLINE", None)
     try:
         intent = IntentV1.model_validate({

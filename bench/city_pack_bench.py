@@ -65,7 +65,7 @@ def _env(home: Path, *, overpass: str | None) -> dict[str, str]:
     """The environment of a measured process: its data dir; online only towards a stand-in."""
     env = {**os.environ, "TRIPWRIGHT_HOME": str(home)}
     for name in ("TRIPWRIGHT_OPEN_METEO_URL", "TRIPWRIGHT_NOMINATIM_URL", "TRIPWRIGHT_ROUTING_URL",
-                 "TRIPWRIGHT_OPENWEATHERMAP_URL"):
+                 "TRIPWRIGHT_OPENWEATHERMAP_URL", "TRIPWRIGHT_WIKIDATA_URL"):
         env[name] = CLOSED_LOCAL_PORT  # anything but the stand-in meets a closed port, never the internet
     env.pop("OPENWEATHERMAP_API_KEY", None)
     if overpass is None:

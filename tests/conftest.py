@@ -20,7 +20,7 @@ os.environ["TRIPWRIGHT_OFFLINE"] = "1"
 # at its own server meets a closed port on this machine, never the public service.
 CLOSED_LOCAL_PORT = "http://127.0.0.1:9"
 for _url in ("TRIPWRIGHT_OPEN_METEO_URL", "TRIPWRIGHT_NOMINATIM_URL", "TRIPWRIGHT_ROUTING_URL",
-             "TRIPWRIGHT_OPENWEATHERMAP_URL", "TRIPWRIGHT_OVERPASS_URL"):
+             "TRIPWRIGHT_OPENWEATHERMAP_URL", "TRIPWRIGHT_OVERPASS_URL", "TRIPWRIGHT_WIKIDATA_URL"):
     os.environ[_url] = CLOSED_LOCAL_PORT
 os.environ.pop("OPENWEATHERMAP_API_KEY", None)  # a developer's own key never reaches a test
 

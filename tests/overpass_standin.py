@@ -5,10 +5,12 @@ interprets the subset of Overpass QL the city-pack client sends: settings ``[out
 [maxsize:N][bbox:s,w,n,e];``, unions ``( stmt; … );`` and bare statements ``node|way|relation|nwr``
 with ``["k"="v"]``, ``!=``, ``~`` (``,i``), ``!~``, ``["k"]``, ``[!"k"]``, ``(s,w,n,e)`` and
 ``(around:R,lat,lon)`` (metres from the element's position — a way's or relation's centre here), and
-``out [ids|skel|body|tags|meta] [center] [qt|asc] [N];``. Output follows Overpass's own JSON writer
-(output_json.cc): nodes print lat/lon unless the verbosity is ids/tags without center, ways and
-relations print their dataset "center" only under ``out center``, an out set is sorted nodes, ways,
-relations by id. Anything else is HTTP 400 with Overpass's HTML error page ("<strong>Error</strong>:
+``out [ids|skel|body|tags|meta] [center|bb] [qt|asc] [N];``. Output follows Overpass's own JSON writer
+(output_json.cc): nodes print lat/lon unless the verbosity is ids/tags without a geometry, ways and
+relations print their dataset "center" only under ``out center`` and their "bounds"
+(``{minlat, minlon, maxlat, maxlon}``) only under ``out bb`` — one degree of geometry per ``out``,
+the last one named wins, as in Overpass; a dataset way without "bounds" is printed as the box of its
+centre (a point: no size) —, an out set is sorted nodes, ways, relations by id. Anything else is HTTP 400 with Overpass's HTML error page ("<strong>Error</strong>:
 line N: parse error: …"), so a broken client query fails loudly instead of matching nothing.
 
 ``then(Reply(...), ...)`` scripts the next interpreter requests, one reply each, then the real answer
@@ -263,10 +265,14 @@ def error_page(message: str) -> bytes:
 def render(e: dict, out: dict) -> dict:
     """One element as Overpass's JSON writer prints it under ``out``'s verbosity and modifiers."""
     item: dict = {"type": e["type"], "id": e["id"]}
-    coords = out["verbosity"] in ("skel", "body", "meta") or out["center"]
+    coords = out["verbosity"] in ("skel", "body", "meta") or out["geometry"] is not None
     if e["type"] == "node" and coords:
         item["lat"], item["lon"] = e["lat"], e["lon"]
-    elif e["type"] != "node" and out["center"]:
+    elif e["type"] != "node" and out["geometry"] == "bb":
+        c = e["center"]
+        item["bounds"] = dict(e.get("bounds") or {"minlat": c["lat"], "minlon": c["lon"], "maxlat": c["lat"],
+                                                  "maxlon": c["lon"]})
+    elif e["type"] != "node" and out["geometry"] == "center":
         item["center"] = dict(e["center"])
     if out["verbosity"] in ("body", "tags", "meta") and e.get("tags"):
         item["tags"] = dict(e["tags"])
@@ -479,7 +485,7 @@ def _filter(p: _Parser) -> Filter:
 
 
 def _out(p: _Parser) -> dict:
-    out = {"verbosity": "body", "center": False, "limit": None}
+    out: dict = {"verbosity": "body", "geometry": None, "limit": None}
     while p.peek() != ";":
         if p.peek().isdigit():
             out["limit"] = int(p.match(_NUMBER, "a number"))
@@ -487,8 +493,8 @@ def _out(p: _Parser) -> dict:
         word = p.match(_WORD, "an output mode or ';'")
         if word in _VERBOSITY:
             out["verbosity"] = word
-        elif word == "center":
-            out["center"] = True
+        elif word in ("center", "bb"):
+            out["geometry"] = word
         elif word not in ("qt", "asc"):  # orderings: the stand-in keeps Overpass's id order for both
             p.fail(f'"{word}" is not an output mode the stand-in supports')
     p.pos += 1

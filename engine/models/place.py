@@ -7,9 +7,10 @@ as the source states them: its hours are the source's rule or ``None`` (unknown 
 its price is a figure or ``None``, ``indoor`` and ``kid_friendly`` are ``None`` when nobody says.
 What the planner then assumes (a cautious window, an estimated ticket) is decided where it plans.
 
-Fame signals are carried for ranking (not read by today's ranking): a Wikidata or Wikipedia
-entry, a heritage listing, how many languages name it (``name:xx`` tags), ``tourism=attraction``
-and the feature's size when the source gives one.
+Fame signals are carried for ranking (``engine/places/ranking.py``: ``fame_score``): a Wikidata or
+Wikipedia entry, a heritage listing, how many languages name it (``name:xx`` tags),
+``tourism=attraction``, the feature's size when the source gives one (an Overpass way's or
+relation's ``bounds``), and — online — how many Wikipedias and sister sites link its Wikidata entry.
 """
 
 from __future__ import annotations
@@ -41,19 +42,24 @@ class Fame(_Frozen):
     translations: int = Field(default=0, ge=0)  # languages its name is given in (``name:xx``)
     attraction: bool = False  # ``tourism=attraction``
     size_m2: float | None = Field(default=None, ge=0)  # the feature's area, when the source gives it
+    # how many sites link its Wikidata entry (Wikipedias in every language, Wikivoyage, Commons…),
+    # asked online once per pack (``engine/places/wikidata.py``); None: not asked or not answered
+    sitelinks: int | None = Field(default=None, ge=0)
 
     @classmethod
-    def of_tags(cls, tags: dict[str, str]) -> "Fame":
+    def of_tags(cls, tags: dict[str, str], size_m2: float | None = None) -> "Fame":
         """Read from OpenStreetMap tags (strings, so nothing to validate: a corridor reads thousands,
-        most of them with no signal at all — those share one value)."""
+        most of them with no signal at all — those share one value); ``size_m2`` from the element's
+        ``bounds`` when Overpass gave them."""
         wikidata = tags.get("wikidata") or None
         wikipedia = tags.get("wikipedia") or None
         heritage = tags.get("heritage") or None
         translations, attraction = translations_of(tags), tags.get("tourism") == "attraction"
-        if not (wikidata or wikipedia or heritage or translations or attraction):
+        if not (wikidata or wikipedia or heritage or translations or attraction or size_m2):
             return _UNKNOWN
         return cls.model_construct(wikidata=wikidata, wikipedia=wikipedia, heritage=heritage,
-                                   translations=translations, attraction=attraction, size_m2=None)
+                                   translations=translations, attraction=attraction, size_m2=size_m2,
+                                   sitelinks=None)
 
 
 _UNKNOWN = Fame()

@@ -43,6 +43,7 @@ class CityRun(Run):
         self.plan_key = ""  # what the planner's (then the chosen plan's) nodes are memoised on
         self.tools_reused = False  # the tool answers came from the memo
         self.plans: list[PlanV1] = []
+        self.removed: frozenset[str] = frozenset()  # sights the traveller's edits took out of the plan
         self.chosen = None
         self.violations = []
         self.fixed: RepairResult | None = None
@@ -105,13 +106,17 @@ class CityRun(Run):
         self.plans = plans
 
     async def _select(self) -> None:
+        from engine.planning.famous import famous_ids
         from engine.planning.selector import select
         plans, intent, inputs = self.plans, self.intent, self.inputs
         chosen, scored = await self.node("selector", digest(["select", digest(plans)]),
-                                         lambda: select(plans, intent, inputs.facts),
+                                         lambda: select(plans, intent, inputs.facts, famous_ids(inputs.city)),
                                          lambda b: f"Selected {b[0].plan.branch} ({format_usd(b[0].cost_cents)})")
         if self.edits:
+            from engine.planning.famous import visited
+            before = visited(chosen.plan)
             chosen = dataclasses.replace(chosen, plan=self._apply_edits(chosen.plan, inputs))
+            self.removed = frozenset(before - visited(chosen.plan))  # what the traveller took out
         self._decide_selection(chosen, scored)
         self.chosen = chosen
         self.plan_key = digest(chosen.plan)  # once: plans are the largest inputs to hash
@@ -232,6 +237,8 @@ class CityRun(Run):
                                                     f"replaced {m.old_value}"))
         decisions += [Decision(node="repair", selected=m.new_value, alternatives_considered=1,
                                rationale="fills the time a removal freed") for m in fixed.filled]
+        from engine.planning.famous import famous_decisions
+        decisions += famous_decisions(fixed.plan, self.intent, inputs.city, inputs.attractions, self.removed)
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,
                                violations=fixed.violations, repairs=fixed.diffs, trace_id=self.trace_id,
                                run_id=self.run_id, degraded=[*inputs.degraded, *sorted(inputs.facts.omitted_tools)],

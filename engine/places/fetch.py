@@ -23,8 +23,9 @@ from engine.geo import BBox
 from .city_spec import CitySpec
 from .overpass import Element, Keeper, OverpassClient, city_query, describe
 from .pack import CityPack, PackAirport
-from .pack_build import build_pack, read_places
-from .ranking import city_rank
+from .pack_build import build_pack, read_places, with_sitelinks
+from .ranking import city_rank, fame_of
+from .wikidata import item_ids, sitelink_counts
 from .pack_store import PackStore, is_stale
 
 log = structlog.get_logger(__name__)
@@ -125,6 +126,7 @@ class PackFetcher:
         if not pack.of_kind("sight"):
             raise InputError("city", f"OpenStreetMap has no sights mapped in {spec.label}; "
                                      "nothing to plan a city trip around")
+        pack = await self._sitelinks(pack, say, cancel)
         if cancel is not None:
             cancel.raise_if_cancelled()
         path = self.store.save(pack)
@@ -134,6 +136,17 @@ class PackFetcher:
                               f"{counts['bed']} places to stay ({path.stat().st_size / 1024:.0f} KB)", fraction=1.0))
         log.info("city_pack_fetched", city=spec.label, places=len(pack.places), seconds=round(seconds, 2))
         return PackOutcome(pack, True, seconds=seconds)
+
+    async def _sitelinks(self, pack: CityPack, say: Progress, cancel) -> CityPack:
+        """Wikidata's sitelink counts for the pack's best-ranked sights, asked once (issue 31 §1):
+        offline or unanswered, the pack keeps its offline fame signals and says why."""
+        ids = item_ids(fame_of(p).wikidata for p in pack.of_kind("sight"))
+        if not ids:
+            return pack
+        say(FetchStep("build", f"Asking Wikidata how well known {len(ids)} sights are", fraction=0.9))
+        asking = sitelink_counts(self.network, ids)
+        answer = await (cancel.interruptible(asking) if cancel is not None else asking)
+        return with_sitelinks(pack, answer.counts, answer.failed or "answered")
 
 
 def _zone(spec: CitySpec) -> str:

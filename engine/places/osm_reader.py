@@ -15,8 +15,8 @@ one answer:
   place is planned as is :func:`open_when_untagged`: always open when it is an outdoor place with no
   gate, else unknown — one rule for city packs and corridors (until issue 30 they differed).
 - **fame** — ``Fame.of_tags`` of the element's whole tag set (Wikidata, Wikipedia, heritage, how
-  many ``name:xx``, ``tourism=attraction``), kept in packs and chunks; ``ranking.FAME_WEIGHT`` is what
-  today's two rankings add for the first three (nothing ranks by the rest yet).
+  many ``name:xx``, ``tourism=attraction``) and the size of its ``bounds``, kept in packs and chunks;
+  ``ranking.fame_score`` is what a city pack's rank makes of them.
 - **price** — OSM states one only as ``fee=no`` (free) here; ``charge`` needs the day's FX rate and
   every other price is an estimate by country, both made where the city is planned (``pack_city``).
 """
@@ -54,10 +54,11 @@ class OsmRow(NamedTuple):
     tags: dict[str, str]
     source: dict[str, str]  # the element's tags, as they came
     rank: float = 0.0
+    size_m2: float | None = None  # the area of the element's ``bounds`` (a way's, a relation's)
 
     @property
     def fame(self) -> Fame:
-        return Fame.of_tags(self.source)
+        return Fame.of_tags(self.source, self.size_m2)
 
     @property
     def translations(self) -> int:
@@ -86,7 +87,7 @@ def row_or_why(element: Element, *, road: bool = False) -> OsmRow | str:
         return "no_position"
     return OsmRow(element.type, element.id, reading.kind, reading.key, reading.value,
                   element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6),
-                  kept_tags(element.tags, road=road), element.tags)
+                  kept_tags(element.tags, road=road), element.tags, size_m2=element.size_m2())
 
 
 def read_element(element: Element, *, road: bool = False) -> Place | None:

@@ -1,7 +1,7 @@
 """OpenStreetMap through an Overpass API interpreter: one query per city, politely.
 
 One POST per city pack asks for the sights, the places to eat and the places to stay inside the
-city's box, each group capped by its own ``out center tags N`` (ways and relations come with
+city's box, each group capped by its own ``out bb tags N`` (ways and relations come with
 their centre). The client identifies itself (the shared User-Agent), sends one request at a time
 per process, bounds the server's work (``[timeout:]``, ``[maxsize:]``), reads the answer as a
 stream with a size cap, and goes through the tool executor as tool ``overpass``: breaker,
@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
-from engine.geo import BBox
+from engine.geo import BBox, distance_m
 from engine.net import bounded_http
 from engine.net.network import NetworkState, retry_after
 
@@ -96,7 +96,7 @@ def city_query(box: BBox) -> str:
 
 def corridor_query(boxes: list[BBox]) -> str:
     """The Overpass QL of one corridor query: per box, its well-known sights, other sights and
-    beds, each group capped (``out center tags N``) for that box alone."""
+    beds, each group capped (``out bb tags N``) for that box alone."""
     head = f"[out:json][timeout:{ROAD_SERVER_TIMEOUT_S}][maxsize:{SERVER_MAXSIZE}];"
     blocks = []
     for box in boxes:
@@ -110,7 +110,7 @@ def corridor_query(boxes: list[BBox]) -> str:
 
 def _block(statements: tuple[str, ...], limit: int) -> str:
     body = "\n".join(f"  {s};" for s in statements)
-    return f"(\n{body}\n);\nout center tags {limit};"
+    return f"(\n{body}\n);\nout bb tags {limit};"
 
 
 class Point(BaseModel):
@@ -119,8 +119,29 @@ class Point(BaseModel):
     lon: float = Field(ge=-180, le=180)
 
 
+class Bounds(BaseModel):
+    """A way's or relation's box as ``out bb`` prints it."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    minlat: float = Field(ge=-90, le=90)
+    minlon: float = Field(ge=-180, le=180)
+    maxlat: float = Field(ge=-90, le=90)
+    maxlon: float = Field(ge=-180, le=180)
+
+    def area_m2(self) -> float:
+        """The box's area on the ground: an estimate of the feature's size (a box holds more than
+        the feature; a fame signal wants the order of magnitude, not the figure)."""
+        mid = (self.minlat + self.maxlat) / 2
+        height = distance_m(self.minlat, self.minlon, self.maxlat, self.minlon)
+        width = distance_m(mid, self.minlon, mid, self.maxlon)
+        return round(height * width, 1)
+
+
 class Element(BaseModel):
-    """One element of an ``[out:json]`` answer; a way or relation is placed by its centre."""
+    """One element of an ``[out:json]`` answer. A way or relation is placed by its centre
+    (``out center``) or — as packs and corridors ask, ``out bb`` — by the middle of its ``bounds``,
+    which is the point Overpass gives as the centre; and sized by its bounds. Overpass takes one
+    degree of geometry per ``out`` (``center``, ``bb`` or ``geom``: the last one named wins)."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
     type: Literal["node", "way", "relation"]
@@ -128,12 +149,23 @@ class Element(BaseModel):
     lat: float | None = Field(default=None, ge=-90, le=90)
     lon: float | None = Field(default=None, ge=-180, le=180)
     center: Point | None = None
+    bounds: Bounds | None = None
     tags: dict[str, str] = Field(default_factory=dict)
 
     def point(self) -> tuple[float, float] | None:
         if self.lat is not None and self.lon is not None:
             return self.lat, self.lon
-        return (self.center.lat, self.center.lon) if self.center else None
+        if self.center is not None:
+            return self.center.lat, self.center.lon
+        if self.bounds is not None:
+            b = self.bounds
+            return (b.minlat + b.maxlat) / 2, (b.minlon + b.maxlon) / 2
+        return None
+
+    def size_m2(self) -> float | None:
+        """The area of its ``bounds`` (a way's or relation's), or None (a node, no ``bb``, a box
+        of no area)."""
+        return (self.bounds.area_m2() or None) if self.bounds is not None else None
 
 
 class Osm3s(BaseModel):

@@ -3,7 +3,7 @@
 The pack keeps each place's OSM identity (type and id → ``https://www.openstreetmap.org/...``),
 its position, the tags planning reads (hours, stars, cuisine, fee/charge, wikidata), its names in
 every language the element gives, its rank and its fame signals (``Fame``: how many languages
-name it, ``tourism=attraction``);
+name it, ``tourism=attraction``, its size, its Wikidata sitelink count when asked online);
 the city's centre, box, time zone, country, currency and airports; and when and from which OSM
 data it was read (``fetched_on``, Overpass's ``timestamp_osm_base``). Prices and flights are not
 in OSM: they are estimated when the pack is planned (``pack_city.py``), never stored as facts.
@@ -99,6 +99,9 @@ class CityPack(Frozen):
     osm_base: str = ""  # Overpass's timestamp_osm_base: how fresh the OSM data was
     source_url: str = ""  # the interpreter that answered
     dropped: dict[str, int] = Field(default_factory=dict)  # why elements were left out, counted
+    # whether Wikidata was asked for its sights' sitelink counts (``wikidata.py``), asked once per
+    # pack: "" not asked (a pack read before, or nothing to ask), "answered", or why it was not
+    sitelinks: str = ""
 
     def of_kind(self, kind: Kind) -> list[PackPlace]:
         return [p for p in self.places if p.kind == kind]

@@ -19,7 +19,7 @@ from .identity import name_key
 from .osm_reader import row_or_why
 from .overpass import Answer, Element
 from .pack import CityPack, PackAirport, PackPlace
-from .ranking import city_rank
+from .ranking import city_rank, fame_of
 
 TWIN_METRES = 150
 
@@ -35,6 +35,28 @@ def build_pack(spec: CitySpec, answer: Answer, *, box: BBox, tz: str, currency: 
                     bbox=(box.south, box.west, box.north, box.east), population=spec.population,
                     airports=airports, places=places, fetched_at=fetched_at,
                     osm_base=answer.osm3s.timestamp_osm_base, source_url=source_url, dropped=dict(dropped))
+
+
+def with_sitelinks(pack: CityPack, counts: dict[str, int], status: str) -> CityPack:
+    """The pack with Wikidata's sitelink counts in its places' fame, ranked again (``wikidata.py``);
+    ``status`` is kept so the pack is never asked again ("answered", or why not)."""
+    centre = Geo(lat=pack.center_lat, lon=pack.center_lon)
+    places = []
+    for p in pack.places:
+        fame = fame_of(p)
+        qid = _first_qid(fame.wikidata)
+        if qid in counts:
+            p = p.model_copy(update={"fame": fame.model_copy(update={"sitelinks": counts[qid]})})
+            p = p.model_copy(update={"rank": round(city_rank(p, centre), 3)})
+        places.append(p)
+    places.sort(key=lambda p: (p.kind, -p.rank, p.osm_id))
+    return pack.model_copy(update={"places": places, "sitelinks": status})
+
+
+def _first_qid(value: str | None) -> str | None:
+    from .wikidata import item_ids
+    found = item_ids([value], 1)
+    return found[0] if found else None
 
 
 def read_places(elements: list[Element], box: BBox) -> tuple[list[PackPlace], Counter]:

@@ -26,6 +26,7 @@ from . import estimates
 from .osm_reader import open_when_untagged, reread
 from .osm_tags import stars_of
 from .pack import CityPack, PackPlace
+from .ranking import best_known
 from .price_levels import price_level
 
 SHORTLIST = {"sight": 120, "food": 120, "bed": 48}
@@ -48,6 +49,7 @@ class PackCity(RawCity):
     price_level: float
     price_level_note: str
     over_cap: int = 0  # elements of the answer past the per-kind cap, left out by rank (issue 35)
+    famous: list[str] = Field(default_factory=list)  # its best-known sights, best first (``ranking.best_known``)
 
     @model_validator(mode="after")
     def _coverage(self) -> "PackCity":  # replaces RawCity's: no tier or count minimum
@@ -69,7 +71,7 @@ def pack_city(pack: CityPack, *, name: str, rates_to_usd: dict[str, float]) -> P
         venues=[_venue(p, pack.country, level, rates_to_usd, fetched) for p in sights],
         restaurants=[_restaurant(p, pack.country, level, fetched) for p in foods],
         hotels=[_hotel(p, level) for p in beds], price_level=level, price_level_note=level_note,
-        over_cap=pack.dropped.get("over_the_cap", 0))
+        over_cap=pack.dropped.get("over_the_cap", 0), famous=best_known(sights))
 
 
 def pack_airports(pack: CityPack) -> dict[str, RawAirport]:

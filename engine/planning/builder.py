@@ -14,6 +14,7 @@ from engine.verify.timing import DEPLANE_MINUTES
 
 from .booked_events import event_slots
 from .day_builder import DayBuilder, DayState, Limit, ceil5
+from .famous import famous_ids
 from .inputs import PlannerInputs, trip_dates
 
 PARTIAL_ARRIVAL = 20 * 60  # arriving after 20:00 → day 1 is arrival only (seed §18.1)
@@ -92,7 +93,7 @@ class PlanBuilder:
                           hotel=branch.hotel.geo, transit_buffer=a.transit_buffer_minutes,
                           museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
                           ranking=self.ranking, travellers=a.travellers, meal_cap_cents=self.meal_cap(branch, a),
-                          must=frozenset(self.inputs.must_see))
+                          must=frozenset(self.inputs.must_see), famous=frozenset(famous_ids(self.inputs.city)))
 
     def meal_cap(self, b: Branch, a: Assumptions) -> int:
         """What one meal may cost per person: a share of what is left after flights, beds and the

@@ -65,13 +65,16 @@ class Candidate:
 
 
 MUST_SEE_BONUS = 20.0  # outweighs themes, prominence and an hour's travel: a saved place comes first
+# one of the city's best-known sights (issue 31 §1: ``planning/famous.py``): outweighs a matching theme
+# and half an hour's travel, so themes choose among the rest and never bury what the city is known for
+FAMOUS_BONUS = 6.0
 
 
 class DayBuilder:
     def __init__(self, facts: TripFacts, *, themes: list[str], kid: bool, hotel: Geo,
                  transit_buffer: int, museum_buffer: int, airport_buffer: int,
                  ranking: dict[str, int], travellers: int = 1, meal_cap_cents: int | None = None,
-                 must: frozenset[str] = frozenset()) -> None:
+                 must: frozenset[str] = frozenset(), famous: frozenset[str] = frozenset()) -> None:
         self.facts = facts
         self.themes = set(themes)
         self.kid = kid
@@ -83,6 +86,7 @@ class DayBuilder:
         self.travellers = travellers
         self.meal_cap = meal_cap_cents  # per person; None = no budget to respect
         self.must = must  # the traveller's saved places: first wherever they are open and fit
+        self.famous = famous  # the city's best-known sights
 
     def fill(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction]) -> None:
         dinner_by = self._dinner_before(state, limit)  # an evening booking: dinner goes before it
@@ -227,7 +231,7 @@ class DayBuilder:
         theme = 3.0 * len(self.themes & set(v.themes))
         prominence = 2.0 * (1 - self.ranking.get(v.id, 50) / 50)
         uncertain = -2.0 if v.indoor is None and is_bad_weather(self.facts.weather.get(s.day)) else 0.0
-        must = MUST_SEE_BONUS if v.id in self.must else 0.0
+        must = MUST_SEE_BONUS if v.id in self.must else FAMOUS_BONUS if v.id in self.famous else 0.0
         return must + theme + prominence + uncertain - travel / 10 - wait / 30
 
     def _append(self, s: DayState, best: Candidate, role: str, kind: ChoiceKind, alts: list[Candidate]) -> None:

@@ -1,4 +1,6 @@
-"""Selector (seed §5.3): score = −cost_z − travel_time_z + preference_fit + weather_score.
+"""Selector (seed §5.3): score = −cost_z − travel_time_z + preference_fit + weather_score
+(+ :data:`FAMOUS_WEIGHT` × the share of the city's best-known sights visited, issue 31 §1: a city
+that names none scores as before).
 
 The z-score constants are frozen from the fixtures (typical 5-day city trip) so a score never
 depends on which other branches happen to be in the run.
@@ -14,11 +16,14 @@ from engine.models import ChoiceKind, IntentV1, PlanV1, Tier
 from engine.schedule import day_legs
 from engine.verify.weather import is_bad_weather
 
+from .famous import coverage
+
 COST_MEAN_CENTS = 350_000
 COST_STD_CENTS = 150_000
 TRAVEL_MEAN_MIN_PER_DAY = 80.0
 TRAVEL_STD_MIN_PER_DAY = 40.0
 COMFORT = {Tier.budget: 0.0, Tier.mid: 0.5, Tier.luxury: 0.8}
+FAMOUS_WEIGHT = 1.0  # all of the city's best-known sights visited: as much as every visit matching a theme
 
 
 @dataclass(frozen=True)
@@ -47,16 +52,20 @@ def weather_score(plan: PlanV1, facts: TripFacts) -> float:
     return -float(exposed)
 
 
-def score_plan(plan: PlanV1, intent: IntentV1, facts: TripFacts) -> Scored:
+def score_plan(plan: PlanV1, intent: IntentV1, facts: TripFacts, famous: list[str] | None = None) -> Scored:
     cost = plan_cost(plan, facts).total
     travel = travel_minutes(plan, facts)
     cost_z = (cost - COST_MEAN_CENTS) / COST_STD_CENTS
     travel_z = (travel / len(plan.days) - TRAVEL_MEAN_MIN_PER_DAY) / TRAVEL_STD_MIN_PER_DAY
     score = -cost_z - travel_z + preference_fit(plan, intent, facts) + weather_score(plan, facts)
+    if famous:
+        score += FAMOUS_WEIGHT * coverage(plan, famous)
     return Scored(plan=plan, score=round(score, 4), cost_cents=cost, travel_minutes=travel)
 
 
-def select(plans: list[PlanV1], intent: IntentV1, facts: TripFacts) -> tuple[Scored, list[Scored]]:
-    """The best plan and every scored branch (best first); ties broken by branch label."""
-    scored = sorted((score_plan(p, intent, facts) for p in plans), key=lambda s: (-s.score, s.plan.branch))
+def select(plans: list[PlanV1], intent: IntentV1, facts: TripFacts,
+           famous: list[str] | None = None) -> tuple[Scored, list[Scored]]:
+    """The best plan and every scored branch (best first); ties broken by branch label.
+    ``famous``: the city's best-known sights (``famous.famous_ids``)."""
+    scored = sorted((score_plan(p, intent, facts, famous) for p in plans), key=lambda s: (-s.score, s.plan.branch))
     return scored[0], scored

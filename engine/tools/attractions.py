@@ -54,9 +54,12 @@ class FixtureAttractions:
         if request.kid_friendly:
             venues = [v for v in venues if v.kid_friendly]
         wanted = set(request.themes)
-        # Known hours first (a place nobody published hours for is planned only when needed),
-        # then theme matches, then the catalog's order (fixture prominence, a pack's rank).
-        ranked = sorted(enumerate(venues), key=lambda iv: (not iv[1].hours_known,
+        # Known hours first (a place nobody published hours for is planned only when needed) —
+        # except the city's best-known sights, always offered and first (issue 31 §1) —, then
+        # theme matches, then the catalog's order (fixture prominence, a pack's rank).
+        famous = set(getattr(city.raw, "famous", ()))
+        ranked = sorted(enumerate(venues), key=lambda iv: (not (iv[1].hours_known or iv[1].id in famous),
+                                                           iv[1].id not in famous,
                                                            -len(wanted & set(iv[1].themes)), iv[0]))
         rate = self._rates.get(city.currency, 1.0)
         return [venue_to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:MAX_ATTRACTIONS]]
