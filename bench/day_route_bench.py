@@ -108,7 +108,7 @@ def _holes(slots) -> list[int]:
 
 async def measure(pace: str | None) -> dict:
     catalog = default_catalog()
-    ratios, strict, idle, longest, sights, big_holes, full_days = [], [], [], [], [], 0, 0
+    ratios, strict, idle, longest, sights, km, big_holes, full_days = [], [], [], [], [], [], 0, 0
     for city, tz, airports, themes in TRIPS:
         result = await PlanningSession(catalog, today=TODAY).plan(_intent(city, tz, airports, themes, pace))
         plan, facts = result.plan, result.inputs.facts
@@ -121,6 +121,7 @@ async def measure(pace: str | None) -> dict:
                      if s.role in ("activity", "meal") and s.selected.geo is not None]
             geos = [s.selected.geo for s in stops]
             planned = _path_km([hotel, *geos, hotel])
+            km.append(planned)
             best = best_pinned_km(hotel, geos, [s.role == "meal" for s in stops])
             ratios.append(planned / best if best > 0 else 1.0)
             loose = best_order_km(hotel, geos)
@@ -138,7 +139,8 @@ async def measure(pace: str | None) -> dict:
             "idle_hours_per_full_day": round(statistics.mean(idle), 2),
             "longest_hole_hours_max": round(max(longest), 2),
             "full_days_with_3h_hole": big_holes,
-            "sights_per_full_day": round(statistics.mean(sights), 2)}
+            "sights_per_full_day": round(statistics.mean(sights), 2),
+            "route_km_per_full_day": round(statistics.mean(km), 1)}
 
 
 def main() -> None:
@@ -156,7 +158,8 @@ def main() -> None:
               f"{r['route_vs_best_mean']}x (max {r['route_vs_best_max']}x, goal <= 1.05x; every stop free "
               f"{r['route_vs_free_order_mean']}x); idle 09-18 net of transfers "
               f"{r['idle_hours_per_full_day']} h/day; longest hole {r['longest_hole_hours_max']} h; days with a "
-              f"3 h hole {r['full_days_with_3h_hole']}; sights/day {r['sights_per_full_day']}")
+              f"3 h hole {r['full_days_with_3h_hole']}; sights/day {r['sights_per_full_day']}; "
+              f"route {r['route_km_per_full_day']} km/day")
 
 
 if __name__ == "__main__":
