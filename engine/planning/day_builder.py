@@ -27,6 +27,7 @@ from .day_state import DayState, Limit, restore, snapshot
 LUNCH = (12 * 60, 14 * 60 + 30)
 LUNCH_BY = 13 * 60 + 45  # a morning sight ends by then, so lunch still starts in its window after the walk
 DINNER_START = {False: 19 * 60, True: 17 * 60 + 45}
+DINNER_SLACK = {False: 45, True: 15}  # a sight before dinner ends by its usual start plus this (a kids' evening ends at 20:00)
 MEAL_STARTS = {"lunch": (11 * 60 + 30, 14 * 60 + 30), "dinner": (17 * 60 + 30, 21 * 60 + 30)}
 EARLY_DINNER_TRAVEL = 20  # minutes kept for getting from dinner to an evening booking
 DAY_END = {False: 22 * 60 + 30, True: 20 * 60}
@@ -187,8 +188,7 @@ class DayBuilder:
     # -- visits --------------------------------------------------------------------------------
     def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction]) -> bool:
         options = []
-        # before lunch (not yet due): a sight that would run past it waits until after lunch
-        ends_by = LUNCH_BY if not s.had_lunch and s.cursor < LUNCH_BY and self._meal_due(s) is None else 24 * 60
+        ends_by = self._sights_end_before_meal(s)
         for v in venues:
             if v.id in s.used:
                 continue
@@ -206,6 +206,18 @@ class DayBuilder:
         s.visit_minutes += best.end - best.start
         self._append(s, best, "activity", ChoiceKind.attraction, options[1:1 + ALTERNATIVES])
         return True
+
+    def _sights_end_before_meal(self, s: DayState) -> int:
+        """When a sight must end so the next meal keeps its window: before lunch (not yet due) a
+        sight that would run past ``LUNCH_BY`` waits until after lunch; before dinner likewise
+        past ``DINNER_START + DINNER_SLACK``. A meal that was due and found no table binds nothing."""
+        if self._meal_due(s) is not None:
+            return 24 * 60
+        if not s.had_lunch and s.cursor < LUNCH_BY:
+            return LUNCH_BY
+        if not s.had_dinner:
+            return DINNER_START[self.kid] + DINNER_SLACK[self.kid]
+        return 24 * 60
 
     def _fit(self, s: DayState, v: Attraction, length: int, limit: Limit) -> Candidate | None:
         if v.indoor is False and is_bad_weather(self.facts.weather.get(s.day)):

@@ -62,7 +62,16 @@ def test_a_full_day_has_no_hole_of_three_hours_between_nine_and_six(city: str) -
     for day in full:
         assert max(_holes(day)) < 180, (day.date, _holes(day))
         assert sum(1 for s in day.slots if s.role == "activity") >= 3  # past the old count of 3 a day
+        assert sum(1 for s in day.slots if s.role == "meal") == 2  # more sights never cost a meal
     assert not blocking(verify_plan(result.plan, result.inputs.intent, result.inputs.facts))
+
+
+@pytest.mark.parametrize("city", ["Tokyo", "Paris"])
+def test_a_full_day_with_kids_keeps_lunch_and_an_early_dinner(city: str) -> None:
+    plan = _plan(_intent(city=city, kid=True)).plan
+    for day in _full_days(plan):
+        meals = sorted(minutes_of(s.window.start) for s in day.slots if s.role == "meal")
+        assert len(meals) == 2 and meals[0] <= 14 * 60 + 30 and meals[1] <= 19 * 60, (day.date, meals)
 
 
 def test_the_pace_sets_how_much_of_a_day_goes_to_sights() -> None:
