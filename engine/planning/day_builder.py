@@ -69,6 +69,8 @@ class DayBuilder:
         self.pace = pace
         self.visit_budget = DAY_VISIT_BUDGET[pace]
         self.sights_end = SIGHTS_END[pace]
+        self.light = False  # the order search's replays: the state moves, no slots are written
+        self.meal_memo: dict[tuple, list[Candidate]] = {}  # the search's ranked tables by moment
 
     def length(self, v: Attraction) -> int:
         """A visit's planned length at the traveller's pace."""
@@ -157,11 +159,30 @@ class DayBuilder:
         return False
 
     def _place_meal(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction]) -> bool:
+        if self.light:  # the order search meets the same moment often: the tables ranked once
+            key = (meal, s.cursor, s.geo.lat, s.geo.lon, s.prev_museum, limit)
+            ranked = self.meal_memo.get(key)
+            if ranked is None:
+                ranked = self.meal_memo[key] = self._tables(s, meal, limit, restaurants, set())
+            options = [c for c in ranked if c.venue.id not in s.used]
+        else:
+            options = self._tables(s, meal, limit, restaurants, s.used)
+        if not options:
+            return False
+        best = options[0]
+        s.used.add(best.venue.id)
+        setattr(s, f"had_{meal}", True)
+        self._append(s, best, "meal", ChoiceKind.meal, options[1:1 + ALTERNATIVES])
+        return True
+
+    def _tables(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction],
+                used: set[str]) -> list[Candidate]:
+        """The tables not in ``used`` that fit ``meal`` from the cursor, best first."""
         length = MEAL_MINUTES[meal] - (15 if self.kid and meal == "dinner" else 0)
         options = []
         earliest, latest = MEAL_STARTS[meal]
         for r in restaurants:
-            if r.id in s.used:
+            if r.id in used:
                 continue
             cand = self._fit(s, r, length, limit)
             if cand is not None and earliest <= cand.start <= latest:
@@ -170,13 +191,7 @@ class DayBuilder:
         # needed), then the nearest
         options.sort(key=lambda c: (self._over_cap(c.venue), c.venue.id not in self.must, not c.venue.hours_known,
                                     c.travel_min, c.start, c.venue.id))
-        if not options:
-            return False
-        best = options[0]
-        s.used.add(best.venue.id)
-        setattr(s, f"had_{meal}", True)
-        self._append(s, best, "meal", ChoiceKind.meal, options[1:1 + ALTERNATIVES])
-        return True
+        return options
 
     def _over_cap(self, restaurant: Attraction) -> int:
         """How far a meal is over what the budget can carry: the nearest affordable table wins,
@@ -258,9 +273,9 @@ class DayBuilder:
         return must + theme + prominence + uncertain - travel / 10 - wait / 30
 
     def _append(self, s: DayState, best: Candidate, role: str, kind: ChoiceKind, alts: list[Candidate]) -> None:
-        choices = [self._choice(s, c, role, kind) for c in [best, *alts]]
-        window = TimeWindow.of_minutes(best.start, best.end)
-        s.slots.append(Slot(window=window, role=role, choices=choices))
+        if not self.light:
+            choices = [self._choice(s, c, role, kind) for c in [best, *alts]]
+            s.slots.append(Slot(window=TimeWindow.of_minutes(best.start, best.end), role=role, choices=choices))
         s.metres += haversine_m(s.geo, best.venue.location)
         s.cursor, s.geo = best.end, best.venue.location
         s.travel += best.travel_min

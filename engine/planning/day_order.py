@@ -20,6 +20,9 @@ from .day_state import DayState, Limit, snapshot
 class Filler(Protocol):
     """What the order pass needs of the day builder: its own steps, and the stretch's last leg."""
 
+    light: bool  # True while the search replays: the state moves, no slots are written
+    meal_memo: dict  # the search's ranked tables by moment (cleared for each stretch)
+
     def run(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction], *,
             one_visit: bool = False, budget: bool = True) -> bool: ...
 
@@ -38,8 +41,18 @@ def reorder(builder: Filler, start: DayState, limit: Limit, venues: list[Attract
         return greedy
     search = _Search(builder, limit, restaurants, venues)
     search.best_cost = greedy.metres + builder.home_metres(greedy, limit) - start.metres
-    search.walk(snapshot(start), frozenset(range(len(venues))), start.metres)
-    return search.best if search.best is not None else greedy
+    builder.light, builder.meal_memo = True, {}
+    try:
+        search.walk(snapshot(start), (), start.metres)
+    finally:
+        builder.light = False
+    if search.best is None:
+        return greedy
+    best = snapshot(start)  # the winning order once more, writing its slots
+    for i in search.best:
+        builder.run(best, limit, [venues[i]], restaurants, one_visit=True, budget=False)
+    builder.run(best, limit, [], restaurants)
+    return best
 
 
 class _Search:
@@ -47,18 +60,20 @@ class _Search:
                  venues: list[Attraction]) -> None:
         self.builder, self.limit, self.restaurants, self.venues = builder, limit, restaurants, venues
         self.best_cost = 0.0
-        self.best: DayState | None = None
+        self.best: tuple[int, ...] | None = None  # the shortest order found, as indices of ``venues``
         self.nodes = 0
 
-    def walk(self, state: DayState, left: frozenset[int], base: float) -> None:
-        if not left:
+    def walk(self, state: DayState, order: tuple[int, ...], base: float) -> None:
+        if len(order) == len(self.venues):
             done = snapshot(state)
             self.builder.run(done, self.limit, [], self.restaurants)  # the meals still due
             cost = done.metres + self.builder.home_metres(done, self.limit) - base
             if cost < self.best_cost:
-                self.best_cost, self.best = cost, done
+                self.best_cost, self.best = cost, order
             return
-        for i in sorted(left):
+        for i in range(len(self.venues)):
+            if i in order:
+                continue
             self.nodes += 1
             if self.nodes > MAX_NODES:
                 return
@@ -66,4 +81,4 @@ class _Search:
             placed = self.builder.run(nxt, self.limit, [self.venues[i]], self.restaurants, one_visit=True,
                                       budget=False)
             if placed and nxt.metres - base < self.best_cost:
-                self.walk(nxt, left - {i}, base)
+                self.walk(nxt, (*order, i), base)
