@@ -201,7 +201,7 @@ def city_intent_of(target: tuple[str, list[str], str], start: date, end: date, b
     data = {"city": city, "date_window": {"start": start, "end": end, "tz": tz},
             "budget_usd_cents": budget, "airports": airports, "origin_airport": origin.upper(),
             "prefs": {"themes": list(read.themes), "kid_friendly": read.kid_friendly,
-                      "avoid_overnight": read.avoid_overnight}}
+                      "avoid_overnight": read.avoid_overnight, "pace": getattr(read, "pace", "balanced")}}
     if read.travellers is not None:
         data["travellers"] = read.travellers
     return _validated(IntentV1, data)

@@ -60,6 +60,7 @@ class IntentFilling:
                                             f"use one of {', '.join(CURRENCIES)}")])
         self._set_preferences(parsed.themes, parsed.kid_friendly, parsed.travellers)
         self.redeye_check.setChecked(parsed.avoid_overnight)
+        self.set_pace(parsed.pace)
 
     def _fill_road(self, parsed) -> None:
         self._show_road(parsed)
@@ -107,6 +108,7 @@ class IntentFilling:
         self.budget_spin.setValue(intent.budget_usd_cents / 100)
         self._set_preferences(intent.prefs.themes, intent.prefs.kid_friendly, intent.travellers)
         self.redeye_check.setChecked(intent.prefs.avoid_overnight)
+        self.set_pace(intent.prefs.pace)
         self._show_bookings(intent.bookings, intent.airports, (intent.city, intent.date_window))  # "I already have"
         self._carried = intent if intent.prefs.locked_slots or intent.prefs.must_see else None
 

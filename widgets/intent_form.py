@@ -33,6 +33,9 @@ from .intent_filling import CURRENCIES, IntentFilling
 from .intent_fields import (CITY_FIELDS, IATA_HEAD, ROAD_FIELDS, FieldErrors, combo, date_edit, hbox, page,
                             plain, pydantic_errors, spin)
 
+PACE_LABELS = {"relaxed": "Relaxed \u2014 time to linger", "balanced": "Balanced",
+               "packed": "Packed \u2014 see as much as the day holds"}
+
 FxToUsd = Callable[[Decimal, str], int]
 NO_ROUTE = "(none \u2014 direct)"
 class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
@@ -132,6 +135,10 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.currency_combo = QComboBox()
         self.currency_combo.addItems(CURRENCIES)
         self.redeye_check = QCheckBox("Avoid red-eye flights")
+        self.pace_combo = combo()  # how full a day is (engine/models/visit_time.py)
+        for pace, label in PACE_LABELS.items():
+            self.pace_combo.addItem(label, pace)
+        self.pace_combo.setCurrentIndex(self.pace_combo.findData("balanced"))
         form = QFormLayout()
         form.addRow("City", self._errors.wrap("city", city_field, self.city_combo))
         form.addRow("Start", self._errors.wrap("start", self.start_edit))
@@ -141,6 +148,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         form.addRow("Budget", self._errors.wrap("budget", self.budget_spin))
         form.addRow("Currency", self._errors.wrap("currency", self.currency_combo))
         form.addRow("", self.redeye_check)
+        form.addRow("Pace", self._errors.wrap("pace", self.pace_combo))
         self._city_changed(self.city_combo.currentText())
         self._update_end()
         return page(form)
@@ -205,6 +213,9 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         end = self.start_edit.date().toPython() + timedelta(days=max(self.days_spin.value() - 1, 0))
         self.end_label.setText(f"until {fmt.day_label(end)}  ({MIN_CITY_DAYS}\u2013{MAX_CITY_DAYS} days)")
 
+    def set_pace(self, pace: str) -> None:
+        self.pace_combo.setCurrentIndex(max(0, self.pace_combo.findData(pace)))
+
     def set_home_airport(self, code: str | None) -> None:
         """Prefill the home airport (the user's setting); unknown codes are kept as typed."""
         if not code:
@@ -237,6 +248,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.budget_spin.setValue(3000)
         self.currency_combo.setCurrentIndex(0)
         self.redeye_check.setChecked(False)
+        self.set_pace("balanced")
         for line in (self.origin_edit, self.terminus_edit):
             line.clear()
         self.route_combo.setCurrentIndex(0)
@@ -330,7 +342,8 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
                                 "tz": tz},
                 "airports": airports, "origin_airport": origin or "XXX",
                 "prefs": {"themes": self._themes(), "kid_friendly": self.kid_check.isChecked(),
-                          "avoid_overnight": self.redeye_check.isChecked()},
+                          "avoid_overnight": self.redeye_check.isChecked(),
+                          "pace": self.pace_combo.currentData() or "balanced"},
                 "travellers": self.travellers_spin.value(), "bookings": bookings}
         intent, errors = self._validate(IntentV1, data, CITY_FIELDS, errors)
         if intent is not None:

@@ -75,6 +75,8 @@ def _run_plan_llm(args, session, outputs, today) -> int:
     elif client is not None:
         ideas = _trip_ideas(args.trip) if args.save and args.trip else []
         brief, brief_meta = _chat_brief(client, args.trip if args.save else None, session)
+        from engine.llm.chat_brief import with_brief_pace
+        intent = with_brief_pace(intent, brief)  # the group's agreed pace, unless the traveller set one
         drafter = Drafter(client, ideas=ideas, brief=brief, brief_meta=brief_meta)
     meta_of = (lambda _result: llm_meta(drafter, extracted=extracted) if drafter.meta else None)
     if args.save:

@@ -22,7 +22,7 @@ from engine.errors import InputError, UnknownCityError
 from engine.models.intent import MAX_CITY_DAYS, MIN_CITY_DAYS
 
 from .party import take_party_size
-from .preferences import avoids_overnight, themes_in, wants_kid_friendly
+from .preferences import avoids_overnight, pace_in, themes_in, wants_kid_friendly
 from .prompt_text import (DATE_PATTERNS, FLAGS, DateMention, Scan, clean_prompt, date_mention, explicit_span,
                           is_calendar_word)
 from .vocabulary import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, UNKNOWN_MONEY_WORDS, WORD_NUMBERS
@@ -32,6 +32,7 @@ TRIP_LENGTH_TEXT = f"a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days"
 _LENGTH = re.compile(
     rf"\b(?P<n>\d{{1,3}}|{'|'.join(WORD_NUMBERS)})[\s-]+(?P<unit>days?|nights?|weeks?)\b", FLAGS)
 _LONG_WEEKEND = re.compile(r"\blong[\s-]+weekend\b", re.IGNORECASE)
+_WEEKEND = re.compile(r"(?<!long )(?<!long-)\bweekend\b", re.IGNORECASE)  # Friday to Sunday: 3 days
 
 # --------------------------------------------------------------------------- money
 _SYMBOL = r"(?P<sym>us\$|\$|\u20ac|\u00a3|\u00a5)"
@@ -78,6 +79,7 @@ class CityPromptResult:
     kid_friendly: bool
     avoid_overnight: bool
     travellers: int | None = None  # None: the prompt did not say
+    pace: str = "balanced"  # relaxed / balanced / packed (engine/models/visit_time.py)
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     clean = clean_prompt(text)
     scan = Scan(clean)
     dates = [date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)]
-    length = _trip_length(scan.take(_LENGTH) + scan.take(_LONG_WEEKEND))
+    length = _trip_length(scan.take(_LENGTH) + scan.take(_LONG_WEEKEND) + scan.take(_WEEKEND))
     travellers = take_party_size(scan)
     origin = _find_origin(scan, airports, cities, known_airport)
     city = _find_city(scan.text, cities)
@@ -105,17 +107,21 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     return CityPromptResult(
         city=city, start=start, end=end, origin_airport=origin.code if origin else None,
         budget_amount=amount, budget_currency=currency, themes=themes_in(clean),
-        kid_friendly=wants_kid_friendly(clean), avoid_overnight=avoids_overnight(clean), travellers=travellers)
+        kid_friendly=wants_kid_friendly(clean), avoid_overnight=avoids_overnight(clean), travellers=travellers,
+        pace=pace_in(clean))
 
 
 # --------------------------------------------------------------------------- dates
 def _trip_length(matches: list[re.Match[str]]) -> int | None:
-    """Days implied by the first length phrase: N nights is N+1 days, a long weekend is 4."""
+    """Days implied by the first length phrase: N nights is N+1 days, a long weekend is 4, a
+    weekend 3."""
     if not matches:
         return None
     first = min(matches, key=lambda m: m.start())
     if first.re is _LONG_WEEKEND:
         return 4
+    if first.re is _WEEKEND:
+        return 3
     raw = first["n"].lower()
     n = WORD_NUMBERS.get(raw) or int(raw)
     unit = first["unit"].lower()

@@ -1,4 +1,4 @@
-"""Soft preferences read from a trip prompt: themes, travelling with kids, no red-eyes.
+"""Soft preferences read from a trip prompt: themes, travelling with kids, no red-eyes, the pace.
 
 Each is a keyword rule on the cleaned prompt text; a word right after "no"/"not"/"without"
 does not count ("no museums", "not with kids").
@@ -22,6 +22,26 @@ _KIDS_EXCLUDED = re.compile(r"\b(?:kid|child)[\s-]*free\b|\badults?[\s-]+only\b"
 _NO_OVERNIGHT = re.compile(
     r"\b(?:no|not|avoid(?:ing)?|without|hate)\s+(?:any\s+)?"
     r"(?:red[\s-]?eyes?|overnight|night\s+flights?)", re.IGNORECASE)
+
+# the traveller's pace (engine/models/visit_time.py): "a relaxed trip", "not too rushed", "see as much as we can"
+_RELAXED = re.compile(
+    r"\b(?:relax(?:ed|ing)?|slow(?:[\s-]paced)?|leisurely|laid[\s-]?back|easy[\s-]?going|unhurried|take it easy"
+    r"|(?:plenty of|lots of|some) (?:rest|down[\s-]?time|free time)"
+    r"|not (?:too |very |so )?(?:rushed|busy|packed|hectic))\b", re.IGNORECASE)
+_PACKED = re.compile(
+    r"\b(?:(?:jam[\s-]|action[\s-]|fully[\s-])?packed(?! lunch)|fast[\s-]paced|full[\s-]on|hectic"
+    r"|busy (?:days?|trip|schedule|itinerary)|(?:see|do) as much as (?:possible|we can|i can)"
+    r"|every minute)\b", re.IGNORECASE)
+
+
+def pace_in(text: str) -> str:
+    """"relaxed", "packed" or (nothing said) "balanced"; a negated packed pace ("not too packed",
+    "no rush") reads as relaxed."""
+    if _RELAXED.search(text) or re.search(r"\bno rush\b", text, re.IGNORECASE):
+        return "relaxed"
+    if any(not _negated(text, m.start()) for m in _PACKED.finditer(text)):
+        return "packed"
+    return "balanced"
 
 
 def themes_in(text: str) -> list[str]:

@@ -114,6 +114,18 @@ def conservative(brief: ChatBrief, speakers: int) -> ChatBrief:
     return brief.model_copy(update={"preferences": prefs.model_copy(update={"pace": pace, "budget": budget})})
 
 
+BRIEF_PACE = {"slow": "relaxed", "balanced": "balanced", "fast": "packed"}  # the brief's words → the intent's
+
+
+def with_brief_pace(intent, brief: dict | None):
+    """``intent`` with the group's agreed pace (issue 31 §2) when the brief states one and the
+    intent carries the default; a pace the traveller chose (prompt, form) stays. Road trips keep theirs."""
+    pace = BRIEF_PACE.get(((brief or {}).get("preferences") or {}).get("pace", "unknown"))
+    if pace is None or getattr(intent, "mode", "") != "city" or intent.prefs.pace != "balanced":
+        return intent
+    return intent.model_copy(update={"prefs": intent.prefs.model_copy(update={"pace": pace})})
+
+
 async def summarize_planning_chat(client, messages, *, window: Window | None = None,
                                   now: datetime | None = None) -> tuple[dict | None, dict]:
     """(brief or None, llmMeta chatBrief* fields). Never raises for a model problem."""

@@ -12,8 +12,10 @@ from pydantic import Field, field_validator, model_validator
 from .bookings import Bookings
 from .common import Geo, TimeWindow, Value
 from .place import Place
+from .visit_time import Pace
 
-MIN_CITY_DAYS = 4
+MIN_CITY_DAYS = 2  # one night: a weekend is the commonest city trip (issue 31 §2, SPEC_DECISIONS §2.11: stays of
+# 1–14 nights); the seed's 4–7 days stay the range of its evaluation scenarios
 MAX_CITY_DAYS = 7
 # Beyond any sane trip: a larger figure is a typo or an attack, never a budget to plan against.
 MAX_BUDGET_USD_CENTS = 10_000_000 * 100
@@ -138,6 +140,8 @@ class Preferences(Value):
     avoid_overnight: bool = False
     locked_slots: list[LockedSlot] = Field(default_factory=list)
     must_see: list[MustSee] = Field(default_factory=list, max_length=MAX_MUST_SEE)
+    # how full the traveller wants a day (engine/models/visit_time.py: its sight time and visit lengths)
+    pace: Pace = "balanced"
 
     @field_validator("themes")
     @classmethod

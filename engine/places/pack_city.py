@@ -20,7 +20,7 @@ from engine.models import Geo
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.place import ASSUMED_HOURS, Place
 from engine.models.tool_results import WEEKDAYS
-from engine.models.visit_time import MIN_VISIT_MINUTES
+from engine.models.visit_time import visit_minutes
 
 from . import estimates
 from .osm_reader import open_when_untagged, reread
@@ -122,7 +122,7 @@ def _venue(p: PackPlace, country: str, level: float, rates: dict[str, float], fe
     return RawVenue(id=p.ref, name=p.name, venue_type=place.venue_type, indoor=place.indoor,
                     kid_friendly=place.kid_friendly, themes=list(place.themes) or ["culture"],
                     geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
-                    duration_minutes=max(MIN_VISIT_MINUTES, place.minutes), source_url=p.source_url,
+                    duration_minutes=visit_minutes(place), source_url=p.source_url,
                     verified_on=fetched, note=note, hours_known=known, data_source="osm",
                     price_estimated=estimated, address=street_address(p.tags))
 

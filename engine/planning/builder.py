@@ -93,7 +93,8 @@ class PlanBuilder:
                           hotel=branch.hotel.geo, transit_buffer=a.transit_buffer_minutes,
                           museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
                           ranking=self.ranking, travellers=a.travellers, meal_cap_cents=self.meal_cap(branch, a),
-                          must=frozenset(self.inputs.must_see), famous=frozenset(famous_ids(self.inputs.city)))
+                          must=frozenset(self.inputs.must_see), famous=frozenset(famous_ids(self.inputs.city)),
+                          pace=self.intent.prefs.pace)
 
     def meal_cap(self, b: Branch, a: Assumptions) -> int:
         """What one meal may cost per person: a share of what is left after flights, beds and the
@@ -180,7 +181,8 @@ class PlanBuilder:
             return self._fill_day(builder, di, fixed, b, used, venues)
         key = (b.outbound.flight_id, b.back.flight_id, b.hotel.lodging_id, di, frozenset(used),
                tuple((s.role, s.window, s.selected.option_ref, s.locked) for s in fixed),
-               tuple(self.intent.prefs.themes), self.intent.prefs.kid_friendly, tuple(self.inputs.must_see))
+               tuple(self.intent.prefs.themes), self.intent.prefs.kid_friendly, tuple(self.inputs.must_see),
+               self.intent.prefs.pace)
         found, value = self.day_memo.get("plan_day", key)
         if found and value[0] is self.inputs.facts:
             used |= value[2]

@@ -1,25 +1,33 @@
-"""Greedy, deterministic filling of one day's free time with venues and meals.
+"""Greedy, deterministic filling of one day's free time with venues and meals, then the best order.
 
 Each step looks at every unused venue from where the traveller is, waits for it to open if
 needed, and keeps only visits that fit: opening hours, the weather, the kid-friendly evening,
-the transfer and buffer to whatever comes next, and the last metro home.
+the transfer and buffer to whatever comes next, and the last metro home. A day is filled by
+time, not by a count: sights while the traveller's pace has sight time left (``DAY_VISIT_BUDGET``)
+and the sights' evening end is not reached, meals at meal times. The chosen sights are then
+put in the shortest order that still fits every opening window
+(``engine/planning/day_order.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import date
+from dataclasses import dataclass
 
 from engine.costs import venue_cost
 from engine.facts import TripFacts
+from engine.geo import haversine_m
 from engine.models import (Attraction, Choice, ChoiceFeatures, ChoiceKind, Geo, Slot, TimeWindow,
                            VenueType, minutes_of)
 from engine.verify.weather import is_bad_weather
-from engine.models.visit_time import MEAL_MINUTES
+from engine.models.visit_time import DAY_VISIT_BUDGET, MEAL_MINUTES, SIGHTS_END, paced_minutes
 
-MAX_VISITS_PER_DAY = 3
+from .day_order import reorder
+from .day_state import DayState, Limit, restore, snapshot
+
 LUNCH = (12 * 60, 14 * 60 + 30)
+LUNCH_BY = 13 * 60 + 45  # a morning sight ends by then, so lunch still starts in its window after the walk
 DINNER_START = {False: 19 * 60, True: 17 * 60 + 45}
+DINNER_SLACK = {False: 45, True: 15}  # a sight before dinner ends by its usual start plus this (a kids' evening ends at 20:00)
 MEAL_STARTS = {"lunch": (11 * 60 + 30, 14 * 60 + 30), "dinner": (17 * 60 + 30, 21 * 60 + 30)}
 EARLY_DINNER_TRAVEL = 20  # minutes kept for getting from dinner to an evening booking
 DAY_END = {False: 22 * 60 + 30, True: 20 * 60}
@@ -28,31 +36,6 @@ ALTERNATIVES = 3
 
 def ceil5(minutes: float) -> int:
     return int(-(-int(round(minutes)) // 5) * 5)
-
-
-@dataclass
-class DayState:
-    """Mutable cursor while a day is filled; ``used`` is shared across the whole trip."""
-
-    di: int
-    day: date
-    cursor: int
-    geo: Geo
-    prev_museum: bool
-    used: set[str]
-    visits: int = 0
-    had_lunch: bool = False
-    had_dinner: bool = False
-    slots: list[Slot] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Limit:
-    """Where the free interval ends: a fixed slot at ``end`` in ``geo`` (None = back to the hotel)."""
-
-    end: int
-    geo: Geo | None
-    airport: str | None = None  # the fixed slot is a departure flight from this airport
 
 
 @dataclass(frozen=True)
@@ -74,7 +57,8 @@ class DayBuilder:
     def __init__(self, facts: TripFacts, *, themes: list[str], kid: bool, hotel: Geo,
                  transit_buffer: int, museum_buffer: int, airport_buffer: int,
                  ranking: dict[str, int], travellers: int = 1, meal_cap_cents: int | None = None,
-                 must: frozenset[str] = frozenset(), famous: frozenset[str] = frozenset()) -> None:
+                 must: frozenset[str] = frozenset(), famous: frozenset[str] = frozenset(),
+                 pace: str = "balanced") -> None:
         self.facts = facts
         self.themes = set(themes)
         self.kid = kid
@@ -87,22 +71,52 @@ class DayBuilder:
         self.meal_cap = meal_cap_cents  # per person; None = no budget to respect
         self.must = must  # the traveller's saved places: first wherever they are open and fit
         self.famous = famous  # the city's best-known sights
+        self.pace = pace
+        self.visit_budget = DAY_VISIT_BUDGET[pace]
+        self.sights_end = SIGHTS_END[pace]
+        self.light = False  # the order search's replays: the state moves, no slots are written
+        self.meal_memo: dict[tuple, list[Candidate]] = {}  # the search's ranked tables by moment
+
+    def length(self, v: Attraction) -> int:
+        """A visit's planned length at the traveller's pace."""
+        return paced_minutes(v.duration_minutes, self.pace)
 
     def fill(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction]) -> None:
+        start = snapshot(state)
+        first = len(state.slots)
+        self.run(state, limit, venues, restaurants)
+        by_id = {v.id: v for v in venues}
+        chosen = [by_id[s.selected.option_ref] for s in state.slots[first:] if s.role == "activity"]
+        best = reorder(self, start, limit, chosen, restaurants, state)
+        if best is not state:
+            restore(state, best)
+
+    def run(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction], *,
+            one_visit: bool = False, budget: bool = True) -> bool:
+        """Fill from the cursor: meals when due, sights while the pace's sight time lasts. With
+        ``one_visit``: stop (True) once a sight of ``venues`` is placed, False when none can be."""
         dinner_by = self._dinner_before(state, limit)  # an evening booking: dinner goes before it
         visits = Limit(end=dinner_by, geo=None, airport=None) if dinner_by is not None else limit
         while True:
             meal = self._meal_due(state)
             if meal and self._place_meal(state, meal, limit, restaurants):
                 continue
-            if state.visits < MAX_VISITS_PER_DAY and self._place_visit(state, visits, venues):
+            if (not budget or state.visit_minutes < self.visit_budget) and self._place_visit(state, visits, venues):
+                if one_visit:
+                    return True
                 continue
             if dinner_by is not None and not state.had_dinner and self._early_dinner(state, dinner_by, limit,
                                                                                     restaurants):
                 continue
             nxt = self._next_meal_time(state)
             if nxt is None or nxt <= state.cursor or not self._place_meal_at(state, nxt, limit, restaurants):
-                return
+                return False
+
+    def home_metres(self, s: DayState, limit: Limit) -> float:
+        """The last leg of a free stretch: to the fixed slot that ends it, or back to the hotel."""
+        if limit.airport is not None:
+            return 0.0  # the same airport whatever the order
+        return haversine_m(s.geo, limit.geo or self.hotel)
 
     # -- meals ---------------------------------------------------------------------------------
     def _dinner_before(self, s: DayState, limit: Limit) -> int | None:
@@ -150,11 +164,30 @@ class DayBuilder:
         return False
 
     def _place_meal(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction]) -> bool:
+        if self.light:  # the order search meets the same moment often: the tables ranked once
+            key = (meal, s.cursor, s.geo.lat, s.geo.lon, s.prev_museum, limit)
+            ranked = self.meal_memo.get(key)
+            if ranked is None:
+                ranked = self.meal_memo[key] = self._tables(s, meal, limit, restaurants, set())
+            options = [c for c in ranked if c.venue.id not in s.used]
+        else:
+            options = self._tables(s, meal, limit, restaurants, s.used)
+        if not options:
+            return False
+        best = options[0]
+        s.used.add(best.venue.id)
+        setattr(s, f"had_{meal}", True)
+        self._append(s, best, "meal", ChoiceKind.meal, options[1:1 + ALTERNATIVES])
+        return True
+
+    def _tables(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction],
+                used: set[str]) -> list[Candidate]:
+        """The tables not in ``used`` that fit ``meal`` from the cursor, best first."""
         length = MEAL_MINUTES[meal] - (15 if self.kid and meal == "dinner" else 0)
         options = []
         earliest, latest = MEAL_STARTS[meal]
         for r in restaurants:
-            if r.id in s.used:
+            if r.id in used:
                 continue
             cand = self._fit(s, r, length, limit)
             if cand is not None and earliest <= cand.start <= latest:
@@ -163,13 +196,7 @@ class DayBuilder:
         # needed), then the nearest
         options.sort(key=lambda c: (self._over_cap(c.venue), c.venue.id not in self.must, not c.venue.hours_known,
                                     c.travel_min, c.start, c.venue.id))
-        if not options:
-            return False
-        best = options[0]
-        s.used.add(best.venue.id)
-        setattr(s, f"had_{meal}", True)
-        self._append(s, best, "meal", ChoiceKind.meal, options[1:1 + ALTERNATIVES])
-        return True
+        return options
 
     def _over_cap(self, restaurant: Attraction) -> int:
         """How far a meal is over what the budget can carry: the nearest affordable table wins,
@@ -181,11 +208,14 @@ class DayBuilder:
     # -- visits --------------------------------------------------------------------------------
     def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction]) -> bool:
         options = []
+        ends_by = self._sights_end_before_meal(s)
         for v in venues:
             if v.id in s.used:
                 continue
-            cand = self._fit(s, v, v.duration_minutes, limit)
-            if cand is not None:
+            cand = self._fit(s, v, self.length(v), limit)
+            if cand is None or cand.end > ends_by:
+                continue
+            if cand.end <= self.sights_end or v.id in self.must:
                 options.append(cand)
         if not options:
             return False
@@ -193,8 +223,21 @@ class DayBuilder:
         best = options[0]
         s.used.add(best.venue.id)
         s.visits += 1
+        s.visit_minutes += best.end - best.start
         self._append(s, best, "activity", ChoiceKind.attraction, options[1:1 + ALTERNATIVES])
         return True
+
+    def _sights_end_before_meal(self, s: DayState) -> int:
+        """When a sight must end so the next meal keeps its window: before lunch (not yet due) a
+        sight that would run past ``LUNCH_BY`` waits until after lunch; before dinner likewise
+        past ``DINNER_START + DINNER_SLACK``. A meal that was due and found no table binds nothing."""
+        if self._meal_due(s) is not None:
+            return 24 * 60
+        if not s.had_lunch and s.cursor < LUNCH_BY:
+            return LUNCH_BY
+        if not s.had_dinner:
+            return DINNER_START[self.kid] + DINNER_SLACK[self.kid]
+        return 24 * 60
 
     def _fit(self, s: DayState, v: Attraction, length: int, limit: Limit) -> Candidate | None:
         if v.indoor is False and is_bad_weather(self.facts.weather.get(s.day)):
@@ -235,10 +278,12 @@ class DayBuilder:
         return must + theme + prominence + uncertain - travel / 10 - wait / 30
 
     def _append(self, s: DayState, best: Candidate, role: str, kind: ChoiceKind, alts: list[Candidate]) -> None:
-        choices = [self._choice(s, c, role, kind) for c in [best, *alts]]
-        window = TimeWindow.of_minutes(best.start, best.end)
-        s.slots.append(Slot(window=window, role=role, choices=choices))
+        if not self.light:
+            choices = [self._choice(s, c, role, kind) for c in [best, *alts]]
+            s.slots.append(Slot(window=TimeWindow.of_minutes(best.start, best.end), role=role, choices=choices))
+        s.metres += haversine_m(s.geo, best.venue.location)
         s.cursor, s.geo = best.end, best.venue.location
+        s.travel += best.travel_min
         s.prev_museum = best.venue.venue_type is VenueType.museum
 
     def _choice(self, s: DayState, c: Candidate, role: str, kind: ChoiceKind) -> Choice:
@@ -248,3 +293,4 @@ class DayBuilder:
                       features=ChoiceFeatures(cost_usd_cents=cost, travel_seconds=c.travel_min * 60,
                                               indoor=c.venue.indoor, themes=list(c.venue.themes)),
                       provenance=c.venue.provenance)
+

@@ -10,7 +10,7 @@ from engine.errors import InputError
 from engine.models import Attraction, IntentV1, VenueType
 from engine.models.intent import MustSee
 from engine.models.place import ASSUMED_HOURS, Place
-from engine.models.visit_time import MIN_VISIT_MINUTES, VISIT_MINUTES
+from engine.models.visit_time import VISIT_MINUTES, visit_minutes
 from engine.tools.provenance import stamp
 from engine.tools.requests import VenueRequest
 
@@ -67,7 +67,7 @@ def _from_osm(place: MustSee, city) -> Attraction:
     themes = ["food"] if osm.kind == "food" else (list(osm.themes) or ["culture"])
     return Attraction(id=place.place_id, name=place.name, venue_type=osm.venue_type, indoor=osm.indoor,
                       kid_friendly=None, themes=themes, opening_hours=rule, country=city.raw.country,
-                      location=place.geo, est_price_usd_cents=0, duration_minutes=max(MIN_VISIT_MINUTES, osm.minutes),
+                      location=place.geo, est_price_usd_cents=0, duration_minutes=visit_minutes(osm),
                       tz=city.tz,
                       hours_known=known, price_estimated=True, address=street_address(osm.tags),
                       provenance=stamp("overpass", {"id": osm.ref, "name": osm.name, "tags": osm.tags},

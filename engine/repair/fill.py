@@ -1,7 +1,7 @@
 """Filling the time a removal freed (issue 22 §2.7): after repair, each day the traveller took a
 visit or meal out of (``PlanV1.removed``) gets another place of the city in its free time, as the
-day builder would have chosen — a sight while the day has fewer than its usual visits, lunch or
-dinner when the day has none at meal time.
+day builder would have chosen — a sight while the day has less sight time than the traveller's
+pace gives a day (``DAY_VISIT_BUDGET``), lunch or dinner when the day has none at meal time.
 
 A place is inserted only when it is open then, reached from the slot before and in time for the
 one after (``fit_window``: the same transfers and buffers the verifiers check), within the
@@ -17,7 +17,8 @@ from dataclasses import replace
 from engine.costs import plan_cost
 from engine.models import Attraction, ChoiceKind, DayPlan, Move, MoveType, PlanV1, Slot, TimeWindow, minutes_of
 from engine.planning.builder import DAY_START, venue_choice
-from engine.planning.day_builder import DAY_END, MAX_VISITS_PER_DAY, MEAL_MINUTES, MEAL_STARTS
+from engine.models.visit_time import DAY_VISIT_BUDGET
+from engine.planning.day_builder import DAY_END, MEAL_MINUTES, MEAL_STARTS
 from engine.verify import blocking, verify_plan
 
 from .loop import RepairResult, repair
@@ -25,6 +26,7 @@ from .moves import RepairContext, _acceptable, _move
 from .retime import fit_inserted
 
 MIN_GAP = 45  # minutes: less free time than this is room for the walk, not for a place
+SIGHT_MINUTES = 60  # a typical sight's length: how many the day's free sight time asks for
 MAX_TRIES = 12  # verifications per day: the fill stays bounded whatever the city's size
 REASON = "free_time_filled"
 
@@ -61,8 +63,9 @@ def _wanted(plan: PlanV1, di: int, ctx: RepairContext) -> list[str]:
     if not any(s.role in ("activity", "meal") for s in slots) and any(s.role in ("arrival", "departure")
                                                                      for s in slots):
         return []  # a travel-only day (late arrival, early flight): nothing was planned there
-    visits = sum(1 for s in slots if s.role == "activity")
-    out = ["activity"] * max(0, MAX_VISITS_PER_DAY - visits)
+    spent = sum(s.window.minutes for s in slots if s.role == "activity")
+    left = DAY_VISIT_BUDGET[ctx.intent.prefs.pace] - spent
+    out = ["activity"] * max(0, -(-left // SIGHT_MINUTES))  # a sight per hour of sight time left
     for meal, (first, last) in MEAL_STARTS.items():
         if not any(s.role == "meal" and first <= minutes_of(s.window.start) <= last for s in slots):
             out.append(meal)

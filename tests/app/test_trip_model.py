@@ -79,13 +79,15 @@ def test_rebased_edits_start_from_the_plan_on_screen(session, paris):
 
 def test_move_finds_free_time_on_the_target_day(session, paris):
     plan = paris.plan
-    target = next(s.selected.choice_id for s in plan.days[3].slots if s.role == "activity")
-    moved = MoveToFreeTime(target, 1)(plan, session.last_facts)
-    di, si = moved.find(target)
+    target = next(s for s in plan.days[3].slots if s.role == "activity")
+    # full days (issue 31 §2) leave room on some days only: the first other day with room for it
+    to = next(d for d in range(len(plan.days)) if d != 3 and free_window(plan, d, target.window.minutes))
+    moved = MoveToFreeTime(target.selected.choice_id, to)(plan, session.last_facts)
+    di, si = moved.find(target.selected.choice_id)
     slot = moved.days[di].slots[si]
-    assert di == 1 and slot.window.minutes == plan.days[3].slots[[s.selected.choice_id for s in
-                                                                   plan.days[3].slots].index(target)].window.minutes
-    assert not any(o.window.overlaps(slot.window) for o in moved.days[1].slots if o is not slot)
+    assert di == to and slot.window.minutes == target.window.minutes
+    assert not any(o.window.overlaps(slot.window) for o in moved.days[to].slots if o is not slot)
+    target = target.selected.choice_id
     with pytest.raises(InputError, match="day_index"):
         MoveToFreeTime(target, 9)(plan, session.last_facts)
 

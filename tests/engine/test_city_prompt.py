@@ -200,13 +200,13 @@ VALID = "5 days in Paris from 2027-06-15, $3000"
     ("5 days from 2027-06-15, $3000", "city", "New York, Paris, Rome, Tokyo"),
     ("5 days in Berlin from 2027-06-15, $3000", "city", "'Berlin'"),
     ("Paris and Rome, 5 days from 2027-06-15, $3000", "city", "several cities"),
-    ("Paris, $3000", "date_window", "4-7 days"),
+    ("Paris, $3000", "date_window", "2-7 days"),
     ("Paris in June, $3000", "date_window", "no travel dates"),
     ("Paris from 2027-06-15, $3000", "date_window", "no end date"),
     ("Paris 2027-06-15 to 2027-06-12, $3000", "date_window", "before start"),
     ("Paris, 2 weeks from 2027-06-15, $3000", "date_window",
-     "the trip is 14 days; a city trip lasts 4-7 days"),
-    ("Paris, 3 days from 2027-06-15, $3000", "date_window", "4-7 days"),
+     "the trip is 14 days; a city trip lasts 2-7 days"),
+    ("Paris, 8 days from 2027-06-15, $3000", "date_window", "2-7 days"),
     ("Paris, 2027-06-15 to 2027-06-25, $3000", "date_window", "11 days"),
     ("Paris, 2027-02-30, 5 days, $3000", "date_window", "not a valid calendar date"),
     ("Paris, June 31, 5 days, $3000", "date_window", "not a valid calendar date"),
@@ -306,3 +306,27 @@ def test_arbitrary_text_raises_nothing_but_input_error(text: str) -> None:
         assert result.city in CITIES
         assert 4 <= (result.end - result.start).days + 1 <= 7
         assert result.budget_amount > 0
+
+
+# --------------------------------------------------------------------------- pace and short stays (issue 31 §2)
+@pytest.mark.parametrize(("words", "pace"), [
+    ("", "balanced"),
+    (", a relaxed trip", "relaxed"),
+    (", nothing too rushed, not too packed", "relaxed"),
+    (", we want to see as much as possible", "packed"),
+    (", a packed itinerary", "packed"),
+    (", with a packed lunch each day", "balanced"),
+])
+def test_the_pace_is_read_from_the_prompt(words: str, pace: str) -> None:
+    assert parse(f"5 days in Paris from 2027-06-15, $3000{words}").pace == pace
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("a weekend in Paris from 2027-06-11, $1500", 3),
+    ("a long weekend in Paris from 2027-06-11, $1500", 4),
+    ("Paris, 2 days from 2027-06-15, $900", 2),
+    ("Paris, 1 night from 2027-06-15, $900", 2),
+])
+def test_short_city_stays_are_read(text: str, days: int) -> None:
+    got = parse(text)
+    assert (got.end - got.start).days + 1 == days

@@ -156,7 +156,7 @@ def _markup_origin(form):
 @pytest.mark.parametrize("break_it, field, text", [
     (_budget_zero, "budget", "Budget: must be greater than zero"),
     (_unknown_airport, "origin_airport", "Home airport: unknown airport 'ZZZ'; choose one from the list"),
-    (_nine_days, "days", "Days: a city trip lasts 4-7 days, got 9"),
+    (_nine_days, "days", "Days: a city trip lasts 2-7 days, got 9"),
     (_markup_origin, "origin", "Origin: '<b>Los Angeles</b>' contains markup or control characters; "
                                "give a plain place name"),
 ], ids=["budget-0", "unknown-airport", "city-9-days", "markup-origin"])
@@ -334,3 +334,17 @@ def test_with_kids_counts_the_children(form, said, travellers):
     form.prompt_edit.setPlainText(PARIS + said)
     assert form.read_prompt()
     assert form.travellers_spin.value() == travellers
+
+
+def test_the_pace_goes_from_the_prompt_to_the_form_to_the_intent(qtbot, form):
+    """Issue 31 §2: a relaxed or packed pace read from the prompt shows in the Pace field and
+    travels on the intent; a new trip starts balanced."""
+    assert form.pace_combo.currentData() == "balanced"
+    form.prompt_edit.setPlainText("A relaxed weekend in Paris from 2027-06-11, $1500, flying from JFK")
+    assert form.read_prompt()
+    assert form.pace_combo.currentData() == "relaxed" and form.days_spin.value() == 3
+    form.set_pace("packed")
+    with qtbot.waitSignal(form.plan_requested, timeout=1_000) as requested:
+        qtbot.mouseClick(form.plan_button, Qt.MouseButton.LeftButton)
+    intent = requested.args[0]
+    assert intent.prefs.pace == "packed" and intent.days == 3
