@@ -13,6 +13,7 @@ import time
 
 import structlog
 
+from engine.catalog.airports import airports_for_trip
 from engine.errors import InputError
 from engine.models import EventStatus, IntentV1
 
@@ -46,7 +47,8 @@ async def join_city_pack(run) -> IntentV1:
         fitted = fit_to_pack_city(intent, session.catalog.city(name))
         counts = outcome.pack.counts()
         said = "fetched from OpenStreetMap" if outcome.fetched else f"cached {outcome.pack.fetched_at:%Y-%m-%d}"
-        flying = (f"; flying into {', '.join(fitted.airports)}" if fitted.airports != intent.airports else "")
+        flying = (f"; flying into {', '.join(fitted.airports)}{_long_haul_note(fitted, session)}"
+                  if fitted.airports != intent.airports else "")
         note = (f"{name}: {counts['sight']} sights, {counts['food']} places to eat, {counts['bed']} to stay ({said})"
                 + flying + "".join(f"; {n}" for n in outcome.notes))
         run.emitter.emit(NODE, EventStatus.completed, note=note, cache_hit=not outcome.fetched,
@@ -73,13 +75,23 @@ def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:
         if not airports:
             raise InputError("origin_airport", f"{intent.origin_airport} is {city.name}'s own airport; "
                                                "choose the airport you fly from")
-        update["airports"] = airports
+        update["airports"] = airports_for_trip(intent.origin_airport, airports)
     if intent.date_window.tz != city.tz:
         update["date_window"] = intent.date_window.model_copy(update={"tz": city.tz})
     if not update:
         return intent
     return IntentV1.model_validate({**intent.model_dump(), **update,
                                     "date_window": update.get("date_window", intent.date_window).model_dump()})
+
+
+def _long_haul_note(fitted: IntentV1, session) -> str:
+    """Why a city's other airports are not used: they have no long-haul service."""
+    city = session.catalog.city(fitted.city)
+    others = [code for code in city.airports if code not in fitted.airports and code != fitted.origin_airport]
+    if not others:
+        return ""
+    return (f" (long-haul flights land there; {', '.join(others)} "
+            f"{'has' if len(others) == 1 else 'have'} shorter routes only)")
 
 
 def _spec(session, city: str):
