@@ -9,6 +9,7 @@ never changed (a wrong airport there stays an error naming it)."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import structlog
@@ -42,15 +43,18 @@ async def join_city_pack(run) -> IntentV1:
                 said_at[0] = time.perf_counter()
             run.emitter.emit(NODE, EventStatus.running, note=found.message,
                              fraction=found.fraction if found.fraction is not None else DOWNLOADING)
-        outcome = await session.city_packs().ensure(_spec(session, intent.city), progress=step, cancel=run.cancel)
+        spec = _spec(session, intent.city)
+        outcome = await session.city_packs().ensure(spec, progress=step, cancel=run.cancel)
         name = session.use_city_pack(outcome.pack)
+        if spec.note:  # "Barcelona, Spain — say 'Barcelona, Venezuela' for the other"
+            session.place_notes[name] = spec.note
         fitted = fit_to_pack_city(intent, session.catalog.city(name))
         counts = outcome.pack.counts()
         said = "fetched from OpenStreetMap" if outcome.fetched else f"cached {outcome.pack.fetched_at:%Y-%m-%d}"
         flying = (f"; flying into {', '.join(fitted.airports)}{_long_haul_note(fitted, session)}"
                   if fitted.airports != intent.airports else "")
         note = (f"{name}: {counts['sight']} sights, {counts['food']} places to eat, {counts['bed']} to stay ({said})"
-                + flying + "".join(f"; {n}" for n in outcome.notes))
+                + flying + "".join(f"; {n}" for n in outcome.notes) + (f"; planning {spec.note}" if spec.note else ""))
         run.emitter.emit(NODE, EventStatus.completed, note=note, cache_hit=not outcome.fetched,
                          duration_ms=int((time.perf_counter() - started) * 1000))
     return fitted
@@ -95,6 +99,16 @@ def _long_haul_note(fitted: IntentV1, session) -> str:
 
 
 def _spec(session, city: str):
+    """The place ``city`` names: a cached pack's (still saying a shared name's other places), else
+    the gazetteer's (AmbiguousCityError on a near tie)."""
     from engine.places.city_spec import resolve_city, spec_of_pack
     cached = session.city_packs().store.find(city)
-    return spec_of_pack(cached) if cached is not None else resolve_city(city, session.geocoder())
+    if cached is None:
+        return resolve_city(city, session.geocoder())
+    spec = spec_of_pack(cached)
+    try:
+        meant = resolve_city(city, session.geocoder())
+    except InputError:  # a near tie the traveller settled before, or a name the gazetteer lacks
+        return spec
+    same = (meant.name, meant.country) == (cached.name, cached.country)
+    return dataclasses.replace(spec, note=meant.note) if same and meant.note else spec
