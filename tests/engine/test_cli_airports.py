@@ -67,6 +67,12 @@ def test_a_west_coast_traveller_lands_at_the_long_haul_airport(standin, tmp_path
     assert "flying into KIX (long-haul flights land there; ITM has shorter routes only)" in done.stderr
     transfer = next(a for a in itinerary["days"][0]["activities"] if a["role"] == "transfer")
     assert transfer["provenance"]["data_source"] == "estimated" and transfer["provenance"]["ref_id"] == "KIX"
+    assert transfer["name"].endswith(" from KIX airport, estimated") and transfer["notes"].endswith(", estimated")
+    last = [a for a in itinerary["days"][-1]["activities"] if a["role"] == "transfer"][-1]
+    assert last["name"].endswith(" to KIX airport, estimated")
+    verified = subprocess.run([str(EXE), "verify", str(tmp_path / "kyoto.json")], capture_output=True, text=True,
+                              env=dict(os.environ, TRIPWRIGHT_HOME=str(tmp_path / "home")), timeout=180)
+    assert verified.returncode == 0, verified.stdout + verified.stderr[-2000:]
 
 
 def test_a_short_trip_keeps_the_nearer_airports(standin, tmp_path) -> None:
