@@ -79,3 +79,14 @@ def test_a_near_tie_is_still_asked(tw) -> None:
     done = tw("4 days in Valencia from 2027-05-10, flying from JFK, budget 4000 USD", offline=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "Valencia, VE" in done.stderr and "Valencia, ES" in done.stderr
+
+
+def test_cities_fetch_says_which_barcelona_it_fetched(standin, tmp_path) -> None:
+    env = dict(os.environ, TRIPWRIGHT_HOME=str(tmp_path / "home"), TRIPWRIGHT_OVERPASS_URL=standin.interpreter_url,
+               TRIPWRIGHT_OVERPASS_TIMEOUT_S="5")
+    env.pop("TRIPWRIGHT_OFFLINE", None)
+    done = subprocess.run([str(EXE), "cities", "fetch", "Barcelona"], capture_output=True, text=True, env=env,
+                          timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("Barcelona, ES: ")
+    assert "Barcelona, Spain — say 'Barcelona, Venezuela' for the other" in done.stderr
