@@ -63,7 +63,9 @@ async def join_city_pack(run) -> IntentV1:
 def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:
     """``intent`` for a pack city (``city`` from the catalog): its canonical name, and the city's
     own airports and time zone where the intent names others (what a form or a prompt could not
-    know before the pack was there). A fixture city's intent is returned as it is."""
+    know before the pack was there); of all of them, those a long-haul trip lands at
+    (``airports_for_trip``), while a traveller's narrower choice stands. A fixture city's intent
+    is returned as it is."""
     if not city.raw.transit.estimated:  # a fixture city (only packs estimate fares): no import paid
         return intent
     from engine.places.pack_city import PackCity
@@ -80,6 +82,10 @@ def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:
             raise InputError("origin_airport", f"{intent.origin_airport} is {city.name}'s own airport; "
                                                "choose the airport you fly from")
         update["airports"] = airports_for_trip(intent.origin_airport, airports)
+    elif set(intent.airports) == set(city.airports) - {intent.origin_airport}:  # all of them: not narrowed
+        landing = airports_for_trip(intent.origin_airport, list(intent.airports))
+        if landing != list(intent.airports):
+            update["airports"] = landing
     if intent.date_window.tz != city.tz:
         update["date_window"] = intent.date_window.model_copy(update={"tz": city.tz})
     if not update:

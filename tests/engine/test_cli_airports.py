@@ -41,14 +41,21 @@ def standin():
     server.stop()
 
 
-def _plan(standin, tmp_path: Path, origin: str) -> tuple[subprocess.CompletedProcess, dict]:
+def _plan(standin, tmp_path: Path, origin: str, airports: list[str] | None = None
+          ) -> tuple[subprocess.CompletedProcess, dict]:
     env = dict(os.environ, TRIPWRIGHT_HOME=str(tmp_path / "home"), TRIPWRIGHT_OVERPASS_URL=standin.interpreter_url,
                TRIPWRIGHT_OVERPASS_TIMEOUT_S="5")
     env.pop("TRIPWRIGHT_OFFLINE", None)
     out = tmp_path / "kyoto.json"
-    done = subprocess.run([str(EXE), "-v", "plan", "--prompt",
-                           f"4 days in Kyoto from 2027-05-10, flying from {origin}, budget 6000 USD",
-                           "--today", "2026-11-26", "--out", str(out)],
+    if airports is None:
+        what = ["--prompt", f"4 days in Kyoto from 2027-05-10, flying from {origin}, budget 6000 USD"]
+    else:  # a form's intent naming the airports
+        intent = tmp_path / "intent.json"
+        intent.write_text(json.dumps({"city": "Kyoto", "airports": airports, "origin_airport": origin,
+                                      "budget_usd_cents": 600000, "date_window": {
+                                          "start": "2027-05-10", "end": "2027-05-13", "tz": "Asia/Tokyo"}}))
+        what = ["--intent", str(intent)]
+    done = subprocess.run([str(EXE), "-v", "plan", *what, "--today", "2026-11-26", "--out", str(out)],
                           capture_output=True, text=True, env=env, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
     return done, json.loads(out.read_text())
@@ -79,3 +86,13 @@ def test_a_short_trip_keeps_the_nearer_airports(standin, tmp_path) -> None:
     _, itinerary = _plan(standin, tmp_path, "HND")  # Tokyo Haneda: 370 km, domestic
     assert itinerary["intent"]["airports"] == ["ITM", "KIX"]
     assert all(" via " not in f["name"] and f["name"].startswith("Estimated flight ") for f in _flights(itinerary))
+
+
+def test_a_form_naming_all_the_citys_airports_still_lands_long_haul_but_a_narrow_choice_stands(
+        standin, tmp_path) -> None:
+    _, both = _plan(standin, tmp_path, "SFO", airports=["ITM", "KIX"])
+    assert both["intent"]["airports"] == ["KIX"]
+    _, itami = _plan(standin, tmp_path, "SFO", airports=["ITM"])  # the traveller's own choice
+    assert itami["intent"]["airports"] == ["ITM"]
+    arrival = _flights(itami)[0]
+    assert arrival["name"].startswith("Estimated flight SFO → ITM via KIX, ")  # a connection, said so
