@@ -3,13 +3,14 @@
 OurAirports (the airports data of ``airports.py``) says whether an airport has scheduled service and
 how big it is, not how far its flights go: Osaka Itami is a "large airport" named "Osaka
 International Airport" and flies domestic routes only, while Kansai, 40 km away, takes the
-long-haul flights. This list, hand-checked for issue 31 §4 against each airport's published
-destinations (the airports' and airlines' route maps, as summarised in the "Airlines and
-destinations" tables of each airport's Wikipedia article, 2025–2026 schedules), names the airports
-with at least one scheduled passenger route of about 4,000 km or more (transatlantic,
-transpacific, Europe–Asia, Europe–Africa south of the Sahara, Gulf–anywhere far). It is
-deliberately conservative: an airport left out is only estimated as a connection for long-haul
-trips, never refused. Seasonal-only and cargo-only routes do not count.
+long-haul flights. This list, compiled by hand for issue 31 §4 from the airports' published
+destinations (the "Airlines and destinations" tables of each airport's Wikipedia article, 2025
+schedules; written from those tables as known to the compiler, not re-fetched while writing it:
+re-check a borderline entry before relying on it), names the airports with at least one
+year-round scheduled passenger route of about 4,000 km or more (transatlantic, transpacific,
+Europe–Asia, Europe–Africa south of the Sahara, the Gulf to far destinations). It is deliberately
+conservative: an airport left out is only estimated as a connection for long-haul trips, never
+refused. Seasonal-only and cargo-only routes do not count.
 """
 
 from __future__ import annotations
