@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.catalog.schema import RawAirport
-from engine.catalog.airports import (AirportInfo, airport_info, distance_km, nearest_airports,
-                                    scheduled_airports, to_raw_airport)
+from engine.catalog.airports import (AirportInfo, airport_info, airports_for_trip, distance_km,
+                                    nearest_airports, scheduled_airports, to_raw_airport)
 
 LISBON = (38.7223, -9.1393)
 KYOTO = (35.0116, 135.7681)
@@ -99,3 +99,10 @@ def test_no_long_haul_airport_near_leaves_the_nearest_ones() -> None:
     florence = (43.7696, 11.2558)  # Florence and Pisa fly within Europe; Rome and Milan are > 200 km
     assert [(a.iata, a.service) for a in nearest_airports(*florence)] == [("FLR", "short_haul"),
                                                                           ("PSA", "short_haul")]
+
+
+def test_a_long_haul_trip_lands_where_long_haul_flights_do() -> None:
+    assert airports_for_trip("SFO", ["ITM", "KIX"]) == ["KIX"]  # 8,800 km: Kansai
+    assert airports_for_trip("HND", ["ITM", "KIX"]) == ["ITM", "KIX"]  # 400 km: either
+    assert airports_for_trip("JFK", ["FLR", "PSA"]) == ["FLR", "PSA"]  # no long-haul airport: as they are
+    assert airports_for_trip("JFK", ["ITM", "ZZZ"]) == ["ITM", "ZZZ"]  # an airport the data lacks: unjudged
