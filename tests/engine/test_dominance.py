@@ -12,8 +12,9 @@ from engine.places.city_spec import resolve_city
 
 
 def _place(name: str, country: str, population: int, fid: str, admin1_name: str | None = None) -> GeoCandidate:
-    return GeoCandidate(name=name, country=country, population=population, lat=0.0, lon=0.0, confidence=0.5,
-                        source="gazetteer", feature_id=fid, admin1_name=admin1_name)
+    spot = int(fid.split(":")[1])  # each place somewhere else: one place twice would count once
+    return GeoCandidate(name=name, country=country, population=population, lat=float(spot), lon=float(spot),
+                        confidence=0.5, source="gazetteer", feature_id=fid, admin1_name=admin1_name)
 
 
 def test_ten_times_the_weight_dominates_and_less_is_a_tie() -> None:
@@ -25,6 +26,8 @@ def test_ten_times_the_weight_dominates_and_less_is_a_tie() -> None:
     assert dominant([big, close]) is None
     assert dominant([big, close], lambda _: names) is big  # 20 M against 1.6 M
     assert DOMINATES_AT == 10.0
+    twice = big.model_copy(update={"feature_id": "osm:node:9", "population": 1_000_000})
+    assert dominant([big, twice, small]) is big  # the same place from two sources is one place
 
 
 def test_the_note_names_the_places_in_plain_words() -> None:
