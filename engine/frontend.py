@@ -272,6 +272,8 @@ def fetch_city_pack(session, query: str, *, say: Callable[[str], None] | None = 
     if say is not None:
         for note in outcome.notes:
             say(note)
+        if spec.note:  # a shared name: "Barcelona, Spain — say 'Barcelona, Venezuela' for the other"
+            say(spec.note)
     return outcome
 
 

@@ -6,6 +6,10 @@ so it cannot tell an airline airport from a flying club's strip). Importing ``ai
 builds many indexes we do not need, so the gzip JSON list it ships is read directly, once per
 process, keeping only rows with an IATA code, scheduled service and type large or medium airport
 (about 3,600 of 18,800 rows; ~0.1 s).
+
+Each airport's ``service`` says what a traveller can fly there: ``long_haul`` for the hand-checked
+list of ``long_haul.py`` (scheduled routes of ~4,000 km or more), else ``short_haul`` for a large
+airport and ``regional`` for a medium one.
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ import zoneinfo
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
+from typing import Literal
 
 from engine.catalog.schema import RawAirport
 from engine.geo import distance_km
 from engine.models import Geo
 
+from .long_haul import LONG_HAUL_AIRPORTS
+
+Service = Literal["long_haul", "short_haul", "regional"]
 KEPT_TYPES = ("large_airport", "medium_airport")
 
 # The airports a traveller to a city flies into (nearest_airports): large airports first, as
@@ -30,6 +38,10 @@ KEPT_TYPES = ("large_airport", "medium_airport")
 LARGE_WITHIN_KM = 150.0
 MEDIUM_WITHIN_KM = 120.0
 ANY_WITHIN_KM = 400.0
+# A city's airports include the nearest long-haul one this close when the nearest ones have no
+# long-haul service (Kyoto: Itami flies domestic routes only, Kansai the long-haul ones).
+LONG_HAUL_WITHIN_KM = 200.0
+LONG_HAUL_KM = 4000.0  # a trip this long lands where long-haul flights do (airports_for_trip)
 
 # to_raw_airport: a city named in the airport's name must lie this close to count ("Chicago
 # Midway"); otherwise the most populous city this close names it (JFK → New York City).
@@ -47,6 +59,13 @@ class AirportInfo:
     lat: float
     lon: float
     large: bool
+
+    @property
+    def service(self) -> Service:
+        """What a traveller can fly here: long-haul routes, short-haul ones, or regional ones."""
+        if self.iata in LONG_HAUL_AIRPORTS:
+            return "long_haul"
+        return "short_haul" if self.large else "regional"
 
 
 @lru_cache(maxsize=1)
@@ -98,25 +117,52 @@ def airport_info(code: str) -> AirportInfo | None:
     return _by_code().get(code.strip().upper())
 
 
+def service_of(code: str) -> Service | None:
+    """The service of the scheduled airport with this IATA code, or None when it is unknown."""
+    info = airport_info(code)
+    return info.service if info is not None else None
+
+
 def nearest_airports(lat: float, lon: float, *, limit: int = 2) -> list[AirportInfo]:
     """The airports a traveller to (lat, lon) would fly into, nearest first: large airports within
     150 km; else medium ones within 120 km; else the nearest scheduled airport within 400 km;
-    else none (a remote island with no scheduled service)."""
+    else none (a remote island with no scheduled service). When none of those has long-haul
+    service, the nearest long-haul airport within 200 km takes the last place."""
     by_distance = sorted((distance_km(lat, lon, a.lat, a.lon), a.iata, a) for a in scheduled_airports())
     large = [a for d, _, a in by_distance if a.large and d <= LARGE_WITHIN_KM]
-    if large:
-        return large[:limit]
     medium = [a for d, _, a in by_distance if not a.large and d <= MEDIUM_WITHIN_KM]
-    if medium:
-        return medium[:limit]
-    return [a for d, _, a in by_distance[:1] if d <= ANY_WITHIN_KM][:limit]
+    found = (large or medium or [a for d, _, a in by_distance[:1] if d <= ANY_WITHIN_KM])[:limit]
+    long_haul = [a for d, _, a in by_distance if a.service == "long_haul" and d <= LONG_HAUL_WITHIN_KM][:1]
+    if found and long_haul and not any(a.service == "long_haul" for a in found):
+        found = found[:limit - 1] + long_haul
+    return found
+
+
+def airports_for_trip(origin: str, airports: list[str]) -> list[str]:
+    """The city's ``airports`` a traveller from ``origin`` lands at: for a long-haul trip (4,000 km
+    or more to the nearest of them) only those with long-haul service, when the city has one
+    (from San Francisco, Kyoto is reached through Kansai, not Itami); otherwise all of them."""
+    home = airport_info(origin)
+    known = [(code, airport_info(code)) for code in airports]
+    if home is None or any(info is None for _, info in known):
+        return list(airports)
+    nearest = min((distance_km(home.lat, home.lon, info.lat, info.lon) for _, info in known if info), default=0.0)
+    long_haul = [code for code, info in known if info is not None and info.service == "long_haul"]
+    return long_haul if nearest >= LONG_HAUL_KM and long_haul else list(airports)
+
+
+def nearest_long_haul(lat: float, lon: float, *, within_km: float) -> AirportInfo | None:
+    """The long-haul airport nearest (lat, lon) within ``within_km``, or None."""
+    best = min(((distance_km(lat, lon, a.lat, a.lon), a.iata, a) for a in scheduled_airports()
+                if a.service == "long_haul"), default=None)
+    return best[2] if best is not None and best[0] <= within_km else None
 
 
 @lru_cache(maxsize=1024)  # a catalog may ask for the same airport row on every lookup
 def to_raw_airport(info: AirportInfo) -> RawAirport:
     """The catalog's airport row, its city the place the airport is named after (or serves)."""
     return RawAirport(iata=info.iata, name=info.name, city=_city_of(info), tz=info.tz,
-                      geo=Geo(lat=info.lat, lon=info.lon))
+                      geo=Geo(lat=info.lat, lon=info.lon), service=info.service)
 
 
 def _city_of(info: AirportInfo) -> str:

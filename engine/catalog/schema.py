@@ -58,6 +58,9 @@ class RawAirport(Raw):
     city: str
     tz: str
     geo: Geo
+    # What a traveller can fly there (fixtures/README.md "Airports"): long-haul routes, short-haul
+    # ones, or regional ones; None where no source says.
+    service: Literal["long_haul", "short_haul", "regional"] | None = None
 
 
 class RawVenue(Raw):

@@ -68,6 +68,8 @@ def _summary(itinerary, out: str | None) -> None:
         miles = sum(d.drive.miles for d in itinerary.days if d.drive)
         print(f"{itinerary.intent.origin} → {itinerary.intent.terminus}: {len(itinerary.days)} days, "
               f"{miles:.0f} mi, about {format_usd(cost.total_usd_cents)}; {len(itinerary.violations)} advisory")
+        for said in (d.rationale for d in itinerary.decisions if d.node == "place"):
+            print(f"  {said}")  # "Planning San Francisco, United States — say '…' for the other."
         for day in itinerary.days if out is None else []:
             print(f"  {day.date:%a %Y-%m-%d}  {day.drive.miles:.0f} mi → {day.anchor.name}"
                   f"{'' if day.anchor.confidence == 'high' else ' (low confidence)'}")
@@ -75,6 +77,8 @@ def _summary(itinerary, out: str | None) -> None:
     print(f"{itinerary.intent.city}: {len(itinerary.days)} days, total {format_usd(cost.total_usd_cents)} "
           f"of {format_usd(itinerary.intent.budget_usd_cents)}; {len(itinerary.violations)} advisory, "
           f"{len(itinerary.repairs)} repair cycle(s), {len(itinerary.citations)} citations")
+    for said in (d.rationale for d in itinerary.decisions if d.node == "place"):
+        print(f"  {said}")  # "Planning Barcelona, Spain — say 'Barcelona, Venezuela' for the other."
     if out is None:
         for day in itinerary.days:
             print(f"  {day.date:%a %Y-%m-%d}")

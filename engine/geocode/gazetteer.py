@@ -170,6 +170,19 @@ class GazetteerIndex:
         with self._lock:
             return list(self._cached_search(parts, country, admin1, near, request.limit))
 
+    def name_counts(self, candidates) -> dict[str, int]:
+        """feature_id → how many names the index knows each gazetteer candidate by (the fame
+        signal of ``dominance.py``); asked only when a name is shared (one scan, ~40 ms)."""
+        ids = {int(c.feature_id.split(":", 1)[1]): c.feature_id for c in candidates
+               if c.feature_id.startswith("geonames:") and c.feature_id.split(":", 1)[1].isdigit()}
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        with self._lock:
+            rows = self._conn.execute(f"SELECT place, count(*) FROM name WHERE place IN ({marks}) GROUP BY place",
+                                      tuple(ids)).fetchall()
+        return {ids[place]: count for place, count in rows}
+
     def nearby(self, lat: float, lon: float, *, radius_miles: float, min_population: int = 1000,
                limit: int = 20) -> list[GeoCandidate]:
         """Towns within ``radius_miles`` of a point, largest first (road-trip anchors off named

@@ -226,7 +226,12 @@ class CityRun(Run):
         """A city read from OpenStreetMap says what was assumed of it (hours, prices)."""
         from engine.places.pack_city import PackCity, pack_decision
         raw = self.s.catalog.city(self.intent.city).raw
-        return [pack_decision(raw)] if isinstance(raw, PackCity) else []
+        if not isinstance(raw, PackCity):
+            return []
+        shared = getattr(self.s, "place_notes", {}).get(self.intent.city)  # a name other places share: which one
+        said = [Decision(node="place", selected=raw.city, alternatives_considered=shared.count("'") // 2,
+                         rationale=f"Planning {shared}.")] if shared else []
+        return said + [pack_decision(raw)]
 
     def _synthesize(self, fixed: RepairResult, inputs: PlannerInputs):
         decisions = list(self.decisions)

@@ -39,6 +39,8 @@ class PlanningSession:
         self.today = today or date.today()
         self._overrides = overrides
         self._packs = None
+        # city name → what the traveller is told of a name other places share (city_pack_stage)
+        self.place_notes: dict[str, str] = {}
         self.toolbox = toolbox or build_toolbox(self.catalog, today=self.today, overrides=overrides)
         self.memo = NodeMemo()
         self.last_facts: TripFacts | None = None

@@ -212,14 +212,28 @@ def _transit_activities(plan: PlanV1, di: int, facts: TripFacts, claims: Claims)
         end = min(start + max(1, leg.duration_seconds // 60), 23 * 60 + 59)
         if end <= start:
             continue
+        airport = _estimated_airport_leg(leg, src, dest)
         note = claims.state(f"{leg.mode.value}, {leg.distance_m / 1000:.1f} km, about "
-                            f"{leg.duration_seconds // 60} min, {format_usd(leg.cost_usd_cents)}", leg.provenance)
+                            f"{leg.duration_seconds // 60} min, {format_usd(leg.cost_usd_cents)}"
+                            + (", estimated" if airport else ""), leg.provenance)
         out.append(Activity(id=f"d{di}-transit-{label}", role="transfer", window=TimeWindow.of_minutes(start, end),
-                            kind=ChoiceKind.transit, name=f"{leg.mode.value.title()} transfer",
+                            kind=ChoiceKind.transit, name=airport or f"{leg.mode.value.title()} transfer",
                             geo=None, notes=note or "", cost_usd_cents=leg.cost_usd_cents,
                             provenance=leg.provenance,
                             **_city_span(plan.days[di].date, TimeWindow.of_minutes(start, end), facts.tz)))
     return out
+
+
+def _estimated_airport_leg(leg, src, dest) -> str:
+    """An estimated ride between the city and its airport, named so ("Metro from KIX airport,
+    estimated"); "" for any other leg (a schedule fixture's airport rides keep their names)."""
+    if leg.provenance.data_source != "estimated" or not leg.provenance.ref_id:
+        return ""
+    if src.role == "arrival":
+        return f"{leg.mode.value.title()} from {leg.provenance.ref_id} airport, estimated"
+    if dest is not None and dest.role == "departure":
+        return f"{leg.mode.value.title()} to {leg.provenance.ref_id} airport, estimated"
+    return ""
 
 
 def _weather_note(day, facts: TripFacts, claims: Claims) -> None:

@@ -1,19 +1,23 @@
 """Which city a name means, before anything is fetched: the offline gazetteer's candidates.
 
 A fixture city (Paris, Rome, New York, Tokyo) answers for its own names. Any other name is looked
-up in the gazetteer; when two places could be meant ("Córdoba": Argentina or Spain;
-"Springfield") the caller gets every candidate to choose from, as road trips do, and a name that
-says its country ("Córdoba, Spain", "Paris, TX") settles it.
+up in the gazetteer; a place that dominates its namesakes (ten times their population × names:
+"Barcelona" is Spain's, not Venezuela's) is taken and the spec's ``note`` says how to ask for the
+other; when two places could be meant ("Córdoba": Argentina or Spain; "Springfield") the caller
+gets every candidate to choose from, as road trips do, and a name that says its country
+("Córdoba, Spain", "Paris, TX") settles it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from engine.errors import AmbiguousCityError, InputError
+from engine.geocode.dominance import dominant, other_places_note
 
 AMBIGUOUS_RATIO = 0.3  # a runner-up this close to the best match (by confidence) …
 AMBIGUOUS_POPULATION = 50_000  # … and this large is a real alternative
@@ -32,6 +36,9 @@ class CitySpec:
     lon: float
     population: int | None
     feature_id: str
+    # A name shared with smaller places, said to the traveller: "Barcelona, Spain — say
+    # 'Barcelona, Venezuela' for the other" (engine/geocode/dominance.py); "" when unshared.
+    note: str = ""
 
     @property
     def slug(self) -> str:
@@ -77,9 +84,14 @@ def resolve_city(query: str, gazetteer, *, choose: int | None = None) -> CitySpe
             raise InputError("city", f"choice {choose + 1} is not one of the {len(specs)} places")
         return specs[choose]
     rivals = _rivals(found)
-    if rivals:
+    if not rivals:
+        return specs[0]
+    shared = [found[0], *rivals]
+    chosen = dominant(shared, getattr(gazetteer, "name_counts", None))
+    if chosen is None:  # a near tie: the traveller says which
         raise AmbiguousCityError(text, [specs[0], *(spec_of(c) for c in rivals)])
-    return specs[0]
+    note = other_places_note(chosen, [c for c in shared if c is not chosen])
+    return dataclasses.replace(spec_of(chosen), note=note)
 
 
 def _rivals(found) -> list:

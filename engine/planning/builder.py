@@ -44,9 +44,16 @@ def local_minutes(moment: datetime, tz: str) -> tuple[datetime, int]:
     return local, local.hour * 60 + local.minute
 
 
+def flight_label(f: FlightOption) -> str:
+    """"TP 202 JFK→LIS"; an estimate's number is already its name ("Estimated flight JFK → LIS, 21:30")."""
+    if f.provenance.data_source == "estimated":
+        return f.flight_number
+    return f"{f.flight_number} {f.origin}→{f.dest}"
+
+
 def flight_choice(di: int, role: str, f: FlightOption, geo, travellers: int = 1) -> Choice:
     return Choice(choice_id=f"d{di}-{role}-{f.flight_id}", kind=ChoiceKind.flight, option_ref=f.flight_id,
-                  label=f"{f.flight_number} {f.origin}→{f.dest}", geo=geo,
+                  label=flight_label(f), geo=geo,
                   features=ChoiceFeatures(cost_usd_cents=flight_cost(f, travellers),
                                           travel_seconds=f.duration_seconds),
                   provenance=f.provenance)

@@ -26,7 +26,7 @@ from engine.tools.requests import VenueRequest
 from engine.tools.toolbox import Toolbox
 from engine.verify.mismatch import mismatch
 
-from .builder import flight_choice, local_minutes, lodging_choice
+from .builder import flight_choice, flight_label, local_minutes, lodging_choice
 from .inputs import trip_dates
 
 ROLES = ("arrival", "checkin", "activity", "meal", "checkout", "departure")
@@ -170,7 +170,7 @@ class _Rederivation:
         code = flight.dest if outbound else flight.origin
         geo = self.facts.airport_leg(code, self.city.center, self.itin.days[0].date).from_geo
         window = self._flight_window(act, flight, label)
-        return flight_choice(di, act.role, flight, geo, self.travellers), window, f"{flight.flight_number} {flight.origin}→{flight.dest}"
+        return flight_choice(di, act.role, flight, geo, self.travellers), window, flight_label(flight)
 
     def _flight_window(self, act: Activity, flight: FlightOption, label: str) -> TimeWindow:
         """The city-side clock time comes from the catalog: landing for arrivals, take-off for departures."""

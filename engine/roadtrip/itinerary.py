@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from engine.clocks import minutes_later, wall_moment
 from engine.costs import rooms_for
+from engine.geocode.dominance import is_shared_name_note
 from engine.geocode.trust import check_point, geodesic_miles
 from engine.geocode.zones import zone_at, zone_book
 from engine.models import (Activity, Anchor, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision, Drive,
@@ -214,8 +215,8 @@ def road_itinerary(plan: RoadPlan, intent: RoadTripIntent, violations: list[Viol
                           rationale=f"day {d.index + 1}: {d.drive_miles:.0f} mi to {d.anchor.label} "
                                     f"({d.anchor.source.replace('_', ' ')}, {d.anchor_offset:.0f} mi off {plan.corridor.name})")
                  for d in plan.days]
-    decisions += [Decision(node="road_planner", selected="log", alternatives_considered=0, rationale=line)
-                  for line in plan.log]
+    decisions += [Decision(node="place" if is_shared_name_note(line) else "road_planner", selected="log",
+                           alternatives_considered=0, rationale=line) for line in plan.log]
     osm = any(a.provenance is not None and a.provenance.data_source == "osm" for d in days for a in d.activities)
     return ItineraryV1(itinerary_id=str(uuid.uuid4()), intent=intent, days=days, cost_breakdown=b.costs(),
                        decisions=decisions, citations=b.citations, violations=violations,

@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from engine.errors import AmbiguousPlaceError, InputError
+from engine.geocode.dominance import distinct_places, dominant, other_places_note, with_populations
 from engine.geocode.models import AMBIGUOUS_BELOW, GeoCandidate, GeocodeRequest
 from engine.models.road_trip import DEFAULT_CORRIDOR_MILES
 from engine.geocode.trust import EUROPE_COUNTRIES, check_point, geodesic_miles
@@ -135,22 +136,38 @@ class PlaceResolver:
             ok.sort(key=lambda co: (-co[0].confidence, co[1]))
         best, _ = ok[0]
         rivals = [c for c, _ in ok[1:] if self._rival(best, c, near)]
-        self._no_tie(best, [c for c, _ in ok[1:]], near)
+        shared, shared_note = self._no_tie(best, [c for c, _ in ok[1:]], near), ""
+        if shared is not None:  # a namesake ten times the others: planned, the others said
+            best, shared_note = shared
+            log.append(f"{best.label} chosen: {shared_note}")
+            rivals = []
         low = best.confidence < AMBIGUOUS_BELOW and bool(rivals)
         shown = ", ".join(f"{c.label} ({c.confidence:.2f})" for c in rivals[:3])
-        note = f"chose {best.label} ({best.confidence:.2f}); also possible: {shown}" if low else ""
+        note = shared_note or (f"chose {best.label} ({best.confidence:.2f}); also possible: {shown}" if low else "")
         considered = tuple(log) + tuple(f"{c.label} ({c.lat:.3f}, {c.lon:.3f}) conf {c.confidence:.2f}" for c, _ in ok)
         return Town(name=best.name, lat=best.lat, lon=best.lon, admin1=region_name(best), country=best.country,
                      source="gazetteer", confidence="low" if low else "high", note=note, considered=considered)
 
-    def _no_tie(self, best: GeoCandidate, others: list[GeoCandidate], near) -> None:
+    def _no_tie(self, best: GeoCandidate, others: list[GeoCandidate],
+                near) -> tuple[GeoCandidate, str] | None:
         """A name near-tied between places (and not decided by a nearby point or, for a stop, by
-        the corridor: ``others`` are only those inside it) is the traveller's to settle."""
-        if near is not None or best.confidence >= AMBIGUOUS_BELOW:
-            return
+        the corridor: ``others`` are only those inside it) is the traveller's to settle, unless
+        one of them dominates (engine/geocode/dominance.py, the rule city trips use; also when the
+        best is confident: Nominatim may rank a small namesake first): then that place and what
+        the traveller is told ("San Francisco, United States — say 'Sant
+        Francesc de Formentera, Spain' for the other")."""
+        if near is not None:
+            return None
         tied = [c for c in others if c.confidence >= best.confidence * NEAR_TIE_SHARE
                 and (c.country == "US" or c.country in EUROPE_COUNTRIES)]  # a road trip could mean it
-        if tied:
+        if not distinct_places([best, *tied])[1:]:
+            return None
+        weighed = with_populations([best, *tied], self.geocoder)
+        chosen = dominant(weighed, getattr(self.geocoder, "name_counts", None))
+        if chosen is not None:
+            place = next(c for c in [best, *tied] if c.feature_id == chosen.feature_id)
+            return place, other_places_note(chosen, [c for c in weighed if c is not chosen])
+        if best.confidence < AMBIGUOUS_BELOW:
             raise AmbiguousPlaceError(getattr(self, "_field", "place"), best.name,
                                       [f"{c.label} ({c.confidence:.2f})" for c in [best, *tied][:5]])
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.errors import InputError
+from engine.geocode.dominance import is_shared_name_note
 from engine.geocode.models import GeocodeRequest
 from engine.geocode.trust import EUROPE_COUNTRIES, check_point
 
@@ -21,6 +22,9 @@ from .resolve import MEANT_ELSEWHERE, PlaceResolver
 from .routes import find_route
 
 EUROPE = EUROPE_COUNTRIES
+
+
+SHARED_NAME_LOG = "Planning "  # the log line of a shared name ("Planning San Francisco, United States — …")
 
 
 def _region_or_none(c) -> str | None:
@@ -80,6 +84,9 @@ def resolve_ends(intent, geocoder) -> TripEnds:
     """``intent``: the days that drive (:func:`.rest_days.driving_intent`) — a loop is sized by them."""
     log: list[str] = []
     corridor, origin, terminus, region, turn = _ends(intent, geocoder, log)
+    for town in (origin, terminus):
+        _say_shared(town, log)
+    log[:] = list(dict.fromkeys(log))
     return TripEnds(corridor, origin, terminus, region, ends_key(intent), loop_turn=turn, log=tuple(log),
                     resolver=corridor_resolver(geocoder, corridor, region, intent.corridor_max_deviation_miles))
 
@@ -102,6 +109,7 @@ def _ends(i, geocoder, log: list[str]):
         return route, origin, terminus, route.region, None
     plain = PlaceResolver(geocoder, region=None)
     origin = plain.resolve(i.origin, field="origin")
+    _say_shared(origin, log)  # the region's own resolution below no longer sees the namesakes
     region = region_of(origin, "origin")
     if i.route_track:
         return (*_track_ends(i, geocoder, region), region, None)
@@ -120,6 +128,12 @@ def _ends(i, geocoder, log: list[str]):
         log.append("the straight line crosses the sea: the corridor goes round by "
                    + ", ".join(p.label for p in corridor.via))
     return corridor, origin, terminus, region, None
+
+
+def _say_shared(town: Town, log: list[str]) -> None:
+    """A shared name: which place is planned and how to ask for the other, in plain words."""
+    if is_shared_name_note(town.note):
+        log.append(f"{SHARED_NAME_LOG}{town.note}.")
 
 
 def _track_ends(i, geocoder, region: str):

@@ -5,8 +5,11 @@ one (``provenance.data_source = "estimated"``, carrier "Estimated"). The model, 
 enough to state here:
 
 - duration = great-circle km / 800 km/h + 40 min (taxi, climb, descent), rounded to 5 min, at
-  least 45 min. Every trip is modelled as one nonstop flight, even beyond ~7,000 km where many
-  routes really need a connection (which takes longer): it is an estimate;
+  least 45 min. A trip is modelled as one nonstop flight, even beyond ~7,000 km where many routes
+  really need a connection (which takes longer): it is an estimate; except that a long-haul trip
+  (≥ 4,000 km) to or from an airport without long-haul service (``airports.py``'s ``service``:
+  Osaka Itami flies domestic routes only) connects at the nearest long-haul airport within 800
+  km (Kansai): each flight timed as above, 90 minutes to connect, and each flight's fare paid;
 - departures at plausible local times at the origin, 07:10, 11:40 and 16:20, and for long haul
   (≥ 4,000 km) also 21:30, so a red-eye exists when allowed and daytime flights remain under
   ``avoid_overnight``;
@@ -34,6 +37,7 @@ from typing import Any, Literal, NamedTuple
 from zoneinfo import ZoneInfo
 
 from engine.catalog import Catalog, load_raw
+from engine.catalog.airports import LONG_HAUL_KM, nearest_long_haul, service_of
 from engine.errors import InputError
 from engine.geo import haversine_m
 from engine.models import FlightOption, Geo
@@ -47,12 +51,11 @@ Direction = Literal["outbound", "return"]
 # Any airport record: AirportInfo and PackAirport (.lat/.lon/.tz) or RawAirport (.geo/.tz).
 AirportLookup = Callable[[str], Any]
 
-MODEL_VERSION = 1  # bump with any change below, so cached answers of the old model are not reused
+MODEL_VERSION = 2  # bump with any change below, so cached answers of the old model are not reused
 CRUISE_KMH = 800.0
 GROUND_MINUTES = 40  # taxi out, climb, descent, taxi in
 MIN_MINUTES = 45
 ROUND_TO_MINUTES = 5
-LONG_HAUL_KM = 4000.0
 DAYTIME_DEPARTURES = ("07:10", "11:40", "16:20")
 EVENING_DEPARTURE = "21:30"  # long haul only: the red-eye
 # (band start km, USD at band start, USD per km within the band): one-way economy fare curve.
@@ -61,11 +64,14 @@ TIER_MULTIPLIERS = {"budget": 1.0, "mid": 1.5, "premium": 3.2}
 # Early and late flights sell cheaper than midday ones; also keeps the options' prices apart.
 DEPARTURE_FACTORS = {"07:10": 0.97, "11:40": 1.04, "16:20": 1.01, "21:30": 0.94}
 CARRIER = "Estimated"
+HUB_WITHIN_KM = 800.0  # a long-haul trip to a short-haul airport connects at a long-haul one this close
+CONNECTION_MINUTES = 90
 
 MODEL = {"version": MODEL_VERSION, "cruise_kmh": CRUISE_KMH, "ground_minutes": GROUND_MINUTES,
          "min_minutes": MIN_MINUTES, "round_to": ROUND_TO_MINUTES, "long_haul_km": LONG_HAUL_KM,
          "departures": [*DAYTIME_DEPARTURES, EVENING_DEPARTURE], "fare_bands": FARE_BANDS,
-         "tiers": TIER_MULTIPLIERS, "departure_factors": DEPARTURE_FACTORS}
+         "tiers": TIER_MULTIPLIERS, "departure_factors": DEPARTURE_FACTORS, "hub_within_km": HUB_WITHIN_KM,
+         "connection_minutes": CONNECTION_MINUTES}
 
 
 def flight_minutes(km: float) -> int:
@@ -82,6 +88,29 @@ def budget_fare_usd(km: float) -> float:
 
 def departures_for(km: float) -> tuple[str, ...]:
     return DAYTIME_DEPARTURES + ((EVENING_DEPARTURE,) if km >= LONG_HAUL_KM else ())
+
+
+def flight_name(origin: str, dest: str, hhmm: str, via: tuple[str, ...] = ()) -> str:
+    """What an estimated option is, in words: "Estimated flight JFK → LIS, 21:30"."""
+    through = f" via {' and '.join(via)}" if via else ""
+    return f"Estimated flight {origin} → {dest}{through}, {hhmm}"
+
+
+def connections(origin: tuple[str, float, float], dest: tuple[str, float, float], km: float) -> list[Any]:
+    """The long-haul airports a trip of ``km`` connects at: none under 4,000 km; else, for each end
+    without long-haul service, the nearest long-haul airport within 800 km (an airport the data
+    does not know, or one with no long-haul airport near, is flown as it is)."""
+    if km < LONG_HAUL_KM:
+        return []
+    ends = {origin[0], dest[0]}
+    hubs = []
+    for code, lat, lon in (origin, dest):
+        if service_of(code) in (None, "long_haul"):
+            continue
+        hub = nearest_long_haul(lat, lon, within_km=HUB_WITHIN_KM)
+        if hub is not None and hub.iata not in ends:
+            hubs.append(hub)
+    return hubs
 
 
 def place_of(airport: Any) -> tuple[float, float, str]:
@@ -128,8 +157,14 @@ class EstimatedFlights:
         """Every departure whose city-side local date is ``anchor``: for the outbound the landing
         (so a departure the day before can land on it), for the return the take-off."""
         (o_lat, o_lon, o_tz), (d_lat, d_lon, d_tz) = place_of(origin[1]), place_of(dest[1])
-        km = haversine_m(Geo(lat=o_lat, lon=o_lon), Geo(lat=d_lat, lon=d_lon)) / 1000
-        leg = _Leg(origin[0].upper(), dest[0].upper(), o_tz, d_tz, km, flight_minutes(km))
+        o_code, d_code = origin[0].upper(), dest[0].upper()
+        km = _km((o_lat, o_lon), (d_lat, d_lon))
+        hubs = connections((o_code, o_lat, o_lon), (d_code, d_lat, d_lon), km)
+        stops = [(o_lat, o_lon), *((h.lat, h.lon) for h in hubs), (d_lat, d_lon)]
+        flights = [_km(a, b) for a, b in zip(stops, stops[1:])]
+        leg = _Leg(o_code, d_code, o_tz, d_tz, km,
+                   sum(flight_minutes(k) for k in flights) + CONNECTION_MINUTES * len(hubs),
+                   tuple(h.iata for h in hubs), sum(budget_fare_usd(k) for k in flights))
         city_tz = ZoneInfo(d_tz if direction == "outbound" else o_tz)
         days = (anchor - timedelta(days=1), anchor) if direction == "outbound" else (anchor,)
         out = []
@@ -145,22 +180,28 @@ class EstimatedFlights:
     def _option(self, leg: "_Leg", day: date, hhmm: str, tier: str, direction: Direction,
                 times: tuple[datetime, datetime]) -> FlightOption:
         departure, arrival = times
-        usd = (budget_fare_usd(leg.km) * self._months[str(day.month)] * DEPARTURE_FACTORS[hhmm]
+        usd = (leg.fare_usd * self._months[str(day.month)] * DEPARTURE_FACTORS[hhmm]
                * TIER_MULTIPLIERS[tier])
         price = int(round(usd)) * 100
         clock = hhmm.replace(":", "")
-        flight_id = f"est-{leg.origin}-{leg.dest}-{clock}-{tier}-{day:%Y%m%d}".lower()
+        route = "-".join((leg.origin, *leg.via, leg.dest))
+        flight_id = f"est-{route}-{clock}-{tier}-{day:%Y%m%d}".lower()
         payload = {"flight": flight_id, "price": price, "dep": departure.isoformat(), "model": MODEL_VERSION}
         return FlightOption(
-            flight_id=flight_id, carrier=CARRIER, flight_number=f"EST {clock}", origin=leg.origin,
+            flight_id=flight_id, carrier=CARRIER, flight_number=flight_name(leg.origin, leg.dest, hhmm, leg.via),
+            origin=leg.origin,
             dest=leg.dest, direction=direction, departure=departure, arrival=arrival,
             duration_seconds=leg.minutes * 60, price_usd_cents=price, fare_tier=tier,
             overnight=is_overnight(departure, arrival, (leg.origin_tz, leg.dest_tz)),
             provenance=stamp("flights", payload, ref_id=flight_id, data_source="estimated"))
 
 
+def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return haversine_m(Geo(lat=a[0], lon=a[1]), Geo(lat=b[0], lon=b[1])) / 1000
+
+
 class _Leg(NamedTuple):
-    """One airport pair: codes, clocks, distance and block time."""
+    """One airport pair: codes, clocks, distance, block time, connections and the fares' sum."""
 
     origin: str
     dest: str
@@ -168,6 +209,8 @@ class _Leg(NamedTuple):
     dest_tz: str
     km: float
     minutes: int
+    via: tuple[str, ...]
+    fare_usd: float
 
     def times(self, day: date, hhmm: str) -> tuple[datetime, datetime]:
         """Departure at local ``hhmm`` on ``day`` at the origin, and arrival, both in UTC."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.catalog.schema import RawAirport
-from engine.catalog.airports import (AirportInfo, airport_info, distance_km, nearest_airports,
-                                    scheduled_airports, to_raw_airport)
+from engine.catalog.airports import (AirportInfo, airport_info, airports_for_trip, distance_km,
+                                    nearest_airports, scheduled_airports, to_raw_airport)
 
 LISBON = (38.7223, -9.1393)
 KYOTO = (35.0116, 135.7681)
@@ -28,10 +28,11 @@ def test_lisbon_flies_into_lis() -> None:
     assert found[0].large and found[0].country == "PT" and found[0].tz == "Europe/Lisbon"
 
 
-def test_kyoto_has_no_airport_of_its_own_and_uses_osakas() -> None:
+def test_kyoto_has_no_airport_of_its_own_and_uses_osakas_with_the_long_haul_one() -> None:
+    """Itami and Kobe are the nearest but fly domestic routes only: Kansai, the region's long-haul
+    airport, takes the last place (issue 31 §4)."""
     found = nearest_airports(*KYOTO)
-    assert found[0].iata == "ITM"
-    assert "KIX" in [a.iata for a in nearest_airports(*KYOTO, limit=3)]
+    assert [(a.iata, a.service) for a in found] == [("ITM", "short_haul"), ("KIX", "long_haul")]
     for airport in nearest_airports(*KYOTO, limit=3):
         assert distance_km(*KYOTO, airport.lat, airport.lon) <= 150
 
@@ -78,3 +79,30 @@ def test_to_raw_airport_names_the_city() -> None:
     assert lis.geo.lat == pytest.approx(airport_info("LIS").lat)
     assert to_raw_airport(airport_info("MDW")).city == "Chicago"  # named in "Chicago Midway ..."
     assert to_raw_airport(airport_info("KIX")).city == "Osaka"  # "Kansai": the largest city near it
+
+
+def test_service_says_what_a_traveller_can_fly_there() -> None:
+    assert [airport_info(code).service for code in ("JFK", "LGA", "KIX", "ITM")] == [
+        "long_haul", "short_haul", "long_haul", "short_haul"]
+    regional = [a for a in scheduled_airports() if not a.large]
+    assert regional and {a.service for a in regional} == {"regional"}
+    assert all(a.large for a in scheduled_airports() if a.service == "long_haul")
+
+
+def test_a_city_whose_nearest_airports_fly_long_haul_keeps_them() -> None:
+    assert [a.iata for a in nearest_airports(*CHICAGO)] == ["MDW", "ORD"]
+    assert [a.iata for a in nearest_airports(*CHICAGO, limit=1)] == ["ORD"]  # the one place: long haul
+    assert [a.iata for a in nearest_airports(*LISBON)] == ["LIS"]
+
+
+def test_no_long_haul_airport_near_leaves_the_nearest_ones() -> None:
+    florence = (43.7696, 11.2558)  # Florence and Pisa fly within Europe; Rome and Milan are > 200 km
+    assert [(a.iata, a.service) for a in nearest_airports(*florence)] == [("FLR", "short_haul"),
+                                                                          ("PSA", "short_haul")]
+
+
+def test_a_long_haul_trip_lands_where_long_haul_flights_do() -> None:
+    assert airports_for_trip("SFO", ["ITM", "KIX"]) == ["KIX"]  # 8,800 km: Kansai
+    assert airports_for_trip("HND", ["ITM", "KIX"]) == ["ITM", "KIX"]  # 400 km: either
+    assert airports_for_trip("JFK", ["FLR", "PSA"]) == ["FLR", "PSA"]  # no long-haul airport: as they are
+    assert airports_for_trip("JFK", ["ITM", "ZZZ"]) == ["ITM", "ZZZ"]  # an airport the data lacks: unjudged

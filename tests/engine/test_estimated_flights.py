@@ -71,7 +71,7 @@ def test_avoid_overnight_removes_the_red_eyes_but_leaves_options(estimated) -> N
 
 def test_short_haul_has_daytime_departures_only(estimated) -> None:
     options = estimated.search(_request(origin="LIS", dest="MAD"))
-    assert options and not any(o.flight_number == "EST 2130" for o in options)
+    assert options and not any(o.flight_number.endswith(", 21:30") for o in options)
 
 
 def test_duration_model() -> None:
@@ -96,7 +96,7 @@ def test_prices_follow_the_season_factor_and_the_fare_tier(estimated) -> None:
     assert _cheapest(double.search(_request())) == pytest.approx(2 * _cheapest(flat.search(_request())), abs=100)
     assert flat.cache_variant != double.cache_variant
     by_tier = {o.fare_tier: o.price_usd_cents for o in flat.search(_request())
-               if o.direction == "outbound" and o.flight_number == "EST 0710"}
+               if o.direction == "outbound" and o.flight_number == "Estimated flight JFK → LIS, 07:10"}
     assert by_tier["budget"] < by_tier["mid"] < by_tier["premium"]
     assert by_tier["mid"] == pytest.approx(1.5 * by_tier["budget"], abs=100)
 
@@ -107,7 +107,9 @@ def test_every_option_is_labelled_estimated_with_a_unique_id(estimated) -> None:
     for o in options:
         assert o.provenance.data_source == "estimated" and o.provenance.source_url is None
         assert o.provenance.tool == "flights" and o.provenance.ref_id == o.flight_id
-        assert o.carrier == "Estimated" and o.flight_number.startswith("EST ")
+        assert o.carrier == "Estimated"
+        clock = o.departure.astimezone(ZoneInfo(airport_info(o.origin).tz)).strftime("%H:%M")
+        assert o.flight_number == f"Estimated flight {o.origin} → {o.dest}, {clock}"  # the name says what it is
         assert o.flight_id == o.flight_id.lower() and o.flight_id.startswith("est-")
     assert "est-jfk-lis-0710-budget-20270510" in {o.flight_id for o in options}
 
@@ -158,3 +160,24 @@ def test_the_cache_variant_changes_with_the_estimate_model(monkeypatch) -> None:
     monkeypatch.setitem(estimated_flights.MODEL, "version", estimated_flights.MODEL_VERSION + 1)
     next_model = FlightsWithEstimates(fixture, EstimatedFlights(airport_info), catalog)
     assert len({one.cache_variant, seasons.cache_variant, next_model.cache_variant}) == 3
+
+
+def test_a_long_haul_trip_to_a_domestic_airport_connects_at_the_long_haul_one(estimated) -> None:
+    """Osaka Itami flies domestic routes only: from San Francisco it is reached through Kansai,
+    which takes longer and costs more than landing at Kansai itself."""
+    itami = [o for o in estimated.search(_request(origin="SFO", dest="ITM")) if o.direction == "outbound"]
+    kansai = [o for o in estimated.search(_request(origin="SFO", dest="KIX")) if o.direction == "outbound"]
+    assert itami and kansai
+    assert all(" via KIX, " in o.flight_number and o.flight_id.startswith("est-sfo-kix-itm-") for o in itami)
+    assert all(" via " not in o.flight_number for o in kansai)
+    assert min(o.duration_seconds for o in itami) >= min(o.duration_seconds for o in kansai) + 90 * 60
+    assert _cheapest(itami) > _cheapest(kansai)
+    back = [o for o in estimated.search(_request(origin="SFO", dest="ITM")) if o.direction == "return"]
+    assert back and all(o.flight_number.startswith("Estimated flight ITM → SFO via KIX, ") for o in back)
+
+
+def test_short_trips_and_long_haul_airports_fly_nonstop(estimated) -> None:
+    domestic = estimated.search(_request(origin="HND", dest="ITM", window=_window(date(2027, 5, 10))))
+    assert domestic and all(" via " not in o.flight_number for o in domestic)  # 400 km: no connection
+    lisbon = estimated.search(_request())
+    assert all(" via " not in o.flight_number for o in lisbon)  # JFK and LIS both fly long haul
