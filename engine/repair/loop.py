@@ -43,8 +43,13 @@ def propose(plan: PlanV1, v: Violation, ctx: RepairContext):
         return
     if v.kind in (ViolationKind.venue_closed, ViolationKind.weather_unsuitable):
         yield lambda p: reorder_days(p, ctx, v.node_ref, reason)
-    yield lambda p: replace_activity(p, ctx, v.node_ref, reason)
     after = v.details.get("after")
+    found = plan.find(v.node_ref)
+    if after and found is not None and plan.days[found[0]].slots[found[1]].placed:
+        # the traveller put this one here: the other side of the gap gives way first
+        yield lambda p: replace_activity(p, ctx, after, reason)
+        after = None
+    yield lambda p: replace_activity(p, ctx, v.node_ref, reason, keep_placed=not v.blocking)
     if after:  # the earlier slot of a too-short gap may be the movable one
         yield lambda p: replace_activity(p, ctx, after, reason)
 

@@ -124,13 +124,44 @@ def reorder_days(plan: PlanV1, ctx: RepairContext, node_ref: str, reason: str) -
     slot = plan.days[di].slots[si]
     if slot.locked or slot.selected.kind is not ChoiceKind.attraction:
         return None
+    before = None
     for dj, sj, other in plan.slots():
         if dj == di or other.locked or other.selected.kind is not ChoiceKind.attraction:
             continue
         swapped = _swap(plan, (di, si), (dj, sj), ctx)
         if swapped is not None:
+            before = _blocking(plan, ctx) if before is None else before
+            if _blocking(swapped, ctx) >= before:  # a trade that only moves the trouble (no time around it there)
+                continue
             return swapped, _move(MoveType.reorder_days, node_ref, f"day {di + 1}: {slot.selected.label}",
                                   f"day {dj + 1}: {slot.selected.label} ⇄ {other.selected.label}", reason)
+    if slot.placed:  # the traveller's choice: it takes a planner-chosen visit's place on another day
+        return _take_a_place(plan, (di, si), ctx, node_ref, reason)
+    return None
+
+
+def _blocking(plan: PlanV1, ctx: RepairContext) -> int:
+    from engine.verify import verify_plan
+    return sum(1 for v in verify_plan(plan, ctx.intent, ctx.facts) if v.blocking)
+
+
+def _take_a_place(plan: PlanV1, pos: tuple[int, int], ctx: RepairContext, node_ref: str,
+                  reason: str) -> tuple[PlanV1, Move] | None:
+    """A visit the traveller placed that cannot stay (closed that day, …) and trades with no visit:
+    it takes the place of a visit the planner chose on another day, which gives way."""
+    di, si = pos
+    slot = plan.days[di].slots[si]
+    venue = ctx.facts.venue(slot.selected.option_ref)
+    if venue is None:
+        return None
+    for dj, sj, other in plan.slots():
+        if dj == di or other.locked or other.placed or other.selected.kind is not ChoiceKind.attraction:
+            continue
+        taken = _place(plan, (dj, sj), venue, ctx)
+        if taken is not None:
+            moved = plan.with_slot(dj, sj, taken.model_copy(update={"placed": True})).with_slot(di, si, None)
+            return moved, _move(MoveType.reorder_days, node_ref, f"day {di + 1}: {slot.selected.label}",
+                                f"day {dj + 1}: {slot.selected.label} in place of {other.selected.label}", reason)
     return None
 
 
@@ -143,6 +174,8 @@ def _swap(plan: PlanV1, a: tuple[int, int], b: tuple[int, int], ctx: RepairConte
     new_b = _place(plan, b, va, ctx)
     if new_a is None or new_b is None:
         return None
+    # each visit keeps the traveller's mark ("placed") wherever it goes
+    new_a, new_b = new_a.model_copy(update={"placed": sb.placed}), new_b.model_copy(update={"placed": sa.placed})
     return plan.with_slot(*a, new_a).with_slot(*b, new_b)
 
 
@@ -170,7 +203,7 @@ def _place(plan: PlanV1, pos: tuple[int, int], venue, ctx: RepairContext) -> Slo
 
 # -- 4. replace activity -----------------------------------------------------------------------
 def replace_activity(plan: PlanV1, ctx: RepairContext, node_ref: str, reason: str,
-                     cheaper: bool = False) -> tuple[PlanV1, Move] | None:
+                     cheaper: bool = False, keep_placed: bool = False) -> tuple[PlanV1, Move] | None:
     """Retime the same venue; else the next-best venue that fits; else drop the visit."""
     pos = plan.find(node_ref)
     if pos is None:
@@ -192,6 +225,8 @@ def replace_activity(plan: PlanV1, ctx: RepairContext, node_ref: str, reason: st
             gave_way, room = roomier
             return room, _move(MoveType.replace_activity, node_ref, gave_way,
                                f"(free time) to keep {slot.selected.label}", reason)
+    if slot.placed and keep_placed:  # the traveller's own choice: not swapped or dropped for a warning
+        return None
     for alt in _alternatives(plan, slot, ctx, cheaper):
         placed = _place(plan, (di, si), alt, ctx)
         if placed is not None:

@@ -319,6 +319,22 @@ async def test_every_run_sends_heartbeats_while_its_nodes_work_on_the_cpu(monkey
     session = PlanningSession(default_catalog(), today=TODAY)
     session.heartbeat_s = 0.002
     events = []
+    import time
+
+    import engine.verify
+    verify = engine.verify.verify_plan
+
+    def busy_verify(*args, **kwargs):
+        """The verifier, then busy on the CPU (holding the loop) until a heartbeat got out: a run
+        on a loaded machine may end before the heartbeat thread's first turn, so the test waits
+        for the thread, not for a clock (at most 30 s)."""
+        found = verify(*args, **kwargs)
+        until = time.monotonic() + 30
+        while not any(e.status.value == "heartbeat" for e in list(events)) and time.monotonic() < until:
+            sum(range(1000))
+        return found
+
+    monkeypatch.setattr(engine.verify, "verify_plan", busy_verify)
     result = await session.plan(make_intent(), on_event=events.append)
     assert result.status == "completed"
     beats = [e for e in result.events if e.status.value == "heartbeat"]
