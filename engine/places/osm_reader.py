@@ -3,8 +3,8 @@
 City packs (``pack_build``), corridor chunks (``corridor``) and saved-place look-ups
 (``saved_lookup``) all read elements here — :func:`read_row` (or :func:`row_or_why`) for what they
 store, :func:`read_element` for the whole place — and the planners read their stored rows back
-here (``PackPlace.place()``, ``RoadPlace.place()``: :func:`stored_place`), so each question has
-one answer:
+here: all three store a :class:`PlaceRow` (one row class; ``PlaceRow.place()`` →
+:func:`stored_place`), so each question has one answer:
 
 - **kind** — ``osm_tags.read_tags``: a sight, a place to eat, a bed, or nothing (private, closed,
   nameless); ``road=True`` reads the road-trip table.
@@ -24,9 +24,12 @@ one answer:
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+import json
+from typing import Any, Literal, cast
 
-from engine.models.place import Fame, Place, names_of, translations_of
+from pydantic_core import core_schema
+
+from engine.models.place import Fame, Place, names_of
 
 from .osm_tags import Reading, kept_tags, kid_friendly, read_tags
 from .overpass import Element, element_url
@@ -37,45 +40,182 @@ OUTDOOR_HISTORIC = {"bridge", "monument", "memorial", "ruins", "archaeological_s
                     "wayside_cross", "wayside_shrine"}
 
 
-class OsmRow(NamedTuple):
-    """What a pack, a chunk or the saved-places cache keeps of an element (``PackPlace.of`` takes
-    it as it takes a :class:`Place`, ``RoadPlace.of`` takes it): its identity, what it is, where,
-    the kept tags, and the element's own tags for the fame signals only they give."""
+class PlaceRow:
+    """What a city pack, a corridor chunk or the saved-places cache keeps of an OpenStreetMap element
+    — one row class for the three: its identity, what it is, where, the tags planning reads, its rank,
+    and what only the element's whole tag set says (fame signals, its names in every language).
+    :meth:`place` is the :class:`Place` it keeps (:func:`stored_place`, the one way back).
 
-    osm_type: OsmType
-    osm_id: int
-    kind: str
-    key: str
-    category: str
-    name: str
-    lat: float
-    lon: float
-    tags: dict[str, str]
-    source: dict[str, str]  # the element's tags, as they came
-    rank: float = 0.0
+    Built for many rows and few reads (a corridor holds thousands, a trip looks at a few): slotted,
+    the tags and names stay a chunk file's JSON text until something reads them, and rows are not
+    changed once made (:meth:`replace` gives another). Stored two ways: a pack's or the saved-places
+    cache's JSON object (:meth:`to_json` / :meth:`of_json`, the fields by name, ``fame`` whole) and a
+    chunk's list (:meth:`chunk_row` / ``PlaceRow(*row, road=True)``, ``fame`` as its count of
+    languages only). Rows written before fame or names were kept (``fame``/``names`` absent or None,
+    a chunk row of 10 or 11 items) read their fame and names from the kept tags."""
+
+    __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank", "_fame",
+                 "_names", "road")
+
+    def __init__(self, osm_type: str, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
+                 lon: float, tags: dict[str, str] | str, rank: float = 0.0, fame: Fame | int | None = None,
+                 names: dict[str, str] | str | None = None, *, road: bool = False) -> None:
+        # kind: sight | food | bed; key/category: the tag that says what it is ("natural"="waterfall");
+        # rank: what its source's ranking made of it (``ranking.city_rank`` / ``road_rank``);
+        # fame: what the element said (a Fame), only how many languages name it (a chunk's int), or
+        # None (an older row: read from the kept tags); road: read by the road-trip table
+        self.osm_type, self.osm_id, self.kind, self.key, self.category = osm_type, osm_id, kind, key, category
+        self.name, self.lat, self.lon, self._tags, self.rank = name, lat, lon, tags, rank
+        self._fame, self._names, self.road = fame, names, road
+
+    @property
+    def tags(self) -> dict[str, str]:
+        tags = self._tags
+        if isinstance(tags, str):
+            tags = self._tags = json.loads(tags)
+        return tags
+
+    @property
+    def names(self) -> dict[str, str] | None:
+        """Every language the element names it in; None in a row written before they were kept."""
+        names = self._names
+        if isinstance(names, str):
+            names = self._names = json.loads(names)
+        return names
 
     @property
     def fame(self) -> Fame:
-        return Fame.of_tags(self.source)
+        """What says the place is known: the element's signals, or (an older or a chunk's row) the
+        kept tags' with the languages the element named it in."""
+        fame = self._fame
+        if isinstance(fame, Fame):
+            return fame
+        kept = Fame.of_tags(self.tags)
+        if fame is None:
+            return kept
+        return kept.model_copy(update={"translations": max(fame, kept.translations)})
 
     @property
     def translations(self) -> int:
-        return translations_of(self.source)
+        """How many languages the element names it in (a chunk row keeps this of its fame)."""
+        fame = self._fame
+        return fame if isinstance(fame, int) else 0 if fame is None else fame.translations
 
     @property
-    def names(self) -> dict[str, str]:
-        """Every language the element names the place in (the kept tags hold ``name:en`` only)."""
-        return names_of(self.source)
+    def ref(self) -> str:
+        """The planner's id of the place: ``osm_n123`` / ``osm_w456`` / ``osm_r789``."""
+        return osm_ref(self.osm_type, self.osm_id)
+
+    @property
+    def source_url(self) -> str:
+        return element_url(self.osm_type, self.osm_id)
+
+    def place(self) -> Place:
+        """The :class:`Place` this row keeps, read again from its tags."""
+        return stored_place(cast(OsmType, self.osm_type), self.osm_id, self.kind, self.key, self.category, self.name,
+                            self.lat, self.lon, self.tags, road=self.road, rank=self.rank, names=self.names,
+                            fame=self.fame)
+
+    def reading(self) -> Reading | None:
+        """What the place is to the planner (``osm_tags.Reading``), read again from its tags."""
+        return reread(self.tags, self.name, self.key, self.category, road=self.road)
+
+    def replace(self, **changes: Any) -> "PlaceRow":
+        """Another row, the same but for ``changes`` (``rank=``, ``fame=``, …)."""
+        fields = {name: getattr(self, name) for name in ("osm_type", "osm_id", "kind", "key", "category", "name",
+                                                          "lat", "lon", "rank", "road")}
+        fields |= {"tags": self._tags, "fame": self._fame, "names": self._names} | changes
+        return PlaceRow(**fields)
+
+    # -- stored as a pack's (or the saved-places cache's) JSON object --------------------------------
+    def to_json(self) -> dict[str, Any]:
+        fame = self._fame
+        return {"osm_type": self.osm_type, "osm_id": self.osm_id, "kind": self.kind, "key": self.key,
+                "category": self.category, "name": self.name, "lat": self.lat, "lon": self.lon, "tags": self.tags,
+                "rank": self.rank, "fame": None if fame is None else self.fame.model_dump(), "names": self.names}
+
+    @classmethod
+    def of_json(cls, data: Any) -> "PlaceRow":
+        """A row from its JSON object, checked (a damaged one raises ``ValueError``)."""
+        if isinstance(data, PlaceRow):
+            return data
+        if not isinstance(data, dict) or not _REQUIRED <= data.keys() <= _FIELDS:
+            raise ValueError(f"not a stored place: {str(data)[:80]}")
+        osm_id, lat, lon, rank, name = data["osm_id"], data["lat"], data["lon"], data.get("rank", 0.0), data["name"]
+        fame, names = data.get("fame"), data.get("names")
+        if (data["osm_type"] not in ("node", "way", "relation") or not _int(osm_id) or osm_id <= 0
+                or data["kind"] not in ("sight", "food", "bed") or not isinstance(data["key"], str)
+                or not isinstance(data["category"], str) or not isinstance(name, str) or not 1 <= len(name) <= 255
+                or not _number(lat) or not -90 <= lat <= 90 or not _number(lon) or not -180 <= lon <= 180
+                or not _number(rank) or not _strings(data.get("tags", {}))
+                or not (names is None or _strings(names)) or not (fame is None or isinstance(fame, (dict, Fame)))):
+            raise ValueError(f"not a stored place: {str(data)[:80]}")
+        return cls(data["osm_type"], osm_id, data["kind"], data["key"], data["category"], name, float(lat), float(lon),
+                   dict(data.get("tags", {})), float(rank), None if fame is None else _fame(fame), names)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _source: Any, _handler: Any) -> core_schema.CoreSchema:
+        """Inside a pydantic model (``CityPack.places``): read by :meth:`of_json`, written by :meth:`to_json`."""
+        return core_schema.no_info_plain_validator_function(
+            cls.of_json, serialization=core_schema.plain_serializer_function_ser_schema(cls.to_json))
+
+    # -- stored as a corridor chunk's list -----------------------------------------------------------
+    def chunk_row(self) -> list:
+        """[type, id, kind, key, category, name, lat, lon, tags as JSON text, rank, translations, names as
+        JSON text or None]: ``PlaceRow(*row, road=True)`` reads it back."""
+        names = self._names
+        return [self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
+                _text(self._tags), self.rank, self.translations, None if names is None else _text(names)]
+
+    def _key(self) -> tuple:
+        return (self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
+                self.tags, self.rank, self.fame, self.names, self.road)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlaceRow) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, like the pydantic rows it replaced
+
+    def __repr__(self) -> str:
+        return f"PlaceRow({self.ref}, {self.kind}, {self.category}, {self.name!r})"
 
 
-def read_row(element: Element, *, road: bool = False) -> OsmRow | None:
+_FIELDS = {"osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "tags", "rank", "fame", "names"}
+_REQUIRED = {"osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon"}
+_NO_FAME = Fame()
+_UNKNOWN_FAME = _NO_FAME.model_dump()
+
+
+def _fame(data: dict | Fame) -> Fame:
+    if isinstance(data, Fame):
+        return data
+    return _NO_FAME if data == _UNKNOWN_FAME else Fame.model_validate(data)
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+def _text(value: dict | str) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_row(element: Element, *, road: bool = False) -> PlaceRow | None:
     """The row of an element a traveller may be sent to, or None (not for travellers, or no
     position). The cheap half of :func:`read_element`: what is stored, nothing derived."""
     row = row_or_why(element, road=road)
     return None if isinstance(row, str) else row
 
 
-def row_or_why(element: Element, *, road: bool = False) -> OsmRow | str:
+def row_or_why(element: Element, *, road: bool = False) -> PlaceRow | str:
     """:func:`read_row`, or why there is none: ``not_for_travellers`` or ``no_position``."""
     reading = read_tags(element.tags, road=road)
     if reading is None:
@@ -83,18 +223,17 @@ def row_or_why(element: Element, *, road: bool = False) -> OsmRow | str:
     point = element.point()
     if point is None:
         return "no_position"
-    return OsmRow(element.type, element.id, reading.kind, reading.key, reading.value,
-                  element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6),
-                  kept_tags(element.tags, road=road), element.tags)
+    return PlaceRow(element.type, element.id, reading.kind, reading.key, reading.value,
+                    element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6),
+                    kept_tags(element.tags, road=road), fame=Fame.of_tags(element.tags),
+                    names=names_of(element.tags), road=road)
 
 
 def read_element(element: Element, *, road: bool = False) -> Place | None:
     """The place an element is to a traveller, or None (not for travellers, or no position): its
     row's place, with every name the element gives (the kept tags hold one translation)."""
     row = read_row(element, road=road)
-    if row is None:
-        return None
-    return stored_place(*row[:9], road=road, names=row.names, fame=row.fame)
+    return None if row is None else row.place()
 
 
 def stored_place(osm_type: OsmType, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
