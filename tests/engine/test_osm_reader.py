@@ -20,7 +20,7 @@ from engine.geo import BBox
 from engine.places.overpass import Answer, Element
 from engine.places.pack import CityPack
 from engine.places.pack_build import read_places
-from engine.places.saved_lookup import best_match
+from engine.places.saved_lookup import SavedLookupCache, best_match
 from engine.roadtrip import osm_stops
 
 MUSEUM = {"type": "way", "id": 4242, "center": {"lat": 38.6978, "lon": -9.2065},
@@ -118,6 +118,30 @@ def test_one_row_class_is_stored_in_a_pack_a_chunk_and_the_saved_places_cache(tm
         doc["places"][0] = {**rows[0].to_json(), **damage}
         with pytest.raises(ValidationError):
             CityPack.model_validate(doc)
+
+
+def test_the_saved_places_cache_reads_entries_written_before_the_one_row(tmp_path) -> None:
+    """An entry as the pydantic row wrote it (``model_dump(mode="json")``) reads as the row the
+    reader makes now; a damaged entry is not known (asked again), never an error."""
+    row = read_row(element(MUSEUM))
+    assert row is not None
+    old_entry = {"osm_type": "way", "osm_id": 4242, "kind": "sight", "key": "tourism", "category": "museum",
+                 "name": "Museu de Marinha", "lat": 38.6978, "lon": -9.2065, "tags": row.tags, "rank": 0.0,
+                 "fame": {"wikidata": "Q1954960", "wikipedia": "pt:Museu de Marinha", "heritage": "2",
+                          "translations": 3, "attraction": False, "size_m2": None},
+                 "names": {"en": "Navy Museum", "ja": "海洋博物館", "pt": "Museu de Marinha"}}
+    cache_file = tmp_path / "city-packs" / "saved-places.json"
+    cache_file.parent.mkdir()
+    at = datetime.now(timezone.utc).isoformat()
+    cache_file.write_text(json.dumps({"old": {"at": at, "place": old_entry}, "miss": {"at": at, "place": None},
+                                      "bad": {"at": at, "place": {**old_entry, "lat": "north"}}}))
+    cache = SavedLookupCache(tmp_path)
+    known, found = cache.get("old", fresh_only=True)
+    assert known and found == row and found.place() == read_element(element(MUSEUM))
+    assert cache.get("miss", fresh_only=True) == (True, None)
+    assert cache.get("bad", fresh_only=True) == (False, None)
+    cache.put_all({"new": row})
+    assert json.loads(cache_file.read_text())["new"]["place"] == old_entry  # written as before
 
 
 def test_city_pack_corridor_and_saved_lookup_read_one_element_alike() -> None:
