@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, cast
 
-from pydantic_core import core_schema
+from pydantic_core import SchemaValidator, core_schema
 
 from engine.models.place import Fame, Place, names_of
 
@@ -129,35 +129,33 @@ class PlaceRow:
 
     # -- stored as a pack's (or the saved-places cache's) JSON object --------------------------------
     def to_json(self) -> dict[str, Any]:
-        fame = self._fame
+        """The row as its JSON object (``fame`` dumped; None in a row that never had it)."""
+        fields = self._fields()
+        if fields["fame"] is not None:
+            fields["fame"] = fields["fame"].model_dump()
+        return fields
+
+    def _fields(self) -> dict[str, Any]:
         return {"osm_type": self.osm_type, "osm_id": self.osm_id, "kind": self.kind, "key": self.key,
                 "category": self.category, "name": self.name, "lat": self.lat, "lon": self.lon, "tags": self.tags,
-                "rank": self.rank, "fame": None if fame is None else self.fame.model_dump(), "names": self.names}
+                "rank": self.rank, "fame": None if self._fame is None else self.fame, "names": self.names}
 
     @classmethod
     def of_json(cls, data: Any) -> "PlaceRow":
-        """A row from its JSON object, checked (a damaged one raises ``ValueError``)."""
-        if isinstance(data, PlaceRow):
-            return data
-        if not isinstance(data, dict) or not _REQUIRED <= data.keys() <= _FIELDS:
-            raise ValueError(f"not a stored place: {str(data)[:80]}")
-        osm_id, lat, lon, rank, name = data["osm_id"], data["lat"], data["lon"], data.get("rank", 0.0), data["name"]
-        fame, names = data.get("fame"), data.get("names")
-        if (data["osm_type"] not in ("node", "way", "relation") or not _int(osm_id) or osm_id <= 0
-                or data["kind"] not in ("sight", "food", "bed") or not isinstance(data["key"], str)
-                or not isinstance(data["category"], str) or not isinstance(name, str) or not 1 <= len(name) <= 255
-                or not _number(lat) or not -90 <= lat <= 90 or not _number(lon) or not -180 <= lon <= 180
-                or not _number(rank) or not _strings(data.get("tags", {}))
-                or not (names is None or _strings(names)) or not (fame is None or isinstance(fame, (dict, Fame)))):
-            raise ValueError(f"not a stored place: {str(data)[:80]}")
-        return cls(data["osm_type"], osm_id, data["kind"], data["key"], data["category"], name, float(lat), float(lon),
-                   dict(data.get("tags", {})), float(rank), None if fame is None else _fame(fame), names)
+        """A row from its JSON object, checked against :data:`_STORED` (a damaged one raises
+        pydantic's ``ValidationError``, a ``ValueError``)."""
+        return _VALIDATOR.validate_python(data)
+
+    @classmethod
+    def _of_checked(cls, data: dict[str, Any]) -> "PlaceRow":
+        return cls(data["osm_type"], data["osm_id"], data["kind"], data["key"], data["category"], data["name"],
+                   data["lat"], data["lon"], data["tags"], data["rank"], data["fame"], data["names"])
 
     @classmethod
     def __get_pydantic_core_schema__(cls, _source: Any, _handler: Any) -> core_schema.CoreSchema:
-        """Inside a pydantic model (``CityPack.places``): read by :meth:`of_json`, written by :meth:`to_json`."""
-        return core_schema.no_info_plain_validator_function(
-            cls.of_json, serialization=core_schema.plain_serializer_function_ser_schema(cls.to_json))
+        """Inside a pydantic model (``CityPack.places``): checked by pydantic-core against
+        :data:`_STORED`, written as :meth:`to_json` gives it."""
+        return _SCHEMA
 
     # -- stored as a corridor chunk's list -----------------------------------------------------------
     def chunk_row(self) -> list:
@@ -180,28 +178,39 @@ class PlaceRow:
         return f"PlaceRow({self.ref}, {self.kind}, {self.category}, {self.name!r})"
 
 
-_FIELDS = {"osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "tags", "rank", "fame", "names"}
-_REQUIRED = {"osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon"}
-_NO_FAME = Fame()
-_UNKNOWN_FAME = _NO_FAME.model_dump()
+def _field(schema: core_schema.CoreSchema, default: Any = ..., factory: Any = None) -> core_schema.TypedDictField:
+    if factory is not None:
+        return core_schema.typed_dict_field(core_schema.with_default_schema(schema, default_factory=factory),
+                                            required=False)
+    if default is not ...:
+        return core_schema.typed_dict_field(core_schema.with_default_schema(schema, default=default), required=False)
+    return core_schema.typed_dict_field(schema)
 
 
-def _fame(data: dict | Fame) -> Fame:
-    if isinstance(data, Fame):
-        return data
-    return _NO_FAME if data == _UNKNOWN_FAME else Fame.model_validate(data)
-
-
-def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _strings(value: object) -> bool:
-    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+_STRINGS = core_schema.dict_schema(core_schema.str_schema(), core_schema.str_schema())
+# The row's JSON object, checked in pydantic-core (a pack holds thousands): what the pydantic row
+# class of packs and the saved-places cache declared, so every file it wrote reads.
+_STORED = core_schema.typed_dict_schema({
+    "osm_type": _field(core_schema.literal_schema(["node", "way", "relation"])),
+    "osm_id": _field(core_schema.int_schema(gt=0)),
+    "kind": _field(core_schema.literal_schema(["sight", "food", "bed"])),
+    "key": _field(core_schema.str_schema()),
+    "category": _field(core_schema.str_schema()),
+    "name": _field(core_schema.str_schema(min_length=1, max_length=255)),
+    "lat": _field(core_schema.float_schema(ge=-90, le=90)),
+    "lon": _field(core_schema.float_schema(ge=-180, le=180)),
+    "tags": _field(_STRINGS, factory=dict),
+    "rank": _field(core_schema.float_schema(), 0.0),
+    "fame": _field(core_schema.nullable_schema(Fame.__pydantic_core_schema__), None),
+    "names": _field(core_schema.nullable_schema(_STRINGS), None),
+}, extra_behavior="forbid")
+_SCHEMA = core_schema.json_or_python_schema(
+    json_schema=core_schema.no_info_after_validator_function(PlaceRow._of_checked, _STORED),
+    python_schema=core_schema.union_schema([
+        core_schema.is_instance_schema(PlaceRow),
+        core_schema.no_info_after_validator_function(PlaceRow._of_checked, _STORED)]),
+    serialization=core_schema.plain_serializer_function_ser_schema(PlaceRow._fields, return_schema=_STORED))
+_VALIDATOR = SchemaValidator(_SCHEMA)
 
 
 def _text(value: dict | str) -> str:
