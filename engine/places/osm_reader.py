@@ -116,10 +116,6 @@ class PlaceRow:
                             self.lat, self.lon, self.tags, road=self.road, rank=self.rank, names=self.names,
                             fame=self.fame)
 
-    def reading(self) -> Reading | None:
-        """What the place is to the planner (``osm_tags.Reading``), read again from its tags."""
-        return reread(self.tags, self.name, self.key, self.category, road=self.road)
-
     def replace(self, **changes: Any) -> "PlaceRow":
         """Another row, the same but for ``changes`` (``rank=``, ``fame=``, …)."""
         fields = {name: getattr(self, name) for name in ("osm_type", "osm_id", "kind", "key", "category", "name",
