@@ -60,9 +60,11 @@ Cell = tuple[int, int]  # (floor(lat), floor(lon)) of its south-west corner
 
 
 def road_row(row: PlaceRow) -> PlaceRow:
-    """What a chunk keeps of an element's row (``osm_reader.read_row(road=True)``): ranked by
-    :func:`road_rank`, its fame as the count of languages that name it (all a chunk file holds)."""
-    return row.replace(rank=road_rank(row.category, row.tags), fame=row.translations)
+    """What a chunk keeps of an element's row (``osm_reader.read_row(road=True)``): the row ranked by
+    :func:`road_rank` (made whole, not through ``replace``: a corridor answer holds tens of thousands)."""
+    tags = row.tags
+    return PlaceRow(row.osm_type, row.osm_id, row.kind, row.key, row.category, row.name, row.lat, row.lon, tags,
+                    road_rank(row.category, tags), row.translations, row.names, road=True)
 
 
 @dataclass(frozen=True)

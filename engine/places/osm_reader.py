@@ -29,7 +29,7 @@ from typing import Any, Literal, cast
 
 from pydantic_core import SchemaValidator, core_schema
 
-from engine.models.place import Fame, Place, names_of
+from engine.models.place import Fame, Place, names_of, translations_of
 
 from .osm_tags import Reading, kept_tags, kid_friendly, read_tags
 from .overpass import Element, element_url
@@ -64,9 +64,19 @@ class PlaceRow:
         # rank: what its source's ranking made of it (``ranking.city_rank`` / ``road_rank``);
         # fame: what the element said (a Fame), only how many languages name it (a chunk's int), or
         # None (an older row: read from the kept tags); road: read by the road-trip table
-        self.osm_type, self.osm_id, self.kind, self.key, self.category = osm_type, osm_id, kind, key, category
-        self.name, self.lat, self.lon, self._tags, self.rank = name, lat, lon, tags, rank
-        self._fame, self._names, self.road = fame, names, road
+        self.osm_type = osm_type  # one assignment a line: the quickest way to fill a slotted row
+        self.osm_id = osm_id
+        self.kind = kind
+        self.key = key
+        self.category = category
+        self.name = name
+        self.lat = lat
+        self.lon = lon
+        self._tags = tags
+        self.rank = rank
+        self._fame = fame
+        self._names = names
+        self.road = road
 
     @property
     def tags(self) -> dict[str, str]:
@@ -144,8 +154,7 @@ class PlaceRow:
 
     @classmethod
     def _of_checked(cls, data: dict[str, Any]) -> "PlaceRow":
-        return cls(data["osm_type"], data["osm_id"], data["kind"], data["key"], data["category"], data["name"],
-                   data["lat"], data["lon"], data["tags"], data["rank"], data["fame"], data["names"])
+        return cls(**data)  # the schema's fields are the constructor's
 
     @classmethod
     def __get_pydantic_core_schema__(cls, _source: Any, _handler: Any) -> core_schema.CoreSchema:
@@ -221,24 +230,28 @@ def read_row(element: Element, *, road: bool = False) -> PlaceRow | None:
 
 
 def row_or_why(element: Element, *, road: bool = False) -> PlaceRow | str:
-    """:func:`read_row`, or why there is none: ``not_for_travellers`` or ``no_position``."""
+    """:func:`read_row`, or why there is none: ``not_for_travellers`` or ``no_position``. A road
+    trip's row keeps of the element's fame only how many languages name it (all a chunk file
+    holds), so a row fresh from the element and the same row read back from its chunk are one."""
     reading = read_tags(element.tags, road=road)
     if reading is None:
         return "not_for_travellers"
     point = element.point()
     if point is None:
         return "no_position"
-    return PlaceRow(element.type, element.id, reading.kind, reading.key, reading.value,
-                    element.tags["name"].strip()[:255], round(point[0], 6), round(point[1], 6),
-                    kept_tags(element.tags, road=road), fame=Fame.of_tags(element.tags),
-                    names=names_of(element.tags), road=road)
+    tags = element.tags
+    return PlaceRow(element.type, element.id, reading.kind, reading.key, reading.value, tags["name"].strip()[:255],
+                    round(point[0], 6), round(point[1], 6), kept_tags(tags, road=road),
+                    fame=translations_of(tags) if road else Fame.of_tags(tags), names=names_of(tags), road=road)
 
 
 def read_element(element: Element, *, road: bool = False) -> Place | None:
     """The place an element is to a traveller, or None (not for travellers, or no position): its
     row's place, with every name the element gives (the kept tags hold one translation)."""
     row = read_row(element, road=road)
-    return None if row is None else row.place()
+    if row is None:
+        return None
+    return (row.replace(fame=Fame.of_tags(element.tags)) if road else row).place()
 
 
 def stored_place(osm_type: OsmType, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
