@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import cast
-
 import numpy as np
 import structlog
 
@@ -38,17 +36,15 @@ from engine.atomic import write_atomic
 from engine.geo import BBox
 
 from .identity import name_key
-from engine.models.place import Place
-
-from .osm_reader import OsmRow, OsmType, osm_ref, read_row, stored_place
+from .osm_reader import PlaceRow, read_row
 from .ranking import BED_KINDS, road_rank
-from .overpass import ROAD_LIMITS, Answer, OverpassClient, attempt_timeout_s, corridor_query, element_url
+from .overpass import ROAD_LIMITS, Answer, OverpassClient, attempt_timeout_s, corridor_query
 
 log = structlog.get_logger(__name__)
 
 FOLDER = "corridor-chunks"
-# a place: [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank, translations, names as
-# JSON text] (the last two absent in older files: read as 0 and the kept tags' name:en)
+# a place: ``PlaceRow.chunk_row`` — [type, id, kind, key, category, name, lat, lon, tags as JSON text, rank,
+# translations, names as JSON text] (the last two absent in older files: read as 0 and the kept tags' name:en)
 CHUNK_FORMAT = 1
 CELL_DEG = 1  # a cell is 1° × 1°: ~111 km north-south, ~85 km east-west at 40° N
 MAX_QUERIES = 6  # per trip
@@ -63,77 +59,19 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 Cell = tuple[int, int]  # (floor(lat), floor(lon)) of its south-west corner
 
 
-class RoadPlace:
-    """One sight or bed of a cell: OSM identity, what it is and the tags planning reads. The tags
-    stay the file's JSON text until something reads them: a trip looks at few of its places."""
-
-    __slots__ = ("osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "_tags", "rank",
-                 "translations", "_names")
-
-    def __init__(self, osm_type: str, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
-                 lon: float, tags: dict | str, rank: float = 0.0, translations: int = 0,
-                 names: dict | str | None = None) -> None:
-        self.osm_type, self.osm_id, self.kind, self.key, self.category = osm_type, osm_id, kind, key, category
-        self.name, self.lat, self.lon, self._tags, self.rank = name, lat, lon, tags, rank
-        self.translations, self._names = translations, names
-        # kind: sight | bed; key/category: the tag that says what it is ("natural"="waterfall");
-        # rank: ``road_rank``, what the place is worth to a traveller before the trip's own wishes;
-        # translations: how many languages its element names it in (a fame signal; 0 in older files);
-        # names: those languages' names (JSON text until read; None in older files)
-
-    @property
-    def tags(self) -> dict:
-        tags = self._tags
-        if isinstance(tags, str):
-            tags = self._tags = json.loads(tags)
-        return tags
-
-    @property
-    def names(self) -> dict[str, str] | None:
-        """Every language the element names it in; None in a chunk written before they were kept."""
-        names = self._names
-        if isinstance(names, str):
-            names = self._names = json.loads(names)
-        return names
-
-    def row(self) -> list:
-        return [self.osm_type, self.osm_id, self.kind, self.key, self.category, self.name, self.lat, self.lon,
-                _text(self._tags), self.rank, self.translations, None if self._names is None else _text(self._names)]
-
-    def __repr__(self) -> str:
-        return f"RoadPlace({self.ref}, {self.kind}, {self.category}, {self.name!r})"
-
-    @classmethod
-    def of(cls, row: OsmRow) -> "RoadPlace":
-        """The row a chunk keeps of an element (``osm_reader.read_row``), ranked by :func:`road_rank`."""
-        return cls(row.osm_type, row.osm_id, row.kind, row.key, row.category, row.name, row.lat, row.lon, row.tags,
-                   road_rank(row.category, row.tags), row.translations, row.names)
-
-    def place(self) -> Place:
-        """The :class:`Place` this row keeps, read again from its tags (``osm_reader``)."""
-        place = stored_place(cast(OsmType, self.osm_type), self.osm_id, self.kind, self.key, self.category, self.name, self.lat,
-                             self.lon, self.tags, road=True, rank=self.rank, names=self.names)
-        fame = place.fame.model_copy(update={"translations": max(self.translations, place.fame.translations)})
-        return place.model_copy(update={"fame": fame})
-
-    @property
-    def ref(self) -> str:
-        return osm_ref(self.osm_type, self.osm_id)
-
-    @property
-    def source_url(self) -> str:
-        return element_url(self.osm_type, self.osm_id)
-
-
-def _text(value: dict | str) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def road_row(row: PlaceRow) -> PlaceRow:
+    """What a chunk keeps of an element's row (``osm_reader.read_row(road=True)``): the row ranked by
+    :func:`road_rank` (made whole, not through ``replace``: a corridor answer holds tens of thousands)."""
+    tags = row.tags
+    return PlaceRow(row.osm_type, row.osm_id, row.kind, row.key, row.category, row.name, row.lat, row.lon, tags,
+                    road_rank(row.category, tags), row.translations, row.names, road=True)
 
 
 @dataclass(frozen=True)
 class Chunk:
     cell: Cell
     fetched_at: datetime
-    places: tuple[RoadPlace, ...]
+    places: tuple[PlaceRow, ...]
     osm_base: str = ""
     source_url: str = ""
     truncated: bool = False  # a group of its box reached its cap: some lesser places left out
@@ -145,8 +83,8 @@ class CorridorData:
 
     wanted: tuple[Cell, ...]
     cells: frozenset[Cell]
-    sights: tuple[RoadPlace, ...] = ()
-    beds: tuple[RoadPlace, ...] = ()
+    sights: tuple[PlaceRow, ...] = ()
+    beds: tuple[PlaceRow, ...] = ()
     offline: bool = False
     failure: str = ""  # why cells are missing online ("" when none are, or when offline)
     queries: int = 0  # Overpass queries made for this trip
@@ -229,7 +167,7 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
                  source_url: str) -> dict[Cell, Chunk]:
     """Each asked cell's chunk: the elements a traveller may be sent to, by where they are."""
     asked = {c: box for box, cells in boxes for c in cells}
-    found: dict[Cell, dict[tuple[str, int], RoadPlace]] = {c: {} for c in asked}
+    found: dict[Cell, dict[tuple[str, int], PlaceRow]] = {c: {} for c in asked}
     counts: dict[BBox, dict[str, int]] = {box: {"sight": 0, "bed": 0} for box, _ in boxes}
     for e in answer.elements:
         point = e.point()
@@ -241,22 +179,22 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
         counts[asked[cell]]["bed" if e.tags.get("tourism") in BED_KINDS else "sight"] += 1
         row = read_row(e, road=True)
         if row is not None and (e.type, e.id) not in found[cell]:
-            found[cell][(e.type, e.id)] = RoadPlace.of(row)
+            found[cell][(e.type, e.id)] = road_row(row)
     full = {box for box, n in counts.items()
             if n["bed"] >= ROAD_LIMITS["bed"] or n["sight"] >= ROAD_LIMITS["sight"]}
     return {c: Chunk(c, fetched_at, tuple(_twins_once(list(places.values()))), answer.osm3s.timestamp_osm_base,
                      source_url, asked[c] in full) for c, places in found.items()}
 
 
-def _twins_once(places: list[RoadPlace]) -> list[RoadPlace]:
+def _twins_once(places: list[PlaceRow]) -> list[PlaceRow]:
     """One place per (kind, name) within ``TWIN_METRES``: the one with more tags wins."""
-    by_name: dict[tuple[str, str], list[RoadPlace]] = {}
+    by_name: dict[tuple[str, str], list[PlaceRow]] = {}
     for p in places:
         by_name.setdefault((p.kind, name_key(p.name)), []).append(p)
     kept = []
     for group in by_name.values():
         group.sort(key=lambda p: (-len(p.tags), p.osm_type != "node", p.osm_id))
-        chosen: list[RoadPlace] = []
+        chosen: list[PlaceRow] = []
         for p in group:
             if not any(_metres(p, c) <= TWIN_METRES for c in chosen):
                 chosen.append(p)
@@ -264,7 +202,7 @@ def _twins_once(places: list[RoadPlace]) -> list[RoadPlace]:
     return sorted(kept, key=lambda p: (p.kind, p.osm_type, p.osm_id))
 
 
-def _metres(a: RoadPlace, b: RoadPlace) -> float:
+def _metres(a: PlaceRow, b: PlaceRow) -> float:
     """Between two near places (equirectangular: exact enough at a few hundred metres)."""
     return math.hypot(a.lat - b.lat, (a.lon - b.lon) * math.cos(math.radians(a.lat))) * 111_195.0
 
@@ -285,7 +223,7 @@ class ChunkStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         doc = {"format": CHUNK_FORMAT, "cell": list(chunk.cell), "fetched_at": chunk.fetched_at.isoformat(),
                "osm_base": chunk.osm_base, "source_url": chunk.source_url, "truncated": chunk.truncated,
-               "places": [p.row() for p in chunk.places]}
+               "places": [p.chunk_row() for p in chunk.places]}
         data = gzip.compress(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode(), 6, mtime=0)
         target = self.path(chunk.cell)
         write_atomic(target, data)
@@ -310,7 +248,7 @@ def _read_chunk(path: str, _mtime_ns: int, _size: int) -> Chunk | None:
     if doc.get("format") != CHUNK_FORMAT:
         return None
     return Chunk(tuple(doc["cell"]), datetime.fromisoformat(doc["fetched_at"]),
-                 tuple(RoadPlace(*row) for row in doc["places"]), str(doc.get("osm_base", "")),
+                 tuple(PlaceRow(*row, road=True) for row in doc["places"]), str(doc.get("osm_base", "")),
                  str(doc.get("source_url", "")), bool(doc.get("truncated")))
 
 

@@ -16,9 +16,9 @@ from engine.models import Geo
 
 from .city_spec import CitySpec
 from .identity import name_key
-from .osm_reader import row_or_why
+from .osm_reader import PlaceRow, row_or_why
 from .overpass import Answer, Element
-from .pack import CityPack, PackAirport, PackPlace
+from .pack import CityPack, PackAirport
 from .ranking import city_rank, fame_of
 
 TWIN_METRES = 150
@@ -28,7 +28,7 @@ def build_pack(spec: CitySpec, answer: Answer, *, box: BBox, tz: str, currency: 
                airports: list[PackAirport], fetched_at: datetime, source_url: str) -> CityPack:
     centre = Geo(lat=spec.lat, lon=spec.lon)
     places, dropped = read_places(answer.elements, box)
-    places = [p.model_copy(update={"rank": round(city_rank(p, centre), 3)}) for p in dedupe(places, dropped)]
+    places = [p.replace(rank=round(city_rank(p, centre), 3)) for p in dedupe(places, dropped)]
     places.sort(key=lambda p: (p.kind, -p.rank, p.osm_id))
     return CityPack(slug=spec.slug, name=spec.name, label=spec.label, country=spec.country,
                     admin1=spec.admin1, tz=tz, currency=currency, center_lat=spec.lat, center_lon=spec.lon,
@@ -46,8 +46,8 @@ def with_sitelinks(pack: CityPack, counts: dict[str, int], status: str) -> CityP
         fame = fame_of(p)
         qid = _first_qid(fame.wikidata)
         if qid in counts:
-            p = p.model_copy(update={"fame": fame.model_copy(update={"sitelinks": counts[qid]})})
-            p = p.model_copy(update={"rank": round(city_rank(p, centre), 3)})
+            p = p.replace(fame=fame.model_copy(update={"sitelinks": counts[qid]}))
+            p = p.replace(rank=round(city_rank(p, centre), 3))
         places.append(p)
     places.sort(key=lambda p: (p.kind, -p.rank, p.osm_id))
     return pack.model_copy(update={"places": places, "sitelinks": status})
@@ -59,9 +59,9 @@ def _first_qid(value: str | None) -> str | None:
     return found[0] if found else None
 
 
-def read_places(elements: list[Element], box: BBox) -> tuple[list[PackPlace], Counter]:
+def read_places(elements: list[Element], box: BBox) -> tuple[list[PlaceRow], Counter]:
     """Every element a traveller may be sent to, once per OSM identity; the rest counted by why."""
-    out: dict[tuple[str, int], PackPlace] = {}
+    out: dict[tuple[str, int], PlaceRow] = {}
     dropped: Counter = Counter()
     for element in elements:
         row = row_or_why(element)
@@ -70,19 +70,19 @@ def read_places(elements: list[Element], box: BBox) -> tuple[list[PackPlace], Co
         elif not box.contains(*(element.point() or (row.lat, row.lon))):  # its own point, not the rounded one
             dropped["outside_the_city"] += 1
         elif (element.type, element.id) not in out:
-            out[(element.type, element.id)] = PackPlace.of(row)
+            out[(element.type, element.id)] = row
     return list(out.values()), dropped
 
 
-def dedupe(places: list[PackPlace], dropped: Counter) -> list[PackPlace]:
+def dedupe(places: list[PlaceRow], dropped: Counter) -> list[PlaceRow]:
     """One place per (kind, name) cluster within ``TWIN_METRES``: the one with more tags wins."""
-    by_name: dict[tuple[str, str], list[PackPlace]] = {}
+    by_name: dict[tuple[str, str], list[PlaceRow]] = {}
     for p in places:
         by_name.setdefault((p.kind, name_key(p.name)), []).append(p)
     kept = []
     for group in by_name.values():
         group.sort(key=lambda p: (-len(p.tags), p.osm_type != "node", p.osm_id))
-        chosen: list[PackPlace] = []
+        chosen: list[PlaceRow] = []
         for p in group:
             if any(haversine_m(_geo(p), _geo(c)) <= TWIN_METRES for c in chosen):
                 dropped["duplicate"] += 1
@@ -92,5 +92,5 @@ def dedupe(places: list[PackPlace], dropped: Counter) -> list[PackPlace]:
     return kept
 
 
-def _geo(p: PackPlace) -> Geo:
+def _geo(p: PlaceRow) -> Geo:
     return Geo(lat=p.lat, lon=p.lon)

@@ -23,9 +23,9 @@ from engine.models.tool_results import WEEKDAYS
 from engine.models.visit_time import visit_minutes
 
 from . import estimates
-from .osm_reader import open_when_untagged, reread
+from .osm_reader import PlaceRow, open_when_untagged, reread
 from .osm_tags import stars_of
-from .pack import CityPack, PackPlace
+from .pack import CityPack
 from .ranking import best_known
 from .price_levels import price_level
 
@@ -59,9 +59,8 @@ class PackCity(RawCity):
 def pack_city(pack: CityPack, *, name: str, rates_to_usd: dict[str, float]) -> PackCity:
     level, level_note = price_level(pack.country)
     fetched = pack.fetched_at.date()
-    sights = shortlist(pack.of_kind("sight"), SHORTLIST["sight"])
-    foods = shortlist(pack.of_kind("food"), SHORTLIST["food"])
-    beds = shortlist(pack.of_kind("bed"), SHORTLIST["bed"])
+    sights, foods, beds = ([row.place() for row in shortlist(pack.of_kind(kind), SHORTLIST[kind])]
+                           for kind in ("sight", "food", "bed"))
     fares = estimates.transit_fares(level)
     return PackCity(
         city=name, slug=pack.slug, aliases=_aliases(pack, name), country=pack.country, tz=pack.tz,
@@ -79,11 +78,11 @@ def pack_airports(pack: CityPack) -> dict[str, RawAirport]:
             for a in pack.airports}
 
 
-def shortlist(places: list[PackPlace], limit: int) -> list[PackPlace]:
+def shortlist(places: list[PlaceRow], limit: int) -> list[PlaceRow]:
     """The best ``limit`` places, spread: each one taken from a ~1 km cell costs the cell's
     later places a little rank, so one dense quarter cannot fill every day."""
     remaining = sorted(places, key=lambda p: (-p.rank, p.osm_id))
-    taken: list[PackPlace] = []
+    taken: list[PlaceRow] = []
     per_cell: dict[tuple[int, int], int] = {}
     while remaining and len(taken) < limit:
         best = max(remaining, key=lambda p: p.rank - SPREAD_PENALTY * per_cell.get(_cell(p), 0))
@@ -95,15 +94,15 @@ def shortlist(places: list[PackPlace], limit: int) -> list[PackPlace]:
     return taken
 
 
-def _cell(p: PackPlace) -> tuple[int, int]:
+def _cell(p: PlaceRow) -> tuple[int, int]:
     return int(p.lat // CELL_DEG), int(p.lon // CELL_DEG)
 
 
-def hours_of(p: PackPlace | Place, country: str) -> tuple[str, bool, str | None]:
-    """(rule, known, note) of a pack's row or a saved place's Place: OSM's own rule when it parses;
-    an outdoor place with no gate is always open; anything else has unknown hours, planned inside a
+def hours_of(p: Place, country: str) -> tuple[str, bool, str | None]:
+    """(rule, known, note) of a pack's or a saved place's Place: OSM's own rule when it parses; an
+    outdoor place with no gate is always open; anything else has unknown hours, planned inside a
     cautious window."""
-    rule = p.tags.get("opening_hours", "").strip()
+    rule = p.hours or ""
     if rule:
         try:
             dated_hours(rule, country)
@@ -115,22 +114,21 @@ def hours_of(p: PackPlace | Place, country: str) -> tuple[str, bool, str | None]
     return ASSUMED_HOURS[p.kind], False, "no opening hours in OpenStreetMap"
 
 
-def _venue(p: PackPlace, country: str, level: float, rates: dict[str, float], fetched: date) -> RawVenue:
-    place = p.place()
+def _venue(p: Place, country: str, level: float, rates: dict[str, float], fetched: date) -> RawVenue:
     rule, known, note = hours_of(p, country)
     price, estimated = _admission(p, level, rates)
-    return RawVenue(id=p.ref, name=p.name, venue_type=place.venue_type, indoor=place.indoor,
-                    kid_friendly=place.kid_friendly, themes=list(place.themes) or ["culture"],
+    return RawVenue(id=p.ref, name=p.name, venue_type=p.venue_type, indoor=p.indoor,
+                    kid_friendly=p.kid_friendly, themes=list(p.themes) or ["culture"],
                     geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
-                    duration_minutes=visit_minutes(place), source_url=p.source_url,
+                    duration_minutes=visit_minutes(p), source_url=p.source_url,
                     verified_on=fetched, note=note, hours_known=known, data_source="osm",
                     price_estimated=estimated, address=street_address(p.tags))
 
 
-def _admission(p: PackPlace, level: float, rates: dict[str, float]) -> tuple[float, bool]:
-    """OSM's ``fee=no`` or ``charge`` when tagged (converted when the currency is known), else
-    the estimate for the kind of place."""
-    if p.tags.get("fee") == "no":
+def _admission(p: Place, level: float, rates: dict[str, float]) -> tuple[float, bool]:
+    """OSM's ``fee=no`` (the Place's price 0) or ``charge`` when tagged (converted when the currency is
+    known), else the estimate for the kind of place."""
+    if p.price == 0.0:
         return 0.0, False
     m = _CHARGE.match(p.tags.get("charge", ""))
     if m:
@@ -144,21 +142,21 @@ def _admission(p: PackPlace, level: float, rates: dict[str, float]) -> tuple[flo
     return price, True
 
 
-def _restaurant(p: PackPlace, country: str, level: float, fetched: date) -> RawRestaurant:
+def _restaurant(p: Place, country: str, level: float, fetched: date) -> RawRestaurant:
     rule, known, note = hours_of(p, country)
     cafe = p.category == "cafe"
     meals = ["lunch"] if cafe else ["lunch", "dinner"]
     price = estimates.meal("lunch" if cafe else "dinner", level, cafe=cafe)
     cuisine = p.tags.get("cuisine", "").split(";")[0].strip().replace("_", " ")
     return RawRestaurant(id=p.ref, name=p.name, geo=Geo(lat=p.lat, lon=p.lon), meals=meals,
-                         kid_friendly=bool(p.place().kid_friendly), price_per_person=max(price, 1.0),
+                         kid_friendly=bool(p.kid_friendly), price_per_person=max(price, 1.0),
                          opening_hours=rule,
                          cuisine=cuisine or p.category.replace("_", " "), source_url=p.source_url,
                          verified_on=fetched, note=note, hours_known=known, data_source="osm",
                          price_estimated=True, address=street_address(p.tags))
 
 
-def _hotel(p: PackPlace, level: float) -> RawHotel:
+def _hotel(p: Place, level: float) -> RawHotel:
     stars = stars_of(p.tags)
     tier = estimates.tier_of_stars(stars if stars or p.category in ("hotel", "apartment") else 2)
     return RawHotel(id=p.ref, name=p.name, tier=tier, geo=Geo(lat=p.lat, lon=p.lon),

@@ -14,14 +14,16 @@ distance off the road (``roadtrip/osm_stops.py``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import math
 
 from engine.geo import haversine_m
 from engine.models import Geo
-from engine.models.place import Fame
+from engine.models.place import Fame, Place
 
 from .osm_tags import stars_of
-from .pack import PackPlace
+from .osm_reader import PlaceRow
 
 # What a Wikidata entry, a Wikipedia article and a website add to a place's rank, in a city pack
 # (:func:`city_rank`) and along a corridor (:func:`road_rank`) alike.
@@ -84,19 +86,19 @@ def fame_score(fame: Fame) -> float:
     return round(value, 3)
 
 
-def best_known(sights: list[PackPlace], limit: int = FAMOUS_COUNT) -> list[str]:
+def best_known(sights: Sequence[Place | PlaceRow], limit: int = FAMOUS_COUNT) -> list[str]:
     """The refs of the best-known sights, best first: at most ``limit``, each with more fame than
     :data:`FAMOUS_FLOOR` (a name in one other language, or an attraction tag alone, is not fame)."""
-    scored = sorted(((fame_score(fame_of(p)), p) for p in sights), key=lambda sp: (-sp[0], -sp[1].rank, sp[1].osm_id))
+    scored = sorted(((fame_score(fame_of(p)), p) for p in sights), key=lambda sp: (-sp[0], -sp[1].rank, sp[1].osm_id or 0))
     return [p.ref for score, p in scored if score >= FAMOUS_FLOOR][:limit]
 
 
-def fame_of(p: PackPlace) -> Fame:
+def fame_of(p: Place | PlaceRow) -> Fame:
     """A pack row's fame signals (a pack read before they were kept: what its kept tags say)."""
-    return p.fame if p.fame is not None else Fame.of_tags(p.tags)
+    return p.fame
 
 
-def city_rank(p: PackPlace, centre: Geo) -> float:
+def city_rank(p: PlaceRow, centre: Geo) -> float:
     """A city pack place's rank: for a sight, how well known it is (:func:`fame_score`) and its
     kind; for a meal or a bed its kind and links; known hours; then less the farther from the centre."""
     t = p.tags

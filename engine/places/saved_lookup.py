@@ -15,7 +15,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import structlog
-from pydantic import ValidationError
 
 from engine.errors import ToolError
 from engine.atomic import write_atomic
@@ -23,9 +22,8 @@ from engine.geo import distance_m
 from engine.imports.place_match import names_match
 from engine.models.intent import MustSee
 
-from .osm_reader import read_row
+from .osm_reader import PlaceRow, read_row
 from .overpass import Element, OverpassClient
-from .pack import PackPlace
 from .pack_store import FOLDER, STALE_AFTER
 
 log = structlog.get_logger("tripwright.places")
@@ -45,9 +43,9 @@ def lookup_query(places: list[MustSee]) -> str:
     return f"[out:json][timeout:25];({around});out center tags {MAX_ELEMENTS};"
 
 
-def best_match(place: MustSee, elements: list[Element]) -> PackPlace | None:
+def best_match(place: MustSee, elements: list[Element]) -> PlaceRow | None:
     """The nearest element within reach whose name names the place and that a traveller can visit."""
-    found: list[tuple[float, PackPlace]] = []
+    found: list[tuple[float, PlaceRow]] = []
     for element in elements:
         point, name = element.point(), element.tags.get("name", "")
         if point is None or not names_match(place.name, name):
@@ -56,7 +54,7 @@ def best_match(place: MustSee, elements: list[Element]) -> PackPlace | None:
         osm = read_row(element)
         if metres > LOOKUP_METRES or osm is None or osm.kind == "bed":
             continue
-        found.append((metres, PackPlace.of(osm)))
+        found.append((metres, osm))
     return min(found, key=lambda pair: pair[0])[1] if found else None
 
 
@@ -79,25 +77,25 @@ class SavedLookupCache:
                 self._entries = {}  # absent or damaged: asked again, then replaced
         return self._entries
 
-    def get(self, key: str, *, fresh_only: bool) -> tuple[bool, PackPlace | None]:
+    def get(self, key: str, *, fresh_only: bool) -> tuple[bool, PlaceRow | None]:
         """(known, place); a stale entry is known only when ``fresh_only`` is False (offline)."""
         entry = self._load().get(key)
         if not isinstance(entry, dict):
             return False, None
         try:
             at = datetime.fromisoformat(entry["at"])
-            place = PackPlace.model_validate(entry["place"]) if entry.get("place") else None
-        except (KeyError, TypeError, ValueError, ValidationError):
+            place = PlaceRow.of_json(entry["place"]) if entry.get("place") else None
+        except (KeyError, TypeError, ValueError):
             return False, None
         if fresh_only and datetime.now(timezone.utc) - at > STALE_AFTER:
             return False, None
         return True, place
 
-    def put_all(self, found: dict[str, PackPlace | None]) -> None:
+    def put_all(self, found: dict[str, PlaceRow | None]) -> None:
         entries = self._load()
         now = datetime.now(timezone.utc).isoformat()
         for key, place in found.items():
-            entries[key] = {"at": now, "place": place.model_dump(mode="json") if place else None}
+            entries[key] = {"at": now, "place": place.to_json() if place else None}
         while len(entries) > MAX_CACHE_ENTRIES:
             entries.pop(next(iter(entries)))
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -108,10 +106,10 @@ class SavedLookupCache:
 
 
 async def osm_places(places: list[MustSee], client: OverpassClient | None, cache: SavedLookupCache,
-                     *, offline: bool) -> tuple[dict[str, PackPlace], bool]:
+                     *, offline: bool) -> tuple[dict[str, PlaceRow], bool]:
     """({place_id: its OSM element} for the places OSM knows, asked) — ``asked`` False when the
     places could not be looked up (offline or Overpass failing) and some were not known before."""
-    found: dict[str, PackPlace] = {}
+    found: dict[str, PlaceRow] = {}
     missing: list[MustSee] = []
     for place in places:
         known, osm = cache.get(cache_key(place), fresh_only=not offline)

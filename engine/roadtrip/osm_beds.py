@@ -22,7 +22,8 @@ import numpy as np
 from engine.geo import haversine_rad
 from engine.models import Tier
 from engine.places import estimates
-from engine.places.corridor import CorridorData, RoadPlace
+from engine.places.corridor import CorridorData
+from engine.places.osm_reader import PlaceRow
 from engine.places.osm_tags import stars_of
 from engine.places.price_levels import price_level
 
@@ -38,7 +39,7 @@ MILE_PENALTY = 0.3
 class BedPicker:
     def __init__(self, data: CorridorData, intent) -> None:
         self.data = data
-        self.beds: list[RoadPlace] = list(data.beds)
+        self.beds: list[PlaceRow] = list(data.beds)
         self._lat = np.radians(np.fromiter((b.lat for b in self.beds), float, len(self.beds)))
         self._lon = np.radians(np.fromiter((b.lon for b in self.beds), float, len(self.beds)))
         self.tier = Tier(getattr(intent, "tier", None) or Tier.mid)
@@ -55,14 +56,14 @@ class BedPicker:
         place, miles = max(near, key=lambda pm: (self._score(*pm), -pm[0].osm_id))
         return self._bed(place, miles, anchor.country or "US"), ""
 
-    def _near(self, anchor: Town) -> list[tuple[RoadPlace, float]]:
+    def _near(self, anchor: Town) -> list[tuple[PlaceRow, float]]:
         if not self.beds:
             return []
         lat0, lon0 = math.radians(anchor.lat), math.radians(anchor.lon)
         miles = haversine_rad(lat0, lon0, self._lat, self._lon)
         return [(self.beds[i], float(miles[i])) for i in np.flatnonzero(miles <= BED_RADIUS_MILES)]
 
-    def _score(self, p: RoadPlace, miles: float) -> float:
+    def _score(self, p: PlaceRow, miles: float) -> float:
         value = KIND_PREFERENCE.get(p.category, 0.0)
         if p.category == "hostel" and (self.party >= 3 or self.kids):
             value -= 3.0  # a dormitory is no room for a family
@@ -74,7 +75,7 @@ class BedPicker:
         value += 0.3 * bool(p.tags.get("website")) + 0.2 * bool(p.tags.get("wikidata"))
         return value - MILE_PENALTY * miles
 
-    def _bed(self, p: RoadPlace, miles: float, country: str) -> Bed:
+    def _bed(self, p: PlaceRow, miles: float, country: str) -> Bed:
         level, _ = price_level(country)
         stars = stars_of(p.tags)
         if p.category == "camp_site":

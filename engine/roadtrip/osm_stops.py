@@ -32,9 +32,9 @@ from engine.geo import haversine_rad
 from engine.geocode.zones import zone_at
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.place import ASSUMED_SIGHT_WINDOW, Place
-from engine.places.corridor import CorridorData, RoadPlace
+from engine.places.corridor import CorridorData
 from engine.places.identity import name_key
-from engine.places.osm_reader import open_when_untagged, reread
+from engine.places.osm_reader import PlaceRow, open_when_untagged, reread
 from engine.places.osm_tags import ROAD_SIGHT_TAGS
 
 from .detours import DetourRoom
@@ -66,7 +66,7 @@ class _Sight:
     """A corridor sight as a day sees it: its chunk row, how far along and off the route it is, and
     its score; the :class:`Place` the row is (read once, when a day first needs what it is)."""
 
-    row: RoadPlace
+    row: PlaceRow
     progress: float
     offset: float
     score: float
@@ -296,7 +296,7 @@ class _Hours:
         self.windows, self.known, self.text, self.shift, self.closed = windows, known, text, shift, closed
 
     @classmethod
-    def of(cls, p: RoadPlace, on: date, country: str) -> "_Hours":
+    def of(cls, p: PlaceRow, on: date, country: str) -> "_Hours":
         """Read from the chunk's row (many sights are looked at, few are taken: no Place for each)."""
         rule = p.tags.get("opening_hours", "").strip()
         if rule:
@@ -316,7 +316,7 @@ class _Hours:
         return cls((CAUTIOUS,), False, "Opening hours not published in OpenStreetMap: visited between 10:00 "
                                        "and 17:00; check before going.")
 
-    def shift_from(self, start_tz: str, p: RoadPlace, on: date) -> int:
+    def shift_from(self, start_tz: str, p: PlaceRow, on: date) -> int:
         """Minutes the sight's clock is ahead of the day's (the start town's) on that date."""
         if not self.windows or self.windows == (CAUTIOUS,):
             return 0

@@ -23,7 +23,8 @@ from engine.pipeline.run import PlanningSession
 from engine.places.city_spec import resolve_city
 from engine.places.fetch import PackFetcher
 from engine.places.overpass import Element, city_query, parse_answer
-from engine.places.pack import CityPack, PackPlace
+from engine.places.osm_reader import PlaceRow
+from engine.places.pack import CityPack
 from engine.places.pack_store import PackStore
 from engine.places.ranking import best_known, city_rank, fame_score
 from engine.places.wikidata import BATCH, item_ids, read_counts
@@ -35,11 +36,11 @@ BARCELONA = (41.3874, 2.1686)  # Plaça de Catalunya, the centre a city pack wou
 
 
 def sight(osm_id: int, category: str, name: str, lat: float, lon: float, tags: dict[str, str],
-          size_m2: float | None = None, key: str = "tourism") -> PackPlace:
+          size_m2: float | None = None, key: str = "tourism") -> PlaceRow:
     all_tags = {"name": name, key: category, **tags}
-    return PackPlace(osm_type="way", osm_id=osm_id, kind="sight", key=key, category=category, name=name, lat=lat,
-                     lon=lon, tags={k: v for k, v in all_tags.items() if k not in ("name", key)},
-                     fame=Fame.of_tags(all_tags, size_m2))
+    return PlaceRow(osm_type="way", osm_id=osm_id, kind="sight", key=key, category=category, name=name, lat=lat,
+                    lon=lon, tags={k: v for k, v in all_tags.items() if k not in ("name", key)},
+                    fame=Fame.of_tags(all_tags, size_m2))
 
 
 # What OpenStreetMap says of two Barcelona sights (the tags a mapper gives them; sizes of the order
@@ -58,7 +59,7 @@ MUSEUM = sight(2, "museum", "Museu Egipci de Barcelona", 41.3935, 2.1637,
 
 
 def test_the_worlds_best_known_basilica_outranks_a_small_museum_offline() -> None:
-    centre = BASILICA.model_copy(update={"lat": BARCELONA[0], "lon": BARCELONA[1]})
+    centre = BASILICA.replace(lat=BARCELONA[0], lon=BARCELONA[1])
     from engine.models import Geo
     where = Geo(lat=centre.lat, lon=centre.lon)
     basilica, museum = city_rank(BASILICA, where), city_rank(MUSEUM, where)
@@ -242,7 +243,7 @@ def test_unreachable_wikidata_keeps_the_offline_signals_and_is_not_asked_again(s
     monkeypatch.setenv("TRIPWRIGHT_WIKIDATA_URL", wikidata.url)  # nobody listens there any more
     outcome = fetch_lisbon(tmp_path)
     assert outcome.pack.sitelinks.startswith("cannot reach") and outcome.pack.of_kind("sight")
-    assert all(p.fame is None or p.fame.sitelinks is None for p in outcome.pack.places)
+    assert all(p.fame.sitelinks is None for p in outcome.pack.places)
     assert fetch_lisbon(tmp_path).pack.sitelinks == outcome.pack.sitelinks  # the cache's: not asked again
 
 

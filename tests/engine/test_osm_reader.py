@@ -15,12 +15,12 @@ from engine.models.dated_hours import dated_hours
 from engine.models.intent import MustSee
 from engine.models.place import ASSUMED_HOURS, ASSUMED_SIGHT_WINDOW, Place
 from engine.places import corridor, pack_city, ranking
-from engine.places.osm_reader import open_when_untagged, read_element, read_row, reread, row_or_why
+from engine.places.osm_reader import PlaceRow, open_when_untagged, read_element, read_row, reread, row_or_why
 from engine.geo import BBox
 from engine.places.overpass import Answer, Element
-from engine.places.pack import PackPlace
+from engine.places.pack import CityPack
 from engine.places.pack_build import read_places
-from engine.places.saved_lookup import best_match
+from engine.places.saved_lookup import SavedLookupCache, best_match
 from engine.roadtrip import osm_stops
 
 MUSEUM = {"type": "way", "id": 4242, "center": {"lat": 38.6978, "lon": -9.2065},
@@ -72,13 +72,13 @@ def test_a_row_read_back_is_the_place_read_from_the_element() -> None:
     from_element = read_element(element(MUSEUM))
     places, dropped = read_places([element(MUSEUM)], BBox(38.6, -9.3, 38.8, -9.0))
     assert dropped == Counter()
-    back = PackPlace.model_validate_json(places[0].model_dump_json()).place()  # through the pack's JSON
+    back = PlaceRow.of_json(json.loads(json.dumps(places[0].to_json()))).place()  # through the pack's JSON
     assert back.fame == from_element.fame and back.names == {"en": "Navy Museum", "ja": "海洋博物館",
                                                              "pt": "Museu de Marinha"}
     assert back == from_element
     road = read_element(element(MUSEUM), road=True)
-    written = corridor.RoadPlace.of(read_row(element(MUSEUM), road=True)).row()
-    chunk_row = corridor.RoadPlace(*json.loads(json.dumps(written)))  # as a chunk file gives it back
+    written = corridor.road_row(read_row(element(MUSEUM), road=True)).chunk_row()
+    chunk_row = PlaceRow(*json.loads(json.dumps(written)), road=True)  # as a chunk file gives it back
     assert chunk_row.place().fame.translations == 3
     assert chunk_row.place().names == road.names and "ja" in road.names
     assert chunk_row.place().model_copy(update={"rank": 0.0}) == road
@@ -89,15 +89,60 @@ def test_rows_written_before_fame_was_kept_still_read() -> None:
     old_pack_row = {"osm_type": "way", "osm_id": 4242, "kind": "sight", "key": "tourism", "category": "museum",
                     "name": "Museu de Marinha", "lat": 38.6978, "lon": -9.2065,
                     "tags": {"name": "Museu de Marinha", "name:en": "Navy Museum", "wikidata": "Q1954960"}, "rank": 5.0}
-    old = PackPlace.model_validate(old_pack_row).place()
+    old = PlaceRow.of_json(old_pack_row).place()
     assert (old.fame.wikidata, old.fame.translations) == ("Q1954960", 1)  # what the kept tags still say
     assert old.names == {"en": "Navy Museum"}
     old_chunk_row = ["way", 4242, "sight", "tourism", "museum", "Museu de Marinha", 38.6978, -9.2065,
                      '{"tourism":"museum","name:en":"Navy Museum"}', 1.7]
-    assert corridor.RoadPlace(*old_chunk_row).place().fame.translations == 1
-    assert corridor.RoadPlace(*old_chunk_row).place().names == {"en": "Navy Museum"}
+    assert PlaceRow(*old_chunk_row, road=True).place().fame.translations == 1
+    assert PlaceRow(*old_chunk_row, road=True).place().names == {"en": "Navy Museum"}
     # a chunk written with translations but before the names were kept
-    assert corridor.RoadPlace(*old_chunk_row, 3).place().names == {"en": "Navy Museum"}
+    assert PlaceRow(*old_chunk_row, 3, road=True).place().names == {"en": "Navy Museum"}
+
+
+def test_one_row_class_is_stored_in_a_pack_a_chunk_and_the_saved_places_cache(tmp_path) -> None:
+    """A pack's JSON (the pydantic ``CityPack``) keeps the row as an object of its fields and reads
+    the same row back; a damaged row makes the pack unreadable rather than half-read."""
+    rows, _ = read_places([element(MUSEUM)], BBox(38.6, -9.3, 38.8, -9.0))
+    pack = CityPack(slug="lisbon_pt", name="Lisbon", label="Lisbon, PT", country="PT", tz="Europe/Lisbon",
+                    currency="EUR", center_lat=38.72, center_lon=-9.14, bbox=(38.6, -9.3, 38.8, -9.0),
+                    places=rows, fetched_at=datetime(2026, 1, 1, tzinfo=timezone.utc))
+    doc = json.loads(pack.model_dump_json())
+    assert list(doc["places"][0]) == ["osm_type", "osm_id", "kind", "key", "category", "name", "lat", "lon", "tags",
+                                      "rank", "fame", "names"]
+    assert doc["places"][0]["fame"]["wikidata"] == "Q1954960" and doc["places"][0]["names"]["ja"] == "海洋博物館"
+    back = CityPack.model_validate_json(pack.model_dump_json())
+    assert type(back.places[0]) is PlaceRow and back.places == rows and back.place("osm_w4242") == rows[0]
+    for damage in ({"osm_id": -1}, {"lat": 91.0}, {"kind": "shop"}, {"tags": {"a": 1}}, {"colour": "red"},
+                   {"fame": {"translations": -1}}):
+        doc["places"][0] = {**rows[0].to_json(), **damage}
+        with pytest.raises(ValidationError):
+            CityPack.model_validate(doc)
+
+
+def test_the_saved_places_cache_reads_entries_written_before_the_one_row(tmp_path) -> None:
+    """An entry as the pydantic row wrote it (``model_dump(mode="json")``) reads as the row the
+    reader makes now; a damaged entry is not known (asked again), never an error."""
+    row = read_row(element(MUSEUM))
+    assert row is not None
+    old_entry = {"osm_type": "way", "osm_id": 4242, "kind": "sight", "key": "tourism", "category": "museum",
+                 "name": "Museu de Marinha", "lat": 38.6978, "lon": -9.2065, "tags": row.tags, "rank": 0.0,
+                 "fame": {"wikidata": "Q1954960", "wikipedia": "pt:Museu de Marinha", "heritage": "2",
+                          "translations": 3, "attraction": False, "size_m2": None},
+                 "names": {"en": "Navy Museum", "ja": "海洋博物館", "pt": "Museu de Marinha"}}
+    cache_file = tmp_path / "city-packs" / "saved-places.json"
+    cache_file.parent.mkdir()
+    at = datetime.now(timezone.utc).isoformat()
+    cache_file.write_text(json.dumps({"old": {"at": at, "place": old_entry}, "miss": {"at": at, "place": None},
+                                      "bad": {"at": at, "place": {**old_entry, "lat": "north"}}}))
+    cache = SavedLookupCache(tmp_path)
+    known, found = cache.get("old", fresh_only=True)
+    assert known and found == row and found.place() == read_element(element(MUSEUM))
+    assert cache.get("miss", fresh_only=True) == (True, None)
+    assert cache.get("bad", fresh_only=True) == (False, None)
+    cache.put_all({"new": row})
+    written = json.loads(cache_file.read_text())["new"]["place"]  # written as before, with the fame kept since
+    assert written == {**old_entry, "fame": {**old_entry["fame"], "sitelinks": None}}
 
 
 def test_city_pack_corridor_and_saved_lookup_read_one_element_alike() -> None:

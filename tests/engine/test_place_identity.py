@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from engine.places.corridor import RoadPlace, _twins_once
+from engine.places.corridor import _twins_once
 from engine.places.identity import name_key
-from engine.places.pack import PackPlace
+from engine.places.osm_reader import PlaceRow
 from engine.places.pack_build import dedupe
 
 # (script, two different museums' names, the first written another way that names it too)
@@ -46,10 +46,10 @@ def test_two_museums_side_by_side_are_two_places_in_a_city_pack(script: str, one
 @pytest.mark.parametrize(("script", "one", "other", "same"), SCRIPTS, ids=[s[0] for s in SCRIPTS])
 def test_two_museums_side_by_side_are_two_places_in_a_corridor_chunk(script: str, one: str, other: str,
                                                                       same: str) -> None:
-    a = RoadPlace("node", 1, "sight", "tourism", "museum", one, 35.0, 135.0, {"tourism": "museum"})
-    b = RoadPlace("node", 2, "sight", "tourism", "museum", other, 35.0005, 135.0, {"tourism": "museum"})
-    twin = RoadPlace("way", 3, "sight", "tourism", "museum", same, 35.0002, 135.0,
-                     {"tourism": "museum", "building": "yes"})
+    a = PlaceRow("node", 1, "sight", "tourism", "museum", one, 35.0, 135.0, {"tourism": "museum"}, road=True)
+    b = PlaceRow("node", 2, "sight", "tourism", "museum", other, 35.0005, 135.0, {"tourism": "museum"}, road=True)
+    twin = PlaceRow("way", 3, "sight", "tourism", "museum", same, 35.0002, 135.0,
+                    {"tourism": "museum", "building": "yes"}, road=True)
     assert sorted(p.osm_id for p in _twins_once([a, b, twin])) == [2, 3], script
 
 
@@ -68,6 +68,6 @@ def test_a_mixed_name_keeps_both_scripts() -> None:
 
 
 def _pack_place(osm_id: int, name: str, lat: float, *, osm_type: str = "node",
-                extra: dict[str, str] | None = None) -> PackPlace:
-    return PackPlace(osm_type=osm_type, osm_id=osm_id, kind="sight", key="tourism", category="museum",
-                     name=name, lat=lat, lon=135.0, tags={"tourism": "museum", **(extra or {})})
+                extra: dict[str, str] | None = None) -> PlaceRow:
+    return PlaceRow(osm_type=osm_type, osm_id=osm_id, kind="sight", key="tourism", category="museum",
+                    name=name, lat=lat, lon=135.0, tags={"tourism": "museum", **(extra or {})})

@@ -11,7 +11,7 @@ from engine.models import Geo
 from engine.models.bookings import BookedHotel
 from engine.models.place import Place
 from engine.planning.booked import _lodging
-from engine.places.corridor import RoadPlace
+from engine.places.osm_reader import PlaceRow
 from engine.roadtrip.plan import Bed, Town
 from engine.roadtrip.routes import load_routes
 
@@ -61,8 +61,8 @@ def test_booked_hotels_are_places_of_the_traveller() -> None:
 
 
 def test_corridor_rows_and_route_points_of_interest_are_places() -> None:
-    row = RoadPlace("way", 77, "sight", "natural", "waterfall", "McWay Falls", 36.158, -121.672,
-                    '{"natural":"waterfall","wikidata":"Q6800914"}', 4.0)
+    row = PlaceRow("way", 77, "sight", "natural", "waterfall", "McWay Falls", 36.158, -121.672,
+                   '{"natural":"waterfall","wikidata":"Q6800914"}', 4.0, road=True)
     place = row.place()
     assert (place.ref, place.venue_type, place.indoor, place.rank, place.fame.wikidata) == (
         "osm_w77", "landmark", False, 4.0, "Q6800914")
