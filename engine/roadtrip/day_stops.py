@@ -295,7 +295,7 @@ def schedule_stops(stops, start_p: float, anchor_p: float, leg_min, *, start_pt:
         at, at_pt = s.progress_miles, (s.lat, s.lon)
         out.append(_timed(s, t, t + (s.end_min - s.start_min)))
         t = out[-1].end_min
-    visiting = sum(s.end_min - s.start_min for s in on_way)
+    visiting = sum(s.end_min - s.start_min + s.wait_min for s in out)
     arrive = max(t + leg_min(at, at_pt, anchor_p, anchor_pt), DEPART_MIN + visiting + drive_total_min)
     t, at, at_pt = arrive + CHECKIN_MINUTES, anchor_p, anchor_pt
     for s in in_town:
@@ -307,6 +307,8 @@ def schedule_stops(stops, start_p: float, anchor_p: float, leg_min, *, start_pt:
 
 
 def _timed(stop: RoadStop, start: int, end: int) -> RoadStop:
-    """Minutes on the day's timeline; past midnight they run on (the itinerary clips only its
-    windows), so events never pile up at 23:59."""
-    return replace(stop, start_min=start, end_min=end)
+    """Minutes on the day's timeline, waiting for the place to open when it is reached earlier;
+    past midnight they run on (the itinerary clips only its windows), so events never pile up at
+    23:59."""
+    wait = max(0, stop.opens_min - start)
+    return replace(stop, start_min=start + wait, end_min=end + wait, wait_min=wait)

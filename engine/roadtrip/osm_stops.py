@@ -291,7 +291,8 @@ class OsmStops:
         text = f"{what} mapped in OpenStreetMap, {where}. {hours.text}"
         return RoadStop(id=p.ref, name=p.name, lat=p.lat, lon=p.lon, kind=p.venue_type, start_min=0,
                         end_min=p.minutes, progress_miles=s.progress, offset_miles=s.offset, indoor=p.indoor,
-                        description=text[:300], en_route=en_route, source_url=p.source_url, hours_known=hours.known)
+                        description=text[:300], en_route=en_route, source_url=p.source_url, hours_known=hours.known,
+                        opens_min=hours.opens())
 
 
 class _Hours:
@@ -332,6 +333,10 @@ class _Hours:
         noon = datetime(on.year, on.month, on.day, 12)
         ahead = noon.replace(tzinfo=ZoneInfo(here)).utcoffset() - noon.replace(tzinfo=ZoneInfo(start_tz)).utcoffset()
         return int(ahead.total_seconds() // 60)
+
+    def opens(self) -> int:
+        """The first opening on the day's clock (0: always open): a visit reached earlier waits."""
+        return max(0, self.windows[0][0] - self.shift) if self.windows else 0
 
     def fits(self, start: int, end: int) -> bool:
         if self.windows is None:

@@ -47,8 +47,8 @@ def denver_to_moab() -> RoadTripIntent:
 
 
 def legs(day, planned):
-    """(from point, to point, minutes between leaving the one and reaching the other, the drive's
-    end, the next event's start) for each drive of an itinerary day."""
+    """(from point, to point, minutes of the drive from leaving the one to reaching the other, the
+    drive's end, the next event's start) for each drive of an itinerary day."""
     out, at, left, drive_end = [], planned.start.point, None, None
     for a in day.activities:
         if a.role == "transfer":
@@ -59,7 +59,7 @@ def legs(day, planned):
             continue
         here = (a.geo.lat, a.geo.lon)
         if drive_end is not None:
-            out.append((at, here, (a.start - left).total_seconds() / 60, drive_end, a.start))
+            out.append((at, here, (drive_end - left).total_seconds() / 60, drive_end, a.start))
         at, left, drive_end = here, a.end, None
     return out
 
@@ -125,3 +125,27 @@ def test_a_national_park_at_the_end_is_visited_and_days_use_the_afternoon(overpa
     for day in result.itinerary.days:  # days with sights to see run into the late afternoon
         end = max(a.end for a in day.activities).astimezone(day.activities[0].start.tzinfo)
         assert end.hour * 60 + end.minute >= 16 * 60, (day.date, end)
+
+
+def test_a_sight_reached_before_it_opens_is_visited_once_open(gazetteer, home) -> None:
+    """A museum with no published hours is visited inside 10:00–17:00: reached at about 08:45, the
+    day waits for 10:00 there instead of leaving it out (the Loire's châteaux, all unknown hours,
+    were never visited in the morning); its drive still ends when the car arrives."""
+    from engine.roadtrip.itinerary import road_itinerary
+    from engine.roadtrip.planner import plan_road_trip
+    elements = [{"type": "node", "id": 9_100_000_097, "lat": 34.3989, "lon": -119.5187,
+                 "tags": {"name": "Carpinteria Valley Museum of History", "tourism": "museum"}},
+                {"type": "node", "id": 9_100_000_098, "lat": 34.0900, "lon": -118.2600,
+                 "tags": {"name": "Hollywood Bowl Overlook", "tourism": "viewpoint"}}]
+    intent = RoadTripIntent(origin="Santa Barbara, CA", terminus="Palm Springs, CA", days=1,
+                            start_date=date(2027, 5, 4))
+    road = plan_road_trip(intent, gazetteer, osm=_data_of(elements))
+    museum = next(s for s in road.days[0].stops if s.name.startswith("Carpinteria"))
+    assert museum.hours_known is False and museum.wait_min > 0
+    assert museum.start_min == 10 * 60 and museum.end_min <= 17 * 60
+    itinerary = road_itinerary(road, intent, [], trace_id="t", run_id="r")
+    acts = itinerary.days[0].activities
+    k = next(i for i, a in enumerate(acts) if a.name.startswith("Carpinteria"))
+    drive, visit = acts[k - 1], acts[k]
+    assert drive.role == "transfer" and drive.end < visit.start  # arrived, then waited for the opening
+    assert (visit.start - drive.end).total_seconds() / 60 == museum.wait_min
