@@ -209,7 +209,10 @@ class OsmStops:
         if stay:
             en = np.ones(len(p), dtype=bool)
         elif anchor_p >= start_p:  # up to the night's town: a park just short of it is on the way
-            en = (p > lo + 1) & (p < hi) & ~at
+            # at the corridor's end, a sight past it (Grand Teton beyond Jackson) measures at the end:
+            # on the way too, its miles there and back counted as the leg's detour
+            end = anchor_p >= self.corridor.length_miles() - 0.5
+            en = (p > lo + 1) & ((p < hi) | (end & (p <= hi + 0.5))) & ~at
         else:
             en = (p > lo) & (p < hi - 1) & ~at
         if room is not None and not stay:  # a detour the daily cap leaves room for

@@ -149,3 +149,21 @@ def test_a_sight_reached_before_it_opens_is_visited_once_open(gazetteer, home) -
     drive, visit = acts[k - 1], acts[k]
     assert drive.role == "transfer" and drive.end < visit.start  # arrived, then waited for the opening
     assert (visit.start - drive.end).total_seconds() / 60 == museum.wait_min
+
+
+def test_a_park_past_the_end_of_the_trip_is_visited_and_its_miles_counted(gazetteer, home) -> None:
+    """Dead Horse Point State Park lies 12 mi beyond Moab, where the trip ends: a day that arrives
+    early goes there (its leg measures at the corridor's end, so the miles out and back are the
+    leg's detour) — the day's miles cover the straight line through it."""
+    from engine.roadtrip.planner import plan_road_trip
+    elements = [e for e in load("colorado_utah") if e["tags"].get("name") in ("Dead Horse Point State Park",
+                                                                               "Fisher Towers")]
+    intent = RoadTripIntent(origin="Grand Junction, CO", terminus="Moab, UT", days=1, start_date=date(2027, 5, 4))
+    road = plan_road_trip(intent, gazetteer, osm=_data_of(elements))
+    day = road.days[0]
+    park = next(s for s in day.stops if s.name == "Dead Horse Point State Park")
+    assert park.en_route and park.start_min >= day.depart_min
+    order = sorted((s for s in day.stops if s.en_route), key=lambda s: abs(s.progress_miles - day.start_progress))
+    points = [day.start.point, *((s.lat, s.lon) for s in order), day.anchor.point]
+    assert day.drive_miles >= sum(geodesic_miles(p, q) for p, q in zip(points, points[1:]))
+    assert day.arrive_min >= park.end_min + 12 * 60 // 55  # 12 mi back to Moab take their time
