@@ -10,7 +10,7 @@ from dataclasses import replace
 from engine.geocode.trust import geodesic_miles
 from engine.models.visit_time import EXPLORE_MINUTES, REST_MINUTES, TOWN_VISIT_MINUTES
 
-from .detours import DetourRoom, day_points, detour_miles
+from .detours import DetourRoom, Point, day_points, detour_miles, leg_detour_miles
 from .loop import AWAY_FROM_HOME_MILES
 from .plan import RoadStop, Town
 from .resolve import region_name
@@ -51,8 +51,12 @@ class DayStopPicker:
         self._near: dict[tuple[float, float], list] = {}  # the gazetteer's answers by point (:meth:`places_near`)
 
     # -- overnight towns -----------------------------------------------------------------------
-    def town_near(self, target: float, *, lo: float, hi: float) -> Town | None:
+    def town_near(self, target: float, *, lo: float, hi: float, prefer=None) -> Town | None:
+        """The town nearest ``target`` (larger ones first) between ``lo`` and ``hi``; among those
+        ``prefer`` (a test on the :class:`Town`) accepts, when it accepts any."""
         inside = [t for t in self.towns if lo <= t.progress_miles <= hi]
+        if prefer is not None:
+            inside = [t for t in inside if prefer(self.place_of(t))] or inside
         if not inside:
             return None
         best = min(inside, key=lambda t: (abs(t.progress_miles - target) - 8 * math.log10(1 + (t.town.population or 0)),
@@ -71,7 +75,7 @@ class DayStopPicker:
         forward = anchor_p >= start_p
         ends = detour_miles(self.corridor, [p.point for p in (start, anchor) if p is not None])
         self.room = DetourRoom((start or anchor).point, anchor.point, self.cap_miles - (hi - lo) * self.factor - ends,
-                               start_p)
+                               start_p, self.corridor)
         en_route = [p for p in self.pois if lo + 1 < p.progress_miles < hi - ANCHOR_RADIUS_MILES * (1 if forward else 0)
                     and (forward or p.progress_miles > lo + ANCHOR_RADIUS_MILES) and p.poi.id not in self.used
                     and self.room.allows(p.poi.lat, p.poi.lon)]
@@ -81,6 +85,8 @@ class DayStopPicker:
         chosen = self._spaced(en_route, start_p, anchor_p, want=max(0, 2 - len(stops)))
         chosen += [p for p in at_anchor if p not in chosen][: max(1 if not stops else 0, 3 - len(chosen) - len(stops))]
         stops += [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
+        while len(stops) > 1 and not self.room.fits(stops):  # together they must keep the day under the cap
+            stops.pop()
         if self.osm is not None:
             stops += self.osm.pick(stops, start_p, anchor_p, anchor, day, self.used, self._drive_min, start,
                                    room=self.room)
@@ -91,8 +97,11 @@ class DayStopPicker:
             self.corridor, self.geocoder, start_p, anchor_p, [p.point for p in (start, anchor) if p is not None],
             near=self.places_near)
         self.exemption = "travel_only" if quiet else None
-        off = detour_miles(self.corridor, day_points(start.point if start else anchor.point, stops, anchor.point, start_p))
-        return schedule_stops(stops, start_p, anchor_p, self._drive_min, off_min=int(round(off / self.speed * 60)))
+        begin = start.point if start else anchor.point
+        off = detour_miles(self.corridor, day_points(begin, stops, anchor.point, start_p))
+        total = int(round((abs(anchor_p - start_p) * self.factor + off) / self.speed * 60))
+        return schedule_stops(stops, start_p, anchor_p, self._drive_min, start_pt=begin, anchor_pt=anchor.point,
+                              drive_total_min=total)
 
     def pick_rest(self, town: Town, p: float, day: int) -> tuple[list[RoadStop], int, int]:
         """A rest day's activities: the town's own sights — the route's points of interest and
@@ -109,7 +118,7 @@ class DayStopPicker:
                                           name=f"A slow day in {town.name}"))
         self.used |= {s.id for s in stops}
         self.exemption = "rest"
-        timed, depart, _ = schedule_stops(stops, p, p, self._drive_min)
+        timed, depart, _ = schedule_stops(stops, p, p, self._drive_min, start_pt=town.point, anchor_pt=town.point)
         return timed, depart, depart
 
     def _required(self, lo: float, hi: float) -> list[RoadStop]:
@@ -244,8 +253,12 @@ class DayStopPicker:
                         start_min=0, end_min=minutes, progress_miles=progress, offset_miles=offset, en_route=en_route,
                         description=f"Walk the centre of {where}: its main street, landmarks and a meal.")
 
-    def _drive_min(self, a: float, b: float) -> int:
-        return int(round(abs(b - a) * self.factor / self.speed * 60))
+    def _drive_min(self, a: float, a_pt: Point, b: float, b_pt: Point) -> int:
+        """One leg's minutes: its road miles along the corridor and its own detour off it."""
+        return math.ceil(self._leg_miles(a, a_pt, b, b_pt) / self.speed * 60 - 1e-9)  # never a minute short
+
+    def _leg_miles(self, a: float, a_pt: Point, b: float, b_pt: Point) -> float:
+        return abs(b - a) * self.factor + leg_detour_miles(self.corridor, a_pt, b_pt)
 
 
 def quiet_stretch(corridor, geocoder, start_p: float, anchor_p: float, own: list[tuple[float, float]],
@@ -266,28 +279,36 @@ def quiet_stretch(corridor, geocoder, start_p: float, anchor_p: float, own: list
     return True
 
 
-def schedule_stops(stops, start_p: float, anchor_p: float, drive_min, off_min: int = 0) -> tuple[list[RoadStop], int, int]:
+def schedule_stops(stops, start_p: float, anchor_p: float, leg_min, *, start_pt: Point, anchor_pt: Point,
+                   drive_total_min: int = 0) -> tuple[list[RoadStop], int, int]:
     """Depart 08:30, drive to each en-route stop in order, then to the anchor; town activities
-    follow the arrival. ``drive_min(a, b)`` gives the minutes between two progress values (the
-    estimate, or a routed day's real time shared out along it); ``off_min`` the minutes the
-    day's detours off the corridor add (:mod:`.detours`; a routed day's time already has them)."""
+    follow the arrival, with the short hop to each. ``leg_min(a_p, a_pt, b_p, b_pt)`` gives the
+    minutes of one leg from its ends' progress and points (the estimate with the leg's own detour
+    off the corridor, or a routed day's real time shared out over its legs), so every visit starts
+    once its drive has ended and no leg is faster than the road. ``drive_total_min``: the day's
+    whole drive as the planner counts it; the arrival is never before it has been driven."""
     on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_p))
     in_town = [s for s in stops if not s.en_route]
-    t, at, out = DEPART_MIN, start_p, []
+    t, at, at_pt, out = DEPART_MIN, start_p, start_pt, []
     for s in on_way:
-        t += drive_min(at, s.progress_miles)
-        at = s.progress_miles
+        t += leg_min(at, at_pt, s.progress_miles, (s.lat, s.lon))
+        at, at_pt = s.progress_miles, (s.lat, s.lon)
         out.append(_timed(s, t, t + (s.end_min - s.start_min)))
         t = out[-1].end_min
-    arrive = t + drive_min(at, anchor_p) + off_min
-    t = arrive + CHECKIN_MINUTES
+    visiting = sum(s.end_min - s.start_min + s.wait_min for s in out)
+    arrive = max(t + leg_min(at, at_pt, anchor_p, anchor_pt), DEPART_MIN + visiting + drive_total_min)
+    t, at, at_pt = arrive + CHECKIN_MINUTES, anchor_p, anchor_pt
     for s in in_town:
+        t += leg_min(at, at_pt, s.progress_miles, (s.lat, s.lon))
+        at, at_pt = s.progress_miles, (s.lat, s.lon)
         out.append(_timed(s, t, t + (s.end_min - s.start_min)))
         t = out[-1].end_min
     return out, DEPART_MIN, arrive
 
 
 def _timed(stop: RoadStop, start: int, end: int) -> RoadStop:
-    """Minutes on the day's timeline; past midnight they run on (the itinerary clips only its
-    windows), so events never pile up at 23:59."""
-    return replace(stop, start_min=start, end_min=end)
+    """Minutes on the day's timeline, waiting for the place to open when it is reached earlier;
+    past midnight they run on (the itinerary clips only its windows), so events never pile up at
+    23:59."""
+    wait = max(0, stop.opens_min - start)
+    return replace(stop, start_min=start + wait, end_min=end + wait, wait_min=wait)

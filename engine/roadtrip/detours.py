@@ -34,11 +34,18 @@ def _legs(points: Sequence[Point]) -> float:
 
 
 def detour_miles(corridor, points: Sequence[Point]) -> float:
-    """Road miles that driving through ``points`` adds to driving through their projections."""
-    if len(points) < 2:
-        return 0.0
-    projected = [corridor.point_at(corridor.progress_miles(*p)) for p in points]
-    return max(0.0, DETOUR_FACTOR * (_legs(points) - _legs(projected)))
+    """Road miles that driving through ``points`` adds to driving through their projections: the
+    sum of each leg's own detour (:func:`leg_detour_miles`), so the day's miles are its legs' miles
+    and the timeline (:func:`.day_stops.schedule_stops`) drives every one of them."""
+    return sum(leg_detour_miles(corridor, a, b) for a, b in zip(points, points[1:]))
+
+
+def leg_detour_miles(corridor, a: Point, b: Point) -> float:
+    """Road miles that one leg, ``a`` to ``b``, adds to driving between their projections onto the
+    corridor: a stop 20 mi off the road is 20-odd mi away however near it lies along the road."""
+    pa = corridor.point_at(corridor.progress_miles(*a))
+    pb = corridor.point_at(corridor.progress_miles(*b))
+    return max(0.0, DETOUR_FACTOR * (_legs([a, b]) - _legs([pa, pb])))
 
 
 def day_points(start: Point, stops, anchor: Point, start_progress: float) -> list[Point]:
@@ -57,6 +64,7 @@ class DetourRoom:
     b: Point
     miles: float
     start_progress: float = 0.0
+    corridor: object = None  # when given, :meth:`fits` counts each leg's detour (:func:`detour_miles`)
 
     @cached_property
     def _ends(self) -> tuple[float, float, float, float, float]:
@@ -77,6 +85,9 @@ class DetourRoom:
         """The day's stops together (in driving order) keep within the room: two on opposite
         sides of the road cost more than each alone."""
         points = day_points(self.a, stops, self.b, self.start_progress)
+        if self.corridor is not None:  # the day's miles as the planner counts them, less its ends' own
+            extra = detour_miles(self.corridor, points) - detour_miles(self.corridor, [self.a, self.b])
+            return extra <= max(0.0, self.miles) + 0.05
         return DETOUR_FACTOR * (_legs(points) - self._ends[4]) <= max(0.0, self.miles) + 0.05
 
 

@@ -21,6 +21,7 @@ import asyncio
 from dataclasses import replace
 
 from engine.errors import ToolError
+from engine.geocode.trust import geodesic_miles
 from engine.tools.osrm import DrivingRoute, RouteRequest
 
 from .day_stops import schedule_stops
@@ -89,13 +90,18 @@ def _routed_day(day: RoadDay, route: DrivingRoute | None) -> RoadDay:
         return day
     if _unreachable(route):
         return replace(day, drive_source="unroutable")
-    along = abs(day.anchor_progress - day.start_progress)
     total_min = route.hours * 60
+    points = day_waypoints(day)
+    crow = sum(geodesic_miles(a, b) for a, b in zip(points, points[1:]))
 
-    def minutes(a: float, b: float) -> int:
-        share = abs(b - a) / along if along > 0 else 1.0
+    def minutes(a: float, a_pt, b: float, b_pt) -> int:
+        """The routed time shared over the day's legs by their straight-line lengths: the road
+        goes through each stop, so no leg is faster than the day."""
+        share = geodesic_miles(a_pt, b_pt) / crow if crow > 0 else 1.0
         return int(round(total_min * share))
 
-    stops, depart, arrive = schedule_stops(list(day.stops), day.start_progress, day.anchor_progress, minutes)
+    stops, depart, arrive = schedule_stops(list(day.stops), day.start_progress, day.anchor_progress, minutes,
+                                           start_pt=day.start.point, anchor_pt=day.anchor.point,
+                                           drive_total_min=int(round(total_min)))
     return replace(day, drive_miles=round(route.miles, 1), drive_hours=round(route.hours, 2), stops=tuple(stops),
                    depart_min=depart, arrive_min=arrive, drive_source="routed", path=route.geometry)

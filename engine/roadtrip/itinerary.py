@@ -76,7 +76,8 @@ class _Builder:
         acts: list[Activity] = []
         t, frm, at = d.depart_min, d.start.name, (d.start.lat, d.start.lon)
         for n, s in enumerate(s for s in d.stops if s.en_route):
-            acts.append(self._drive(d, n, clock.span(t, s.start_min, at, (s.lat, s.lon)), t, s.start_min, frm, s.name))
+            there = s.start_min - s.wait_min  # the drive ends on arrival; the visit may wait for the opening
+            acts.append(self._drive(d, n, clock.span(t, there, at, (s.lat, s.lon)), t, there, frm, s.name))
             acts.append(self._stop(d, s, clock))
             t, frm, at = s.end_min, s.name, (s.lat, s.lon)
         anchor = (d.anchor.lat, d.anchor.lon)

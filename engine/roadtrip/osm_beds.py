@@ -27,9 +27,11 @@ from engine.places.osm_reader import PlaceRow
 from engine.places.osm_tags import stars_of
 from engine.places.price_levels import price_level
 
+from .detours import DETOUR_FACTOR
 from .plan import Bed, Town
 
 BED_RADIUS_MILES = 5.0
+NEAREST_BED_MILES = 35.0  # when the night's town has none: the nearest mapped bed this near is named
 CAMP_SITE_USD = 35.0
 KIND_PREFERENCE = {"motel": 3.0, "hotel": 3.0, "guest_house": 2.0, "hostel": 1.0, "camp_site": 0.5}
 KIND_TIER = {"motel": Tier.budget, "hostel": Tier.budget}
@@ -52,16 +54,33 @@ class BedPicker:
             return None, ""
         near = self._near(anchor)
         if not near:
-            return None, f"no lodging mapped within {BED_RADIUS_MILES:.0f} mi of {anchor.label} (OpenStreetMap)"
+            said = f"no lodging mapped within {BED_RADIUS_MILES:.0f} mi of {anchor.label} (OpenStreetMap)"
+            nearest = self._nearest(anchor)
+            if nearest is not None:
+                place, miles = nearest
+                said += (f"; the nearest mapped bed is {place.name} ({place.category.replace('_', ' ')}), "
+                         f"{miles:.0f} mi away: about {2 * DETOUR_FACTOR * miles:.0f} mi there and back")
+            return None, said
         place, miles = max(near, key=lambda pm: (self._score(*pm), -pm[0].osm_id))
         return self._bed(place, miles, anchor.country or "US"), ""
 
-    def _near(self, anchor: Town) -> list[tuple[PlaceRow, float]]:
+    def has_bed(self, place: Town) -> bool | None:
+        """Whether a bed is mapped within :data:`BED_RADIUS_MILES` of a town; None where
+        OpenStreetMap was not asked (nothing known either way)."""
+        if not self.data.covers(place.lat, place.lon, BED_RADIUS_MILES):
+            return None
+        return bool(self._near(place))
+
+    def _nearest(self, anchor: Town) -> tuple[PlaceRow, float] | None:
+        found = self._near(anchor, NEAREST_BED_MILES)
+        return min(found, key=lambda pm: (pm[1], pm[0].osm_id)) if found else None
+
+    def _near(self, anchor: Town, radius: float = BED_RADIUS_MILES) -> list[tuple[PlaceRow, float]]:
         if not self.beds:
             return []
         lat0, lon0 = math.radians(anchor.lat), math.radians(anchor.lon)
         miles = haversine_rad(lat0, lon0, self._lat, self._lon)
-        return [(self.beds[i], float(miles[i])) for i in np.flatnonzero(miles <= BED_RADIUS_MILES)]
+        return [(self.beds[i], float(miles[i])) for i in np.flatnonzero(miles <= radius)]
 
     def _score(self, p: PlaceRow, miles: float) -> float:
         value = KIND_PREFERENCE.get(p.category, 0.0)

@@ -46,6 +46,7 @@ from .plan import RoadStop, Town
 SIGHT_REACH_MILES = 25.0
 BAND_MILES = 35.0  # the cells fetched: a sight's reach, where corridor towns lie, and a bed's radius
 OSM_PER_DAY = 2
+FILL_PER_DAY = 4  # sights a day may take while it still ends by :data:`EXTRA_END_MIN`
 AT_ANCHOR_MILES = 6.0  # a sight visited after check-in is in or next to the night's town
 DUPLICATE_MILES = 0.5  # an OSM sight this near a curated route POI (or a stop of the day) is that stop
 SAME_NAME_MILES = 5.0
@@ -53,7 +54,7 @@ SPACING_MILES = 10.0
 LATEST_END_MIN = 20 * 60  # the day's sights leave the evening free: the night's town by 20:00
 EXTRA_END_MIN = 19 * 60  # a third sight only when the day still ends by 19:00
 CAUTIOUS = ASSUMED_SIGHT_WINDOW  # a place whose hours nobody published is visited inside these
-MAX_TRIES = 12
+MAX_TRIES = 16
 TOP_N = 24  # candidates looked at per half of the drive and in the night's town
 MIN_SIGHTS = 2  # = invariants.MIN_ACTIVITIES (INV-PACE-01)
 THEMES = {kv: set(v[1]) for kv, v in ROAD_SIGHT_TAGS.items()}
@@ -156,7 +157,8 @@ class OsmStops:
         cands = self._candidates(have, start_p, anchor_p, anchor, day, used, room) if self.active else []
         start_tz = zone_at(*(start or anchor).point) if cands else ""
         order = self._preferred(cands, start_p, anchor_p)
-        chosen = self._fit(have, order, start_p, anchor_p, drive_min, start_tz, on, anchor.country, room)
+        chosen = self._fit(have, order, (start or anchor).point, start_p, anchor, anchor_p, drive_min, start_tz, on,
+                           room)
         real = sum(1 for s in have if s.kind not in ("town", "break")) + len(chosen)
         info = self._days[day] = _Day()
         if not covered:
@@ -206,10 +208,13 @@ class OsmStops:
             _miles(self._lat[i0:i1], self._lon[i0:i1], *anchor.point) <= AT_ANCHOR_MILES)
         if stay:
             en = np.ones(len(p), dtype=bool)
-        elif anchor_p >= start_p:
-            en = (p > lo + 1) & (p < hi - ANCHOR_RADIUS_MILES)
+        elif anchor_p >= start_p:  # up to the night's town: a park just short of it is on the way
+            # at the corridor's end, a sight past it (Grand Teton beyond Jackson) measures at the end:
+            # on the way too, its miles there and back counted as the leg's detour
+            end = anchor_p >= self.corridor.length_miles() - 0.5
+            en = (p > lo + 1) & ((p < hi) | (end & (p <= hi + 0.5))) & ~at
         else:
-            en = (p > lo + ANCHOR_RADIUS_MILES) & (p < hi - 1)
+            en = (p > lo) & (p < hi - 1) & ~at
         if room is not None and not stay:  # a detour the daily cap leaves room for
             en &= room.allows(self._lat[i0:i1], self._lon[i0:i1])
         ok = (en | at) & ((day == 0) | (self._home[i0:i1] > AWAY_FROM_HOME_MILES))
@@ -229,7 +234,7 @@ class OsmStops:
                     break
         return out
 
-    def _fit(self, have, order, start_p, anchor_p, drive_min, start_tz: str, on: date, country: str,
+    def _fit(self, have, order, start_pt, start_p, anchor: Town, anchor_p, drive_min, start_tz: str, on: date,
              room: DetourRoom | None = None) -> list[RoadStop]:
         """Greedy in order of preference — spaced apart first, then not, then one more (the
         night's town's first) — each sight kept only if the day, timed again, reaches every chosen
@@ -239,7 +244,7 @@ class OsmStops:
 
         def add(k: int, en_route: bool, latest: int) -> None:
             s = self._sight(k)
-            hours = self._hours_of(k, on, country)
+            hours = self._hours_of(k, on, anchor.country)
             if hours.closed or tries[0] >= MAX_TRIES or any(s.row.ref == x.id for x, _ in chosen):
                 return
             tries[0] += 1
@@ -247,7 +252,8 @@ class OsmStops:
             trial = chosen + [(self._stop(s, en_route, hours), hours)]
             if room is not None and not room.fits([*have, *(x for x, _ in trial)]):
                 return
-            timed, _, arrive = schedule_stops([*have, *(x for x, _ in trial)], start_p, anchor_p, drive_min)
+            timed, _, arrive = schedule_stops([*have, *(x for x, _ in trial)], start_p, anchor_p, drive_min,
+                                              start_pt=start_pt, anchor_pt=anchor.point)
             times = {t.id: t for t in timed}
             if max([arrive + CHECKIN_MINUTES, *(t.end_min for t in timed)]) <= latest and \
                     all(h.fits(times[x.id].start_min, times[x.id].end_min) for x, h in trial):
@@ -261,8 +267,11 @@ class OsmStops:
             for k, en_route in order:
                 if len(chosen) < OSM_PER_DAY and wanted(k):
                     add(k, en_route, LATEST_END_MIN)
-        for k, en_route in sorted(order, key=lambda c: c[1]):  # one more, the night's town's first
-            if len(chosen) == OSM_PER_DAY:
+        # more while the day has light, the night's town's first; a round trip comes back the same
+        # way, so its road's sights are left for the days that pass them again
+        shared = self.intent.trip_type == "round_trip"
+        for k, en_route in sorted(order, key=lambda c: c[1]):
+            if OSM_PER_DAY <= len(chosen) < (OSM_PER_DAY + 1 if shared and en_route else FILL_PER_DAY):
                 add(k, en_route, EXTRA_END_MIN)
         return [x for x, _ in chosen]
 
@@ -285,7 +294,8 @@ class OsmStops:
         text = f"{what} mapped in OpenStreetMap, {where}. {hours.text}"
         return RoadStop(id=p.ref, name=p.name, lat=p.lat, lon=p.lon, kind=p.venue_type, start_min=0,
                         end_min=p.minutes, progress_miles=s.progress, offset_miles=s.offset, indoor=p.indoor,
-                        description=text[:300], en_route=en_route, source_url=p.source_url, hours_known=hours.known)
+                        description=text[:300], en_route=en_route, source_url=p.source_url, hours_known=hours.known,
+                        opens_min=hours.opens())
 
 
 class _Hours:
@@ -326,6 +336,10 @@ class _Hours:
         noon = datetime(on.year, on.month, on.day, 12)
         ahead = noon.replace(tzinfo=ZoneInfo(here)).utcoffset() - noon.replace(tzinfo=ZoneInfo(start_tz)).utcoffset()
         return int(ahead.total_seconds() // 60)
+
+    def opens(self) -> int:
+        """The first opening on the day's clock (0: always open): a visit reached earlier waits."""
+        return max(0, self.windows[0][0] - self.shift) if self.windows else 0
 
     def fits(self, start: int, end: int) -> bool:
         if self.windows is None:

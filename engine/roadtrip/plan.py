@@ -65,6 +65,8 @@ class RoadStop:
     en_route: bool = True  # False for activities at the overnight anchor
     source_url: str = ""  # an OpenStreetMap place (issue 20): its element's page
     hours_known: bool | None = None  # OSM places: False when nobody published its opening hours
+    opens_min: int = 0  # on the day's clock: the visit waits for its opening (unknown hours: 10:00)
+    wait_min: int = 0  # minutes waited there for it to open (the timeline's, :func:`.day_stops.schedule_stops`)
 
 
 @dataclass(frozen=True)

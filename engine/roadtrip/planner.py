@@ -35,6 +35,7 @@ OUTBOUND_REUSE_COST = 1.0  # round trips come back through other towns when they
 LOOP_START_MILES = 20.0  # a loop is driven once round when the trip starts this near its end town
 STOPS_SHARE = 0.02  # of the daily cap, left by the nights for the detours to the day's stops
 SPEED_MPH = {"us": 55.0, "europe": 45.0}  # average driving speed by region (hours = miles / speed)
+NO_BED_COST = 0.6  # a night in a town where OpenStreetMap maps no bed: only when no town with one fits
 
 
 @dataclass
@@ -270,7 +271,8 @@ class RoadTripPlanner(BookedNights):
             return terminus, self.corridor.progress_miles(*terminus.point)
         reach = min(self.corridor.length_miles() - p0, out_days * self.intent.max_daily_miles * 0.6 / self.factor)
         target = p0 + reach
-        town = self.stops.town_near(target, lo=p0 + reach * 0.5, hi=p0 + reach)
+        town = self.stops.town_near(target, lo=p0 + reach * 0.5, hi=p0 + reach,
+                                    prefer=lambda t: self._has_bed(t) is not False)  # a night with a bed
         place = town or Town(name=f"Mile {target:.0f}", lat=self.corridor.point_at(target)[0],
                               lon=self.corridor.point_at(target)[1], confidence="low", source="interpolated",
                               note="no town near the turnaround point")
@@ -325,6 +327,7 @@ class RoadTripPlanner(BookedNights):
                 if place.point in self.avoid:
                     continue
                 extra = OUTBOUND_REUSE_COST if leg.returning and place.name in self.slept_in else 0.0
+                extra += NO_BED_COST * (self._has_bed(place) is False)
                 out.append(self._node(place, t.progress_miles, t.town.population or 0, extra=extra))
         steps = int((hi - lo) // FILL_SPACING_MILES)
         for k in range(1, steps + 1):
@@ -334,6 +337,11 @@ class RoadTripPlanner(BookedNights):
                 for k in range(1, leg.days)]
         out = [n for n in out if n.place.point not in self.avoid]
         return sorted(out, key=lambda n: n.progress if leg.end_p >= leg.start_p else -n.progress)
+
+    def _has_bed(self, place: Town) -> bool | None:
+        """A bed mapped near the town (None: OpenStreetMap not asked there, or no data at all)."""
+        osm = self.stops.osm
+        return osm.beds.has_bed(place) if osm is not None and osm.active else None
 
     def _interpolated(self, p: float) -> Node:
         lat, lon = self.corridor.point_at(p)
