@@ -117,7 +117,7 @@ class CityRun(Run):
             before = visited(chosen.plan)
             chosen = dataclasses.replace(chosen, plan=self._apply_edits(chosen.plan, inputs))
             self.removed = frozenset(before - visited(chosen.plan))  # what the traveller took out
-        self._decide_selection(chosen, scored)
+        self._decide_selection(chosen, scored, inputs.facts)
         self.chosen = chosen
         self.plan_key = digest(chosen.plan)  # once: plans are the largest inputs to hash
         self.checkpoints.save("selector", self.plan_key, chosen.plan)
@@ -214,13 +214,12 @@ class CityRun(Run):
         builder = PlanBuilder(inputs, day_memo=self.s.memo)
         return [builder.build(b) for b in enumerate_branches(inputs)]
 
-    def _decide_selection(self, chosen, scored) -> None:
+    def _decide_selection(self, chosen, scored, facts: TripFacts) -> None:
+        from engine.planning.selector import selection_rationale
         METRICS.selected(chosen.plan.branch or "only", discarded=len(scored) - 1, fanout=len(scored))
         self.decisions = self._city_decisions() + [Decision(node="selector", selected=chosen.plan.branch,
                                    alternatives_considered=len(scored) - 1,
-                                   rationale=f"score {chosen.score:.2f}, total {format_usd(chosen.cost_cents)}, "
-                                             f"{chosen.travel_minutes} min in transit; other branches: "
-                                             + ", ".join(f"{x.plan.branch} {x.score:.2f}" for x in scored[1:]))]
+                                   rationale=selection_rationale(chosen, scored, facts))]
 
     def _city_decisions(self) -> list[Decision]:
         """A city read from OpenStreetMap says what was assumed of it (hours, prices)."""
@@ -234,14 +233,15 @@ class CityRun(Run):
         return said + [pack_decision(raw)]
 
     def _synthesize(self, fixed: RepairResult, inputs: PlannerInputs):
+        from engine.repair.moves import move_rationale
         decisions = list(self.decisions)
         for diff in fixed.diffs:
             for m in diff.moves:
                 decisions.append(Decision(node="repair", selected=m.new_value, alternatives_considered=1,
-                                          rationale=f"cycle {diff.cycle}: {m.move_type.value} ({m.reason}) "
-                                                    f"replaced {m.old_value}"))
+                                          rationale=move_rationale(m)))
         decisions += [Decision(node="repair", selected=m.new_value, alternatives_considered=1,
-                               rationale="fills the time a removal freed") for m in fixed.filled]
+                               rationale=f"Added {m.new_value} to fill the time a removal freed.")
+                      for m in fixed.filled]
         from engine.planning.famous import famous_decisions
         decisions += famous_decisions(fixed.plan, self.intent, inputs.city, inputs.attractions, self.removed)
         itinerary = synthesize(fixed.plan, self.intent, inputs.facts, decisions=decisions,

@@ -69,3 +69,47 @@ def select(plans: list[PlanV1], intent: IntentV1, facts: TripFacts,
     ``famous``: the city's best-known sights (``famous.famous_ids``)."""
     scored = sorted((score_plan(p, intent, facts, famous) for p in plans), key=lambda s: (-s.score, s.plan.branch))
     return scored[0], scored
+
+
+TIER_WORDS = {Tier.budget: "budget", Tier.mid: "mid-range", Tier.luxury: "luxury"}
+
+
+def _stay(plan: PlanV1, facts: TripFacts) -> tuple[str, str, Tier | None]:
+    """(the airport, "the mid-range hotel, Hôtel Jeanne d'Arc Le Marais", its tier) of a branch."""
+    airport = plan.branch.split("/")[0]
+    slot = next((s for _, _, s in plan.slots() if s.role == "checkin"), None)
+    lodging = facts.lodgings.get(slot.selected.option_ref) if slot is not None else None
+    if lodging is None:
+        return airport, slot.selected.label if slot is not None else "no hotel", None
+    return airport, f"the {TIER_WORDS[lodging.tier]} hotel, {lodging.name}", lodging.tier
+
+
+def selection_rationale(chosen: Scored, scored: list[Scored], facts: TripFacts) -> str:
+    """Why this plan, in a traveller's words (issue 32 §5): "Chose the mid-range hotel, …, flying
+    into CDG: $2,168.43 in all, about 72 min a day getting around. The budget hotel, …, would save
+    $258.34 but leave 5 min more of getting around a day." — not "score 3.78 … CDG/budget 3.34".
+    The runner-ups (two at most) are compared on what the traveller feels: money, time on the way
+    and, when both are better, the comfort or the sights the score also weighs."""
+    from engine.models import format_usd
+    days = max(len(chosen.plan.days), 1)
+    airport, stay, tier = _stay(chosen.plan, facts)
+    said = [f"Chose {stay}, flying into {airport}: {format_usd(chosen.cost_cents)} in all, about "
+            f"{round(chosen.travel_minutes / days)} min a day getting around."]
+    for other in scored[1:3]:
+        other_airport, other_stay, other_tier = _stay(other.plan, facts)
+        if other_stay == stay:
+            what = f"Flying into {other_airport}"
+        else:
+            what = other_stay[:1].upper() + other_stay[1:] + (f", flying into {other_airport}," if
+                                                                other_airport != airport else ",")
+        money, minutes = other.cost_cents - chosen.cost_cents, round((other.travel_minutes - chosen.travel_minutes) / days)
+        good = " and ".join(([format_usd(-money)] if money < 0 else []) +
+                            ([f"{-minutes} min of getting around a day"] if minutes < 0 else []))
+        bad = ([f"cost {format_usd(money)} more"] if money > 0 else []) + \
+            ([f"leave {minutes} min more of getting around a day"] if minutes > 0 else [])
+        if not bad:
+            lower = tier is not None and other_tier is not None and COMFORT[other_tier] < COMFORT[tier]
+            bad = ["be a simpler stay" if lower else "fit your themes and the city's best-known sights less"]
+        said.append(f"{what} would save {good} but {' and '.join(bad)}." if good
+                    else f"{what} would {' and '.join(bad)}.")
+    return " ".join(said)

@@ -289,3 +289,43 @@ def _alternatives(plan: PlanV1, slot: Slot, ctx: RepairContext, cheaper: bool):
     if cheaper:
         out.sort(key=lambda v: (v.est_price_usd_cents, v.id))
     return out
+
+
+WHY = {"budget": "to keep within the budget", "last_train": "to be back before the last train",
+       "closed_day": "it is closed that day", "closed_every_day": "it is never open",
+       "outside_hours": "it would be closed at that time", "gap_too_short": "there was not enough time to get there",
+       "outdoor_in_bad_weather": "rain is likely that day", "uncertain_weather": "the weather is uncertain that day",
+       "overnight_flight": "to avoid an overnight flight", "late_night": "it ended too late at night",
+       "before_checkin": "it came before the hotel's check-in", "after_checkout": "it came after the check-out",
+       "too_far": "it was too far", "not_kid_friendly": "it does not suit children", "did_not_fit": "it did not fit",
+       "hours_unknown": "its opening hours are not published", "locked_slot_missing": "a locked visit was missing"}
+
+
+def move_rationale(move: Move) -> str:
+    """What a repair did, as a traveller reads it (issue 32 §5): "Moved Eiffel Tower from day 4
+    to day 1, swapping with Musée Carnavalet: rain is likely that day." — not
+    "cycle 1: reorder_days (outdoor_in_bad_weather) replaced day 4: Eiffel Tower"."""
+    reason, _, detail = move.reason.partition(": ")
+    why = WHY.get(reason, reason.replace("_", " "))
+    old, new = move.old_value, move.new_value
+    if move.move_type is MoveType.downgrade_hotel and " → " in detail:
+        before, after = detail.split(" → ", 1)
+        tier = {"mid": "mid-range"}.get(old, old)
+        return f"Chose the {new} hotel, {after}, over {before} ({tier}): {why}."
+    if move.move_type is MoveType.swap_airport:
+        return f"Flew via {new} instead of {old}: {why}."
+    if move.move_type is MoveType.reorder_days and old.startswith("day ") and new.startswith("day "):
+        from_day, name = old.split(": ", 1)
+        to_day, rest = new.split(": ", 1)
+        how = rest.removeprefix(name)
+        how = (f", swapping with {how.removeprefix(' ⇄ ')}" if how.startswith(" ⇄ ")
+               else f",{how.removeprefix(' ')}" if how else "")
+        return f"Moved {name} from {from_day} to {to_day}{how}: {why}."
+    if new == "(free time)":
+        return f"Left out {old}: {why}."
+    if new.startswith("(free time) to keep "):
+        return f"Left out {old} to keep {new.removeprefix('(free time) to keep ')}: {why}."
+    name = old.rsplit(" ", 1)[0] if " " in old else old
+    if new.startswith(name + " "):
+        return f"Moved {name} to {new.removeprefix(name + ' ')}: {why}."
+    return f"Replaced {old} with {new}: {why}."
