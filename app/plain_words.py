@@ -25,6 +25,13 @@ PHRASES = (
     ("TRIPWRIGHT_OFFLINE=1", "offline mode"),
     ("TRIPWRIGHT_OFFLINE", "offline mode"),
 )
+# A service the engine could not reach ("overpass: cannot reach overpass-api.de: [Errno -2] Name or
+# service not known") → the service by the name a traveller knows.
+SERVICES = {"overpass": "OpenStreetMap", "geocode": "OpenStreetMap's place search", "wikidata": "Wikidata",
+            "routing": "the road-routing service", "openweathermap": "the weather service",
+            "offline map": "the offline-map server", "llm": "the model"}
+_UNREACHABLE = re.compile(r"\b(" + "|".join(re.escape(t) for t in SERVICES) +
+                          r"): cannot reach [^\s:;]+(?: \([A-Za-z]+\))?:[^\n]*")
 _NAMED = re.compile(r"(^|: |; |\. )([a-z][a-z0-9_]*)((?:\[\d+\])*)((?:\.[a-z0-9_\[\]]+)*): ")
 _FILE_SUFFIX = re.compile(r"\.(gpx|kml|kmz|ics|json|pdf|csv|html?|txt|md|pmtiles|mbtiles|eml|zip|geojson|xml)\b",
                           re.IGNORECASE)
@@ -40,6 +47,7 @@ def in_plain_words(text: str) -> str:
     in words; file names ("stops.gpx: …") and ordinary words stay as they are."""
     for code, words in PHRASES:
         text = text.replace(code, words)
+    text = _UNREACHABLE.sub(lambda m: f"Can't reach {SERVICES[m.group(1)]} \u2014 you're offline", text)
 
     def label(match: re.Match) -> str:
         before, field, index, rest = match.group(1), match.group(2), match.group(3), match.group(4)
@@ -54,3 +62,14 @@ def in_plain_words(text: str) -> str:
     if changed != text and changed[:1].islower():  # a dropped field name left a lower-case start
         changed = changed[:1].upper() + changed[1:]
     return changed
+
+
+def unreachable_city_text(text: str, city: str) -> str | None:
+    """A city's places could not be fetched because OpenStreetMap is out of reach: the one line
+    that says so and what it takes ("…; Porto needs one online fetch"), or None for another
+    problem."""
+    match = _UNREACHABLE.search(text)
+    if match is None or match.group(1) != "overpass":
+        return None
+    return (f"Can't reach OpenStreetMap \u2014 you're offline; {city} needs one online fetch "
+            "(its places are then kept for offline use).")

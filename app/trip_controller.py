@@ -29,6 +29,7 @@ from .map_edits import Rebased
 from .map_probe import painted
 from .pdf_render import print_map_image
 from .place_choice import PlaceQuestion, ambiguous_end, city_question, refused_end, with_place
+from .plain_words import unreachable_city_text
 from .planner_service import PlannerService
 from .run_outcome import failure_text, warm_corridor, warm_engine
 from .trip_session import Intent, TripSession, TripVersion
@@ -199,7 +200,9 @@ class TripController(QObject, MapEditFlow):
             if question is not None and self._ticket is ticket:
                 self.ask_place(question, intent)
             elif self._ticket is ticket:
-                self._refused(missing_pack_text(exc) if isinstance(exc, CityPackMissing) else one_line(exc))
+                city = getattr(intent, "city", None) if intent.mode == "city" else None
+                self._refused(missing_pack_text(exc) if isinstance(exc, CityPackMissing) else
+                              (city and unreachable_city_text(one_line(exc), city)) or one_line(exc))
             return None
         finally:
             if self._ticket is ticket:

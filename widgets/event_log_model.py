@@ -6,7 +6,7 @@ row instead of adding one."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QIcon
@@ -62,6 +62,7 @@ class EventLogModel(RowsTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._icons: dict[EventStatus, QIcon] = {}
+        self.wording: Callable[[str], str] = lambda text: text  # notes in the traveller's words (the app's)
 
     # -- editing ----------------------------------------------------------------------
     def append(self, events: Iterable[StreamEvent]) -> None:
@@ -129,7 +130,7 @@ class EventLogModel(RowsTableModel):
             return "" if event.cache_hit is None else ("yes" if event.cache_hit else "no")
         if col == self.COL_MODEL:
             return fmt.model_usage(event.model_usage)
-        return event.decision_note or ""
+        return self.wording(event.decision_note) if event.decision_note else ""
 
     @staticmethod
     def _tooltip(event: StreamEvent) -> str:

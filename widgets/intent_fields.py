@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QComboBox, QDateEdit, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget)
 
+from engine.errors import InputError
 from engine.models.common import field_path
 
 ERROR_COLOUR = "#c62828"
@@ -29,6 +30,8 @@ LABELS = {"prompt": "Prompt", "city": "City", "start": "Start", "days": "Days", 
           "back_flight": "Flight back", "back_airports": "Flight back's airports", "back_times": "Flight back's times",
           "hotel_name": "Hotel", "hotel_dates": "Hotel nights", "hotel_geo": "Hotel location",
           "hotel_code": "Hotel confirmation", "hotel_price": "Hotel price"}
+# What a prompt's problem is about, where the form's label would say less ("Days" for the dates).
+PROMPT_WORDS = {"date_window": "Dates", "start_date": "Start", "travellers": "Travellers", "airport": "Home airport"}
 # Engine field paths (parsers and pydantic) → the form field that shows the error.
 CITY_FIELDS = {"city": "city", "date_window": "days", "start": "start", "budget_usd_cents": "budget",
                "budget": "budget", "airports": "airports", "origin_airport": "origin_airport",
@@ -38,6 +41,17 @@ ROAD_FIELDS = {"origin": "origin", "terminus": "terminus", "days": "road_days", 
                "route": "route", "max_daily_miles": "max_daily_miles", "corridor_max_deviation_miles": "corridor",
                "stops": "stops", "trip_type": "trip_type", "prefs": "themes", "travellers": "travellers",
                "rooms": "travellers"}
+
+
+def prompt_problem(exc: InputError) -> str:
+    """What the prompt left unsaid, as the form's field names it ("Dates — no travel dates found;
+    …"), never the engine's field name ("(date_window) …"); a problem with the prompt itself is
+    said alone ("is empty; describe the trip, …")."""
+    if exc.field == "prompt":
+        return exc.message
+    key = CITY_FIELDS.get(exc.field) or ROAD_FIELDS.get(exc.field) or exc.field
+    label = PROMPT_WORDS.get(exc.field) or LABELS.get(key) or exc.field.replace("_", " ").capitalize()
+    return f"{label} \u2014 {exc.message}"
 
 
 def pydantic_errors(exc: ValidationError) -> list[tuple[str, str]]:

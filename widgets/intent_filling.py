@@ -10,7 +10,7 @@ from engine.errors import InputError
 from engine.frontend import read_prompt
 from engine.models import IntentV1, RoadTripIntent
 
-from .intent_fields import LABELS
+from .intent_fields import prompt_problem
 
 CURRENCIES = ("USD", "EUR", "JPY", "GBP")
 
@@ -31,7 +31,7 @@ class IntentFilling:
             else:
                 self._fill_city(reading.city)
         except InputError as exc:
-            self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
+            self._errors.show([("prompt", prompt_problem(exc))])
             return False
         self.mark_prompt_read()
         return True

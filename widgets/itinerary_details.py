@@ -11,8 +11,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QLabel, Q
                                QProgressBar, QVBoxLayout, QWidget)
 
 from engine.models import Citation, Decision, ItineraryV1, RepairDiff, Violation
+from engine.repair.moves import move_rationale
 
 from . import formatting as fmt
+from .itinerary_words import activity_names, citation_line, citation_subjects, decision_line, place_of
 
 BLOCKING_COLOUR = "#c62828"
 TIGHT_COLOUR = "#b26a00"  # under budget by less than 10%: prices may slip
@@ -24,30 +26,33 @@ def plain_label(text: str = "") -> QLabel:
     return label
 
 
-def violation_text(v: Violation) -> str:
+def violation_text(v: Violation, names: dict[str, str] | None = None) -> str:
+    """"Advisory · hours unknown: Shakespeare and Company: no published opening hours; …": the
+    place by its name (an activity id never reaches the traveller), said once."""
     tag = "Blocking" if v.blocking else "Advisory"
-    where = "whole trip" if v.node_ref == "trip" else v.node_ref
-    return f"{tag} \u00b7 {v.kind.value.replace('_', ' ')} ({where}): {v.details.get('message', v.reason)}"
+    message = v.details.get("message", v.reason)
+    where = place_of(v.node_ref, names or {})
+    kind = v.kind.value.replace("venue_", "").replace("_", " ")
+    return f"{tag} \u00b7 {kind}: {message}" if where in message else f"{tag} \u00b7 {kind} ({where}): {message}"
 
 
 def repair_text(diff: RepairDiff) -> str:
-    moves = "; ".join(f"{m.move_type.value} {m.old_value} \u2192 {m.new_value}" for m in diff.moves) or "no move"
-    reasons = "; ".join(m.reason for m in diff.moves if m.reason)
-    lines = [f"Cycle {diff.cycle}: {moves}",
-             f"\u0394 {fmt.money_delta(diff.delta_usd_cents)} \u00b7 \u0394 {fmt.minutes_delta(diff.delta_minutes)}"
-             f" \u00b7 violations {diff.violations_before} \u2192 {diff.violations_after}"]
-    return "\n".join(lines + ([reasons] if reasons else []))
+    """"Repair 1: Chose the budget hotel, Les Piaules, over …: to keep within the budget." and what
+    it changed: the engine's move names ("downgrade_hotel mid → budget") stay in Diagnostics."""
+    moves = " ".join(move_rationale(m) for m in diff.moves) or "No change."
+    before, after = diff.violations_before, diff.violations_after
+    lines = [f"Repair {diff.cycle}: {moves}",
+             f"Cost {fmt.money_delta(diff.delta_usd_cents)} \u00b7 on the way {fmt.minutes_delta(diff.delta_minutes)}"
+             f" \u00b7 problems {before} \u2192 {after}"]
+    return "\n".join(lines)
 
 
 def decision_text(d: Decision) -> str:
-    alts = f"{d.alternatives_considered} alternative{'s' if d.alternatives_considered != 1 else ''}"
-    return f"{d.node} \u2192 {d.selected} ({alts}): {d.rationale}"
+    return decision_line(d)
 
 
-def citation_text(c: Citation) -> str:
-    p = c.provenance
-    cached = ", cached" if p.cache_hit else ""
-    return f"{c.claim} \u2014 {p.tool} ({p.data_source}{cached})"
+def citation_text(c: Citation, subject: str | None = None) -> str:
+    return citation_line(c, subject)
 
 
 class CostSummary(QWidget):
@@ -167,13 +172,16 @@ class DetailLists:
         self._itinerary = itinerary
         unit = self.distance_unit
         violations = sorted(itinerary.violations if itinerary else [], key=lambda v: not v.blocking)
-        _fill(self.advisories, [(fmt.distances_in_text(violation_text(v), unit), BLOCKING_COLOUR if v.blocking else None)
-                                for v in violations])
+        names = activity_names(itinerary) if itinerary else {}
+        _fill(self.advisories, [(fmt.distances_in_text(violation_text(v, names), unit),
+                                 BLOCKING_COLOUR if v.blocking else None) for v in violations])
         _fill(self.repairs, [(fmt.distances_in_text(repair_text(d), unit), None)
                              for d in (itinerary.repairs if itinerary else [])])
         _fill(self.decisions, [(fmt.distances_in_text(decision_text(d), unit), None)
                                for d in (itinerary.decisions if itinerary else [])])
-        _fill(self.sources, [(citation_text(c), None) for c in (itinerary.citations if itinerary else [])])
+        subjects = citation_subjects(itinerary) if itinerary else []
+        _fill(self.sources, [(citation_text(c, subject), None)
+                             for c, subject in zip(itinerary.citations if itinerary else [], subjects)])
 
 
 def _list(name: str) -> QListWidget:

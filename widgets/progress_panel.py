@@ -35,11 +35,19 @@ class ProgressPanel(QWidget):
     cancel_requested = Signal()
     run_finished = Signal(str)  # "done" | "error" | "cancelled"
 
+    @property
+    def wording(self) -> Callable[[str], str]:
+        return self.model.wording
+
+    @wording.setter
+    def wording(self, words: Callable[[str], str]) -> None:
+        """How the engine's notes are said: a failure in the status line, every row's Note."""
+        self.model.wording = words
+
     def __init__(self, parent: QWidget | None = None, *, rate: float = 10.0, burst: int = 20,
                  capacity: int = 50, drain_interval_ms: int = 50,
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(parent)
-        self.wording: Callable[[str], str] = lambda text: text  # the app puts errors in the traveller's words
         # A small queue on purpose: at 10 rows/s, 50 queued rows are 5 s of lag at most.
         self._stream_args = dict(rate=rate, burst=burst, capacity=capacity, clock=clock)
         self._stream = ThrottledStream(**self._stream_args)
@@ -54,6 +62,7 @@ class ProgressPanel(QWidget):
         self._received = 0
         self._model_calls: list = []
         self.model = EventLogModel(self)
+        self.wording = lambda text: text  # the app puts errors in the traveller's words
         self._build()
         self._drain_timer = QTimer(self)
         self._drain_timer.setInterval(drain_interval_ms)

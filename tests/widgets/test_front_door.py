@@ -20,7 +20,6 @@ from engine.models import IntentV1
 from engine.pipeline import PlanningSession
 from engine.roadtrip.routes import load_routes
 from engine.tools.requests import FXRequest
-from widgets.intent_fields import LABELS
 from widgets.intent_form import IntentForm
 
 TODAY = date(2026, 11, 23)
@@ -107,7 +106,11 @@ def test_a_bad_prompt_is_the_same_error_in_the_app_and_the_cli(form, cli, text) 
     field, message = err.removeprefix("tripwright: ").rstrip("\n").split(": ", 1)
     form.prompt_edit.setPlainText(text)
     assert not form.read_prompt()
-    assert form.field_errors() == {"prompt": f"Prompt: ({LABELS.get(field, field).lower()}) {message}"}
+    # the same message, the part of the trip it is about in the form's words, never the engine's
+    # field name ("(date_window)", issue 32 §5)
+    said = {"prompt": "", "budget": "Budget \u2014 ", "date_window": "Dates \u2014 ",
+            "origin_airport": "Home airport \u2014 "}[field]
+    assert form.field_errors() == {"prompt": f"Prompt: {said}{message}"}
 
 
 def test_a_city_with_no_pack_offline_is_the_same_error_from_the_run(form, session, cli, monkeypatch) -> None:

@@ -218,7 +218,7 @@ def test_the_prompt_fills_the_road_form(form, expected):
 def test_a_prompt_the_parser_rejects_names_the_field_on_the_prompt(form):
     form.prompt_edit.setPlainText("5 days in Paris from 2027-06-15, flying from JFK")
     assert not form.read_prompt()
-    assert form.field_errors() == {"prompt": "Prompt: (budget) no budget found; add e.g. 'budget 3000 USD', "
+    assert form.field_errors() == {"prompt": "Prompt: Budget \u2014 no budget found; add e.g. 'budget 3000 USD', "
                                              "'$3,000' or '2500 EUR'"}
     assert form.city_combo.currentText() != "Paris" or form.budget_spin.value() == 3000  # form left as it was
 

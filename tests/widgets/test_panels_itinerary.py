@@ -229,12 +229,13 @@ def test_costs_advisories_repairs_and_sources_are_shown(panel, paris):
     assert advisory.startswith("Advisory \u00b7 slippage risk (whole trip): only $")
     diff = paris.repairs[0]
     repair = panel.details.repairs.item(0).text()
-    assert repair.startswith("Cycle 1: downgrade_hotel mid \u2192 budget\n")
-    deltas = f"\u0394 {fmt.money_delta(diff.delta_usd_cents)} \u00b7 \u0394 {fmt.minutes_delta(diff.delta_minutes)}"
+    assert repair.startswith("Repair 1: Chose the budget hotel, ") and ": to keep within the budget.\n" in repair
+    assert "downgrade_hotel" not in repair
+    deltas = f"Cost {fmt.money_delta(diff.delta_usd_cents)} \u00b7 on the way {fmt.minutes_delta(diff.delta_minutes)}"
     assert deltas in repair
     assert fmt.money_delta(diff.delta_usd_cents).startswith("\u2212$")
     assert panel.details.sources.count() == len(paris.citations)
-    assert panel.details.decisions.item(0).text().startswith("selector \u2192 ")
+    assert panel.details.decisions.item(0).text().startswith("Chose the ")  # not "selector → CDG/mid"
     assert panel.disclaimer.text() == paris.disclaimer
     assert panel.banner.isHidden()
 
