@@ -56,7 +56,7 @@ class TripEnds:
     region: str
     key: tuple
     loop_turn: Town | None = None  # a loop from home: where it turns round
-    log: tuple[str, ...] = ()  # what resolving decided ("travelling Route 66 from …")
+    log: tuple[str, ...] = ()  # what resolving decided ("Driving Route 66 from …")
     resolver: PlaceResolver | None = None
     places: dict[tuple[str, bool], Town] = field(default_factory=dict)  # each name resolved once
 
@@ -105,7 +105,8 @@ def _ends(i, geocoder, log: list[str]):
         terminus = origin if same else resolver.resolve(i.terminus, field="terminus")
         if not same and route.progress_miles(*terminus.point) < route.progress_miles(*origin.point):
             route = route.reversed()
-            log.append(f"travelling {route.name} from {route.endpoints[0]} to {route.endpoints[1]}")
+            log.append(f"Driving {route.name} from {origin.label} to {terminus.label}, the other way from its "
+                       "usual direction")  # in words: the route's endpoints are ids ("santa_monica")
         return route, origin, terminus, route.region, None
     plain = PlaceResolver(geocoder, region=None)
     origin = plain.resolve(i.origin, field="origin")
