@@ -25,7 +25,7 @@ from .basemap_choice import show_basemap
 from .city_packs import CityPacks
 from .group_service import GroupService
 from .library import TripLibrary
-from .plain_words import in_plain_words
+from .plain_words import advisories, in_plain_words
 from .model_runs import ModelRuns
 from .notes_service import NotesService
 from .offline_copy import OfflineCopy
@@ -252,7 +252,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             text = f"{description}: {describe_change(before.itinerary, itinerary).text()}"
         else:
             text = (f"{description} {self.trip_title()}: total {format_usd(itinerary.cost_breakdown.total_usd_cents)}"
-                    f", {len(itinerary.violations)} advisory violation(s)")
+                    f", {advisories(len(itinerary.violations))}")
         self.last_change = text
         self.message_bar.clear()
         self.show_status(f"{text} ({self.trip.label()})")

@@ -32,6 +32,8 @@ SERVICES = {"overpass": "OpenStreetMap", "geocode": "OpenStreetMap's place searc
             "offline map": "the offline-map server", "llm": "the model"}
 _UNREACHABLE = re.compile(r"\b(" + "|".join(re.escape(t) for t in SERVICES) +
                           r"): cannot reach [^\s:;]+(?: \([A-Za-z]+\))?:[^\n]*")
+# The engine's last progress note names its run by id ("run 915f0b81-87af-…"): the window has no use for it.
+_RUN_ID = re.compile(r"^run [0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$")
 _NAMED = re.compile(r"(^|: |; |\. )([a-z][a-z0-9_]*)((?:\[\d+\])*)((?:\.[a-z0-9_\[\]]+)*): ")
 _FILE_SUFFIX = re.compile(r"\.(gpx|kml|kmz|ics|json|pdf|csv|html?|txt|md|pmtiles|mbtiles|eml|zip|geojson|xml)\b",
                           re.IGNORECASE)
@@ -45,6 +47,8 @@ def _ordinal(index: str) -> str:
 def in_plain_words(text: str) -> str:
     """``text`` with its code field names as labels ("stops[0]: …" → "Stops 1: …") and switches
     in words; file names ("stops.gpx: …") and ordinary words stay as they are."""
+    if _RUN_ID.match(text):
+        return ""
     for code, words in PHRASES:
         text = text.replace(code, words)
     text = _UNREACHABLE.sub(lambda m: f"Can't reach {SERVICES[m.group(1)]} \u2014 you're offline", text)
@@ -73,3 +77,8 @@ def unreachable_city_text(text: str, city: str) -> str | None:
         return None
     return (f"Can't reach OpenStreetMap \u2014 you're offline; {city} needs one online fetch "
             "(its places are then kept for offline use).")
+
+
+def advisories(count: int) -> str:
+    """"no advisories" / "1 advisory" / "3 advisories" (not "0 advisory violation(s)")."""
+    return "no advisories" if count == 0 else f"{count} advisor{'y' if count == 1 else 'ies'}"

@@ -65,6 +65,13 @@ def test_sources_decisions_and_advisories_name_places_in_plain_words(qtbot, make
 
     for line in sources + decisions + advisories:
         assert not INTERNAL.search(line), line
+    # the progress rows and the status bar: no run id, no "advisory violation(s)"
+    model = window.progress.model
+    qtbot.waitUntil(lambda: window.progress.pending == 0, timeout=5_000)
+    notes = [model.index(r, model.COL_NOTE).data() for r in range(model.rowCount())]
+    assert notes and not any(re.search(r"\brun [0-9a-f]{8}-", n) for n in notes), notes
+    said = window.statusBar().currentMessage()
+    assert said.endswith(f", {len(advisories)} advisor{'y' if len(advisories) == 1 else 'ies'} (v1/1)"), said
     _show_tab(window, details.sources, qtbot, "/tmp/facts-sources.png")
     _show_tab(window, details.decisions, qtbot, "/tmp/facts-decisions.png")
     _show_tab(window, details.advisories, qtbot, "/tmp/facts-advisories.png")

@@ -73,3 +73,18 @@ def test_check_the_form_goes_once_the_form_is_right(qtbot, make_window):
     form.terminus_edit.setText("Chicago")
     assert form.field_errors() == {}
     assert window.message_bar.text() == ""
+
+
+def test_an_unreachable_service_and_a_run_id_are_said_in_words():
+    from app.plain_words import advisories, unreachable_city_text
+
+    said = "overpass: cannot reach overpass-api.de: [Errno -2] Name or service not known"
+    assert in_plain_words(said) == "Can't reach OpenStreetMap \u2014 you're offline"
+    assert unreachable_city_text(said, "Porto") == ("Can't reach OpenStreetMap \u2014 you're offline; Porto needs one "
+                                                    "online fetch (its places are then kept for offline use).")
+    assert unreachable_city_text("geocode: cannot reach nominatim.openstreetmap.org: timed out", "Porto") is None
+    assert in_plain_words("offline map: cannot reach tiles.example.org (ConnectError): check the network") == \
+        "Can't reach the offline-map server \u2014 you're offline"
+    assert in_plain_words("run 915f0b81-87af-4968-be5a-f73ef0a1b2c3") == ""
+    assert in_plain_words("a run 915f0b81 of the planner") == "a run 915f0b81 of the planner"  # only the id note
+    assert [advisories(n) for n in (0, 1, 3)] == ["no advisories", "1 advisory", "3 advisories"]
