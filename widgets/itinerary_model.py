@@ -13,6 +13,7 @@ from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from . import formatting as fmt
 from .itinerary_facts import EST, day_weather, estimated_time, is_visit, opening_hours
+from .itinerary_words import source_words
 
 
 KIND_TAGS = {ChoiceKind.flight: "Flight", ChoiceKind.lodging: "Stay", ChoiceKind.attraction: "Sight",
@@ -218,7 +219,7 @@ class ItineraryModel(QStandardItemModel):
             lines.append(f"Weather: {self._weather[day.date]}")
         if day.tz:
             lines.append(f"Times in {day.tz}")
-        lines.append("est.: an estimate (fixture prices, estimated rides and unbooked flights)")
+        lines.append("est.: an estimate (sample-data prices, estimated rides and unbooked flights)")
         return "\n".join(lines)
 
     def _activity_cells(self, day: int, activity: Activity) -> list[dict]:
@@ -298,7 +299,7 @@ class ItineraryModel(QStandardItemModel):
         if activity.locked:
             lines.append("Locked: re-planning keeps it where it is")
         if activity.provenance is not None:
-            lines.append(f"Source: {activity.provenance.tool} ({activity.provenance.data_source})")
+            lines.append(f"Source: {source_words(activity.provenance)}")  # not "attractions (fixture)"
         return "\n".join(lines)
 
     def _warning_icon(self) -> QIcon:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from engine.models import Citation, ChoiceKind, Decision, ItineraryV1
+from engine.models import Citation, ChoiceKind, Decision, ItineraryV1, Provenance
 
 from . import formatting as fmt
 
@@ -76,9 +76,9 @@ def _subject(citation: Citation, by_ref: dict[str, str], rides: list[tuple[str, 
     return by_ref.get(ref) if ref else None
 
 
-def source_words(citation: Citation) -> str:
-    """Where the claim came from, in words: "sights, Tripwright's sample data", "OpenStreetMap, saved"."""
-    p = citation.provenance
+def source_words(citation: Citation | Provenance) -> str:
+    """Where a claim (or a row) came from, in words: "sights, Tripwright's sample data"."""
+    p = citation.provenance if isinstance(citation, Citation) else citation
     tool = TOOL_WORDS.get(p.tool, p.tool.replace("_", " "))
     origin = SOURCE_WORDS.get(p.data_source, p.data_source)
     said = tool if tool == origin else f"{tool}, {origin}"

@@ -65,6 +65,12 @@ def test_sources_decisions_and_advisories_name_places_in_plain_words(qtbot, make
 
     for line in sources + decisions + advisories:
         assert not INTERNAL.search(line), line
+    # a row's tooltip says where it came from in the same words
+    from PySide6.QtCore import Qt
+    model = window.itinerary_panel.model
+    louvre_row = next(a for d in itinerary.days for a in d.activities if a.name == "Musée du Louvre")
+    tip = model.activity_index(louvre_row.id).data(Qt.ItemDataRole.ToolTipRole)
+    assert "Source: sights, Tripwright's sample data" in tip and "fixture" not in tip, tip
     # the progress rows and the status bar: no run id, no "advisory violation(s)"
     model = window.progress.model
     qtbot.waitUntil(lambda: window.progress.pending == 0, timeout=5_000)
