@@ -37,7 +37,8 @@
   are computed once per itinerary into Qt's own items, so painting, hovering and laying out the tree never
   call into Python — as a Python model a first draw made ~1,500 calls from C++ into Python, each waiting for
   the GIL while another thread held it)/`itinerary_panel.py`/`itinerary_details.py`/`itinerary_facts.py` (a visit's hours,
-  a day's weather and what is an estimate, read from the itinerary's notes and citations),
+  a day's weather and what is an estimate, read from the itinerary's notes and citations)/`itinerary_words.py`
+  (the side lists in a traveller's words: each source line names its place, advisories name places, not ids),
   `intent_form.py`/`intent_fields.py`/`intent_filling.py`/`intent_city.py` (city and road tabs, inline field
   errors; the city field editable: the fixture cities and the cached packs' cities completed, any other name
   accepted — a prompt naming one is read as named —, a grey note saying its places come from OpenStreetMap;
