@@ -26,13 +26,22 @@ def plain_label(text: str = "") -> QLabel:
     return label
 
 
+# What each kind of problem is, as a traveller says it (not "pref violated", "timing infeasible").
+KIND_WORDS = {"budget_exceeded": "over budget", "slippage_risk": "tight budget", "timing_infeasible": "not enough time",
+              "venue_closed": "closed", "weather_unsuitable": "weather", "pref_violated": "not what you asked",
+              "direction_violated": "against the direction of travel", "pacing_violated": "pace",
+              "corridor_violated": "off the route", "geocode_rejected": "place not found",
+              "location_ambiguous": "which place?", "fact_mismatch": "facts changed",
+              "venue_hours_unknown": "hours unknown", "must_see_unplanned": "your place left out"}
+
+
 def violation_text(v: Violation, names: dict[str, str] | None = None) -> str:
     """"Advisory · hours unknown: Shakespeare and Company: no published opening hours; …": the
     place by its name (an activity id never reaches the traveller), said once."""
     tag = "Blocking" if v.blocking else "Advisory"
     message = v.details.get("message", v.reason)
     where = place_of(v.node_ref, names or {})
-    kind = v.kind.value.replace("venue_", "").replace("_", " ")
+    kind = KIND_WORDS.get(v.kind.value, v.kind.value.replace("_", " "))
     return f"{tag} \u00b7 {kind}: {message}" if where in message else f"{tag} \u00b7 {kind} ({where}): {message}"
 
 

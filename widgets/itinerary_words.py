@@ -103,5 +103,5 @@ def place_of(node_ref: str, names: dict[str, str]) -> str:
         return "whole trip"
     if node_ref in names:
         return names[node_ref]
-    day = re.match(r"^d(\d+)(?:-|$)", node_ref)
+    day = re.match(r"^(?:d|day:)(\d+)(?:-|$)", node_ref)  # "d2-…" (a city day), "day:2" (a road day)
     return f"day {int(day.group(1)) + 1}" if day else node_ref.replace("_", " ")

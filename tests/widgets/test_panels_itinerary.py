@@ -226,7 +226,7 @@ def test_costs_advisories_repairs_and_sources_are_shown(panel, paris):
     assert titles == ["Costs", f"Advisories ({len(paris.violations)})", f"Repairs ({len(paris.repairs)})",
                       f"Decisions ({len(paris.decisions)})", f"Sources ({len(paris.citations)})"]
     advisory = panel.details.advisories.item(0).text()
-    assert advisory.startswith("Advisory \u00b7 slippage risk (whole trip): only $")
+    assert advisory.startswith("Advisory \u00b7 tight budget (whole trip): only $")
     diff = paris.repairs[0]
     repair = panel.details.repairs.item(0).text()
     assert repair.startswith("Repair 1: Chose the budget hotel, ") and ": to keep within the budget.\n" in repair
