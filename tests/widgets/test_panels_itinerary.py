@@ -236,6 +236,11 @@ def test_costs_advisories_repairs_and_sources_are_shown(panel, paris):
     assert fmt.money_delta(diff.delta_usd_cents).startswith("\u2212$")
     assert panel.details.sources.count() == len(paris.citations)
     assert panel.details.decisions.item(0).text().startswith("Chose the ")  # not "selector → CDG/mid"
+    panel.resize(600, 700)
+    panel.show()
+    panel.tabs.setCurrentWidget(panel.details.repairs)
+    assert panel.grab().save("/tmp/facts-repairs.png")  # looked at: the repair as a sentence
+    panel.hide()
     assert panel.disclaimer.text() == paris.disclaimer
     assert panel.banner.isHidden()
 
