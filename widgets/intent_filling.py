@@ -31,10 +31,21 @@ class IntentFilling:
             else:
                 self._fill_city(reading.city)
         except InputError as exc:
+            self.show_assumed(())
             self._errors.show([("prompt", f"({LABELS.get(exc.field, exc.field).lower()}) {exc.message}")])
             return False
         self.mark_prompt_read()
+        self.show_assumed(reading.assumed)
         return True
+
+    def show_assumed(self, lines) -> None:
+        """Under the prompt, what its reading chose that the text left out (a default budget, the
+        first full week of a month), as the CLI says it on stderr; the window hears it too."""
+        text = "\n".join(line[:1].upper() + line[1:] for line in lines)
+        self.prompt_note.setText(text)
+        self.prompt_note.setVisible(bool(text))
+        if text:
+            self.prompt_assumed.emit(text)
 
     def unread_prompt(self) -> str | None:
         """The prompt text not yet read into the fields ("Plan with AI" has the model read it), or
