@@ -322,6 +322,9 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
 
     # -- user requests --------------------------------------------------------------------------
     def plan_from_form(self) -> None:
+        if not self.intent_form.read_unread_prompt():  # a described trip is read first
+            self.show_message("Check the prompt: " + "; ".join(self.intent_form.field_errors().values()), "error")
+            return
         try:
             intent = self.intent_form.current_intent()
         except InputError as exc:

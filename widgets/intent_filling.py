@@ -53,6 +53,11 @@ class IntentFilling:
         text = self.prompt_edit.toPlainText().strip()
         return text if text and text != getattr(self, "_read_prompt_text", None) else None
 
+    def read_unread_prompt(self) -> bool:
+        """Plan reads a described trip first (the text typed since the last reading), as Plan with AI
+        does; False, with the problem under the prompt, when it cannot be read."""
+        return self.unread_prompt() is None or self.read_prompt()
+
     def mark_prompt_read(self) -> None:
         self._read_prompt_text = self.prompt_edit.toPlainText().strip()
 

@@ -331,6 +331,8 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         return self._carry_hidden(intent)
 
     def request_plan(self) -> None:
+        if not self.read_unread_prompt():
+            return
         try:
             intent = self.current_intent()
         except InputError:

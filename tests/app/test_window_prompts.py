@@ -63,3 +63,24 @@ def test_a_month_without_a_length_names_what_is_missing(qtbot, make_window):
     assert said.endswith(") found the month (May) but no trip length; add e.g. 'a week in May' or '5 days' "
                          "(a city trip lasts 2-7 days)")
     assert not form.prompt_note.isVisible()
+
+
+def test_plan_reads_a_described_trip_without_read_being_pressed(qtbot, make_window):
+    window = make_window(size=(1400, 900))
+    form = window.intent_form
+    form.prompt_edit.setFocus()
+    QTest.keyClicks(form.prompt_edit, "4 days in Rome in September, flying from LHR")
+    QTest.keyClick(form.prompt_edit, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)  # Plan, from the keyboard
+    qtbot.waitUntil(lambda: window.trip.current is not None, timeout=PLAN_TIMEOUT_MS)
+    intent = window.trip.current.intent
+    assert (intent.city, intent.date_window.start, intent.days) == ("Rome", date(2027, 9, 6), 4)
+    assert intent.budget_usd_cents == 300000 and intent.origin_airport == "LHR"
+    assert form.prompt_note.text().splitlines()[0].startswith("No day given in September: planned Mon 6 \u2013 Thu 9")
+    # A prompt Plan cannot read is said under it and in the bar; nothing is planned.
+    before = window.trip.current
+    form.prompt_edit.setPlainText("Rome, flying from LHR")
+    qtbot.mouseClick(form.plan_button, Qt.MouseButton.LeftButton)
+    assert "no travel dates found" in form.field_errors()["prompt"] and window.trip.current is before
+    window.commands.plan.trigger()
+    assert window.message_bar.level == "error" and window.message_bar.text().startswith("Check the prompt:")
+    assert window.trip.current is before
