@@ -33,7 +33,11 @@ PRINT_OFF = """(function () {
   var el = document.getElementById("map"), before = window.twBeforePrint;
   el.style.width = ""; el.style.height = "";
   var answer = window.tripwright.printMode(false);
-  if (before) map.setView(before.center, before.zoom, {animate: false});
+  window.tripwright.fit();  // the trip as fitted: a view that was so still re-fits when the window is resized
+  if (before && (Math.abs(map.getZoom() - before.zoom) > 1e-6 || map.getCenter().distanceTo(before.center) > 1)) {
+    map.setView(before.center, before.zoom, {animate: false});  // the traveller's own view, kept as theirs
+    map.fire("dragstart");
+  }
   return answer;
 })()"""
 

@@ -98,6 +98,12 @@ def test_the_pdf_map_fits_a_whole_road_trip_from_a_tall_narrow_map(qtbot, make_w
     assert outside == [[]]
     image = PdfReader(io.BytesIO(data)).pages[0].images[0].image
     assert abs(image.width / image.height - 1.5) < 0.02
+    # The map showed the trip as fitted before the export: it still re-fits when the window is resized.
+    window.resize(620, 900)  # narrower: without a re-fit the ends of the route leave the map
+    qtbot.wait(600)
+    shown = run_js(qtbot, window.map_view, INSIDE % (json.dumps(stops), window.map_view.width(),
+                                                     window.map_view.height()))
+    assert shown == []
     from app.pdf_itinerary import day_key
     key = day_key(window.trip.current.itinerary)
     assert key.count("bgcolor=") == 7 and f"bgcolor='{day_colour(6)}'" in key  # each day in its map colour
