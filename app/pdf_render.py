@@ -27,7 +27,24 @@ PRINT_ON = """(function () {
   var el = document.getElementById("map");
   window.twBeforePrint = {center: map.getCenter(), zoom: map.getZoom()};
   el.style.width = "%dpx"; el.style.height = "%dpx";
-  return window.tripwright.printMode(true);
+  var answer = window.tripwright.printMode(true), w = el.clientWidth, h = el.clientHeight, margin = 6;
+  // The pins are fitted; the names beside them too: pan, and zoom out a step when they cannot fit.
+  for (var step = 0; step < 8; step++) {
+    var box = null;
+    document.querySelectorAll(".tw-icon, .tw-name:not(.tw-name-hidden) .tw-name-text").forEach(function (n) {
+      var r = n.getBoundingClientRect();
+      if (!r.width || r.right < 0 || r.left > w || r.bottom < 0 || r.top > h) return;  // off the map: an airport
+      box = box ? {l: Math.min(box.l, r.left), t: Math.min(box.t, r.top), r: Math.max(box.r, r.right),
+                   b: Math.max(box.b, r.bottom)} : {l: r.left, t: r.top, r: r.right, b: r.bottom};
+    });
+    if (!box || (box.l >= margin && box.t >= margin && box.r <= w - margin && box.b <= h - margin)) break;
+    if (box.r - box.l + 2 * margin > w || box.b - box.t + 2 * margin > h) {
+      map.setZoom(map.getZoom() - 0.25, {animate: false});
+    } else {
+      map.panBy([(box.l + box.r - w) / 2, (box.t + box.b - h) / 2], {animate: false});
+    }
+  }
+  return answer;
 })()"""
 PRINT_OFF = """(function () {
   var el = document.getElementById("map"), before = window.twBeforePrint;

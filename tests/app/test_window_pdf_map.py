@@ -23,6 +23,11 @@ INSIDE = """JSON.stringify((function (ids, w, h) {
     var m = tripwright.marker(id), r = m && m.getElement() && m.getElement().getBoundingClientRect();
     if (!r || r.left < 0 || r.top < 0 || r.right > w || r.bottom > h) out.push(id);
   });
+  document.querySelectorAll('.tw-name:not(.tw-name-hidden) .tw-name-text').forEach(function (n) {
+    var r = n.getBoundingClientRect();  // the names shown beside the pins, whole
+    if (r.width && r.right > 0 && r.left < w && (r.left < 0 || r.top < 0 || r.right > w || r.bottom > h))
+      out.push('name: ' + n.textContent);
+  });
   return out;
 })(%s, %d, %d))"""
 
