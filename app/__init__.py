@@ -30,8 +30,8 @@
   nights unchanged); Remove/Replace on a stop along the way adds it to the intent's `skip_stops` and re-
   plans); `app/exports.py` + `app/pdf_itinerary.py` write JSON, GPX, iCalendar, HTML and PDF atomically (the
   PDF: the trip's name as title, the map in print mode — `window.tripwright.printMode`: no zoom buttons,
-  legend or menu, the whole trip fitted — then the days, packed so short days share a page by laying each
-  out first; QTextDocument numbers the pages and keeps the text selectable); `app/window_memory.py` brings
+  legend or menu, the whole trip fitted in a 3:2 box with a day key under it — then the days, packed so
+  short days share a page by laying each out first; QTextDocument numbers the pages and keeps the text selectable); `app/window_memory.py` brings
   the app's window back at its last size with its dock sizes (the first launch: legend open only where the
   map has room, the run table hidden until a run); `app/ui_state.py` keeps what the window remembers that is
   no setting (`ui_state.json`: the last export folder, the legend's state); `app/basemap_choice.py` picks

@@ -124,6 +124,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         a, c = self.commands, self.controller
         self.intent_form.plan_requested.connect(c.plan_intent)
         self.intent_form.errors_cleared.connect(self._form_fixed)
+        self.intent_form.prompt_assumed.connect(lambda text: self.show_message(text, "info"))
         self.progress.cancel_requested.connect(c.cancel)
         self.itinerary_panel.activity_selected.connect(self.map_view.highlight)
         self.map_view.marker_selected.connect(self.itinerary_panel.select_activity)
@@ -132,7 +133,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.map_view.map_clicked.connect(self.offer_stop_here)
         self.map_view.ready.connect(self._on_map_ready)
         self.welcome.example_chosen.connect(self.open_example)
-        self.welcome.prompt_chosen.connect(self.use_prompt)
+        self.welcome.prompt_chosen.connect(self.plan_prompt)
         a.new_trip.triggered.connect(self.new_trip)
         a.quit.triggered.connect(self.close)
         a.undo.triggered.connect(c.undo)
@@ -321,6 +322,9 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
 
     # -- user requests --------------------------------------------------------------------------
     def plan_from_form(self) -> None:
+        if not self.intent_form.read_unread_prompt():  # a described trip is read first
+            self.show_message("Check the prompt: " + "; ".join(self.intent_form.field_errors().values()), "error")
+            return
         try:
             intent = self.intent_form.current_intent()
         except InputError as exc:
@@ -338,8 +342,11 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self._form_message = ""
 
     def open_example(self, key: str) -> None:
-        example = examples(self.planning.today)[key]
-        self.use_prompt(example.prompt)
+        self.plan_prompt(examples(self.planning.today)[key].prompt)
+
+    def plan_prompt(self, text: str) -> None:
+        """An example (a card or a prompt link): its text in the prompt box, read, and planned."""
+        self.use_prompt(text)
         if self.intent_form.field_errors():
             self.show_message("The example could not be read: " + "; ".join(self.intent_form.field_errors().values()),
                               "error")

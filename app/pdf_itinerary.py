@@ -17,6 +17,7 @@ from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocum
 
 from engine.atomic import write_atomic
 from engine.export.text import shorten_at_word, traveller_text
+from engine.maps.trip_map import day_colour
 from engine.models import ItineraryV1, format_usd
 from widgets import formatting as fmt
 
@@ -62,6 +63,7 @@ def itinerary_html(itinerary: ItineraryV1, *, has_map: bool = False, map_height:
     parts = [f"<h1>{_e(title or _title(itinerary))}</h1>", f"<p class='sub'>{_e(_subtitle(itinerary))}</p>"]
     if has_map:
         parts.append(f"<p><img src='{MAP_RESOURCE}' width='{TEXT_WIDTH_PX}' height='{map_height}'></p>")
+        parts.append(day_key(itinerary))
     parts.append(_totals(itinerary, unit))
     if itinerary.violations:
         parts.append("<h3>Advisories</h3><ul>" + "".join(
@@ -74,6 +76,17 @@ def itinerary_html(itinerary: ItineraryV1, *, has_map: bool = False, map_height:
         used = height if fresh else used + height
         parts.append(_day_block(itinerary, index, day, fresh_page=fresh, unit=unit))
     return "<html><body>" + "".join(parts) + "</body></html>"
+
+
+def day_key(itinerary: ItineraryV1, columns: int = 4) -> str:
+    """Under the map, each day's colour (its line and pins on the map, as the app's legend) and its
+    date: a table of swatches, the text staying text."""
+    cells = [f"<td bgcolor='{day_colour(i)}' width='14'>&nbsp;</td>"
+             f"<td class='key'>Day {i + 1} \u00b7 {day.date:%a} {day.date.day} {day.date:%b}</td>"
+             for i, day in enumerate(itinerary.days)]
+    rows = ["".join(cells[at:at + columns]) for at in range(0, len(cells), columns)]
+    return ("<table class='daykey' cellspacing='3' cellpadding='1'>"
+            + "".join(f"<tr>{row}</tr>" for row in rows) + "</table>")
 
 
 def _printed_height(block: str) -> float:
@@ -166,4 +179,5 @@ p.sub { color: #37474f; margin: 0; }
 th { background-color: #eceff1; }
 .lock { color: #37474f; font-style: italic; }
 tr.transfer td { color: #78909c; font-size: 8pt; }
+td.key { font-size: 8pt; color: #37474f; padding-right: 8px; }
 """

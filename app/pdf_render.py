@@ -1,7 +1,7 @@
 """The printed map and the whole PDF, for File ▸ Export PDF and for ``tripwright export --pdf``.
 
 The map is the app's own Leaflet page put in print mode (``window.tripwright.printMode``): no zoom
-buttons, no legend, the whole trip in view, and — when the street map shows — the street tiles of
+buttons, no legend, the whole trip fitted in a 3:2 box (the PDF prints a day key under it), and — when the street map shows — the street tiles of
 that view loaded (up to 8 s) before the snapshot. The CLI has no window, so it renders a map view of its
 own offscreen, waiting on a local Qt event loop (never qasync: the CLI enters no app loop).
 """
@@ -20,22 +20,73 @@ PRINT_TILES_TIMEOUT_S = 8.0  # the street tiles of the printed view, when the st
 READY_TIMEOUT_S = 30.0
 
 
+# The printed map is the largest 3:2 box of the view, the trip fitted into it (issue 32 §6: it was
+# the window's current view, a tall one cut at the page's edge): the page's map shrinks to the box,
+# print mode fits the trip, and the box is grabbed; the view goes back as it was afterwards.
+PRINT_ON = """(function () {
+  var el = document.getElementById("map");
+  window.twBeforePrint = {center: map.getCenter(), zoom: map.getZoom()};
+  el.style.width = "%dpx"; el.style.height = "%dpx";
+  var answer = window.tripwright.printMode(true), w = el.clientWidth, h = el.clientHeight, margin = 6;
+  // The pins are fitted; the names beside them too: pan, and zoom out a step when they cannot fit.
+  for (var step = 0; step < 8; step++) {
+    var box = null;
+    document.querySelectorAll(".tw-icon, .tw-name:not(.tw-name-hidden) .tw-name-text").forEach(function (n) {
+      var r = n.getBoundingClientRect();
+      if (!r.width || r.right < 0 || r.left > w || r.bottom < 0 || r.top > h) return;  // off the map: an airport
+      box = box ? {l: Math.min(box.l, r.left), t: Math.min(box.t, r.top), r: Math.max(box.r, r.right),
+                   b: Math.max(box.b, r.bottom)} : {l: r.left, t: r.top, r: r.right, b: r.bottom};
+    });
+    if (!box || (box.l >= margin && box.t >= margin && box.r <= w - margin && box.b <= h - margin)) break;
+    if (box.r - box.l + 2 * margin > w || box.b - box.t + 2 * margin > h) {
+      map.setZoom(map.getZoom() - 0.25, {animate: false});
+    } else {
+      map.panBy([(box.l + box.r - w) / 2, (box.t + box.b - h) / 2], {animate: false});
+    }
+  }
+  return answer;
+})()"""
+PRINT_OFF = """(function () {
+  var el = document.getElementById("map"), before = window.twBeforePrint;
+  el.style.width = ""; el.style.height = "";
+  var answer = window.tripwright.printMode(false);
+  window.tripwright.fit();  // the trip as fitted: a view that was so still re-fits when the window is resized
+  if (before && (Math.abs(map.getZoom() - before.zoom) > 1e-6 || map.getCenter().distanceTo(before.center) > 1)) {
+    map.setView(before.center, before.zoom, {animate: false});  // the traveller's own view, kept as theirs
+    map.fire("dragstart");
+  }
+  return answer;
+})()"""
+
+
+def print_box(width: int, height: int) -> tuple[int, int]:
+    """The largest box of the map's shape on the PDF's first page (3:2) inside a ``width`` x ``height`` view."""
+    shape = PRINT_MAP_SIZE[0] / PRINT_MAP_SIZE[1]
+    if width <= 0 or height <= 0:
+        return PRINT_MAP_SIZE
+    return (width, round(width / shape)) if width / height <= shape else (round(height * shape), height)
+
+
 # -- in the app ----------------------------------------------------------------------------------
 async def print_map_image(map_view):
-    """A snapshot of ``map_view`` in print mode; the view is put back as it was afterwards."""
+    """A snapshot of ``map_view`` in print mode, the whole trip fitted in a 3:2 box; the view is put
+    back as it was afterwards."""
     import asyncio
+
+    from PySide6.QtCore import QRect
 
     from app.map_probe import page_state, street_tiles_settled
 
     if not map_view.is_ready:
         return map_view.grab().toImage()
-    await page_state(map_view, "window.tripwright.printMode(true)")
-    await asyncio.sleep(PRINT_SETTLE_S)
-    await street_tiles_settled(map_view, PRINT_TILES_TIMEOUT_S)  # the fit asks for new street tiles
+    width, height = print_box(map_view.width(), map_view.height())
+    await page_state(map_view, PRINT_ON % (width, height))
     try:
-        return map_view.grab().toImage()
+        await asyncio.sleep(PRINT_SETTLE_S)
+        await street_tiles_settled(map_view, PRINT_TILES_TIMEOUT_S)  # the fit asks for new street tiles
+        return map_view.grab(QRect(0, 0, width, height)).toImage()
     finally:
-        await page_state(map_view, "window.tripwright.printMode(false)")
+        await page_state(map_view, PRINT_OFF)
 
 
 # -- in the CLI ----------------------------------------------------------------------------------
@@ -75,7 +126,7 @@ def _offscreen_map(itinerary):
         _wait(lambda: view.is_ready, "the map page did not load")
         _wait(lambda: (_js(view, "window.tripwright.state()") or {}).get("markers", 0) > 0,
               "the map drew no markers")
-        _js(view, "window.tripwright.printMode(true)")
+        _js(view, PRINT_ON % PRINT_MAP_SIZE)
         _pause(PRINT_SETTLE_S)
         return view.grab().toImage()
     finally:

@@ -50,7 +50,7 @@ class WelcomePanel(QWidget):
     """Shown until the first trip is planned (in the right dock)."""
 
     example_chosen = Signal(str)  # "city" | "road"
-    prompt_chosen = Signal(str)  # fills the prompt box
+    prompt_chosen = Signal(str)  # planned like a card, its text left in the prompt box
 
     def __init__(self, today: date, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -74,17 +74,18 @@ class WelcomePanel(QWidget):
             button.clicked.connect(lambda _=False, key=example.key: self.example_chosen.emit(key))
             self.example_buttons[example.key] = button
             layout.addWidget(button)
-        layout.addWidget(_label("\u2026or describe your own trip", "font-weight: bold; margin-top: 8px;"))
+        layout.addWidget(_label("More examples, planned with one click", "font-weight: bold; margin-top: 8px;"))
         self.prompt_links: list[QLabel] = []
         for prompt in example_prompts(today):
             link = QLabel(f"<a href='prompt' style='color: #1565c0;'>{html.escape(prompt)}</a>")
             link.setTextFormat(Qt.TextFormat.RichText)
             link.setWordWrap(True)
-            link.setToolTip("Put this text in the prompt box")
+            link.setToolTip("Plan this trip (the text goes in the prompt box, to change and plan again)")
             link.linkActivated.connect(lambda _href, text=prompt: self.prompt_chosen.emit(text))
             self.prompt_links.append(link)
             layout.addWidget(link)
-        hint = _label("Tips: drag an overnight stop on the map to move it; right-click a marker to lock, remove, "
+        hint = _label("Or describe your own trip in the Trip form's prompt box and press Read, then Plan. "
+                      "Tips: drag an overnight stop on the map to move it; right-click a marker to lock, remove, "
                       "replace or move it; Ctrl+Z undoes an edit.", "color: #616161;", wrap=True)
         layout.addWidget(hint)
         layout.addStretch(1)

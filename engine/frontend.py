@@ -101,6 +101,12 @@ class PromptReading:
     city: CityPromptResult | None = None
     road: RoadPromptResult | None = None
 
+    @property
+    def assumed(self) -> tuple[str, ...]:
+        """What the reading chose that the text left out, one line each (a city trip's default
+        budget; the first full week of a month named without a day)."""
+        return (self.city or self.road).assumed  # type: ignore[union-attr]  # one of them is set
+
 
 def read_prompt(text: str, catalog, *, today: date, known: Mapping[str, Sequence[str]] | None = None,
                 gazetteer=None) -> PromptReading:
@@ -163,10 +169,15 @@ def _placed_elsewhere(text: str, city, gazetteer=None) -> str | None:
     return None
 
 
-def intent_from_prompt(text: str, session, home: str | None) -> IntentV1 | RoadTripIntent:
+def intent_from_prompt(text: str, session, home: str | None,
+                       say: Callable[[str], None] | None = None) -> IntentV1 | RoadTripIntent:
     """The intent of a prompt read by the rules (``home``: the airport when the text names none;
-    else ``TRIPWRIGHT_HOME_AIRPORT``). ``session``: its catalog, planning date and FX."""
+    else ``TRIPWRIGHT_HOME_AIRPORT``). ``session``: its catalog, planning date and FX. ``say``
+    hears each thing the reading chose for the traveller (the default budget, the first full week of
+    a month named without a day); by default a line on stderr, as the CLI says its notes."""
     reading = read_prompt(text, session.catalog, today=session.today)
+    for line in reading.assumed:
+        (say or _say_on_stderr)(line)
     if reading.road is not None:
         return road_intent_of(reading.road)
     parsed = reading.city
@@ -174,6 +185,10 @@ def intent_from_prompt(text: str, session, home: str | None) -> IntentV1 | RoadT
     origin = origin_airport(parsed.origin_airport, home)
     budget = budget_cents(parsed.budget_amount, parsed.budget_currency, session)
     return city_intent_of(city_target(session.catalog, parsed.city), parsed.start, parsed.end, budget, origin, parsed)
+
+
+def _say_on_stderr(line: str) -> None:
+    print(f"tripwright: {line}", file=sys.stderr)
 
 
 def origin_airport(said: str | None, home: str | None) -> str:

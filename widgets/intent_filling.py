@@ -31,16 +31,32 @@ class IntentFilling:
             else:
                 self._fill_city(reading.city)
         except InputError as exc:
+            self.show_assumed(())
             self._errors.show([("prompt", prompt_problem(exc))])
             return False
         self.mark_prompt_read()
+        self.show_assumed(reading.assumed)
         return True
+
+    def show_assumed(self, lines) -> None:
+        """Under the prompt, what its reading chose that the text left out (a default budget, the
+        first full week of a month), as the CLI says it on stderr; the window hears it too."""
+        text = "\n".join(line[:1].upper() + line[1:] for line in lines)
+        self.prompt_note.setText(text)
+        self.prompt_note.setVisible(bool(text))
+        if text:
+            self.prompt_assumed.emit(text)
 
     def unread_prompt(self) -> str | None:
         """The prompt text not yet read into the fields ("Plan with AI" has the model read it), or
         None when the fields already hold the request (hand-filled, or read from this text)."""
         text = self.prompt_edit.toPlainText().strip()
         return text if text and text != getattr(self, "_read_prompt_text", None) else None
+
+    def read_unread_prompt(self) -> bool:
+        """Plan reads a described trip first (the text typed since the last reading), as Plan with AI
+        does; False, with the problem under the prompt, when it cannot be read."""
+        return self.unread_prompt() is None or self.read_prompt()
 
     def mark_prompt_read(self) -> None:
         self._read_prompt_text = self.prompt_edit.toPlainText().strip()

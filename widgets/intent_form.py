@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
 
 from engine.catalog import Catalog
 from engine.errors import InputError
-from engine.intake.vocabulary import THEMES
+from engine.intake.vocabulary import DEFAULT_BUDGET_USD, THEMES
 from engine.models import MAX_CITY_DAYS, MIN_CITY_DAYS, IntentV1, RoadTripIntent
 from engine.models.road_trip import (DEFAULT_CORRIDOR_MILES, DEFAULT_MAX_DAILY_MILES, MAX_CORRIDOR_MILES_LIMIT,
                                      MAX_DAILY_MILES_LIMIT, MAX_ROAD_DAYS, MIN_ROAD_DAYS)
@@ -42,6 +42,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
     plan_requested = Signal(object)  # IntentV1 | RoadTripIntent
     bookings_opened = Signal()  # "I already have" opened: the app may load the world's airports (off this thread)
     errors_cleared = Signal()  # the last field with an error was fixed (the window drops its "Check the form")
+    prompt_assumed = Signal(str)  # what a read prompt left out and the reading chose ("no budget given: ...")
     MODE_CITY, MODE_ROAD = 0, 1
 
     def __init__(self, catalog: Catalog, routes: Mapping[str, object], *, home_airport: str | None = None,
@@ -109,7 +110,15 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         row = QHBoxLayout()
         row.addWidget(self._errors.wrap("prompt", self.prompt_edit), 1)
         row.addWidget(self.read_button, 0, Qt.AlignmentFlag.AlignTop)
-        box.setLayout(row)
+        self.prompt_note = plain("")  # what the last reading chose for the traveller (a default budget, a week)
+        self.prompt_note.setObjectName("prompt_note")
+        self.prompt_note.setWordWrap(True)
+        self.prompt_note.setStyleSheet("color: #1565c0;")
+        self.prompt_note.hide()
+        column = QVBoxLayout()
+        column.addLayout(row)
+        column.addWidget(self.prompt_note)
+        box.setLayout(column)
         return box
 
     def _city_tab(self) -> QWidget:
@@ -131,7 +140,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.budget_spin.setRange(0, 10_000_000)
         self.budget_spin.setDecimals(0)
         self.budget_spin.setGroupSeparatorShown(True)
-        self.budget_spin.setValue(3000)
+        self.budget_spin.setValue(DEFAULT_BUDGET_USD)
         self.currency_combo = QComboBox()
         self.currency_combo.addItems(CURRENCIES)
         self.redeye_check = QCheckBox("Avoid red-eye flights")
@@ -240,12 +249,13 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.clear_errors()
         self._carried = None
         self.prompt_edit.clear()
+        self.show_assumed(())
         self.city_combo.setCurrentIndex(0)
         self._city_changed(self.city_combo.currentText())
         self.start_edit.setDate(QDate(self._today + timedelta(days=30)))
         self.days_spin.setValue(5)
         self.set_home_airport(home_airport)
-        self.budget_spin.setValue(3000)
+        self.budget_spin.setValue(DEFAULT_BUDGET_USD)
         self.currency_combo.setCurrentIndex(0)
         self.redeye_check.setChecked(False)
         self.set_pace("balanced")
@@ -321,6 +331,8 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         return self._carry_hidden(intent)
 
     def request_plan(self) -> None:
+        if not self.read_unread_prompt():
+            return
         try:
             intent = self.current_intent()
         except InputError:

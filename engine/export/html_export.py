@@ -44,12 +44,47 @@ def itinerary_to_html(itin: ItineraryV1) -> str:
     root.header.add_child(RawText(_head()), name="tw_head", index=0)
     root.html.add_child(RawText('<aside id="tw-itinerary"></aside>'), name="tw_itinerary", index=0)
     root.html.add_child(RawText(_json_block("tw-data", document)), name="tw_data")
+    root.html.add_child(RawText(_json_block("tw-costs", cost_rows(itin))), name="tw_costs")
     basemap = _basemap_block(_region(document["focus"]))
     if basemap:
         root.html.add_child(RawText(basemap), name="tw_basemap")
     # One script block: the shared renderer, then the page's own part (it runs once parsed).
-    root.script.add_child(RawText(_renderer("trip_map.js") + "\n" + _asset("html_map.js")), name="tw_script")
+    root.script.add_child(RawText(_renderer("trip_map.js") + "\n" + _asset("html_map.js") + "\n"
+                                  + _asset("html_costs.js")), name="tw_script")
     return _with_csp(root.render())
+
+
+# The cost breakdown's parts, in the order and words of the PDF and the app's Costs tab.
+COST_PARTS = (("flights", "Flights"), ("lodging", "Lodging"), ("attractions", "Attractions"), ("meals", "Meals"),
+              ("transit", "Transit / fuel"), ("daily_spend", "Daily allowance"))
+
+
+COSTS_CSS = """
+.tw-costs { margin-top: 12px; }
+.tw-costs h2 { font-size: 14px; margin: 0 0 4px; }
+.tw-cost-table { border-collapse: collapse; width: 100%; }
+.tw-cost-table td { padding: 1px 0; }
+.tw-cost-amount { text-align: right; font-variant-numeric: tabular-nums; }
+.tw-cost-total td { font-weight: bold; border-top: 1px solid #c9ced6; }
+"""
+
+
+def cost_rows(itin: ItineraryV1) -> dict:
+    """The page's cost breakdown: each part that costs something ("est." when estimated), the total,
+    the budget and what is left when the trip has one, and the currency note."""
+    from engine.models import format_usd
+
+    costs = itin.cost_breakdown
+    estimated = set(costs.estimated_parts)
+    rows = [{"kind": "part", "label": label + (" (est.)" if key in estimated else ""),
+             "amount": format_usd(getattr(costs, f"{key}_usd_cents"))}
+            for key, label in COST_PARTS if getattr(costs, f"{key}_usd_cents")]
+    rows.append({"kind": "total", "label": "Total", "amount": format_usd(costs.total_usd_cents)})
+    budget = getattr(itin.intent, "budget_usd_cents", None)
+    if budget:
+        rows.append({"kind": "budget", "label": "Budget", "amount": format_usd(budget)})
+        rows.append({"kind": "left", "label": "Left", "amount": format_usd(budget - costs.total_usd_cents)})
+    return {"rows": rows, "note": costs.currency_disclaimer or ""}
 
 
 def _centre(bounds: list[list[float]] | None) -> tuple[float, float]:
@@ -126,7 +161,7 @@ def _head() -> str:
     leaflet = _leaflet_dir()
     css = leaflet.joinpath("leaflet.css").read_text(encoding="utf-8")
     return (f"<title>Tripwright trip map</title>\n<style>{css}</style>\n"
-            f"<style>{_renderer('trip_map.css')}</style>\n<style>{_asset('html_map.css')}</style>\n<script>{_script(leaflet / 'leaflet.js')}</script>\n")
+            f"<style>{_renderer('trip_map.css')}</style>\n<style>{_asset('html_map.css')}{COSTS_CSS}</style>\n<script>{_script(leaflet / 'leaflet.js')}</script>\n")
 
 
 def _leaflet_dir() -> Path:

@@ -23,9 +23,10 @@ from engine.models.intent import MAX_CITY_DAYS, MIN_CITY_DAYS
 
 from .party import take_party_size
 from .preferences import avoids_overnight, pace_in, themes_in, wants_kid_friendly
-from .prompt_text import (DATE_PATTERNS, FLAGS, DateMention, Scan, clean_prompt, date_mention, explicit_span,
-                          is_calendar_word)
-from .vocabulary import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, UNKNOWN_MONEY_WORDS, WORD_NUMBERS
+from .prompt_text import (DATE_PATTERNS, FLAGS, MONTH_ONLY, DateMention, MonthMention, Scan, clean_prompt,
+                          date_mention, explicit_span, is_calendar_word, month_mention, month_start)
+from .vocabulary import (CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, DEFAULT_BUDGET_USD, UNKNOWN_MONEY_WORDS,
+                         WORD_NUMBERS)
 
 TRIP_LENGTH_TEXT = f"a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days"
 
@@ -80,6 +81,9 @@ class CityPromptResult:
     avoid_overnight: bool
     travellers: int | None = None  # None: the prompt did not say
     pace: str = "balanced"  # relaxed / balanced / packed (engine/models/visit_time.py)
+    # What the text left out and the reading chose, one line each in the traveller's words (the
+    # default budget; the first full week of a month named without a day): said by both front ends.
+    assumed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,19 +100,32 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     clean = clean_prompt(text)
     scan = Scan(clean)
     dates = [date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)]
-    length = _trip_length(scan.take(_LENGTH) + scan.take(_LONG_WEEKEND) + scan.take(_WEEKEND))
+    months = [month_mention(m) for m in scan.take(MONTH_ONLY)]
+    lengths = scan.take(_LENGTH) + scan.take(_LONG_WEEKEND) + scan.take(_WEEKEND)
+    length = _trip_length(lengths)
     travellers = take_party_size(scan)
     origin = _find_origin(scan, airports, cities, known_airport)
     city = _find_city(scan.text, cities)
-    start, end = _resolve_window(sorted(dates, key=lambda d: d.position), length, today)
-    amount, currency = _find_budget(scan)
+    assumed: list[str] = []
+    if dates or not months:
+        start, end = _resolve_window(sorted(dates, key=lambda d: d.position), length, today)
+    else:
+        start, end, said = _month_window(months[0], length, _is_weekend(lengths), today)
+        assumed.append(said)
+    found = _find_budget(scan)
+    if found is None:
+        amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
+        assumed.append(f"no budget given: planned with the default budget of ${DEFAULT_BUDGET_USD:,}; "
+                       "add e.g. 'budget 2500 USD' to change it")
+    else:
+        amount, currency = found
     if origin is not None and origin.problem:
         raise InputError("origin_airport", origin.problem)
     return CityPromptResult(
         city=city, start=start, end=end, origin_airport=origin.code if origin else None,
         budget_amount=amount, budget_currency=currency, themes=themes_in(clean),
         kid_friendly=wants_kid_friendly(clean), avoid_overnight=avoids_overnight(clean), travellers=travellers,
-        pace=pace_in(clean))
+        pace=pace_in(clean), assumed=tuple(assumed))
 
 
 # --------------------------------------------------------------------------- dates
@@ -126,6 +143,22 @@ def _trip_length(matches: list[re.Match[str]]) -> int | None:
     n = WORD_NUMBERS.get(raw) or int(raw)
     unit = first["unit"].lower()
     return n + 1 if unit.startswith("night") else n * 7 if unit.startswith("week") else n
+
+
+def _is_weekend(matches: list[re.Match[str]]) -> bool:
+    """Whether the first length phrase is a weekend or a long weekend (they start on a Friday)."""
+    return bool(matches) and min(matches, key=lambda m: m.start()).re in (_LONG_WEEKEND, _WEEKEND)
+
+
+def _month_window(month: MonthMention, length: int | None, weekend: bool, today: date) -> tuple[date, date, str]:
+    """A month named without a day ("a week in Paris in May"): the coming such month's first full
+    week from its Monday (a weekend: its first Friday), and the line that says so."""
+    if length is None:
+        raise InputError("date_window", f"found the month ({month.name}) but no trip length; add e.g. "
+                         f"'a week in {month.name}' or '5 days' ({TRIP_LENGTH_TEXT})")
+    _check_length(length, "the trip")
+    start, said = month_start(month, length, weekend, today)
+    return start, _shift(start, length - 1), said
 
 
 def _resolve_window(dates: list[DateMention], length: int | None,
@@ -256,15 +289,15 @@ def _city_hits(text: str, cities: Mapping[str, Sequence[str]]) -> list[tuple[int
 
 
 # --------------------------------------------------------------------------- budget
-def _find_budget(scan: Scan) -> tuple[Decimal, str]:
+def _find_budget(scan: Scan) -> tuple[Decimal, str] | None:
+    """The budget the text gives; None when it names none (the caller plans with the default)."""
     mentions = sorted((m for p in _MONEY_PATTERNS for m in scan.take(p)), key=lambda m: m.start())
     # Several amounts ("hotels under $200, budget $4,000"): the one right after "budget"
     # wins, then the first; a bare number counts only right after "budget".
     budgeted = [m for m in mentions if _AFTER_BUDGET_WORD.search(scan.text[:m.start()])]
     chosen = next(iter(budgeted + mentions), None) or _BUDGET_ONLY_NUMBER.search(scan.text)
     if chosen is None:
-        raise InputError("budget", "no budget found; add e.g. 'budget 3000 USD', '$3,000' "
-                                   "or '2500 EUR'")
+        return None
     _check_amount_text(chosen)
     amount, currency = _money(chosen)
     if amount <= 0:

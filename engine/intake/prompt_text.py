@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from engine.errors import InputError
 
@@ -43,6 +43,54 @@ DATE_PATTERNS = tuple(re.compile(p, FLAGS) for p in (
     rf"\b{_MONTH}\s*{_DAY}\b{_NOT_A_LENGTH}{_YEAR}",
     rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}",
 ))
+
+# A month with no day ("a week in Paris in May", "during June 2028"): a cue word first, so the
+# verb "may" is never a month. Read only when the text has no date.
+MONTH_ONLY = re.compile(rf"\b(?:in|during|this|next|for|early)\s+{_MONTH}{_YEAR}", FLAGS)
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")  # not strftime's: the locale's names would vary
+_DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+@dataclass(frozen=True)
+class MonthMention:
+    text: str
+    month: int
+    year: int | None
+
+    @property
+    def name(self) -> str:
+        return _MONTH_NAMES[self.month - 1]
+
+
+def month_mention(m: re.Match[str]) -> MonthMention:
+    return MonthMention(text=m.group(0), month=MONTH_NUMBERS[m["mon"][:3].lower()],
+                        year=int(m["year"]) if m["year"] else None)
+
+
+def month_start(mention: MonthMention, days: int, weekend: bool, today: date) -> tuple[date, str]:
+    """A month named without a day: the start of its first full week (its Monday; a weekend's: its
+    first Friday) in the written year, else in the coming one (the first not before ``today``), and
+    the line that says so to the traveller."""
+    weekday = 4 if weekend else 0
+
+    def first(year: int) -> date:
+        day1 = date(year, mention.month, 1)
+        return day1 + timedelta(days=(weekday - day1.weekday()) % 7)
+    start = first(mention.year if mention.year is not None else today.year)
+    if mention.year is None and start < today:
+        start = first(today.year + 1)
+    end = start + timedelta(days=days - 1)
+    which = f"the first {'weekend' if weekend else 'full week'} of {mention.name}"
+    span = f"{_DAY_NAMES[start.weekday()]} {start.day}"
+    if end.month != start.month:
+        span += f" {_MONTH_NAMES[start.month - 1]}"
+    span += f" \u2013 {_DAY_NAMES[end.weekday()]} {end.day} {_MONTH_NAMES[end.month - 1]} {end.year}"
+    return start, (f"no day given in {mention.name}: planned {span}, {which}; write a start date "
+                   f"(e.g. 'from {start + timedelta(days=7)}') to choose other days")
+
 
 @dataclass(frozen=True)
 class DateMention:

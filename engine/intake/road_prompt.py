@@ -33,7 +33,8 @@ from engine.models.road_trip import MAX_ROAD_DAYS, MIN_ROAD_DAYS
 
 from .party import take_party
 from .preferences import themes_in, wants_kid_friendly
-from .prompt_text import DATE_PATTERNS, DateMention, Scan, clean_prompt, date_mention, explicit_span
+from .prompt_text import (DATE_PATTERNS, MONTH_ONLY, DateMention, MonthMention, Scan, clean_prompt, date_mention,
+                          explicit_span, month_mention, month_start)
 from .road_classifier import looks_like_road_trip
 from .road_places import PlaceFinder, PlaceMention
 from .road_route_names import find_route_name, unknown_route
@@ -64,6 +65,9 @@ class RoadPromptResult:
     max_daily_miles: float | None  # None: the user did not say (the intent's default applies)
     travellers: int | None = None  # None: the prompt did not say
     rest_days: list[str] = field(default_factory=list)  # a rest day in each (named twice: two there)
+    # What the text left out and the reading chose (the first full week of a month named without a
+    # day), one line each in the traveller's words: said by both front ends.
+    assumed: tuple[str, ...] = ()
 
 
 def _route_ends(route: str, terminus, round_trip: bool):
@@ -100,10 +104,12 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
     route, route_problem = find_route_name(scan, routes)
     dates = sorted((date_mention(m) for p in DATE_PATTERNS for m in scan.take(p)),
                    key=lambda d: d.position)
+    months = [month_mention(m) for m in scan.take(MONTH_ONLY)]
     lower_prompt = not any(c.isupper() for c in clean)
     places = PlaceFinder(scan, lower_prompt)
     rests = places.rests()  # before the trip's length: "two nights in Moab" is no length
-    length = _trip_length(scan.take(LENGTH))
+    lengths = scan.take(LENGTH)
+    length = _trip_length(lengths)
     travellers, party_kids = take_party(scan)
     round_trip = bool(scan.take(ROUND_TRIP))
     scan.take(ONE_WAY)
@@ -132,7 +138,9 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
             raise InputError("terminus", "no destination found; say where you end, e.g. "
                                          "'Los Angeles to Chicago', or ask for a round trip")
         terminus = origin
-    start, days = _resolve_dates(dates, length, today)
+    month = months[0] if months and not dates else None
+    weekend = bool(lengths) and bool(min(lengths, key=lambda m: m.start())["long"])
+    start, days, assumed = _resolve_dates(dates, length, today, month, weekend)
     if route_problem:
         raise InputError("route", route_problem)
     if daily_problem:
@@ -141,7 +149,8 @@ def parse_road_prompt(text: str, *, routes: Mapping[str, Sequence[str]],
         origin=origin.name, terminus=terminus.name, days=days, start_date=start,
         trip_type="round_trip" if round_trip else "one_way", route=route,
         stops=_unique(p.name for p in stops), rest_days=[p.name for p in rests], themes=themes_in(scan.text),
-        kid_friendly=party_kids or wants_kid_friendly(scan.text), max_daily_miles=daily, travellers=travellers)
+        kid_friendly=party_kids or wants_kid_friendly(scan.text), max_daily_miles=daily, travellers=travellers,
+        assumed=assumed)
 
 
 def _clean_road(text: str) -> str:
@@ -205,10 +214,11 @@ def _number(raw: str) -> int:
     return NUMBER_WORDS[words[0]]
 
 
-def _resolve_dates(dates: list[DateMention], length: int | None,
-                   today: date) -> tuple[date, int]:
-    """Start date and trip length. An explicit end ("June 3-9", "2027-05-01 to 2027-05-09")
-    fixes the length, as in the city parser; otherwise the length phrase does."""
+def _resolve_dates(dates: list[DateMention], length: int | None, today: date, month: MonthMention | None = None,
+                   weekend: bool = False) -> tuple[date, int, tuple[str, ...]]:
+    """Start date, trip length and what was assumed. An explicit end ("June 3-9", "2027-05-01 to
+    2027-05-09") fixes the length, as in the city parser; otherwise the length phrase does. A month
+    without a day ("7 days in May") starts the month's first full week, and says so."""
     start = end = None
     if dates:
         try:
@@ -223,7 +233,10 @@ def _resolve_dates(dates: list[DateMention], length: int | None,
         raise InputError("days", f"no trip length found; add e.g. '7 days' ({TRIP_LENGTH_TEXT})")
     if not MIN_ROAD_DAYS <= length <= MAX_ROAD_DAYS:
         raise InputError("days", f"the trip is {length} days; {TRIP_LENGTH_TEXT}")
+    if start is None and month is not None:
+        start, said = month_start(month, length, weekend, today)
+        return start, length, (said,)
     if start is None:
         raise InputError("start_date", "no start date found; add e.g. 'from 2027-05-03' or "
                                        "'starting June 3 2027'")
-    return start, length
+    return start, length, ()

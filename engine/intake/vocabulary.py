@@ -29,6 +29,10 @@ THEME_WORDS: dict[str, tuple[str, ...]] = {
 }
 THEMES = tuple(THEME_WORDS)
 
+# What a described trip that names no budget is planned with, and said so (issue 32 §6); the
+# form's Budget field starts at it too.
+DEFAULT_BUDGET_USD = 3000
+
 MONTH_NUMBERS = {name: number for number, name in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
 WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",

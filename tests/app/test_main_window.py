@@ -137,13 +137,21 @@ def test_example_button_plans_the_paris_trip(qtbot, make_window):
     assert "5 days in Paris" in window.intent_form.prompt_edit.toPlainText()
 
 
-def test_example_prompt_fills_the_prompt_box(qtbot, make_window):
+def test_example_prompt_link_plans_like_the_example_cards(qtbot, make_window):
+    from PySide6.QtCore import QPoint
+
     window = make_window()
     link = window.welcome.prompt_links[0]
-    link.linkActivated.emit("prompt")
-    assert window.intent_form.prompt_edit.toPlainText().startswith("4 days in Rome")
+    assert link.toolTip().startswith("Plan this trip")
+    qtbot.waitUntil(link.isVisible, timeout=3_000)
+    qtbot.mouseClick(link, Qt.MouseButton.LeftButton, pos=QPoint(12, link.fontMetrics().height() // 2 + 1))  # on its words
+    qtbot.waitUntil(lambda: window.trip.current is not None, timeout=PLAN_TIMEOUT_MS)
+    intent = window.trip.current.intent
+    assert intent.city == "Rome" and intent.days == 4 and intent.origin_airport == "LHR"
+    assert window.intent_form.prompt_edit.toPlainText().startswith("4 days in Rome")  # there to change and plan again
     assert window.intent_form.city_combo.currentText() == "Rome"
     assert window.form_dock.isVisible()
+    qtbot.waitUntil(lambda: window.right_stack.currentWidget() is window.itinerary_panel, timeout=10_000)
 
 
 def test_selection_follows_between_panel_and_map(qtbot, make_window):

@@ -201,7 +201,8 @@ VALID = "5 days in Paris from 2027-06-15, $3000"
     ("5 days in Berlin from 2027-06-15, $3000", "city", "'Berlin'"),
     ("Paris and Rome, 5 days from 2027-06-15, $3000", "city", "several cities"),
     ("Paris, $3000", "date_window", "2-7 days"),
-    ("Paris in June, $3000", "date_window", "no travel dates"),
+    ("Paris in June, $3000", "date_window", "found the month (June) but no trip length"),
+    ("5 days in Paris, I may bring my camera, $3000", "date_window", "no travel dates"),  # "may", no month
     ("Paris from 2027-06-15, $3000", "date_window", "no end date"),
     ("Paris 2027-06-15 to 2027-06-12, $3000", "date_window", "before start"),
     ("Paris, 2 weeks from 2027-06-15, $3000", "date_window",
@@ -211,7 +212,6 @@ VALID = "5 days in Paris from 2027-06-15, $3000"
     ("Paris, 2027-02-30, 5 days, $3000", "date_window", "not a valid calendar date"),
     ("Paris, June 31, 5 days, $3000", "date_window", "not a valid calendar date"),
     ("Paris, 9999-12-30, 5 days, $3000", "date_window", "too far"),
-    ("5 days in Paris from 2027-06-15", "budget", "no budget"),
     ("5 days in Paris from 2027-06-15, budget 0", "budget", "greater than zero"),
     ("5 days in Paris from 2027-06-15, budget -500 EUR", "budget", "greater than zero"),
     ("5 days in Paris from 2027-06-15, -$500", "budget", "greater than zero"),
@@ -330,3 +330,39 @@ def test_the_pace_is_read_from_the_prompt(words: str, pace: str) -> None:
 def test_short_city_stays_are_read(text: str, days: int) -> None:
     got = parse(text)
     assert (got.end - got.start).days + 1 == days
+
+
+# --------------------------------------------------------------------------- what the text leaves out (issue 32 §6)
+def test_a_trip_without_a_budget_plans_with_the_default_and_says_so() -> None:
+    from engine.intake.vocabulary import DEFAULT_BUDGET_USD
+
+    r = parse("5 days in Paris from 2027-06-15, flying from JFK")
+    assert (r.budget_amount, r.budget_currency) == (Decimal(DEFAULT_BUDGET_USD), "USD") == (Decimal(3000), "USD")
+    assert r.assumed == ("no budget given: planned with the default budget of $3,000; "
+                         "add e.g. 'budget 2500 USD' to change it",)
+    assert parse(VALID).assumed == ()  # a budget given: nothing assumed
+
+
+@pytest.mark.parametrize(("text", "today", "start", "end", "which"), [
+    # The coming May's first full week, Monday to Sunday.
+    ("a week in Paris in May", date(2026, 12, 8), "2027-05-03", "2027-05-09", "the first full week of May"),
+    ("A week in Paris in May, flying from JFK, $2000", TODAY, "2027-05-03", "2027-05-09", "the first full week of May"),
+    # May's first Monday is past: the next May.
+    ("a week in Paris in may", date(2027, 5, 4), "2028-05-01", "2028-05-07", "the first full week of May"),
+    ("a week in Paris in May", date(2027, 5, 3), "2027-05-03", "2027-05-09", "the first full week of May"),  # today is fine
+    ("5 days in Rome during September 2028, $2000", TODAY, "2028-09-04", "2028-09-08", "the first full week of September"),
+    ("a weekend in Rome in June, $900", TODAY, "2027-06-04", "2027-06-06", "the first weekend of June"),
+    ("a long weekend in Tokyo next March", TODAY, "2027-03-05", "2027-03-08", "the first weekend of March"),
+])
+def test_a_month_without_a_day_plans_its_first_full_week_and_says_so(text, today, start, end, which) -> None:
+    r = parse(text, today=today)
+    assert (r.start, r.end) == (d(start), d(end))
+    assert r.start.weekday() == (4 if "weekend" in which else 0)
+    said = r.assumed[0]
+    assert said.startswith(f"no day given in {which.split()[-1]}: planned ") and which in said
+    assert f"{r.end.day} {which.split()[-1]} {r.end.year}" in said and "write a start date" in said
+
+
+def test_a_written_day_beats_the_month() -> None:
+    r = parse("5 days in Paris in June from 2027-06-15, $3000")
+    assert (r.start, r.end, r.assumed) == (d("2027-06-15"), d("2027-06-19"), ())

@@ -121,6 +121,21 @@ def test_prompt_plans_and_names_what_is_missing() -> None:
     assert markup.returncode == 2 and "city" in markup.stderr
 
 
+def test_a_prompt_without_budget_or_day_plans_the_default_and_the_first_week_and_says_so(tmp_path) -> None:
+    out = tmp_path / "trip.json"
+    done = tw("plan", "--prompt", "a week in Paris in May, flying from JFK", "--today", "2026-12-08", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Paris: 7 days") and "of $3,000.00" in done.stdout.splitlines()[0]
+    said = done.stderr.splitlines()
+    assert said == ["tripwright: no day given in May: planned Mon 3 \u2013 Sun 9 May 2027, the first full week of May; "
+                    "write a start date (e.g. 'from 2027-05-10') to choose other days",
+                    "tripwright: no budget given: planned with the default budget of $3,000; add e.g. 'budget 2500 USD' "
+                    "to change it"]
+    intent = json.loads(out.read_text())["intent"]
+    assert intent["date_window"]["start"] == "2027-05-03" and intent["date_window"]["end"] == "2027-05-09"
+    assert intent["budget_usd_cents"] == 300000
+
+
 def test_export_from_a_saved_itinerary(tmp_path, intent_file) -> None:
     out = tmp_path / "it.json"
     assert tw("plan", "--intent", str(intent_file()), "--out", str(out), "--today", TODAY).returncode == 0

@@ -79,7 +79,11 @@ def test_hostile_names_stay_data_never_code():
     parts = PageParts(itinerary_to_html(itin))
 
     executable = [text for kind, text in parts.scripts if kind is None]
-    assert [kind for kind, _ in parts.scripts] == [None, None, "application/json", "application/json", None]
+    # Leaflet, the page's CSP-hashed code; the trip, its cost breakdown and the basemap as JSON; folium's map.
+    assert [kind for kind, _ in parts.scripts] == [None, None, "application/json", "application/json",
+                                                   "application/json", None]
+    costs = _data(parts, "tw-costs")  # issue 32 §6: the cost breakdown, as data too
+    assert [row["label"] for row in costs["rows"]][-3:] == ["Total", "Budget", "Left"]
     for text in executable:
         assert "__pwned" not in text and "7*7" not in text and "Café" not in text
     assert {tag for tag, _ in parts.tags} <= {"html", "head", "meta", "title", "style", "script", "body",

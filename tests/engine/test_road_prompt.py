@@ -296,7 +296,7 @@ def test_prompt_of_exactly_the_maximum_length_is_accepted() -> None:
     ("Denver to Chicago, five weeks from 2027-05-03", "days", "35 days"),
     ("Denver to Chicago, 2027-05-09 to 2027-05-03", "days", "before start"),
     ("Denver to Chicago, 5 days", "start_date", "no start date"),
-    ("Denver to Chicago, 5 days in June", "start_date", "no start date"),
+    ("Denver to Chicago, 5 days", "start_date", "no start date"),
     ("Denver to Chicago, 5 days from 2027-02-30", "start_date", "not a valid calendar date"),
     ("Denver to Chicago, 5 days from June 31", "start_date", "not a valid calendar date"),
     ("LA to Chicago via the Lincoln Highway, 7 days from 2027-05-03", "route",
@@ -496,3 +496,17 @@ def test_arbitrary_text_raises_nothing_but_input_error(text: str) -> None:
             assert name and name == name.strip()
             assert not re.search(r"[<>{}\x00-\x1f\x7f]", name), name
         assert r.max_daily_miles is None or 0 < r.max_daily_miles <= 1000
+
+
+# --------------------------------------------------------------------------- a month without a day (issue 32 §6)
+@pytest.mark.parametrize(("text", "start", "days", "span"), [
+    ("LA to Chicago via Route 66, 7 days in May", "2027-05-03", 7, "Mon 3 \u2013 Sun 9 May 2027"),
+    ("Los Angeles to Chicago, two weeks in June 2028", "2028-06-05", 14, "Mon 5 \u2013 Sun 18 June 2028"),
+    ("San Francisco to Los Angeles, a long weekend in October", "2027-10-01", 4,
+     "Fri 1 \u2013 Mon 4 October 2027"),
+])
+def test_a_month_without_a_day_starts_its_first_full_week_and_says_so(text, start, days, span) -> None:
+    r = parse(text)
+    assert (r.start_date, r.days) == (date.fromisoformat(start), days)
+    assert len(r.assumed) == 1 and span in r.assumed[0] and r.assumed[0].startswith("no day given in ")
+    assert parse("LA to Chicago via Route 66, 7 days from 2027-05-03").assumed == ()

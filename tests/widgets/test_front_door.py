@@ -33,10 +33,13 @@ SAME_INTENT = [
     "4 days in Rome, Italy from 2027-05-10, budget 3000 USD, 2 travellers",  # the fixture Rome
     "4 days in Lisbon from 2027-05-10, budget 3000 USD, 2 travellers",  # no fixture: its pack in the run
     "LA to Chicago via Route 66, 7 days from 2027-05-03, 2 travellers",
+    "5 days in Paris from 2027-06-15",  # no budget: the form's default (issue 32 §6)
+    "a week in Paris in May, flying from JFK",  # a month, no day: its first full week
+    "LA to Chicago via Route 66, 7 days in May",
 ]
 SAME_ERROR = [
     "",
-    "5 days in Paris from 2027-06-15",  # no budget
+    "Paris in May, budget 4000 USD",  # a month without a length
     "60 days in Paris from 2027-06-15, budget 4000 USD",  # too long
     "5 days in Paris from 2027-06-15, flying from ZZZ, budget 4000 USD",  # no such airport
     "5 days in Paris from 2025-06-15 to 2025-06-01, budget 4000 USD",  # dates the wrong way round
@@ -80,6 +83,14 @@ def app_intent(form, text: str):
 @pytest.mark.parametrize("text", SAME_INTENT)
 def test_a_prompt_makes_the_same_intent_in_the_app_and_the_cli(form, session, text) -> None:
     assert app_intent(form, text) == intent_from_prompt(text, session, HOME)
+
+
+@pytest.mark.parametrize("text", SAME_INTENT[-3:])
+def test_what_a_prompt_leaves_out_is_said_alike_in_the_app_and_the_cli(form, session, text) -> None:
+    heard: list[str] = []
+    intent_from_prompt(text, session, HOME, say=heard.append)
+    app_intent(form, text)
+    assert heard and form.prompt_note.text().splitlines() == [line[0].upper() + line[1:] for line in heard]
 
 
 def test_a_city_named_elsewhere_or_unknown_waits_for_the_run_in_both(form, session) -> None:

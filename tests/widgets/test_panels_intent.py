@@ -216,11 +216,22 @@ def test_the_prompt_fills_the_road_form(form, expected):
 
 
 def test_a_prompt_the_parser_rejects_names_the_field_on_the_prompt(form):
-    form.prompt_edit.setPlainText("5 days in Paris from 2027-06-15, flying from JFK")
+    form.prompt_edit.setPlainText("5 days in Paris, flying from JFK, $3000")
     assert not form.read_prompt()
-    assert form.field_errors() == {"prompt": "Prompt: Budget \u2014 no budget found; add e.g. 'budget 3000 USD', "
-                                             "'$3,000' or '2500 EUR'"}
+    said = form.field_errors()["prompt"]
+    assert said.startswith("Prompt: Dates \u2014 no travel dates found"), said
     assert form.city_combo.currentText() != "Paris" or form.budget_spin.value() == 3000  # form left as it was
+    assert not form.prompt_note.isVisible()
+
+
+def test_a_prompt_without_a_budget_fills_the_default_and_says_so(form, qtbot):
+    heard = []
+    form.prompt_assumed.connect(heard.append)
+    form.prompt_edit.setPlainText("5 days in Paris from 2027-06-15, flying from JFK")
+    assert form.read_prompt()
+    assert form.budget_spin.value() == 3000 and form.currency_combo.currentText() == "USD"
+    assert heard == [form.prompt_note.text()] == ["No budget given: planned with the default budget of $3,000; "
+                                                  "add e.g. 'budget 2500 USD' to change it"]
 
 
 def test_a_prompt_with_an_unsupported_currency_flags_the_currency(form):
