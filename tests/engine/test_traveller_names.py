@@ -1,6 +1,7 @@
 """Issue 31 §3: names a traveller can read. A Kyoto plan from the Overpass stand-in on 127.0.0.1
 (tests/data/osm/kyoto.json: real places mapped in Japanese with ``name:en``) shows each place in
-English with the Japanese beside it, in the CLI's output, the JSON, the calendar and the GPX; the
+English with the Japanese beside it, in the CLI's output, the JSON, the calendar, the GPX, the KML
+and the HTML map; the
 choice itself is one function; and a saved place named in English matches the Japanese-named venue."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from datetime import date
 from pathlib import Path
 
@@ -18,9 +20,11 @@ import icalendar
 import pytest
 
 from engine.catalog.schema import RawVenue
+from engine.export.html_export import itinerary_to_html
+from engine.export.kml_export import itinerary_to_kml
 from engine.imports.model import SavedPlace
 from engine.imports.place_match import match_saved_places
-from engine.models import Activity, ChoiceKind, TimeWindow
+from engine.models import Activity, ChoiceKind, ItineraryV1, TimeWindow
 from engine.models.place import traveller_name
 from tests.overpass_standin import OverpassStandIn
 
@@ -122,3 +126,14 @@ def test_the_calendar_and_the_gpx_show_both_names(kyoto):
     assert "Kinkaku-ji (金閣寺)" in points
     shown = {f"{a['name']} ({a['local_name']})" for a in _named(itinerary)}
     assert shown <= summaries
+
+
+def test_the_kml_and_the_html_map_show_both_names(kyoto):
+    _, _, document = kyoto
+    itinerary = ItineraryV1.model_validate(document)
+    kml = ET.fromstring(itinerary_to_kml(itinerary).encode("utf-8"))
+    marks = {m.findtext("{http://www.opengis.net/kml/2.2}name")
+             for m in kml.iter("{http://www.opengis.net/kml/2.2}Placemark")}
+    assert "Kinkaku-ji (金閣寺)" in marks
+    page = itinerary_to_html(itinerary)
+    assert json.dumps("Kinkaku-ji (金閣寺)")[1:-1] in page  # the map's labels and the list beside it (JSON, escaped)

@@ -1,15 +1,17 @@
 """Issue 31 §3 in the itinerary panel: a Kyoto plan from its OpenStreetMap city pack (the eval runner,
 tests/eval/packs/kyoto_jp.json.gz) lists each place in English with the Japanese beside it — the row,
-its tooltip and the map's label — and the panel is painted offscreen (saved under /tmp to look at)."""
+its tooltip, the map's label and the PDF — and the panel is painted offscreen (saved under /tmp to look at)."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 
+from app.pdf_itinerary import itinerary_html, itinerary_pdf_bytes
 from engine.evaluation import run_scenario
 from engine.maps.map_document import build_map_document
 from widgets.itinerary_panel import ItineraryModel, ItineraryPanel
@@ -57,3 +59,11 @@ def test_the_panel_rows_tooltips_and_map_labels_show_both_names(qtbot, kyoto):
     panel.resize(1801, 900)  # a resize fits the What column again
     qtbot.wait(100)
     assert panel.grab().save(str(PNG))
+
+
+def test_the_pdf_shows_both_names(qtbot, kyoto):  # qtbot: a QApplication for the PDF writer
+    page = itinerary_html(kyoto)  # what Qt's PDF writer prints
+    assert "Kinkaku-ji (金閣寺)" in page
+    named = [a for d in kyoto.days for a in d.activities if a.local_name]
+    assert all(html.escape(a.shown_name, quote=True) in page for a in named)
+    assert itinerary_pdf_bytes(kyoto).startswith(b"%PDF")
