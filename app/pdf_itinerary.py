@@ -127,7 +127,7 @@ def _row(activity, when: str) -> str:
     note = shorten_at_word(traveller_text(activity.notes), NOTE_CHARS) if not transfer else ""
     notes = f"<br><span class='note'>{_e(note)}</span>" if note else ""
     return (f"<tr{cls}><td valign='top' width='90'>{_e(when)}</td>"
-            f"<td valign='top'>{_e(activity.name)}{mark}{notes}</td>"
+            f"<td valign='top'>{_e(activity.shown_name)}{mark}{notes}</td>"
             f"<td valign='top' align='right' width='80'>{_e(cost)}</td></tr>")
 
 

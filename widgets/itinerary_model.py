@@ -263,10 +263,10 @@ class ItineraryModel(QStandardItemModel):
             if hours is None and self.road_trip and is_visit(activity):
                 hours = "hours unknown"  # the road-trip catalog keeps no opening hours
             if hours:
-                return f"{activity.name} \u00b7 {hours}"
+                return f"{activity.shown_name} \u00b7 {hours}"
             # The When column has no room to spare: an estimated time says so here.
-            return f"{activity.name} \u00b7 times {EST}" if estimated_time(activity, is_booked(activity)) \
-                else activity.name
+            return f"{activity.shown_name} \u00b7 times {EST}" if estimated_time(activity, is_booked(activity)) \
+                else activity.shown_name
         if col == self.COL_COST:
             if not activity.cost_usd_cents and self._paid(activity):
                 return "paid"  # the traveller's, not counted in the budget (its notes say so)
@@ -291,7 +291,7 @@ class ItineraryModel(QStandardItemModel):
 
     @staticmethod
     def _activity_tooltip(activity: Activity, when: str) -> str:
-        lines = [activity.name, f"{when} \u00b7 {activity.kind.value}"]
+        lines = [activity.shown_name, f"{when} \u00b7 {activity.kind.value}"]
         if activity.confidence == "low":
             lines.append("Low confidence: " + (activity.notes or "no reason recorded"))
         elif activity.notes:

@@ -81,6 +81,7 @@ class RawVenue(Raw):
     data_source: Literal["fixture", "osm"] = "fixture"
     price_estimated: bool = False
     address: str | None = None
+    names: dict[str, str] = Field(default_factory=dict)  # language → name (OSM's name:xx)
 
 
 class RawRestaurant(Raw):
@@ -99,6 +100,7 @@ class RawRestaurant(Raw):
     data_source: Literal["fixture", "osm"] = "fixture"
     price_estimated: bool = False
     address: str | None = None
+    names: dict[str, str] = Field(default_factory=dict)  # language → name (OSM's name:xx)
 
 
 class RawHotel(Raw):
@@ -114,6 +116,7 @@ class RawHotel(Raw):
     data_source: Literal["fixture", "osm"] = "fixture"
     price_estimated: bool = False
     address: str | None = None
+    names: dict[str, str] = Field(default_factory=dict)  # language → name (OSM's name:xx)
 
     _windows = field_validator("checkin", "checkout")(lambda v: check_range(v))
 

@@ -84,4 +84,4 @@ def _summary(itinerary, out: str | None) -> None:
             print(f"  {day.date:%a %Y-%m-%d}")
             for a in day.activities:
                 if a.kind.value != "transit":
-                    print(f"    {_when(a, day.date)}  {a.name}")
+                    print(f"    {_when(a, day.date)}  {a.shown_name}")

@@ -41,7 +41,8 @@ def masked_itinerary(itin: ItineraryV1) -> ItineraryV1:
         return itin
     mask = _masker(codes)
     days = [day.model_copy(update={"activities": [
-        a.model_copy(update={"name": mask(a.name), "notes": mask(a.notes)}) for a in day.activities]})
+        a.model_copy(update={"name": mask(a.name), "notes": mask(a.notes),
+                             "local_name": a.local_name and mask(a.local_name)}) for a in day.activities]})
         for day in itin.days]
     citations = [c.model_copy(update={"claim": mask(c.claim)}) for c in itin.citations]
     bookings = itin.intent.bookings

@@ -62,7 +62,7 @@ def itinerary_to_gpx(itin: ItineraryV1) -> str:
 
 def _stops(itin: ItineraryV1, day: DayItinerary) -> list[_Stop]:
     zone = day_zone(itin, day)
-    return [_Stop(act, act.geo, plain_text(act.name), as_utc(local_span(day.date, act, zone)[0]))
+    return [_Stop(act, act.geo, plain_text(act.shown_name), as_utc(local_span(day.date, act, zone)[0]))
             for act in day.activities if act.geo is not None]
 
 

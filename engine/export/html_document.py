@@ -46,7 +46,7 @@ def _where(itin: ItineraryV1) -> str:
 
 
 def _items(day: DayItinerary, drawn: set[str]) -> list[dict]:
-    return [{"time": act.window.label(), "name": _text(act.name), "kind": act.kind.value, "locked": act.locked,
+    return [{"time": act.window.label(), "name": _text(act.shown_name), "kind": act.kind.value, "locked": act.locked,
              "marker": act.id if act.id in drawn else None} for act in day.activities]
 
 

@@ -85,7 +85,7 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     event.add("dtstamp", stamp)
     event.add("dtstart", start)
     event.add("dtend", end)
-    event.add("summary", _Text(plain_text(act.name)))
+    event.add("summary", _Text(plain_text(act.shown_name)))
     code = confirmation_of(itin, act)
     description = "\n".join(t for t in (f"Confirmation {code}" if code else "", traveller_text(act.notes)) if t)
     if description:
@@ -108,7 +108,7 @@ def _location(act: Activity, city: str = "") -> str:
         if route is None:
             return ""
         return f"{route.group(2) if act.role == 'arrival' else route.group(1)} airport"
-    name = act.name.strip()
+    name = act.shown_name.strip()
     if _COORDINATES.match(name):
         return ""  # a place named by its coordinates: GEO says it
     parts = [name, act.address.strip()] if act.address and act.address.strip() else [name]

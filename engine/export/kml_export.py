@@ -81,7 +81,7 @@ def _day_folder(document: ET.Element, itin: ItineraryV1, day: DayItinerary, numb
 
 def _placemark(folder: ET.Element, day: DayItinerary, act: Activity, zone: ZoneInfo) -> None:
     mark = _sub(folder, "Placemark")
-    _sub(mark, "name", plain_text(act.name))
+    _sub(mark, "name", plain_text(act.shown_name))
     _sub(mark, "description", _html_lines([_when(day.date, act, zone), *act.notes.splitlines()]))
     if act.start is not None and act.end is not None:
         span = _sub(mark, "TimeSpan")

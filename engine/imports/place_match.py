@@ -6,7 +6,10 @@ equal, one inside the other ("Louvre" in "Musée du Louvre"), the same distincti
 articles and kind words are set aside ("Louvre Museum" and "Musée du Louvre" both say "louvre"),
 or a token-set similarity of at least 0.8 (difflib) for spellings that differ ("Pere Lachaise" /
 "Père-Lachaise Cemetery") — unless both names say what kind of place they are and the kinds differ
-("Jardin du Luxembourg" is not "Musée du Luxembourg"). Of several that agree, the nearest wins.
+("Jardin du Luxembourg" is not "Musée du Luxembourg"). A venue named in several languages (OSM's
+``name:xx``, kept as ``names``) agrees when any of its names does: a saved "Golden Pavilion" or
+"Kinkaku-ji" is the venue named "金閣寺" with ``name:en`` "Kinkaku-ji" (issue 31 §3). Of several that
+agree, the nearest wins.
 """
 
 from __future__ import annotations
@@ -102,35 +105,38 @@ def match_saved_places(places: Sequence[SavedPlace], venues: Iterable[Any], *,
     """Each saved place with the id of the catalog venue it is, or None (a new place).
 
     A venue is anything with ``id`` (or ``ref``), ``name`` and a point as ``geo.lat/lon``,
-    ``location.lat/lon`` or ``lat/lon``; venues without one of those are passed over.
+    ``location.lat/lon`` or ``lat/lon`` (and, when it has them, ``names``: {language: name});
+    venues without one of those are passed over.
     """
     known = [v for v in (_venue(item) for item in venues) if v is not None]
     return [(place, _best(place, known, metres)) for place in places]
 
 
-def _venue(item: Any) -> tuple[str, str, float, float] | None:
+def _venue(item: Any) -> tuple[str, tuple[str, ...], float, float] | None:
     ident = getattr(item, "id", None) or getattr(item, "ref", None)
     name = getattr(item, "name", None)
     point = getattr(item, "geo", None) or getattr(item, "location", None) or item
     lat, lon = getattr(point, "lat", None), getattr(point, "lon", None)
     if not isinstance(ident, str) or not isinstance(name, str) or not _finite(lat, lon):
         return None
-    return ident, name, float(lat), float(lon)
+    others = getattr(item, "names", None)
+    others = [n for n in others.values() if isinstance(n, str) and n != name] if isinstance(others, dict) else []
+    return ident, (name, *dict.fromkeys(others)), float(lat), float(lon)
 
 
 def _finite(*values: Any) -> bool:
     return all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values)
 
 
-def _best(place: SavedPlace, venues: list[tuple[str, str, float, float]], metres: float) -> str | None:
+def _best(place: SavedPlace, venues: list[tuple[str, tuple[str, ...], float, float]], metres: float) -> str | None:
     reach_lat = metres / _M_PER_DEG_LAT
     reach_lon = reach_lat / max(math.cos(math.radians(place.lat)), 1e-6)
     best: tuple[float, str] | None = None
-    for ident, name, lat, lon in venues:
+    for ident, names, lat, lon in venues:
         if abs(lat - place.lat) > reach_lat or abs(_lon_gap(lon, place.lon)) > reach_lon:
             continue
         apart = distance_m(place.lat, place.lon, lat, lon)
-        if apart <= metres and (best is None or apart < best[0]) and names_match(place.name, name):
+        if apart <= metres and (best is None or apart < best[0]) and any(names_match(place.name, n) for n in names):
             best = (apart, ident)
     return best[1] if best else None
 

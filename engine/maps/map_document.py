@@ -120,7 +120,7 @@ def _tag(activity: Activity, day: DayItinerary, kind: str, road: bool) -> str:
     """The name beside the pin: every city stop's; on road trips the towns' (the rest are numbered)."""
     if kind == "anchor":
         return _label(day.anchor.name if day.anchor is not None else activity.name)
-    return "" if road else _label(activity.name)
+    return "" if road else _label(activity.shown_name)
 
 
 def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, n_days: int, road: bool) -> dict:
@@ -129,7 +129,7 @@ def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, n_da
     source = _data_source(activity)
     return {
         "id": activity.id, "lat": activity.geo.lat, "lon": activity.geo.lon, "kind": kind,
-        "label": _label(activity.name), "tag": _tag(activity, day, kind, road), "mark": KIND_GLYPHS.get(kind, ""),
+        "label": _label(activity.shown_name), "tag": _tag(activity, day, kind, road), "mark": KIND_GLYPHS.get(kind, ""),
         "day": day_index, "time": activity.window.label(), "confidence": confidence, "low_reason": reason,
         "data_source": source, "ring": SOURCE_COLOURS[source], "locked": activity.locked,
         "draggable": kind == "anchor" and activity.role == "checkin", "selectable": True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AwareDatetime, Field, model_validator
+from pydantic import AwareDatetime, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from .common import ChoiceKind, Geo, Provenance, TimeWindow, Value
 from .intent import IntentV1
@@ -23,7 +23,7 @@ class Activity(Value):
     role: str = ""  # arrival | checkin | activity | meal | checkout | departure | transfer | omitted
     window: TimeWindow
     kind: ChoiceKind
-    name: str
+    name: str  # in the traveller's language when the source gives it ("Kinkaku-ji") …
     geo: Geo | None
     notes: str
     locked: bool = False
@@ -38,6 +38,20 @@ class Activity(Value):
     end: AwareDatetime | None = None
     start_tz: str | None = None
     end_tz: str | None = None
+    # … and the local name on the signs ("金閣寺") when it differs (issue 31 §3); written only when set
+    local_name: str | None = Field(default=None, max_length=255)
+
+    @property
+    def shown_name(self) -> str:
+        """The name every renderer shows: the traveller's with the local one beside it."""
+        return f"{self.name} ({self.local_name})" if self.local_name else self.name
+
+    @model_serializer(mode="wrap")
+    def _without_unset_local_name(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("local_name", 0) is None:
+            del data["local_name"]
+        return data
 
     @model_validator(mode="after")
     def _true_span(self) -> "Activity":

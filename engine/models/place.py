@@ -106,3 +106,27 @@ def translations_of(tags: dict[str, str]) -> int:
 def _language(code: str) -> bool:
     base = code.split("-")[0]
     return 2 <= len(base) <= 3 and base.isalpha() and base.islower()
+
+
+TRAVELLER_LANGUAGE = "en"  # the language names are shown in when nobody chose one (no app setting yet)
+
+
+def traveller_name(name: str, names: dict[str, str] | None,
+                   language: str = TRAVELLER_LANGUAGE) -> tuple[str, str | None]:
+    """The name a traveller reads and the local one beside it (issue 31 §3): ``name:<language>``
+    (``en`` for ``en-GB`` too) when the source gives it and it differs from the local ``name``, else —
+    for a name not in the Latin script — its Latin transliteration (``name:ja-Latn``) when given.
+    Returns (shown name, local name or None when the shown name is the local one)."""
+    names = names or {}
+    wanted = names.get(language) or names.get(language.split("-")[0]) or ""
+    if not wanted and not _latin(name):
+        wanted = next((v for k, v in names.items() if k.endswith("-Latn")), "")
+    wanted = wanted.strip()
+    if not wanted or wanted.casefold() == name.strip().casefold():
+        return name, None
+    return wanted, name
+
+
+def _latin(text: str) -> bool:
+    """Whether every letter of the text is in the Latin script (accents allowed)."""
+    return all(ord(c) < 0x250 or 0x1E00 <= ord(c) <= 0x1EFF for c in text if c.isalpha())

@@ -61,6 +61,7 @@ class Lodging(Value):
     price_estimated: bool = False  # no published price: estimated by tier and the country's price level
     booking: str | None = None  # the traveller's own booking: "paid", "unpriced" or "priced"
     address: str | None = None  # its street address, when the data has one
+    names: dict[str, str] = Field(default_factory=dict)  # language → name (OSM's name:xx), for the traveller's
 
     def place(self) -> Place:
         """The bed as a :class:`Place` (a fixture's, OpenStreetMap's or the traveller's booking)."""
@@ -68,7 +69,7 @@ class Lodging(Value):
                      price=None if self.booking == "unpriced" else self.price_per_night_usd_cents / 100,
                      price_estimated=self.price_estimated,
                      kid_friendly=self.kid_friendly, data_source=self.provenance.data_source,
-                     source_url=self.provenance.source_url or "")
+                     source_url=self.provenance.source_url or "", names=dict(self.names))
 
 
 class Attraction(Value):
@@ -93,6 +94,7 @@ class Attraction(Value):
     hours_known: bool = True  # False: nobody published hours; ``opening_hours`` is a cautious assumption
     price_estimated: bool = False
     address: str | None = None  # its street address, when the data has one (OSM's addr:* tags)
+    names: dict[str, str] = Field(default_factory=dict)  # language → name (OSM's name:xx), for the traveller's
 
     @model_validator(mode="after")
     def _rule(self) -> "Attraction":
@@ -118,7 +120,7 @@ class Attraction(Value):
                      hours=self.opening_hours if self.hours_known else None, price=self.est_price_usd_cents / 100,
                      price_estimated=self.price_estimated, indoor=self.indoor, kid_friendly=self.kid_friendly,
                      venue_type=VenueType(self.venue_type).value, themes=tuple(self.themes),
-                     minutes=self.duration_minutes,
+                     minutes=self.duration_minutes, names=dict(self.names),
                      data_source=self.provenance.data_source, source_url=self.provenance.source_url or "")
 
     @cached_property

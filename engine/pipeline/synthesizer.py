@@ -22,10 +22,11 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 from engine.clocks import wall_span
+from engine.models.place import traveller_name
 from engine.costs import plan_cost
 from engine.facts import TripFacts
-from engine.models import (Activity, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision,
-                           IntentV1, ItineraryV1, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
+from engine.models import (Activity, Attraction, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision,
+                           IntentV1, ItineraryV1, Lodging, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
                            Violation, format_usd, minutes_of)
 from engine.notes.hints import NO_NOTES, UNKNOWN_TEXT, NotesLookup
 from engine.planning.booked import state_of
@@ -190,12 +191,22 @@ def _activity(slot: Slot, day, facts: TripFacts, claims: Claims, notes: NotesLoo
     place_notes = _from_notes(c.label, intent.city, notes, claims) if venue else None
     place = facts.venue(c.option_ref) if venue else None
     stay = facts.lodgings.get(c.option_ref) if c.kind is ChoiceKind.lodging else None
+    name, local_name = _names(c.label, place or stay)
     return Activity(id=c.choice_id, ref=c.option_ref, role=slot.role, window=slot.window, kind=c.kind,
-                    name=c.label, geo=c.geo, confidence="low" if place is not None and not place.hours_known else "high",
+                    name=name, local_name=local_name, geo=c.geo, confidence="low" if place is not None and not place.hours_known else "high",
                     notes=_notes(slot, day, facts, claims, place_notes, intent), locked=slot.locked,
                     cost_usd_cents=c.features.cost_usd_cents, provenance=c.provenance,
                     address=(place or stay).address if (place or stay) is not None else None,
                     **_true_span(slot, day, facts))
+
+
+def _names(label: str, source: Attraction | Lodging | None) -> tuple[str, str | None]:
+    """The activity's name in the traveller's language and the local one (issue 31 §3), chosen
+    from the venue's or hotel's names once, here; a hotel's label keeps its tier ("… (mid)")."""
+    if source is None or not source.names or not label.startswith(source.name):
+        return label, None
+    shown, local = traveller_name(source.name, source.names)
+    return (shown + label[len(source.name):], local) if local else (label, None)
 
 
 def _transit_activities(plan: PlanV1, di: int, facts: TripFacts, claims: Claims) -> list[Activity]:

@@ -122,7 +122,7 @@ def _venue(p: Place, country: str, level: float, rates: dict[str, float], fetche
                     geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
                     duration_minutes=visit_minutes(p), source_url=p.source_url,
                     verified_on=fetched, note=note, hours_known=known, data_source="osm",
-                    price_estimated=estimated, address=street_address(p.tags))
+                    price_estimated=estimated, address=street_address(p.tags), names=p.names)
 
 
 def _admission(p: Place, level: float, rates: dict[str, float]) -> tuple[float, bool]:
@@ -153,7 +153,7 @@ def _restaurant(p: Place, country: str, level: float, fetched: date) -> RawResta
                          opening_hours=rule,
                          cuisine=cuisine or p.category.replace("_", " "), source_url=p.source_url,
                          verified_on=fetched, note=note, hours_known=known, data_source="osm",
-                         price_estimated=True, address=street_address(p.tags))
+                         price_estimated=True, address=street_address(p.tags), names=p.names)
 
 
 def _hotel(p: Place, level: float) -> RawHotel:
@@ -163,7 +163,7 @@ def _hotel(p: Place, level: float) -> RawHotel:
                     checkin="15:00-24:00", checkout="07:00-11:00",
                     price_per_night=estimates.hotel_night(tier, stars, level),
                     kid_friendly=p.category != "hostel", source_url=p.source_url, data_source="osm",
-                    price_estimated=True, address=street_address(p.tags))
+                    price_estimated=True, address=street_address(p.tags), names=p.names)
 
 
 def street_address(tags: dict[str, str]) -> str | None:

@@ -2,8 +2,8 @@
 their hours (issue 21 §2: "online: matched to OSM for its hours").
 
 One Overpass query asks for the named elements within ``LOOKUP_METRES`` of every such place; a
-place takes the nearest element whose name names it (``place_match.names_match``). What was found —
-and what was not — is kept in ``<home>/city-packs/saved-places.json`` for ``STALE_AFTER`` days, so a
+place takes the nearest element whose name — or one of its ``name:xx`` — names it
+(``place_match.names_match``). What was found — and what was not — is kept in ``<home>/city-packs/saved-places.json`` for ``STALE_AFTER`` days, so a
 re-plan or an offline plan asks nothing again. Offline, or when Overpass fails, the places keep
 their unknown hours (the caller says so); nothing here raises a tool error.
 """
@@ -21,6 +21,7 @@ from engine.atomic import write_atomic
 from engine.geo import distance_m
 from engine.imports.place_match import names_match
 from engine.models.intent import MustSee
+from engine.models.place import names_of
 
 from .osm_reader import PlaceRow, read_row
 from .overpass import Element, OverpassClient
@@ -47,9 +48,9 @@ def best_match(place: MustSee, elements: list[Element]) -> PlaceRow | None:
     """The nearest element within reach whose name names the place and that a traveller can visit."""
     found: list[tuple[float, PlaceRow]] = []
     for element in elements:
-        point, name = element.point(), element.tags.get("name", "")
-        if point is None or not names_match(place.name, name):
-            continue
+        point, names = element.point(), (element.tags.get("name", ""), *names_of(element.tags).values())
+        if point is None or not any(names_match(place.name, name) for name in names if name):
+            continue  # a saved "Kinkaku-ji" is the element named "金閣寺" with name:en (issue 31 §3)
         metres = distance_m(place.geo.lat, place.geo.lon, *point)
         osm = read_row(element)
         if metres > LOOKUP_METRES or osm is None or osm.kind == "bed":

@@ -121,7 +121,7 @@ class _Builder:
             prov = stamp("routes", f"{s.id}|{s.lat:.5f}|{s.lon:.5f}", ref_id=s.id)
         notes = self.cite(s.description, prov) if s.description else "Information not available."
         return Activity(id=f"d{d.index}-stop-{s.id}", ref=s.id, role="activity", kind=ChoiceKind.attraction,
-                        name=s.name, geo=Geo(lat=s.lat, lon=s.lon), notes=notes, provenance=prov,
+                        name=s.name, local_name=s.local_name, geo=Geo(lat=s.lat, lon=s.lon), notes=notes, provenance=prov,
                         confidence="low" if s.hours_known is False else "high",
                         **clock.span(s.start_min, s.end_min, (s.lat, s.lon)))
 

@@ -31,7 +31,7 @@ import numpy as np
 from engine.geo import haversine_rad
 from engine.geocode.zones import zone_at
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
-from engine.models.place import ASSUMED_SIGHT_WINDOW, Place
+from engine.models.place import ASSUMED_SIGHT_WINDOW, Place, traveller_name
 from engine.places.corridor import CorridorData
 from engine.places.identity import name_key
 from engine.places.osm_reader import PlaceRow, open_when_untagged, reread
@@ -292,7 +292,8 @@ class OsmStops:
         what = _label(p)
         where = "by the road" if s.offset < 1 else f"{s.offset:.0f} mi off the road"
         text = f"{what} mapped in OpenStreetMap, {where}. {hours.text}"
-        return RoadStop(id=p.ref, name=p.name, lat=p.lat, lon=p.lon, kind=p.venue_type, start_min=0,
+        name, local_name = traveller_name(p.name, p.names)  # issue 31 §3
+        return RoadStop(id=p.ref, name=name, local_name=local_name, lat=p.lat, lon=p.lon, kind=p.venue_type, start_min=0,
                         end_min=p.minutes, progress_miles=s.progress, offset_miles=s.offset, indoor=p.indoor,
                         description=text[:300], en_route=en_route, source_url=p.source_url, hours_known=hours.known,
                         opens_min=hours.opens())

@@ -113,7 +113,8 @@ def saved_stops(day, corridor) -> tuple[RoadStop, ...]:
         if act.kind is not ChoiceKind.attraction or act.geo is None:
             continue
         p, off = corridor.progress_miles(act.geo.lat, act.geo.lon), corridor.offset_miles(act.geo.lat, act.geo.lon)
-        out.append(RoadStop(id=act.ref or act.id, name=act.name, lat=act.geo.lat, lon=act.geo.lon, kind="poi",
+        out.append(RoadStop(id=act.ref or act.id, name=act.name, local_name=act.local_name, lat=act.geo.lat,
+                            lon=act.geo.lon, kind="poi",
                             start_min=0, end_min=0, progress_miles=p, offset_miles=off,
                             en_route=arrive is None or (act.start is None) != (night.start is None)
                             or _when(act) < arrive))

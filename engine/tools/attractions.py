@@ -31,7 +31,7 @@ def venue_to_attraction(v: RawVenue, tz: str, rate: float, country: str | None =
                       kid_friendly=v.kid_friendly, themes=list(v.themes),
                       opening_hours=v.opening_hours, country=country,
                       location=v.geo, est_price_usd_cents=price, duration_minutes=v.duration_minutes,
-                      tz=tz, hours_known=v.hours_known, price_estimated=v.price_estimated, address=v.address,
+                      tz=tz, hours_known=v.hours_known, price_estimated=v.price_estimated, address=v.address, names=v.names,
                       provenance=stamp("attractions", {"id": v.id, "price": price,
                                                        "opening_hours": v.opening_hours,
                                                        "verified_on": v.verified_on.isoformat()},
@@ -79,7 +79,7 @@ def restaurant_to_attraction(r: RawRestaurant, tz: str, rate: float, country: st
                       themes=["food", r.cuisine.lower()[:32]] if r.cuisine else ["food"],
                       opening_hours=r.opening_hours, country=country, location=r.geo,
                       est_price_usd_cents=price, duration_minutes=75, tz=tz, hours_known=r.hours_known,
-                      price_estimated=r.price_estimated, address=r.address,
+                      price_estimated=r.price_estimated, address=r.address, names=r.names,
                       provenance=stamp("dining", {"id": r.id, "price": price, "opening_hours": r.opening_hours,
                                                   "verified_on": r.verified_on.isoformat()},
                                        ref_id=r.id, source_url=r.source_url, data_source=r.data_source))

@@ -53,5 +53,6 @@ class FixtureLodging:
         return Lodging(lodging_id=h.id, name=h.name, geo=h.geo, checkin_window=parse_window(h.checkin),
                        checkout_window=parse_window(h.checkout), price_per_night_usd_cents=price,
                        tier=h.tier, kid_friendly=h.kid_friendly, price_estimated=h.price_estimated, address=h.address,
+                       names=h.names,
                        provenance=stamp("lodging", {"id": h.id, "price": price}, ref_id=h.id,
                                         source_url=h.source_url, data_source=h.data_source))

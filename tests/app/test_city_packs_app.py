@@ -93,8 +93,8 @@ def itinerary_names(panel) -> set[str]:
         day = model.index(d, 0)
         for r in range(model.rowCount(day)):
             activity = model.index(r, 0, day).data(ItineraryModel.ActivityRole)
-            if activity is not None:
-                names.add(activity.name)
+            if activity is not None:  # shown in English with the local name beside it (issue 31 §3)
+                names.update(n for n in (activity.name, activity.local_name) if n)
     return names
 
 

@@ -28,9 +28,11 @@ from engine.places import corridor as chunks
 from engine.places.osm_tags import read_tags
 from engine.places.overpass import parse_answer
 from engine.roadtrip.invariants import check_pacing, verify_road_plan
+from engine.roadtrip.itinerary import road_itinerary
 from engine.roadtrip.osm_beds import BedPicker
 from engine.roadtrip.plan import RoadDay, RoadPlan, RoadStop, Town
 from engine.roadtrip.planner import plan_road_trip
+from engine.roadtrip.reconstruct import saved_stops
 from tests.data.osm.synthetic import synthetic_corridor
 from tests.overpass_standin import OverpassStandIn, Reply
 
@@ -189,6 +191,24 @@ def test_hours_are_checked_by_date(gazetteer, home) -> None:
     hours = dated_hours("Tu-Fr 12:00-22:00; Sa,Su 10:00-22:00; Mo off", "US")
     assert hours.covers(date(2027, 5, 2), *(t for t in _clock(griffith)))
     assert "Open 10:00–22:00 on Sun 02 May 2027" in griffith.description
+
+
+def test_a_road_stop_is_named_in_the_travellers_language_with_the_local_name_beside_it(gazetteer, home) -> None:
+    """Issue 31 §3 on the road: a place mapped with a local name and ``name:en`` is shown in English
+    with the local name beside it, and a re-read of the itinerary (verify, re-plan) keeps both."""
+    elements = [{"type": "node", "id": 9_100_000_098, "lat": 34.0900, "lon": -118.2600,
+                 "tags": {"name": "Mirador del Hollywood Bowl", "name:en": "Hollywood Bowl Overlook",
+                          "name:es": "Mirador del Hollywood Bowl", "tourism": "viewpoint"}}]
+    intent = RoadTripIntent(origin="Santa Barbara, CA", terminus="Palm Springs, CA", days=1,
+                            start_date=date(2027, 5, 3))
+    road = plan_road_trip(intent, gazetteer, osm=_data_of(elements))
+    stop = next(s for d in road.days for s in d.stops if s.id == "osm_n9100000098")
+    assert (stop.name, stop.local_name) == ("Hollywood Bowl Overlook", "Mirador del Hollywood Bowl")
+    itinerary = road_itinerary(road, intent, [], trace_id="t", run_id="r")
+    visit = next(a for d in itinerary.days for a in d.activities if a.ref == "osm_n9100000098")
+    assert visit.shown_name == "Hollywood Bowl Overlook (Mirador del Hollywood Bowl)"
+    again = next(s for s in saved_stops(itinerary.days[0], road.corridor) if s.id == "osm_n9100000098")
+    assert (again.name, again.local_name) == (stop.name, stop.local_name)
 
 
 def _clock(stop: RoadStop):
