@@ -12,7 +12,10 @@ is why callers label these prices as estimated. The US bases, and why:
 - admission: museum $22, gallery $15, zoo $30, aquarium $40, castle/palace $20, fort $12,
   archaeological site $15, theme park $90 (typical US adult tickets: MoMA and the Met $30, many
   city museums $15–25, large zoos $25–35, aquariums $35–45); parks, gardens, viewpoints, squares,
-  monuments, churches and temples, markets and anything else: free;
+  monuments, churches and temples, markets and anything else: free; a place OSM marks paid
+  (``fee=yes``) with no amount: a church or temple $15 (a gallery's ticket), anything else its kind's
+  figure or a museum's. Where ``price_levels.json`` has a published level for the country and
+  kind (a temple in Japan ¥500, a cathedral in Spain €11), that level wins (``pack_city._admission``);
 - meal: lunch $20, dinner $40 at a restaurant (a casual lunch, a mid-range dinner for one with tip,
   no alcohol); a café 60% of that (lunch $12, dinner $24);
 - daily allowance $35 per traveller (breakfast ~$12, coffee and water ~$10, snacks and small things
@@ -36,6 +39,11 @@ HOTEL_BY_TIER_USD = {Tier.budget: 120.0, Tier.mid: 180.0, Tier.luxury: 330.0}
 # other word (park, viewpoint, square, church, temple, market, landmark, ...) is free to enter.
 PAID_ADMISSION_USD = {"museum": 22.0, "gallery": 15.0, "zoo": 30.0, "aquarium": 40.0, "castle": 20.0,
                       "palace": 20.0, "fort": 12.0, "archaeological_site": 15.0, "theme_park": 90.0}
+
+# A place of worship OSM marks paid (``fee=yes``) where no published level of its country says how
+# much: a gallery's ticket, not a museum's (the $14.30 "temple" of issue 31 was a museum's).
+WORSHIP_FEE_USD = 15.0
+WORSHIP_KINDS = frozenset({"temple", "shrine", "cathedral", "church", "monastery", "place_of_worship"})
 
 MEAL_USD = {"lunch": 20.0, "dinner": 40.0}
 CAFE_SHARE = 0.6  # a café's lunch or dinner against a restaurant's
@@ -70,6 +78,14 @@ def admission(venue_type: str, level: float) -> float:
     """One adult ticket; free for the open places (and for a word neither list knows)."""
     word = str(getattr(venue_type, "value", venue_type)).strip().lower()
     return _scaled(PAID_ADMISSION_USD.get(word, 0.0), level)
+
+
+def paid_admission(kind: str, level: float) -> float:
+    """One adult ticket of a place known to charge (OSM ``fee=yes``) with no amount tagged and no
+    published level of its country: a worship place's fee, or the kind's base, else a museum's."""
+    if kind in WORSHIP_KINDS:
+        return _scaled(WORSHIP_FEE_USD, level)
+    return admission(kind, level) or _scaled(PAID_ADMISSION_USD["museum"], level)
 
 
 def meal(meal: Literal["lunch", "dinner"], level: float, *, cafe: bool = False) -> float:

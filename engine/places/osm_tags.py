@@ -8,7 +8,9 @@ the one table here; ``overpass.py`` asks Overpass for exactly the tags this tabl
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.models.place import Kind
 
@@ -29,7 +31,8 @@ SIGHT_TAGS: dict[tuple[str, str], tuple[str, tuple[str, ...], bool | None, int]]
     ("historic", "ruins"): ("landmark", ("history",), False, 60),
     ("historic", "archaeological_site"): ("landmark", ("history",), False, 90),
     ("historic", "monastery"): ("temple", ("history", "religion", "architecture"), True, 90),
-    ("amenity", "place_of_worship"): ("temple", ("religion", "architecture"), True, 45),
+    # indoor or not from its religion and building (``_worship_indoor``): a shrine is open air
+    ("amenity", "place_of_worship"): ("temple", ("religion", "architecture"), None, 45),
     ("amenity", "marketplace"): ("market", ("shopping", "food"), None, 60),
     ("leisure", "park"): ("park", ("outdoor",), False, 60),
     ("leisure", "garden"): ("park", ("outdoor",), False, 60),
@@ -69,10 +72,27 @@ DROPPED_ACCESS = {"no", "private"}
 LIFECYCLE_PREFIXES = ("disused:", "abandoned:", "demolished:", "razed:", "removed:", "was:")
 KEPT_TAGS = ("name", "name:en", "opening_hours", "wikidata", "wikipedia", "website", "fee", "charge",
              "stars", "cuisine", "wheelchair", "indoor", "building", "check_in", "check_out", "access",
-             "addr:street", "addr:housenumber", "heritage", "artwork_type")
+             "addr:street", "addr:housenumber", "heritage", "artwork_type", "religion")
 ROAD_KEPT_TAGS = (*KEPT_TAGS, "tourism", "historic", "natural", "protect_class", "designation",
                   "protection_title", "ele", "description")
 KID_UNFRIENDLY_CUISINE = {"wine_bar", "bar", "pub"}
+
+# What a place to eat is for (issue 31 §3): a café, a coffee stand, a bakery, a pastry or a sweets
+# shop is for breakfast or a snack, never a planned lunch or dinner; a diner or a breakfast place
+# serves mornings (its own hours when OSM has them, morning hours assumed when not); any other
+# table serves lunch and dinner. OSM's ``cuisine`` values (``;``-separated, ``_`` for spaces) and the
+# words of a table's cuisine label both read through these sets.
+SNACK_CUISINES = frozenset({"coffee_shop", "coffee", "cafe", "café", "bakery", "pastry", "cake", "confectionery",
+                            "dessert", "ice_cream", "frozen_yogurt", "donut", "doughnut", "tea", "bubble_tea",
+                            "japanese_sweets", "sweets", "chocolate", "waffle", "juice", "custard_tart"})
+BREAKFAST_CUISINES = frozenset({"breakfast", "diner", "brunch", "pancake", "pancakes", "bagel"})
+# the words of those cuisines that say "snack" alone ("coffee shop", "ice cream", "japanese sweets")
+SNACK_LABEL_WORDS = frozenset({"coffee", "cafe", "café", "bakery", "pastry", "cake", "confectionery", "dessert",
+                               "ice", "yogurt", "donut", "doughnut", "tea", "sweets", "chocolate", "waffle",
+                               "juice", "custard"})
+SNACK_WORD = "café"  # added to a snack place's cuisine label when its cuisine does not say so
+BREAKFAST_WORD = "breakfast"
+MealUse = Literal["snack", "breakfast", "meal"]
 THEME_WORDS_IN_TAGS = {"art": ("art",), "science": ("science", "technology"), "history": ("history",)}
 
 
@@ -116,7 +136,24 @@ def _sight(tags: dict[str, str]) -> Reading | None:
     if key == "amenity" and value == "place_of_worship" and not _visitable_worship(tags):
         return None
     venue_type, themes, indoor, minutes = SIGHT_TAGS[(key, value)]
+    if (key, value) == ("amenity", "place_of_worship"):
+        indoor = _worship_indoor(tags)
     return Reading("sight", key, value, venue_type, _themes(themes, tags), _indoor(indoor, tags), minutes)
+
+
+# A place of worship is a hall (a church, a mosque: indoor) or a compound of halls, gates and
+# gardens walked in the open (a Shinto shrine, a Buddhist or Hindu temple: outdoor) — unknown when
+# no tag says which.
+HALL_BUILDINGS = frozenset({"cathedral", "church", "basilica", "chapel", "mosque", "synagogue"})
+COMPOUND_RELIGIONS = frozenset({"shinto", "buddhist", "hindu", "taoist"})
+
+
+def _worship_indoor(tags: dict[str, str]) -> bool | None:
+    if tags.get("building") in HALL_BUILDINGS or tags.get("religion") in ("christian", "muslim", "jewish"):
+        return True
+    if tags.get("religion") in COMPOUND_RELIGIONS or tags.get("building") == "shrine":
+        return False
+    return None
 
 
 def _road_reading(tags: dict[str, str]) -> Reading | None:
@@ -128,6 +165,8 @@ def _road_reading(tags: dict[str, str]) -> Reading | None:
     for key, value in [*specific, *(kv for kv in found if kv not in specific)]:  # an attraction last
         if _road_worthy(key, value, tags):
             venue_type, themes, indoor, minutes = ROAD_SIGHT_TAGS[(key, value)]
+            if (key, value) == ("amenity", "place_of_worship"):
+                indoor = _worship_indoor(tags)
             return Reading("sight", key, value, venue_type, _themes(themes, tags), _indoor(indoor, tags), minutes)
     return None
 
@@ -203,3 +242,52 @@ def kid_friendly(reading: Reading, tags: dict[str, str]) -> bool | None:
     if reading.venue_type in ("park", "landmark"):
         return True
     return None
+
+
+def cuisines_of(tags: dict[str, str]) -> list[str]:
+    """OSM's ``cuisine`` values, lower case, in the mapper's order."""
+    return [c.strip().lower() for c in tags.get("cuisine", "").split(";") if c.strip()]
+
+
+def meal_use(category: str, tags: dict[str, str]) -> MealUse:
+    """What an OSM place to eat is for: ``snack`` (a café — ``amenity=cafe`` whatever it serves —
+    or a place whose every cuisine is coffee, pastry, sweets...), ``breakfast`` (a diner, a
+    breakfast or brunch place) or ``meal`` (lunch and dinner)."""
+    cuisines = cuisines_of(tags)
+    if any(c in BREAKFAST_CUISINES for c in cuisines):
+        return "breakfast"
+    if category == "cafe" or (cuisines and all(c in SNACK_CUISINES for c in cuisines)):
+        return "snack"
+    return "meal"
+
+
+def meal_use_of_label(label: str) -> MealUse:
+    """The same reading from a table's cuisine label ("coffee shop", "italian café", "american
+    breakfast"): the words of the label against the cuisine sets."""
+    words = set(re.findall(r"[^\W\d]+", label.lower()))
+    if words & BREAKFAST_CUISINES:
+        return "breakfast"
+    if words & SNACK_LABEL_WORDS:
+        return "snack"
+    return "meal"
+
+
+# Words in a museum's name that make it a national museum ("Museu Nacional", "国立").
+NATIONAL_WORDS = ("national", "nacional", "nazionale", "nationale", "国立")
+
+
+def admission_kind(category: str, tags: dict[str, str]) -> str:
+    """The kind a sight's admission is published by: a place of worship as ``temple`` (Buddhist,
+    Hindu, Taoist), ``shrine`` (Shinto), ``cathedral`` (a cathedral or a basilica), ``monastery``
+    or ``church``; a museum named national as ``national_museum``; else its OSM category."""
+    if category == "place_of_worship":
+        building, religion = tags.get("building"), tags.get("religion")
+        if religion == "shinto" or building == "shrine":
+            return "shrine"
+        if religion in ("buddhist", "hindu", "taoist") or building == "temple":
+            return "temple"
+        return "cathedral" if building in ("cathedral", "basilica") else "church"
+    if category == "museum":
+        names = " ".join(v for k, v in tags.items() if k == "name" or k.startswith("name:")).lower()
+        return "national_museum" if any(w in names for w in NATIONAL_WORDS) else "museum"
+    return category

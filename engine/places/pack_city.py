@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -24,15 +25,17 @@ from engine.models.visit_time import visit_minutes
 
 from . import estimates
 from .osm_reader import PlaceRow, open_when_untagged, reread
-from .osm_tags import stars_of
+from .osm_tags import (BREAKFAST_WORD, SNACK_WORD, admission_kind, cuisines_of, meal_use, meal_use_of_label,
+                       stars_of)
 from .pack import CityPack
 from .ranking import best_known
-from .price_levels import price_level
+from .price_levels import price_level, published_admission
 
 SHORTLIST = {"sight": 120, "food": 120, "bed": 48}
 CELL_DEG = 0.01  # ~1 km: a place in a cell already picked from loses a little rank (spread)
 SPREAD_PENALTY = 0.6
 ALWAYS_OPEN = '24/7 "always open: an outdoor place with no gate and no opening hours in OpenStreetMap"'
+BREAKFAST_HOURS = "Mo-Su 07:00-14:00"  # a diner with no published hours: mornings, never a dinner
 LAST_TRANSIT = "23:30"  # no timetable in OSM: a cautious last departure, said to be estimated
 _CHARGE = re.compile(r"^\s*(?P<amount>\d+(?:[.,]\d{1,2})?)\s*(?P<cur>[A-Z]{3}|€|\$|£)\s*$")
 _SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
@@ -116,7 +119,7 @@ def hours_of(p: Place, country: str) -> tuple[str, bool, str | None]:
 
 def _venue(p: Place, country: str, level: float, rates: dict[str, float], fetched: date) -> RawVenue:
     rule, known, note = hours_of(p, country)
-    price, estimated = _admission(p, level, rates)
+    price, estimated = _admission(p, level, rates, country)
     return RawVenue(id=p.ref, name=p.name, venue_type=p.venue_type, indoor=p.indoor,
                     kid_friendly=p.kid_friendly, themes=list(p.themes) or ["culture"],
                     geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
@@ -125,9 +128,11 @@ def _venue(p: Place, country: str, level: float, rates: dict[str, float], fetche
                     price_estimated=estimated, address=street_address(p.tags), names=p.names)
 
 
-def _admission(p: Place, level: float, rates: dict[str, float]) -> tuple[float, bool]:
+def _admission(p: Place, level: float, rates: dict[str, float], country: str = "") -> tuple[float, bool]:
     """OSM's ``fee=no`` (the Place's price 0) or ``charge`` when tagged (converted when the currency is
-    known), else the estimate for the kind of place."""
+    known); else the published level of the country for the kind of place (a temple in Japan, a
+    cathedral in Spain, a national museum) when the place is paid by its kind or marked paid; else
+    the estimate for the kind of place."""
     if p.price == 0.0:
         return 0.0, False
     m = _CHARGE.match(p.tags.get("charge", ""))
@@ -136,22 +141,35 @@ def _admission(p: Place, level: float, rates: dict[str, float]) -> tuple[float, 
         rate = rates.get(cur)
         if rate is not None:
             return round(float(m["amount"].replace(",", ".")) * rate, 2), False
+    kind = admission_kind(p.category, p.tags)
+    paid = p.tags.get("fee") == "yes" or estimates.admission(p.category, level) > 0
+    published = published_admission(country, kind) if paid else None
+    if published is not None and published[1] in rates:
+        return round(published[0] * rates[published[1]], 2), True
     price = estimates.admission(p.category, level)
-    if price == 0 and p.tags.get("fee") == "yes":  # paid, amount not tagged: a generic ticket
-        price = estimates.admission("museum", level)
+    if price == 0 and p.tags.get("fee") == "yes":  # paid, amount not tagged
+        price = estimates.paid_admission(kind, level)
     return price, True
 
 
 def _restaurant(p: Place, country: str, level: float, fetched: date) -> RawRestaurant:
+    """A place to eat, its cuisine label saying what it is for (``osm_tags.meal_use``): a café's or a
+    bakery's label says "café" (the planner keeps them for breakfast or a snack), a diner's says
+    "breakfast" and, with no published hours, it is assumed open mornings only — never a dinner."""
     rule, known, note = hours_of(p, country)
-    cafe = p.category == "cafe"
-    meals = ["lunch"] if cafe else ["lunch", "dinner"]
-    price = estimates.meal("lunch" if cafe else "dinner", level, cafe=cafe)
-    cuisine = p.tags.get("cuisine", "").split(";")[0].strip().replace("_", " ")
+    use = meal_use(p.category, p.tags)
+    cafe = use == "snack"
+    meals: list[Literal["lunch", "dinner"]] = ["lunch"] if use != "meal" else ["lunch", "dinner"]
+    price = estimates.meal("lunch" if use != "meal" else "dinner", level, cafe=cafe)
+    cuisine = next(iter(cuisines_of(p.tags)), "").replace("_", " ") or p.category.replace("_", " ")
+    word = {"snack": SNACK_WORD, "breakfast": BREAKFAST_WORD}.get(use)
+    if word is not None and meal_use_of_label(cuisine) != use:
+        cuisine = f"{cuisine} {word}" if cuisine not in ("cafe", "restaurant", "food court") else word
+    if use == "breakfast" and not known:
+        rule, note = BREAKFAST_HOURS, "no opening hours in OpenStreetMap: a breakfast place, assumed open mornings"
     return RawRestaurant(id=p.ref, name=p.name, geo=Geo(lat=p.lat, lon=p.lon), meals=meals,
                          kid_friendly=bool(p.kid_friendly), price_per_person=max(price, 1.0),
-                         opening_hours=rule,
-                         cuisine=cuisine or p.category.replace("_", " "), source_url=p.source_url,
+                         opening_hours=rule, cuisine=cuisine[:32], source_url=p.source_url,
                          verified_on=fetched, note=note, hours_known=known, data_source="osm",
                          price_estimated=True, address=street_address(p.tags), names=p.names)
 

@@ -20,6 +20,7 @@ from engine.models import (Attraction, Choice, ChoiceFeatures, ChoiceKind, Geo, 
                            VenueType, minutes_of)
 from engine.verify.weather import is_bad_weather
 from engine.models.visit_time import DAY_VISIT_BUDGET, MEAL_MINUTES, SIGHTS_END, paced_minutes
+from engine.places.osm_tags import meal_use_of_label
 
 from .day_order import reorder
 from .day_state import DayState, Limit, restore, snapshot
@@ -32,6 +33,13 @@ MEAL_STARTS = {"lunch": (11 * 60 + 30, 14 * 60 + 30), "dinner": (17 * 60 + 30, 2
 EARLY_DINNER_TRAVEL = 20  # minutes kept for getting from dinner to an evening booking
 DAY_END = {False: 22 * 60 + 30, True: 20 * 60}
 ALTERNATIVES = 3
+REPEAT_CUISINE_MINUTES = 5  # a cuisine already eaten on the trip weighs like this much more travel, per time
+GENERIC_CUISINES = frozenset({"", "restaurant", "food court"})  # labels that name no cuisine
+
+
+def cuisine_of(table: Attraction) -> str:
+    """A table's cuisine label: the word after "food" in its themes (the dining tool's)."""
+    return next((t for t in table.themes if t != "food"), "")
 
 
 def ceil5(minutes: float) -> int:
@@ -164,14 +172,16 @@ class DayBuilder:
         return False
 
     def _place_meal(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction]) -> bool:
-        if self.light:  # the order search meets the same moment often: the tables ranked once
+        if self.light:  # the order search meets the same moment often: the tables found once
             key = (meal, s.cursor, s.geo.lat, s.geo.lon, s.prev_museum, limit)
-            ranked = self.meal_memo.get(key)
-            if ranked is None:
-                ranked = self.meal_memo[key] = self._tables(s, meal, limit, restaurants, set())
-            options = [c for c in ranked if c.venue.id not in s.used]
+            found = self.meal_memo.get(key)
+            if found is None:
+                found = self.meal_memo[key] = self._tables(s, meal, limit, restaurants, set())
+            options = [c for c in found if c.venue.id not in s.used]
         else:
             options = self._tables(s, meal, limit, restaurants, s.used)
+        eaten = self._cuisines_eaten(s, restaurants)
+        options.sort(key=lambda c: self._rank(c, eaten))
         if not options:
             return False
         best = options[0]
@@ -187,16 +197,39 @@ class DayBuilder:
         options = []
         earliest, latest = MEAL_STARTS[meal]
         for r in restaurants:
-            if r.id in used:
+            if r.id in used or not self._serves_meals(r):
                 continue
             cand = self._fit(s, r, length, limit)
             if cand is not None and earliest <= cand.start <= latest:
                 options.append(cand)
-        # affordable first, then a table with published hours (an OSM place without them only when
-        # needed), then the nearest
-        options.sort(key=lambda c: (self._over_cap(c.venue), c.venue.id not in self.must, not c.venue.hours_known,
-                                    c.travel_min, c.start, c.venue.id))
         return options
+
+    def _rank(self, c: Candidate, eaten: dict[str, int]) -> tuple:
+        """Affordable first, then a saved table, then one with published hours (an OSM place without
+        them only when needed), then the nearest — at an OSM table, a cuisine already eaten on the trip
+        counting as ``REPEAT_CUISINE_MINUTES`` more of travel for each time, so the trip's meals vary
+        (a fixture city's tables are a curated handful the seed's scenarios are written against)."""
+        repeat = REPEAT_CUISINE_MINUTES * eaten.get(cuisine_of(c.venue), 0) if c.venue.provenance.data_source == "osm" else 0
+        return (self._over_cap(c.venue), c.venue.id not in self.must, not c.venue.hours_known,
+                c.travel_min + repeat, c.start, c.venue.id)
+
+    def _serves_meals(self, r: Attraction) -> bool:
+        """A café, a coffee stand, a bakery or a pastry shop of OpenStreetMap is for breakfast or a
+        snack, never a planned lunch or dinner unless the traveller saved it (issue 31 §3). A
+        fixture's tables are curated rows that each serve the meals their hours allow."""
+        if r.id in self.must or r.provenance.data_source != "osm":
+            return True
+        return meal_use_of_label(cuisine_of(r)) != "snack"
+
+    def _cuisines_eaten(self, s: DayState, restaurants: list[Attraction]) -> dict[str, int]:
+        """How often each cuisine was eaten so far on the trip (the tables in the trip's ``used``)."""
+        eaten: dict[str, int] = {}
+        for r in restaurants:
+            if r.id in s.used:
+                word = cuisine_of(r)
+                if word not in GENERIC_CUISINES:
+                    eaten[word] = eaten.get(word, 0) + 1
+        return eaten
 
     def _over_cap(self, restaurant: Attraction) -> int:
         """How far a meal is over what the budget can carry: the nearest affordable table wins,
