@@ -11,7 +11,7 @@ from engine.models.tool_results import WEEKDAYS
 
 from .airports import airport_info, to_raw_airport
 from .loader import RawFixtures, load_raw
-from .city_places import CityPlace, of_fixture
+from .city_places import CityPlace, places_of
 from .schema import CityBase
 
 
@@ -42,7 +42,7 @@ class City:
 
     @cached_property
     def _places(self) -> tuple[list[CityPlace], list[CityPlace], list[CityPlace]]:
-        return of_fixture(self.raw)
+        return places_of(self.raw)
 
     @property
     def sights(self) -> list[CityPlace]:

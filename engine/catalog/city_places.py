@@ -13,7 +13,7 @@ with, decided once where the city is read:
 - ``verified_on``, ``note`` and ``address`` for the itinerary.
 
 Both sources give the same shape: a fixture city's rows (``schema.RawVenue`` …, the on-disk
-format) are read into it here (``of_fixture``); a city pack's Places are turned into it in
+format) are read into it here (``places_of``); a city pack's Places are turned into it in
 ``engine/places/pack_city.py`` (its sights directly; its places to eat and stay still through
 the row their pricing builds, ``eatery``/``bed`` with the pack's own Place). The attractions, dining and lodging tools build the planner's
 ``Attraction``/``Lodging`` from it, one function each, for both.
@@ -79,7 +79,7 @@ class CityPlace:
         return self.place.source_url
 
 
-def of_fixture(raw: CityBase) -> tuple[list[CityPlace], list[CityPlace], list[CityPlace]]:
+def places_of(raw: CityBase) -> tuple[list[CityPlace], list[CityPlace], list[CityPlace]]:
     """A city's (sights, places to eat, places to stay): a fixture city's rows read into
     ``CityPlace``; a city that holds them already (a pack) gives its own."""
     if isinstance(raw, RawCity):
