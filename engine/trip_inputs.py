@@ -57,8 +57,8 @@ def add_saved_places(intent, found, catalog, *, field: str = "places") -> Places
         raise InputError(field, ROAD_TRIP_PLACES)
     note = ""
     if catalog.has_city(intent.city):
-        city = catalog.city(intent.city).raw
-        pairs = match_saved_places(found.places, [*city.venues, *city.restaurants])  # a saved café is a meal
+        city = catalog.city(intent.city)
+        pairs = match_saved_places(found.places, [*city.sights, *city.eateries])  # a saved café is a meal
     else:
         pairs = [(p, None) for p in found.places]
         note = f"not matched to {intent.city}'s places (they are not loaded yet)"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, time
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from engine.errors import InputError, UnknownCityError
 from engine.models import Geo, TimeWindow
@@ -11,7 +11,8 @@ from engine.models.tool_results import WEEKDAYS
 
 from .airports import airport_info, to_raw_airport
 from .loader import RawFixtures, load_raw
-from .schema import RawCity, RawHotel, RawRestaurant, RawVenue
+from .city_places import CityPlace, places_of
+from .schema import CityBase
 
 
 def parse_window(text: str) -> TimeWindow:
@@ -31,14 +32,33 @@ def minutes_past_midnight(text: str) -> int:
 
 
 class City:
-    """One fixture city with id indexes built once."""
+    """One city of the catalog (a fixture's or an OpenStreetMap pack's): what it says of itself in
+    ``raw``, its places as the planner reads them (``sights``, ``eateries``, ``beds``: ``CityPlace``,
+    read once, on first use) with id indexes."""
 
-    def __init__(self, raw: RawCity) -> None:
+    def __init__(self, raw: CityBase) -> None:
         self.raw = raw
-        self._venues = {v.id: v for v in raw.venues}
-        self._hotels = {h.id: h for h in raw.hotels}
-        self._restaurants = {r.id: r for r in raw.restaurants}
         self._last_metro = tuple(minutes_past_midnight(raw.transit.metro_last_departure[d]) for d in WEEKDAYS)
+
+    @cached_property
+    def _places(self) -> tuple[list[CityPlace], list[CityPlace], list[CityPlace]]:
+        return places_of(self.raw)
+
+    @property
+    def sights(self) -> list[CityPlace]:
+        return self._places[0]
+
+    @property
+    def eateries(self) -> list[CityPlace]:
+        return self._places[1]
+
+    @property
+    def beds(self) -> list[CityPlace]:
+        return self._places[2]
+
+    @cached_property
+    def _by_id(self) -> tuple[dict[str, CityPlace], dict[str, CityPlace], dict[str, CityPlace]]:
+        return tuple({p.id: p for p in rows} for rows in self._places)  # type: ignore[return-value]
 
     @property
     def name(self) -> str:
@@ -64,14 +84,14 @@ class City:
     def airports(self) -> list[str]:
         return list(self.raw.airports)
 
-    def venue(self, venue_id: str) -> RawVenue | None:
-        return self._venues.get(venue_id)
+    def venue(self, venue_id: str) -> CityPlace | None:
+        return self._by_id[0].get(venue_id)
 
-    def hotel(self, hotel_id: str) -> RawHotel | None:
-        return self._hotels.get(hotel_id)
+    def hotel(self, hotel_id: str) -> CityPlace | None:
+        return self._by_id[2].get(hotel_id)
 
-    def restaurant(self, rid: str) -> RawRestaurant | None:
-        return self._restaurants.get(rid)
+    def restaurant(self, rid: str) -> CityPlace | None:
+        return self._by_id[1].get(rid)
 
     def last_metro_minutes(self, day: date) -> int:
         """Last metro departure as minutes after the day's midnight (may exceed 24:00)."""
@@ -81,9 +101,11 @@ class City:
 class Catalog:
     """Read-only access to the embedded fixtures, loaded and validated once."""
 
-    def __init__(self, raw: RawFixtures) -> None:
+    def __init__(self, raw: RawFixtures, known: dict[str, City] | None = None) -> None:
         self.raw = raw
-        self._cities = {slug: City(c) for slug, c in raw.cities.items()}
+        known = known or {}
+        self._cities = {slug: known[slug] if slug in known and known[slug].raw is c else City(c)
+                        for slug, c in raw.cities.items()}
         self._by_alias = {}
         for city in self._cities.values():
             for alias in [city.name, city.slug, *city.raw.aliases]:
@@ -121,7 +143,7 @@ class Catalog:
         own links were checked at load, a pack city's at its build."""
         raw = self.raw.model_copy(update={"cities": {**self.raw.cities, **{c.slug: c for c in cities}},
                                           "airports": {**airports, **self.raw.airports}})
-        return Catalog(raw)
+        return Catalog(raw, self._cities)  # the cities it has keep their places, read once
 
     def has_city(self, name: str) -> bool:
         return _norm(name) in self._by_alias

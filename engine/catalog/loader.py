@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.errors import FixtureError
 
-from .schema import RawAirport, RawCity, RawFlights, RawFX, RawWeather
+from .schema import CityBase, RawAirport, RawCity, RawFlights, RawFX, RawWeather
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -34,7 +34,7 @@ def read_model(path: Path, model: type[M]) -> M:
 
 
 class RawFixtures(BaseModel):
-    cities: dict[str, RawCity]
+    cities: dict[str, CityBase]  # a fixture's RawCity; a pack's PackCity joins through Catalog.extended
     airports: dict[str, RawAirport]
     flights: RawFlights
     weather: RawWeather

@@ -143,7 +143,9 @@ class RawTransit(Raw):
         return v
 
 
-class RawCity(Raw):
+class CityBase(Raw):
+    """What every city says of itself, a fixture's or a pack's; its places are the subclass's."""
+
     city: str
     slug: str = Field(pattern=_ID.pattern)
     aliases: list[str] = Field(default_factory=list)
@@ -154,6 +156,11 @@ class RawCity(Raw):
     airports: list[str] = Field(min_length=1)
     daily_spend: float = Field(gt=0)  # meals and incidentals per traveller per day, local units
     transit: RawTransit
+
+
+class RawCity(CityBase):
+    """A fixture city's file: its places as rows (``city_places`` reads them into ``CityPlace``)."""
+
     venues: list[RawVenue] = Field(min_length=30)
     restaurants: list[RawRestaurant] = Field(default_factory=list)
     hotels: list[RawHotel] = Field(min_length=10)

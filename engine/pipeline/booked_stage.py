@@ -51,7 +51,7 @@ async def locate_booked_hotel(run) -> IntentV1:
 
 async def _placed_event(run, event, city, field: str):
     """A booked event's place: the city's sight of the venue's name, else its address online."""
-    for v in city.raw.venues:
+    for v in city.sights:
         if event.venue and names_match(v.name, event.venue):
             return event.model_copy(update={"geo": v.geo, "geo_source": "city"})
     geo, _, source = await _asked_online(run, event.venue or event.name, event.address, city, field, "sights")
@@ -60,7 +60,7 @@ async def _placed_event(run, event, city, field: str):
 
 def in_the_city(name: str, city) -> tuple[Geo | None, str]:
     """The city's own place to stay of that name (its fixture's or its pack's), and how it was found."""
-    for h in city.raw.hotels:
+    for h in city.beds:
         if names_match(h.name, name) and h.geo is not None:
             return h.geo, f"{city.name}'s own list of places to stay"
     return None, ""

@@ -1,4 +1,8 @@
-"""A city pack as the planner's city: the same ``RawCity`` the fixtures give, built from OSM.
+"""A city pack as the planner's city: its Places with the facts they are planned with.
+
+A pack city says of itself what a fixture city does (``CityBase``: name, country, currency, fares…)
+and holds its places as ``CityPlace`` (``engine/catalog/city_places.py``) — the shape a fixture
+city's rows are read into — so the tools build the planner's inputs the same way for both.
 
 Only a shortlist goes to the planner (the best-ranked sights, meals and beds, spread over the
 city): it never needs thousands. Each row keeps where its facts came from — the place and its
@@ -14,9 +18,10 @@ import re
 from datetime import date
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field
 
-from engine.catalog.schema import RawAirport, RawCity, RawHotel, RawRestaurant, RawTransit, RawVenue
+from engine.catalog.city_places import CityPlace, bed, eatery
+from engine.catalog.schema import CityBase, RawAirport, RawHotel, RawRestaurant, RawTransit
 from engine.models import Geo
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.place import ASSUMED_HOURS, Place
@@ -41,11 +46,14 @@ _CHARGE = re.compile(r"^\s*(?P<amount>\d+(?:[.,]\d{1,2})?)\s*(?P<cur>[A-Z]{3}|�
 _SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
 
 
-class PackCity(RawCity):
-    """A ``RawCity`` from OpenStreetMap: as few places as the city has, any tiers it has."""
+class PackCity(CityBase):
+    """A city from OpenStreetMap: as few places as the city has, any tiers it has."""
 
-    venues: list[RawVenue] = Field(min_length=1)
-    hotels: list[RawHotel] = Field(min_length=1)
+    model_config = ConfigDict(arbitrary_types_allowed=True)  # ``CityPlace``: built here, not parsed
+
+    venues: list[CityPlace] = Field(min_length=1)
+    restaurants: list[CityPlace] = Field(default_factory=list)
+    hotels: list[CityPlace] = Field(min_length=1)
     local_currency: str = Field(pattern=r"^[A-Z]{3}$")
     osm_base: str = ""
     fetched_on: date
@@ -53,10 +61,6 @@ class PackCity(RawCity):
     price_level_note: str
     over_cap: int = 0  # elements of the answer past the per-kind cap, left out by rank (issue 35)
     famous: list[str] = Field(default_factory=list)  # its best-known sights, best first (``ranking.best_known``)
-
-    @model_validator(mode="after")
-    def _coverage(self) -> "PackCity":  # replaces RawCity's: no tier or count minimum
-        return self
 
 
 def pack_city(pack: CityPack, *, name: str, rates_to_usd: dict[str, float]) -> PackCity:
@@ -71,8 +75,8 @@ def pack_city(pack: CityPack, *, name: str, rates_to_usd: dict[str, float]) -> P
         airports=[a.iata for a in pack.airports], daily_spend=estimates.daily_spend(level),
         transit=_transit(pack, fares), osm_base=pack.osm_base, fetched_on=fetched,
         venues=[_venue(p, pack.country, level, rates_to_usd, fetched) for p in sights],
-        restaurants=[_restaurant(p, pack.country, level, fetched) for p in foods],
-        hotels=[_hotel(p, level) for p in beds], price_level=level, price_level_note=level_note,
+        restaurants=[eatery(_restaurant(p, pack.country, level, fetched), p) for p in foods],
+        hotels=[bed(_hotel(p, level), p) for p in beds], price_level=level, price_level_note=level_note,
         over_cap=pack.dropped.get("over_the_cap", 0), famous=best_known(sights))
 
 
@@ -117,15 +121,13 @@ def hours_of(p: Place, country: str) -> tuple[str, bool, str | None]:
     return ASSUMED_HOURS[p.kind], False, "no opening hours in OpenStreetMap"
 
 
-def _venue(p: Place, country: str, level: float, rates: dict[str, float], fetched: date) -> RawVenue:
+def _venue(p: Place, country: str, level: float, rates: dict[str, float], fetched: date) -> CityPlace:
     rule, known, note = hours_of(p, country)
     price, estimated = _admission(p, level, rates, country)
-    return RawVenue(id=p.ref, name=p.name, venue_type=p.venue_type, indoor=p.indoor,
-                    kid_friendly=p.kid_friendly, themes=list(p.themes) or ["culture"],
-                    geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, price=price,
-                    duration_minutes=visit_minutes(p), source_url=p.source_url,
-                    verified_on=fetched, note=note, hours_known=known, data_source="osm",
-                    price_estimated=estimated, address=street_address(p.tags), names=p.names)
+    return CityPlace(place=p, geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, hours_known=known, price=price,
+                     price_estimated=estimated, minutes=visit_minutes(p), kid_friendly=p.kid_friendly,
+                     themes=tuple(p.themes) or ("culture",),
+                     verified_on=fetched, note=note, address=street_address(p.tags))
 
 
 def _admission(p: Place, level: float, rates: dict[str, float], country: str = "") -> tuple[float, bool]:

@@ -1,12 +1,14 @@
-"""Venues and restaurants over the city fixtures (seed §4.1 Events/Attractions: ≤20 matches)."""
+"""Venues and restaurants of a city, fixture or OpenStreetMap pack (seed §4.1 Events/Attractions: ≤20
+matches): the planner's ``Attraction`` built from a ``CityPlace`` (its Place and the facts it is
+planned with) by one function for both sources."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
 from engine.catalog.catalog import Catalog
-from engine.catalog.schema import RawRestaurant, RawVenue
-from engine.models import Attraction
+from engine.catalog.city_places import CityPlace
+from engine.models import Attraction, VenueType
 
 from .cache_variant import rates_variant
 from .provenance import stamp, usd_cents
@@ -25,17 +27,22 @@ class DiningTool(Protocol):
     def search(self, request: DiningRequest) -> list[Attraction]: ...
 
 
-def venue_to_attraction(v: RawVenue, tz: str, rate: float, country: str | None = None) -> Attraction:
-    price = usd_cents(v.price, rate)
-    return Attraction(id=v.id, name=v.name, venue_type=v.venue_type, indoor=v.indoor,
-                      kid_friendly=v.kid_friendly, themes=list(v.themes),
-                      opening_hours=v.opening_hours, country=country,
-                      location=v.geo, est_price_usd_cents=price, duration_minutes=v.duration_minutes,
-                      tz=tz, hours_known=v.hours_known, price_estimated=v.price_estimated, address=v.address, names=v.names,
-                      provenance=stamp("attractions", {"id": v.id, "price": price,
-                                                       "opening_hours": v.opening_hours,
-                                                       "verified_on": v.verified_on.isoformat()},
-                                       ref_id=v.id, source_url=v.source_url, data_source=v.data_source))
+def to_attraction(p: CityPlace, tz: str, rate: float, country: str | None = None) -> Attraction:
+    """A sight (``place.kind`` "sight") or a place to eat as the planner's ``Attraction``. A place
+    to eat shares the venue contract so hours are verified the same way; meals are paid from the
+    daily spend, so its price here is informational."""
+    price = usd_cents(p.price, rate)
+    food = p.place.kind == "food"
+    tool = "dining" if food else "attractions"
+    return Attraction(id=p.id, name=p.name, venue_type=VenueType.other if food else VenueType(p.place.venue_type),
+                      indoor=True if food else p.place.indoor, kid_friendly=p.kid_friendly,
+                      themes=(["food", p.cuisine.lower()[:32]] if p.cuisine else ["food"]) if food else list(p.themes),
+                      opening_hours=p.opening_hours, country=country, location=p.geo, est_price_usd_cents=price,
+                      duration_minutes=p.minutes, tz=tz, hours_known=p.hours_known,
+                      price_estimated=p.price_estimated, address=p.address, names=p.place.names,
+                      provenance=stamp(tool, {"id": p.id, "price": price, "opening_hours": p.opening_hours,
+                                              "verified_on": p.verified_on.isoformat() if p.verified_on else None},
+                                       ref_id=p.id, source_url=p.source_url, data_source=p.data_source))
 
 
 class FixtureAttractions:
@@ -50,7 +57,7 @@ class FixtureAttractions:
 
     def search(self, request: AttractionsRequest) -> list[Attraction]:
         city = self._catalog.city(request.city)
-        venues = list(city.raw.venues)
+        venues = list(city.sights)
         if request.kid_friendly:
             venues = [v for v in venues if v.kid_friendly]
         wanted = set(request.themes)
@@ -62,27 +69,13 @@ class FixtureAttractions:
                                                            iv[1].id not in famous,
                                                            -len(wanted & set(iv[1].themes)), iv[0]))
         rate = self._rates.get(city.currency, 1.0)
-        return [venue_to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:MAX_ATTRACTIONS]]
+        return [to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:MAX_ATTRACTIONS]]
 
     def by_id(self, request: VenueRequest) -> Attraction | None:
         city = self._catalog.city(request.city)
         venue = city.venue(request.venue_id)
         rate = self._rates.get(city.currency, 1.0)
-        return venue_to_attraction(venue, city.tz, rate, city.raw.country) if venue else None
-
-
-def restaurant_to_attraction(r: RawRestaurant, tz: str, rate: float, country: str | None = None) -> Attraction:
-    """Restaurants share the venue contract so hours are verified the same way; meals are paid
-    from the daily spend, so the price here is informational."""
-    price = usd_cents(r.price_per_person, rate)
-    return Attraction(id=r.id, name=r.name, venue_type="other", indoor=True, kid_friendly=r.kid_friendly,
-                      themes=["food", r.cuisine.lower()[:32]] if r.cuisine else ["food"],
-                      opening_hours=r.opening_hours, country=country, location=r.geo,
-                      est_price_usd_cents=price, duration_minutes=75, tz=tz, hours_known=r.hours_known,
-                      price_estimated=r.price_estimated, address=r.address, names=r.names,
-                      provenance=stamp("dining", {"id": r.id, "price": price, "opening_hours": r.opening_hours,
-                                                  "verified_on": r.verified_on.isoformat()},
-                                       ref_id=r.id, source_url=r.source_url, data_source=r.data_source))
+        return to_attraction(venue, city.tz, rate, city.raw.country) if venue else None
 
 
 class FixtureDining:
@@ -96,12 +89,12 @@ class FixtureDining:
     def search(self, request: DiningRequest) -> list[Attraction]:
         city = self._catalog.city(request.city)
         rate = self._rates.get(city.currency, 1.0)
-        rows = sorted(city.raw.restaurants, key=lambda r: not r.hours_known)  # known hours first, stable
-        return [restaurant_to_attraction(r, city.tz, rate, city.raw.country) for r in rows
+        rows = sorted(city.eateries, key=lambda r: not r.hours_known)  # known hours first, stable
+        return [to_attraction(r, city.tz, rate, city.raw.country) for r in rows
                 if r.kid_friendly or not request.kid_friendly]
 
     def by_id(self, city_name: str, restaurant_id: str) -> Attraction | None:
         city = self._catalog.city(city_name)
         found = city.restaurant(restaurant_id)
         rate = self._rates.get(city.currency, 1.0)
-        return restaurant_to_attraction(found, city.tz, rate, city.raw.country) if found else None  # PH by country
+        return to_attraction(found, city.tz, rate, city.raw.country) if found else None  # PH by country

@@ -93,6 +93,38 @@ def test_hours_by_date_unknown_hours_and_always_open_outdoor_places(overpass_ser
     assert city.transit.estimated and city.currency == "USD" and city.local_currency == "EUR"
 
 
+def test_a_pack_city_holds_its_own_places_and_the_tools_read_them_as_a_fixture_citys(overpass_server, tmp_path) -> None:
+    """Issue 30 §1: a pack's sights reach the planner as the pack's Place plus the facts planned
+    with (no fixture row in between), through the same catalog City and tool functions as a
+    fixture city's."""
+    from engine.catalog.catalog import default_catalog
+    from engine.catalog.city_places import CityPlace
+    from engine.catalog.schema import RawCity
+    from engine.places.catalog_link import catalog_with
+    from engine.tools.attractions import to_attraction
+    from engine.tools.lodging import to_lodging
+
+    pack = fetched(tmp_path).pack
+    catalog, name = catalog_with(default_catalog(), pack, rates_to_usd={"USD": 1.0, "EUR": 1.1})
+    city = catalog.city(name)
+    assert not isinstance(city.raw, RawCity)  # a pack is no fixture file
+    shortlisted = {p.ref: p for p in pack.places}
+    for sight in city.sights:
+        assert isinstance(sight, CityPlace) and sight.place.kind == "sight"
+        row = shortlisted[sight.id]
+        assert (sight.place.osm_type, sight.place.osm_id, sight.place.fame) == (row.osm_type, row.osm_id, row.fame)
+    for rows, kind in ((city.eateries, "food"), (city.beds, "bed")):
+        assert rows and all(r.place.kind == kind and r.place.osm_id == shortlisted[r.id].osm_id for r in rows)
+    jeronimos = next(s for s in city.sights if s.name == "Mosteiro dos Jerónimos")
+    offered = to_attraction(jeronimos, city.tz, 1.0, city.raw.country)
+    assert (offered.id, offered.opening_hours, offered.hours_known, offered.duration_minutes) == (
+        jeronimos.id, jeronimos.opening_hours, True, jeronimos.minutes)
+    assert offered.provenance.data_source == "osm" and offered.est_price_usd_cents == round(jeronimos.price * 100)
+    bed = city.beds[0]
+    assert to_lodging(bed, 1.0).price_per_night_usd_cents == round(bed.price * 100) and city.hotel(bed.id) is bed
+    assert catalog.city("Paris") is default_catalog().city("Paris")  # fixture cities are read once, not per pack
+
+
 def plan_lisbon(home, **prefs):
     session = PlanningSession(today=TODAY)
     session._packs = fetcher(home)

@@ -177,6 +177,27 @@ def test_dining_filters_for_kids(tb, catalog) -> None:
     assert all("food" in r.themes for r in every)
 
 
+def test_a_fixture_citys_rows_are_read_into_the_same_places_the_packs_give(tb, catalog) -> None:
+    """Issue 30 §1: the fixture files' rows become a Place plus the facts planned with; the
+    tools' answers carry those facts (hours known or not, the price converted, the visit length)."""
+    paris = catalog.city("Paris")
+    rows = {v.id: v for v in paris.raw.venues}
+    assert [s.id for s in paris.sights] == list(rows)
+    for sight in paris.sights:
+        row = rows[sight.id]
+        assert sight.place.kind == "sight" and sight.place.data_source == "fixture"
+        assert sight.place.hours == (row.opening_hours if row.hours_known else None)
+        assert (sight.opening_hours, sight.price, sight.minutes) == (row.opening_hours, row.price, row.duration_minutes)
+    louvre = tb.attractions.by_id(VenueRequest(city="Paris", venue_id="louvre"))
+    assert louvre.duration_minutes == paris.venue("louvre").minutes and louvre.provenance.tool == "attractions"
+    eats = {r.id: r for r in paris.raw.restaurants}
+    assert {e.id for e in paris.eateries} == set(eats) and all(e.place.kind == "food" for e in paris.eateries)
+    meal = tb.dining.search(DiningRequest(city="Paris"))[0]
+    assert meal.provenance.tool == "dining" and meal.themes[0] == "food" and meal.duration_minutes == 75
+    beds = {h.id: h for h in paris.raw.hotels}
+    assert all(b.tier == beds[b.id].tier and b.price == beds[b.id].price_per_night for b in paris.beds)
+
+
 # -- transit ------------------------------------------------------------------------------------
 ORIGIN = Geo(lat=48.85, lon=2.35)
 
