@@ -536,6 +536,12 @@
     // Street tiles of the view still on their way (the printed map waits for them).
     tilesLoading: function () { return JSON.stringify(!!tiles && map.hasLayer(tiles) && tiles.isLoading()); },
     bridge: function () { return bridge; },
+    // How many shapes of the city's own map are drawn (issue 32 §4; 0 without one).
+    cityMap: function () {
+      var layers = trip.cityMap(), n = 0;
+      if (layers) layers.eachLayer(function () { n += 1; });
+      return JSON.stringify(n);
+    },
   };
   window.map = map;
 

@@ -416,16 +416,23 @@
       var icon = L.divIcon({className: "tw-city-name " + className, iconSize: null, iconAnchor: [0, 0], html: span});
       return L.marker([lat, lon], {icon: icon, interactive: false, keyboard: false, pane: "citymapnames"});
     }
-    function streetLabel(line) {
-      var lls = latLngs(line.coordinates), best = null;
-      for (var i = 0; i + 1 < lls.length; i++) {  // the name sits on the street's longest stretch
-        var a = map.project(lls[i], 16), b = map.project(lls[i + 1], 16), len = a.distanceTo(b);
-        if (!best || len > best.len) best = {len: len, a: a, b: b};
-      }
-      var angle = Math.atan2(best.b.y - best.a.y, best.b.x - best.a.x) * 180 / Math.PI;
-      if (angle > 90) angle -= 180; else if (angle < -90) angle += 180;  // never upside down
-      var mid = map.unproject(best.a.add(best.b).divideBy(2), 16);
-      return cityLabel(mid.lat, mid.lng, line.name, "tw-street-name", angle);
+    /* A street's name sits along one of its longest stretches: the first of them where it covers
+       no pin and no other name (placeCityNames tries them in turn). */
+    function streetLabel(name, lines) {
+      var stretches = [];
+      lines.forEach(function (line) {
+        var lls = latLngs(line.coordinates);
+        for (var i = 0; i + 1 < lls.length; i++) {
+          var a = map.project(lls[i], 16), b = map.project(lls[i + 1], 16);
+          var angle = Math.atan2(b.y - a.y, b.x - a.x) * 180 / Math.PI;
+          if (angle > 90) angle -= 180; else if (angle < -90) angle += 180;  // never upside down
+          stretches.push({len: a.distanceTo(b), at: map.unproject(a.add(b).divideBy(2), 16), angle: angle});
+        }
+      });
+      stretches.sort(function (x, y) { return y.len - x.len; });
+      var label = cityLabel(stretches[0].at.lat, stretches[0].at.lng, name, "tw-street-name", stretches[0].angle);
+      label.spots = stretches.slice(0, 6);
+      return label;
     }
     function ringMiddle(ring) {
       var lat = 0, lon = 0;
@@ -462,13 +469,12 @@
       streets.forEach(function (st) {
         line(st.coordinates, {color: CITY.casing, weight: (STREET_WEIGHT[st.kind] || 3) + 2, lineCap: "round"}, "casing");
       });
-      var longest = {};
+      var byName = {};
       streets.forEach(function (st) {
         line(st.coordinates, {color: CITY.street, weight: STREET_WEIGHT[st.kind] || 3, lineCap: "round"}, "street");
-        var n = st.coordinates.length;
-        if (st.name && (!longest[st.name] || n > longest[st.name].coordinates.length)) longest[st.name] = st;
+        if (st.name) (byName[st.name] = byName[st.name] || []).push(st);
       });
-      Object.keys(longest).forEach(function (name) { streetLabel(longest[name]).addTo(cityLabels); });
+      Object.keys(byName).forEach(function (name) { streetLabel(name, byName[name]).addTo(cityLabels); });
       (layers.stations || []).forEach(function (s) {
         L.circleMarker([s.lat, s.lon], L.extend({}, base, {radius: 4, color: CITY.station, weight: 2,
                                                             fillColor: "#ffffff", fillOpacity: 1})).addTo(cityMap);
@@ -486,17 +492,28 @@
       if (!show && map.hasLayer(cityLabels)) map.removeLayer(cityLabels);
       if (show) placeCityNames();
     }
-    function placeCityNames() {
-      var taken = [];
+    function placeCityNames() {  // the trip's pins and names first: a city name never covers them
+      var taken = Array.prototype.map.call(map.getContainer().querySelectorAll(
+        ".tw-dot, .tw-name:not(.tw-name-hidden) .tw-name-text"), function (n) { return n.getBoundingClientRect(); });
+      function clear(box) {
+        return !taken.some(function (t) {
+          return box.left < t.right && t.left < box.right && box.top < t.bottom && t.top < box.bottom;
+        });
+      }
       cityLabels.eachLayer(function (label) {
         var node = label.getElement();
         if (!node) return;
         node.classList.remove("tw-name-hidden");
-        var box = node.firstChild.getBoundingClientRect();
-        var clash = taken.some(function (t) {
-          return box.left < t.right && t.left < box.right && box.top < t.bottom && t.top < box.bottom;
-        });
-        if (clash) node.classList.add("tw-name-hidden"); else taken.push(box);
+        var spots = label.spots || [null];
+        for (var i = 0; i < spots.length; i++) {
+          if (spots[i]) {
+            label.setLatLng(spots[i].at);
+            node.firstChild.style.transform = "translate(-50%, -50%) rotate(" + spots[i].angle.toFixed(1) + "deg)";
+          }
+          var box = node.firstChild.getBoundingClientRect();
+          if (clear(box)) { taken.push(box); return; }
+        }
+        node.classList.add("tw-name-hidden");
       });
     }
     map.on("zoomend", styleCityMap);

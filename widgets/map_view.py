@@ -34,7 +34,9 @@ from engine.models import ItineraryV1
 from engine.roadtrip.corridor_band import corridor_band
 
 from .formatting import check_distance_unit
+from engine.maps.city_layers import CityLayers
 from engine.maps.map_document import build_map_document, empty_map_document, is_finite_lat_lon
+from engine.places.pack_store import PackStore
 from .offline_tiles import handler_for, open_archive
 from .tile_source import tile_source
 from .web_profile import map_profile
@@ -183,6 +185,10 @@ class MapView(QWebEngineView):
         self._document_json = json.dumps(self._document)
         self._markers: dict[str, dict] = {}
         self._basemap_tiles: dict | None = None
+        #: Where a city trip's own map is read from: its cached city pack (issue 32 §4); None is
+        #: the data dir's packs, looked up when first needed.
+        self.pack_store: PackStore | None = None
+        self._city_maps: dict[str, CityLayers | None] = {}
         self._basemap_revision = 0
         self.revision = 0  # of the newest document sent; the page reports it back once painted
 
@@ -291,8 +297,9 @@ class MapView(QWebEngineView):
             route, intent = self._route, self._itinerary.intent
             band = (corridor_band(route.polyline, route.name, intent.corridor_max_deviation_miles)
                     if route is not None and intent.mode == "road_trip" else None)
+            city_map = self._city_map(intent.city) if intent.mode != "road_trip" else None
             document = build_map_document(self._itinerary, corridor=band, online=self._online,
-                                          distance_unit=self._distance_unit)
+                                          distance_unit=self._distance_unit, city_map=city_map)
         if document["online"]:
             document["tile_url"] = self.tile_url
         document["street_map"] = self._street_wanted
@@ -308,6 +315,16 @@ class MapView(QWebEngineView):
         self._document_json = json.dumps(document, ensure_ascii=False, allow_nan=False)
         self._markers = {m["id"]: m for m in document["markers"]}
         self._call("set_layers", self._document_json)
+
+    def _city_map(self, city: str) -> CityLayers | None:
+        """The city's own map from its cached pack (fetched with it), or None (a fixture city, a
+        pack fetched before maps were, no pack yet): a map found is kept for the view's life."""
+        if self._city_maps.get(city) is None:
+            if self.pack_store is None:
+                self.pack_store = PackStore()
+            pack = self.pack_store.find(city)
+            self._city_maps[city] = pack.city_map if pack is not None else None
+        return self._city_maps[city]
 
     def _call(self, name: str, argument: str) -> None:
         if self._ready:
