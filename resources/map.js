@@ -574,6 +574,9 @@
   new QWebChannel(qt.webChannelTransport, function (channel) {
     bridge = channel.objects.bridge;
     bridge.set_layers.connect(onSetLayers);
+    bridge.set_city_map.connect(function (json) {
+      try { trip.setCityMap(JSON.parse(json)); } catch (err) { console.error("set_city_map: " + err); }
+    });
     bridge.highlight.connect(function (id) { setHighlight(String(id), true); });
     bridge.set_legend.connect(function (collapsed) {
       trip.setLegendCollapsed(collapsed === "1");

@@ -399,12 +399,13 @@
     // -- the city's own map (issue 32 §4) ---------------------------------------------------------
     /* The pack's water, parks, main streets, rail and stations (engine/maps/city_layers.py), drawn
        on the page's land under the trip; street, park and station names from CITY_NAMES_ZOOM on,
-       a name that would cover another one hidden. Kept while the document's city_map is unchanged. */
+       a name that would cover another one hidden. The export's document carries it (doc.city_map);
+       the app sends it apart, only when it changes (setCityMap). */
     var CITY = {water: "#a9cde3", park: "#cfe5bf", parkEdge: "#b3d39c", street: "#ffffff",
                 casing: "#c9bca4", rail: "#7b7482", station: "#4a4453"};
     var STREET_WEIGHT = {motorway: 5, trunk: 5, primary: 4, secondary: 3};
     var CITY_NAMES_ZOOM = 14;
-    var cityMap = null, cityLabels = null, cityKey = null, cityLines = [];
+    var cityMap = null, cityLabels = null, cityLines = [];
     if (!map.getPane("citymap")) map.createPane("citymap").style.zIndex = 170;  // over the outlines
     if (!map.getPane("citymapnames")) map.createPane("citymapnames").style.zIndex = 390;  // under the pins
     var cityRenderer = L.canvas({pane: "citymap", padding: 0.5});
@@ -440,12 +441,9 @@
       return [lat / ring.length, lon / ring.length];
     }
     function drawCityMap(layers) {
-      var key = layers ? JSON.stringify(layers) : null;
-      if (key === cityKey) return;
       if (cityMap) { map.removeLayer(cityMap); map.removeLayer(cityLabels); }
       cityMap = cityLabels = null;
       cityLines = [];
-      cityKey = key;
       if (!layers) return;
       var base = {renderer: cityRenderer, pane: "citymap", interactive: false};
       cityMap = L.layerGroup();
@@ -535,7 +533,7 @@
       doc = next;
       if (!doc.legend) doc.legend = {};
       if (shownDay !== null && shownDay >= (doc.days || []).length) shownDay = null;
-      drawCityMap(doc.city_map || null);
+      if (doc.city_map) drawCityMap(doc.city_map);  // the export's; the app sends its own apart (setCityMap)
       if (doc.corridor && doc.corridor.geometry) {
         corridor = L.geoJSON(doc.corridor.geometry, {
           interactive: false,
@@ -573,6 +571,7 @@
       names: function () { return names; },
       corridor: function () { return corridor; },
       cityMap: function () { return cityMap; },
+      setCityMap: function (layers) { drawCityMap(layers || null); },
       cityLabels: function () { return cityLabels; },
       legend: legendControl,
       setLegendCollapsed: setLegendCollapsed,

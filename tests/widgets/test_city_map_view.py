@@ -81,7 +81,8 @@ def _names(qtbot, view) -> dict[str, list[str]]:
 
 def test_the_document_carries_the_packs_city_map(qtbot, make_view, lisbon):  # noqa: F811
     view = _view(qtbot, make_view, lisbon)
-    layers = view.document["city_map"]
+    assert view.document["city_map"] is None  # sent apart from the document, once (set_city_map)
+    layers = view.city_map_document
     assert {s["name"] for s in layers["streets"]} >= {"Avenida da Liberdade", "Avenida 24 de Julho"}
     assert [p["name"] for p in layers["parks"]] == ["Parque Eduardo VII"] and layers["water"]
 
@@ -106,3 +107,15 @@ def test_offline_lisbon_shows_the_tagus_a_park_and_named_streets(qtbot, make_vie
     assert _is(_pixel(qtbot, view, 38.6950, -9.1600), WATER)
     assert _is(_pixel(qtbot, view, 38.6700, -9.1600), LAND)           # Almada, across the river
     assert _names(qtbot, view) == {}
+
+
+def test_the_city_map_is_sent_once_not_with_every_redraw(qtbot, make_view, lisbon):  # noqa: F811
+    view = _view(qtbot, make_view, lisbon)
+    sent: list[str] = []
+    view.bridge.set_city_map.connect(sent.append)
+    view.show_itinerary(lisbon[0], keep_view=True)  # a redraw after an edit: the same city's map stays
+    view.set_distance_unit("km")
+    assert sent == [] and run_js(qtbot, view, "window.tripwright.cityMap()") > 0
+    view.show_itinerary(None)  # no trip: the city's map goes with it
+    assert sent == ["null"]
+    qtbot.waitUntil(lambda: run_js(qtbot, view, "window.tripwright.cityMap()") == 0, timeout=5_000)
