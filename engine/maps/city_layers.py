@@ -118,6 +118,8 @@ def _sea(coast: list[LineString], frame: Polygon) -> list[Polygon]:
     faces = list(polygonize(unary_union([frame.boundary, inside])))
     sea = []
     for face in faces:
+        if face.boundary.intersection(inside).length < 1e-9:
+            continue  # not bounded by the coast (a coastline broken off inside the box floods nothing)
         probe = face.representative_point()
         start, end = min(segments, key=lambda s: LineString(s).distance(probe))
         cross = (end[0] - start[0]) * (probe.y - start[1]) - (end[1] - start[1]) * (probe.x - start[0])

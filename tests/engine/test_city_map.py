@@ -133,3 +133,18 @@ def test_a_dense_city_map_is_simplified_to_its_vertex_bound():
     layers = build_city_layers(wiggly, box, max_vertices=5_000)
     assert layers.vertices() <= 5_000 and len(layers.streets) == 200
     assert all(len(s.coordinates) >= 2 for s in layers.streets)
+
+
+def _coast(n: int, points: list[tuple[float, float]]) -> Element:
+    return Element.model_validate({"type": "way", "id": n, "tags": {"natural": "coastline"},
+                                   "geometry": [{"lat": lat, "lon": lon} for lat, lon in points]})
+
+
+def test_the_sea_lies_right_of_the_coastline_and_a_broken_coast_floods_nothing():
+    box = BBox.from_swne(0.0, 0.0, 1.0, 1.0)
+    shore = build_city_layers([_coast(1, [(0.5, -0.1), (0.5, 1.1)])], box)  # west -> east: the sea is south
+    assert _wet(shore, 0.25, 0.5) and not _wet(shore, 0.75, 0.5)
+    island = build_city_layers([_coast(2, [(0.4, 0.4), (0.4, 0.6), (0.6, 0.6), (0.6, 0.4), (0.4, 0.4)])], box)
+    assert _wet(island, 0.1, 0.1) and not _wet(island, 0.5, 0.5)  # counter-clockwise: land inside
+    broken = build_city_layers([_coast(3, [(0.5, -0.1), (0.5, 0.5)])], box)  # ends in the middle of the box
+    assert broken.water == []
