@@ -536,6 +536,12 @@
     // Street tiles of the view still on their way (the printed map waits for them).
     tilesLoading: function () { return JSON.stringify(!!tiles && map.hasLayer(tiles) && tiles.isLoading()); },
     bridge: function () { return bridge; },
+    // How many shapes of the city's own map are drawn (issue 32 §4; 0 without one).
+    cityMap: function () {
+      var layers = trip.cityMap(), n = 0;
+      if (layers) layers.eachLayer(function () { n += 1; });
+      return JSON.stringify(n);
+    },
   };
   window.map = map;
 
@@ -568,6 +574,9 @@
   new QWebChannel(qt.webChannelTransport, function (channel) {
     bridge = channel.objects.bridge;
     bridge.set_layers.connect(onSetLayers);
+    bridge.set_city_map.connect(function (json) {
+      try { trip.setCityMap(JSON.parse(json)); } catch (err) { console.error("set_city_map: " + err); }
+    });
     bridge.highlight.connect(function (id) { setHighlight(String(id), true); });
     bridge.set_legend.connect(function (collapsed) {
       trip.setLegendCollapsed(collapsed === "1");

@@ -1,7 +1,8 @@
 /* Tripwright's one map renderer (issue 30 §4): draws the map document of
  * engine/maps/map_document.py on a Leaflet map — the corridor, each day's line, the markers
  * (fill = day, ring = data source, dashed ring + "!" = low confidence, lock badge = locked), the
- * names beside them, the legend, and the "Fit trip" / "Show one day" control.
+ * names beside them, the legend, the "Fit trip" / "Show one day" control, and the city's own map
+ * from its pack (doc.city_map: water, parks, main streets, rail, stations, with names at city zoom).
  *
  * Used by the app (resources/map.js adds the bridge, context menus and drag through `hooks`) and
  * by the HTML export (engine/export/html_map.js adds the itinerary list). Every string reaches the
@@ -395,6 +396,127 @@
       viewControl.getContainer().style.display = doc.mode === "empty" ? "none" : "";
     }
 
+    // -- the city's own map (issue 32 §4) ---------------------------------------------------------
+    /* The pack's water, parks, main streets, rail and stations (engine/maps/city_layers.py), drawn
+       on the page's land under the trip; street, park and station names from CITY_NAMES_ZOOM on,
+       a name that would cover another one hidden. The export's document carries it (doc.city_map);
+       the app sends it apart, only when it changes (setCityMap). */
+    var CITY = {water: "#a9cde3", park: "#cfe5bf", parkEdge: "#b3d39c", street: "#ffffff",
+                casing: "#c9bca4", rail: "#7b7482", station: "#4a4453"};
+    var STREET_WEIGHT = {motorway: 5, trunk: 5, primary: 4, secondary: 3};
+    var CITY_NAMES_ZOOM = 14;
+    var cityMap = null, cityLabels = null, cityLines = [];
+    if (!map.getPane("citymap")) map.createPane("citymap").style.zIndex = 170;  // over the outlines
+    if (!map.getPane("citymapnames")) map.createPane("citymapnames").style.zIndex = 390;  // under the pins
+    var cityRenderer = L.canvas({pane: "citymap", padding: 0.5});
+    function latLngs(coords) { return coords.map(function (c) { return [c[1], c[0]]; }); }
+    function zoomScale() { return Math.max(0.5, Math.min(2.2, Math.pow(1.35, map.getZoom() - 14))); }
+    function cityLabel(lat, lon, text, className, angle) {
+      var span = el("span", "tw-city-name-text", text);
+      if (angle) span.style.transform = "translate(-50%, -50%) rotate(" + angle.toFixed(1) + "deg)";
+      var icon = L.divIcon({className: "tw-city-name " + className, iconSize: null, iconAnchor: [0, 0], html: span});
+      return L.marker([lat, lon], {icon: icon, interactive: false, keyboard: false, pane: "citymapnames"});
+    }
+    /* A street's name sits along one of its longest stretches: the first of them where it covers
+       no pin and no other name (placeCityNames tries them in turn). */
+    function streetLabel(name, lines) {
+      var stretches = [];
+      lines.forEach(function (line) {
+        var lls = latLngs(line.coordinates);
+        for (var i = 0; i + 1 < lls.length; i++) {
+          var a = map.project(lls[i], 16), b = map.project(lls[i + 1], 16);
+          var angle = Math.atan2(b.y - a.y, b.x - a.x) * 180 / Math.PI;
+          if (angle > 90) angle -= 180; else if (angle < -90) angle += 180;  // never upside down
+          stretches.push({len: a.distanceTo(b), at: map.unproject(a.add(b).divideBy(2), 16), angle: angle});
+        }
+      });
+      stretches.sort(function (x, y) { return y.len - x.len; });
+      var label = cityLabel(stretches[0].at.lat, stretches[0].at.lng, name, "tw-street-name", stretches[0].angle);
+      label.spots = stretches.slice(0, 6);
+      return label;
+    }
+    function ringMiddle(ring) {
+      var lat = 0, lon = 0;
+      ring.forEach(function (c) { lon += c[0]; lat += c[1]; });
+      return [lat / ring.length, lon / ring.length];
+    }
+    function drawCityMap(layers) {
+      if (cityMap) { map.removeLayer(cityMap); map.removeLayer(cityLabels); }
+      cityMap = cityLabels = null;
+      cityLines = [];
+      if (!layers) return;
+      var base = {renderer: cityRenderer, pane: "citymap", interactive: false};
+      cityMap = L.layerGroup();
+      cityLabels = L.layerGroup();
+      function area(a, style) { L.polygon(a.rings.map(latLngs), L.extend({}, base, style)).addTo(cityMap); }
+      function line(coords, style, kind) {
+        var drawn = L.polyline(latLngs(coords), L.extend({}, base, style)).addTo(cityMap);
+        cityLines.push({layer: drawn, kind: kind, weight: style.weight});
+      }
+      (layers.parks || []).forEach(function (a) {
+        area(a, {color: CITY.parkEdge, weight: 1, fillColor: CITY.park, fillOpacity: 1});
+        if (a.name && a.rings.length) {
+          var m = ringMiddle(a.rings[0]);
+          cityLabel(m[0], m[1], a.name, "tw-park-name").addTo(cityLabels);
+        }
+      });
+      (layers.water || []).forEach(function (a) { area(a, {stroke: false, fillColor: CITY.water, fillOpacity: 1}); });
+      (layers.rivers || []).forEach(function (r) { line(r.coordinates, {color: CITY.water, weight: 4, lineCap: "round"}, "river"); });
+      (layers.rail || []).forEach(function (r) { line(r.coordinates, {color: CITY.rail, weight: 2, dashArray: "7 4"}, "rail"); });
+      var streets = layers.streets || [];
+      streets.forEach(function (st) {
+        line(st.coordinates, {color: CITY.casing, weight: (STREET_WEIGHT[st.kind] || 3) + 2, lineCap: "round"}, "casing");
+      });
+      var byName = {};
+      streets.forEach(function (st) {
+        line(st.coordinates, {color: CITY.street, weight: STREET_WEIGHT[st.kind] || 3, lineCap: "round"}, "street");
+        if (st.name) (byName[st.name] = byName[st.name] || []).push(st);
+      });
+      Object.keys(byName).forEach(function (name) { streetLabel(name, byName[name]).addTo(cityLabels); });
+      (layers.stations || []).forEach(function (s) {
+        L.circleMarker([s.lat, s.lon], L.extend({}, base, {radius: 4, color: CITY.station, weight: 2,
+                                                            fillColor: "#ffffff", fillOpacity: 1})).addTo(cityMap);
+        cityLabel(s.lat, s.lon, s.name, "tw-station-name").addTo(cityLabels);
+      });
+      cityMap.addTo(map);
+      styleCityMap();
+    }
+    function styleCityMap() {
+      if (!cityMap) return;
+      var k = zoomScale();
+      cityLines.forEach(function (l) { l.layer.setStyle({weight: Math.max(1, l.weight * k)}); });
+      var show = map.getZoom() >= CITY_NAMES_ZOOM;
+      if (show && !map.hasLayer(cityLabels)) cityLabels.addTo(map);
+      if (!show && map.hasLayer(cityLabels)) map.removeLayer(cityLabels);
+      if (show) placeCityNames();
+    }
+    function placeCityNames() {  // the trip's pins and names first: a city name never covers them
+      var taken = Array.prototype.map.call(map.getContainer().querySelectorAll(
+        ".tw-dot, .tw-name:not(.tw-name-hidden) .tw-name-text"), function (n) { return n.getBoundingClientRect(); });
+      function clear(box) {
+        return !taken.some(function (t) {
+          return box.left < t.right && t.left < box.right && box.top < t.bottom && t.top < box.bottom;
+        });
+      }
+      cityLabels.eachLayer(function (label) {
+        var node = label.getElement();
+        if (!node) return;
+        node.classList.remove("tw-name-hidden");
+        var spots = label.spots || [null];
+        for (var i = 0; i < spots.length; i++) {
+          if (spots[i]) {
+            label.setLatLng(spots[i].at);
+            node.firstChild.style.transform = "translate(-50%, -50%) rotate(" + spots[i].angle.toFixed(1) + "deg)";
+          }
+          var box = node.firstChild.getBoundingClientRect();
+          if (clear(box)) { taken.push(box); return; }
+        }
+        node.classList.add("tw-name-hidden");
+      });
+    }
+    map.on("zoomend", styleCityMap);
+    map.on("moveend", function () { if (cityLabels && map.hasLayer(cityLabels)) placeCityNames(); });
+
     // -- the document -----------------------------------------------------------------------------
     function clear() {
       if (corridor) { map.removeLayer(corridor); corridor = null; }
@@ -411,6 +533,7 @@
       doc = next;
       if (!doc.legend) doc.legend = {};
       if (shownDay !== null && shownDay >= (doc.days || []).length) shownDay = null;
+      if (doc.city_map) drawCityMap(doc.city_map);  // the export's; the app sends its own apart (setCityMap)
       if (doc.corridor && doc.corridor.geometry) {
         corridor = L.geoJSON(doc.corridor.geometry, {
           interactive: false,
@@ -447,6 +570,9 @@
       records: records,
       names: function () { return names; },
       corridor: function () { return corridor; },
+      cityMap: function () { return cityMap; },
+      setCityMap: function (layers) { drawCityMap(layers || null); },
+      cityLabels: function () { return cityLabels; },
       legend: legendControl,
       setLegendCollapsed: setLegendCollapsed,
       markerZ: function (id) { return markerZ(records.get(id) || {}); },

@@ -5,12 +5,15 @@ interprets the subset of Overpass QL the city-pack client sends: settings ``[out
 [maxsize:N][bbox:s,w,n,e];``, unions ``( stmt; … );`` and bare statements ``node|way|relation|nwr``
 with ``["k"="v"]``, ``!=``, ``~`` (``,i``), ``!~``, ``["k"]``, ``[!"k"]``, ``(s,w,n,e)`` and
 ``(around:R,lat,lon)`` (metres from the element's position — a way's or relation's centre here), and
-``out [ids|skel|body|tags|meta] [center|bb] [qt|asc] [N];``. Output follows Overpass's own JSON writer
+``out [ids|skel|body|tags|meta] [center|bb|geom] [qt|asc] [N];``. Output follows Overpass's own JSON writer
 (output_json.cc): nodes print lat/lon unless the verbosity is ids/tags without a geometry, ways and
 relations print their dataset "center" only under ``out center`` and their "bounds"
 (``{minlat, minlon, maxlat, maxlon}``) only under ``out bb`` — one degree of geometry per ``out``,
 the last one named wins, as in Overpass; a dataset way without "bounds" is printed as the box of its
-centre (a point: no size) —, an out set is sorted nodes, ways, relations by id. Anything else is HTTP 400 with Overpass's HTML error page ("<strong>Error</strong>:
+centre (a point: no size) —, under ``out geom`` a way prints its "bounds" and its "geometry" (the
+list of ``{lat, lon}`` of its nodes, in order; and its "nodes" ids when the dataset has them), as
+Overpass does; a dataset way given by its "geometry" is placed and sized by it (its centre is the
+middle of its bounds) and a box matches it when the box meets its bounds —, an out set is sorted nodes, ways, relations by id. Anything else is HTTP 400 with Overpass's HTML error page ("<strong>Error</strong>:
 line N: parse error: …"), so a broken client query fails loudly instead of matching nothing.
 
 ``then(Reply(...), ...)`` scripts the next interpreter requests, one reply each, then the real answer
@@ -88,7 +91,8 @@ class OverpassStandIn:
         self.elements = [_checked(e) for e in elements]
         self._grid: dict[tuple[int, int], list[dict]] = {}  # 1° cells: a statement's box reads only its cells
         for e in self.elements:
-            self._grid.setdefault(_grid_cell(*_position(e)), []).append(e)
+            for cell in _cells(e):
+                self._grid.setdefault(cell, []).append(e)
         self.timestamp_osm_base = timestamp_osm_base
         self.gzip = gzip
         self.seen: list[Seen] = []
@@ -233,7 +237,13 @@ def _ql_of(query: str, raw: bytes, content_type: str) -> str | None:
 
 
 def _checked(e: dict) -> dict:
-    """A dataset mistake (a way without its centre) should fail where the data is loaded."""
+    """A dataset mistake (a way without its centre) should fail where the data is loaded. A way
+    given by its ``geometry`` gets its ``bounds`` and ``center`` from it."""
+    if e.get("type") == "way" and e.get("geometry"):
+        lats = [p["lat"] for p in e["geometry"]]
+        lons = [p["lon"] for p in e["geometry"]]
+        e = {**e, "bounds": {"minlat": min(lats), "minlon": min(lons), "maxlat": max(lats), "maxlon": max(lons)}}
+        e.setdefault("center", {"lat": (min(lats) + max(lats)) / 2, "lon": (min(lons) + max(lons)) / 2})
     ok = e.get("type") in TYPE_ORDER and isinstance(e.get("id"), int) and (
         ("lat" in e and "lon" in e) if e["type"] == "node" else "center" in e)
     if not ok:
@@ -247,6 +257,16 @@ def _position(e: dict) -> tuple[float, float]:
 
 def _grid_cell(lat: float, lon: float) -> tuple[int, int]:
     return math.floor(lat), math.floor(lon)
+
+
+def _cells(e: dict) -> list[tuple[int, int]]:
+    """The grid cells an element lies in: its position's, or every cell its geometry's bounds meet."""
+    if "geometry" not in e:
+        return [_grid_cell(*_position(e))]
+    b = e["bounds"]
+    s, w = _grid_cell(b["minlat"], b["minlon"])
+    n, east = _grid_cell(b["maxlat"], b["maxlon"])
+    return [(a, c) for a in range(s, n + 1) for c in range(w, east + 1)]
 
 
 def error_page(message: str) -> bytes:
@@ -274,6 +294,11 @@ def render(e: dict, out: dict) -> dict:
                                                   "maxlon": c["lon"]})
     elif e["type"] != "node" and out["geometry"] == "center":
         item["center"] = dict(e["center"])
+    elif e["type"] == "way" and out["geometry"] == "geom" and e.get("geometry"):
+        item["bounds"] = dict(e["bounds"])
+        if e.get("nodes") and out["verbosity"] in ("skel", "body", "meta"):
+            item["nodes"] = list(e["nodes"])
+        item["geometry"] = [{"lat": p["lat"], "lon": p["lon"]} for p in e["geometry"]]
     if out["verbosity"] in ("body", "tags", "meta") and e.get("tags"):
         item["tags"] = dict(e["tags"])
     return item
@@ -318,7 +343,11 @@ class Statement:
             return False
         box = self.bbox or global_bbox
         lat, lon = _position(e)
-        if box and not in_bbox(lat, lon, box):
+        if box and "geometry" in e and self.around is None:
+            b = e["bounds"]  # a way is found where any of it is: its bounds meet the box
+            if b["maxlat"] < box[0] or b["minlat"] > box[2] or b["maxlon"] < box[1] or b["minlon"] > box[3]:
+                return False
+        elif box and not in_bbox(lat, lon, box):
             return False
         if self.around is not None and _metres(lat, lon, self.around[1], self.around[2]) > self.around[0]:
             return False
@@ -493,7 +522,7 @@ def _out(p: _Parser) -> dict:
         word = p.match(_WORD, "an output mode or ';'")
         if word in _VERBOSITY:
             out["verbosity"] = word
-        elif word in ("center", "bb"):
+        elif word in ("center", "bb", "geom"):
             out["geometry"] = word
         elif word not in ("qt", "asc"):  # orderings: the stand-in keeps Overpass's id order for both
             p.fail(f'"{word}" is not an output mode the stand-in supports')

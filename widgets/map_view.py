@@ -10,7 +10,8 @@ API both ways (see ``resources/map.js``):
 * JS -> Python, bridge slots: ``page_ready()``, ``marker_dragged(id, lat, lon)``,
   ``marker_action(id, action)``, ``map_clicked(lat, lon)``, ``marker_selected(id)``,
   ``legend_toggled(collapsed)``, ``tiles_failed(count)``, ``tiles_ok()``, ``offline_copy()``; and
-  Python -> JS ``set_legend("1"|"0")``. Their
+  Python -> JS ``set_legend("1"|"0")`` and ``set_city_map(json)`` (the city trip's own map from its
+  pack, sent apart from the document and only when it changes: a large city's is ~1 MB). Their
   arguments arrive as untyped variants and are validated here (known marker id, finite lat/lon in
   range, an action from the fixed set that the marker's menu offered); anything else is logged
   and dropped. Only valid calls become the view's typed signals.
@@ -34,7 +35,9 @@ from engine.models import ItineraryV1
 from engine.roadtrip.corridor_band import corridor_band
 
 from .formatting import check_distance_unit
+from engine.maps.city_layers import CityLayers, layers_document
 from engine.maps.map_document import build_map_document, empty_map_document, is_finite_lat_lon
+from engine.places.pack_store import PackStore
 from .offline_tiles import handler_for, open_archive
 from .tile_source import tile_source
 from .web_profile import map_profile
@@ -95,6 +98,7 @@ class MapBridge(QObject):
     set_layers = Signal(str)
     highlight = Signal(str)
     set_legend = Signal(str)  # "1" collapsed, "0" open
+    set_city_map = Signal(str)  # the city's own map (JSON, "null" for none): sent only when it changes
     # JS -> Python, after the page's own type checks; the view validates the values
     ready_received = Signal()
     drag_received = Signal(object, object, object)
@@ -183,6 +187,12 @@ class MapView(QWebEngineView):
         self._document_json = json.dumps(self._document)
         self._markers: dict[str, dict] = {}
         self._basemap_tiles: dict | None = None
+        #: Where a city trip's own map is read from: its cached city pack (issue 32 §4); None is
+        #: the data dir's packs, looked up when first needed.
+        self.pack_store: PackStore | None = None
+        self._city_maps: dict[str, CityLayers | None] = {}
+        self._city_map_sent: CityLayers | None = None
+        self._city_map_json = "null"
         self._basemap_revision = 0
         self.revision = 0  # of the newest document sent; the page reports it back once painted
 
@@ -293,6 +303,7 @@ class MapView(QWebEngineView):
                     if route is not None and intent.mode == "road_trip" else None)
             document = build_map_document(self._itinerary, corridor=band, online=self._online,
                                           distance_unit=self._distance_unit)
+        self._send_city_map()
         if document["online"]:
             document["tile_url"] = self.tile_url
         document["street_map"] = self._street_wanted
@@ -309,11 +320,38 @@ class MapView(QWebEngineView):
         self._markers = {m["id"]: m for m in document["markers"]}
         self._call("set_layers", self._document_json)
 
+    @property
+    def city_map_document(self) -> dict | None:
+        """The city's own map last sent to the page (``layers_document``), or None."""
+        return json.loads(self._city_map_json)
+
+    def _send_city_map(self) -> None:
+        itinerary = self._itinerary
+        city = itinerary.intent.city if itinerary is not None and itinerary.intent.mode != "road_trip" else None
+        layers = self._city_map(city) if city else None
+        if layers is self._city_map_sent:
+            return
+        self._city_map_sent = layers
+        self._city_map_json = json.dumps(layers_document(layers), ensure_ascii=False, allow_nan=False)
+        self._call("set_city_map", self._city_map_json)
+
+    def _city_map(self, city: str) -> CityLayers | None:
+        """The city's own map from its cached pack (fetched with it), or None (a fixture city, a
+        pack fetched before maps were, no pack yet): a map found is kept for the view's life."""
+        if self._city_maps.get(city) is None:
+            if self.pack_store is None:
+                self.pack_store = PackStore()
+            pack = self.pack_store.find(city)
+            self._city_maps[city] = pack.city_map if pack is not None else None
+        return self._city_maps[city]
+
     def _call(self, name: str, argument: str) -> None:
         if self._ready:
             getattr(self.bridge, name).emit(argument)
         elif name == "set_layers":
             self._queue_document()
+        elif name == "set_city_map":  # only the newest waits
+            self._pending = [p for p in self._pending if p[0] != name] + [(name, argument)]
         else:
             self._pending.append((name, argument))
 
@@ -326,6 +364,9 @@ class MapView(QWebEngineView):
         # A (re)loaded page starts empty: it gets the current document again.
         self._ready = False
         self._queue_document()
+        if self._city_map_sent is not None:
+            self._pending = [p for p in self._pending if p[0] != "set_city_map"]
+            self._pending.append(("set_city_map", self._city_map_json))
 
     def _on_page_ready(self) -> None:
         if self._ready:

@@ -11,6 +11,9 @@ and renamed to `<data dir>/offline_maps/<trip>.pmtiles`.
 data-source styles, corridor, focus, legend entries — `map_legend.py`), screened first by `map_checks.py`
 (the trust boundary), drawn by the one renderer `resources/trip_map.js` in the app (`resources/map.js` adds
 the edits) and in the HTML export (`engine/export/html_document.py` adds the itinerary list).
+`engine/maps/city_layers.py`: a city's own map (issue 32 §4) — water and the sea from the coastline, parks,
+named main streets, rail and stations — read from OSM with the city pack, cut to its box, simplified and
+bounded; stored in the pack (`CityPack.city_map`) and drawn by `trip_map.js` under the trip.
 `engine/maps/trip_map.py`: the pieces — the day and ring palettes, kinds' glyphs and words, day lines, the
 road trip's start, bounds.
 """

@@ -26,7 +26,10 @@ Shape (version 2)::
      "banner":   str | null,
      "focus":    [[south, west], [north, east]] | null,
      "credits":  [str]  (whose data the places are: "© OpenStreetMap contributors (ODbL)"),
-     "excluded": [{"id", "label", "reason"}]  (markers the pre-render check left off: map_checks)}
+     "excluded": [{"id", "label", "reason"}]  (markers the pre-render check left off: map_checks),
+     "city_map": {"water", "rivers", "parks", "streets", "rail", "stations"} | null
+                 (the city's own map from its pack, ``engine/maps/city_layers.py``; drawn under the
+                  trip, street and park names from ``CITY_NAMES_ZOOM`` on)}
 
 The app adds ``revision``, ``keep_view`` and its street-map fields (widgets/map_view.py).
 Geometries are GeoJSON (lon, lat); markers carry plain ``lat``/``lon``. Marker ids are the
@@ -51,6 +54,7 @@ from collections.abc import Mapping
 from engine.models import Activity, DayItinerary, ItineraryV1
 from engine.settings import DISTANCE_UNITS
 
+from .city_layers import CityLayers, layers_document
 from .map_checks import exclusion_note, screen_line, screen_markers, valid_number_pair
 from .map_legend import legend
 from .trip_map import (DAY_COLOURS, KIND_GLYPHS, NUMBERED_KINDS, SOURCE_COLOURS, bounds, day_lines, origin,
@@ -249,12 +253,12 @@ def empty_map_document(*, online: bool = False, editable: bool = True) -> dict:
     return {"version": DOCUMENT_VERSION, "mode": "empty", "title": "", "online": bool(online),
             "editable": editable, "names_zoom": NAMES_ZOOM, "days": [], "corridor": None, "markers": [],
             "legend": legend("empty", [], [], None, editable), "banner": None, "focus": None, "credits": [],
-            "excluded": []}
+            "excluded": [], "city_map": None}
 
 
 def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = None, online: bool = False,
                        distance_unit: str = "mi", editable: bool = True, airports: bool = True,
-                       names_zoom: int = NAMES_ZOOM) -> dict:
+                       names_zoom: int = NAMES_ZOOM, city_map: CityLayers | None = None) -> dict:
     """The map document of ``itinerary`` (see the module docstring).
 
     ``corridor`` is the road trip's band, ``{"name", "width_miles", "geometry"}`` as
@@ -262,6 +266,7 @@ def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = Non
     map document does not reach into it). Distances in labels are in ``distance_unit``
     ("mi" or "km", the user's setting). ``editable`` gives markers their context-menu actions
     and drag (the app); ``airports=False`` leaves flights off the map (the shared page).
+    ``city_map``: the city's own map from its pack (a city trip's; a road trip draws none).
     """
     if distance_unit not in DISTANCE_UNITS:
         raise ValueError(f"unknown distance unit {distance_unit!r}; expected one of {', '.join(DISTANCE_UNITS)}")
@@ -281,6 +286,7 @@ def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = Non
         "markers": markers, "legend": legend(mode, days, markers, band, editable),
         "banner": _banner(itinerary, markers, excluded), "excluded": excluded,
         "focus": _focus(markers, days, road), "credits": [_label(credit) for credit in itinerary.attributions],
+        "city_map": None if road else layers_document(city_map),
     }
 
 

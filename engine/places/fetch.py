@@ -21,7 +21,7 @@ from engine.errors import CityPackMissing, InputError, ToolError
 from engine.geo import BBox
 
 from .city_spec import CitySpec
-from .overpass import Element, Keeper, OverpassClient, city_query, describe
+from .overpass import Element, Keeper, OverpassClient, city_map_query, city_query, describe
 from .pack import CityPack, PackAirport
 from .pack_build import build_pack, read_places, with_sitelinks
 from .ranking import city_rank, fame_of
@@ -127,6 +127,7 @@ class PackFetcher:
             raise InputError("city", f"OpenStreetMap has no sights mapped in {spec.label}; "
                                      "nothing to plan a city trip around")
         pack = await self._sitelinks(pack, say, cancel)
+        pack = await self._city_map(pack, box, say, cancel)
         if cancel is not None:
             cancel.raise_if_cancelled()
         path = self.store.save(pack)
@@ -147,6 +148,24 @@ class PackFetcher:
         asking = sitelink_counts(self.network, ids)
         answer = await (cancel.interruptible(asking) if cancel is not None else asking)
         return with_sitelinks(pack, answer.counts, answer.failed or "answered")
+
+
+    async def _city_map(self, pack: CityPack, box: BBox, say: Progress, cancel) -> CityPack:
+        """The city's own map (issue 32 §4), one more query to the same interpreter: a pack whose
+        map cannot be had still plans, and says so in the log (the map then shows the outlines)."""
+        from engine.maps.city_layers import build_city_layers
+        say(FetchStep("query", f"Asking OpenStreetMap for {pack.label}'s map: water, parks, streets, rail",
+                      fraction=0.92))
+        asking = self.client.query(city_map_query(box))
+        try:
+            answer = await (cancel.interruptible(asking) if cancel is not None else asking)
+        except ToolError as exc:
+            log.info("city_map_not_fetched", city=pack.label, reason=exc.reason)
+            return pack
+        layers = build_city_layers(answer.elements, box)
+        say(FetchStep("build", f"{pack.label}'s map: {len(layers.streets)} streets, {len(layers.parks)} parks, "
+                               f"{len(layers.water)} water areas, {len(layers.rail)} rail lines", fraction=0.97))
+        return pack.model_copy(update={"city_map": layers})
 
 
 def _zone(spec: CitySpec) -> str:

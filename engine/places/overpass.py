@@ -74,6 +74,20 @@ ROAD_SIGHT_STATEMENTS = (
 )
 ROAD_BED_STATEMENTS = ('nwr["tourism"~"^(hotel|motel|guest_house|hostel|camp_site)$"]["name"]',)
 
+# The city's own map (issue 32 §4), asked right after the places with the same client: water and
+# the coastline, parks, the main streets with their names, rail lines — ways with their geometry
+# (``out geom``) — and the named stations (nodes). ``engine/maps/city_layers.py`` simplifies and bounds them.
+MAP_WAY_STATEMENTS = (
+    'way["natural"="coastline"]',
+    'way["natural"="water"]',
+    'way["waterway"~"^(river|canal)$"]',
+    'way["leisure"~"^(park|garden)$"]["name"]',
+    'way["highway"~"^(motorway|trunk|primary|secondary)$"]["name"]',
+    'way["railway"~"^(rail|subway|light_rail|tram)$"]',
+)
+MAP_NODE_STATEMENTS = ('node["railway"~"^(station|halt)$"]["name"]',)
+MAP_LIMITS = {"ways": 6000, "stations": 400}
+
 
 def overpass_url() -> str:
     return os.environ.get("TRIPWRIGHT_OVERPASS_URL", "").strip() or DEFAULT_URL
@@ -92,6 +106,16 @@ def city_query(box: BBox) -> str:
     blocks = [_block(SIGHT_STATEMENTS, LIMITS["sight"]), _block(FOOD_STATEMENTS, LIMITS["food"]),
               _block(BED_STATEMENTS, LIMITS["bed"])]
     return "\n".join([head, *blocks])
+
+
+def city_map_query(box: BBox) -> str:
+    """The Overpass QL of a city's map: its water, parks, main streets and rail as ways with their
+    geometry, then its stations — one query, each part capped."""
+    head = f"[out:json][timeout:{SERVER_TIMEOUT_S}][maxsize:{SERVER_MAXSIZE}][bbox:{box.ql()}];"
+    ways = "\n".join(f"  {s};" for s in MAP_WAY_STATEMENTS)
+    nodes = "\n".join(f"  {s};" for s in MAP_NODE_STATEMENTS)
+    return "\n".join([head, f"(\n{ways}\n);\nout geom {MAP_LIMITS['ways']};",
+                      f"(\n{nodes}\n);\nout body {MAP_LIMITS['stations']};"])
 
 
 def corridor_query(boxes: list[BBox]) -> str:
@@ -150,6 +174,8 @@ class Element(BaseModel):
     lon: float | None = Field(default=None, ge=-180, le=180)
     center: Point | None = None
     bounds: Bounds | None = None
+    # a way's points in order under ``out geom`` (Overpass prints null for a point it leaves out)
+    geometry: list[Point | None] = Field(default_factory=list)
     tags: dict[str, str] = Field(default_factory=dict)
 
     def point(self) -> tuple[float, float] | None:

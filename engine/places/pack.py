@@ -5,7 +5,8 @@ its position, the tags planning reads (hours, stars, cuisine, fee/charge, wikida
 every language the element gives, its rank and its fame signals (``Fame``: how many languages
 name it, ``tourism=attraction``, its size, its Wikidata sitelink count when asked online);
 the city's centre, box, time zone, country, currency and airports; and when and from which OSM
-data it was read (``fetched_on``, Overpass's ``timestamp_osm_base``). Prices and flights are not
+data it was read (``fetched_on``, Overpass's ``timestamp_osm_base``); and the city's own map
+(``city_map``, ``engine/maps/city_layers.py``) when it was fetched with it. Prices and flights are not
 in OSM: they are estimated when the pack is planned (``pack_city.py``), never stored as facts.
 """
 
@@ -15,6 +16,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.maps.city_layers import CityLayers
 from engine.models.place import Kind
 
 from .osm_reader import PlaceRow
@@ -60,6 +62,9 @@ class CityPack(Frozen):
     # whether Wikidata was asked for its sights' sitelink counts (``wikidata.py``), asked once per
     # pack: "" not asked (a pack read before, or nothing to ask), "answered", or why it was not
     sitelinks: str = ""
+    # the city's own map (issue 32 §4: water, parks, main streets, rail, stations), asked with the
+    # pack; None for a pack read before, or when the map could not be had (the pack still plans)
+    city_map: CityLayers | None = None
 
     def of_kind(self, kind: Kind) -> list[PlaceRow]:
         return [p for p in self.places if p.kind == kind]

@@ -60,7 +60,7 @@ def test_a_joined_pack_city_is_fitted_again_without_a_fetch(overpass_server, tmp
     assert asyncio.run(session.plan(intent("Lisbon"))).status == "completed"
     again = asyncio.run(session.plan(intent("Lisbon, PT", airports=["OPO"], tz="Europe/Paris")))
     assert again.status == "completed", again.failure
-    assert len(overpass_server.seen) == 1  # the pack was joined: no second query
+    assert len(overpass_server.seen) == 2  # places and map once: the pack was joined, no second fetch
     planned = again.itinerary.intent
     assert (planned.city, planned.airports, planned.date_window.tz) == ("Lisbon", ["LIS"], "Europe/Lisbon")
     assert not [e for e in again.events if e.node == "city_pack"]

@@ -68,9 +68,10 @@ def test_a_pack_keeps_osm_identity_drops_what_no_traveller_visits_and_ranks(over
     sights = pack.of_kind("sight")
     # known hours and a museum's weight beat a memorial with nothing tagged
     assert sights.index(jeronimos) < sights.index(next(p for p in sights if p.category == "memorial"))
-    request = overpass_server.seen[-1]
+    request = overpass_server.seen[0]
     assert request.header("User-Agent").startswith("Tripwright/") and "[out:json]" in request.ql
-    assert len(overpass_server.seen) == 1  # one query per city, not one per place
+    # one query for the city's places, not one per place, and one for its map (issue 32 §4)
+    assert len(overpass_server.seen) == 2 and "out geom" in overpass_server.seen[1].ql
 
 
 def test_hours_by_date_unknown_hours_and_always_open_outdoor_places(overpass_server, tmp_path) -> None:
@@ -171,7 +172,7 @@ def test_the_cache_answers_offline_and_a_stale_pack_is_refreshed_online(overpass
     first = fetched(tmp_path)
     monkeypatch.setenv("TRIPWRIGHT_OFFLINE", "1")
     again = fetched(tmp_path)
-    assert not again.fetched and again.pack == first.pack and len(overpass_server.seen) == 1
+    assert not again.fetched and again.pack == first.pack and len(overpass_server.seen) == 2  # places, map
     assert plan_lisbon(tmp_path).status == "completed"  # offline, from the cache
     store = PackStore(tmp_path)
     store.save(first.pack.model_copy(update={"fetched_at": datetime.now(timezone.utc) - timedelta(days=31)}))
@@ -179,7 +180,7 @@ def test_the_cache_answers_offline_and_a_stale_pack_is_refreshed_online(overpass
     assert not stale.fetched and "offline" in stale.notes[0]
     monkeypatch.delenv("TRIPWRIGHT_OFFLINE")
     refreshed = fetched(tmp_path)
-    assert refreshed.fetched and len(overpass_server.seen) == 2
+    assert refreshed.fetched and len(overpass_server.seen) == 4
     assert datetime.now(timezone.utc) - store.load("lisbon_pt").fetched_at < timedelta(minutes=1)
 
 
@@ -192,7 +193,7 @@ def test_offline_without_a_cached_pack_names_the_city(tmp_path, monkeypatch) -> 
 def test_rate_limit_is_retried_once_after_retry_after(overpass_server, tmp_path) -> None:
     overpass_server.then(Reply(status=429, headers={"Retry-After": "1"}))
     outcome = fetched(tmp_path)
-    assert outcome.fetched and len(overpass_server.seen) == 2
+    assert outcome.fetched and len(overpass_server.seen) == 3  # the places twice, then the map
     assert overpass_server.seen[1].at - overpass_server.seen[0].at >= 0.9
 
 

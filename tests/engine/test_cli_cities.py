@@ -56,7 +56,7 @@ def test_fetch_list_plan_offline_and_delete(tw, standin, tmp_path) -> None:
     assert planned.returncode == 0, planned.stderr
     itinerary = json.loads(out.read_text())
     assert itinerary["intent"]["city"] == "Lisbon" and itinerary["intent"]["airports"] == ["LIS"]
-    assert len(standin.seen) == 1  # the offline plan asked nobody
+    assert len(standin.seen) == 2  # the fetch's places and map; the offline plan asked nobody
     assert tw("verify", str(out), offline=True).returncode == 0
     deleted = tw("cities", "delete", "Lisbon")
     assert deleted.returncode == 0 and "deleted Lisbon, PT" in deleted.stdout
@@ -165,4 +165,4 @@ def test_the_pack_is_fetched_inside_the_run_as_a_progress_step(tw, standin, tmp_
     assert "fetched from OpenStreetMap" in pack[-1]["decision_note"]
     intent = json.loads(out.read_text())["intent"]
     assert (intent["city"], intent["airports"], intent["date_window"]["tz"]) == ("Lisbon", ["LIS"], "Europe/Lisbon")
-    assert len(standin.seen) == 1
+    assert len(standin.seen) == 2  # the pack's places and its map

@@ -112,7 +112,7 @@ def test_negated_absent_and_case_insensitive_filters(overpass, client):
 @pytest.mark.parametrize("ql, says", [('[out:json];nwr["tourism"="museum"', "parse error"),
                                       ('[out:json];nodes["a"];out;', 'Unknown type "nodes"'),
                                       ('[out:xml];node["a"];out;', "only [out:json]"),
-                                      ('[out:json];node["a"];out geom;', "not an output mode")])
+                                      ('[out:json];node["a"];out geom(1,2,3,4);', "an output mode or ';' expected")])
 def test_a_query_it_cannot_parse_is_a_loud_400(overpass, client, ql, says):
     answer = ask(client, overpass, ql)
     assert answer.status_code == 400 and answer.headers["content-type"].startswith("text/html")

@@ -1,0 +1,216 @@
+"""A city's own map (issue 32 §4): its water and shore, parks, main streets with their names, rail
+lines and stations, read from OpenStreetMap with the city pack and drawn by the built-in map.
+
+``build_city_layers(elements, box)`` takes the elements of ``engine.places.overpass.city_map_query``
+(ways with their ``geometry``, station nodes) and keeps what a planner reads at city zoom:
+
+- ``water``: lakes and river areas (``natural=water``), and the sea, made from the coastline (OSM
+  draws the coastline with the land on its left: the pieces of the box on its right are water);
+- ``rivers``: river and canal lines; ``parks``: named parks and gardens;
+- ``streets``: the named motorways, trunk, primary and secondary roads, one street's ways merged;
+- ``rail``: rail, subway, light-rail and tram lines; ``stations``: named stations and halts.
+
+Every geometry is cut to the pack's box, simplified (``TOLERANCE_DEG``, ~5 m, doubled until the
+whole map holds at most ``MAX_VERTICES`` points) and rounded to 5 decimals (~1 m), so a large city's
+map stays a few hundred KB in its pack. Coordinates are GeoJSON's order, ``[lon, lat]``.
+``layers_document`` is the part of the map document the page draws (``resources/trip_map.js``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+from shapely.geometry import LineString, MultiLineString, Polygon, box as shapely_box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import linemerge, polygonize, unary_union
+
+from engine.geo import BBox
+
+LAYERS_FORMAT = 1
+TOLERANCE_DEG = 0.00005
+MAX_VERTICES = 60_000
+MIN_AREA_DEG2 = 2e-7  # ~0.2 ha at mid-latitudes: smaller ponds and squares are not drawn
+STREET_KINDS = ("motorway", "trunk", "primary", "secondary")
+RAIL_KINDS = ("rail", "subway", "light_rail", "tram")
+Coords = list[tuple[float, float]]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MapLine(_Frozen):
+    kind: str
+    name: str = ""
+    coordinates: Coords
+
+
+class MapArea(_Frozen):
+    kind: str
+    name: str = ""
+    rings: list[Coords]  # the outer ring, then its holes
+
+
+class MapStation(_Frozen):
+    name: str
+    lat: float
+    lon: float
+
+
+class CityLayers(_Frozen):
+    format: int = LAYERS_FORMAT
+    water: list[MapArea] = Field(default_factory=list)
+    rivers: list[MapLine] = Field(default_factory=list)
+    parks: list[MapArea] = Field(default_factory=list)
+    streets: list[MapLine] = Field(default_factory=list)
+    rail: list[MapLine] = Field(default_factory=list)
+    stations: list[MapStation] = Field(default_factory=list)
+
+    def vertices(self) -> int:
+        lines = [*self.rivers, *self.streets, *self.rail]
+        return (sum(len(r) for a in [*self.water, *self.parks] for r in a.rings)
+                + sum(len(line.coordinates) for line in lines) + len(self.stations))
+
+    def is_empty(self) -> bool:
+        return self.vertices() == 0
+
+
+class MapElement(Protocol):
+    """What is read of an Overpass element (``engine.places.overpass.Element`` is one)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def lat(self) -> float | None: ...
+    @property
+    def lon(self) -> float | None: ...
+    @property
+    def tags(self) -> dict[str, str]: ...
+    @property
+    def geometry(self) -> Any: ...  # points with ``lat``/``lon`` (None where Overpass left one out)
+
+
+def _line(element: MapElement) -> LineString | None:
+    points = [(p.lon, p.lat) for p in element.geometry or () if p is not None]
+    return LineString(points) if len(points) >= 2 else None
+
+
+def _area(line: LineString) -> Polygon | None:
+    if not line.is_closed or len(line.coords) < 4:
+        return None
+    polygon = Polygon(line.coords)
+    return polygon if polygon.is_valid else polygon.buffer(0)
+
+
+def _sea(coast: list[LineString], frame: Polygon) -> list[Polygon]:
+    """The pieces of ``frame`` the coastline leaves on its right: OSM draws it with land on the left."""
+    if not coast:
+        return []
+    merged = linemerge(MultiLineString(coast)) if len(coast) > 1 else coast[0]
+    inside = merged.intersection(frame)
+    if inside.is_empty:
+        return []
+    segments = [seg for part in getattr(inside, "geoms", [inside]) if isinstance(part, LineString)
+                for seg in _segments(part)]
+    faces = list(polygonize(unary_union([frame.boundary, inside])))
+    sea = []
+    for face in faces:
+        if face.boundary.intersection(inside).length < 1e-9:
+            continue  # not bounded by the coast (a coastline broken off inside the box floods nothing)
+        probe = face.representative_point()
+        start, end = min(segments, key=lambda s: LineString(s).distance(probe))
+        cross = (end[0] - start[0]) * (probe.y - start[1]) - (end[1] - start[1]) * (probe.x - start[0])
+        if cross < 0:  # right of the coastline's direction
+            sea.append(face)
+    return sea
+
+
+def _segments(line: LineString) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    coords = list(line.coords)
+    return [(coords[i], coords[i + 1]) for i in range(len(coords) - 1)]
+
+
+def _coords(geometry: BaseGeometry) -> Coords:
+    return [(round(x, 5), round(y, 5)) for x, y in geometry.coords]
+
+
+def _polygons(geometry: BaseGeometry) -> list[Polygon]:
+    parts = getattr(geometry, "geoms", [geometry])
+    return [p for p in parts if isinstance(p, Polygon) and p.area >= MIN_AREA_DEG2]
+
+
+def _lines(geometry: BaseGeometry) -> list[LineString]:
+    parts = getattr(geometry, "geoms", [geometry])
+    return [p for p in parts if isinstance(p, LineString) and len(p.coords) >= 2]
+
+
+class _Raw:
+    """The clipped, unsimplified shapes, simplified together until the map fits its bound."""
+
+    def __init__(self) -> None:
+        self.areas: dict[str, list[tuple[str, str, Polygon]]] = {"water": [], "parks": []}
+        self.lines: dict[str, list[tuple[str, str, LineString]]] = {"rivers": [], "streets": [], "rail": []}
+        self.stations: list[MapStation] = []
+
+    def layers(self, tolerance: float) -> CityLayers:
+        areas = {layer: [MapArea(kind=kind, name=name,
+                                 rings=[_coords(poly.exterior), *(_coords(ring) for ring in poly.interiors)])
+                         for kind, name, shape in items for poly in _polygons(shape.simplify(tolerance))]
+                 for layer, items in self.areas.items()}
+        lines = {layer: [MapLine(kind=kind, name=name, coordinates=_coords(part))
+                         for kind, name, shape in items for part in _lines(shape.simplify(tolerance))]
+                 for layer, items in self.lines.items()}
+        return CityLayers(water=areas["water"], parks=areas["parks"], rivers=lines["rivers"],
+                          streets=lines["streets"], rail=lines["rail"], stations=self.stations)
+
+
+def build_city_layers(elements: Iterable[MapElement], box: BBox, *, max_vertices: int = MAX_VERTICES) -> CityLayers:
+    frame = shapely_box(box.west, box.south, box.east, box.north)
+    raw = _Raw()
+    coast: list[LineString] = []
+    streets: dict[tuple[str, str], list[LineString]] = defaultdict(list)
+    for element in elements:
+        tags = element.tags
+        if element.type == "node":
+            if tags.get("name") and element.lat is not None and element.lon is not None \
+                    and box.contains(element.lat, element.lon):
+                raw.stations.append(MapStation(name=tags["name"], lat=round(element.lat, 5), lon=round(element.lon, 5)))
+            continue
+        line = _line(element)
+        if line is None:
+            continue
+        name = tags.get("name", "")
+        if tags.get("natural") == "coastline":
+            coast.append(line)
+        elif tags.get("natural") == "water" or tags.get("leisure") in ("park", "garden"):
+            area = _area(line)
+            if area is not None:
+                layer = "water" if tags.get("natural") == "water" else "parks"
+                kind = tags.get("water", "water") if layer == "water" else tags["leisure"]
+                raw.areas[layer].append((kind, name, area.intersection(frame)))
+        elif tags.get("waterway") in ("river", "canal"):
+            raw.lines["rivers"].append((tags["waterway"], name, line.intersection(frame)))
+        elif tags.get("highway") in STREET_KINDS and name:
+            streets[(tags["highway"], name)].append(line)
+        elif tags.get("railway") in RAIL_KINDS:
+            raw.lines["rail"].append((tags["railway"], name, line.intersection(frame)))
+    raw.areas["water"] += [("sea", "", piece) for piece in _sea(coast, frame)]
+    for (kind, name), ways in streets.items():  # one street's ways, joined where they meet
+        merged = linemerge(MultiLineString(ways)) if len(ways) > 1 else ways[0]
+        raw.lines["streets"].append((kind, name, merged.intersection(frame)))
+    tolerance = TOLERANCE_DEG
+    layers = raw.layers(tolerance)
+    while layers.vertices() > max_vertices and tolerance < 0.01:
+        tolerance *= 2
+        layers = raw.layers(tolerance)
+    return layers
+
+
+def layers_document(layers: CityLayers | None) -> dict | None:
+    """The ``city_map`` part of the map document: the layers as plain JSON, or None without any."""
+    if layers is None or layers.is_empty():
+        return None
+    return layers.model_dump(mode="json", exclude={"format"})
