@@ -249,6 +249,8 @@ class TripController(QObject, MapEditFlow):
                                             llm_meta=meta_of(result) if meta_of is not None else None)
         await warm_corridor(intent)
         if self._ticket is not ticket:
+            if early and self.w.itinerary_panel.itinerary() is fresh.itinerary:
+                self.w.show_version(self.trip.current)  # superseded while stored: the trip as it is
             return None
         before = self.trip.current
         if new_trip or (recording is not None and recording.created_trip):
