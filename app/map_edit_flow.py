@@ -60,7 +60,7 @@ class MapEditFlow:
 
     def offer_alternatives(self, activity_id: str, name: str) -> None:
         version = self.trip.current
-        options = alternatives(version.plan, activity_id, self._facts(version))
+        options = alternatives(version.plan, activity_id, self._facts(version), version.intent)
         if not options:
             self.w.show_message(f"No alternative for {name} that is not already in the plan.", "info")
             return

@@ -11,11 +11,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
 from typing import Callable
 
+from engine.costs import plan_cost
 from engine.day_move import move_to_day
 from engine.edits import Lock, MoveToDay, Remove, Replace, Unlock
 from engine.errors import InputError
@@ -24,6 +26,7 @@ from engine.geocode.trust import geodesic_miles
 from engine.models import IntentV1, ItineraryV1, PlanV1, RoadTripIntent, TimeWindow
 from engine.models.common import minutes_of
 from engine.roadtrip.booked_night import keep_booked_night
+from engine.verify import blocking, verify_plan
 from engine.roadtrip.routes import Route, TownOnRoute
 
 PlanEdit = Callable  # (PlanV1, TripFacts) -> PlanV1
@@ -136,16 +139,41 @@ class Alternative:
     label: str
     cost_delta_cents: int
     travel_delta_s: int | None  # None when either choice has no travel estimate
+    exact: bool = True  # False: the day must be re-fitted around it, so the cost is an estimate
 
 
 MAX_ALTERNATIVES = 8
 
 
-def alternatives(plan: PlanV1 | None, choice_id: str, facts=None) -> list[Alternative]:
+def alternatives(plan: PlanV1 | None, choice_id: str, facts=None, intent: IntentV1 | None = None) -> list[Alternative]:
     """The slot's other choices (``Slot.choices[1:]``) that are not already in the plan; then,
     from ``facts`` (the trip's :class:`~engine.facts.TripFacts`), the city's other venues of the
     same kind (sights for a sight, restaurants for a meal), nearest first — the planner keeps only
-    a few runners-up per slot, and a city has dozens of places (issue 22 §2.7)."""
+    a few runners-up per slot, and a city has dozens of places (issue 22 §2.7).
+
+    With ``facts``, each option's cost change is what the plan then costs (issue 32 §2): the
+    replacement applied to the plan and priced whole by ``engine.costs.plan_cost`` — the same path
+    the new version's total takes (admission for the party and the transfers to and from it).
+    With the trip's ``intent`` too, the replaced plan is verified as the re-plan will verify it:
+    an option the day must be re-fitted around (it does not fit the slot's time, its hours or the
+    walk on) is marked not ``exact``, its cost an estimate."""
+    options = _options(plan, choice_id, facts)
+    if facts is None or plan is None:
+        return options
+    before = plan_cost(plan, facts).total
+    return [_priced(plan, choice_id, option, facts, intent, before) for option in options]
+
+
+def _priced(plan: PlanV1, choice_id: str, option: Alternative, facts, intent, before: int) -> Alternative:
+    try:
+        replaced = Replace(choice_id, option.venue_id)(plan, facts)
+    except InputError:
+        return option  # the edit itself will say why when chosen
+    exact = intent is None or not blocking(verify_plan(replaced, intent, facts))
+    return dataclasses.replace(option, cost_delta_cents=plan_cost(replaced, facts).total - before, exact=exact)
+
+
+def _options(plan: PlanV1 | None, choice_id: str, facts) -> list[Alternative]:
     if plan is None or (found := plan.find(choice_id)) is None:
         return []
     slot = plan.days[found[0]].slots[found[1]]

@@ -1,5 +1,7 @@
 """A small non-modal chooser: replace a visit with one of its ranked alternatives, each listed
-with what it changes (admission cost, travel time)."""
+with what it changes: the plan's cost as the plan will then have it (``app.map_edits.alternatives``
+prices the replaced plan through ``engine.costs``; "about" when the day must be re-fitted around
+it), and the travel time."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from .version_diff import signed_usd
 
 
 def describe(alternative: Alternative) -> str:
-    parts = [f"cost {signed_usd(alternative.cost_delta_cents)}"]
+    cost = signed_usd(alternative.cost_delta_cents)
+    parts = [f"cost {cost}" if alternative.exact else f"cost about {cost}: the day is re-fitted around it"]
     if alternative.travel_delta_s is not None:
         minutes = round(alternative.travel_delta_s / 60)
         sign = "+" if minutes > 0 else "\u2212" if minutes < 0 else "\u00b1"

@@ -151,8 +151,17 @@ class TripController(QObject, MapEditFlow):
         if version is None:
             self.w.plan_from_form()
             return None
-        edits = [Rebased(version.plan, keep_plan)] if version.plan is not None else None  # keep the edits
-        return await self.run(version.intent, edits=edits, description="Re-planned", request_key=replan_key())
+        from engine.planning.replan_order import ReorderDays, reorder_note  # the city planner loads on first use
+        edits = None
+        if version.plan is not None:  # keep the edits; a city's days in their shortest order (issue 32 §2)
+            edits = [Rebased(version.plan, ReorderDays(version.intent) if version.mode == "city" else keep_plan)]
+        done = await self.run(version.intent, edits=edits, description="Re-planned", request_key=replan_key())
+        if done is not None and done is not version and version.plan is not None and done.plan is not None:
+            note = reorder_note(version.plan, done.plan)
+            if note is not None:
+                self.w.last_change = f"Re-planned: {note}"
+                self.w.show_status(f"{self.w.last_change} ({self.trip.label()})")
+        return done
 
     async def run(self, intent: Intent, *, edits=None, description: str, new_trip: bool = False,
                   request_key: str | None = None, drafter=None, meta_of=None) -> TripVersion | None:
@@ -228,10 +237,23 @@ class TripController(QObject, MapEditFlow):
             self.w.show_status(f"{description}: nothing changed, still {self.trip.label()}.", 10_000)
             self.w.show_version(base)
             return base
-        version = await self.library.finish(recording, result, intent, TripVersion.of(result, intent, description),
+        fresh = TripVersion.of(result, intent, description)
+        # An edit of the trip on screen is drawn at once — the map, then (its frame painted) the
+        # itinerary — while the store records it off the GUI thread; the version's number, title
+        # and status line follow once it is stored (issue 32 §2: the window followed the engine
+        # 1.5-3.5 s later).
+        early = not new_trip and base is not None and base is self.trip.current
+        if early:
+            self.w.show_on_map(fresh, keep_view=edits is not None)
+            await map_painted(self.w.map_view)
+            if self._ticket is ticket:
+                self.w.itinerary_panel.set_itinerary(fresh.itinerary)
+        version = await self.library.finish(recording, result, intent, fresh,
                                             llm_meta=meta_of(result) if meta_of is not None else None)
         await warm_corridor(intent)
         if self._ticket is not ticket:
+            if early and self.w.itinerary_panel.itinerary() is fresh.itinerary:
+                self.w.show_version(self.trip.current)  # superseded while stored: the trip as it is
             return None
         before = self.trip.current
         if new_trip or (recording is not None and recording.created_trip):
@@ -242,8 +264,9 @@ class TripController(QObject, MapEditFlow):
             self.w.city_packs.planned(intent.city)  # the form offers a city just fetched
         # The map first, and its frame painted, before the itinerary panel's heavier relayout:
         # the map is where the user is looking after an edit.
-        self.w.show_on_map(version, keep_view=edits is not None and before is not None and not new_trip)
-        await painted(self.w.map_view, MAP_PAINT_WAIT_S)
+        if not early:
+            self.w.show_on_map(version, keep_view=edits is not None and before is not None and not new_trip)
+        await map_painted(self.w.map_view)
         self.w.show_version(version, map_shown=True)
         self.w.report_change(description, before, version)
         settle()  # the new version (and the first run's lazy loads) out of later full collections
@@ -335,6 +358,13 @@ class TripController(QObject, MapEditFlow):
         self.library.audit("exported", target_type="trip", target_id=self.trip.trip_id or "", format=kind.key,
                            version=version.number)
         return written
+
+
+async def map_painted(view) -> None:
+    """Until the map has painted its newest document (at most ``MAP_PAINT_WAIT_S``); at once when
+    it already has (drawn while the store wrote the version)."""
+    if getattr(view, "drawn_revision", 0) < view.revision:
+        await painted(view, MAP_PAINT_WAIT_S)
 
 
 def missing_pack_text(exc: CityPackMissing) -> str:

@@ -105,6 +105,8 @@ class ItineraryPanel(QWidget):
 
     # -- content ----------------------------------------------------------------------
     def set_itinerary(self, itinerary: ItineraryV1 | None) -> None:
+        if itinerary is not None and itinerary is self.model.itinerary():
+            return  # already shown (an edit's itinerary is shown before the store numbers its version)
         self.model.set_itinerary(itinerary)
         self.tree.setColumnHidden(ItineraryModel.COL_MARKS, not self.model.has_marks())
         for d in range(self.model.rowCount()):  # a day's line runs across its row (ItineraryModel.HeaderRole)

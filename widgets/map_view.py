@@ -195,6 +195,7 @@ class MapView(QWebEngineView):
         self._city_map_json = "null"
         self._basemap_revision = 0
         self.revision = 0  # of the newest document sent; the page reports it back once painted
+        self.drawn_revision = 0  # of the newest document the page has painted
 
         # Parented to the view so the page is deleted with it, before the profile.
         page = MapPage(map_profile(), self)  # identifying User-Agent, disk cache for online tiles
@@ -418,6 +419,7 @@ class MapView(QWebEngineView):
 
     def _on_drawn(self, revision) -> None:
         if isinstance(revision, (int, float)) and not isinstance(revision, bool) and 0 < revision <= self.revision:
+            self.drawn_revision = max(self.drawn_revision, int(revision))
             self.drawn.emit(int(revision))
 
     def _on_legend(self, collapsed) -> None:
