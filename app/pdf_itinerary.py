@@ -17,6 +17,7 @@ from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocum
 
 from engine.atomic import write_atomic
 from engine.export.text import shorten_at_word, traveller_text
+from engine.export.times import activity_times, day_zone
 from engine.maps.trip_map import day_colour
 from engine.models import ItineraryV1, format_usd
 from widgets import formatting as fmt
@@ -109,9 +110,8 @@ def _day_block(itinerary: ItineraryV1, index: int, day, *, fresh_page: bool, uni
     if day.anchor is not None:
         lines.append(f"Overnight: {day.anchor.name}")
     info = "".join(f"<p class='sub'>{_e(line)}</p>" for line in lines)
-    intent = itinerary.intent
-    zone = day.tz or (intent.date_window.tz if intent.mode == "city" else None)
-    rows = "".join(_row(a, fmt.when(a, day.date, zone)) for a in day.activities)
+    zone = day_zone(itinerary, day)
+    rows = "".join(_row(a, activity_times(day.date, a, zone)) for a in day.activities)  # each end on its own clock
     table = ("<table width='100%' cellspacing='0' cellpadding='4'>"
              "<tr><th align='left'>Time</th><th align='left'>Activity</th><th align='right'>Cost</th></tr>"
              f"{rows}</table>")

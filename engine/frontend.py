@@ -80,11 +80,11 @@ def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripInt
 
 
 def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
-    """A trip is planned ahead: prices, opening hours and FX are read as of ``today``."""
-    field, start = (("start_date", intent.start_date) if intent.mode == "road_trip"
-                    else ("date_window", intent.date_window.start))
+    """A trip is planned ahead: prices, opening hours and FX are read as of ``today``. Refused as
+    "start: …" (the traveller's word for it, on the CLI and the form's Start field alike)."""
+    start = intent.start_date if intent.mode == "road_trip" else intent.date_window.start
     if start < today:
-        raise InputError(field, f"the trip starts {start}, before today ({today}); plan a trip from today on")
+        raise InputError("start", f"the trip starts {start}, before today ({today}); plan a trip from today on")
 
 
 # -- prompts ------------------------------------------------------------------------------------

@@ -7,13 +7,15 @@ import re
 from datetime import date
 
 from pydantic import ValidationError
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QComboBox, QDateEdit, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.errors import InputError
 from engine.models.common import field_path
+
+from .date_entry import WholeDateEdit
 
 ERROR_COLOUR = "#c62828"
 INVALID_BACKGROUND = "#fde0dc"
@@ -174,10 +176,8 @@ def spin(low: int, high: int, value: int, suffix: str) -> QSpinBox:
 
 
 def date_edit(value: date) -> QDateEdit:
-    edit = QDateEdit(QDate(value))
-    edit.setCalendarPopup(True)
-    edit.setDisplayFormat("yyyy-MM-dd")
-    return edit
+    """A ``yyyy-MM-dd`` field with a calendar that takes a typed date whole (``widgets/date_entry.py``)."""
+    return WholeDateEdit(value)
 
 
 def hbox(*widgets: QWidget) -> QWidget:

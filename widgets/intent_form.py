@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
 
 from engine.catalog import Catalog
 from engine.errors import InputError
+from engine.frontend import check_not_past
 from engine.intake.vocabulary import DEFAULT_BUDGET_USD, THEMES
 from engine.models import MAX_CITY_DAYS, MIN_CITY_DAYS, IntentV1, RoadTripIntent
 from engine.models.road_trip import (DEFAULT_CORRIDOR_MILES, DEFAULT_MAX_DAILY_MILES, MAX_CORRIDOR_MILES_LIMIT,
@@ -325,10 +326,21 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         """The validated intent of the visible tab; raises InputError and shows every problem."""
         self.clear_errors()
         intent, errors = self._road_intent() if self.mode == "road_trip" else self._city_intent()
+        if intent is not None:
+            errors = self._past_start(intent)
         if errors:
             self._errors.show(errors)
             raise InputError(*errors[0])
         return self._carry_hidden(intent)
+
+    def _past_start(self, intent: IntentV1 | RoadTripIntent) -> list[tuple[str, str]]:
+        """A trip starting before today is refused on its Start field, as the CLI refuses it
+        (prices, hours and exchange rates are read as of today)."""
+        try:
+            check_not_past(intent, self._today)
+        except InputError as exc:
+            return [("road_start" if intent.mode == "road_trip" else "start", exc.message)]
+        return []
 
     def request_plan(self) -> None:
         if not self.read_unread_prompt():

@@ -15,7 +15,7 @@ from .run_store import org_scope, plan_and_save
 
 def run_revise(args) -> int:
     from engine.catalog import default_catalog
-    from engine.frontend import planning_date
+    from engine.frontend import check_not_past, planning_date
     from engine.llm.prompt_reading import configured_client
     from engine.llm.revision import Reviser
     from engine.pipeline import PlanningSession
@@ -26,6 +26,7 @@ def run_revise(args) -> int:
     with org_scope() as repo:
         intent, material = revision_material(repo, args.trip_id)
     session = PlanningSession(default_catalog(), today=planning_date(args.today))
+    check_not_past(intent, session.today)  # a revision is planned ahead too (--today says otherwise)
     try:
         client = configured_client(executor=session.toolbox.executor)  # breaker and stats beside the tools'
     except ModelUnavailable as exc:

@@ -6,7 +6,7 @@ names beside the pins at every zoom — plus what the itinerary list beside the 
 
     {...the map document...,
      "dates": "Mon 10 May 2027 – Thu 13 May 2027", "total": "$1,234.56", "disclaimer": str,
-     "days": [{...the document's day..., "items": [{"time": "14:50-15:35", "name": str,
+     "days": [{...the document's day..., "items": [{"time": "14:50–15:35" (engine/export/times.py), "name": str,
                "kind": "attraction", "locked": bool, "marker": the id of its marker | null}]}]}
 
 Both are drawn by ``resources/trip_map.js``; ``engine/export/html_map.js`` adds the list.
@@ -18,7 +18,8 @@ from __future__ import annotations
 from engine.maps.map_document import build_map_document
 from engine.models import DayItinerary, ItineraryV1
 
-from ._trip import plain_text, trip_dates
+from ._trip import day_zone, plain_text, trip_dates
+from .times import activity_times
 
 MAX_TEXT = 160
 
@@ -32,7 +33,7 @@ def map_document(itin: ItineraryV1) -> dict:
     document = build_map_document(itin, editable=False, airports=False, names_zoom=0)
     drawn = {m["id"] for m in document["markers"]}
     for day, source in zip(document["days"], itin.days):
-        day["items"] = _items(source, drawn)
+        day["items"] = _items(itin, source, drawn)
     first, last = trip_dates(itin)
     document.update(title=_text(_where(itin)), dates=f"{first:%a %d %b %Y} – {last:%a %d %b %Y}",
                     total=_money(itin.cost_breakdown.total_usd_cents), disclaimer=_text(itin.disclaimer))
@@ -45,8 +46,9 @@ def _where(itin: ItineraryV1) -> str:
     return f"{itin.intent.origin} → {itin.intent.terminus}"
 
 
-def _items(day: DayItinerary, drawn: set[str]) -> list[dict]:
-    return [{"time": act.window.label(), "name": _text(act.shown_name), "kind": act.kind.value, "locked": act.locked,
+def _items(itin: ItineraryV1, day: DayItinerary, drawn: set[str]) -> list[dict]:
+    zone = day_zone(itin, day)  # each end on its own clock: a flight's on the zones it leaves and lands in
+    return [{"time": activity_times(day.date, act, zone), "name": _text(act.shown_name), "kind": act.kind.value, "locked": act.locked,
              "marker": act.id if act.id in drawn else None} for act in day.activities]
 
 

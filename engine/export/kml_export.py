@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import html
 import xml.etree.ElementTree as ET
-from datetime import date, datetime
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from engine.models import Activity, DayItinerary, ItineraryV1
 
 from ._bookings import masked_itinerary
-from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
+from ._trip import as_utc, day_zone, plain_text, trip_title
+from .times import activity_times
 from engine.atomic import StrPath, write_atomic
 
 KML_NS = "http://www.opengis.net/kml/2.2"
@@ -82,25 +83,13 @@ def _day_folder(document: ET.Element, itin: ItineraryV1, day: DayItinerary, numb
 def _placemark(folder: ET.Element, day: DayItinerary, act: Activity, zone: ZoneInfo) -> None:
     mark = _sub(folder, "Placemark")
     _sub(mark, "name", plain_text(act.shown_name))
-    _sub(mark, "description", _html_lines([_when(day.date, act, zone), *act.notes.splitlines()]))
+    _sub(mark, "description", _html_lines([activity_times(day.date, act, zone), *act.notes.splitlines()]))
     if act.start is not None and act.end is not None:
         span = _sub(mark, "TimeSpan")
         _sub(span, "begin", _utc(act.start))
         _sub(span, "end", _utc(act.end))
     point = _sub(mark, "Point")
     _sub(point, "coordinates", _lon_lat(act.geo.lat, act.geo.lon))
-
-
-def _when(day: date, act: Activity, zone: ZoneInfo) -> str:
-    """Local times: "14:50–16:50"; with each end's date and zone when it leaves the day's."""
-    start, end = local_span(day, act, zone)
-    if start.tzinfo == end.tzinfo == zone and start.date() == end.date() == day:
-        return f"{start:%H:%M}–{end:%H:%M}"
-    return f"{_clock(start, day)} {start:%Z} – {_clock(end, day)} {end:%Z}"
-
-
-def _clock(moment: datetime, day: date) -> str:
-    return f"{moment:%H:%M}" if moment.date() == day else f"{moment:%Y-%m-%d %H:%M}"
 
 
 def _utc(moment: datetime) -> str:

@@ -37,9 +37,10 @@ activity ids (``d1-overnight``, ``d2-activity-louvre``) except the road trip's s
 which is not selectable and has no actions.
 
 ``actions`` lists what the marker's context menu offers, following ``engine/edits.py``: a locked
-slot can only be unlocked; visits and meals can be removed, replaced and (city trips) moved to
-another day, ``move:<day_index>`` with the **0-based** day index of ``MoveToDay``; hotel desks and
-road-trip overnight stops can be locked; flights and the road trip's terminus have no menu.
+slot can only be unlocked; visits and meals can be removed, replaced and moved to another day,
+``move:<day_index>`` with the **0-based** day index of ``MoveToDay``; hotel desks can be locked;
+flights and the road trip's terminus have no menu. A road trip offers only what its re-plan does
+(``_road_actions``): a night kept or rested at, a stop along the way removed or replaced.
 Only road-trip overnight stops are ``draggable``.
 
 Nothing is HTML-escaped here: the page inserts every string with ``textContent``. Labels are
@@ -49,6 +50,7 @@ checks every marker against the trust boundary again and leaves out (with a note
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from engine.models import Activity, DayItinerary, ItineraryV1
@@ -106,18 +108,56 @@ def _confidence(activity: Activity, day: DayItinerary, kind: str) -> tuple[str, 
     return ("low", _label(reason)) if low else ("high", "")
 
 
-def _actions(activity: Activity, kind: str, road: bool, day_index: int, n_days: int) -> list[str]:
+def _actions(activity: Activity, kind: str, itinerary: ItineraryV1, day_index: int) -> list[str]:
     if activity.kind.value == "flight" or (kind == "anchor" and activity.role == "arrival"):
         return []
-    rest = ["rest"] if road and kind == "anchor" and activity.role == "checkin" else []  # issue 20 §3
+    n_days = len(itinerary.days)
+    if itinerary.intent.mode == "road_trip":
+        return _road_actions(activity, kind, itinerary, day_index)
     if activity.locked:
-        return ["unlock", *rest]
-    actions = ["lock", *rest]
+        return ["unlock"]
+    actions = ["lock"]
     if activity.role in _VISITS:
-        actions += ["remove", "replace"]
-        if not road:
-            actions += [f"move:{j}" for j in range(n_days) if j != day_index]
+        actions += ["remove", "replace", *(f"move:{j}" for j in range(n_days) if j != day_index)]
     return actions
+
+
+def _road_actions(activity: Activity, kind: str, itinerary: ItineraryV1, day_index: int) -> list[str]:
+    """Only what a road trip's re-plan will do (app/map_edit_flow.py), so nothing offered is then
+    refused: a night is kept ("lock") by making its town a requested stop of a named route, and
+    once kept or booked it stays (no "unlock"); a rest day there while a day is left to drive
+    (issue 20 §3); a stop along the way is skipped ("remove") or swapped for another ("replace").
+    A road stop is never locked: a re-plan keeps the sights of the days it does not change."""
+    intent = itinerary.intent
+    if kind == "anchor" and activity.role == "checkin":
+        keep = ["lock"] if not activity.locked and intent.route else []
+        return keep + (["rest"] if _rest_fits(itinerary, day_index) else [])
+    return ["remove", "replace"] if activity.role == "activity" and activity.ref else []
+
+
+def _rest_fits(itinerary: ItineraryV1, night: int) -> bool:
+    """Whether a rest day at the town of ``night`` (a day index) leaves the trip drivable, as the
+    re-plan judges it: the rest town splits the drive like a requested stop, each leg takes whole
+    days under the daily cap, and between the nights whose dates are fixed (the start, a booked
+    night, the end) the legs and the rest days must fit the days there are. The re-plan refuses
+    it otherwise ("… need at least 7 day(s) under the 400-mile daily cap; 6 given")."""
+    intent, days = itinerary.intent, itinerary.days
+    if len(intent.rest_days) + 1 >= intent.days:
+        return False
+    hotel = intent.bookings.hotel if intent.bookings else None
+    rests = [k for k, d in enumerate(days) if d.exemption == "rest"]
+    kept = {k for k, d in enumerate(days[:-1]) if any(a.locked and a.role == "checkin" for a in d.activities)}
+    booked = [k for k in sorted(kept) if hotel and hotel.checkin <= days[k].date < hotel.checkout]
+    splits = kept | {night} | {k - 1 for k in rests}
+    fixed = [-1, *booked, len(days) - 1]
+    for first, last in zip(fixed, fixed[1:]):
+        points = [first, *sorted(k for k in splits if first < k < last), last]
+        legs = [sum(d.drive.miles for d in days[a + 1: b + 1] if d.drive is not None) for a, b in zip(points, points[1:])]
+        driving = sum(math.ceil(miles / intent.max_daily_miles - 1e-9) for miles in legs)
+        resting = sum(first < k <= last for k in rests) + (first <= night < last)
+        if driving + resting > last - first:
+            return False
+    return True
 
 
 def _tag(activity: Activity, day: DayItinerary, kind: str, road: bool) -> str:
@@ -127,7 +167,8 @@ def _tag(activity: Activity, day: DayItinerary, kind: str, road: bool) -> str:
     return "" if road else _label(activity.shown_name)
 
 
-def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, n_days: int, road: bool) -> dict:
+def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, itinerary: ItineraryV1) -> dict:
+    road = itinerary.intent.mode == "road_trip"
     kind = stop_kind(activity, road)
     confidence, reason = _confidence(activity, day, kind)
     source = _data_source(activity)
@@ -137,7 +178,7 @@ def _activity_marker(activity: Activity, day: DayItinerary, day_index: int, n_da
         "day": day_index, "time": activity.window.label(), "confidence": confidence, "low_reason": reason,
         "data_source": source, "ring": SOURCE_COLOURS[source], "locked": activity.locked,
         "draggable": kind == "anchor" and activity.role == "checkin", "selectable": True,
-        "actions": _actions(activity, kind, road, day_index, n_days), "seq": None,
+        "actions": _actions(activity, kind, itinerary, day_index), "seq": None,
     }
 
 
@@ -168,9 +209,8 @@ def _markers(itinerary: ItineraryV1, road: bool, airports: bool) -> list[dict]:
         start = _origin_marker(itinerary)
         if start is not None:
             markers.append(start)
-    n_days = len(itinerary.days)
     for di, day in enumerate(itinerary.days):
-        markers += [_activity_marker(a, day, di, n_days, road) for a in day.activities
+        markers += [_activity_marker(a, day, di, itinerary) for a in day.activities
                     if a.geo is not None and (airports or a.kind.value != "flight")]
     return markers
 

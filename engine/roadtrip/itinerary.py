@@ -18,7 +18,8 @@ from engine.tools.provenance import stamp
 
 from .day_stops import CHECKIN_MINUTES
 from .detours import day_path
-from .plan import RoadDay, RoadPlan, RoadStop, Town
+from .plan import Bed, RoadDay, RoadPlan, RoadStop, Town
+from .resolve import norm
 
 FUEL_USD_PER_MILE = {"us": 3.60 / 25, "europe": 1.85 * 6.5 / 100 * 1.609344}  # local price per mile
 NIGHT_LOCAL = {"us": 140.0, "europe": 120.0}
@@ -26,6 +27,7 @@ MEALS_LOCAL = {"us": 60.0, "europe": 55.0}
 CURRENCY = {"us": "USD", "europe": "EUR"}
 MAX_PATH_POINTS = 2000  # a routed day's geometry kept in the itinerary (GPX simplifies it to 500)
 OSM_CREDIT = "© OpenStreetMap contributors (ODbL)"  # = engine.pipeline.synthesizer's
+SAME_BED_MILES = 0.5  # a sight this near the night's bed, by its name, is the bed itself
 
 
 class _DayClock:
@@ -84,9 +86,11 @@ class _Builder:
         if d.exemption != "rest":  # a rest day drives nowhere
             acts.append(self._drive(d, len(acts), clock.span(t, d.arrive_min, at, anchor), t, d.arrive_min, frm,
                                     d.anchor.name))
+        evening = [s for s in d.stops if not s.en_route]
+        bed_sights = [s for s in evening if is_the_bed(s, d.bed)]  # the booked motel is the night, not a sight too
         acts.append(self._overnight(d, clock.span(d.arrive_min, d.arrive_min + CHECKIN_MINUTES, anchor),
-                                    last=d.index == len(self.plan.days) - 1))
-        acts += [self._stop(d, s, clock) for s in d.stops if not s.en_route]
+                                    last=d.index == len(self.plan.days) - 1, sights=bed_sights))
+        acts += [self._stop(d, s, clock) for s in evening if s not in bed_sights]
         return DayItinerary(date=d.date, activities=acts, anchor=self._anchor(d), tz=zone_at(*anchor),
                             drive=Drive(miles=d.drive_miles, hours=d.drive_hours, from_name=d.start.label,
                                         to_name=d.anchor.label,
@@ -113,20 +117,24 @@ class _Builder:
         return Activity(id=f"d{d.index}-drive-{n}", role="transfer", kind=ChoiceKind.transit, name=f"Drive to {to}",
                         geo=None, notes=note, provenance=prov, **span)
 
-    def _stop(self, d: RoadDay, s: RoadStop, clock: _DayClock) -> Activity:
+    @staticmethod
+    def _stop_provenance(s: RoadStop) -> Provenance:
         if s.source_url:  # a place from OpenStreetMap (issue 20)
-            prov = stamp("overpass", f"{s.id}|{s.lat:.6f}|{s.lon:.6f}", data_source="osm", ref_id=s.id,
+            return stamp("overpass", f"{s.id}|{s.lat:.6f}|{s.lon:.6f}", data_source="osm", ref_id=s.id,
                          source_url=s.source_url)
-        else:
-            prov = stamp("routes", f"{s.id}|{s.lat:.5f}|{s.lon:.5f}", ref_id=s.id)
+        return stamp("routes", f"{s.id}|{s.lat:.5f}|{s.lon:.5f}", ref_id=s.id)
+
+    def _stop(self, d: RoadDay, s: RoadStop, clock: _DayClock) -> Activity:
+        prov = self._stop_provenance(s)
         notes = self.cite(s.description, prov) if s.description else "Information not available."
         return Activity(id=f"d{d.index}-stop-{s.id}", ref=s.id, role="activity", kind=ChoiceKind.attraction,
                         name=s.name, local_name=s.local_name, geo=Geo(lat=s.lat, lon=s.lon), notes=notes, provenance=prov,
                         confidence="low" if s.hours_known is False else "high",
                         **clock.span(s.start_min, s.end_min, (s.lat, s.lon)))
 
-    def _overnight(self, d: RoadDay, span: dict, *, last: bool) -> Activity:
-        """The night's stop; on the last day, the arrival at the terminus."""
+    def _overnight(self, d: RoadDay, span: dict, *, last: bool, sights: list[RoadStop]) -> Activity:
+        """The night's stop; on the last day, the arrival at the terminus. ``sights``: the day's
+        sights that are the night's bed itself (Route 66's Blue Swallow Motel): said here, once."""
         a = d.anchor
         prov = _place_provenance(a, self.plan)
         geo = Geo(lat=a.lat, lon=a.lon) if not check_point(a.lat, a.lon, self.plan.region) else None
@@ -139,6 +147,9 @@ class _Builder:
             prov, geo, name = self._bed_provenance(d), Geo(lat=d.bed.lat, lon=d.bed.lon), f"{name}: {d.bed.name}"
             notes += ". " + self.cite(bed_text(d), prov)
             cost = d.bed.price_usd_cents * d.bed.rooms_priced(rooms_for(self.intent.travellers, self.intent.rooms))
+        for sight in sights:
+            if sight.description:
+                notes += ". " + self.cite(sight.description.rstrip(". "), self._stop_provenance(sight))
         for said in (d.bed_note, d.note):  # "no lodging mapped within 5 mi of …", "offline: sights …"
             if said:
                 notes += ". " + self.cite(said[:1].upper() + said[1:], stamp(
@@ -167,6 +178,16 @@ class _Builder:
 
     def costs(self) -> CostBreakdown:
         return road_costs(self.plan, self.rate, travellers=self.intent.travellers, rooms=self.intent.rooms)
+
+
+def is_the_bed(stop: RoadStop, bed: Bed | None) -> bool:
+    """Whether ``stop`` is the night's bed itself: the same name (one's words all in the other's,
+    "Blue Swallow" and "Blue Swallow Motel") within ``SAME_BED_MILES``."""
+    if bed is None:
+        return False
+    words = sorted((set(norm(stop.name).split()), set(norm(bed.name).split())), key=len)
+    same_name = bool(words[0]) and (words[0] == words[1] or (len(words[0]) >= 2 and words[0] <= words[1]))
+    return same_name and geodesic_miles((stop.lat, stop.lon), (bed.lat, bed.lon)) <= SAME_BED_MILES
 
 
 def bed_text(d: RoadDay) -> str:

@@ -145,12 +145,12 @@ def test_road_document_has_anchors_stops_origin_and_day_paths(road, route66):
     anchors = [m for m in doc["markers"] if m["kind"] == "anchor"]
     assert [m["id"] for m in anchors] == [f"d{i}-overnight" for i in range(6)] + ["d6-arrive"]
     assert [m["draggable"] for m in anchors] == [True] * 6 + [False]
-    assert [m["actions"] for m in anchors] == [["lock", "rest"]] * 6 + [[]]  # a night may be rested at (issue 20)
+    assert [m["actions"] for m in anchors] == [["lock", "rest"]] + [["lock"]] * 4 + [["lock", "rest"]] + [[]]  # issue 20: a night may be rested at where the legs still fit the days (issue 32)
     origin = doc["markers"][0]
     assert origin["kind"] == "origin" and not origin["selectable"] and origin["actions"] == []
     assert "Los Angeles" in origin["label"]
     stop = by_id(doc)["d0-stop-amboy_crater"]
-    assert stop["actions"] == ["lock", "remove", "replace"]  # no "move to day" on a road trip
+    assert stop["actions"] == ["remove", "replace"]  # no "move to day", no "lock" on a road trip (issue 32 §3)
     for day, itin_day in zip(doc["days"], road.days):
         assert len(day["path"]["coordinates"]) > 10
         assert day["path"]["coordinates"][-1] == [round(itin_day.path[-1].lon, 5), round(itin_day.path[-1].lat, 5)]
