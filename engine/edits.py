@@ -131,7 +131,8 @@ class Remove(_Edit):
 
 @dataclass(frozen=True)
 class Replace(_Edit):
-    """Put another venue (from ``facts.venues``) in the slot, keeping its window."""
+    """Put another venue (from ``facts.venues``) in the slot, keeping its window; the venue it
+    replaces is remembered as removed (``PlanV1.removed``), so no re-plan puts it back."""
 
     venue_id: str
 
@@ -154,7 +155,10 @@ class Replace(_Edit):
         choice = venue_choice(di, slot.role, venue, kind, plan.assumptions.travellers)
         rest = [c for c in slot.choices if c.option_ref != venue.id]
         new = Slot(window=slot.window, role=slot.role, choices=[choice, *rest][:MAX_CHOICES], locked=False, placed=True)
-        return self._replace_slot(plan, di, si, new)
+        plan = self._replace_slot(plan, di, si, new)
+        # the place it replaced is taken out as a removal is: a re-plan never brings it back
+        removal = Removal(day=di, ref=slot.selected.option_ref, role=slot.role)
+        return plan.model_copy(update={"removed": [*plan.removed, removal]})
 
 
 @dataclass(frozen=True)

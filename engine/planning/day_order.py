@@ -2,7 +2,8 @@
 greedily, one at a time from where the traveller stands; this pass then tries every order of those
 same sights (exact branch and bound up to ``EXACT_STOPS``) by replaying the builder's own steps —
 meals when due, waiting for an opening, the transfer and buffer to what comes next — and keeps
-the shortest route (as the crow flies: what a map shows), the last leg home or to the next fixed
+the shortest route that still has every meal the greedy fill had (a shorter day without its
+dinner is no better day) (as the crow flies: what a map shows), the last leg home or to the next fixed
 slot included. An order
 that cannot fit every chosen sight in its opening window is no order. The greedy order stays
 when nothing is shorter, so a day is never worse than the greedy fill.
@@ -40,6 +41,7 @@ def reorder(builder: Filler, start: DayState, limit: Limit, venues: list[Attract
     if len(venues) < 2 or len(venues) > EXACT_STOPS:
         return greedy
     search = _Search(builder, limit, restaurants, venues)
+    search.meals = (greedy.had_lunch, greedy.had_dinner)  # an order may not cost the day a meal
     search.best_cost = greedy.metres + builder.home_metres(greedy, limit) - start.metres
     builder.light, builder.meal_memo = True, {}
     try:
@@ -62,13 +64,15 @@ class _Search:
         self.best_cost = 0.0
         self.best: tuple[int, ...] | None = None  # the shortest order found, as indices of ``venues``
         self.nodes = 0
+        self.meals = (False, False)  # the greedy fill's (lunch, dinner): every order keeps them
 
     def walk(self, state: DayState, order: tuple[int, ...], base: float) -> None:
         if len(order) == len(self.venues):
             done = snapshot(state)
             self.builder.run(done, self.limit, [], self.restaurants)  # the meals still due
             cost = done.metres + self.builder.home_metres(done, self.limit) - base
-            if cost < self.best_cost:
+            kept = done.had_lunch >= self.meals[0] and done.had_dinner >= self.meals[1]
+            if kept and cost < self.best_cost:
                 self.best_cost, self.best = cost, order
             return
         for i in range(len(self.venues)):

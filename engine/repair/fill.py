@@ -17,7 +17,7 @@ from dataclasses import replace
 from engine.costs import plan_cost
 from engine.models import Attraction, ChoiceKind, DayPlan, Move, MoveType, PlanV1, Slot, TimeWindow, minutes_of
 from engine.planning.builder import DAY_START, venue_choice
-from engine.models.visit_time import DAY_VISIT_BUDGET
+from engine.models.visit_time import DAY_VISIT_BUDGET, SIGHTS_END
 from engine.planning.day_builder import DAY_END, MEAL_MINUTES, MEAL_STARTS
 from engine.verify import blocking, verify_plan
 
@@ -84,6 +84,8 @@ def _insert(plan: PlanV1, di: int, role: str, ctx: RepairContext, tries: list[in
                 slot = _fit(plan, di, at, lo, hi, venue, role, ctx)
                 if slot is None or (whole and slot.window.minutes < _length(venue, role)):
                     continue
+                if role == "activity" and minutes_of(slot.window.end) > SIGHTS_END[ctx.intent.prefs.pace]:
+                    continue  # sights end when the traveller's pace ends them, as the day builder's do
                 day = plan.days[di]
                 new = plan.model_copy(update={"days": [*plan.days[:di], DayPlan(date=day.date, slots=[*day.slots, slot]),
                                                        *plan.days[di + 1:]]})

@@ -275,7 +275,7 @@ def _place_same(plan: PlanV1, pos, venue, ctx: RepairContext) -> Slot | None:
 
 
 def _alternatives(plan: PlanV1, slot: Slot, ctx: RepairContext, cheaper: bool):
-    used = {s.selected.option_ref for _, _, s in plan.slots()}
+    used = {s.selected.option_ref for _, _, s in plan.slots()} | {r.ref for r in plan.removed}  # never one taken out
     pool = ctx.inputs.restaurants if slot.selected.kind is ChoiceKind.meal else ctx.inputs.attractions
     ranked = [ctx.facts.venue(c.option_ref) for c in slot.choices[1:]] + list(pool)
     seen, out = set(), []
