@@ -100,25 +100,23 @@ def sight(v: RawVenue) -> CityPlace:
                      note=v.note, address=v.address)
 
 
-def eatery(r: RawRestaurant, place: Place | None = None) -> CityPlace:
-    """A restaurant row with its Place (read from the row when ``place`` is None: a fixture's)."""
-    if place is None:
-        place = Place(ref=r.id, kind="food", name=r.name, lat=r.geo.lat, lon=r.geo.lon,
-                      hours=r.opening_hours if r.hours_known else None, price_estimated=r.price_estimated,
-                      kid_friendly=r.kid_friendly, minutes=MEAL_MINUTES, data_source=r.data_source,
-                      source_url=r.source_url, names=r.names)
+def eatery(r: RawRestaurant) -> CityPlace:
+    """A fixture's restaurant row with the Place it describes."""
+    place = Place(ref=r.id, kind="food", name=r.name, lat=r.geo.lat, lon=r.geo.lon,
+                  hours=r.opening_hours if r.hours_known else None, price_estimated=r.price_estimated,
+                  kid_friendly=r.kid_friendly, minutes=MEAL_MINUTES, data_source=r.data_source,
+                  source_url=r.source_url, names=r.names)
     return CityPlace(place=place, geo=r.geo, opening_hours=r.opening_hours, hours_known=r.hours_known,
                      price=r.price_per_person, price_estimated=r.price_estimated, minutes=MEAL_MINUTES,
                      kid_friendly=r.kid_friendly, verified_on=r.verified_on, note=r.note, address=r.address,
                      meals=tuple(r.meals), cuisine=r.cuisine)
 
 
-def bed(h: RawHotel, place: Place | None = None) -> CityPlace:
-    """A place-to-stay row with its Place (read from the row when ``place`` is None: a fixture's)."""
-    if place is None:
-        place = Place(ref=h.id, kind="bed", name=h.name, lat=h.geo.lat, lon=h.geo.lon,
-                      price_estimated=h.price_estimated, kid_friendly=h.kid_friendly, data_source=h.data_source,
-                      source_url=h.source_url, names=h.names)
+def bed(h: RawHotel) -> CityPlace:
+    """A fixture's place-to-stay row with the Place it describes."""
+    place = Place(ref=h.id, kind="bed", name=h.name, lat=h.geo.lat, lon=h.geo.lon,
+                  price_estimated=h.price_estimated, kid_friendly=h.kid_friendly, data_source=h.data_source,
+                  source_url=h.source_url, names=h.names)
     return CityPlace(place=place, geo=h.geo, opening_hours="", hours_known=False, price=h.price_per_night,
                      price_estimated=h.price_estimated, minutes=0, kid_friendly=h.kid_friendly, address=h.address,
                      tier=h.tier, checkin=h.checkin, checkout=h.checkout)

@@ -1,11 +1,11 @@
 """City packs: any city on Earth planned from OpenStreetMap data, with labelled estimates where no open data exists.
 
 the place seam (issue 19): any city from OpenStreetMap; a place's `addr:housenumber`/`addr:street` become
-its `address` (RawVenue/Attraction/Lodging → the itinerary's `Activity.address`, the calendar's LOCATION
+its `address` (the city's `CityPlace` → Attraction/Lodging → the itinerary's `Activity.address`, the calendar's LOCATION
 "name, address", else "name, city"). `city_spec.py` (which place a name means: the offline gazetteer's
 candidates, `AmbiguousCityError` when a runner-up is close and large — "Córdoba" —, a country settles it;
 `CitySpec.radius_km` sizes the city's box by population), `overpass.py` (one Overpass QL POST per city:
-three groups — sights, food, beds — each capped by its own `out center tags N`, `[timeout:25][maxsize:64
+three groups — sights, food, beds — each capped by its own `out bb tags N`, `[timeout:25][maxsize:64
 MB]`; through the executor as tool `overpass` with its own 13 s attempt timeout
 (`TRIPWRIGHT_OVERPASS_TIMEOUT_S`), one request at a time per loop, the body streamed with a 48 MB cap,
 429/5xx/runtime-error remarks → `ToolUnavailable` (retried once, Retry-After honoured), anything else
@@ -19,7 +19,7 @@ places with their kept tags, centre, box, zone — timezonefinder via `geocode/z
 `<data dir>/city-packs/<slug>.json.gz`, written atomically, stale after 30 days, a damaged file reads as
 absent), `fetch.py` (`PackFetcher.ensure`: fresh cache → used; stale → refreshed online, else used with a
 note; missing → fetched online, `CityPackMissing` offline; progress steps; cancellable), `pack_city.py` (a
-pack → `PackCity`, a `RawCity` with no minimum counts or tiers: the best 120 sights, 120 places to eat and
+pack → `PackCity`, its places held as `CityPlace` (a `Place` and the facts it is planned with; no minimum counts or tiers): the best 120 sights, 120 places to eat and
 48 beds, spread over ~1 km cells; OSM's own hours evaluated by date and the country's holidays, no tag on an
 outdoor place with no gate → `24/7` with a comment saying so, else `hours_known=False` under a cautious
 daytime window; prices in USD: `fee=no` and `charge` when tagged, else `estimates.py` by `price_levels.py`'s

@@ -20,8 +20,8 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from engine.catalog.city_places import CityPlace, bed, eatery
-from engine.catalog.schema import CityBase, RawAirport, RawHotel, RawRestaurant, RawTransit
+from engine.catalog.city_places import MEAL_MINUTES, CityPlace
+from engine.catalog.schema import CityBase, RawAirport, RawTransit
 from engine.models import Geo
 from engine.models.dated_hours import RULE_ERRORS, dated_hours
 from engine.models.place import ASSUMED_HOURS, Place
@@ -75,8 +75,8 @@ def pack_city(pack: CityPack, *, name: str, rates_to_usd: dict[str, float]) -> P
         airports=[a.iata for a in pack.airports], daily_spend=estimates.daily_spend(level),
         transit=_transit(pack, fares), osm_base=pack.osm_base, fetched_on=fetched,
         venues=[_venue(p, pack.country, level, rates_to_usd, fetched) for p in sights],
-        restaurants=[eatery(_restaurant(p, pack.country, level, fetched), p) for p in foods],
-        hotels=[bed(_hotel(p, level), p) for p in beds], price_level=level, price_level_note=level_note,
+        restaurants=[_restaurant(p, pack.country, level, fetched) for p in foods],
+        hotels=[_hotel(p, level) for p in beds], price_level=level, price_level_note=level_note,
         over_cap=pack.dropped.get("over_the_cap", 0), famous=best_known(sights))
 
 
@@ -154,7 +154,7 @@ def _admission(p: Place, level: float, rates: dict[str, float], country: str = "
     return price, True
 
 
-def _restaurant(p: Place, country: str, level: float, fetched: date) -> RawRestaurant:
+def _restaurant(p: Place, country: str, level: float, fetched: date) -> CityPlace:
     """A place to eat, its cuisine label saying what it is for (``osm_tags.meal_use``): a café's or a
     bakery's label says "café" (the planner keeps them for breakfast or a snack), a diner's says
     "breakfast" and, with no published hours, it is assumed open mornings only — never a dinner."""
@@ -169,21 +169,19 @@ def _restaurant(p: Place, country: str, level: float, fetched: date) -> RawResta
         cuisine = f"{cuisine} {word}" if cuisine not in ("cafe", "restaurant", "food court") else word
     if use == "breakfast" and not known:
         rule, note = BREAKFAST_HOURS, "no opening hours in OpenStreetMap: a breakfast place, assumed open mornings"
-    return RawRestaurant(id=p.ref, name=p.name, geo=Geo(lat=p.lat, lon=p.lon), meals=meals,
-                         kid_friendly=bool(p.kid_friendly), price_per_person=max(price, 1.0),
-                         opening_hours=rule, cuisine=cuisine[:32], source_url=p.source_url,
-                         verified_on=fetched, note=note, hours_known=known, data_source="osm",
-                         price_estimated=True, address=street_address(p.tags), names=p.names)
+    return CityPlace(place=p, geo=Geo(lat=p.lat, lon=p.lon), opening_hours=rule, hours_known=known,
+                     price=max(price, 1.0), price_estimated=True, minutes=MEAL_MINUTES, kid_friendly=bool(p.kid_friendly),
+                     verified_on=fetched, note=note, address=street_address(p.tags), meals=tuple(meals),
+                     cuisine=cuisine[:32])
 
 
-def _hotel(p: Place, level: float) -> RawHotel:
+def _hotel(p: Place, level: float) -> CityPlace:
     stars = stars_of(p.tags)
     tier = estimates.tier_of_stars(stars if stars or p.category in ("hotel", "apartment") else 2)
-    return RawHotel(id=p.ref, name=p.name, tier=tier, geo=Geo(lat=p.lat, lon=p.lon),
-                    checkin="15:00-24:00", checkout="07:00-11:00",
-                    price_per_night=estimates.hotel_night(tier, stars, level),
-                    kid_friendly=p.category != "hostel", source_url=p.source_url, data_source="osm",
-                    price_estimated=True, address=street_address(p.tags), names=p.names)
+    return CityPlace(place=p, geo=Geo(lat=p.lat, lon=p.lon), opening_hours="", hours_known=False,
+                     price=estimates.hotel_night(tier, stars, level), price_estimated=True, minutes=0,
+                     kid_friendly=p.category != "hostel", address=street_address(p.tags), tier=tier,
+                     checkin="15:00-24:00", checkout="07:00-11:00")
 
 
 def street_address(tags: dict[str, str]) -> str | None:
