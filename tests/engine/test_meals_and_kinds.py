@@ -43,7 +43,7 @@ def test_what_a_place_to_eat_is_for_is_read_from_its_tags(category, tags, use):
 def test_a_cafe_s_label_says_cafe_and_a_diner_without_hours_opens_mornings_only():
     cafe = _restaurant(_food("Cafè Petit", "cafe", cuisine="italian"), "ES", 0.6, date(2026, 11, 26))
     assert cafe.cuisine == "italian café" and meal_use_of_label(cafe.cuisine) == "snack"
-    assert cafe.meals == ["lunch"] and cafe.price_per_person == pytest.approx(20 * 0.6 * 0.6, abs=0.01)
+    assert cafe.meals == ("lunch",) and cafe.price == pytest.approx(20 * 0.6 * 0.6, abs=0.01)
     diner = _restaurant(_food("Lou's", "restaurant", cuisine="american;diner"), "US", 1.0, date(2026, 11, 26))
     assert diner.cuisine == "american breakfast" and not diner.hours_known
     assert diner.opening_hours == BREAKFAST_HOURS and "breakfast" in (diner.note or "")
@@ -51,7 +51,7 @@ def test_a_cafe_s_label_says_cafe_and_a_diner_without_hours_opens_mornings_only(
                              "US", 1.0, date(2026, 11, 26))
     assert with_hours.opening_hours == "Mo-Su 06:00-15:00" and with_hours.hours_known  # its own hours win
     ramen = _restaurant(_food("一蘭", "restaurant", cuisine="ramen"), "JP", 0.65, date(2026, 11, 26))
-    assert ramen.cuisine == "ramen" and ramen.meals == ["lunch", "dinner"]
+    assert ramen.cuisine == "ramen" and ramen.meals == ("lunch", "dinner")
 
 
 @pytest.mark.parametrize("tags, indoor", [
@@ -94,8 +94,8 @@ def test_no_lunch_or_dinner_is_planned_at_a_cafe_a_coffee_stand_or_a_pastry_shop
 def _cuisines_eaten(row: dict, itinerary) -> Counter:
     by_name = {e["tags"]["name"]: e["tags"].get("cuisine", "") for e in bench.load_elements(row)
                if e["tags"].get("amenity") in ("restaurant", "cafe", "food_court")}
-    return Counter(by_name[a.name] for d in itinerary.days for a in d.activities
-                   if a.kind.value == "meal" and by_name.get(a.name))
+    return Counter(by_name[a.local_name or a.name] for d in itinerary.days for a in d.activities
+                   if a.kind.value == "meal" and by_name.get(a.local_name or a.name))  # the local name: OSM's ``name``
 
 
 def test_the_trip_s_meals_vary_their_cuisine(plans, tmp_path, monkeypatch):
@@ -162,7 +162,8 @@ def test_kyoto_s_silver_pavilion_is_priced_at_the_temple_level_in_the_plan(plans
     """銀閣寺 is tagged fee=yes with no amount, 金閣寺 ``charge=500 JPY``: through the real planner
     both cost ¥500 at the plan's own yen rate, the first said to be estimated."""
     row, itinerary = plans["kyoto"]
-    visits = {a.name: a for d in itinerary.days for a in d.activities if a.name in ("銀閣寺", "金閣寺")}
+    visits = {a.local_name or a.name: a for d in itinerary.days for a in d.activities
+              if (a.local_name or a.name) in ("銀閣寺", "金閣寺")}
     silver, gold = visits["銀閣寺"], visits["金閣寺"]
     assert 0 < silver.cost_usd_cents == gold.cost_usd_cents < 1000  # ¥500 is a few dollars, not $14.30
     assert "(estimated)" in silver.notes and "(estimated)" not in gold.notes
