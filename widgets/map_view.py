@@ -35,7 +35,7 @@ from engine.models import ItineraryV1
 from engine.roadtrip.corridor_band import corridor_band
 
 from .formatting import check_distance_unit
-from engine.maps.city_layers import CityLayers, layers_document
+from engine.maps.city_map import CityLayers, layers_document
 from engine.maps.map_document import build_map_document, empty_map_document, is_finite_lat_lon
 from engine.places.pack_store import PackStore
 from .offline_tiles import handler_for, open_archive

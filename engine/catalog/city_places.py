@@ -67,6 +67,11 @@ class CityPlace:
         return self.place.kind
 
     @property
+    def names(self) -> dict[str, str]:
+        """Its name in every language its source gives (a saved place matches any of them)."""
+        return self.place.names
+
+    @property
     def indoor(self) -> bool | None:
         return self.place.indoor
 

@@ -13,7 +13,8 @@ lines and stations, read from OpenStreetMap with the city pack and drawn by the 
 Every geometry is cut to the pack's box, simplified (``TOLERANCE_DEG``, ~5 m, doubled until the
 whole map holds at most ``MAX_VERTICES`` points) and rounded to 5 decimals (~1 m), so a large city's
 map stays a few hundred KB in its pack. Coordinates are GeoJSON's order, ``[lon, lat]``.
-``layers_document`` is the part of the map document the page draws (``resources/trip_map.js``).
+The layers' model and ``layers_document`` (the part of the map document the page draws) live in
+``city_map.py``, free of shapely.
 """
 
 from __future__ import annotations
@@ -22,60 +23,20 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
 from shapely.geometry import LineString, MultiLineString, Polygon, box as shapely_box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge, polygonize, unary_union
 
 from engine.geo import BBox
 
-LAYERS_FORMAT = 1
+from .city_map import CityLayers, Coords, MapArea, MapLine, MapStation
+
 TOLERANCE_DEG = 0.00005
 MAX_VERTICES = 60_000
 MIN_AREA_DEG2 = 2e-7  # ~0.2 ha at mid-latitudes: smaller ponds and squares are not drawn
 STREET_KINDS = ("motorway", "trunk", "primary", "secondary")
 RAIL_KINDS = ("rail", "subway", "light_rail", "tram")
-Coords = list[tuple[float, float]]
 
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class MapLine(_Frozen):
-    kind: str
-    name: str = ""
-    coordinates: Coords
-
-
-class MapArea(_Frozen):
-    kind: str
-    name: str = ""
-    rings: list[Coords]  # the outer ring, then its holes
-
-
-class MapStation(_Frozen):
-    name: str
-    lat: float
-    lon: float
-
-
-class CityLayers(_Frozen):
-    format: int = LAYERS_FORMAT
-    water: list[MapArea] = Field(default_factory=list)
-    rivers: list[MapLine] = Field(default_factory=list)
-    parks: list[MapArea] = Field(default_factory=list)
-    streets: list[MapLine] = Field(default_factory=list)
-    rail: list[MapLine] = Field(default_factory=list)
-    stations: list[MapStation] = Field(default_factory=list)
-
-    def vertices(self) -> int:
-        lines = [*self.rivers, *self.streets, *self.rail]
-        return (sum(len(r) for a in [*self.water, *self.parks] for r in a.rings)
-                + sum(len(line.coordinates) for line in lines) + len(self.stations))
-
-    def is_empty(self) -> bool:
-        return self.vertices() == 0
 
 
 class MapElement(Protocol):
@@ -207,10 +168,3 @@ def build_city_layers(elements: Iterable[MapElement], box: BBox, *, max_vertices
         tolerance *= 2
         layers = raw.layers(tolerance)
     return layers
-
-
-def layers_document(layers: CityLayers | None) -> dict | None:
-    """The ``city_map`` part of the map document: the layers as plain JSON, or None without any."""
-    if layers is None or layers.is_empty():
-        return None
-    return layers.model_dump(mode="json", exclude={"format"})

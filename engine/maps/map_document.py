@@ -56,7 +56,7 @@ from collections.abc import Mapping
 from engine.models import Activity, DayItinerary, ItineraryV1
 from engine.settings import DISTANCE_UNITS
 
-from .city_layers import CityLayers, layers_document
+from .city_map import CityLayers, layers_document
 from .map_checks import exclusion_note, screen_line, screen_markers, valid_number_pair
 from .map_legend import legend
 from .trip_map import (DAY_COLOURS, KIND_GLYPHS, NUMBERED_KINDS, SOURCE_COLOURS, bounds, day_lines, origin,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from pydantic import Field
+
 from .common import Provenance, Value
 
 
@@ -24,6 +26,9 @@ class Move(Value):
     old_value: str
     new_value: str
     reason: str = ""
+    # what it did in the traveller's words, when the values do not say it (the hotels' names);
+    # written only when given
+    detail: str = Field(default="", exclude_if=lambda detail: not detail)
     provenance: Provenance
 
 

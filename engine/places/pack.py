@@ -16,7 +16,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.maps.city_layers import CityLayers
+from engine.maps.city_map import CityLayers
 from engine.models.place import Kind
 
 from .osm_reader import PlaceRow

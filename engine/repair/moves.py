@@ -32,8 +32,8 @@ def _prov(payload) -> Provenance:
                       response_digest=digest(payload), data_source="computed")
 
 
-def _move(kind: MoveType, node: str, old: str, new: str, reason: str) -> Move:
-    return Move(move_type=kind, node_ref=node, old_value=old, new_value=new, reason=reason,
+def _move(kind: MoveType, node: str, old: str, new: str, reason: str, *, detail: str = "") -> Move:
+    return Move(move_type=kind, node_ref=node, old_value=old, new_value=new, reason=reason, detail=detail,
                 provenance=_prov([kind.value, node, old, new]))
 
 
@@ -103,7 +103,7 @@ def downgrade_hotel(plan: PlanV1, ctx: RepairContext, reason: str) -> tuple[Plan
         return None
     _, option, new = best
     return new, _move(MoveType.downgrade_hotel, checkin[2].selected.choice_id, hotel.tier.value,
-                      lower.value, f"{reason}: {hotel.name} → {option.name}")
+                      lower.value, reason, detail=f"{hotel.name} → {option.name}")
 
 
 def _frame_clashes(plan: PlanV1, ctx: RepairContext) -> int:
@@ -305,7 +305,7 @@ def move_rationale(move: Move) -> str:
     """What a repair did, as a traveller reads it (issue 32 §5): "Moved Eiffel Tower from day 4
     to day 1, swapping with Musée Carnavalet: rain is likely that day." — not
     "cycle 1: reorder_days (outdoor_in_bad_weather) replaced day 4: Eiffel Tower"."""
-    reason, _, detail = move.reason.partition(": ")
+    reason, detail = move.reason, move.detail
     why = WHY.get(reason, reason.replace("_", " "))
     old, new = move.old_value, move.new_value
     if move.move_type is MoveType.downgrade_hotel and " → " in detail:

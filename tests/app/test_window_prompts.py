@@ -59,9 +59,9 @@ def test_a_month_without_a_length_names_what_is_missing(qtbot, make_window):
     form = window.intent_form
     form.prompt_edit.setPlainText("Paris in May, flying from JFK")
     qtbot.mouseClick(form.read_button, Qt.MouseButton.LeftButton)
-    said = form.field_errors()["prompt"]  # the field's name before it is the jargon helper's (issue 32 §5)
-    assert said.endswith(") found the month (May) but no trip length; add e.g. 'a week in May' or '5 days' "
-                         "(a city trip lasts 2-7 days)")
+    said = form.field_errors()["prompt"]
+    assert said == ("Prompt: Dates \u2014 found the month (May) but no trip length; add e.g. 'a week in May' or "
+                    "'5 days' (a city trip lasts 2-7 days)")
     assert not form.prompt_note.isVisible()
 
 

@@ -1,0 +1,57 @@
+"""A city's own map as the city pack keeps it (issue 32 §4): water, rivers, parks, named main streets,
+rail lines and stations, GeoJSON-ordered ``[lon, lat]``. Plain data with no geometry library, so a
+pack reads it without loading shapely; ``city_layers.build_city_layers`` makes it from OpenStreetMap."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LAYERS_FORMAT = 1
+Coords = list[tuple[float, float]]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MapLine(_Frozen):
+    kind: str
+    name: str = ""
+    coordinates: Coords
+
+
+class MapArea(_Frozen):
+    kind: str
+    name: str = ""
+    rings: list[Coords]  # the outer ring, then its holes
+
+
+class MapStation(_Frozen):
+    name: str
+    lat: float
+    lon: float
+
+
+class CityLayers(_Frozen):
+    format: int = LAYERS_FORMAT
+    water: list[MapArea] = Field(default_factory=list)
+    rivers: list[MapLine] = Field(default_factory=list)
+    parks: list[MapArea] = Field(default_factory=list)
+    streets: list[MapLine] = Field(default_factory=list)
+    rail: list[MapLine] = Field(default_factory=list)
+    stations: list[MapStation] = Field(default_factory=list)
+
+    def vertices(self) -> int:
+        lines = [*self.rivers, *self.streets, *self.rail]
+        return (sum(len(r) for a in [*self.water, *self.parks] for r in a.rings)
+                + sum(len(line.coordinates) for line in lines) + len(self.stations))
+
+    def is_empty(self) -> bool:
+        return self.vertices() == 0
+
+
+def layers_document(layers: CityLayers | None) -> dict | None:
+    """The ``city_map`` part of the map document: the layers as plain JSON, or None without any."""
+    if layers is None or layers.is_empty():
+        return None
+    return layers.model_dump(mode="json", exclude={"format"})
