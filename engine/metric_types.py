@@ -163,8 +163,7 @@ class Histogram(Metric):
     def observe(self, amount: float) -> None:
         series = self._one()
         with _LOCK:
-            series.count += 1
-            series.sum += amount
+            _count(series, amount)
             for i, bound in enumerate(self.upper_bounds):
                 if amount <= bound:
                     series.buckets[i] += 1
@@ -177,8 +176,13 @@ class Summary(Metric):
     def observe(self, amount: float) -> None:
         series = self._one()
         with _LOCK:
-            series.count += 1
-            series.sum += amount
+            _count(series, amount)
+
+
+def _count(series: Series, amount: float) -> None:
+    """One observation's count and sum (the caller holds ``_LOCK``)."""
+    series.count += 1
+    series.sum += amount
 
 
 class _Collector:

@@ -123,12 +123,7 @@ def test_an_area_above_the_cap_is_one_line_and_nothing_is_downloaded(qtbot, make
     box = trip_bbox(trip_points(window.trip.current))
     server = RangeServer(write_padded_pmtiles(tmp_path / "big.pmtiles", box.west, box.south, box.east, box.north,
                                               tile_kb=16))  # a few MB: above a 1 MB cap
-    try:
-        monkeypatch.setenv("TRIPWRIGHT_PMTILES_URL", server.url)
-        window.offline_copy.action.trigger()
-        wait_task(qtbot, window.offline_copy.task, timeout=20_000)
-    finally:
-        server.stop()
+    copy_from(qtbot, window, server, monkeypatch)
     line = window.message_bar.text()
     assert line.startswith("Offline copy: the trip's area to zoom 15 is about") and "MB, above the 1 MB cap" in line
     assert "smaller area or a lower zoom" in line and "offline_map_cap_mb:" not in line
@@ -147,14 +142,19 @@ def test_an_archive_whose_root_directory_is_not_gzip_is_one_line_in_the_window(q
     monkeypatch.delenv("TRIPWRIGHT_OFFLINE")
     window.map_view.tile_url = BLANK_PNG
     window.offline_copy.refresh()
-    server = RangeServer(lying_archive(tmp_path / "lying.pmtiles", root=b"\x00not gzip at all" * 4))
+    copy_from(qtbot, window, RangeServer(lying_archive(tmp_path / "lying.pmtiles", root=b"\x00not gzip at all" * 4)),
+              monkeypatch)
+    line = window.message_bar.text()
+    assert line.startswith("Offline copy: ") and "root directory is not gzip data" in line, line
+    assert "\n" not in line and window.offline_copy.confirm_box is None and not window.offline_copy.busy
+    assert not (tmp_path / "home" / "offline_maps").exists()
+
+
+def copy_from(qtbot, window, server, monkeypatch) -> None:
+    """Trip ▸ Make this trip available offline, the archive served by ``server`` (stopped after)."""
     try:
         monkeypatch.setenv("TRIPWRIGHT_PMTILES_URL", server.url)
         window.offline_copy.action.trigger()
         wait_task(qtbot, window.offline_copy.task, timeout=20_000)
     finally:
         server.stop()
-    line = window.message_bar.text()
-    assert line.startswith("Offline copy: ") and "root directory is not gzip data" in line, line
-    assert "\n" not in line and window.offline_copy.confirm_box is None and not window.offline_copy.busy
-    assert not (tmp_path / "home" / "offline_maps").exists()
