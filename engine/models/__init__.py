@@ -9,6 +9,8 @@ from .common import (TIER_ORDER, ChoiceKind, DataSource, Geo, Money, Provenance,
                      TransitMode, Value, VenueType, format_usd, minutes_of, time_of)
 from .events import CRITICAL_STATUSES, EventStatus, ModelUsage, StreamEvent
 from .intent import MAX_CITY_DAYS, MIN_CITY_DAYS, DateWindow, IntentV1, LockedSlot, Preferences
+from .multi_city import (MAX_STAY_NIGHTS, MAX_TRIP_DAYS, BookedLeg, LegMode, LegRequest, MultiCityIntent,
+                         PlannedLeg, Stay)
 from .road_trip import MAX_ROAD_DAYS, MIN_ROAD_DAYS, Anchor, Drive, RoadTripIntent, RoadTripPreferences
 from .itinerary import (DISCLAIMER, AnyIntent, SCHEMA_VERSION, Activity, Citation, CostBreakdown, DayItinerary,
                         Decision, ItineraryV1, PlanFailure)

@@ -154,7 +154,7 @@ def format_usd(cents: int) -> str:
     return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
 
-UNION_TAGS = frozenset({"city", "road_trip"})  # discriminator values pydantic puts in error paths
+UNION_TAGS = frozenset({"city", "road_trip", "multi_city"})  # discriminator values pydantic puts in error paths
 
 
 def field_path(loc: tuple) -> str:

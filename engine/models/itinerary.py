@@ -9,6 +9,7 @@ from pydantic import AwareDatetime, Field, SerializerFunctionWrapHandler, model_
 
 from .common import ChoiceKind, Geo, Provenance, TimeWindow, Value
 from .intent import IntentV1
+from .multi_city import MultiCityIntent, PlannedLeg
 from .repair import RepairDiff
 from .road_trip import Anchor, Drive, RoadTripIntent
 from .violations import Violation
@@ -72,9 +73,19 @@ class DayItinerary(Value):
     # road trips, INV-PACE-01's exemptions: "travel_only" (nothing to stop at within reach of the
     # day's drive, re-checked by verify) or "rest" (a rest day the traveller asked for: no driving)
     exemption: Literal["travel_only", "rest"] | None = None
+    # multi-city trips: the index of the stay the day belongs to (where the night is spent; the last
+    # day: where the flight home leaves from). Written only when set, so one-city days read as before.
+    stay: int | None = Field(default=None, ge=0)
+
+    @model_serializer(mode="wrap")
+    def _without_unset_stay(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("stay", 0) is None:
+            del data["stay"]
+        return data
 
 
-AnyIntent = Annotated[Union[IntentV1, RoadTripIntent], Field(discriminator="mode")]
+AnyIntent = Annotated[Union[IntentV1, RoadTripIntent, MultiCityIntent], Field(discriminator="mode")]
 
 
 class CostBreakdown(Value):
@@ -127,6 +138,15 @@ class ItineraryV1(Value):
     llm_meta: dict[str, Any] = Field(default_factory=dict)
     # credits owed where the plan shows others' data ("© OpenStreetMap contributors (ODbL)")
     attributions: list[str] = Field(default_factory=list)
+    # multi-city trips: the legs between stays (issue 33); written only when there are some
+    legs: list[PlannedLeg] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_legs(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("legs", 0) == []:
+            del data["legs"]
+        return data
 
 
 class PlanFailure(Value):
