@@ -26,6 +26,12 @@ async def today_for(itin: ItineraryV1, now: datetime, toolbox: Toolbox) -> Today
     """``read_today`` with the tools of ``toolbox`` answering hours, the hotel leg and the forecast."""
     di = today_index(itin, now)
     live = await _forecast(itin, di, toolbox) if di is not None else None
+    return today_with_tools(itin, now, toolbox, live)
+
+
+def today_with_tools(itin: ItineraryV1, now: datetime, toolbox: Toolbox, live: WeatherDay | None = None) -> TodayV1:
+    """Hours and the hotel leg from ``toolbox`` (in-process, instant); the forecast only when
+    given (the plan's own weather claim otherwise): what the app shows before asking online."""
     city = itin.intent.city if itin.intent.mode == "city" else None
     if city is None or not toolbox.catalog.has_city(city):
         return read_today(itin, now, live_weather=live)
@@ -33,14 +39,19 @@ async def today_for(itin: ItineraryV1, now: datetime, toolbox: Toolbox) -> Today
                       hotel_leg=lambda a, b, on: _leg(toolbox, city, a, b, on), live_weather=live)
 
 
-def today_offline_or_live(itin: ItineraryV1, now: datetime, catalog: Catalog | None = None) -> TodayV1:
-    """For the CLI: a toolbox of the trip's catalog (a pack city's cached pack joined), one event
-    loop, its HTTP client closed on it."""
+def trip_toolbox(itin: ItineraryV1, now: datetime, catalog: Catalog | None = None) -> Toolbox:
+    """The tools over the trip's catalog (a pack city's cached pack joined, never fetched), as of
+    ``now``'s date (the forecast horizon counts from it)."""
     day = now.date()
     base = catalog or default_catalog()
     if itin.intent.mode == "city":
         base = with_cached_pack(base, itin.intent.city, day)
-    toolbox = build_toolbox(base, today=day)
+    return build_toolbox(base, today=day)
+
+
+def today_offline_or_live(itin: ItineraryV1, now: datetime, catalog: Catalog | None = None) -> TodayV1:
+    """For the CLI: the trip's toolbox, one event loop, its HTTP client closed on it."""
+    toolbox = trip_toolbox(itin, now, catalog)
 
     async def run() -> TodayV1:
         try:

@@ -17,9 +17,8 @@ def long_date(on: date) -> str:
 
 
 def trip_words(t: TodayV1) -> str:
-    if " \u2192 " in t.place:
-        origin, terminus = t.place.split(" \u2192 ", 1)
-        return f"Your road trip from {origin} to {terminus}"
+    if t.mode == "road_trip":
+        return "Your road trip from " + t.place.replace(" \u2192 ", " to ", 1)
     return f"Your trip to {t.place}"
 
 
@@ -67,6 +66,8 @@ def leave_line(t: TodayV1) -> str | None:
     when = t.leave_at
     if t.leave_date is not None and t.day_date is not None and t.leave_date != t.day_date:
         when += f" on {t.leave_date:%a} {long_date(t.leave_date)}"
+    elif t.now is not None and t.now.role == "transfer":
+        when += " (you are on your way)"
     elif t.leave_in_minutes is not None:
         minutes = t.leave_in_minutes
         when += " (time to go)" if minutes <= 0 else f" (in {_duration(minutes)})"

@@ -93,8 +93,8 @@ def read_today(itin: ItineraryV1, now: datetime, *, venue: VenueFn | None = None
     di = today_index(itin, now)
     if di is None:
         zone = trip_zone(itin, first)
-        return TodayV1(at=now.astimezone(zone), under_way=False, place=trip_place(itin), first_day=first.date,
-                       last_day=last.date, tz=zone.key)
+        return TodayV1(at=now.astimezone(zone), under_way=False, mode=itin.intent.mode, place=trip_place(itin),
+                       first_day=first.date, last_day=last.date, tz=zone.key)
     day = itin.days[di]
     zone = trip_zone(itin, day)
     spans = _spans(itin)
@@ -111,8 +111,8 @@ def read_today(itin: ItineraryV1, now: datetime, *, venue: VenueFn | None = None
         found = venue(nxt) if venue is not None and nxt.role in VENUE_ROLES else None
         if found is not None:
             hours = _hours(found, nxt, start, now, today=nday is day)
-    return TodayV1(at=now.astimezone(zone), under_way=True, place=trip_place(itin), first_day=first.date,
-                   last_day=last.date, tz=zone.key, day_index=di, day_date=day.date, now=current,
+    return TodayV1(at=now.astimezone(zone), under_way=True, mode=itin.intent.mode, place=trip_place(itin),
+                   first_day=first.date, last_day=last.date, tz=zone.key, day_index=di, day_date=day.date, now=current,
                    next=following[0] if following else None,
                    leave_at=f"{leave:%H:%M}" if leave is not None else None, leave_date=leave_date,
                    leave_in_minutes=_minutes_until(now, leave) if leave is not None else None,

@@ -52,6 +52,7 @@ class TodayBooking(Value):
 class TodayV1(Value):
     at: AwareDatetime  # the clock the answer is for, in the day's zone
     under_way: bool  # the trip's dates include today in the trip's zone (each day's, on a road trip)
+    mode: Literal["city", "road_trip"] = "city"
     place: str  # "Paris", "Chicago → Santa Monica"
     first_day: date
     last_day: date

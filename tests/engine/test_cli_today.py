@@ -108,3 +108,23 @@ def test_a_bad_trip_or_clock_is_one_line_exit_2(saved, args, words) -> None:
     done = tw(db, "today", *(a.format(trip=trip_id) for a in args))
     assert done.returncode == 2 and words in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_a_road_trip_reads_each_day_on_its_own_zone(tmp_path) -> None:
+    db, out = tmp_path / "trips.sqlite3", tmp_path / "road.json"
+    done = tw(db, "plan", "--prompt", "Route 66 from Chicago to Santa Monica, 8 days from 2027-05-03", "--save",
+              "--out", str(out), "--today", "2026-11-23")
+    assert done.returncode == 0, done.stderr
+    trip_id = tw(db, "trips", "list").stdout.split()[0]
+    itinerary = json.loads(out.read_text(encoding="utf-8"))
+    days = itinerary["days"]
+    di = next(i for i, d in enumerate(days) if d["tz"] != days[0]["tz"])  # a day in another zone
+    local = f"{days[di]['date']}T00:30"  # the trip's clock that day: that day's own zone
+    answer = json.loads(tw(db, "today", trip_id, "--now", local, "--json").stdout)
+    assert answer["under_way"] is True and answer["day_index"] == di and answer["tz"] == days[di]["tz"]
+    first = next(a for a in days[di]["activities"] if a["role"] not in ("transfer", "omitted"))
+    assert answer["next"]["id"] == first["id"] and answer["how"]["mode"] == "drive"
+    before = tw(db, "today", trip_id, "--now", "2027-04-30T12:00:00-05:00")
+    assert before.returncode == 0
+    intent = itinerary["intent"]
+    assert before.stdout == f"Your road trip from {intent['origin']} to {intent['terminus']} starts on 3 May 2027\n"
