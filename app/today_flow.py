@@ -55,6 +55,8 @@ class TodayFlow:
         window.map_view.drawn.connect(self._on_drawn)
         self.panel.show_day_requested.connect(self.show_day)
         self.panel.itinerary_requested.connect(self._show_itinerary)
+        self.dock.visibilityChanged.connect(self._keep_hidden_without_a_day)
+        self._add_to_view_menu()
 
     def now(self) -> datetime:
         return (self.clock or today_device_clock)()
@@ -92,6 +94,7 @@ class TodayFlow:
             today = today.model_copy(update={"weather": live})
         self.today = today
         self.panel.set_today(today)
+        self.dock.toggleViewAction().setEnabled(True)
         self.dock.show()
         if not self.timer.isActive():
             self.timer.start()
@@ -126,7 +129,24 @@ class TodayFlow:
         self.timer.stop()
         self.panel.set_today(None)
         self.dock.hide()
+        self.dock.toggleViewAction().setEnabled(False)
         return None
+
+    def _keep_hidden_without_a_day(self, _visible: bool) -> None:
+        """A window layout restored from the last session may show the dock (raised, or as a tab
+        behind another) before any trip is open, or with one not under way: it stays hidden
+        until there is a day to show."""
+        if self.today is None and not self.dock.isHidden():
+            QTimer.singleShot(0, lambda: self.dock.hide() if self.today is None else None)
+
+    def _add_to_view_menu(self) -> None:
+        """View ▸ Today beside the other docks (enabled while a trip is under way)."""
+        view = next((a.menu() for a in self.w.menuBar().actions() if a.text().replace("&", "") == "View"), None)
+        if view is None:
+            return
+        first_separator = next((a for a in view.actions() if a.isSeparator()), None)
+        view.insertAction(first_separator, self.dock.toggleViewAction())
+        self.dock.toggleViewAction().setEnabled(False)
 
     def _tools(self, itinerary: ItineraryV1, now: datetime):
         """One toolbox per city and date (the fixtures' and a cached pack's places)."""

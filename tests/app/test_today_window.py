@@ -78,9 +78,14 @@ def test_a_trip_not_under_way_shows_no_today(qtbot, make_window) -> None:
     wait_task(qtbot, window.controller.plan_intent(booked()), timeout=PLAN_TIMEOUT_MS)
     assert window.today.today is None and not window.today.dock.isVisible()
     assert raised(window.itinerary_dock)
+    view = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View")
+    toggle = window.today.dock.toggleViewAction()
+    assert toggle in view.actions() and not toggle.isEnabled()
+    window.today.dock.show()  # as a layout restored from the last session would
+    qtbot.waitUntil(lambda: not window.today.dock.isVisible(), timeout=LOAD_TIMEOUT_MS)  # nothing to show
     window.today.clock = lambda: datetime(2027, 6, 17, 9, 0, tzinfo=PARIS)  # the minute's refresh, days later
     window.today.refresh()
-    assert window.today.dock.isVisible() and window.today.today.day_index == 2
+    assert window.today.dock.isVisible() and window.today.today.day_index == 2 and toggle.isEnabled()
 
 
 def test_the_last_trip_reopened_at_start_opens_on_today(qtbot, open_window, monkeypatch) -> None:  # noqa: F811
@@ -116,3 +121,25 @@ def test_the_panel_reads_a_minute_later_without_reopening(qtbot, make_window, ho
     again = window.today.today
     assert again.at == first.at + timedelta(hours=hours, minutes=1)
     assert again.day_index == first.day_index + (1 if hours else 0)
+
+
+def test_online_the_live_forecast_replaces_the_plans_weather(qtbot, make_window, monkeypatch) -> None:
+    from tests.engine.standin_server import StandIn
+    server = StandIn().start()
+    try:
+        monkeypatch.setenv("TRIPWRIGHT_OPEN_METEO_URL", server.url)
+        window = make_window()
+        now = datetime(2027, 6, 16, 12, 0, tzinfo=PARIS)
+        window.today.clock = lambda: now
+        wait_task(qtbot, window.controller.plan_intent(booked()), timeout=PLAN_TIMEOUT_MS)  # planned offline
+        assert window.today.today.weather.source == "plan" and not server.hits("/v1/forecast")
+        monkeypatch.delenv("TRIPWRIGHT_OFFLINE")  # the network may be used now
+        window.today.refresh()
+        qtbot.waitUntil(lambda: window.today.today.weather.source == "live", timeout=LOAD_TIMEOUT_MS)
+        asked = server.hits("/v1/forecast")[-1].query
+        assert asked["start_date"] == asked["end_date"] == "2027-06-16"
+        assert "Open-Meteo" in dict(window.today.panel.rows())["Weather"]
+        window.today.refresh()  # asked once per trip and day: the next minute's read keeps it
+        assert window.today.today.weather.source == "live" and len(server.hits("/v1/forecast")) == 1
+    finally:
+        server.stop()
