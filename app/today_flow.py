@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer
 
 from engine.errors import TripwrightError
@@ -47,8 +48,8 @@ class TodayFlow:
         self._day_wanted: tuple[int, int] | None = None  # (map revision, day index)
         self._toolbox = None
         self._toolbox_key: tuple | None = None
-        self._live: dict[tuple[str, date], TodayWeather] = {}
-        self._asking: set[tuple[str, date]] = set()
+        self._live: dict[tuple[str, date | None], TodayWeather] = {}
+        self._asking: set[tuple[str, date | None]] = set()
         self.timer = QTimer(window)
         self.timer.setInterval(REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
@@ -89,7 +90,7 @@ class TodayFlow:
             return self._hide()
         if not today.under_way:
             return self._hide()
-        live = self._live.get((itinerary.itinerary_id, today.day_date))
+        live = self._live.get((today.place, today.day_date))  # a forecast is of the place, not the version
         if live is not None:
             today = today.model_copy(update={"weather": live})
         self.today = today
@@ -160,7 +161,7 @@ class TodayFlow:
     def _ask_forecast(self, itinerary: ItineraryV1, now: datetime, today: TodayV1) -> None:
         """The live forecast, once per trip and day, on a worker thread: only when the network may
         be used and an event loop runs (the app's); its answer replaces the plan's weather."""
-        key = (itinerary.itinerary_id, today.day_date)
+        key = (today.place, today.day_date)
         if offline_by_env() or key in self._asking:
             return
         try:
@@ -171,8 +172,8 @@ class TodayFlow:
         task = loop.create_task(asyncio.to_thread(today_offline_or_live, itinerary, now, self.w.planning.catalog))
         task.add_done_callback(lambda done: self._forecast_came(key, done))
 
-    def _forecast_came(self, key: tuple[str, date], done: asyncio.Task) -> None:
-        if done.cancelled():
+    def _forecast_came(self, key: tuple[str, date | None], done: asyncio.Task) -> None:
+        if done.cancelled() or not shiboken6.isValid(self.dock):  # the window closed meanwhile
             return
         if done.exception() is not None:
             log.warning("today: the live forecast failed: %s", done.exception())

@@ -110,7 +110,7 @@ def read_today(itin: ItineraryV1, now: datetime, *, venue: VenueFn | None = None
         leave_date = leave.date() if leave is not None else None
         found = venue(nxt) if venue is not None and nxt.role in VENUE_ROLES else None
         if found is not None:
-            hours = _hours(found, nxt, start, now, today=nday is day)
+            hours = _hours(found, start, now, today=nday is day)
     return TodayV1(at=now.astimezone(zone), under_way=True, mode=itin.intent.mode, place=trip_place(itin),
                    first_day=first.date, last_day=last.date, tz=zone.key, day_index=di, day_date=day.date, now=current,
                    next=following[0] if following else None,
@@ -138,11 +138,16 @@ def _spans(itin: ItineraryV1) -> list[tuple[Activity, datetime, datetime, DayIti
     return rows
 
 
+def _rows_before(day: DayItinerary, nxt: Activity) -> list[Activity]:
+    """The day's rows before ``nxt`` (omitted rows left out)."""
+    at = next(i for i, a in enumerate(day.activities) if a is nxt)
+    return [a for a in day.activities[:at] if a.role != "omitted"]
+
+
 def _leg_before(itin: ItineraryV1, day: DayItinerary, nxt: Activity, hotel_leg: HotelLegFn | None) -> TodayLeg | None:
-    """The transfer the plan has right before ``nxt`` on its day (omitted rows skipped)."""
-    acts = day.activities
-    at = next(i for i, a in enumerate(acts) if a is nxt)
-    before = [a for a in acts[:at] if a.role != "omitted"]
+    """The transfer the plan has right before ``nxt`` on its day; for a day's first visit (the
+    plan writes no morning ride from the hotel), the leg ``hotel_leg`` gives."""
+    before = _rows_before(day, nxt)
     if before and before[-1].role == "transfer":
         t = before[-1]
         return TodayLeg(name=t.name, mode=_mode(t), minutes=t.window.minutes, notes=t.notes)
@@ -170,24 +175,19 @@ def _mode(transfer: Activity) -> str | None:
 def _leave_moment(day: DayItinerary, nxt: Activity, start: datetime, how: TodayLeg | None) -> datetime | None:
     if how is None:
         return None
-    if nxt.role == "departure" and how.from_plan:
-        transfer = _transfer_row(day, nxt)
-        if transfer is not None and transfer.start is not None:
+    if nxt.role == "departure" and how.from_plan:  # the plan's own leaving time keeps the airport buffer
+        transfer = _rows_before(day, nxt)[-1]
+        if transfer.start is not None:
             return transfer.start
     return (start.astimezone(UTC) - timedelta(minutes=how.minutes)).astimezone(start.tzinfo)
-
-
-def _transfer_row(day: DayItinerary, nxt: Activity) -> Activity | None:
-    at = next(i for i, a in enumerate(day.activities) if a is nxt)
-    before = [a for a in day.activities[:at] if a.role != "omitted"]
-    return before[-1] if before and before[-1].role == "transfer" else None
 
 
 def _minutes_until(now: datetime, then: datetime) -> int:
     return int((then.astimezone(UTC) - now.astimezone(UTC)).total_seconds() // 60)
 
 
-def _hours(place: Attraction, nxt: Activity, start: datetime, now: datetime, *, today: bool) -> TodayHours:
+def _hours(place: Attraction, start: datetime, now: datetime, *, today: bool) -> TodayHours:
+    """The place's windows on the date of ``start``; open at ``now`` (when it is that day) and at ``start``."""
     on = start.date()
     arrive = start.timetz().replace(tzinfo=None)
     here_now = now.astimezone(start.tzinfo).time().replace(second=0, microsecond=0)
