@@ -32,6 +32,7 @@ from .offline_copy import OfflineCopy
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .street_map import StreetMap
+from .today_flow import TodayFlow
 from .trip_controller import TripController
 from .trip_imports import TripImports
 from .trip_session import TripSession, TripVersion
@@ -92,6 +93,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.group = GroupService(self, self.group_panel, (self.group_panel.reactions, self.itinerary_reactions))
         self.model_runs = ModelRuns(self, self.group)
         self.imports = TripImports(self)  # File ▸ Import places/bookings…, and files dropped on the window
+        self.today = TodayFlow(self)  # a trip under way opens on Today (issue 36 §1)
         self.setAcceptDrops(True)
         self._laid_out = False
         self._warmed = False
@@ -200,6 +202,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self._refresh_actions()
         if hasattr(self, "group"):  # not while the window is being built
             self.group.trip_shown()
+            self.today.trip_shown()
             show_basemap(self, self.settings)  # the trip's own offline copy, when it has one
 
     def show_on_map(self, version: TripVersion, keep_view: bool = False) -> None:

@@ -41,11 +41,11 @@ def verify_saved(itin: ItineraryV1, catalog: Catalog | None = None) -> SavedVerd
     if itin.intent.mode == "road_trip":
         from engine.roadtrip.integrity import verify_saved_road
         return SavedVerdict(verify_saved_road(itin, catalog, day), notes)
-    return SavedVerdict(_verify_city(itin, _with_pack(catalog or default_catalog(), itin.intent.city, day), day),
+    return SavedVerdict(_verify_city(itin, with_cached_pack(catalog or default_catalog(), itin.intent.city, day), day),
                         notes)
 
 
-def _with_pack(catalog: Catalog, city: str, day: date) -> Catalog:
+def with_cached_pack(catalog: Catalog, city: str, day: date) -> Catalog:
     """A city no fixture covers is checked against its cached OSM pack (never fetched here)."""
     if catalog.has_city(city):
         return catalog

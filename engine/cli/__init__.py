@@ -138,6 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_cities_parser(command)
     from .trip_inputs_cmd import add_trip_inputs_parsers
     add_trip_inputs_parsers(command)
+    from .today_cmd import add_today_parser
+    add_today_parser(command)
     maps = command("maps", "download a trip's area (or a box) as an offline map")  # runs in maps_cmd.py
     maps.add_argument("action", choices=["download"], help="what to do")
     maps.add_argument("trip_id", nargs="?", help="the stored trip whose area to download (see trips list)")
@@ -176,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
 COMMANDS = {
     "plan": "plan_cmd:run_plan", "verify": "verify_cmd:run_verify", "export": "verify_cmd:run_export",
     "trips": "trips_cmd:run_trips", "notes": "notes_cmd:run_notes", "cities": "cities_cmd:run_cities",
-    "maps": "maps_cmd:run_maps",
+    "maps": "maps_cmd:run_maps", "today": "today_cmd:run_today",
     "bookings": "trip_inputs_cmd:run_bookings", "places": "trip_inputs_cmd:run_places",
     "diagnostics": "diagnostics_cmd:run_diagnostics", "ideas": "group_cmd:run_ideas", "chat": "group_cmd:run_chat",
     "feedback": "group_cmd:run_feedback", "react": "group_cmd:run_react", "revise": "revise_cmd:run_revise",

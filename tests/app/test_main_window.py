@@ -49,7 +49,9 @@ def test_shell_has_map_docks_menus_shortcuts_and_status(make_window):
     assert window.windowTitle() == "Tripwright"
     assert isinstance(window.map_view, MapView) and window.centralWidget().isAncestorOf(window.map_view)
     docks = {d.objectName(): d for d in window.findChildren(QDockWidget)}
-    assert set(docks) == {"trips_dock", "form_dock", "itinerary_dock", "bottom_dock", "notes_dock", "group_dock"}
+    assert set(docks) == {"trips_dock", "form_dock", "itinerary_dock", "bottom_dock", "notes_dock", "group_dock",
+                          "today_dock"}
+    assert not docks["today_dock"].isVisible()  # no trip under way (issue 36 §1)
     assert not docks["trips_dock"].isVisible()  # in memory (no store asked for): no saved trips to list
     assert not docks["notes_dock"].isVisible()  # notes live in the store too
     assert isinstance(window.intent_form, IntentForm) and isinstance(window.itinerary_panel, ItineraryPanel)
