@@ -1,0 +1,122 @@
+"""The trip on a phone, in one file (issue 36 §3): ``tripwright export ITINERARY.json --phone FILE.html``.
+
+One offline HTML page — no server, nothing to install, no network once it is copied: the whole
+itinerary by day with Now and Next from the phone's own clock (``phone.js`` reads ``Date`` when the
+page is opened, each minute after and when it comes back to the front; no animation runs), each
+day's map, booking codes, addresses, opening hours and notes, readable at 360 px wide and dark when
+the phone is (``prefers-color-scheme``).
+
+Everything is inlined: Leaflet (the vendored ``xstatic`` copy, its image URLs and link dropped),
+the app's own map renderer ``resources/trip_map.js``/``.css`` (the map the app and the HTML export
+draw), the Natural Earth outlines of the trip's region and, for a city trip, the city's own map
+from its pack (water, parks, main streets, rail: ``engine/maps/city_layers.py``). The trip reaches
+the page only as JSON blocks (``phone_document.py``; ``<>&`` as ``\\u`` escapes), drawn with DOM
+nodes and ``textContent``; a Content-Security-Policy allows only the page's own scripts (by hash)
+and no network. A page over ``MAX_BYTES`` leaves the city's map out (and says so).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.models import ItineraryV1
+
+from .html_export import _basemap_block, _leaflet_dir, _region, _renderer, _script, _with_csp, json_text
+from .phone_document import phone_document
+
+if TYPE_CHECKING:
+    from engine.catalog.city_places import CityPlace
+    from engine.maps.city_map import CityLayers
+    from engine.places.pack_store import PackStore
+
+_HERE = Path(__file__).resolve().parent
+MAX_BYTES = 8_000_000  # a file to send to a phone; the city's own map is left out past it
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_CSS_IMAGE = re.compile(r"url\(images/[^)]*\)")
+
+
+def itinerary_to_phone(itin: ItineraryV1, *, packs: PackStore | None = None) -> str:
+    """The phone page of ``itin``. ``packs``: where the city's pack is looked up (its own map,
+    its places' hours and addresses); the user's pack store by default."""
+    city_map, places = city_sources(itin, packs)
+    page = _page(itin, city_map, places, "")
+    if city_map is not None and len(page.encode("utf-8")) > MAX_BYTES:
+        megabytes = len(page.encode("utf-8")) / 1e6
+        note = f"The city's own map was left out: with it this file would be {megabytes:.1f} MB."
+        page = _page(itin, None, places, note)
+    return page
+
+
+def size_text(page: str | bytes) -> str:
+    """The file's size as a traveller reads it: "1.4 MB", "820 KB"."""
+    size = len(page.encode("utf-8") if isinstance(page, str) else page)
+    return f"{size / 1e6:.1f} MB" if size >= 1_000_000 else f"{max(1, round(size / 1000))} KB"
+
+
+def city_sources(itin: ItineraryV1, packs: PackStore | None = None) -> tuple[CityLayers | None, dict[str, CityPlace]]:
+    """A city trip's own map (its cached pack's, never fetched here) and its places by ref (the
+    fixtures' or the pack's, for their published hours and addresses). A road trip has neither."""
+    if itin.intent.mode != "city":
+        return None, {}
+    from engine.catalog.catalog import default_catalog
+    from engine.places.pack_store import PackStore
+
+    pack = (packs or PackStore()).find(itin.intent.city)
+    catalog = default_catalog()
+    name = itin.intent.city
+    if not catalog.has_city(name):
+        if pack is None:
+            return None, {}
+        from engine.places.catalog_link import catalog_with
+        catalog, name = catalog_with(catalog, pack, today=itin.created_at.date())
+    city = catalog.city(name)
+    places = {p.id: p for p in (*city.sights, *city.eateries, *city.beds)}
+    return (pack.city_map if pack is not None else None), places
+
+
+def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, note: str) -> str:
+    document = phone_document(itin, city_map=city_map, places=places)
+    document["map_note"] = note or _map_note(document)
+    basemap = _basemap_block(_region(document["map"]["focus"]))
+    title = html.escape(f"{document['title']} – {document['dates']}")
+    page = "\n".join((
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="color-scheme" content="light dark">', f"<title>{title}</title>",
+        f"<style>{_leaflet_css()}</style>", f"<style>{_renderer('trip_map.css')}</style>",
+        f"<style>{_asset('phone.css')}</style>", "</head>", "<body>",
+        '<header id="tw-head"></header>', '<section id="tw-now" aria-live="polite"></section>',
+        '<main id="tw-days"></main>', '<footer id="tw-foot"></footer>',
+        f'<script type="application/json" id="tw-phone">{json_text(document)}</script>',
+        basemap, f"<script>{_leaflet_js()}</script>",
+        f"<script>{_renderer('trip_map.js')}\n{_asset('phone.js')}</script>", "</body>", "</html>", ""))
+    return _with_csp(page)
+
+
+def _map_note(document: dict) -> str:
+    if document["map"]["city_map"]:
+        return f"Map: {document['title']}'s own map (water, parks, main streets, rail) and the trip's stops."
+    return "Map: the trip's stops on country outlines (no city map is stored for this trip)."
+
+
+@lru_cache(maxsize=1)
+def _leaflet_css() -> str:
+    """Leaflet's stylesheet without its comments and image URLs (the page draws no stock icons)."""
+    css = _leaflet_dir().joinpath("leaflet.css").read_text(encoding="utf-8")
+    return _CSS_IMAGE.sub("none", _CSS_COMMENT.sub("", css))
+
+
+@lru_cache(maxsize=1)
+def _leaflet_js() -> str:
+    """Leaflet, its home page a plain name: the phone file holds no web address at all (the page
+    sets the attribution's prefix to plain text as well)."""
+    return _script(_leaflet_dir() / "leaflet.js").replace("https://leafletjs.com", "leafletjs.com")
+
+
+@lru_cache(maxsize=4)
+def _asset(name: str) -> str:
+    return (_HERE / name).read_text(encoding="utf-8")
