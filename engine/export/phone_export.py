@@ -66,6 +66,8 @@ def city_sources(itin: ItineraryV1, packs: PackStore | None = None) -> tuple[Cit
     from engine.places.pack_store import PackStore
 
     pack = (packs or PackStore()).find(itin.intent.city)
+    if pack is not None and not _covers(pack.bbox, itin):
+        pack = None  # another city of that name ("Paris" finds a cached Paris, TX too)
     catalog = default_catalog()
     name = itin.intent.city
     if not catalog.has_city(name):
@@ -76,6 +78,14 @@ def city_sources(itin: ItineraryV1, packs: PackStore | None = None) -> tuple[Cit
     city = catalog.city(name)
     places = {p.id: p for p in (*city.sights, *city.eateries, *city.beds)}
     return (pack.city_map if pack is not None else None), places
+
+
+def _covers(bbox: tuple[float, float, float, float], itin: ItineraryV1) -> bool:
+    """Whether most of the trip's located places (flights aside) lie in the pack's box."""
+    south, west, north, east = bbox
+    points = [a.geo for d in itin.days for a in d.activities if a.geo is not None and a.kind.value != "flight"]
+    inside = sum(south <= p.lat <= north and west <= p.lon <= east for p in points)
+    return bool(points) and inside * 2 >= len(points)
 
 
 def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, note: str) -> str:

@@ -210,3 +210,15 @@ def test_the_phone_screen_in_light_and_dark(paris, tmp_path, scheme):
     assert QImage(str(png)).size().toTuple() == PHONE_SIZE
     background, now_card = ("#121418", "#15301a") if scheme == "dark" else ("#f6f6f3", "#e6f4e7")
     assert _share(png, background) > 0.02 and _share(png, now_card) > 0.03
+
+
+def test_a_cached_city_of_the_same_name_elsewhere_lends_the_phone_no_map(paris, lisbon, tmp_path):  # noqa: F811
+    """A pack named like the trip's city but somewhere else ("Paris" finds a Paris, TX too) is not its map."""
+    _, home = lisbon
+    elsewhere = PackStore(home).find("Lisbon").model_copy(update={"slug": "paris_pt", "name": "Paris",
+                                                                  "label": "Paris, PT"})
+    store = PackStore(tmp_path / "packs")
+    store.save(elsewhere)
+    assert store.find("Paris") is not None
+    page = itinerary_to_phone(paris, packs=store)
+    assert '"city_map":null' in page and "no city map is stored for this trip" in page
