@@ -257,6 +257,18 @@
   // -- the map ------------------------------------------------------------------------------------
   var map = null, trip = null, mapBox = el("div", "tw-map"), mapDay = null;
 
+  /* The shipped water at city zoom (resources/basemap/water.geojson, as the app's map draws it):
+     the city's box as land, then its sea, lakes and rivers over the coarse country outlines. */
+  var water = readJSON("tw-water");
+  function waterStyle(feature) {
+    var kind = feature.properties.kind, zoom = map ? map.getZoom() : 12;
+    if (kind === "land") return {stroke: false, fillColor: "#f3f0e8", fillOpacity: 1};
+    if (kind === "river") {
+      return {color: "#a9cde3", weight: Math.max(1, Math.min(14, 1.5 * Math.pow(1.55, zoom - 9))), opacity: 1, lineCap: "round"};
+    }
+    return {stroke: false, fillColor: "#a9cde3", fillOpacity: 1};
+  }
+
   function makeMap() {
     map = L.map(mapBox, {zoomSnap: 0.25, fadeAnimation: false, zoomAnimation: false, markerZoomAnimation: false,
                          inertia: false});
@@ -268,12 +280,14 @@
       map.createPane("basemap").style.zIndex = 150;
       var renderer = L.canvas({pane: "basemap", padding: 0.5});
       var styles = [[basemap.countries, {color: "#8f8a80", weight: 0.9, fillColor: "#f3f0e8", fillOpacity: 1}],
-                    [basemap.water, {stroke: false, fillColor: "#a9cde3", fillOpacity: 1}],
+                    [water, waterStyle],
                     [basemap.admin1, {color: "#b7b0a2", weight: 0.7, fill: false}]];
       styles.forEach(function (layer) {
-        if (layer[0]) L.geoJSON(layer[0], {pane: "basemap", renderer: renderer, interactive: false, style: layer[1]}).addTo(map);
+        if (!layer[0]) return;
+        var drawn = L.geoJSON(layer[0], {pane: "basemap", renderer: renderer, interactive: false, style: layer[1]}).addTo(map);
+        if (layer[0] === water) map.on("zoomend", function () { drawn.setStyle(waterStyle); });  // rivers widen
       });
-      map.attributionControl.addAttribution("Basemap: Natural Earth");
+      map.attributionControl.addAttribution("Basemap: Natural Earth" + (water ? ", GSHHG" : ""));
     }
     trip = TripMap.create(map, {});
     trip.draw(data.map);

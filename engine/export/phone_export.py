@@ -18,6 +18,7 @@ and no network. A page over ``MAX_BYTES`` leaves the city's map out (and says so
 from __future__ import annotations
 
 import html
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from engine.models import ItineraryV1
 
-from .html_export import _basemap_block, _leaflet_dir, _region, _renderer, _script, _with_csp, json_text
+from .html_export import BASEMAP_DIR, _basemap_block, _leaflet_dir, _region, _renderer, _script, _with_csp, json_text
 from .phone_document import phone_document
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def _covers(bbox: tuple[float, float, float, float], itin: ItineraryV1) -> bool:
 def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, note: str) -> str:
     document = phone_document(itin, city_map=city_map, places=places)
     document["map_note"] = note or _map_note(document)
-    basemap = _basemap_block(_region(document["map"]["focus"]))
+    basemap = _basemap_block(_region(document["map"]["focus"])) + _water_block(document["map"]["focus"])
     title = html.escape(f"{document['title']} – {document['dates']}")
     page = "\n".join((
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
@@ -107,10 +108,51 @@ def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, note: st
     return _with_csp(page)
 
 
+def _water_block(focus: list[list[float]] | None) -> str:
+    """The shipped city-zoom water (``resources/basemap/water.geojson``: GSHHG shores and rivers,
+    each city's box drawn as land first) of the boxes the trip's places meet, or ""."""
+    if focus is None:
+        return ""
+    (south, west), (north, east) = focus
+    cities = set()
+    kept = []
+    for feature in _water_features():
+        lons, lats = zip(*_coordinates(feature["geometry"]))
+        city = feature["properties"].get("city")
+        if feature["properties"].get("kind") == "land" and not (
+                max(lats) < south or min(lats) > north or max(lons) < west or min(lons) > east):
+            cities.add(city)
+        kept.append(feature)
+    kept = [f for f in kept if f["properties"].get("city") in cities]
+    if not kept:
+        return ""
+    return f'<script type="application/json" id="tw-water">{json_text({"type": "FeatureCollection", "features": kept})}</script>'
+
+
+@lru_cache(maxsize=1)
+def _water_features() -> list[dict]:
+    path = BASEMAP_DIR / "water.geojson"
+    return json.loads(path.read_text(encoding="utf-8"))["features"] if path.is_file() else []
+
+
+def _coordinates(geometry: dict) -> list[tuple[float, float]]:
+    """Every position of a GeoJSON geometry, however deeply it is nested."""
+    out: list[tuple[float, float]] = []
+
+    def walk(value) -> None:
+        if value and isinstance(value[0], (int, float)):
+            out.append((value[0], value[1]))
+        else:
+            for part in value:
+                walk(part)
+    walk(geometry["coordinates"])
+    return out
+
+
 def _map_note(document: dict) -> str:
     if document["map"]["city_map"]:
         return f"Map: {document['title']}'s own map (water, parks, main streets, rail) and the trip's stops."
-    return "Map: the trip's stops on country outlines (no city map is stored for this trip)."
+    return "Map: the trip's stops on country outlines and the shipped shores and rivers (no city map is stored for this trip)."
 
 
 @lru_cache(maxsize=1)

@@ -106,6 +106,9 @@ def test_every_activity_is_on_the_phone_with_its_true_times_codes_address_and_ho
     markers = {m["id"] for m in data["map"]["markers"]}
     assert {i["marker"] for i in items if i["marker"]} == markers  # every pin is a row; flights have none
     assert all(i["marker"] is None for i in flights)
+    water = data_block(exported["page"], "tw-water")["features"]  # the Seine, not Rome's Tiber
+    assert {f["properties"]["city"] for f in water} == {"Paris"}
+    assert {f["properties"]["kind"] for f in water} == {"land", "river"}
 
 
 def test_kmz_is_the_plan_for_offline_maps_apps(exported) -> None:
