@@ -20,7 +20,8 @@ it), the app's renderer `resources/trip_map.js`/`.css` and `html_map.js` (the li
 nodes/`textContent`; folium gives only the skeleton;
 a CSP allows only the page's own scripts by hash and no network; credits only Natural Earth, when drawn);
 the trip on a phone (`phone_export.py` + `phone_document.py`, `phone.js`/`.css`: one offline page, everything
-inlined and no web address, the city's own map from its pack, Now/Next from the phone's clock; booking codes shown,
+inlined and no web address, the city's own map from its pack and street tiles from the trip's offline copy
+(`phone_tiles.py`), Now/Next from the phone's clock; booking codes shown,
 it is the traveller's own) and KMZ (`kmz_export.py`: the KML zipped as `doc.kml`, codes masked);
 `engine.atomic.write_all` writes a set of files as one (each staged to a temp file beside its target, then all
 renamed; a staging failure removes every temp file, a rename failure puts back the replaced targets from

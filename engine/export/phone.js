@@ -269,6 +269,17 @@
     return {stroke: false, fillColor: "#a9cde3", fillOpacity: 1};
   }
 
+  /* Street tiles from the trip's offline copy (engine/export/phone_tiles.py): vector tiles as
+     base64, handed to protomaps-leaflet as a PMTiles-like source that fetches nothing. */
+  var tiles = readJSON("tw-tiles");
+  function tile(z, x, y) {
+    var b64 = tiles.tiles[z + "/" + x + "/" + y];
+    if (!b64) return Promise.resolve(undefined);
+    var text = atob(b64), bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return Promise.resolve({data: bytes.buffer});
+  }
+
   function makeMap() {
     map = L.map(mapBox, {zoomSnap: 0.25, fadeAnimation: false, zoomAnimation: false, markerZoomAnimation: false,
                          inertia: false});
@@ -288,6 +299,11 @@
         if (layer[0] === water) map.on("zoomend", function () { drawn.setStyle(waterStyle); });  // rivers widen
       });
       map.attributionControl.addAttribution("Basemap: Natural Earth" + (water ? ", GSHHG" : ""));
+    }
+    if (tiles && typeof protomapsL !== "undefined") {  // the trip's offline copy, carried in the page
+      map.createPane("offlinetiles").style.zIndex = 160;  // over the outlines, under the city's own map
+      protomapsL.leafletLayer({url: {getZxy: tile}, flavor: "light", lang: "en", pane: "offlinetiles",
+                               maxDataZoom: tiles.max_zoom, attribution: String(tiles.attribution)}).addTo(map);
     }
     trip = TripMap.create(map, {});
     trip.draw(data.map);

@@ -9,7 +9,9 @@ the phone is (``prefers-color-scheme``).
 Everything is inlined: Leaflet (the vendored ``xstatic`` copy, its image URLs and link dropped),
 the app's own map renderer ``resources/trip_map.js``/``.css`` (the map the app and the HTML export
 draw), the Natural Earth outlines of the trip's region and, for a city trip, the city's own map
-from its pack (water, parks, main streets, rail: ``engine/maps/city_layers.py``). The trip reaches
+from its pack (water, parks, main streets, rail: ``engine/maps/city_layers.py``), the shipped
+city-zoom water (``resources/basemap/water.geojson``) and, when the trip has an offline copy, its
+street tiles (``phone_tiles.py``, at most 4 MB, drawn by the vendored protomaps-leaflet). The trip reaches
 the page only as JSON blocks (``phone_document.py``; ``<>&`` as ``\\u`` escapes), drawn with DOM
 nodes and ``textContent``; a Content-Security-Policy allows only the page's own scripts (by hash)
 and no network. A page over ``MAX_BYTES`` leaves the city's map out (and says so).
@@ -26,8 +28,9 @@ from typing import TYPE_CHECKING
 
 from engine.models import ItineraryV1
 
-from .html_export import BASEMAP_DIR, _basemap_block, _leaflet_dir, _region, _renderer, _script, _with_csp, json_text
+from .html_export import BASEMAP_DIR, RESOURCES_DIR, _basemap_block, _leaflet_dir, _region, _renderer, _script, _with_csp, json_text
 from .phone_document import phone_document
+from .phone_tiles import PhoneTiles
 
 if TYPE_CHECKING:
     from engine.catalog.city_places import CityPlace
@@ -40,21 +43,29 @@ _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _CSS_IMAGE = re.compile(r"url\(images/[^)]*\)")
 
 
-def itinerary_to_phone(itin: ItineraryV1, *, packs: PackStore | None = None) -> str:
+def itinerary_to_phone(itin: ItineraryV1, *, packs: PackStore | None = None,
+                       offline_maps: Path | None = None) -> str:
     """The phone page of ``itin``. ``packs``: where the city's pack is looked up (its own map,
-    its places' hours and addresses); the user's pack store by default."""
+    its places' hours and addresses); ``offline_maps``: the folder of the trips' offline copies
+    (street tiles, ``phone_tiles.py``); the user's own by default."""
+    from .phone_tiles import offline_copy_tiles
+
     city_map, places = city_sources(itin, packs)
-    page = _page(itin, city_map, places, "")
+    tiles = offline_copy_tiles(itin, offline_maps)
+    page = _page(itin, city_map, places, tiles, "")
     if city_map is not None and len(page.encode("utf-8")) > MAX_BYTES:
         megabytes = len(page.encode("utf-8")) / 1e6
         note = f"The city's own map was left out: with it this file would be {megabytes:.1f} MB."
-        page = _page(itin, None, places, note)
+        page = _page(itin, None, places, tiles, note)
     return page
 
 
 def size_text(page: str | bytes) -> str:
     """The file's size as a traveller reads it: "1.4 MB", "820 KB"."""
-    size = len(page.encode("utf-8") if isinstance(page, str) else page)
+    return _size(len(page.encode("utf-8") if isinstance(page, str) else page))
+
+
+def _size(size: int) -> str:
     return f"{size / 1e6:.1f} MB" if size >= 1_000_000 else f"{max(1, round(size / 1000))} KB"
 
 
@@ -89,9 +100,9 @@ def _covers(bbox: tuple[float, float, float, float], itin: ItineraryV1) -> bool:
     return bool(points) and inside * 2 >= len(points)
 
 
-def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, note: str) -> str:
+def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, tiles: PhoneTiles | None, note: str) -> str:
     document = phone_document(itin, city_map=city_map, places=places)
-    document["map_note"] = note or _map_note(document)
+    document["map_note"] = " ".join(filter(None, (note or _map_note(document), _tiles_note(tiles))))
     basemap = _basemap_block(_region(document["map"]["focus"])) + _water_block(document["map"]["focus"])
     title = html.escape(f"{document['title']} – {document['dates']}")
     page = "\n".join((
@@ -103,7 +114,8 @@ def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, note: st
         '<header id="tw-head"></header>', '<section id="tw-now" aria-live="polite"></section>',
         '<main id="tw-days"></main>', '<footer id="tw-foot"></footer>',
         f'<script type="application/json" id="tw-phone">{json_text(document)}</script>',
-        basemap, f"<script>{_leaflet_js()}</script>",
+        basemap, _tiles_block(tiles), f"<script>{_leaflet_js()}</script>",
+        f"<script>{_protomaps_js()}</script>" if tiles is not None else "",
         f"<script>{_renderer('trip_map.js')}\n{_asset('phone.js')}</script>", "</body>", "</html>", ""))
     return _with_csp(page)
 
@@ -149,6 +161,19 @@ def _coordinates(geometry: dict) -> list[tuple[float, float]]:
     return out
 
 
+def _tiles_block(tiles: PhoneTiles | None) -> str:
+    if tiles is None:
+        return ""
+    return f'<script type="application/json" id="tw-tiles">{json_text(tiles.document())}</script>'
+
+
+def _tiles_note(tiles: PhoneTiles | None) -> str:
+    if tiles is None:
+        return ""
+    return (f"Street map: tiles from this trip's offline copy ({tiles.source.name}), zooms {tiles.min_zoom}–"
+            f"{tiles.max_zoom}, {_size(tiles.size)}.")
+
+
 def _map_note(document: dict) -> str:
     if document["map"]["city_map"]:
         return f"Map: {document['title']}'s own map (water, parks, main streets, rail) and the trip's stops."
@@ -167,6 +192,22 @@ def _leaflet_js() -> str:
     """Leaflet, its home page a plain name: the phone file holds no web address at all (the page
     sets the attribution's prefix to plain text as well)."""
     return _script(_leaflet_dir() / "leaflet.js").replace("https://leafletjs.com", "leafletjs.com")
+
+
+# protomaps-leaflet's web addresses, each a plain name in the page: the default attribution (the
+# page gives its own) and the base that parses a string URL (the page gives the tiles themselves).
+_PROTOMAPS_ADDRESSES = (("https://protomaps.com", "protomaps.com"),
+                        ("https://openstreetmap.org/copyright", "openstreetmap.org/copyright"),
+                        ('"http://example.com"', "location.href"))
+
+
+@lru_cache(maxsize=1)
+def _protomaps_js() -> str:
+    """The vendored protomaps-leaflet (``resources/protomaps-leaflet``) with no web address in it."""
+    text = _script(RESOURCES_DIR / "protomaps-leaflet" / "protomaps-leaflet.js")
+    for address, name in _PROTOMAPS_ADDRESSES:
+        text = text.replace(address, name)
+    return text
 
 
 @lru_cache(maxsize=4)

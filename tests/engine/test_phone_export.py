@@ -143,3 +143,42 @@ def test_a_folder_that_is_not_there_writes_nothing_and_says_so(exported, tmp_pat
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "--phone" in done.stderr and "does not exist" in done.stderr
     assert not (tmp_path / "trip.kmz").exists()
+
+
+def test_the_trips_offline_copy_lends_the_phone_its_street_tiles_within_the_cap(exported, tmp_path) -> None:
+    """Tiles come from the offline copy that covers the trip (not another city's, not a file that is
+    no archive), every zoom carried whole up to the deepest that fits the cap, and the page says so."""
+    from pmtiles.reader import MmapSource, Reader
+
+    from engine.export.phone_tiles import offline_copy_tiles
+    from engine.maps.offline_area import tiles_in, trip_bbox
+    from tests.widgets.pmtiles_build import write_pmtiles
+    from shapely.geometry import LineString, box
+
+    itin = exported["itinerary"]
+    folder = tmp_path / "offline_maps"
+    folder.mkdir()
+    (folder / "a-broken.pmtiles").write_bytes(b"not an archive")
+    rome = write_pmtiles(folder / "b-rome.pmtiles", {"earth": [(box(12.3, 41.8, 12.6, 42.0), {})]},
+                         (12.3, 41.8, 12.6, 42.0), max_zoom=12)
+    paris = write_pmtiles(folder / "c-paris.pmtiles", {
+        "earth": [(box(2.2, 48.78, 2.5, 48.94), {})], "roads": [(LineString([(2.22, 48.80), (2.48, 48.92)]),
+                                                                  {"kind": "major_road"})]},
+        (2.2, 48.78, 2.5, 48.94), max_zoom=14)
+    tiles = offline_copy_tiles(itin, folder)
+    assert tiles is not None and tiles.source == paris != rome and (tiles.min_zoom, tiles.max_zoom) == (0, 14)
+    points = [(a.geo.lat, a.geo.lon) for d in itin.days for a in d.activities if a.geo and a.kind.value != "flight"]
+    wanted = {f"{z}/{x}/{y}" for z in range(15) for x, y in tiles_in(trip_bbox(points), z)}
+    with paris.open("rb") as handle:
+        present = {key for key in wanted if Reader(MmapSource(handle)).get(*map(int, key.split("/")))}
+    assert set(tiles.tiles) == present  # every tile of the trip's area the copy has, none outside it
+
+    capped = offline_copy_tiles(itin, folder, cap=tiles.size // 2)
+    assert capped is not None and capped.max_zoom < 14 and capped.size <= tiles.size // 2
+    assert {int(k.split("/")[0]) for k in capped.tiles} == set(range(capped.max_zoom + 1))  # whole zooms only
+
+    page = render("phone", itin, offline_maps=folder)
+    assert data_block(page, "tw-tiles")["max_zoom"] == 14 and "Street map: tiles from this trip's offline copy" in page
+    assert set(re.findall(r"[a-z][a-z0-9+.-]*://[^\s\"'<>)]*", page, flags=re.I)) == {SVG_NS}
+    assert page.count("<script>") == 3  # Leaflet, protomaps-leaflet, the page's own
+    assert offline_copy_tiles(itin, tmp_path / "none") is None

@@ -222,3 +222,26 @@ def test_a_cached_city_of_the_same_name_elsewhere_lends_the_phone_no_map(paris, 
     assert store.find("Paris") is not None
     page = itinerary_to_phone(paris, packs=store)
     assert '"city_map":null' in page and "no city map is stored for this trip" in page
+
+
+def test_street_tiles_from_the_offline_copy_are_drawn_and_fetch_nothing(qtbot, open_phone, paris, tmp_path):
+    """The trip's offline copy (a real vector PMTiles archive) travels in the page: protomaps-leaflet
+    paints its water where the archive puts it, from the page's own bytes."""
+    from tests.widgets.test_pmtiles_basemap import WATER, paris_archive
+
+    folder = tmp_path / "offline_maps"
+    folder.mkdir()
+    paris_archive(folder / "paris-trip.pmtiles")
+    louvre = next(a for a in paris.days[1].activities if a.name == "Musée du Louvre")
+    view, page, requests = open_phone(itinerary_to_phone(paris, offline_maps=folder), louvre.start)
+    lake = WATER.name()  # the archive's made-up lake under central Paris, in protomaps' light flavour
+
+    def painted() -> float:
+        png = tmp_path / "tiles.png"
+        view.grab().save(str(png))
+        return _share(png, lake)
+
+    qtbot.waitUntil(lambda: painted() > 0.01, timeout=10_000)
+    assert "Test vector tiles" in run_js(qtbot, view, "JSON.stringify(document.querySelector("
+                                                      "'.leaflet-control-attribution').textContent)")
+    assert page.errors == [] and {Path(QUrl(u).toLocalFile()).name for u in requests.urls} == {"trip-phone.html"}
