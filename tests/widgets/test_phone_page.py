@@ -245,3 +245,26 @@ def test_street_tiles_from_the_offline_copy_are_drawn_and_fetch_nothing(qtbot, o
     assert "Test vector tiles" in run_js(qtbot, view, "JSON.stringify(document.querySelector("
                                                       "'.leaflet-control-attribution').textContent)")
     assert page.errors == [] and {Path(QUrl(u).toLocalFile()).name for u in requests.urls} == {"trip-phone.html"}
+
+
+def test_each_day_shows_its_own_map_and_a_row_shows_its_stop(qtbot, open_phone, paris):
+    """The one map moves to the day whose "Show the map" is tapped and shows that day's pins; tapping
+    a stop's row centres the map on it and names it."""
+    louvre = next(a for a in paris.days[1].activities if a.name == "Musée du Louvre")
+    view, page, _ = open_phone(itinerary_to_phone(paris), louvre.start)
+    orsay = next(a for a in paris.days[2].activities if a.name == "Musée d'Orsay")
+    shown = run_js(qtbot, view, """(function () {
+      document.querySelectorAll('.tw-day')[2].querySelector('.tw-map-button').click();
+      var days = Array.from(document.querySelectorAll('.tw-day'));
+      var where = days.findIndex(function (d) { return d.querySelector('.tw-map'); });
+      var pins = Array.from(document.querySelectorAll('.tw-map .leaflet-marker-icon.tw-icon')).length;
+      var row = Array.from(days[2].querySelectorAll('.tw-item-stop'))
+        .find(function (r) { return r.querySelector('.tw-row-name').textContent === %s; });
+      row.click();
+      var tip = document.querySelector('.leaflet-tooltip-pane .tw-tip-title');
+      return JSON.stringify({where: where, pins: pins, open: days[2].open, tip: tip && tip.textContent,
+                             button: days[1].querySelector('.tw-map-button').hidden});
+    })()""" % json.dumps(orsay.shown_name))
+    day3 = [a for a in paris.days[2].activities if a.geo is not None and a.kind.value != "flight"]
+    assert shown == {"where": 2, "pins": len(day3), "open": True, "tip": orsay.shown_name, "button": False}
+    assert page.errors == []
