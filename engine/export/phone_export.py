@@ -111,7 +111,7 @@ def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, tiles: P
         '<meta name="color-scheme" content="light dark">', f"<title>{title}</title>",
         f"<style>{_leaflet_css()}</style>", f"<style>{_renderer('trip_map.css')}</style>",
         f"<style>{_asset('phone.css')}</style>", "</head>", "<body>",
-        '<header id="tw-head"></header>', '<section id="tw-now" aria-live="polite"></section>',
+        '<header id="tw-head"></header>', '<section id="tw-now"></section>',
         '<main id="tw-days"></main>', '<footer id="tw-foot"></footer>',
         f'<script type="application/json" id="tw-phone">{json_text(document)}</script>',
         basemap, _tiles_block(tiles), f"<script>{_leaflet_js()}</script>",
