@@ -1,4 +1,4 @@
-"""Exports from the UI: the engine's JSON / GPX / iCalendar / KML / HTML map, and the PDF itinerary,
+"""Exports from the UI: the engine's JSON / GPX / iCalendar / KML / KMZ / HTML map / phone page, and the PDF itinerary,
 chosen in a non-modal save dialog that opens in the folder of the last export. The formats, their menu
 entries and file filters come from the engine's one table (``engine.export.formats``: ``FORMATS``,
 ``BY_KEY``).
@@ -26,8 +26,11 @@ from .ui_state import export_folder, remember
 
 
 def kind_for_path(path: str | Path, fallback: str = "pdf") -> ExportFormat:
-    """The export a file name asks for by its suffix (the chosen filter's otherwise)."""
+    """The export a file name asks for by its suffix (the chosen filter's otherwise). Two formats
+    share ".html" (the map, the phone page): the chosen filter's wins when its suffix is the name's."""
     suffix = Path(path).suffix.lower().lstrip(".")
+    if BY_KEY[fallback].suffix == suffix:
+        return BY_KEY[fallback]
     return next((k for k in FORMATS if k.suffix == suffix), BY_KEY[fallback])
 
 
@@ -37,7 +40,8 @@ def suggested_name(itinerary: ItineraryV1, kind: ExportFormat) -> str:
     safe = "".join(c if c.isalnum() else "-" for c in stem.lower()).strip("-") or "trip"
     while "--" in safe:
         safe = safe.replace("--", "-")
-    return f"{safe}.{kind.suffix}"
+    tail = "-phone" if kind.key == "phone" else ""  # beside the HTML map, not over it
+    return f"{safe}{tail}.{kind.suffix}"
 
 
 def export_dialog(parent: QWidget, itinerary: ItineraryV1, key: str | None, export_to) -> QFileDialog:

@@ -64,6 +64,8 @@ def run_export(args) -> int:
     options = {"ics": {"transfers": bool(args.ics_transfers)}}
     renders = {f"--{fmt.key}": export_renderer(itin, fmt.key, **options.get(fmt.key, {}))
                for fmt in FORMATS if given[f"--{fmt.key}"]}
+    if "--phone" in renders:
+        renders["--phone"] = _size_stated(renders["--phone"])
     try:
         outputs.write(renders)
     except PdfRenderFailed as exc:
@@ -75,6 +77,16 @@ def run_export(args) -> int:
     for path in written:
         print(f"wrote {path}", file=sys.stderr)  # status, as every command reports it; stdout is output
     return 0
+
+
+def _size_stated(render):
+    """The phone page's renderer, saying the page's size once it is drawn, before it is written."""
+    def rendered():
+        from engine.export.phone_export import size_text
+        page = render()
+        print(f"--phone: one page of {size_text(page)}, everything inlined (it needs no network)", file=sys.stderr)
+        return page
+    return rendered
 
 
 def _gpx_days(itin, gpx: Path) -> list[Path]:

@@ -1,4 +1,4 @@
-"""Exports of an ItineraryV1: JSON, GPX 1.1, KML 2.2, iCalendar and HTML, written atomically as one set.
+"""Exports of an ItineraryV1: JSON, GPX 1.1, KML 2.2 / KMZ, iCalendar, HTML and the phone page, written atomically as one set.
 
 KML 2.2 (`kml_export.py`: a folder per day, timed placemarks, the day's route as a LineString, valid against
 the OGC schema fastkml ships; `export --kml`), JSON, GPX 1.1 (gpxpy; valid against the official XSD; per day
@@ -11,7 +11,7 @@ name; transfers under 30 minutes are no events unless `transfers=True` — `expo
 `render("ics", itin, transfers=True)`; LOCATION is the place's name, a flight's the city's airport "CDG
 airport", never coordinates — those are in GEO; descriptions and the PDF's notes go through `text.py`: raw
 "(lat, lon)" pairs left out, long notes cut at a word), all written atomically; confirmation codes stay in
-the itinerary JSON, the PDF and the calendar only: GPX, KML and HTML render `_bookings.masked_itinerary`
+the itinerary JSON, the PDF, the calendar and the phone page only: GPX, KML/KMZ and HTML render `_bookings.masked_itinerary`
 (every code of the intent's bookings masked in names, notes, citations and the intent); the standalone HTML
 map (`html_document.py` is the app's own map document, `engine/maps/map_document.py`, plus the itinerary
 rows, and `html_export.py` puts it in a `<script type="application/json">` block with `<>&` as
@@ -19,6 +19,10 @@ rows, and `html_export.py` puts it in a `<script type="application/json">` block
 it), the app's renderer `resources/trip_map.js`/`.css` and `html_map.js` (the list), all drawing with DOM
 nodes/`textContent`; folium gives only the skeleton;
 a CSP allows only the page's own scripts by hash and no network; credits only Natural Earth, when drawn);
+the trip on a phone (`phone_export.py` + `phone_document.py`, `phone.js`/`.css`: one offline page, everything
+inlined and no web address, the city's own map from its pack and street tiles from the trip's offline copy
+(`phone_tiles.py`), Now/Next from the phone's clock; booking codes shown,
+it is the traveller's own) and KMZ (`kmz_export.py`: the KML zipped as `doc.kml`, codes masked);
 `engine.atomic.write_all` writes a set of files as one (each staged to a temp file beside its target, then all
 renamed; a staging failure removes every temp file, a rename failure puts back the replaced targets from
 hard links; the `OSError` names the target); `write_atomic` is a set of one; `atomic_file` (a handle,

@@ -1,7 +1,7 @@
 """The traveller's confirmation codes in exports (issue 21: "full confirmation codes are not written
 to logs, diagnostics bundles or exports other than the itinerary itself").
 
-The itinerary JSON, the PDF and the calendar (the traveller's own) carry them; GPX, KML and HTML are
+The itinerary JSON, the PDF, the calendar and the phone page (the traveller's own) carry them; GPX, KML and HTML are
 files made to be shared — with a device, a map app, a friend — so they get ``masked_itinerary``:
 every code of ``itinerary.intent.bookings`` masked (``masked_code``) wherever the itinerary says it
 (the synthesizer writes "confirmation QX7K2M" into the booked flights' and hotel's notes).

@@ -32,8 +32,14 @@ FORMATS = (
                  "(booked flights and hotel with their confirmation code)", "ical_export:itinerary_to_ics"),
     ExportFormat("kml", "kml", "KML (Google Earth, My Maps)\u2026", "KML 2.2 (*.kml)",
                  "KML 2.2 for Google Earth, Organic Maps and OsmAnd (a folder per day)", "kml_export:itinerary_to_kml"),
+    ExportFormat("kmz", "kmz", "KMZ (Organic Maps, OsmAnd)\u2026", "KMZ, zipped KML (*.kmz)",
+                 "KMZ (the KML zipped) for offline maps apps: each day's route and its places, named as in the plan",
+                 "kmz_export:itinerary_to_kmz"),
     ExportFormat("html", "html", "HTML map\u2026", "Standalone HTML map (*.html)",
                  "standalone HTML map (works offline)", "html_export:itinerary_to_html"),
+    ExportFormat("phone", "html", "For my phone\u2026", "One offline page for a phone (*.html)",
+                 "one offline page for your phone: the trip by day with Now/Next on the phone's clock, each "
+                 "day's map, booking codes, addresses and hours", "phone_export:itinerary_to_phone"),
     ExportFormat("pdf", "pdf", "PDF itinerary\u2026", "Printable PDF itinerary (*.pdf)",
                  "printable PDF itinerary with the trip's map (rendered offscreen)", None),
 )

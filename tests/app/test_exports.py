@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from PySide6.QtWidgets import QFileDialog
 
 from app.exports import kind_for_path, suggested_name
-from engine.export.formats import FORMATS
+from engine.export.formats import BY_KEY, FORMATS
 from app.pdf_itinerary import itinerary_html
 from tests.app.conftest import wait_task
 from tests.app.test_main_window import PARIS, ROUTE66, plan
@@ -103,6 +103,21 @@ def test_pdf_text_is_escaped():
 
 
 def test_file_names_and_kinds():
-    from tests.widgets.test_map_layers import road_trip
+    from tests.widgets.test_map_layers import city_trip, road_trip
     assert suggested_name(road_trip(), kind_for_path("x.gpx")) == "los-angeles-chicago.gpx"
     assert kind_for_path("a.PDF").key == "pdf" and kind_for_path("a.txt", fallback="json").key == "json"
+    # two formats end in .html: the map unless the phone page's filter (or menu entry) is the chosen one
+    assert kind_for_path("a.html").key == kind_for_path("a.html", fallback="html").key == "html"
+    assert kind_for_path("a.html", fallback="phone").key == "phone" and kind_for_path("a.kmz").key == "kmz"
+    assert suggested_name(city_trip(), BY_KEY["phone"]) == "paris-phone.html"
+
+
+def test_for_my_phone_from_the_export_menu_writes_the_phone_page(qtbot, make_window, tmp_path):
+    window = make_window()
+    plan(qtbot, window, PARIS)
+    entry = window.commands.exports["phone"]
+    assert entry.text() == "For my phone\u2026"
+    path = export_through_dialog(qtbot, window, "phone", tmp_path / "paris-phone.html")
+    page = path.read_text(encoding="utf-8")
+    assert 'id="tw-phone"' in page and 'id="tw-data"' not in page  # the phone page, not the HTML map
+    assert "Exported For my phone" in window.statusBar().currentMessage()
