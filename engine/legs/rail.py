@@ -15,6 +15,8 @@ from ``fixtures/legs/rail.json`` (issue 33 §2; sources in ``fixtures/legs/READM
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -102,6 +104,30 @@ def main_station(city: str, centre: Geo, hint: Station | None = None) -> Station
     if table is not None:
         return table
     return Station(f"{city.split(',')[0].strip()} station", centre, country_near(centre), False, known=False)
+
+
+MAP_STATION_RADIUS_KM = 10.0
+_MAIN_WORDS = re.compile(r"(?i)\b(hauptbahnhof|hbf|central|centraal|centrale|centrum|centralna|centralny|termini|"
+                         r"main station|hlavní nádraží|glavni kolodvor|nádraží|gare|estació|estación|estação|"
+                         r"stazione|station|bahnhof)\b")
+
+
+def station_from_map(city: str, centre: Geo, stations: Iterable[tuple[str, Geo]]) -> Station | None:
+    """The city's main station among the named stations of its OpenStreetMap pack (the map layer's
+    ``railway=station`` nodes): the nearest to the centre within ``MAP_STATION_RADIUS_KM`` whose
+    name says it is a main or railway station ("Hauptbahnhof", "Centraal", "Gare …") or is the
+    city's own name; None when none does (the table's or ``"<city> station"`` then)."""
+    own = _key(city)
+    best: tuple[float, str, Geo] | None = None
+    for name, geo in stations:
+        km = distance_km(centre.lat, centre.lon, geo.lat, geo.lon)
+        if km > MAP_STATION_RADIUS_KM or not (_MAIN_WORDS.search(name) or _key(name) == own):
+            continue
+        if best is None or km < best[0]:
+            best = (km, name, geo)
+    if best is None:
+        return None
+    return Station(best[1], best[2], country_near(centre), False, known=True)
 
 
 def country_near(geo: Geo) -> str:

@@ -2,7 +2,8 @@
 (issue 33 §2): Transitous (https://transitous.org, open GTFS feeds, no key) or any MOTIS 2 server.
 
 - Base URL from ``TRIPWRIGHT_TRANSIT_URL`` (SPEC_DECISIONS §3); unset means no router at all (legs
-  stay estimated). The request is MOTIS's documented ``GET {base}/api/v1/plan`` (motis-project/motis
+  stay estimated). A base ending in its API version (``…/api/v1``; later MOTIS releases number
+  their plan endpoint higher, with the same itinerary fields) is asked at ``{base}/plan``. The request is MOTIS's documented ``GET {base}/api/v1/plan`` (motis-project/motis
   ``openapi.yaml``): ``fromPlace``/``toPlace`` as ``lat,lon``, ``time`` (ISO 8601, sent in UTC),
   ``arriveBy=false``, ``transitModes`` (``RAIL`` for trains — it stands for every long-distance,
   high-speed, night and regional rail mode —, ``COACH,BUS`` for buses, ``FERRY``), and a first and
@@ -20,6 +21,7 @@
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Literal
 
@@ -34,6 +36,7 @@ COORD_DECIMALS = 4
 TIME_STEP_MIN = 5  # asked times are rounded down to this, so near-identical asks share a cache entry
 FIRST_LAST_WALK_S = 45 * 60
 PLAN_PATH = "/api/v1/plan"
+_VERSIONED = re.compile(r"/api/v\d+$")
 
 RouterMode = Literal["train", "bus", "ferry"]
 TRANSIT_MODES: dict[RouterMode, str] = {"train": "RAIL", "bus": "COACH,BUS", "ferry": "FERRY"}
@@ -137,7 +140,8 @@ class MotisRouter:
                   "time": request.depart_utc, "arriveBy": "false",
                   "transitModes": TRANSIT_MODES[request.mode],
                   "maxPreTransitTime": str(FIRST_LAST_WALK_S), "maxPostTransitTime": str(FIRST_LAST_WALK_S)}
-        body = json_body(TOOL, await self._net.get(TOOL, f"{self._base}{PLAN_PATH}", params))
+        url = f"{self._base}/plan" if _VERSIONED.search(self._base) else f"{self._base}{PLAN_PATH}"
+        body = json_body(TOOL, await self._net.get(TOOL, url, params))
         return parse_plan(body, request)
 
 

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from engine.errors import InputError
-from engine.legs import LegQuery, Station, choose, plan_leg
+from engine.legs import LegQuery, Station, choose, plan_leg, station_from_map
 from engine.legs.rail import rail_ride
 from engine.legs.water import land_of, sea_between
 from engine.models import Geo
@@ -74,6 +74,19 @@ def test_a_city_the_table_lacks_leaves_from_its_own_station_or_the_one_the_calle
     assert leg.mode == "train" and leg.from_name == "Bruges station" and leg.to_name == "Amsterdam Centraal"
     osm = Station("Brugge", Geo(lat=51.1972, lon=3.2167), known=True)  # the station in the city's OSM pack
     assert plan_leg(query("Bruges", "Amsterdam", from_station=osm)).from_name == "Brugge"
+
+
+def test_the_main_station_is_found_among_a_city_packs_stations() -> None:
+    # named railway=station nodes as a city pack's map layer holds them (names and places from OSM)
+    ghent = Geo(lat=51.0543, lon=3.7174)
+    stations = [("Gent-Dampoort", Geo(lat=51.0562, lon=3.7404)), ("Gent-Sint-Pieters", Geo(lat=51.0357, lon=3.7104)),
+                ("Korenmarkt", Geo(lat=51.0546, lon=3.7215))]
+    assert station_from_map("Ghent", ghent, stations) is None  # no name says which is the main one
+    hamburg = Geo(lat=53.5511, lon=9.9937)
+    stations = [("Jungfernstieg", Geo(lat=53.5526, lon=9.9930)), ("Hamburg Hbf", Geo(lat=53.5530, lon=10.0069)),
+                ("Hamburg-Altona", Geo(lat=53.5519, lon=9.9350))]
+    found = station_from_map("Hamburg", hamburg, stations)
+    assert found is not None and found.name == "Hamburg Hbf" and found.country == "DE"
 
 
 def test_a_station_named_like_the_city_but_far_from_it_is_not_taken() -> None:

@@ -175,6 +175,14 @@ async def test_offline_nothing_is_asked(motis, monkeypatch) -> None:
     assert plans(motis) == []
 
 
+async def test_a_base_naming_its_api_version_is_asked_at_its_plan(motis, monkeypatch) -> None:
+    monkeypatch.setenv("TRIPWRIGHT_TRANSIT_URL", f"{motis.url}/api/v1/")
+    network = NetworkState()
+    leg = await plan_leg_online(lisbon_porto(), executor(), transit_router(network))
+    assert leg.source == "router" and [s.path for s in motis.seen] == [PLAN_PATH]
+    await network.aclose()
+
+
 async def test_unset_url_means_no_router(monkeypatch) -> None:
     monkeypatch.delenv("TRIPWRIGHT_TRANSIT_URL", raising=False)
     assert transit_router(NetworkState()) is None
