@@ -75,6 +75,10 @@ async def plan_leg_online(q: LegQuery, executor: ToolExecutor, router: MotisRout
         return estimated_leg(q, chosen, f"{why}; the transit router did not answer")
     if not journey.found:
         return estimated_leg(q, chosen, f"{why}; the transit router knows no {chosen.mode} at that time")
+    leaves = journey.departure.astimezone(q.earliest.tzinfo)
+    if leaves.date() != q.earliest.date():  # the leg's day is fixed by the stays around it
+        return estimated_leg(q, chosen, f"{why}; the timetable has no {chosen.mode} left that day "
+                                        f"(the next leaves {leaves:%a %H:%M})")
     return routed_leg(q, chosen, why, journey, request)
 
 

@@ -143,7 +143,8 @@ def plan_answer(query: dict[str, str]) -> dict:
     here = {"name": "START", "lat": src[0], "lon": src[1], "level": 0, "vertexType": "NORMAL"}
     there = {"name": "END", "lat": dst[0], "lon": dst[1], "level": 0, "vertexType": "NORMAL"}
     itineraries = []
-    for run in timetable(after.date().isoformat()) if rail_ok else []:
+    days = (after.date(), after.date() + timedelta(days=1))  # a late ask finds the next morning's trains
+    for run in [r for d in days for r in timetable(d.isoformat())] if rail_ok else []:
         board = next((i for i, (s, _, _) in enumerate(run.calls) if _km(src, (s.lat, s.lon)) <= NEAR_KM), None)
         alight = next((i for i, (s, _, _) in enumerate(run.calls) if _km(dst, (s.lat, s.lon)) <= NEAR_KM), None)
         if board is None or alight is None or alight <= board:

@@ -120,11 +120,19 @@ async def test_an_answer_is_cached_and_a_near_identical_ask_shares_it(motis) -> 
     await network.aclose()
 
 
-async def test_no_train_at_that_time_is_an_answer_and_the_leg_stays_estimated(motis) -> None:
+async def test_no_train_left_that_day_leaves_the_estimate_and_says_when_the_next_goes(motis) -> None:
     network = NetworkState()
     leg = await plan_leg_online(lisbon_porto("2027-05-13T20:00"), executor(), transit_router(network))
-    assert leg.source == "estimated" and "knows no train at that time" in leg.why
+    assert leg.source == "estimated" and "no train left that day (the next leaves Fri 07:00)" in leg.why
     assert "times estimated (Alfa Pendular in 2 h 48 as published)" in leg.why
+    await network.aclose()
+
+
+async def test_no_train_at_all_is_an_answer_and_the_leg_stays_estimated(motis) -> None:
+    network = NetworkState()  # the stand-in has trains only: a coach is asked as COACH,BUS and none comes
+    leg = await plan_leg_online(lisbon_porto(asked="bus"), executor(), transit_router(network))
+    assert (leg.mode, leg.source) == ("bus", "estimated") and "knows no bus at that time" in leg.why
+    assert plans(motis)[0].query["transitModes"] == "COACH,BUS"
     await network.aclose()
 
 
