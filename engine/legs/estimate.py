@@ -6,8 +6,11 @@ port or airport), door to door from one stay's centre to the next's:
 - train: each city's main station and the ride between them (``rail.py``: a published running
   time where known, else the country's rail speed), the transfers to and from the stations by city
   transit, and a quarter of an hour to board;
-- flight: the straight line at jet block speed plus taxi and climb, and ``FLIGHT_ENDS_H`` of
-  airports (the transfers out to them, check-in and security, and the way back into town);
+- flight: timed and priced as the planner's other estimated flights (``engine.tools.estimated_flights``:
+  great-circle km at cruise speed plus taxi, climb and descent; a fare by distance band) between the
+  stays' airports when the caller names them — with the transfers to and from them at airport-rail
+  speed, ``FLIGHT_BUFFER_H`` for check-in, security and boarding and ``FLIGHT_OUT_H`` out of the
+  plane — else between the cities with ``FLIGHT_ENDS_H`` of airports;
 - bus, drive (hire car collected and returned), ferry: a detour over the straight line at an
   average speed, with their own time at the ends.
 
@@ -25,6 +28,8 @@ from engine.errors import InputError
 from engine.geo import distance_km
 from engine.models import BookedLeg, Geo, PlannedLeg
 from engine.models.multi_city import AskedMode, LegMode
+from engine.tools.estimated_flights import budget_fare_usd, flight_minutes
+from engine.tools.transit import AIRPORT_ACCESS_MINUTES, AIRPORT_RAIL_KMH
 
 from .rail import BOARDING_MIN, Station, rail_ride, transfer_minutes
 from .water import land_of, sea_between
@@ -41,8 +46,9 @@ class ModeFigures:
     max_km: float  # longer than this, nobody takes it (without a router saying otherwise)
 
 
-# Coarse inter-city averages (coaches on motorways ~70 km/h, driving ~80 km/h, jets ~750 km/h block
-# speed plus taxi and climb, ferries ~30 km/h). Trains: rail.py.
+# Coarse inter-city averages (coaches on motorways ~70 km/h, driving ~80 km/h, ferries ~30 km/h).
+# Trains' times are rail.py's and flights' estimated_flights.py's: their rows here give the distances
+# people take them over (and the train's fare).
 FIGURES: dict[LegMode, ModeFigures] = {
     "train": ModeFigures(1.2, 110.0, 0.75, 5.0, 0.12, 0.0, 1000.0),
     "bus": ModeFigures(1.25, 70.0, 0.5, 3.0, 0.06, 0.0, 700.0),
@@ -50,8 +56,9 @@ FIGURES: dict[LegMode, ModeFigures] = {
     "flight": ModeFigures(1.0, 750.0, 3.0, 60.0, 0.10, 250.0, 20000.0),
     "ferry": ModeFigures(1.1, 30.0, 1.0, 20.0, 0.15, 0.0, 600.0),
 }
-FLIGHT_TAXI_CLIMB_H = 0.6
-FLIGHT_ENDS_H = FIGURES["flight"].overhead_h
+FLIGHT_ENDS_H = FIGURES["flight"].overhead_h  # airports unknown: both transfers, check-in, security, out
+FLIGHT_BUFFER_H = 1.5  # at the departure airport before the flight leaves
+FLIGHT_OUT_H = 0.25  # off the plane and out of the arrival airport
 FLIGHT_MIN_KM = 100.0  # no airline flies two places of one land closer than this
 FLIGHT_MIN_SEA_KM = 50.0  # nor across a strait narrower than this (a boat goes)
 TRAIN_PREFERENCE_H = 0.5  # a traveller takes a train up to half an hour slower door to door than the best
@@ -125,19 +132,42 @@ def option(q: LegQuery, mode: LegMode) -> ModeOption:
                 + transfer_minutes(q.to_geo, ride.to_station)) / 60
         return ModeOption("train", ride.minutes / 60, ends, ride.km, ride.from_station.name, ride.to_station.name,
                           ride.from_station.geo, ride.to_station.geo, ride.basis, ride.operator)
+    if mode == "flight":
+        return _flight(q, straight)
     f = FIGURES[mode]
     km = straight * f.detour
-    ride_h = km / f.kmh + (FLIGHT_TAXI_CLIMB_H if mode == "flight" else 0.0)
-    if mode == "flight":
-        names = (q.from_airport or f"{_city(q.from_city)} airport", q.to_airport or f"{_city(q.to_city)} airport")
-        basis = f"{km:.0f} km in the air"
-    elif mode == "drive":
+    ride_h = km / f.kmh
+    if mode == "drive":
         names, basis = (_city(q.from_city), _city(q.to_city)), f"{km:.0f} road km at {f.kmh:.0f} km/h"
     else:
         where = "bus station" if mode == "bus" else "port"
         names = (f"{_city(q.from_city)} {where}", f"{_city(q.to_city)} {where}")
         basis = f"{km:.0f} km at {f.kmh:.0f} km/h"
     return ModeOption(mode, ride_h, f.overhead_h, km, names[0], names[1], q.from_geo, q.to_geo, basis)
+
+
+def _airport(code: str) -> Geo | None:
+    from engine.catalog.airports import airport_info  # the table loads once (~1 s): only when a code is given
+    info = airport_info(code) if code else None
+    return Geo(lat=info.lat, lon=info.lon) if info is not None else None
+
+
+def _to_airport_h(centre: Geo, airport: Geo) -> float:
+    km = distance_km(centre.lat, centre.lon, airport.lat, airport.lon) * 1.25
+    return (km / AIRPORT_RAIL_KMH * 60 + AIRPORT_ACCESS_MINUTES) / 60
+
+
+def _flight(q: LegQuery, straight: float) -> ModeOption:
+    names = (q.from_airport or f"{_city(q.from_city)} airport", q.to_airport or f"{_city(q.to_city)} airport")
+    start, end = _airport(q.from_airport), _airport(q.to_airport)
+    if start is None or end is None:
+        ride_h = flight_minutes(straight) / 60
+        return ModeOption("flight", ride_h, FLIGHT_ENDS_H, straight, names[0], names[1], q.from_geo, q.to_geo,
+                          f"{straight:.0f} km in the air")
+    km = distance_km(start.lat, start.lon, end.lat, end.lon)
+    ends = _to_airport_h(q.from_geo, start) + FLIGHT_BUFFER_H + FLIGHT_OUT_H + _to_airport_h(q.to_geo, end)
+    return ModeOption("flight", flight_minutes(km) / 60, ends, km, names[0], names[1], start, end,
+                      f"{km:.0f} km in the air")
 
 
 def impossible(q: LegQuery, mode: LegMode) -> str | None:
@@ -170,6 +200,8 @@ def check_asked(q: LegQuery) -> None:
 
 
 def _fare_cents(mode: LegMode, km: float, travellers: int) -> int:
+    if mode == "flight":
+        return round(budget_fare_usd(km) * 100) * travellers
     f = FIGURES[mode]
     payers = 1 if mode == "drive" else travellers
     return round((f.fixed_usd + f.usd_per_km * km) * 100) * payers

@@ -147,3 +147,15 @@ def test_an_asked_mode_is_honoured_with_its_own_ends() -> None:
     assert leg.mode == "bus" and leg.why.startswith("bus as asked") and leg.from_name == "Lisbon bus station"
     assert plan_leg(query("Lisbon", "Porto", asked="flight")).to_name == "Porto airport"
     assert plan_leg(query("Lisbon", "Porto", asked="flight", to_airport="OPO")).to_name == "OPO"
+
+
+def test_a_flight_between_named_airports_is_timed_and_priced_as_the_planners_estimated_flights() -> None:
+    from engine.tools.estimated_flights import budget_fare_usd, flight_minutes
+    leg = plan_leg(query("Lisbon", "Porto", asked="flight", from_airport="LIS", to_airport="OPO", travellers=2))
+    assert (leg.from_name, leg.to_name) == ("LIS", "OPO")
+    assert abs(leg.from_geo.lat - 38.77) < 0.01 and abs(leg.to_geo.lat - 41.24) < 0.01  # the airports themselves
+    assert (leg.arrival - leg.departure).total_seconds() == flight_minutes(leg.distance_km) * 60
+    assert abs(leg.fare_usd_cents - round(budget_fare_usd(leg.distance_km) * 100) * 2) <= 2  # km shown to 0.1
+    # door to door: both airport transfers, 1 h 30 before the flight and 15 min out of it
+    pick, why = choose(query("Lisbon", "Porto", from_airport="LIS", to_airport="OPO"))
+    assert pick.mode == "train" and "by flight" in why
