@@ -28,6 +28,7 @@ from engine.models.multi_city import BookedLeg
 from .values import Context, Price, _built, check_day, confirmation, fail, quoted, usd_cents
 
 MAX_RIDE_HOURS = 48  # the longest scheduled trains and coaches with one ticket run about two days
+MAX_SUMMARY_CHARS = 300  # a calendar event's title is read this far (the route patterns stay linear-ish)
 GroundMode = Literal["train", "bus"]
 GROUND_RESERVATIONS: dict[str, GroundMode] = {"TrainReservation": "train", "BusReservation": "bus"}
 
@@ -102,6 +103,7 @@ def reservation_leg(ctx: Context, res: dict, mode: GroundMode, n: int, source: s
 def calendar_leg(ctx: Context, summary: str, location: str, start: Any, end: Any, n: int, code: str | None,
                  source: str) -> BookedLeg | None:
     """A calendar event's train or bus, or None when the event is not one."""
+    summary = summary[:MAX_SUMMARY_CHARS]
     kind = _KIND.search(summary)
     if kind is None:
         return None
