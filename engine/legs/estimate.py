@@ -179,9 +179,9 @@ def impossible(q: LegQuery, mode: LegMode) -> str | None:
     if across and mode in GROUND:
         kind = {"train": "no train runs", "bus": "no bus runs", "drive": "no road goes"}[mode]
         return f"{kind} from {a} to {b}: {island.name} is across the sea; fly or take the ferry"
-    if mode == "ferry" and not across:
-        return f"no ferry goes from {a} to {b}: there is no sea between them"
-    if mode == "ferry" and straight_km(q) > FIGURES["ferry"].max_km:
+    # A ferry between two places of one land is not refused (Naples → Amalfi sails along the coast;
+    # the islands table knows no coastline), only never picked for the traveller (``choose``).
+    if mode == "ferry" and across and straight_km(q) > FIGURES["ferry"].max_km:
         return f"no ferry goes from {a} to {b}: {straight_km(q):.0f} km of open sea; fly"
     if mode == "train" and not (land_a.rail and land_b.rail):
         bare = land_a if not land_a.rail else land_b
@@ -239,10 +239,10 @@ def choose(q: LegQuery) -> tuple[ModeOption, str]:
     that can make the leg and that people take over its distance."""
     straight = straight_km(q)
     across = sea_between(q.from_geo, q.to_geo)
-    usable = [m for m in BEST_CANDIDATES if impossible(q, m) is None
+    usable = [m for m in BEST_CANDIDATES if impossible(q, m) is None and (m != "ferry" or across)
               and (FIGURES[m].min_km <= straight or (m == "flight" and across)) and straight <= FIGURES[m].max_km]
     if not usable:  # nothing usual: the mode that can (a long ferry, a very long drive …)
-        usable = [m for m in BEST_CANDIDATES if impossible(q, m) is None] or ["flight"]
+        usable = [m for m in BEST_CANDIDATES if impossible(q, m) is None and (m != "ferry" or across)] or ["flight"]
     options = [option(q, m) for m in usable]
     ranked = sorted(options, key=lambda o: (round(o.door_h - (TRAIN_PREFERENCE_H if o.mode == "train" else 0.0), 2),
                                             FIGURES[o.mode].usd_per_km))

@@ -33,6 +33,7 @@ CITIES = {
     "Akureyri": (Geo(lat=65.6885, lon=-18.1262), "Atlantic/Reykjavik"),
     "Naples": (Geo(lat=40.8518, lon=14.2681), "Europe/Rome"),
     "Capri": (Geo(lat=40.5507, lon=14.2429), "Europe/Rome"),
+    "Amalfi": (Geo(lat=40.6340, lon=14.6027), "Europe/Rome"),
     "Bruges": (Geo(lat=51.2093, lon=3.2247), "Europe/Brussels"),
     "Amsterdam": (Geo(lat=52.3676, lon=4.9041), "Europe/Amsterdam"),
 }
@@ -116,11 +117,14 @@ def test_a_short_strait_sails_and_an_island_without_an_airport_is_not_flown_to()
         plan_leg(query("Naples", "Capri", asked="flight"))
 
 
-def test_impossible_modes_are_one_line_each() -> None:
-    with pytest.raises(InputError, match="no ferry goes from Rome to Florence: there is no sea between them"):
-        plan_leg(query("Rome", "Florence", asked="ferry"))
+def test_impossible_modes_are_one_line_each_and_a_coastal_ferry_is_the_travellers_call() -> None:
     with pytest.raises(InputError, match="Iceland has no railway"):
         plan_leg(query("Reykjavik", "Akureyri", asked="train"))
+    with pytest.raises(InputError, match="no ferry goes from Dublin to Reykjavik: 1495 km of open sea; fly"):
+        plan_leg(query("Dublin", "Reykjavik", asked="ferry"))
+    # along one coast (Naples → Amalfi) a ferry may be asked, never picked for the traveller
+    assert plan_leg(query("Naples", "Amalfi", asked="ferry")).mode == "ferry"
+    assert plan_leg(query("Naples", "Amalfi")).mode != "ferry"
 
 
 def test_the_traveller_takes_the_high_speed_train_over_a_flight_with_its_airports() -> None:
