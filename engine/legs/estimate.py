@@ -233,31 +233,42 @@ def _describe(o: ModeOption) -> str:
     return f"{hm(o.door_h)} by {o.mode}"
 
 
-def choose(q: LegQuery) -> tuple[ModeOption, str]:
-    """The mode a traveller would pick, and why in their words: the quickest door to door (a train
-    may be up to ``TRAIN_PREFERENCE_H`` slower — no check-in, centre to centre), among the modes
-    that can make the leg and that people take over its distance."""
+def score(o: ModeOption) -> float:
+    """Lower is what a traveller prefers: hours door to door, a train's credited ``TRAIN_PREFERENCE_H``."""
+    return round(o.door_h - (TRAIN_PREFERENCE_H if o.mode == "train" else 0.0), 2)
+
+
+def ranked(q: LegQuery) -> list[ModeOption]:
+    """The modes that can make the leg and that people take over its distance, best first."""
     straight = straight_km(q)
     across = sea_between(q.from_geo, q.to_geo)
     usable = [m for m in BEST_CANDIDATES if impossible(q, m) is None and (m != "ferry" or across)
               and (FIGURES[m].min_km <= straight or (m == "flight" and across)) and straight <= FIGURES[m].max_km]
     if not usable:  # nothing usual: the mode that can (a long ferry, a very long drive …)
         usable = [m for m in BEST_CANDIDATES if impossible(q, m) is None and (m != "ferry" or across)] or ["flight"]
-    options = [option(q, m) for m in usable]
-    ranked = sorted(options, key=lambda o: (round(o.door_h - (TRAIN_PREFERENCE_H if o.mode == "train" else 0.0), 2),
-                                            FIGURES[o.mode].usd_per_km))
-    pick = ranked[0]
+    return sorted((option(q, m) for m in usable), key=lambda o: (score(o), FIGURES[o.mode].usd_per_km))
+
+
+def compared(q: LegQuery, pick: ModeOption, other: ModeOption | None) -> str:
+    """Why ``pick`` over ``other``, in the traveller's words."""
     sea = ""
-    if across:
+    if sea_between(q.from_geo, q.to_geo):
         island = land_of(q.to_geo) if land_of(q.to_geo).group != "continent" else land_of(q.from_geo)
         sea = f" ({island.name} is across the sea: no train or road)"
-    if len(ranked) == 1:
-        return pick, f"{pick.mode} is the only way over {straight:.0f} km{sea}"
-    other = ranked[1]
+    if other is None:
+        return f"{pick.mode} is the only way over {straight_km(q):.0f} km{sea}"
     if pick.door_h <= other.door_h:
-        return pick, f"{_describe(pick)} beats {_describe(other)}{sea}"
-    return pick, (f"{_describe(pick)} rather than {_describe(other)}: {hm(pick.door_h - other.door_h)} more, "
-                  f"but no check-in or security, centre to centre{sea}")
+        return f"{_describe(pick)} beats {_describe(other)}{sea}"
+    return (f"{_describe(pick)} rather than {_describe(other)}: {hm(pick.door_h - other.door_h)} more, "
+            f"but no check-in or security, centre to centre{sea}")
+
+
+def choose(q: LegQuery) -> tuple[ModeOption, str]:
+    """The mode a traveller would pick, and why in their words: the quickest door to door (a train
+    may be up to ``TRAIN_PREFERENCE_H`` slower — no check-in, centre to centre), among the modes
+    that can make the leg and that people take over its distance."""
+    options = ranked(q)
+    return options[0], compared(q, options[0], options[1] if len(options) > 1 else None)
 
 
 def plan_leg(q: LegQuery) -> PlannedLeg:

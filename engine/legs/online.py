@@ -10,6 +10,7 @@ and line (``source="routed"``). Not found, not configured, offline or failed: th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
@@ -24,8 +25,8 @@ from engine.tools.motis import TOOL, MotisRouter, TransitJourney, TransitPlanReq
 from engine.tools.osrm import DrivingRoute, OsrmRouter, RouteRequest, routing_base
 from engine.tools.provenance import stamp
 
-from .estimate import (LegQuery, ModeOption, _fare_cents, _from_booking, _next_half_hour, check_asked, choose,
-                       estimated_leg, option)
+from .estimate import (LegQuery, ModeOption, _fare_cents, _from_booking, _next_half_hour, check_asked, compared,
+                       estimated_leg, hm, option, ranked, score)
 
 log = structlog.get_logger("tripwright.legs")
 ROUTED_MODES = ("train", "bus", "ferry")
@@ -57,10 +58,13 @@ async def plan_leg_online(q: LegQuery, executor: ToolExecutor, router: MotisRout
     if q.booked is not None:
         return _from_booking(q, q.booked)
     check_asked(q)
+    options: list[ModeOption] = []
     if q.asked != "best":
         chosen, why = option(q, q.asked), f"{q.asked} as asked"
     else:
-        chosen, why = choose(q)
+        options = ranked(q)
+        chosen = options[0]
+        why = compared(q, chosen, options[1] if len(options) > 1 else None)
     if chosen.mode == "drive" and roads is not None:
         return await _drive(q, chosen, why, executor, roads)
     if chosen.mode not in ROUTED_MODES:
@@ -79,7 +83,20 @@ async def plan_leg_online(q: LegQuery, executor: ToolExecutor, router: MotisRout
     if leaves.date() != q.earliest.date():  # the leg's day is fixed by the stays around it
         return estimated_leg(q, chosen, f"{why}; the timetable has no {chosen.mode} left that day "
                                         f"(the next leaves {leaves:%a %H:%M})")
+    timed = _as_timed(chosen, journey)
+    better = next((o for o in options[1:] if o.mode != chosen.mode and score(o) < score(timed)), None)
+    if better is not None:  # the timetable's ride is slower than estimated: the next choice wins
+        why = f"{compared(q, better, timed)}: the timetable's {chosen.mode} takes {hm(timed.ride_h)}"
+        if better.mode == "drive" and roads is not None:
+            return await _drive(q, better, why, executor, roads)
+        return estimated_leg(q, better, why)
     return routed_leg(q, chosen, why, journey, request)
+
+
+def _as_timed(chosen: ModeOption, journey: TransitJourney) -> ModeOption:
+    """``chosen`` with the timetable's time on board."""
+    ride_h = (journey.arrival - journey.departure).total_seconds() / 3600
+    return replace(chosen, ride_h=ride_h)
 
 
 def routed_leg(q: LegQuery, chosen: ModeOption, why: str, journey: TransitJourney,

@@ -7,6 +7,7 @@ offline, nothing is asked."""
 
 from __future__ import annotations
 
+import json
 import random
 import socket
 from datetime import datetime
@@ -117,6 +118,24 @@ async def test_an_answer_is_cached_and_a_near_identical_ask_shares_it(motis) -> 
     first = await plan_leg_online(lisbon_porto("2027-05-13T06:40"), ex, router)
     again = await plan_leg_online(lisbon_porto("2027-05-13T06:42"), ex, router)  # rounds down to 06:40
     assert again.departure == first.departure and len(plans(motis)) == 1
+    await network.aclose()
+
+
+async def test_a_timetabled_train_far_slower_than_estimated_gives_way_to_the_flight(motis) -> None:
+    # a constructed answer (not a timetable): only a 5 h 30 regional train that day
+    slow = {"itineraries": [{"startTime": "2027-05-13T06:00:00Z", "endTime": "2027-05-13T11:30:00Z", "transfers": 0,
+                             "legs": [{"mode": "REGIONAL_RAIL", "startTime": "2027-05-13T06:00:00Z",
+                                       "endTime": "2027-05-13T11:30:00Z", "routeShortName": "R 4401",
+                                       "from": {"name": "Lisboa Santa Apolónia", "lat": 38.7137, "lon": -9.1227},
+                                       "to": {"name": "Porto Campanhã", "lat": 41.1487, "lon": -8.5856}}]}]}
+    motis.then(Reply(body=json.dumps(slow).encode()))
+    network = NetworkState()
+    leg = await plan_leg_online(lisbon_porto(), executor(), transit_router(network))
+    assert (leg.mode, leg.source) == ("flight", "estimated")
+    assert "by flight" in leg.why and "beats" in leg.why and "the timetable's train takes 5 h 30" in leg.why
+    # asked for the train, the traveller gets it as the timetable has it
+    asked = await plan_leg_online(lisbon_porto(asked="train"), executor(), transit_router(network))
+    assert (asked.mode, asked.source, asked.number) == ("train", "router", "AP")  # the stand-in's own answer
     await network.aclose()
 
 
