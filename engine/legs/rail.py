@@ -130,6 +130,20 @@ def station_from_map(city: str, centre: Geo, stations: Iterable[tuple[str, Geo]]
     return Station(best[1], best[2], country_near(centre), False, known=True)
 
 
+def station_zone(name: str) -> str | None:
+    """The time zone of a station named as a ticket prints it ("Lisboa Santa Apolónia", "Lisboa
+    Oriente", "Roma Termini"): the table's station of that name, or of the city the name begins
+    with; None when the table knows neither (the listed US stations are all on Eastern time)."""
+    folded = " ".join(name.casefold().split())
+    stations = _stations()
+    country = next((s.country for s in stations.values() if s.name.casefold() == folded), "")
+    if not country:
+        country = next((s.country for key, s in sorted(stations.items(), key=lambda kv: -len(kv[0]))
+                        if folded == key or folded.startswith(key + " ")), "")
+    row = _table()["countries"].get(country)
+    return row.get("tz") if row else None
+
+
 def country_near(geo: Geo) -> str:
     """The country of the nearest station the table knows within ``COUNTRY_RADIUS_KM``, or ""."""
     best, best_km = "", COUNTRY_RADIUS_KM

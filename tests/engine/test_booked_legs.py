@@ -156,3 +156,76 @@ def test_a_ticket_on_no_legs_day_is_returned_unplaced() -> None:
                       arrival=datetime(2027, 5, 11, 10, 30, tzinfo=timezone.utc))
     placed = place_tickets(intent(), [stray])
     assert placed.unplaced == [stray] and placed.requests[0].booked is None
+
+
+# -- a PDF ticket, read by the model ----------------------------------------------------------------
+def ticket_pdf(path: Path, to_station: str = "Porto Campanhã") -> Path:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    for line in ("CP - Comboios de Portugal      Bilhete / Ticket", "Alfa Pendular AP 123   Carruagem 3  Lugar 41",
+                 "Partida / Departure: Lisboa Santa Apolónia   13/05/2027   09:00",
+                 f"Chegada / Arrival: {to_station}   13/05/2027   11:48",
+                 "Passageiro: Marta Quintela", "Código / Code: CPX8M41T     Total: 31,10 EUR"):
+        pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return path
+
+
+RIDE = {"kind": "train", "operator": "CP - Comboios de Portugal", "number": "AP 123",
+        "from_station": "Lisboa Santa Apolónia", "to_station": "Porto Campanhã", "departure_date": "2027-05-13",
+        "departure_time": "09:00", "arrival_date": "2027-05-13", "arrival_time": "11:48", "confirmation": "CPX8M41T"}
+
+
+def read_by_model(path: Path, *answers: dict):
+    import asyncio
+
+    from engine.bookings import aread_bookings
+    from engine.errors import ModelOutputError
+    from engine.llm.client import LLMClient
+    from engine.llm.config import LLMConfig
+
+    from .llm.scripted_server import Reply, ScriptedServer
+
+    async def go(server):
+        client = LLMClient(LLMConfig(base_url=server.base_url, model="gpt-4o-mini", timeout_s=5))
+        try:
+            return await aread_bookings(path, client, today=TODAY, legs=True)
+        except (InputError, ModelOutputError) as exc:
+            return exc
+        finally:
+            await client.close()
+
+    with ScriptedServer([Reply(content=json.dumps(a)) for a in answers]) as server:
+        return asyncio.run(go(server)), server.chat_requests()
+
+
+def test_a_pdf_ticket_is_read_by_the_model_on_its_stations_clock(tmp_path) -> None:
+    found, requests = read_by_model(ticket_pdf(tmp_path / "bilhete.pdf"), {"flights": [], "hotel": None, "rides": [RIDE]})
+    (leg,) = found.legs
+    assert (found.source, found.read_by, leg.mode, leg.number) == ("pdf", "model", "train", "AP 123")
+    assert leg.departure == datetime(2027, 5, 13, 9, 0, tzinfo=LISBON_TZ)  # Lisbon's clock, not the model's
+    assert leg.arrival == datetime(2027, 5, 13, 11, 48, tzinfo=LISBON_TZ)
+    assert "train and bus tickets" in requests[0]["messages"][0]["content"]
+    schema = requests[0]["response_format"]["json_schema"]["schema"]
+    assert "rides" in schema["required"]
+
+
+def test_a_ride_the_ticket_does_not_print_is_refused(tmp_path) -> None:
+    from engine.bookings import RejectedReading
+    invented = RIDE | {"to_station": "Braga"}
+    error, requests = read_by_model(ticket_pdf(tmp_path / "bilhete.pdf"), *[{"flights": [], "hotel": None,
+                                                                           "rides": [invented]}] * 2)
+    assert isinstance(error, RejectedReading) and "rides[0].to_station 'Braga' does not appear" in str(error)
+    assert len(requests) == 2
+
+
+def test_a_ride_between_stations_of_unknown_zone_is_the_by_hand_line(tmp_path) -> None:
+    far = RIDE | {"to_station": "Vigo Guixar"}
+    error, _ = read_by_model(ticket_pdf(tmp_path / "bilhete.pdf", to_station="Vigo Guixar"),
+                             {"flights": [], "hotel": None, "rides": [far]})
+    assert isinstance(error, InputError)
+    assert str(error) == ("bookings: bilhete.pdf: train AP 123: the time zone of 'Vigo Guixar' is not known; "
+                          "enter the ticket by hand in the trip form (the leg's mode, stations and times)")
