@@ -2,9 +2,13 @@
 (``.html``) with schema.org markup, airline and hotel calendar files (``.ics``), and PDF or text
 confirmations read by the configured model — each into ``engine.models.bookings.Bookings``.
 
-    read_bookings(path, *, today=None) -> BookingsImport            # no model: markup, calendars
+    read_bookings(path, *, today=None, legs=False) -> BookingsImport  # no model: markup, calendars
     await aread_bookings(path, client=None, *, today=None)          # the same, and text via the model
     parse_bookings(data, name, ...) / await aparse_bookings(data, name, client, ...)  # bytes in memory
+
+``legs=True`` (a multi-city trip) also reads train and bus tickets into ``BookingsImport.legs``
+(``ground_legs.py``); ``stay_legs.place_tickets`` puts them, and flights between two stays'
+airports, on the intent's legs.
 
 ``BookingsImport``: ``bookings``, ``source`` (email | html | ics | pdf | text), ``read_by``
 (markup | calendar | model), ``skipped`` (reason → count: ``TrainReservation``, ``malformed

@@ -7,7 +7,8 @@ two airports — "JFK-LIS", "JFK → LIS", "JFK to LIS", or two codes in parenth
 words say so ("hotel", "check-in", "stay", …), all-day (DTEND is the check-out day, RFC 5545's
 exclusive end) or timed; a separate "check-out" event of the same place closes a check-in event
 that has none. The confirmation code is the one a DESCRIPTION labels ("Booking reference:
-4F7K2Q"). Anything else is counted as skipped. Files over ``MAX_BYTES`` or with more than
+4F7K2Q"). A train or bus, when the caller asks for legs (``ground_legs.py``). Anything else is
+counted as skipped. Files over ``MAX_BYTES`` or with more than
 ``MAX_EVENTS`` events are refused: an airline's file is a few KB.
 """
 
@@ -17,6 +18,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from .ground_legs import calendar_leg
 from .result import Collected
 from .values import Context, fail, flight_number, make_flight, make_hotel
 
@@ -50,7 +52,9 @@ def read_calendar(data: bytes, ctx: Context, found: Collected, source: str) -> N
     for n, event in enumerate(events, 1):
         if id(event) in closing:
             continue
-        if not _flight(ctx, event, n, found, source) and not _stay(ctx, event, n, found, source, checkouts):
+        if _flight(ctx, event, n, found, source) or (ctx.legs and _ground(ctx, event, n, found, source)):
+            continue
+        if not _stay(ctx, event, n, found, source, checkouts):
             found.skip("calendar event (not a flight or hotel)")
 
 
@@ -87,6 +91,15 @@ def _flight(ctx: Context, event, n: int, found: Collected, source: str) -> bool:
     found.add_flight(make_flight(ctx, what, carrier=None, number=number, origin=pair[0], dest=pair[1],
                                  departure=start, arrival=end, code=_code(description or summary),
                                  source=source))
+    return True
+
+
+def _ground(ctx: Context, event, n: int, found: Collected, source: str) -> bool:
+    leg = calendar_leg(ctx, _summary(event), _prop(event, "LOCATION"), _when(event, "DTSTART"),
+                       _when(event, "DTEND"), n, _code(_prop(event, "DESCRIPTION")), source)
+    if leg is None:
+        return False
+    found.add_leg(leg)
     return True
 
 

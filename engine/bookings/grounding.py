@@ -6,7 +6,8 @@ an airport code, a confirmation code, a hotel's name, each word of its address, 
 ("22:30", "22.30", "22h30", "10:30 PM"); a date as ISO, numbers ("15/06/2027", "06/15/27") or
 with an English month name ("15 Jun 2027", "June 15th", "15JUN"). An arrival date the text does
 not print may be the departure's day or up to two days after it (tickets print "10:35 +1").
-A model that invents a flight number is refused, never planned.
+A train or bus ticket (``rides``, read for a multi-city trip): its number, stations, operator,
+dates, times and code the same way. A model that invents a flight number is refused, never planned.
 """
 
 from __future__ import annotations
@@ -84,7 +85,23 @@ def grounded(answer, text: str) -> list[str]:
         _code(problems, hay, f.confirmation, f"{at}.confirmation")
     if answer.hotel is not None:
         _hotel(problems, hay, answer.hotel)
+    for i, r in enumerate(getattr(answer, "rides", ())):
+        _ride(problems, hay, r, f"rides[{i}]")
     return problems
+
+
+def _ride(problems: list[str], hay: str, r, at: str) -> None:
+    """A train or bus ticket: its number, stations, operator, dates, times and code as printed."""
+    _check(problems, has_words(hay, r.number), f"{at}.number {r.number!r}")
+    for role in ("from_station", "to_station"):
+        _check(problems, has_words(hay, getattr(r, role)), f"{at}.{role} {getattr(r, role)!r}")
+    if r.operator is not None:
+        _check(problems, has_words(hay, r.operator), f"{at}.operator {r.operator!r}")
+    _check(problems, has_date(hay, date.fromisoformat(r.departure_date)), f"{at}.departure_date {r.departure_date}")
+    _check(problems, _arrival_day(hay, r), f"{at}.arrival_date {r.arrival_date}")
+    for clock in ("departure_time", "arrival_time"):
+        _check(problems, has_time(hay, getattr(r, clock)), f"{at}.{clock} {getattr(r, clock)}")
+    _code(problems, hay, r.confirmation, f"{at}.confirmation")
 
 
 def _hotel(problems: list[str], hay: str, h) -> None:

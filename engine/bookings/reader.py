@@ -54,9 +54,10 @@ def detect_kind(data: bytes, name: str) -> str | None:
     return _SUFFIXES.get(Path(name).suffix.casefold())
 
 
-def without_model(data: bytes, name: str, today: date | None) -> BookingsImport | ForModel:
-    """What the file's markup or calendar says, or its text prepared for the model."""
-    ctx = Context(label=_label(name), today=today or date.today())
+def without_model(data: bytes, name: str, today: date | None, legs: bool = False) -> BookingsImport | ForModel:
+    """What the file's markup or calendar says, or its text prepared for the model. ``legs``: read
+    train and bus tickets too (``BookingsImport.legs``), for a multi-city trip."""
+    ctx = Context(label=_label(name), today=today or date.today(), legs=legs)
     if not data.strip(_BLANK):
         fail(ctx.label, "is empty")
     kind = detect_kind(data, name)
@@ -118,21 +119,22 @@ def _label(name: str) -> str:
 
 
 # -- the ways in ------------------------------------------------------------------------------------
-def parse_bookings(data: bytes, name: str, *, today: date | None = None) -> BookingsImport:
+def parse_bookings(data: bytes, name: str, *, today: date | None = None, legs: bool = False) -> BookingsImport:
     """Bookings from bytes in memory (a drop, a paste), without a model: a file only a model can
     read is the "enter it by hand" line."""
-    step = without_model(data, name, today)
+    step = without_model(data, name, today, legs)
     if isinstance(step, ForModel):
         raise by_hand(step, "its text has no booking markup, and reading it takes a model")
     return step
 
 
-async def aparse_bookings(data: bytes, name: str, client=None, *, today: date | None = None) -> BookingsImport:
+async def aparse_bookings(data: bytes, name: str, client=None, *, today: date | None = None,
+                          legs: bool = False) -> BookingsImport:
     """As ``parse_bookings``, asking the model for text without markup. ``client``: an
     ``engine.llm.client.LLMClient`` (the caller's, left open), or a function making one when a file
     needs it (e.g. ``lambda: LLMClient(config_from_env(...))``; closed after), or None. No client,
     or one that cannot be made or used (``ModelUnavailable``), is the "enter it by hand" line."""
-    step = without_model(data, name, today)
+    step = without_model(data, name, today, legs)
     if not isinstance(step, ForModel):
         return step
     if client is None:
@@ -149,9 +151,10 @@ async def aparse_bookings(data: bytes, name: str, client=None, *, today: date | 
             await made.close()
 
 
-def read_bookings(path: str | os.PathLike[str], *, today: date | None = None) -> BookingsImport:
-    return parse_bookings(read_file(path), os.fspath(path), today=today)
+def read_bookings(path: str | os.PathLike[str], *, today: date | None = None, legs: bool = False) -> BookingsImport:
+    return parse_bookings(read_file(path), os.fspath(path), today=today, legs=legs)
 
 
-async def aread_bookings(path: str | os.PathLike[str], client=None, *, today: date | None = None) -> BookingsImport:
-    return await aparse_bookings(read_file(path), os.fspath(path), client, today=today)
+async def aread_bookings(path: str | os.PathLike[str], client=None, *, today: date | None = None,
+                         legs: bool = False) -> BookingsImport:
+    return await aparse_bookings(read_file(path), os.fspath(path), client, today=today, legs=legs)

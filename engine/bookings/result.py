@@ -13,6 +13,7 @@ import structlog
 
 from engine.models.bookings import (MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, BookedEvent, BookedFlight, BookedHotel,
                                    Bookings, masked_code)
+from engine.models.multi_city import MAX_STAYS, BookedLeg
 
 from .values import Context, fail
 
@@ -35,6 +36,7 @@ class BookingsImport:
     read_by: ReadBy
     skipped: dict[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    legs: tuple[BookedLeg, ...] = ()  # trains and buses between stays, read when asked (``legs=True``)
 
     def summary(self) -> str:
         """One line for a terminal or a status bar; confirmation codes masked, no names."""
@@ -46,6 +48,7 @@ class BookingsImport:
         if self.bookings.hotel is not None:
             parts.append(hotel_line(self.bookings.hotel))
         parts.extend(event_line(e) for e in self.bookings.events)
+        parts.extend(leg_line(leg) for leg in self.legs)
         if self.skipped:
             parts.append("skipped: " + ", ".join(f"{k} {n}" for k, n in sorted(self.skipped.items())))
         parts.extend(self.notes)
@@ -69,6 +72,12 @@ def event_line(e: BookedEvent) -> str:
     return f"event {e.name}{where} {e.start:%Y-%m-%d %H:%M}{code}"
 
 
+def leg_line(leg: BookedLeg) -> str:
+    code = f" [{masked_code(leg.confirmation)}]" if leg.confirmation else ""
+    number = f" {leg.number}" if leg.number else ""
+    return f"{leg.mode}{number} {leg.from_name}→{leg.to_name} {leg.departure:%Y-%m-%d %H:%M}{code}"
+
+
 class Collected:
     """A reader's findings in file order: flights once each (by number and departure), hotel
     stays once each, and what was skipped."""
@@ -78,17 +87,21 @@ class Collected:
         self.flights: dict[tuple[str, object], BookedFlight] = {}
         self.hotels: dict[tuple[str, object, object], BookedHotel] = {}
         self.events: dict[tuple[str, object], BookedEvent] = {}
+        self.legs: dict[tuple[str, str, object], BookedLeg] = {}
         self.skipped: Counter[str] = Counter()
 
     @property
     def empty(self) -> bool:
-        return not self.flights and not self.hotels and not self.events
+        return not self.flights and not self.hotels and not self.events and not self.legs
 
     def add_event(self, event: BookedEvent) -> None:
         self.events.setdefault((event.name.casefold(), event.start), event)
 
     def add_flight(self, flight: BookedFlight) -> None:
         self.flights.setdefault((flight.flight_number.replace(" ", ""), flight.departure), flight)
+
+    def add_leg(self, leg: BookedLeg) -> None:
+        self.legs.setdefault((leg.mode, leg.number.replace(" ", ""), leg.departure), leg)
 
     def add_hotel(self, hotel: BookedHotel) -> None:
         self.hotels.setdefault((hotel.name.casefold(), hotel.checkin, hotel.checkout), hotel)
@@ -100,7 +113,8 @@ class Collected:
     def result(self, source: Source, read_by: ReadBy) -> BookingsImport:
         if self.empty:
             why = "; ".join(f"{k}: {n}" for k, n in sorted(self.skipped.items()))
-            fail(self.ctx.label, "holds no flight, hotel or event booking" + (f" ({why})" if why else ""))
+            kinds = "flight, hotel, event, train or bus" if self.ctx.legs else "flight, hotel or event"
+            fail(self.ctx.label, f"holds no {kinds} booking" + (f" ({why})" if why else ""))
         flights = _shared_totals(sorted(self.flights.values(), key=lambda f: f.departure), self.ctx)
         if len(flights) > MAX_BOOKED_FLIGHTS:
             fail(self.ctx.label, f"holds {len(flights)} flights; at most {MAX_BOOKED_FLIGHTS} are planned from one trip")
@@ -109,13 +123,17 @@ class Collected:
         events = sorted(self.events.values(), key=lambda e: e.start)
         if len(events) > MAX_BOOKED_EVENTS:
             fail(self.ctx.label, f"holds {len(events)} events; at most {MAX_BOOKED_EVENTS} are planned from one trip")
+        legs = sorted(self.legs.values(), key=lambda leg: leg.departure)
+        if len(legs) > MAX_STAYS:
+            fail(self.ctx.label, f"holds {len(legs)} train and bus tickets; a trip of at most {MAX_STAYS} stays "
+                                 f"has at most {MAX_STAYS} legs")
         found = BookingsImport(bookings=Bookings(flights=flights, hotel=hotels[0] if hotels else None, events=events),
                                source=source, read_by=read_by, skipped=dict(self.skipped),
-                               notes=tuple(self.ctx.notes))
+                               notes=tuple(self.ctx.notes), legs=tuple(legs))
         log.info("bookings_read", source=source, read_by=read_by,
                  flights=[f"{f.flight_number} {f.origin}-{f.dest}" for f in flights],
-                 hotel=bool(hotels), events=len(events),
-                 codes=sorted({masked_code(b.confirmation) for b in [*flights, *hotels, *events]
+                 hotel=bool(hotels), events=len(events), legs=[f"{g.mode} {g.number}" for g in legs],
+                 codes=sorted({masked_code(b.confirmation) for b in [*flights, *hotels, *events, *legs]
                                                    if b.confirmation}),
                  skipped=dict(self.skipped))
         return found

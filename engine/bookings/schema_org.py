@@ -13,8 +13,9 @@ Containers are opened (a list, ``@graph``, a ``ReservationPackage``'s ``subReser
 ``MAX_NODES`` nodes ``MAX_DEPTH`` deep. ``EventReservation``: ``reservationFor`` is an ``Event`` —
 ``name``, ``startDate`` (with its offset), ``endDate``, ``location`` (a ``Place`` with ``name``,
 ``address``, ``geo``); one with no place at all is counted as skipped (it cannot be put on a map).
-Any other reservation (train, rental car, …) is counted by its type and not planned; a cancelled
-one is counted as such.
+``TrainReservation``/``BusReservation``: legs between stays when the caller asks for them
+(``ground_legs.py``). Any other reservation (rental car, …, and trains and buses otherwise) is
+counted by its type and not planned; a cancelled one is counted as such.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from .ground_legs import GROUND_RESERVATIONS, reservation_leg
 from .result import Collected
 from .values import Context, fail, flight_number, make_event, make_flight, make_hotel, price_of, quoted
 
@@ -49,6 +51,10 @@ def read_reservations(items: list[Any], ctx: Context, found: Collected, source: 
                 found.skip("EventReservation without a place")
             else:
                 found.add_event(event)
+        elif ctx.legs and kinds & GROUND_RESERVATIONS.keys():
+            mode = GROUND_RESERVATIONS[sorted(kinds & GROUND_RESERVATIONS.keys())[0]]
+            found.add_leg(reservation_leg(ctx, res, mode, count, source, one=_one, text=_text, moment=_moment,
+                                          price=_price))
         else:
             found.skip(sorted(kinds)[0])
     return count

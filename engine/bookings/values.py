@@ -50,6 +50,7 @@ class Context:
     label: str
     today: date
     notes: list[str] = field(default_factory=list)
+    legs: bool = False  # read train and bus tickets as legs between stays (a multi-city trip)
 
     def note(self, text: str) -> None:
         if text not in self.notes:
