@@ -138,6 +138,19 @@ def build_parser() -> argparse.ArgumentParser:
     add_cities_parser(command)
     from .trip_inputs_cmd import add_trip_inputs_parsers
     add_trip_inputs_parsers(command)
+    now = command("replan-now", "something changed: re-plan a trip under way from now on")  # replan_now_cmd.py
+    now.add_argument("trip_id", help="the trip's id (see trips list)")
+    now.add_argument("--now", required=True, help="the moment to re-plan from, ISO 8601 (e.g. 2027-06-16T11:00; "
+                                                  "without an offset: the trip's own clock)")
+    change = now.add_mutually_exclusive_group(required=True)
+    change.add_argument("--late", metavar="MINUTES", help="the next flight arrives this many minutes late")
+    change.add_argument("--closed", metavar="PLACE", help="this place is closed today (from now)")
+    change.add_argument("--rain-from", metavar="HH:MM", help="rain from this time today: outdoor visits after it move")
+    change.add_argument("--done-for-today", action="store_true", help="end the day now")
+    change.add_argument("--skip", metavar="PLACE", help="skip this place")
+    change.add_argument("--at", metavar="LAT,LON", help="we are here: start from this point")
+    change.add_argument("--bookings", metavar="FILE", help="a booking made mid-trip (.eml/.html/.ics)")
+    now.add_argument("--out", help="write the new version's itinerary JSON here")
     maps = command("maps", "download a trip's area (or a box) as an offline map")  # runs in maps_cmd.py
     maps.add_argument("action", choices=["download"], help="what to do")
     maps.add_argument("trip_id", nargs="?", help="the stored trip whose area to download (see trips list)")
@@ -180,7 +193,7 @@ COMMANDS = {
     "bookings": "trip_inputs_cmd:run_bookings", "places": "trip_inputs_cmd:run_places",
     "diagnostics": "diagnostics_cmd:run_diagnostics", "ideas": "group_cmd:run_ideas", "chat": "group_cmd:run_chat",
     "feedback": "group_cmd:run_feedback", "react": "group_cmd:run_react", "revise": "revise_cmd:run_revise",
-    "eval": "eval_cmd:run_eval", "bench": "bench_cmd:run_bench", "screenshot": "screenshot_cmd:run_screenshot",
+    "replan-now": "replan_now_cmd:run_replan_now", "eval": "eval_cmd:run_eval", "bench": "bench_cmd:run_bench", "screenshot": "screenshot_cmd:run_screenshot",
 }
 # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the caller
 # explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.
