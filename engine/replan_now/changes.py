@@ -78,14 +78,11 @@ def _late(plan, ctx, at, d, field_name) -> Applied:
         later = flight.model_copy(update={"departure": flight.departure + delay, "arrival": flight.arrival + delay})
         facts = dataclasses.replace(facts, flights={**facts.flights, ref: later})
     ctx = RepairContext(ctx.inputs, ctx.intent, facts)
-    locked = slot.locked
-    plan = plan.with_slot(di, si, slot.model_copy(update={"window": window, "locked": True}))
-    plan, pushed_out = push_back(plan, di, si, facts)
+    plan, pushed_out = push_back(plan, di, si, facts, slot.model_copy(update={"window": window}))
     done = [f"{slot.selected.label} {'leaves' if slot.role == 'departure' else 'lands'} "
             f"{d.minutes} min late ({window.end if slot.role == 'arrival' else window.start:%H:%M})"]
     for ref_id in pushed_out:
         done.append(ref_id)
-    plan = plan.with_slot(di, si, plan.days[di].slots[si].model_copy(update={"locked": locked}))
     plan = _settle_day(plan, ctx, di, facts)
     return Applied(plan, ctx, facts, done, target=ref)
 
@@ -196,8 +193,8 @@ def _at(plan, ctx, at, d, field_name) -> Applied:
     if end > 24 * 60 - 1:
         plan, _how = move_on_or_drop(plan, slot.selected.choice_id, ctx, di)
         return Applied(plan, ctx, ctx.facts, done)
-    plan = plan.with_slot(di, si, slot.model_copy(update={"window": TimeWindow.of_minutes(earliest, end)}))
-    plan, _out = push_back(plan, di, si, ctx.facts)
+    plan, _out = push_back(plan, di, si, ctx.facts,
+                           slot.model_copy(update={"window": TimeWindow.of_minutes(earliest, end)}))
     plan = _settle_day(plan, ctx, di, ctx.facts)
     return Applied(plan, ctx, ctx.facts, done)
 

@@ -123,13 +123,13 @@ def move_on_or_drop(plan: PlanV1, choice_id: str, ctx: RepairContext, after_day:
     return without, "dropped"
 
 
-def push_back(plan: PlanV1, di: int, si: int, facts) -> tuple[PlanV1, list[str]]:
+def push_back(plan: PlanV1, di: int, si: int, facts, moved: Slot | None = None) -> tuple[PlanV1, list[str]]:
     """Day ``di``'s slots after ``si`` pushed later, each just as far as the one before it now
     needs (its transfer and buffer), keeping their lengths; a locked slot is not moved (repair
     settles what then clashes with it) and a visit pushed past the day's end is left out. Returns
-    the plan and the ids of the visits left out."""
+    the plan and the ids of the visits left out. ``moved``: slot ``si`` at its new time."""
     day = plan.days[di]
-    slots = list(day.slots[:si + 1])
+    slots = [*day.slots[:si], moved or day.slots[si]]
     dropped: list[str] = []
     rest = list(day.slots[si + 1:])
     while rest:
