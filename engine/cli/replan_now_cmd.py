@@ -30,13 +30,15 @@ def run_replan_now(args) -> int:
         read_input(option, value)  # a missing, unreadable or oversized file: one line, before any work
     outputs = Outputs.check({"--out": args.out}, inputs={option: value} if kind == "bookings" else {})
     with org_scope() as repo:
-        trip = repo.trips.get(args.trip_id)
-        if trip.mode != "city":
-            raise InputError("trip", f"trip {args.trip_id} is a road trip; re-planning from now works on city trips")
+        road = repo.trips.get(args.trip_id).mode != "city"
         version = repo.versions.get(args.trip_id)
-        itinerary, plan, number = version.itinerary_v1(), version.plan_v1(), version.number
-    result = replan_from_now(load_trip_state(itinerary, plan), now, disruption, field_name="--now",
-                             value_field=option)
+        itinerary, plan, number = version.itinerary_v1(), None if road else version.plan_v1(), version.number
+    if road:  # a late start or a skipped stop (engine/replan_now/road.py)
+        from engine.replan_now.road import replan_road_from_now
+        result = replan_road_from_now(itinerary, now, disruption, field_name="--now", value_field=option)
+    else:
+        result = replan_from_now(load_trip_state(itinerary, plan), now, disruption, field_name="--now",
+                                 value_field=option)
     if not result.ok:
         left = "; ".join(v.details.get("message", v.reason) for v in result.violations if v.blocking)
         print(f"tripwright: could not re-plan around {disruption.words()}: {left}; nothing saved", file=sys.stderr)

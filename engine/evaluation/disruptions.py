@@ -6,7 +6,7 @@ TripTide-style figures (arXiv 2510.21329):
   desks) kept on the same day at the same time, averaged over the disruptions.
 * **Responsiveness** — the share of disruptions resolved (the closed or skipped place gone that
   day, no outdoor visit in the rain, the day ended, the flight at its new time, the booking in
-  the plan) with no blocking violation left.
+  the plan, on a road trip the night's stop kept) with no blocking violation left.
 * **Re-plan time** — the re-plan itself, in process, the trip's tool answers at hand (median and
   worst); ``bench/replan_now_bench.py`` holds the speed target.
 
@@ -15,7 +15,7 @@ A file holds one trip and its disruptions::
     trip_id: paris_art
     today: 2026-11-23            # planning day (as scenarios)
     pack: lisbon_pt              # optional: a shipped OSM city pack
-    intent: {...}                # as scenarios
+    intent: {...}                # as scenarios; a road trip's (mode: road_trip) as `plan --intent` reads it
     disruptions:
       - id: paris_louvre_closed
         now: 2027-06-16T11:00    # on the trip's clock
@@ -146,22 +146,40 @@ async def run_trip(trip: DisruptionTrip, executor=None, network=None) -> list[Di
     from engine.replan_now.scoring import score
 
     from .runner import build_session, scenario_intent
-    scenario = trip.scenario()
-    session = build_session(scenario, executor, network)
-    intent = scenario_intent(scenario, session)
+    if trip.intent.get("mode") == "road_trip":  # planned as `plan` plans one (a scenario is a city's)
+        from engine.catalog import default_catalog
+        from engine.models import RoadTripIntent
+        from engine.pipeline import PlanningSession
+        from engine.tools.toolbox import build_toolbox
+        catalog = default_catalog()
+        session = PlanningSession(catalog, today=trip.today, toolbox=build_toolbox(
+            catalog, today=trip.today, executor=executor, network=network))
+        intent = RoadTripIntent.model_validate(trip.intent)
+    else:
+        scenario = trip.scenario()
+        session = build_session(scenario, executor, network)
+        intent = scenario_intent(scenario, session)
     planned = await session.plan(intent)
-    if planned.itinerary is None or planned.plan is None or planned.inputs is None:
+    road = intent.mode == "road_trip"
+    if planned.itinerary is None or (not road and (planned.plan is None or planned.inputs is None)):
         why = planned.failure.message if planned.failure else planned.status
         return [DisruptionOutcome(trip_id=trip.trip_id, disruption_id=d.id, kind=d.kind,
                                   failures=[f"the trip could not be planned: {why}"]) for d in trip.disruptions]
-    state = TripState(itinerary=planned.itinerary, plan=planned.plan, inputs=planned.inputs, toolbox=session.toolbox)
+    state = None if road else TripState(itinerary=planned.itinerary, plan=planned.plan, inputs=planned.inputs,
+                                        toolbox=session.toolbox)
+    before = planned.itinerary
     out = []
     for spec in trip.disruptions:
         outcome = DisruptionOutcome(trip_id=trip.trip_id, disruption_id=spec.id, kind=spec.kind)
         try:
             change = parse_disruption(spec.kind, spec.value)
             started = time.perf_counter()
-            result = await asyncio.to_thread(replan_from_now, state, spec.now, change)
+            if road:
+                from engine.replan_now.road import replan_road_from_now
+                result = await asyncio.to_thread(replan_road_from_now, before, spec.now, change,
+                                                 catalog=session.catalog)
+            else:
+                result = await asyncio.to_thread(replan_from_now, state, spec.now, change)
             outcome.milliseconds = result.seconds * 1000 if spec.kind != "bookings" else \
                 (time.perf_counter() - started) * 1000
         except (TripwrightError, ValueError) as exc:
@@ -174,7 +192,7 @@ async def run_trip(trip: DisruptionTrip, executor=None, network=None) -> list[Di
                                     f"({Path(where.filename).name}:{where.lineno})")
             out.append(outcome)
             continue
-        figures = score(state.itinerary, result)
+        figures = score(before, result)
         outcome.preservation, outcome.responsive, outcome.glance = figures.preservation, figures.responsive, result.glance
         if figures.responsive != spec.expect.responsive:
             left = [v.details.get("message", v.reason) for v in result.violations if v.blocking]
@@ -182,7 +200,8 @@ async def run_trip(trip: DisruptionTrip, executor=None, network=None) -> list[Di
                                     f"{'; '.join(left) or 'none'}), expected {spec.expect.responsive}")
         if figures.preservation < spec.expect.min_preservation:
             outcome.failures.append(f"preservation {figures.preservation:.2f} < {spec.expect.min_preservation:.2f}")
-        names = {"before": state.itinerary, "after": result.itinerary, "result": result, "facts": state.facts}
+        names = {"before": before, "after": result.itinerary, "result": result,
+                 "facts": state.facts if state is not None else None}
         for predicate in spec.must_satisfy:
             try:
                 if not SafeExpression(predicate).evaluate(names):

@@ -4,7 +4,8 @@
 `trip_state.py` (a saved version's plan and tool answers), `changes.py` (each kind applied),
 `placing.py` (the placement steps, over the repair's moves), `replan.py` (freeze → change → bounded
 repair → verify → write), `glance.py` (the change in one line), `scoring.py` (preservation and
-responsiveness, for the eval suite and the CLI).
+responsiveness, for the eval suite), `road.py` (a road trip: a late start pushes the night's stop,
+a stop skipped).
 """
 
 from .disruption import KINDS, Disruption, parse_disruption

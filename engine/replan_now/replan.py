@@ -30,7 +30,7 @@ from .trip_state import TripState
 @dataclass(frozen=True)
 class Replanned:
     itinerary: ItineraryV1
-    plan: PlanV1
+    plan: PlanV1 | None  # None for a road trip (its itinerary is its plan)
     moment: Moment
     disruption: Disruption
     violations: list[Violation]

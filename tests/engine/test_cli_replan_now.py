@@ -89,3 +89,25 @@ def test_bad_input_is_one_line_exit_2_and_saves_nothing(home, trip, args, words)
 
 def test_an_unknown_trip_is_one_line(home) -> None:
     one_line_exit_2(tw(home, "replan-now", "no-such-trip", "--now", "2027-06-16T11:00", "--done-for-today"), "trip")
+
+
+ROUTE66 = {"mode": "road_trip", "origin": "Los Angeles", "terminus": "Chicago", "route": "Route 66", "days": 7,
+           "start_date": "2027-05-03"}
+
+
+def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(tmp_path) -> None:
+    home = tmp_path / "home"
+    intent = tmp_path / "route66.json"
+    intent.write_text(json.dumps(ROUTE66), encoding="utf-8")
+    assert tw(home, "plan", "--intent", str(intent), "--save", "--today", "2026-11-23").returncode == 0
+    trip = tw(home, "trips", "list").stdout.split()[0]
+    out = tmp_path / "late.json"
+    done = tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--late", "150", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "Overnight in Holbrook, AZ now at 19:18-19:48" in done.stdout
+    day = json.loads(out.read_text(encoding="utf-8"))["days"][1]
+    assert [a["window"]["start"] for a in day["activities"]][0] == "11:00:00"  # left 08:30 + 2.5 h
+    assert tw(home, "verify", str(out)).returncode == 0
+    one_line_exit_2(tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--closed", "Lowell"),
+                    "--closed", "road trip")
+    assert versions(home, trip) == 2
