@@ -43,11 +43,11 @@ def run_replan_now(args) -> int:
         left = "; ".join(v.details.get("message", v.reason) for v in result.violations if v.blocking)
         print(f"tripwright: could not re-plan around {disruption.words()}: {left}; nothing saved", file=sys.stderr)
         return 3
-    outputs.write({"--out": lambda: result.itinerary.model_dump_json(indent=2)})
     note = f"Something changed ({result.moment.label()}): {disruption.words()}"[:200]
     with org_scope() as repo:
         saved = repo.versions.save(args.trip_id, result.itinerary, intent=result.itinerary.intent,
                                    plan=result.plan, note=note, based_on=number)
+    outputs.write({"--out": lambda: result.itinerary.model_dump_json(indent=2)})  # its path checked before
     print(result.glance)
     print(f"saved as version {saved.number} of trip {args.trip_id}", file=sys.stderr)
     return 0

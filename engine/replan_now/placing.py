@@ -26,6 +26,7 @@ from .past import Moment, ahead
 VISITS = ("activity", "meal")
 MAX_TRIALS = 12  # verifications spent looking for another day for one visit
 NEAR_KM = 3.0  # a stand-in this close counts as near whatever its themes
+FAR_KM = 8.0  # none further: a day trip out of town is not a stand-in for a visit in it
 
 
 def find_ahead(plan: PlanV1, at: Moment, place: str, *, field: str) -> tuple[int, int, Slot]:
@@ -44,7 +45,8 @@ def find_ahead(plan: PlanV1, at: Moment, place: str, *, field: str) -> tuple[int
 
 def stand_ins(venue, slot: Slot, ctx: RepairContext, plan: PlanV1) -> list:
     """Places that could take ``slot``'s place: the same kind (sight or table), not in the plan
-    nor taken out of it, sharing a theme or near (≤ ``NEAR_KM``), nearest first."""
+    nor taken out of it, within ``FAR_KM``, sharing a theme or near (≤ ``NEAR_KM``), nearest first
+    (by the kilometre), the most shared themes first among equally near ones."""
     meal = slot.selected.kind is ChoiceKind.meal
     pool = ctx.inputs.restaurants if meal else ctx.inputs.attractions
     taken = {s.selected.option_ref for _, _, s in plan.slots()} | {r.ref for r in plan.removed}
@@ -54,7 +56,7 @@ def stand_ins(venue, slot: Slot, ctx: RepairContext, plan: PlanV1) -> list:
     def metres(v) -> float:
         return haversine_m(here, v.location) if here is not None else 0.0
 
-    fitting = [v for v in pool if v.id not in taken and v.id != venue.id
+    fitting = [v for v in pool if v.id not in taken and v.id != venue.id and metres(v) <= FAR_KM * 1000
                and (meal or themes & set(v.themes) or metres(v) <= NEAR_KM * 1000)]
     return sorted(fitting, key=lambda v: (round(metres(v) / 1000), -len(themes & set(v.themes)), v.id))
 

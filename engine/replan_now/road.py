@@ -167,13 +167,13 @@ def _first_tz(day: DayItinerary) -> str:
 def _costs(itinerary: ItineraryV1, catalog):
     """The cost breakdown as ``tripwright verify`` re-derives it from the route (fuel by the
     re-derived miles, beds, meals), at the planner's FX rate as-of the planning day."""
-    from engine.roadtrip.integrity import RoadRederivation, _rate_to_usd
+    from engine.roadtrip.integrity import RoadRederivation, rate_to_usd
     from engine.roadtrip.itinerary import CURRENCY, road_costs
     from engine.roadtrip.reconstruct import road_plan_from_itinerary
     from engine.verify_saved import planning_day
     fixed, _found = RoadRederivation(itinerary, None).run()
     plan = road_plan_from_itinerary(fixed)
-    rate = _rate_to_usd(CURRENCY[plan.region], catalog, planning_day(itinerary)[0])
+    rate = rate_to_usd(CURRENCY[plan.region], catalog, planning_day(itinerary)[0])
     return road_costs(plan, rate, travellers=itinerary.intent.travellers, rooms=itinerary.intent.rooms)
 
 
