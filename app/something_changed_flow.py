@@ -1,5 +1,6 @@
-"""Plan ▸ Something changed… (issue 36 §2): the open city trip re-planned from now on around one
-change (``engine/replan_now``), asked in ``widgets/something_changed_dialog.py``.
+"""Plan ▸ Something changed… (issue 36 §2): the open trip re-planned from now on around one change
+(``engine/replan_now``; a road trip: a late start or a skipped stop), asked in
+``widgets/something_changed_dialog.py``.
 
 The re-plan runs in a worker thread (the trip's tool answers read again as-of its planning day,
 then the bounded repair), never on the GUI thread; the new version is recorded in the store as a
@@ -39,20 +40,21 @@ class SomethingChanged(QObject):
         self.refresh()
 
     def refresh(self) -> None:
-        version = self.window.trip.current
-        self.action.setEnabled(version is not None and version.mode == "city" and version.plan is not None)
+        self.action.setEnabled(_replannable(self.window.trip.current))
 
     # -- asking -----------------------------------------------------------------------------------
     def ask(self):
         from widgets.something_changed_dialog import SomethingChangedDialog
+        from engine.replan_now.road import ROAD_KINDS
         version = self.window.trip.current
-        if version is None or version.mode != "city" or version.plan is None:
-            self.window.show_message("Something changed… works on a planned city trip.", "info")
+        if not _replannable(version):
+            self.window.show_message("Something changed… works on a planned trip.", "info")
             return None
         if self.dialog is not None:
             self.dialog.close()
         now = default_moment(version)
-        self.dialog = SomethingChangedDialog(self.window, places_ahead(version, now), now)
+        self.dialog = SomethingChangedDialog(self.window, places_ahead(version, now), now,
+                                             kinds=ROAD_KINDS if version.mode == "road_trip" else None)
         self.dialog.accepted.connect(lambda d=self.dialog: self.start(version, *d.choice()))
         self.dialog.open()
         return self.dialog
@@ -97,16 +99,27 @@ class SomethingChanged(QObject):
         return pushed
 
 
+def _replannable(version: TripVersion | None) -> bool:
+    """A planned city trip (with the plan its edits start from) or a road trip."""
+    return version is not None and (version.mode == "road_trip" or version.plan is not None)
+
+
 def _replanned(version: TripVersion, kind: str, value: str | None, now: datetime, catalog):
     from engine.replan_now import load_trip_state, parse_disruption, replan_from_now
     change = parse_disruption(kind, value, field="details")
+    if version.mode == "road_trip":  # a late start or a skipped stop (engine/replan_now/road.py)
+        from engine.replan_now.road import replan_road_from_now
+        return replan_road_from_now(version.itinerary, now, change, field_name="from", value_field="details",
+                                    catalog=catalog)
     state = load_trip_state(version.itinerary, version.plan, catalog=catalog)
     return replan_from_now(state, now, change, field_name="from", value_field="details")
 
 
 def default_moment(version: TripVersion) -> datetime:
     """The device's clock on the trip's clock when the trip is under way; else its first day at 09:00."""
-    tz = ZoneInfo(version.intent.date_window.tz)
+    first = version.itinerary.days[0] if version.itinerary.days else None
+    zone = version.intent.date_window.tz if version.mode == "city" else (first.tz if first and first.tz else "UTC")
+    tz = ZoneInfo(zone)
     here = datetime.now(tz).replace(tzinfo=None, second=0, microsecond=0)
     days = [d.date for d in version.itinerary.days]
     if days and days[0] <= here.date() <= days[-1]:

@@ -19,6 +19,10 @@ from engine.replan_now.disruption import MAX_LATE_MINUTES, parse_disruption
 KINDS = (("late", "Our flight arrives late"), ("closed", "A place is closed today"),
          ("rain_from", "Rain is coming"), ("done_for_today", "We're done for today"),
          ("skip", "Skip a place"), ("at", "We're somewhere else"), ("bookings", "We booked something new"))
+ROAD_LABELS = {"late": "We're leaving late", "skip": "Skip a stop"}
+ROAD_HINTS = {"late": "Minutes late. The day's stops and the night's arrival move later; sights on the way "
+                      "give way when the night's town would be reached after 20:00.",
+              "skip": "Taken out of the day's drive; the drives around it become one."}
 HINTS = {"late": "Minutes late. What no longer fits that day moves to another day or is dropped; "
                  "locked visits and bookings stay.",
          "closed": "A near, open place of the same kind takes its time; the place itself goes to "
@@ -35,15 +39,19 @@ HINTS = {"late": "Minutes late. What no longer fits that day moves to another da
 
 class SomethingChangedDialog(QDialog):
     """``places``: the names of the visits still ahead (offered for "closed" and "skip");
-    ``now``: the moment offered, on the trip's clock."""
+    ``now``: the moment offered, on the trip's clock; ``kinds``: the changes offered (a road trip
+    takes a late start and a skipped stop), all by default."""
 
-    def __init__(self, parent: QWidget | None, places: list[str], now: datetime) -> None:
+    def __init__(self, parent: QWidget | None, places: list[str], now: datetime,
+                 kinds: tuple[str, ...] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Something changed")
         self.setObjectName("somethingChanged")
         self.kind = QComboBox()
+        self.hints = {**HINTS, **ROAD_HINTS} if kinds is not None else HINTS
         for key, label in KINDS:
-            self.kind.addItem(label, key)
+            if kinds is None or key in kinds:
+                self.kind.addItem(ROAD_LABELS.get(key, label) if kinds is not None else label, key)
         self.late = QSpinBox()
         self.late.setRange(5, MAX_LATE_MINUTES)
         self.late.setSingleStep(15)
@@ -107,7 +115,7 @@ class SomethingChangedDialog(QDialog):
     def _kind_changed(self) -> None:
         key = self.kind.currentData()
         self.values.setCurrentWidget(self.inputs[key])
-        self.hint.setText(HINTS[key])
+        self.hint.setText(self.hints[key])
         self.error.hide()
 
     def _browse(self) -> None:

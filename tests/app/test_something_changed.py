@@ -58,3 +58,23 @@ def test_a_value_the_engine_cannot_read_is_said_in_the_dialog(qtbot, open_window
     assert dialog.isVisible() and "LAT,LON" in dialog.error.text()
     assert window.something_changed.task is None and len(window.trip.versions) == 1
     assert datetime(2027, 6, 15, 9, 0) == dialog.choice()[2]  # not under way on the device clock: day 1, 09:00
+
+
+def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(qtbot, make_window):
+    from tests.app.test_main_window import ROUTE66
+    window = make_window()
+    before = plan(qtbot, window, ROUTE66)
+    dialog = window.something_changed.ask()
+    assert [dialog.kind.itemData(i) for i in range(dialog.kind.count())] == ["late", "skip"]
+    dialog.late.setValue(150)
+    dialog.now.setDateTime(QDateTime.fromString("2027-05-04T08:00", "yyyy-MM-ddTHH:mm"))
+    qtbot.waitUntil(dialog.isVisible)
+    dialog.grab().save("/tmp/something_changed_road_dialog.png")
+    dialog.ok.click()
+    after = wait_task(qtbot, window.something_changed.task, PLAN_TIMEOUT_MS)
+    assert after is window.trip.current and after.edit == "Something changed: 150 min late"
+
+    def checkin(version):
+        return next(a for a in version.itinerary.days[1].activities if a.role == "checkin")
+    assert checkin(after).start - checkin(before).start == __import__("datetime").timedelta(minutes=150)
+    assert "Overnight in Holbrook, AZ now at" in window.last_change
