@@ -114,6 +114,13 @@ class DisruptionOutcome(BaseModel):
     responsive: bool = False
     milliseconds: float = 0.0
     glance: str = ""
+    road: bool = False
+
+    @property
+    def timed_as_city_day(self) -> bool:
+        """The ≤ 100 ms target's cases: a city trip's re-plan with its tool answers at hand (a new
+        booking reads them again for the new intent; a road trip re-derives its route to verify)."""
+        return not self.road and self.kind != "bookings" and self.milliseconds > 0
 
     @property
     def passed(self) -> bool:
@@ -170,7 +177,7 @@ async def run_trip(trip: DisruptionTrip, executor=None, network=None) -> list[Di
     before = planned.itinerary
     out = []
     for spec in trip.disruptions:
-        outcome = DisruptionOutcome(trip_id=trip.trip_id, disruption_id=spec.id, kind=spec.kind)
+        outcome = DisruptionOutcome(trip_id=trip.trip_id, disruption_id=spec.id, kind=spec.kind, road=road)
         try:
             change = parse_disruption(spec.kind, spec.value)
             started = time.perf_counter()
@@ -245,12 +252,14 @@ def run_disruption_suite(paths: list[Path] | None = None, *, out: TextIO | None 
 
 def figures(outcomes: list[DisruptionOutcome]) -> dict[str, float | None]:
     ran = [o for o in outcomes if o.milliseconds > 0]
-    times = sorted(o.milliseconds for o in ran)
+    city = sorted(o.milliseconds for o in ran if o.timed_as_city_day)
+    others = [o.milliseconds for o in ran if not o.timed_as_city_day]
     return {"pass_rate": sum(o.passed for o in outcomes) / len(outcomes) if outcomes else None,
             "preservation": statistics.fmean(o.preservation for o in ran) if ran else None,
             "responsiveness": sum(o.responsive for o in outcomes) / len(outcomes) if outcomes else None,
-            "replan_ms_median": statistics.median(times) if times else None,
-            "replan_ms_max": times[-1] if times else None}
+            "replan_ms_median": statistics.median(city) if city else None,
+            "replan_ms_max": city[-1] if city else None,
+            "other_ms_max": max(others) if others else None}
 
 
 def format_report(outcomes: list[DisruptionOutcome]) -> str:
@@ -264,12 +273,13 @@ def format_report(outcomes: list[DisruptionOutcome]) -> str:
     def pct(x):
         return "n/a" if x is None else f"{x * 100:.1f}%"
     ms = "n/a" if f["replan_ms_median"] is None else f"{f['replan_ms_median']:.1f} ms median, {f['replan_ms_max']:.1f} ms worst"
+    other = "" if f["other_ms_max"] is None else f"; a booking or a road trip: {f['other_ms_max']:.1f} ms worst"
     lines += ["",
               f"Disruption pass rate:  {pct(f['pass_rate'])} ({sum(o.passed for o in outcomes)}/{len(outcomes)}; "
               f"target ≥ 90%)",
               f"Preservation:          {pct(f['preservation'])} (plan still ahead kept unchanged, mean)",
               f"Responsiveness:        {pct(f['responsiveness'])} (resolved with no blocking violation)",
-              f"Re-plan time:          {ms} (in process; target ≤ 100 ms for a city day)"]
+              f"Re-plan time:          {ms} (a city day, in process; target ≤ 100 ms){other}"]
     return "\n".join(lines)
 
 
