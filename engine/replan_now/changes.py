@@ -28,8 +28,8 @@ from engine.repair import RepairContext
 from engine.repair.moves import reorder_days
 
 from .disruption import Disruption
-from .past import Moment, ahead
-from .placing import VISITS, find_ahead, move_on_or_drop, push_back, replace_near
+from .past import Moment, ahead, is_past
+from .placing import VISITS, find_ahead, insert_later, move_on_or_drop, push_back, replace_near
 
 MAX_AT_KM = 200  # "we're at X": a point this far from the next visit is not in the trip's city
 RAIN = 0.9
@@ -52,11 +52,10 @@ def apply_change(plan: PlanV1, ctx: RepairContext, at: Moment, d: Disruption, *,
 
 
 def _late(plan, ctx, at, d, field_name) -> Applied:
-    flights = [(di, si, s) for di, si, s in ahead(plan, at) if s.role in ("arrival", "departure")] + \
-        [(di, si, s) for di, si, s in plan.slots() if s.role == "arrival" and di == at.day
-         and minutes_of(s.window.end) >= at.minute]
+    flights = [(di, si, s) for di, si, s in plan.slots() if (di, minutes_of(s.window.end)) >= (at.day, at.minute)
+               and (s.role == "arrival" or (s.role == "departure" and not is_past(di, s, at)))]  # not landed / left
     if not flights:
-        raise InputError(field_name, f"no flight lands after {at.label()}: nothing of the trip waits on it")
+        raise InputError(field_name, f"no flight lands or leaves after {at.label()}: nothing of the trip waits on it")
     di, si, slot = min(flights, key=lambda t: (t[0], minutes_of(t[2].window.end)))
     ref = slot.selected.option_ref
     flight = ctx.facts.flights.get(ref)
@@ -78,11 +77,12 @@ def _late(plan, ctx, at, d, field_name) -> Applied:
         later = flight.model_copy(update={"departure": flight.departure + delay, "arrival": flight.arrival + delay})
         facts = dataclasses.replace(facts, flights={**facts.flights, ref: later})
     ctx = RepairContext(ctx.inputs, ctx.intent, facts)
+    before = plan
     plan, pushed_out = push_back(plan, di, si, facts, slot.model_copy(update={"window": window}))
     done = [f"{slot.selected.label} {'leaves' if slot.role == 'departure' else 'lands'} "
             f"{d.minutes} min late ({window.end if slot.role == 'arrival' else window.start:%H:%M})"]
-    for ref_id in pushed_out:
-        done.append(ref_id)
+    done += [f"no time left for {before.days[p[0]].slots[p[1]].selected.label}"
+             for p in (before.find(cid) for cid in pushed_out) if p is not None]
     plan = _settle_day(plan, ctx, di, facts)
     return Applied(plan, ctx, facts, done, target=ref)
 
@@ -117,7 +117,6 @@ def _closed(plan, ctx, at, d, field_name) -> Applied:
     else:
         plan = plan.with_slot(di, si, None)
     if slot.role == "activity":  # closed that day only: another day's free time may take it
-        from .placing import insert_later
         later = insert_later(plan, venue, slot, di, ctx)
         if later is not None:
             plan = later[0]
@@ -148,7 +147,7 @@ def _rain(plan, ctx, at, d, field_name) -> Applied:
             continue
         replaced = replace_near(plan, rainy, found[0], found[1], "outdoor_in_bad_weather")
         plan = replaced[0] if replaced is not None else plan.with_slot(found[0], found[1], None)
-    return Applied(plan, ctx, ctx.facts, done, target=f"{wet_from}")
+    return Applied(plan, ctx, ctx.facts, done, target=f"{wet_from}")  # the rain's minute: what scoring checks
 
 
 def _done(plan, ctx, at, d, field_name) -> Applied:

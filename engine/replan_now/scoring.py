@@ -38,12 +38,12 @@ def ahead_items(itinerary: ItineraryV1, at: Moment) -> set[tuple]:
 def score(before: ItineraryV1, result: Replanned) -> Scores:
     was, now = ahead_items(before, result.moment), ahead_items(result.itinerary, result.moment)
     kept = len(was & now)
-    ok = resolved(result)
+    ok = resolved(result, before)
     return Scores(preservation=kept / len(was) if was else 1.0, kept=kept, ahead=len(was), resolved=ok,
                   responsive=ok and result.ok)
 
 
-def resolved(result: Replanned) -> bool:
+def resolved(result: Replanned, before: ItineraryV1) -> bool:
     """The disruption no longer stands in the new plan: a closed or skipped place is not visited
     on that day from now on, no outdoor visit is left in the rain, nothing unlocked is left of the
     day when done, the delayed flight lands (leaves) at its new time, the booking is in the plan."""
@@ -59,11 +59,27 @@ def resolved(result: Replanned) -> bool:
                        and minutes_of(a.window.end) > wet for di, a in later)
     if d.kind == "done_for_today":
         return not any(di == at.day and a.role in ("activity", "meal") and not a.locked for di, a in later)
-    if d.kind == "late":
-        return any(a.ref == result.target for _, day in enumerate(itin.days) for a in day.activities)
+    if d.kind == "late":  # the flight lands (leaves) that much later; a road day's night is reached later
+        return _moved_by(before, itin, result.target, d.minutes if result.plan is not None else None)
     if d.kind == "bookings":
         return any(a.ref == result.target and a.locked for _, a in later)
     return True  # at: the next visit is reached from the point (the timing verifier checks the legs)
+
+
+def _moved_by(before: ItineraryV1, after: ItineraryV1, ref: str, minutes: int | None) -> bool:
+    """The activity ``ref`` (a flight: by its city-side time, landing or leaving) is ``minutes``
+    later in ``after`` (None: at least as late)."""
+    def when(itin: ItineraryV1):
+        for day in itin.days:
+            for a in day.activities:
+                if a.ref == ref:
+                    return a.end if a.role == "arrival" else a.start
+        return None
+    was, now = when(before), when(after)
+    if was is None or now is None:
+        return False
+    shift = (now - was).total_seconds() / 60
+    return shift >= 0 if minutes is None else shift == minutes
 
 
 def _closed_day(result: Replanned) -> int:

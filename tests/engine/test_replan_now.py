@@ -127,7 +127,7 @@ def test_bad_input_is_one_error_naming_the_option(state) -> None:
     for kind, value in (("late", "0"), ("late", "soon"), ("rain_from", "25:00"), ("at", "91,0"), ("skip", "")):
         with pytest.raises(InputError):
             parse_disruption(kind, value)
-    with pytest.raises(InputError, match="no flight lands after"):
+    with pytest.raises(InputError, match="no flight lands or leaves after"):
         replan(state, "2027-06-19T18:00", "late", "60")  # the flight home has left
 
 
