@@ -45,8 +45,8 @@ def find_ahead(plan: PlanV1, at: Moment, place: str, *, field: str) -> tuple[int
 
 def stand_ins(venue, slot: Slot, ctx: RepairContext, plan: PlanV1) -> list:
     """Places that could take ``slot``'s place: the same kind (sight or table), not in the plan
-    nor taken out of it, within ``FAR_KM``, sharing a theme or near (≤ ``NEAR_KM``), nearest first
-    (by the kilometre), the most shared themes first among equally near ones."""
+    nor taken out of it, within ``FAR_KM``, sharing a theme or near (≤ ``NEAR_KM``): near and of the
+    same theme first, then of the same theme, then only near; nearest first in each."""
     meal = slot.selected.kind is ChoiceKind.meal
     pool = ctx.inputs.restaurants if meal else ctx.inputs.attractions
     taken = {s.selected.option_ref for _, _, s in plan.slots()} | {r.ref for r in plan.removed}
@@ -58,7 +58,11 @@ def stand_ins(venue, slot: Slot, ctx: RepairContext, plan: PlanV1) -> list:
 
     fitting = [v for v in pool if v.id not in taken and v.id != venue.id and metres(v) <= FAR_KM * 1000
                and (meal or themes & set(v.themes) or metres(v) <= NEAR_KM * 1000)]
-    return sorted(fitting, key=lambda v: (round(metres(v) / 1000), -len(themes & set(v.themes)), v.id))
+    def rank(v) -> tuple:
+        shared = meal or bool(themes & set(v.themes))
+        near = metres(v) <= NEAR_KM * 1000
+        return (0 if shared and near else 1 if shared else 2, round(metres(v) / 500), -len(themes & set(v.themes)), v.id)
+    return sorted(fitting, key=rank)
 
 
 def replace_near(plan: PlanV1, ctx: RepairContext, di: int, si: int, reason: str):
