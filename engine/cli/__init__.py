@@ -11,7 +11,8 @@ version; a killed one blocks nothing once its process is gone; every command tha
 orphaned runs and says on stderr when a damaged database was restored; `--llm`: `llm_plan.py` — model
 extraction (city and road prompts; `--route-file` followed as without `--llm`) and drafting, degradation to
 the rule-based plan with one warning line, exit 3 with `reason: invalid_model_output`),
-`ideas`/`chat`/`feedback`/`react` (`group_cmd.py`), `revise` (`revise_cmd.py`), `verify` (schema first,
+`ideas`/`chat`/`feedback`/`react` (`group_cmd.py`), `revise` (`revise_cmd.py`), `replan-now`
+(`replan_now_cmd.py`: the latest version re-planned from now on around one change, saved as the next), `verify` (schema first,
 strict: exit 2 naming the field; an exit-3 failure file: exit 1 "holds no plan"; then prints
 `engine/verify_saved.py`'s findings), `export`, `trips list|show|delete`, `bookings import
 FILE...|list|delete N --trip ID` and `places import FILE --trip ID` (`trip_inputs_cmd.py`: kept in the
@@ -143,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     now.add_argument("--now", required=True, help="the moment to re-plan from, ISO 8601 (e.g. 2027-06-16T11:00; "
                                                   "without an offset: the trip's own clock)")
     change = now.add_mutually_exclusive_group(required=True)
-    change.add_argument("--late", metavar="MINUTES", help="the next flight arrives this many minutes late")
+    change.add_argument("--late", metavar="MINUTES", help="the next flight arrives this many minutes late (a road trip: the day leaves this late)")
     change.add_argument("--closed", metavar="PLACE", help="this place is closed today (from now)")
     change.add_argument("--rain-from", metavar="HH:MM", help="rain from this time today: outdoor visits after it move")
     change.add_argument("--done-for-today", action="store_true", help="end the day now")
