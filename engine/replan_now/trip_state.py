@@ -32,9 +32,8 @@ class TripState:
         """The same trip for ``intent`` (a booking imported mid-trip): its tool answers asked again."""
         from engine.planning.inputs import gather
         inputs = asyncio.run(gather(intent, self.toolbox))
-        plan = self.plan
         return dataclasses.replace(self, itinerary=self.itinerary.model_copy(update={"intent": intent}),
-                                   inputs=inputs, plan=plan)
+                                   inputs=inputs)
 
 
 def load_trip_state(itinerary: ItineraryV1, plan: PlanV1 | None = None, catalog=None) -> TripState:
