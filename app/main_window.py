@@ -29,6 +29,7 @@ from .plain_words import advisories, in_plain_words
 from .model_runs import ModelRuns
 from .notes_service import NotesService
 from .offline_copy import OfflineCopy
+from .something_changed_flow import SomethingChanged
 from .replace_chooser import ReplaceChooser
 from .settings_dialog import SettingsDialog
 from .street_map import StreetMap
@@ -84,6 +85,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self._build_docks()
         self.commands = build_actions(self, self.planning.today)
         self.offline_copy = OfflineCopy(self)  # Trip ▸ Make this trip available offline…
+        self.something_changed = SomethingChanged(self)  # Plan ▸ Something changed… (re-plan from now)
         self.toolbar = build_menus(self, self.commands,
                                    (self.trips_dock, self.form_dock, self.itinerary_dock, self.bottom_dock,
                                     self.notes_dock, self.group_dock))
@@ -248,6 +250,8 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
             action.setEnabled(has_trip)
         if hasattr(self, "offline_copy"):
             self.offline_copy.refresh()
+        if hasattr(self, "something_changed"):
+            self.something_changed.refresh()
 
     def report_change(self, description: str, before: TripVersion | None, after: TripVersion) -> None:
         same_trip = before is not None and before.mode == after.mode and self._same_place(before, after)

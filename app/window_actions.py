@@ -149,6 +149,9 @@ def build_menus(window: QMainWindow, actions: WindowActions, docks) -> QToolBar:
     plan_menu = bar.addMenu("&Plan")
     for action in (actions.plan, actions.replan, actions.cancel):
         plan_menu.addAction(action)
+    changed = getattr(window, "something_changed", None)
+    if changed is not None:  # Plan ▸ Something changed… (app/something_changed_flow.py)
+        plan_menu.addAction(changed.action)
     trip_menu = bar.addMenu("&Trip")
     offline = getattr(window, "offline_copy", None)
     if offline is not None:

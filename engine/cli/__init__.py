@@ -11,7 +11,8 @@ version; a killed one blocks nothing once its process is gone; every command tha
 orphaned runs and says on stderr when a damaged database was restored; `--llm`: `llm_plan.py` — model
 extraction (city and road prompts; `--route-file` followed as without `--llm`) and drafting, degradation to
 the rule-based plan with one warning line, exit 3 with `reason: invalid_model_output`),
-`ideas`/`chat`/`feedback`/`react` (`group_cmd.py`), `revise` (`revise_cmd.py`), `verify` (schema first,
+`ideas`/`chat`/`feedback`/`react` (`group_cmd.py`), `revise` (`revise_cmd.py`), `replan-now`
+(`replan_now_cmd.py`: the latest version re-planned from now on around one change, saved as the next), `verify` (schema first,
 strict: exit 2 naming the field; an exit-3 failure file: exit 1 "holds no plan"; then prints
 `engine/verify_saved.py`'s findings), `export`, `trips list|show|delete`, `bookings import
 FILE...|list|delete N --trip ID` and `places import FILE --trip ID` (`trip_inputs_cmd.py`: kept in the
@@ -140,6 +141,19 @@ def build_parser() -> argparse.ArgumentParser:
     add_trip_inputs_parsers(command)
     from .today_cmd import add_today_parser
     add_today_parser(command)
+    now = command("replan-now", "something changed: re-plan a trip under way from now on")  # replan_now_cmd.py
+    now.add_argument("trip_id", help="the trip's id (see trips list)")
+    now.add_argument("--now", required=True, help="the moment to re-plan from, ISO 8601 (e.g. 2027-06-16T11:00; "
+                                                  "without an offset: the trip's own clock)")
+    change = now.add_mutually_exclusive_group(required=True)
+    change.add_argument("--late", metavar="MINUTES", help="the next flight arrives this many minutes late (a road trip: the day leaves this late)")
+    change.add_argument("--closed", metavar="PLACE", help="this place is closed today (from now)")
+    change.add_argument("--rain-from", metavar="HH:MM", help="rain from this time today: outdoor visits after it move")
+    change.add_argument("--done-for-today", action="store_true", help="end the day now")
+    change.add_argument("--skip", metavar="PLACE", help="skip this place")
+    change.add_argument("--at", metavar="LAT,LON", help="we are here: start from this point")
+    change.add_argument("--bookings", metavar="FILE", help="a booking made mid-trip (.eml/.html/.ics)")
+    now.add_argument("--out", help="write the new version's itinerary JSON here")
     maps = command("maps", "download a trip's area (or a box) as an offline map")  # runs in maps_cmd.py
     maps.add_argument("action", choices=["download"], help="what to do")
     maps.add_argument("trip_id", nargs="?", help="the stored trip whose area to download (see trips list)")
@@ -182,7 +196,7 @@ COMMANDS = {
     "bookings": "trip_inputs_cmd:run_bookings", "places": "trip_inputs_cmd:run_places",
     "diagnostics": "diagnostics_cmd:run_diagnostics", "ideas": "group_cmd:run_ideas", "chat": "group_cmd:run_chat",
     "feedback": "group_cmd:run_feedback", "react": "group_cmd:run_react", "revise": "revise_cmd:run_revise",
-    "eval": "eval_cmd:run_eval", "bench": "bench_cmd:run_bench", "screenshot": "screenshot_cmd:run_screenshot",
+    "replan-now": "replan_now_cmd:run_replan_now", "eval": "eval_cmd:run_eval", "bench": "bench_cmd:run_bench", "screenshot": "screenshot_cmd:run_screenshot",
 }
 # Scenarios and figures must be reproducible: fixtures and pinned facts only, unless the caller
 # explicitly sets TRIPWRIGHT_OFFLINE=0 to measure against real services.

@@ -47,7 +47,7 @@ def verify_saved_road(itin: ItineraryV1, catalog: Catalog | None, day: date, geo
             return [mismatch("intent", f"intent.{exc.field}: {exc.message}")]
     fixed, found = RoadRederivation(itin, geocoder).run()
     plan = road_plan_from_itinerary(fixed)
-    derived = road_costs(plan, _rate_to_usd(CURRENCY[plan.region], catalog, day),
+    derived = road_costs(plan, rate_to_usd(CURRENCY[plan.region], catalog, day),
                          travellers=itin.intent.travellers, rooms=itin.intent.rooms)
     for field in _COSTS:
         says, redone = getattr(itin.cost_breakdown, field), getattr(derived, field)
@@ -57,7 +57,7 @@ def verify_saved_road(itin: ItineraryV1, catalog: Catalog | None, day: date, geo
     return sorted(found + verify_road_plan(plan), key=lambda v: not v.blocking)
 
 
-def _rate_to_usd(currency: str, catalog: Catalog | None, day: date) -> float:
+def rate_to_usd(currency: str, catalog: Catalog | None, day: date) -> float:
     """The FX rate the planner used (as-of T-1 of the planning day); USD needs no catalog."""
     if currency == "USD":
         return 1.0

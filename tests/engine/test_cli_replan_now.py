@@ -1,0 +1,113 @@
+"""``tripwright replan-now TRIP_ID --now ...``: a saved trip re-planned from now on around one
+change and saved as its next version — the real executable against a SQLite store in a
+throwaway TRIPWRIGHT_HOME. Bad input is one line, exit 2, and nothing is saved."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXE = Path(sys.executable).with_name("tripwright")
+ROOT = Path(__file__).resolve().parents[2]
+INTENT = ROOT / "docs" / "examples" / "paris.json"
+GISELLE = ROOT / "tests" / "data" / "bookings" / "garnier_giselle.eml"
+AF_MAIL = ROOT / "tests" / "data" / "bookings" / "af_jfk_cdg.eml"
+
+
+def tw(home: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "TRIPWRIGHT_DATABASE_URL"} | {"TRIPWRIGHT_HOME": str(home)}
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def versions(home: Path, trip: str) -> int:
+    shown = tw(home, "trips", "show", trip).stdout
+    return int(shown.split(" version(s)")[0].rsplit(" ", 1)[1])
+
+
+def one_line_exit_2(done: subprocess.CompletedProcess, *words: str) -> None:
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("tripwright: ") and done.stderr.count("\n") == 1, done.stderr
+    assert "Traceback" not in done.stderr and all(w in done.stderr for w in words), done.stderr
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("home")
+
+
+@pytest.fixture(scope="module")
+def trip(home) -> str:
+    done = tw(home, "plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23")
+    assert done.returncode == 0, done.stderr
+    return tw(home, "trips", "list").stdout.split()[0]
+
+
+def test_a_closure_saves_a_new_version_and_prints_the_change(home, trip, tmp_path) -> None:
+    out = tmp_path / "v2.json"
+    done = tw(home, "replan-now", trip, "--now", "2027-06-16T11:00", "--closed", "Louvre", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert f"saved as version 2 of trip {trip}" in done.stderr
+    assert "replaces Musée du Louvre today at 14:25" in done.stdout and done.stdout.count("\n") == 1
+    day = json.loads(out.read_text(encoding="utf-8"))["days"][1]
+    assert "louvre" not in {a["ref"] for a in day["activities"]}
+    assert versions(home, trip) == 2
+    verified = tw(home, "verify", str(out))  # the new version's facts still check out
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_a_booked_event_mid_trip_then_done_for_today(home, trip) -> None:
+    done = tw(home, "replan-now", trip, "--now", "2027-06-17T12:00", "--bookings", str(GISELLE))
+    assert done.returncode == 0, done.stderr
+    assert "Giselle at Palais Garnier replaces Café de Flore today at 19:30" in done.stdout  # dinner overlapped it
+    ended = tw(home, "replan-now", trip, "--now", "2027-06-18T15:00", "--done-for-today")
+    assert ended.returncode == 0 and "dropped" in ended.stdout, ended.stderr
+    assert versions(home, trip) == 4
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--now", "2027-06-16T11:00", "--late", "soon"], ["--late", "whole number"]),
+    (["--now", "tomorrow", "--skip", "Louvre"], ["--now", "ISO 8601"]),
+    (["--now", "2027-08-01T11:00", "--skip", "Louvre"], ["--now", "not during the trip"]),
+    (["--now", "2027-06-16T11:00", "--skip", "Big Ben"], ["--skip", "no visit to 'Big Ben'"]),
+    (["--now", "2027-06-16T11:00", "--rain-from", "2pm"], ["--rain-from", "HH:MM"]),
+    (["--now", "2027-06-16T11:00", "--at", "here"], ["--at", "LAT,LON"]),
+    (["--now", "2027-06-16T11:00", "--bookings", "/nonexistent/mail.eml"], ["--bookings"]),
+    (["--now", "2027-06-16T11:00", "--bookings", str(AF_MAIL)], ["--bookings", "bookings import"]),
+    (["--now", "2027-06-16T11:00", "--skip", "Louvre", "--late", "30"], ["not allowed with"]),
+    (["--now", "2027-06-16T11:00"], ["one of the arguments"]),
+])
+def test_bad_input_is_one_line_exit_2_and_saves_nothing(home, trip, args, words) -> None:
+    before = versions(home, trip)
+    one_line_exit_2(tw(home, "replan-now", trip, *args), *words)
+    assert versions(home, trip) == before
+
+
+def test_an_unknown_trip_is_one_line(home) -> None:
+    one_line_exit_2(tw(home, "replan-now", "no-such-trip", "--now", "2027-06-16T11:00", "--done-for-today"), "trip")
+
+
+ROUTE66 = {"mode": "road_trip", "origin": "Los Angeles", "terminus": "Chicago", "route": "Route 66", "days": 7,
+           "start_date": "2027-05-03"}
+
+
+def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(tmp_path) -> None:
+    home = tmp_path / "home"
+    intent = tmp_path / "route66.json"
+    intent.write_text(json.dumps(ROUTE66), encoding="utf-8")
+    assert tw(home, "plan", "--intent", str(intent), "--save", "--today", "2026-11-23").returncode == 0
+    trip = tw(home, "trips", "list").stdout.split()[0]
+    out = tmp_path / "late.json"
+    done = tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--late", "150", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "Overnight in Holbrook, AZ now at 19:18-19:48" in done.stdout
+    day = json.loads(out.read_text(encoding="utf-8"))["days"][1]
+    assert [a["window"]["start"] for a in day["activities"]][0] == "11:00:00"  # left 08:30 + 2.5 h
+    assert tw(home, "verify", str(out)).returncode == 0
+    one_line_exit_2(tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--closed", "Lowell"),
+                    "--closed", "road trip")
+    assert versions(home, trip) == 2
