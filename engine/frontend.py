@@ -254,7 +254,9 @@ def multi_city_intent_of(read, budget: int, origin: str) -> MultiCityIntent:
     nights, a mode per leg, return_from, start, themes, kid_friendly, avoid_overnight, travellers, pace)."""
     from engine.models import MultiCityIntent
     data: dict[str, Any] = {
-        "start_date": read.start, "stays": [{"city": s.city, "nights": s.nights} for s in read.stays],
+        "start_date": read.start,
+        "stays": [{"city": s.city, "nights": s.nights, **({"tier": s.tier} if getattr(s, "tier", None) else {})}
+                  for s in read.stays],
         "return_from": read.return_from, "budget_usd_cents": budget, "origin_airport": origin.upper(),
         "prefs": {"themes": list(read.themes), "kid_friendly": read.kid_friendly,
                   "avoid_overnight": read.avoid_overnight, "pace": read.pace}}
@@ -262,7 +264,13 @@ def multi_city_intent_of(read, budget: int, origin: str) -> MultiCityIntent:
         data["legs"] = [{"mode": mode} for mode in read.modes]
     if read.travellers is not None:
         data["travellers"] = read.travellers
-    return _validated(MultiCityIntent, data)
+    try:
+        return _validated(MultiCityIntent, data)
+    except InputError as exc:  # the whole chain's rules name their field first ("stays: a trip lasts ...")
+        field, sep, rest = exc.message.partition(": ")
+        if exc.field != "input" or not sep or not field.isidentifier():
+            raise
+        raise InputError(field, rest) from None
 
 
 def road_intent_of(parsed: RoadPromptResult) -> RoadTripIntent:
