@@ -109,8 +109,8 @@ class ItineraryPanel(QWidget):
             return  # already shown (an edit's itinerary is shown before the store numbers its version)
         self.model.set_itinerary(itinerary)
         self.tree.setColumnHidden(ItineraryModel.COL_MARKS, not self.model.has_marks())
-        for d in range(self.model.rowCount()):  # a day's line runs across its row (ItineraryModel.HeaderRole)
-            self.tree.setFirstColumnSpanned(d, QModelIndex(), True)
+        for index in self.model.line_indexes():  # a day's line runs across its row (ItineraryModel.HeaderRole)
+            self.tree.setFirstColumnSpanned(index.row(), index.parent(), True)
         self._fit_what()
         QTimer.singleShot(0, self._fit_what)  # once the header has laid its columns out (Marks shown or not)
         self.tree.expandAll()
@@ -151,8 +151,7 @@ class ItineraryPanel(QWidget):
 
     def _apply_transfer_filter(self) -> None:
         show = self.show_transfers.isChecked()
-        for d in range(self.model.rowCount()):
-            parent = self.model.index(d, 0)
+        for parent in self.model.day_indexes():
             for r in range(self.model.rowCount(parent)):
                 activity = self.model.index(r, 0, parent).data(ItineraryModel.ActivityRole)
                 self.tree.setRowHidden(r, parent, not show and activity.role == "transfer")
@@ -186,7 +185,7 @@ class ItineraryPanel(QWidget):
             return
         if current.data(ItineraryModel.ItemTypeRole) == "activity":
             self.activity_selected.emit(current.data(ItineraryModel.ActivityIdRole))
-        else:
+        elif current.data(ItineraryModel.DayIndexRole) is not None:  # a day, a stay (its first day), a leg (its day)
             self.day_selected.emit(current.data(ItineraryModel.DayIndexRole))
 
     def _fit_what(self) -> None:
@@ -195,8 +194,8 @@ class ItineraryPanel(QWidget):
         while painting: the texts stay in Qt's items, so drawing never calls into Python."""
         width = self.tree.columnWidth(ItineraryModel.COL_NAME) - 16  # the cell's margins and focus frame
         metrics = self.tree.fontMetrics()
-        for d in range(self.model.rowCount()):
-            day = self.model.item(d, 0)
+        for index in self.model.day_indexes():
+            day = self.model.itemFromIndex(index)
             for r in range(day.rowCount()):
                 item = day.child(r, ItineraryModel.COL_NAME)
                 whole = item.data(ItineraryModel.FullTextRole)
@@ -247,6 +246,10 @@ def _title(itinerary: ItineraryV1 | None, unit: str = "mi") -> str:
         total = sum(d.drive.miles for d in days if d.drive)
         return f"{intent.origin} \u2192 {intent.terminus}{via} \u00b7 {len(days)} days \u00b7 " \
                f"{fmt.distance(total, unit)} \u00b7 {span}"
+    if intent.mode == "multi_city":
+        cities = " \u2192 ".join(s.city for s in intent.stays) + (f" \u2192 {intent.stays[0].city}"
+                                                                  if intent.return_from == "first" else "")
+        return f"{cities} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"
     return f"{intent.city} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"
 
 
