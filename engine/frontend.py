@@ -118,7 +118,7 @@ def read_prompt(text: str, catalog, *, today: date, known: Mapping[str, Sequence
     routes = route_aliases()
     road = looks_like_road_trip(text, routes=routes)
     try:
-        multi = _read_multi_city(text, catalog, today, known or {})
+        multi = _read_multi_city(text, catalog, today, known or {}, gazetteer)
     except InputError:
         if not road:
             raise
@@ -132,15 +132,27 @@ def read_prompt(text: str, catalog, *, today: date, known: Mapping[str, Sequence
     return PromptReading(city=_read_city(text, catalog, today, known or {}, gazetteer))
 
 
-def _read_multi_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str]]):
+def _read_multi_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str]], gazetteer=None):
     """The prompt as stays in several cities (None: fewer than two), each city named as a one-city
-    prompt names it: a catalog (or ``known``) city by its name, any other by the words that named it."""
+    prompt names it: a catalog (or ``known``) city by its name ("Rome, Italy" too), any other by the
+    words that named it ("Paris, Texas")."""
+    from dataclasses import replace
+
     from engine.intake import parse_multi_city_prompt
     cities = dict(catalog.city_aliases())
     for name, aliases in known.items():
         cities.setdefault(name, list(aliases))
-    return parse_multi_city_prompt(text, cities=cities, airports=catalog.airport_names(), today=today,
+    read = parse_multi_city_prompt(text, cities=cities, airports=catalog.airport_names(), today=today,
                                    known_airport=catalog.known_airport)
+    if read is None:
+        return None
+    named = []
+    for stay in read.stays:
+        head, comma, _ = stay.city.partition(", ")
+        if comma and catalog.has_city(head) and _placed_elsewhere(stay.city, catalog.city(head), gazetteer) is None:
+            stay = replace(stay, city=catalog.city(head).name)
+        named.append(stay)
+    return replace(read, stays=tuple(named))
 
 
 def _read_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str]], gazetteer):

@@ -98,13 +98,16 @@ def parse_multi_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]], a
     origin = find_origin(scan, airports, cities, known_airport)
     mentions = _stays(scan.text, cities)
     if into is not None and (not mentions or mentions[0].city != into):
-        mentions.insert(0, _Mention(into, -1, -1))
+        named = [m for m in mentions if m.city == into]
+        mentions = named[:1] + [m for m in mentions if m.city != into] if named else [_Mention(into, -1, -1), *mentions]
     return_from = "last"
     if home is not None:
         if home == "first" or (mentions and home == mentions[0].city and len({m.city for m in mentions}) > 1):
             return_from = "first"
         elif home != "last" and (not mentions or mentions[-1].city != home):
-            mentions.append(_Mention(home, len(scan.text), len(scan.text)))
+            named = [m for m in mentions if m.city == home]
+            mentions = [m for m in mentions if m.city != home] + (named[:1] or [_Mention(home, len(scan.text),
+                                                                                           len(scan.text))])
     if len(mentions) > 2 and mentions[-1].city == mentions[0].city and mentions[-1].n is None:
         mentions.pop()  # "... then back to Lisbon": the flight home leaves from the first city
         return_from = "first"
@@ -166,13 +169,14 @@ def _inside_word(text: str, start: int, end: int) -> bool:
 
 
 def _open_jaw(scan: Scan, cities: Mapping[str, Sequence[str]]) -> tuple[str | None, str | None]:
-    """("fly into" city, "home from" city or "first"/"last"), each blanked so no origin cue reads them."""
+    """("fly into" city, "home from" city or "first"/"last"); the cues are blanked (no origin cue reads
+    "home from London"), the names stay for the stays to read with their lengths ("fly into Paris, 3 nights")."""
     into = home = None
     for cue in list(FLY_INTO.finditer(scan.text)):
         name = _name_at(scan.text, cue.end(), cities)
         if name is not None:
             into = name[2]
-            scan.blank(cue.start(), name[1])
+            scan.blank(cue.start(), cue.end())
             break
     for cue in list(HOME_FROM.finditer(scan.text)):
         rest = scan.text[cue.end():]
@@ -184,7 +188,7 @@ def _open_jaw(scan: Scan, cities: Mapping[str, Sequence[str]]) -> tuple[str | No
         name = _name_at(scan.text, cue.end(), cities)
         if name is not None:
             home = name[2]
-            scan.blank(cue.start(), name[1])
+            scan.blank(cue.start(), cue.end())
             break
     return into, home
 

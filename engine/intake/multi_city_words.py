@@ -22,15 +22,16 @@ LENGTH_BEFORE = re.compile(rf"\b{N}\s+(?:more\s+)?(?:{UNIT}\s+)?(?:in|at)\s+$", 
 LENGTH_AFTER = re.compile(rf"^\s*(?:\(|(?P<comma>,)|:|-|\u2013|for)?\s*{N}\s+(?:more\s+)?{UNIT}\b\)?", FLAGS)
 # The whole trip's length where no city owns it ("a week in Lisbon and Porto", "10 days: Rome, Florence").
 TOTAL_LENGTH = re.compile(rf"\b{N}[\s-]+{UNIT}\b", FLAGS)
-# Stays listed without "then" ("Rome, Florence and Venice"): one length beside the list is the whole trip's.
-LIST_GAP = re.compile(rf"^(?:[\s,&{BLANK}]|\band\b)*$", re.IGNORECASE)
+# Stays listed without "then" ("Rome, Florence and Venice", "Rome–Florence–Venice"): one length beside the list is the whole trip's.
+LIST_GAP = re.compile(rf"^(?:[\s,&\u2013\u2014{BLANK}]|\band\b|\s-\s)*$", re.IGNORECASE)
 
 # Cues a first stay may follow; the others follow their stay before (see `JOINING_WORDS`).
 FIRST_CUE = re.compile(rf"(?:^|\b(?:in|at|to|into|visit(?:ing)?|see(?:ing)?|explor(?:e|ing))){_GAP}$",
                        re.IGNORECASE)
 # What may stand between one stay and the next: chain words, the leg's mode, the next stay's length.
 CHAIN_WORDS = re.compile(r"\b(?:then|and|via|to|followed|after|on(?:ward)?s?|continu(?:e|ing)|next|finally|"
-                         r"head(?:ing)?|mov(?:e|ing)|go(?:ing)?|take|taking|the)\b|[,;&\u2192]|->|=>", re.IGNORECASE)
+                         r"head(?:ing)?|mov(?:e|ing)|go(?:ing)?|take|taking|the)\b|[,;&\u2192\u2013\u2014]|->|=>|\s-\s",
+                         re.IGNORECASE)
 JOINING_WORDS = frozenset("""
     then and via back followed by after that on onward onwards to continue continuing next finally head heading
     move moving go going take taking the a for more in at into with train trains rail bus coach fly flying

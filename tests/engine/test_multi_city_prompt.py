@@ -191,3 +191,26 @@ def test_the_front_door_refuses_a_bad_stay_in_words(session) -> None:
         intent_from_prompt("3 nights in Lisbon then 14 in Porto then 14 in Faro from 2027-05-10, from JFK",
                            session, None)
     assert exc.value.field == "stays" and "at most 30 days" in exc.value.message
+
+
+@pytest.mark.parametrize("text", ["Rome\u2013Florence\u2013Venice by train, 9 nights from 2027-06-01",
+                                  "Rome - Florence - Venice by train, 9 nights from 2027-06-01"])
+def test_cities_joined_by_dashes(text: str) -> None:
+    r = read(text)
+    assert stays(r) == [("Rome", 3), ("Florence", 3), ("Venice", 3)] and r is not None and r.modes == ("train", "train")
+
+
+def test_fly_into_and_home_from_keep_their_nights() -> None:
+    r = read("fly into Paris, 3 nights, then Eurostar to London 4 nights, fly home from London, from 2027-09-03")
+    assert stays(r) == [("Paris", 3), ("London", 4)] and r is not None and r.modes == ("train",)
+    assert r.return_from == "last"
+    r = read("3 nights in Paris, 3 in London, home from Paris, from 2027-09-03")
+    assert stays(r) == [("Paris", 3), ("London", 3)] and r is not None and r.return_from == "first"
+
+
+def test_a_fixture_city_with_its_own_country_is_the_fixture_city(session) -> None:
+    from engine.frontend import read_prompt
+    rome = read_prompt("Rome, Italy 3 nights then Florence 2 nights from 2027-06-01", session.catalog, today=TODAY)
+    texas = read_prompt("Paris, Texas 3 nights then Dallas 2 nights from 2027-06-01", session.catalog, today=TODAY)
+    assert rome.multi is not None and [s.city for s in rome.multi.stays] == ["Rome", "Florence"]
+    assert texas.multi is not None and [s.city for s in texas.multi.stays] == ["Paris, Texas", "Dallas"]
