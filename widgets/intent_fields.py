@@ -7,7 +7,7 @@ import re
 from datetime import date
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QComboBox, QDateEdit, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget)
@@ -133,6 +133,9 @@ class FieldErrors:
 
 
 def _edited_signal(widget: QWidget):
+    own = getattr(widget, "changed", None)  # a composite field's own signal (widgets/stay_list.py)
+    if isinstance(own, SignalInstance):
+        return own
     for kind, name in ((QLineEdit, "textChanged"), (QPlainTextEdit, "textChanged"), (QComboBox, "currentTextChanged"),
                        (QDateEdit, "dateChanged"), (QSpinBox, "valueChanged"), (QDoubleSpinBox, "valueChanged"),
                        (QListWidget, "itemChanged")):

@@ -93,3 +93,13 @@ def test_problems_show_on_the_cities_field(form) -> None:
     with pytest.raises(InputError):
         form.current_intent()
     assert "before today" in form.field_errors()["stays"]
+
+
+def test_an_error_on_the_cities_goes_once_they_are_fixed(form) -> None:
+    form.set_mode("multi_city")
+    form.stay_list.set_trip(date(2027, 5, 10), [("Lisbon", 3), ("", 2)], ["best"])
+    with pytest.raises(InputError):
+        form.current_intent()
+    assert "stays" in form.field_errors()
+    form.stay_list.city_edits[1].setText("Porto")
+    assert "stays" not in form.field_errors()
