@@ -53,3 +53,23 @@ def test_a_booked_or_routed_leg_is_solid() -> None:
     assert [leg["estimated"] for leg in document["legs"]] == [False]
     assert document["legs"][0]["label"] == "Train Lisboa Santa Apolónia \u2192 Porto Campanhã 10:30\u201313:29, from the timetable"
     assert all(row["dashed"] is False for row in document["legend"]["legs"])
+
+
+def test_hostile_leg_names_are_text(qtbot, make_view) -> None:
+    from tests.multi_city_trip import leg
+    evil = "<img src=x onerror=window.__xss=1>"
+    itinerary = multi_city_itinerary()
+    itinerary = itinerary.model_copy(update={"legs": [leg().model_copy(update={"from_name": evil, "why": evil})]})
+    view = make_view(itinerary, size=(1000, 760))
+    shown = run_js(qtbot, view, """JSON.stringify((function () {
+      var casing = document.querySelector('path.tw-leg-casing');
+      var box = casing.getBoundingClientRect();
+      var at = {bubbles: true, clientX: box.left + box.width / 2, clientY: box.top + box.height / 2};
+      casing.dispatchEvent(new MouseEvent('mouseover', at));
+      casing.dispatchEvent(new MouseEvent('mousemove', at));
+      var tip = document.querySelector('.leaflet-tooltip .tw-tip');
+      return {xss: window.__xss === undefined ? null : window.__xss, tip: tip ? tip.textContent : null,
+              images: document.querySelectorAll('.leaflet-tooltip img').length};
+    })())""")
+    assert shown["xss"] is None and shown["images"] == 0
+    assert shown["tip"] is not None and evil in shown["tip"]
