@@ -83,6 +83,7 @@ class ItineraryModel(QStandardItemModel):
     MarksRole = Qt.ItemDataRole.UserRole + 9  # "locked · low conf." (the Marks column shows it as icons)
     HeaderRole = Qt.ItemDataRole.UserRole + 10  # a day row's whole line (its first cell's text, spanned)
     FullTextRole = Qt.ItemDataRole.UserRole + 11  # a What cell's whole text (the panel fits it to the column)
+    StayRole = Qt.ItemDataRole.UserRole + 12  # a multi-city trip's stay row: the stay's index
 
     def __init__(self, parent=None, *, distance_unit: str = "mi") -> None:
         super().__init__(0, len(self.HEADERS), parent)

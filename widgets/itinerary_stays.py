@@ -8,8 +8,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
+from pydantic import ValidationError
+
 from engine.maps.stay_layers import MODE_WORDS, leg_label
-from engine.models import Activity, ItineraryV1, PlannedLeg
+from engine.models import Activity, ItineraryV1, MultiCityIntent, PlannedLeg
 
 from . import formatting as fmt
 
@@ -77,7 +79,7 @@ def stay_cells(itinerary: ItineraryV1, stay: int, days: list[int], cost: str, he
     """The row of a stay: its city, nights, dates, days and cost (``cost`` as shown: "est. $70.00")."""
     line, tip = stay_line(itinerary, stay, days, cost)
     shared = {roles.ItemTypeRole: "stay", roles.ActivityIdRole: "", roles.DayRole: None,
-              roles.DayIndexRole: days[0], roles.ConfidenceRole: "high", roles.LockedRole: False,
+              roles.DayIndexRole: days[0], roles.StayRole: stay, roles.ConfidenceRole: "high", roles.LockedRole: False,
               roles.KindRole: "stay", Qt.ItemDataRole.ToolTipRole: fmt.plain_tooltip(tip)}
     cells = [dict(shared) for _ in range(headers)]
     city = itinerary.intent.stays[stay].city if stay < len(itinerary.intent.stays) else "?"
@@ -87,3 +89,23 @@ def stay_cells(itinerary: ItineraryV1, stay: int, days: list[int], cost: str, he
     cells[roles.COL_WHEN].update({Qt.ItemDataRole.DisplayRole: line, roles.HeaderRole: line,
                                   Qt.ItemDataRole.BackgroundRole: QColor(STAY_TINT)})
     return cells
+
+
+def night_moves(intent: MultiCityIntent, stay: int) -> list[tuple[str, MultiCityIntent]]:
+    """What a stay's row offers (issue 33 §4): a night moved from it to the next or the previous city, or
+    taken from the next one — each as the trip it makes, those the trip's rules allow (1–14 nights a stay,
+    a booked hotel's dates kept)."""
+    moves = []
+    for frm, to in ((stay, stay + 1), (stay, stay - 1), (stay + 1, stay)):
+        if not (0 <= frm < len(intent.stays) and 0 <= to < len(intent.stays)):
+            continue
+        nights = [s.nights for s in intent.stays]
+        nights[frm], nights[to] = nights[frm] - 1, nights[to] + 1
+        data = intent.model_dump()
+        data["stays"] = [{**s, "nights": n} for s, n in zip(data["stays"], nights)]
+        try:
+            moved = MultiCityIntent.model_validate(data)
+        except ValidationError:
+            continue  # one night left, fourteen already, or a booked hotel's dates
+        moves.append((f"Move a night from {intent.stays[frm].city} to {intent.stays[to].city}", moved))
+    return list(dict((label, (label, moved)) for label, moved in moves).values())

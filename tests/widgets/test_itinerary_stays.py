@@ -59,3 +59,26 @@ def test_the_panel_shows_the_trip_by_stay(qtbot) -> None:
     assert panel.select_activity("d4-leg-1")
     qtbot.wait(50)
     panel.grab().save("/tmp/itinerary-stays.png")
+
+
+def test_a_stay_row_moves_a_night_to_the_next_city(qtbot) -> None:
+    panel = ItineraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_itinerary(multi_city_itinerary())
+    asked = []
+    panel.replan_requested.connect(lambda intent, what: asked.append((intent, what)))
+    assert panel.stay_menu(panel.model.index(1, 0)) is None  # the leg's row has no menu
+    menu = panel.stay_menu(panel.model.index(0, 0))  # Lisbon, 3 nights; Porto, 2
+    assert [a.text() for a in menu.actions()] == ["Move a night from Lisbon to Porto",
+                                                  "Move a night from Porto to Lisbon"]
+    menu.actions()[0].trigger()
+    [(intent, what)] = asked
+    assert [(s.city, s.nights) for s in intent.stays] == [("Lisbon", 2), ("Porto", 3)]
+    assert what == "Move a night from Lisbon to Porto" and intent.days == 6
+
+
+def test_no_move_leaves_a_stay_without_a_night() -> None:
+    from widgets.itinerary_stays import night_moves
+    one = multi_city_itinerary().intent.model_copy(update={"stays": [
+        s.model_copy(update={"nights": 1}) for s in multi_city_itinerary().intent.stays]})
+    assert night_moves(one, 0) == []
