@@ -65,7 +65,7 @@ class IntentMulti:
         """The tab from a prompt's reading (engine/intake/multi_city_prompt.py)."""
         self.set_mode("multi_city")
         self.stay_list.set_trip(read.start, [(s.city, s.nights) for s in read.stays], list(read.modes),
-                                read.return_from)
+                                read.return_from, [s.tier for s in read.stays])
         if read.origin_airport:
             self._set_multi_home(read.origin_airport)
         self.multi_budget_spin.setValue(float(read.budget_amount))
@@ -81,7 +81,8 @@ class IntentMulti:
         """The tab from a saved or edited MultiCityIntent."""
         self.set_mode("multi_city")
         self.stay_list.set_trip(intent.start_date, [(s.city, s.nights) for s in intent.stays],
-                                [leg.mode for leg in intent.leg_requests()], intent.return_from)
+                                [leg.mode for leg in intent.leg_requests()], intent.return_from,
+                                [s.tier.value if s.tier else None for s in intent.stays])
         self._set_multi_home(intent.origin_airport)
         self.multi_currency_combo.setCurrentText("USD")
         self.multi_budget_spin.setValue(intent.budget_usd_cents / 100)

@@ -22,6 +22,7 @@ from .intent_fields import date_edit, plain
 MODE_LABELS = {"best": "Best way", "train": "Train", "flight": "Flight", "bus": "Bus", "drive": "Drive",
                "ferry": "Ferry"}
 HOME_FROM = {"last": "the last city", "first": "the first city (one more leg back)"}
+TIER_LABELS = {None: "Any hotel", "budget": "Budget", "mid": "Mid-range", "luxury": "Luxury"}
 
 
 class StayList(QWidget):
@@ -32,6 +33,7 @@ class StayList(QWidget):
     def __init__(self, today: date, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._stays: list[tuple[str, int]] = [("", 3), ("", 2)]
+        self._tiers: list[str | None] = [None, None]  # the hotel tier asked for in each city (None: the budget decides)
         self._modes: list[str] = ["best"]  # legs[i]: stays[i] → stays[i + 1]; one more when home from the first
         self.start_edit = date_edit(today + timedelta(days=30))
         self.start_edit.dateChanged.connect(self._edited)
@@ -71,6 +73,10 @@ class StayList(QWidget):
         self._read_rows()
         return list(self._stays)
 
+    def tiers(self) -> list[str | None]:
+        self._read_rows()
+        return list(self._tiers)
+
     def modes(self) -> list[str]:
         self._read_rows()
         return list(self._modes)
@@ -80,16 +86,20 @@ class StayList(QWidget):
 
     def intent_data(self) -> dict:
         """The MultiCityIntent's own fields, as typed (validation is the model's)."""
-        stays, modes = self.stays(), self.modes()
+        stays, modes, tiers = self.stays(), self.modes(), self.tiers()
         data: dict = {"start_date": self.start(), "return_from": self.return_from(),
-                      "stays": [{"city": city, "nights": nights} for city, nights in stays]}
+                      "stays": [{"city": city, "nights": nights, **({"tier": tier} if tier else {})}
+                                for (city, nights), tier in zip(stays, tiers)]}
         if any(mode != "best" for mode in modes):
             data["legs"] = [{"mode": mode} for mode in modes]
         return data
 
-    def set_trip(self, start: date, stays: list[tuple[str, int]], modes: list[str], return_from: str = "last") -> None:
-        """Show a trip (a prompt's reading, a saved intent): ``modes`` one per leg ("best" where unsaid)."""
+    def set_trip(self, start: date, stays: list[tuple[str, int]], modes: list[str], return_from: str = "last",
+                 tiers: list[str | None] | None = None) -> None:
+        """Show a trip (a prompt's reading, a saved intent): ``modes`` one per leg ("best" where unsaid),
+        ``tiers`` one per stay (None: any)."""
         self._stays = [(city, nights) for city, nights in stays]
+        self._tiers = (list(tiers or []) + [None] * len(stays))[:len(stays)]
         self.home_combo.blockSignals(True)
         self.home_combo.setCurrentIndex(max(0, self.home_combo.findData(return_from)))
         self.home_combo.blockSignals(False)
@@ -107,6 +117,7 @@ class StayList(QWidget):
         if len(self._stays) >= MAX_STAYS:
             return
         self._stays.append((city, nights))
+        self._tiers.append(None)
         self._modes.insert(len(self._stays) - 2, "best")  # the leg into the new last city (before any leg home)
         self._rebuild()
         self.changed.emit()
@@ -116,6 +127,7 @@ class StayList(QWidget):
         if len(self._stays) <= MIN_STAYS:
             return
         del self._stays[index]
+        del self._tiers[index]
         del self._modes[max(index - 1, 0)]  # the leg into it (the first city: the leg out of it)
         self._rebuild()
         self.changed.emit()
@@ -127,6 +139,7 @@ class StayList(QWidget):
         if not 0 <= other < len(self._stays):
             return
         self._stays[index], self._stays[other] = self._stays[other], self._stays[index]
+        self._tiers[index], self._tiers[other] = self._tiers[other], self._tiers[index]
         self._rebuild()
         self.changed.emit()
 
@@ -145,6 +158,7 @@ class StayList(QWidget):
         if not hasattr(self, "city_edits"):
             return
         self._stays = [(edit.text().strip(), spin.value()) for edit, spin in zip(self.city_edits, self.night_spins)]
+        self._tiers = [combo.currentData() for combo in self.tier_combos]
         self._modes = [combo.currentData() for combo in self.mode_combos]
 
     def _rebuild(self) -> None:
@@ -156,6 +170,7 @@ class StayList(QWidget):
         self.city_edits: list[QLineEdit] = []
         self.night_spins: list[QSpinBox] = []
         self.mode_combos: list[QComboBox] = []
+        self.tier_combos: list[QComboBox] = []
         row = 0
         for i, (city, nights) in enumerate(self._stays):
             if i:
@@ -170,16 +185,24 @@ class StayList(QWidget):
             spin.setSuffix(" nights")
             spin.setAccessibleName(f"Nights in city {i + 1}")
             spin.valueChanged.connect(self._edited)
+            tier = QComboBox()
+            for key, label in TIER_LABELS.items():
+                tier.addItem(label, key)
+            tier.setCurrentIndex(max(0, tier.findData(self._tiers[i] if i < len(self._tiers) else None)))
+            tier.setAccessibleName(f"Hotel in city {i + 1}")
+            tier.currentIndexChanged.connect(self._edited)
             self.city_edits.append(edit)
             self.night_spins.append(spin)
+            self.tier_combos.append(tier)
             self.rows.addWidget(plain(f"{i + 1}."), row, 0)
             self.rows.addWidget(edit, row, 1)
             self.rows.addWidget(spin, row, 2)
+            self.rows.addWidget(tier, row, 3)
             for col, (text, tip, slot, enabled) in enumerate((
                     ("\u2191", "Move up", lambda _=False, i=i: self.move_stay(i, -1), i > 0),
                     ("\u2193", "Move down", lambda _=False, i=i: self.move_stay(i, +1), i < len(self._stays) - 1),
                     ("\u2715", "Remove this city", lambda _=False, i=i: self.remove_stay(i),
-                     len(self._stays) > MIN_STAYS)), start=3):
+                     len(self._stays) > MIN_STAYS)), start=4):
                 button = QToolButton()
                 button.setText(text)
                 button.setToolTip(tip)

@@ -35,7 +35,7 @@ from .prompt_text import (BLANK, DATE_PATTERNS, MONTH_ONLY, Scan, clean_prompt, 
                           is_calendar_word, month_mention, month_start)
 from .multi_city_words import (ALL_LEGS, CAPITALISED_NAME, CHAIN_WORDS, FIRST_CUE, FLY_INTO, FROM_FIRST,
                                FROM_LAST, HOME_FROM, JOINING_WORDS, LENGTH_AFTER, LENGTH_BEFORE, MODES, NOT_A_NAME,
-                               LIST_GAP, REGION_AFTER, TOTAL_LENGTH)
+                               LIST_GAP, REGION_AFTER, TIERS, TOTAL_LENGTH)
 from .vocabulary import DEFAULT_BUDGET_USD, WORD_NUMBERS
 
 STAYS_EXAMPLE = "e.g. '3 nights in Lisbon then 2 in Porto'"
@@ -45,6 +45,7 @@ STAYS_EXAMPLE = "e.g. '3 nights in Lisbon then 2 in Porto'"
 class StayReading:
     city: str
     nights: int
+    tier: str | None = None  # the hotel tier asked for in this city ("a mid-range hotel in Porto")
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def parse_multi_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]], a
     if origin is not None and origin.problem:
         raise InputError("origin_airport", origin.problem)
     return MultiCityPromptResult(
-        stays=tuple(StayReading(m.city, n) for m, n in zip(mentions, nights)),
+        stays=tuple(StayReading(m.city, n, t) for m, n, t in zip(mentions, nights, _tiers(scan.text, mentions))),
         modes=_modes(scan.text, mentions, return_from, listed), return_from=return_from, start=start,
         origin_airport=origin.code if origin else None, budget_amount=amount, budget_currency=currency,
         themes=themes_in(clean), kid_friendly=wants_kid_friendly(clean), avoid_overnight=avoids_overnight(clean),
@@ -266,8 +267,10 @@ def _list_length(text: str, mentions: list[_Mention]) -> int | None:
 
 
 def _owned_by_next(text: str, at: int, cities: Mapping[str, Sequence[str]]) -> bool:
-    """"3 nights in Lisbon, 2 nights in Porto": the "2 nights" after Lisbon is Porto's."""
-    return bool(re.match(r"\s*(?:in|at)\s", text[at:], re.IGNORECASE))
+    """"3 nights in Lisbon, 2 nights in Porto": the "2 nights" after Lisbon is Porto's (not so in
+    "Madrid for 2 nights at a luxury hotel")."""
+    cue = re.match(r"\s*(?:in|at)\s+", text[at:], re.IGNORECASE)
+    return cue is not None and _name_at(text, at + cue.end(), cities) is not None
 
 
 def _joined(gap: str) -> bool:
@@ -352,16 +355,8 @@ def _modes(text: str, mentions: list[_Mention], return_from: str, listed: bool) 
     before to the next "then", comma or stay ("Lisbon 3 days, then by train to Porto", "2 in Porto by
     train"); one for every other leg in "all by train" or after the stays ("Rome, Florence and Venice by
     train", "..., by train"); "best" where none is named."""
-    order = sorted(range(len(mentions)), key=lambda i: mentions[i].start)
-    ends: dict[int, int] = {}
-    begins: dict[int, int] = {}
-    for k, i in enumerate(order):
-        end = max(mentions[i].end, 0)
-        nxt = mentions[order[k + 1]].start if k + 1 < len(order) else len(text)
-        stop = re.search(r"\bthen\b|[;,]", text[end:nxt]) if nxt > end else None
-        ends[i] = end + stop.start() if stop else max(nxt, end)
-        begins[i] = ends[order[k - 1]] if k else 0
-    tail = text[ends[order[-1]]:]
+    begins, ends = _clauses(text, mentions)
+    tail = text[max(ends.values()):]
     every = ALL_LEGS.search(text)
     default = _mode_in(next(w for w in every.groups() if w)) if every else None
     if default is None and listed:
@@ -372,6 +367,33 @@ def _modes(text: str, mentions: list[_Mention], return_from: str, listed: bool) 
     if return_from == "first":
         modes.append(_mode_in(tail) or default or "best")
     return tuple(modes)
+
+
+def _clauses(text: str, mentions: list[_Mention]) -> tuple[dict[int, int], dict[int, int]]:
+    """Where each stay's clause begins and ends (by mention): from the end of the clause before to the next
+    "then", comma or semicolon after its name and length, or the next stay."""
+    order = sorted(range(len(mentions)), key=lambda i: mentions[i].start)
+    ends: dict[int, int] = {}
+    begins: dict[int, int] = {}
+    for k, i in enumerate(order):
+        end = max(mentions[i].end, 0)
+        nxt = mentions[order[k + 1]].start if k + 1 < len(order) else len(text)
+        stop = re.search(r"\bthen\b|[;,]", text[end:nxt]) if nxt > end else None
+        ends[i] = end + stop.start() if stop else max(nxt, end)
+        begins[i] = ends[order[k - 1]] if k else 0
+    return begins, ends
+
+
+def _tiers(text: str, mentions: list[_Mention]) -> list[str | None]:
+    """Each stay's hotel tier when its clause asks for one ("3 nights in Lisbon, then a mid-range hotel in
+    Porto for 2"): a tier word between the clause's start and the stay's own name counts too."""
+    begins, ends = _clauses(text, mentions)
+    tiers = []
+    for i in range(len(mentions)):
+        clause = text[begins[i]:ends[i]]
+        found = [(m.start(), tier) for tier, p in TIERS for m in [p.search(clause)] if m]
+        tiers.append(min(found)[1] if found else None)
+    return tiers
 
 
 def _mode_in(text: str) -> str | None:

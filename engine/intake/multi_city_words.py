@@ -48,6 +48,13 @@ MODES = (  # (mode, pattern): the words that ask for a leg's mode
     ("flight", re.compile(r"\b(?:fly|flying|flights?|by\s+(?:air|plane)|plane)\b"
                           rf"(?!{_GAP}(?:from|out|home|back|in|into)\b)", re.IGNORECASE)),
 )
+# The hotel tier asked for in one city ("a mid-range hotel in Porto", "Lisbon 3 nights, luxury").
+TIERS = (
+    ("luxury", re.compile(r"\b(?:luxury|luxurious|five[\s-]star|5[\s-]star|splurge|upscale)\b", re.IGNORECASE)),
+    ("mid", re.compile(r"\b(?:mid[\s-]?range|mid[\s-]tier|three[\s-]star|3[\s-]star|moderate)\b", re.IGNORECASE)),
+    ("budget", re.compile(r"\b(?:(?:budget|cheap|inexpensive)\s+(?:hotels?|stays?|rooms?|places?)|hostels?)\b",
+                          re.IGNORECASE)),
+)
 # One mode for every leg: "all by train", "by train throughout", "travelling by train".
 ALL_LEGS = re.compile(r"\b(?:all|everywhere|always|only)\s+by\s+(?P<w>\w+)|\bby\s+(?P<w2>\w+)\s+"
                       r"(?:throughout|all\s+the\s+way|everywhere|between\s+(?:the\s+)?(?:cities|stays))\b"

@@ -214,3 +214,12 @@ def test_a_fixture_city_with_its_own_country_is_the_fixture_city(session) -> Non
     texas = read_prompt("Paris, Texas 3 nights then Dallas 2 nights from 2027-06-01", session.catalog, today=TODAY)
     assert rome.multi is not None and [s.city for s in rome.multi.stays] == ["Rome", "Florence"]
     assert texas.multi is not None and [s.city for s in texas.multi.stays] == ["Paris, Texas", "Dallas"]
+
+
+def test_a_hotel_tier_per_city(session) -> None:
+    from engine.frontend import intent_from_prompt
+    r = read("Lisbon 3 nights luxury then Porto 2 nights hostel from 2027-05-10, budget $3000")
+    assert r is not None and [(s.city, s.tier) for s in r.stays] == [("Lisbon", "luxury"), ("Porto", "budget")]
+    intent = intent_from_prompt("3 nights in Lisbon, then a mid-range hotel in Porto for 2 nights, from 2027-05-10, "
+                                "from JFK, budget $3000", session, None)
+    assert [s.tier and s.tier.value for s in intent.stays] == [None, "mid"]

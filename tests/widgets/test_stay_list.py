@@ -18,8 +18,8 @@ from engine.roadtrip.routes import load_routes
 from widgets.intent_form import IntentForm
 
 TODAY = date(2026, 11, 23)
-PROMPT = ("3 nights in Lisbon, 2 in Porto by train, then fly to Madrid for 2 nights, from 2027-05-10, "
-          "flying from JFK, budget 4000 USD, food")
+PROMPT = ("3 nights in Lisbon, 2 in Porto by train, then fly to Madrid for 2 nights at a luxury hotel, "
+          "from 2027-05-10, flying from JFK, budget 4000 USD, food")
 
 
 @pytest.fixture
@@ -37,6 +37,7 @@ def test_a_prompt_fills_the_stays_as_the_cli_reads_it(form, qtbot) -> None:
     assert form.mode == "multi_city"
     assert form.stay_list.stays() == [("Lisbon", 3), ("Porto", 2), ("Madrid", 2)]
     assert form.stay_list.modes() == ["train", "flight"]
+    assert form.stay_list.tiers() == [None, None, "luxury"]
     intent = form.current_intent()
     expected = intent_from_prompt(PROMPT, PlanningSession(today=TODAY), None)
     assert isinstance(intent, MultiCityIntent) and intent == expected
@@ -51,6 +52,7 @@ def test_add_remove_reorder_and_nights(form) -> None:
     stays.city_edits[0].setText("Rome")
     stays.city_edits[1].setText("Venice")
     stays.add_stay("Florence", 3)
+    stays.tier_combos[2].setCurrentIndex(stays.tier_combos[2].findData("mid"))
     assert stays.stays() == [("Rome", 3), ("Venice", 2), ("Florence", 3)] and len(stays.mode_combos) == 2
     stays.move_stay(2, -1)  # Florence before Venice
     stays.night_spins[2].setValue(4)
@@ -60,6 +62,7 @@ def test_add_remove_reorder_and_nights(form) -> None:
     intent = form.current_intent()
     assert [(s.city, s.nights) for s in intent.stays] == [("Rome", 3), ("Florence", 3), ("Venice", 4)]
     assert [leg.mode for leg in intent.leg_requests()] == ["train", "best"]
+    assert [s.tier and s.tier.value for s in intent.stays] == [None, "mid", None]  # Florence's tier moved with it
     assert intent.start_date == date(2027, 6, 1) and intent.days == 11
     stays.remove_stay(1)
     assert stays.stays() == [("Rome", 3), ("Venice", 4)] and len(stays.mode_combos) == 1
