@@ -6,6 +6,8 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.errors import InputError
 from engine.intake import parse_city_prompt, parse_multi_city_prompt
@@ -223,3 +225,28 @@ def test_a_hotel_tier_per_city(session) -> None:
     intent = intent_from_prompt("3 nights in Lisbon, then a mid-range hotel in Porto for 2 nights, from 2027-05-10, "
                                 "from JFK, budget $3000", session, None)
     assert [s.tier and s.tier.value for s in intent.stays] == [None, "mid"]
+
+
+# --------------------------------------------------------------------------- any text
+WORDS = ["Lisbon", "Porto", "Paris", "roma", "Faro", "London", "then", "and", ",", "via", "\u2192", "3", "two", "14",
+         "20", "nights", "days", "a week", "in", "at", "for", "by train", "fly", "by bus", "drive", "fly into",
+         "home from", "back from the first", "from 2027-05-10", "May 10-14", "budget $3000", "from JFK", "luxury",
+         "hostel", "mid-range", "with kids", "art", "Paris, Texas", "to", "-", "\u2013", "from Narnia"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(WORDS), max_size=24).map(" ".join))
+def test_any_mix_reads_as_a_trip_or_none_or_one_field_error(text: str) -> None:
+    try:
+        r = read(text)
+    except InputError as exc:
+        assert exc.field in {"stays", "date_window", "origin_airport", "budget", "prompt", "travellers"}
+        assert "\n" not in exc.message
+        return
+    if r is None:
+        return
+    assert len(r.stays) >= 2 and all(1 <= s.nights <= 14 and s.city for s in r.stays)
+    assert r.nights + 1 <= 30
+    assert len(r.modes) == len(r.stays) - 1 + (r.return_from == "first")
+    assert all(m in {"best", "train", "flight", "bus", "drive", "ferry"} for m in r.modes)
+    assert all(a.city != b.city for a, b in zip(r.stays, r.stays[1:]))
