@@ -185,6 +185,9 @@ def test_the_front_door_keeps_road_trips_and_one_city_trips(session) -> None:
     multi = read_prompt("3 nights in Lisbon then drive to Porto for 2 nights from 2027-05-10, flying from JFK",
                         session.catalog, today=TODAY)
     assert multi.multi is not None and multi.multi.modes == ("drive",)
+    said = read_prompt("Road trip from Denver to Moab, 3 nights in Denver then 2 nights in Moab, from 2027-06-01",
+                       session.catalog, today=TODAY)
+    assert said.road is not None and said.multi is None
 
 
 def test_the_front_door_refuses_a_bad_stay_in_words(session) -> None:
