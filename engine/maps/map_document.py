@@ -118,11 +118,16 @@ def _actions(activity: Activity, kind: str, itinerary: ItineraryV1, day_index: i
     n_days = len(itinerary.days)
     if itinerary.intent.mode == "road_trip":
         return _road_actions(activity, kind, itinerary, day_index)
+    if activity.role == "leg":
+        return []  # the leg between two cities is the chain's: changed from the stay's row, not here
     if activity.locked:
         return ["unlock"]
     actions = ["lock"]
     if activity.role in _VISITS:
-        actions += ["remove", "replace", *(f"move:{j}" for j in range(n_days) if j != day_index)]
+        # a multi-city trip's edits stay inside the stay: a visit moves only to another day in that city
+        stay = itinerary.days[day_index].stay
+        actions += ["remove", "replace", *(f"move:{j}" for j in range(n_days)
+                                           if j != day_index and itinerary.days[j].stay == stay)]
     return actions
 
 

@@ -73,3 +73,11 @@ def test_hostile_leg_names_are_text(qtbot, make_view) -> None:
     })())""")
     assert shown["xss"] is None and shown["images"] == 0
     assert shown["tip"] is not None and evil in shown["tip"]
+
+
+def test_map_edits_stay_inside_a_stay() -> None:
+    document = build_map_document(multi_city_itinerary())
+    actions = {m["id"]: m["actions"] for m in document["markers"]}
+    assert actions["d2-activity-0"] == ["lock", "remove", "replace", "move:0", "move:2"]  # Lisbon's days only
+    assert actions["d5-activity-0"] == ["lock", "remove", "replace", "move:3", "move:5"]  # Porto's days only
+    assert actions["d4-leg-1"] == []  # the train between the cities
