@@ -62,17 +62,20 @@ def planning_date(text: str | None) -> date:
         raise InputError("today", f"{text!r} is not a YYYY-MM-DD date") from exc
 
 
-def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripIntent:
-    """The intent in a JSON file (a road trip when ``mode`` says so); one InputError otherwise."""
+def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripIntent | MultiCityIntent:
+    """The intent in a JSON file (a road trip or a multi-city trip when ``mode`` says so); one InputError
+    otherwise."""
     from pydantic import ValidationError
 
     from engine.input_files import read_json_input
-    from engine.models import IntentV1, RoadTripIntent
+    from engine.models import IntentV1, MultiCityIntent, RoadTripIntent
     data = read_json_input(arg, path)
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
         raise InputError(arg, f"must hold a JSON object (an intent), not {kind}")
-    model = RoadTripIntent if data.get("mode") == "road_trip" else IntentV1
+    models: dict[object, type[IntentV1] | type[RoadTripIntent] | type[MultiCityIntent]] = {
+        "road_trip": RoadTripIntent, "multi_city": MultiCityIntent}
+    model = models.get(data.get("mode"), IntentV1)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

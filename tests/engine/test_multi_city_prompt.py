@@ -253,3 +253,16 @@ def test_any_mix_reads_as_a_trip_or_none_or_one_field_error(text: str) -> None:
     assert len(r.modes) == len(r.stays) - 1 + (r.return_from == "first")
     assert all(m in {"best", "train", "flight", "bus", "drive", "ferry"} for m in r.modes)
     assert all(a.city != b.city for a, b in zip(r.stays, r.stays[1:]))
+
+
+def test_an_intent_file_may_hold_a_multi_city_trip(tmp_path) -> None:
+    from engine.frontend import read_intent_file
+    from engine.models import MultiCityIntent
+    path = tmp_path / "trip.json"
+    path.write_text('{"mode": "multi_city", "start_date": "2027-05-10", "origin_airport": "JFK", '
+                    '"budget_usd_cents": 300000, "stays": [{"city": "Lisbon", "nights": 3}, {"city": "Porto", "nights": 0}]}')
+    with pytest.raises(InputError) as exc:
+        read_intent_file(str(path))
+    assert exc.value.field.startswith("stays") and "greater than or equal to 1" in exc.value.message
+    path.write_text(path.read_text().replace('"nights": 0', '"nights": 2'))
+    assert isinstance(read_intent_file(str(path)), MultiCityIntent)
