@@ -8,7 +8,7 @@ same one-line error in both.
   placed elsewhere ("Paris, Texas"), is read as the words that named it: its OSM pack is found or
   fetched by the run's ``city_pack`` node (engine/pipeline/city_pack_stage.py), a progress step of
   the run in both front ends.
-- ``intent_from_prompt`` / ``city_intent_of`` / ``road_intent_of``: the reading as an intent (a
+- ``intent_from_prompt`` / ``city_intent_of`` / ``road_intent_of`` / ``multi_city_intent_of``: the reading as an intent (a
   city without a pack yet carries ``PENDING_AIRPORT``/``PENDING_TZ``, settled by that node).
 - ``read_intent_file``, ``check_not_past``, ``planning_date``: the other inputs, checked alike.
 - ``resolve_city`` / ``fetch_city_pack``: a city's pack now, for what must read its places before
@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import InputError, UnknownCityError
 
 if TYPE_CHECKING:
-    from engine.intake import CityPromptResult, RoadPromptResult
-    from engine.models import IntentV1, RoadTripIntent
+    from engine.intake import CityPromptResult, MultiCityPromptResult, RoadPromptResult
+    from engine.models import IntentV1, MultiCityIntent, RoadTripIntent
 
 # An IATA-shaped code no airport has, and a zone: what a city without a pack yet is sent with,
 # until the run's city_pack node puts in the pack city's own.
@@ -62,17 +62,20 @@ def planning_date(text: str | None) -> date:
         raise InputError("today", f"{text!r} is not a YYYY-MM-DD date") from exc
 
 
-def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripIntent:
-    """The intent in a JSON file (a road trip when ``mode`` says so); one InputError otherwise."""
+def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripIntent | MultiCityIntent:
+    """The intent in a JSON file (a road trip or a multi-city trip when ``mode`` says so); one InputError
+    otherwise."""
     from pydantic import ValidationError
 
     from engine.input_files import read_json_input
-    from engine.models import IntentV1, RoadTripIntent
+    from engine.models import IntentV1, MultiCityIntent, RoadTripIntent
     data = read_json_input(arg, path)
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
         raise InputError(arg, f"must hold a JSON object (an intent), not {kind}")
-    model = RoadTripIntent if data.get("mode") == "road_trip" else IntentV1
+    models: dict[object, type[IntentV1] | type[RoadTripIntent] | type[MultiCityIntent]] = {
+        "road_trip": RoadTripIntent, "multi_city": MultiCityIntent}
+    model = models.get(data.get("mode"), IntentV1)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -82,7 +85,7 @@ def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripInt
 def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
     """A trip is planned ahead: prices, opening hours and FX are read as of ``today``. Refused as
     "start: …" (the traveller's word for it, on the CLI and the form's Start field alike)."""
-    start = intent.start_date if intent.mode == "road_trip" else intent.date_window.start
+    start = intent.date_window.start if intent.mode == "city" else intent.start_date
     if start < today:
         raise InputError("start", f"the trip starts {start}, before today ({today}); plan a trip from today on")
 
@@ -96,16 +99,17 @@ def route_aliases() -> dict[str, list[str]]:
 
 @dataclass(frozen=True)
 class PromptReading:
-    """A prompt as the rule-based parsers read it: exactly one of ``city`` and ``road``."""
+    """A prompt as the rule-based parsers read it: exactly one of ``city``, ``road`` and ``multi``."""
 
     city: CityPromptResult | None = None
     road: RoadPromptResult | None = None
+    multi: MultiCityPromptResult | None = None  # several stays (issue 33)
 
     @property
     def assumed(self) -> tuple[str, ...]:
         """What the reading chose that the text left out, one line each (a city trip's default
-        budget; the first full week of a month named without a day)."""
-        return (self.city or self.road).assumed  # type: ignore[union-attr]  # one of them is set
+        budget; the first full week of a month named without a day; nights shared among stays)."""
+        return (self.city or self.road or self.multi).assumed  # type: ignore[union-attr]  # one of them is set
 
 
 def read_prompt(text: str, catalog, *, today: date, known: Mapping[str, Sequence[str]] | None = None,
@@ -115,9 +119,46 @@ def read_prompt(text: str, catalog, *, today: date, known: Mapping[str, Sequence
     looked up (the offline gazetteer by default). Raises InputError naming the first bad field."""
     from engine.intake import looks_like_road_trip, parse_road_prompt
     routes = route_aliases()
-    if looks_like_road_trip(text, routes=routes):
+    road = looks_like_road_trip(text, routes=routes)
+    try:
+        multi = _read_multi_city(text, catalog, today, known or {}, gazetteer)
+    except InputError:
+        if not road:
+            raise
+        multi = None
+    # A road trip's places read as stays ("LA to San Francisco via Big Sur") stay a road trip, unless
+    # each stay has its own nights ("3 nights in Lisbon then drive to Porto for 2") and the text does
+    # not call it a road trip.
+    from engine.intake.road_words import ROAD_TRIP_WORDS
+    if multi is not None and (not road or (multi.own_lengths == len(multi.stays)
+                                           and not ROAD_TRIP_WORDS.search(text))):
+        return PromptReading(multi=multi)
+    if road:
         return PromptReading(road=parse_road_prompt(text, routes=routes, today=today))
     return PromptReading(city=_read_city(text, catalog, today, known or {}, gazetteer))
+
+
+def _read_multi_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str]], gazetteer=None):
+    """The prompt as stays in several cities (None: fewer than two), each city named as a one-city
+    prompt names it: a catalog (or ``known``) city by its name ("Rome, Italy" too), any other by the
+    words that named it ("Paris, Texas")."""
+    from dataclasses import replace
+
+    from engine.intake import parse_multi_city_prompt
+    cities = dict(catalog.city_aliases())
+    for name, aliases in known.items():
+        cities.setdefault(name, list(aliases))
+    read = parse_multi_city_prompt(text, cities=cities, airports=catalog.airport_names(), today=today,
+                                   known_airport=catalog.known_airport)
+    if read is None:
+        return None
+    named = []
+    for stay in read.stays:
+        head, comma, _ = stay.city.partition(", ")
+        if comma and catalog.has_city(head) and _placed_elsewhere(stay.city, catalog.city(head), gazetteer) is None:
+            stay = replace(stay, city=catalog.city(head).name)
+        named.append(stay)
+    return replace(read, stays=tuple(named))
 
 
 def _read_city(text: str, catalog, today: date, known: Mapping[str, Sequence[str]], gazetteer):
@@ -170,7 +211,7 @@ def _placed_elsewhere(text: str, city, gazetteer=None) -> str | None:
 
 
 def intent_from_prompt(text: str, session, home: str | None,
-                       say: Callable[[str], None] | None = None) -> IntentV1 | RoadTripIntent:
+                       say: Callable[[str], None] | None = None) -> IntentV1 | RoadTripIntent | MultiCityIntent:
     """The intent of a prompt read by the rules (``home``: the airport when the text names none;
     else ``TRIPWRIGHT_HOME_AIRPORT``). ``session``: its catalog, planning date and FX. ``say``
     hears each thing the reading chose for the traveller (the default budget, the first full week of
@@ -180,6 +221,10 @@ def intent_from_prompt(text: str, session, home: str | None,
         (say or _say_on_stderr)(line)
     if reading.road is not None:
         return road_intent_of(reading.road)
+    if reading.multi is not None:
+        multi = reading.multi
+        budget = budget_cents(multi.budget_amount, multi.budget_currency, session)
+        return multi_city_intent_of(multi, budget, origin_airport(multi.origin_airport, home))
     parsed = reading.city
     assert parsed is not None  # a reading is a road trip or a city trip
     origin = origin_airport(parsed.origin_airport, home)
@@ -220,6 +265,30 @@ def city_intent_of(target: tuple[str, list[str], str], start: date, end: date, b
     if read.travellers is not None:
         data["travellers"] = read.travellers
     return _validated(IntentV1, data)
+
+
+def multi_city_intent_of(read, budget: int, origin: str) -> MultiCityIntent:
+    """The MultiCityIntent of a prompt read by the rules or by the model (``read``: stays of city and
+    nights, a mode per leg, return_from, start, themes, kid_friendly, avoid_overnight, travellers, pace)."""
+    from engine.models import MultiCityIntent
+    data: dict[str, Any] = {
+        "start_date": read.start,
+        "stays": [{"city": s.city, "nights": s.nights, **({"tier": s.tier} if getattr(s, "tier", None) else {})}
+                  for s in read.stays],
+        "return_from": read.return_from, "budget_usd_cents": budget, "origin_airport": origin.upper(),
+        "prefs": {"themes": list(read.themes), "kid_friendly": read.kid_friendly,
+                  "avoid_overnight": read.avoid_overnight, "pace": read.pace}}
+    if any(mode != "best" for mode in read.modes):
+        data["legs"] = [{"mode": mode} for mode in read.modes]
+    if read.travellers is not None:
+        data["travellers"] = read.travellers
+    try:
+        return _validated(MultiCityIntent, data)
+    except InputError as exc:  # the whole chain's rules name their field first ("stays: a trip lasts ...")
+        field, sep, rest = exc.message.partition(": ")
+        if exc.field != "input" or not sep or not field.isidentifier():
+            raise
+        raise InputError(field, rest) from None
 
 
 def road_intent_of(parsed: RoadPromptResult) -> RoadTripIntent:

@@ -2,7 +2,9 @@
  * engine/maps/map_document.py on a Leaflet map — the corridor, each day's line, the markers
  * (fill = day, ring = data source, dashed ring + "!" = low confidence, lock badge = locked), the
  * names beside them, the legend, the "Fit trip" / "Show one day" control, and the city's own map
- * from its pack (doc.city_map: water, parks, main streets, rail, stations, with names at city zoom).
+ * from its pack (doc.city_map: water, parks, main streets, rail, stations, with names at city zoom), and
+ * a multi-city trip's stays and legs (doc.stays, doc.legs: each city's pin below city zoom, each leg a line
+ * styled by mode, dashed when estimated, "Show one city" to zoom to a stay).
  *
  * Used by the app (resources/map.js adds the bridge, context menus and drag through `hooks`) and
  * by the HTML export (engine/export/html_map.js adds the itinerary list). Every string reaches the
@@ -88,6 +90,9 @@
     var openTip = null;           // the marker whose tooltip is open (at most one)
     var legendBox = null;
     var dayPicker = null;
+    var stayPicker = null;        // "Show one city" (multi-city trips)
+    var shownStay = null;
+    var stayLayer = null, legLayer = null;
 
     function dayColour(index) {
       var day = doc && doc.days[index];
@@ -229,7 +234,7 @@
     function padding() {
       var size = map.getSize();
       var right = legendBox && legendBox.offsetWidth + 24 < size.x * 0.45 ? legendBox.offsetWidth + 24 : 24;
-      if (doc && (doc.mode === "city" || !Number(doc.names_zoom)) && right + NAME_ROOM < size.x * 0.5) right += NAME_ROOM;
+      if (doc && (doc.mode === "city" || doc.mode === "multi_city" || !Number(doc.names_zoom)) && right + NAME_ROOM < size.x * 0.5) right += NAME_ROOM;
       var extra = hooks.padding ? hooks.padding() : {};
       return {paddingTopLeft: [48, extra.top || 24], paddingBottomRight: [right, extra.bottom || 24]};
     }
@@ -258,6 +263,8 @@
     }
 
     function showDay(index) {
+      shownStay = null;
+      if (stayPicker) stayPicker.value = "";
       shownDay = index === null || index === undefined || index === "" ? null : Number(index);
       if (shownDay !== null && !(shownDay >= 0 && shownDay < days.length)) shownDay = null;
       applyDays();
@@ -308,6 +315,14 @@
       var legend = (doc && doc.legend) || {};
       var body = el("div", "tw-legend-body");
       box.appendChild(body);
+      if ((legend.legs || []).length) {
+        var legs = legendSection(body, "Between the cities", true);
+        legend.legs.forEach(function (leg) {
+          var swatch = el("span", "tw-swatch-line" + (leg.dashed ? " tw-swatch-dashed" : ""));
+          swatch.style.setProperty("--leg", colour(leg.colour, "#555555"));
+          legs.appendChild(legendRow(swatch, leg.text));
+        });
+      }
       if ((legend.days || []).length || legend.corridor) {
         var list = legendSection(body, "Days", true);
         list.classList.add("tw-legend-days");
@@ -369,11 +384,20 @@
         var button = el("button", "tw-fit", "Fit trip");
         button.type = "button";
         button.title = "Show the whole trip (or the day shown)";
-        button.addEventListener("click", function (e) { L.DomEvent.stop(e); fit(true); });
+        button.addEventListener("click", function (e) {
+          L.DomEvent.stop(e);
+          shownStay = null;
+          if (stayPicker) stayPicker.value = "";
+          fit(true);
+        });
         dayPicker = el("select", "tw-day-picker");
         dayPicker.title = "Show one day";
         dayPicker.addEventListener("change", function () { showDay(dayPicker.value); });
+        stayPicker = el("select", "tw-stay-picker");
+        stayPicker.title = "Show one city";
+        stayPicker.addEventListener("change", function () { showStay(stayPicker.value); });
         box.appendChild(button);
+        box.appendChild(stayPicker);
         box.appendChild(dayPicker);
         L.DomEvent.disableClickPropagation(box);
         L.DomEvent.disableScrollPropagation(box);
@@ -394,6 +418,83 @@
       });
       dayPicker.value = shownDay === null ? "" : String(shownDay);
       viewControl.getContainer().style.display = doc.mode === "empty" ? "none" : "";
+      stayPicker.replaceChildren();
+      var every = el("option", null, "All cities");
+      every.value = "";
+      stayPicker.appendChild(every);
+      (doc.stays || []).forEach(function (s) {
+        var option = el("option", null, s.number + ". " + s.city);
+        option.value = String(s.index);
+        stayPicker.appendChild(option);
+      });
+      stayPicker.style.display = (doc.stays || []).length ? "" : "none";
+      stayPicker.value = shownStay === null ? "" : String(shownStay);
+    }
+
+    // -- a multi-city trip: its cities and the legs between them (engine/maps/stay_layers.py) ----------
+    var STAY_ZOOM = 11;  // the cities' pins show below city zoom; from there on the stops take over
+    function legTip(leg) {
+      var box = el("div", "tw-tip");
+      box.appendChild(el("div", "tw-tip-title", leg.label));
+      if (leg.why) box.appendChild(el("div", "tw-tip-meta", leg.why));
+      return box;
+    }
+
+    function drawStays() {
+      if (legLayer) map.removeLayer(legLayer);
+      if (stayLayer) map.removeLayer(stayLayer);
+      legLayer = stayLayer = null;
+      if (!(doc.stays || []).length && !(doc.legs || []).length) return;
+      legLayer = L.featureGroup();
+      (doc.legs || []).forEach(function (leg) {
+        if (!leg.path) return;
+        var lls = leg.path.coordinates.map(function (c) { return [c[1], c[0]]; });
+        L.polyline(lls, {color: "#ffffff", weight: 9, opacity: 0.8, className: "tw-leg-casing"})
+          .bindTooltip(legTip(leg), {sticky: true}).addTo(legLayer);
+        var line = L.polyline(lls, {color: colour(leg.colour, "#333333"), weight: 4, opacity: 0.95, interactive: false,
+                                    dashArray: leg.estimated ? "10 8" : null, className: "tw-leg-line"});
+        line.bindTooltip(el("span", null, String(leg.label).split(" ")[0]),
+                         {permanent: true, direction: "center", className: "tw-leg-tag"});
+        line.addTo(legLayer);
+      });
+      legLayer.addTo(map);
+      stayLayer = L.layerGroup();
+      (doc.stays || []).forEach(function (s) {
+        if (!drawable(s.lat, s.lon)) return;
+        var pin = el("div", "tw-stay");
+        pin.appendChild(el("span", "tw-stay-number", s.number));
+        pin.appendChild(el("span", "tw-stay-city", s.city));
+        var icon = L.divIcon({className: "tw-stay-icon", iconSize: null, iconAnchor: [13, 13], html: pin});
+        var marker = L.marker([s.lat, s.lon], {icon: icon, keyboard: false, zIndexOffset: 2000, riseOnHover: true});
+        marker.bindTooltip(el("div", "tw-tip-title", s.label), {direction: "top", offset: [0, -13]});
+        marker.on("click", function () { showStay(s.index); });
+        marker.addTo(stayLayer);
+      });
+      placeStays();
+    }
+
+    function placeStays() {
+      if (!stayLayer) return;
+      var show = map.getZoom() < STAY_ZOOM;
+      if (show && !map.hasLayer(stayLayer)) stayLayer.addTo(map);
+      if (!show && map.hasLayer(stayLayer)) map.removeLayer(stayLayer);
+    }
+    map.on("zoomend", placeStays);
+
+    /* Zoom to one city's stops (null: the whole trip). */
+    function showStay(index) {
+      shownStay = index === null || index === undefined || index === "" ? null : Number(index);
+      var stay = shownStay === null || !doc ? null : (doc.stays || []).filter(function (s) { return s.index === shownStay; })[0];
+      if (!stay || !stay.focus) shownStay = null;
+      if (stayPicker) stayPicker.value = shownStay === null ? "" : String(shownStay);
+      if (shownStay === null) { fit(true); return; }
+      if (shownDay !== null) { shownDay = null; applyDays(); }
+      var options = padding();
+      options.maxZoom = 15;
+      options.animate = false;
+      map.fitBounds(L.latLngBounds(stay.focus), options);
+      if (hooks.fitted) hooks.fitted();
+      placeNames();
     }
 
     // -- the city's own map (issue 32 §4) ---------------------------------------------------------
@@ -549,8 +650,10 @@
         marker.addTo(days[Number(m.day)] || days[0] || map);
       });
       applyDays();
+      drawStays();
       buildNames();
       buildLegend();
+      if (shownStay !== null && shownStay >= (doc.stays || []).length) shownStay = null;
       fillDayPicker();
     }
 
@@ -559,6 +662,10 @@
       fit: fit,
       showDay: showDay,
       shownDay: function () { return shownDay; },
+      showStay: showStay,
+      shownStay: function () { return shownStay; },
+      stays: function () { return stayLayer; },
+      legs: function () { return legLayer; },
       setDayHidden: function (index, hidden) {
         if (hidden) hiddenDays.add(index); else hiddenDays.delete(index);
         applyDays();

@@ -7,7 +7,7 @@ import re
 from datetime import date
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QComboBox, QDateEdit, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget)
@@ -26,7 +26,8 @@ LABELS = {"prompt": "Prompt", "city": "City", "start": "Start", "days": "Days", 
           "airports": "Destination airports", "budget": "Budget", "currency": "Currency", "themes": "Themes",
           "origin": "Origin", "terminus": "Terminus", "route": "Route", "road_days": "Days", "road_start": "Start",
           "trip_type": "Trip", "max_daily_miles": "Max miles a day", "corridor": "Corridor width",
-          "stops": "Stops", "form": "Form",
+          "stops": "Stops", "form": "Form", "stays": "Cities", "multi_origin": "Home airport",
+          "multi_budget": "Budget",
           # "I already have" (widgets/intent_bookings.py)
           "out_flight": "Flight there", "out_airports": "Flight there's airports", "out_times": "Flight there's times",
           "back_flight": "Flight back", "back_airports": "Flight back's airports", "back_times": "Flight back's times",
@@ -132,6 +133,9 @@ class FieldErrors:
 
 
 def _edited_signal(widget: QWidget):
+    own = getattr(widget, "changed", None)  # a composite field's own signal (widgets/stay_list.py)
+    if isinstance(own, SignalInstance):
+        return own
     for kind, name in ((QLineEdit, "textChanged"), (QPlainTextEdit, "textChanged"), (QComboBox, "currentTextChanged"),
                        (QDateEdit, "dateChanged"), (QSpinBox, "valueChanged"), (QDoubleSpinBox, "valueChanged"),
                        (QListWidget, "itemChanged")):

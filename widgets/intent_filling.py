@@ -28,6 +28,8 @@ class IntentFilling:
             reading = read_prompt(text, self._catalog, today=self._today, known=known)
             if reading.road is not None:
                 self._fill_road(reading.road)
+            elif reading.multi is not None:
+                self._fill_multi(reading.multi)
             else:
                 self._fill_city(reading.city)
         except InputError as exc:
@@ -101,6 +103,10 @@ class IntentFilling:
         visit) is what the next Plan sends. Locked city slots have no field: they are kept and
         sent again while the city and dates stay the same."""
         self.clear_errors()
+        if intent.mode == "multi_city":
+            self._carried = None
+            self._show_multi(intent)
+            return
         if intent.mode == "road_trip":
             self._carried = intent
             self._show_road(intent)
@@ -133,7 +139,7 @@ class IntentFilling:
         same trip: a city trip's saved places (same city) and locked slots (same city and dates); a
         road trip's visits, removed stops and imported track (same ends)."""
         carried = getattr(self, "_carried", None)
-        if carried is None or carried.mode != intent.mode:
+        if carried is None or carried.mode != intent.mode or intent.mode == "multi_city":
             return intent
         if intent.mode == "city":
             if carried.city != intent.city:

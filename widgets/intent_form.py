@@ -31,6 +31,7 @@ from . import formatting as fmt
 from .intent_bookings import IntentBookings
 from .intent_city import IntentCity
 from .intent_filling import CURRENCIES, IntentFilling
+from .intent_multi import IntentMulti
 from .intent_fields import (CITY_FIELDS, IATA_HEAD, ROAD_FIELDS, FieldErrors, combo, date_edit, hbox, page,
                             plain, pydantic_errors, spin)
 
@@ -39,12 +40,12 @@ PACE_LABELS = {"relaxed": "Relaxed \u2014 time to linger", "balanced": "Balanced
 
 FxToUsd = Callable[[Decimal, str], int]
 NO_ROUTE = "(none \u2014 direct)"
-class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
-    plan_requested = Signal(object)  # IntentV1 | RoadTripIntent
+class IntentForm(IntentCity, IntentMulti, IntentFilling, IntentBookings, QWidget):
+    plan_requested = Signal(object)  # IntentV1 | RoadTripIntent | MultiCityIntent
     bookings_opened = Signal()  # "I already have" opened: the app may load the world's airports (off this thread)
     errors_cleared = Signal()  # the last field with an error was fixed (the window drops its "Check the form")
     prompt_assumed = Signal(str)  # what a read prompt left out and the reading chose ("no budget given: ...")
-    MODE_CITY, MODE_ROAD = 0, 1
+    MODE_CITY, MODE_ROAD, MODE_MULTI = 0, 1, 2
 
     def __init__(self, catalog: Catalog, routes: Mapping[str, object], *, home_airport: str | None = None,
                  fx_to_usd: FxToUsd | None = None, today: date | None = None,
@@ -70,10 +71,12 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(self._city_tab(), "City trip")
         self.tabs.addTab(self._road_tab(), "Road trip")
+        self.tabs.addTab(self._multi_tab(), "Several cities")
         body.addWidget(self.tabs)
         self.bookings_box = self._bookings_box()  # "I already have": booked flights and hotel (a road trip: the motel)
         body.addWidget(self.bookings_box)
         self.tabs.currentChanged.connect(lambda index: self._bookings_for_mode(index == self.MODE_ROAD))
+        self.tabs.currentChanged.connect(lambda index: self.bookings_box.setVisible(index != self.MODE_MULTI))
         for signal in (self.start_edit.dateChanged, self.days_spin.valueChanged, self.road_start_edit.dateChanged):
             signal.connect(self._follow_trip_dates)
         self._follow_trip_dates()
@@ -240,10 +243,14 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
 
     @property
     def mode(self) -> str:
-        return "road_trip" if self.tabs.currentIndex() == self.MODE_ROAD else "city"
+        return {self.MODE_ROAD: "road_trip", self.MODE_MULTI: "multi_city"}.get(self.tabs.currentIndex(), "city")
 
     def set_mode(self, mode: str) -> None:
-        self.tabs.setCurrentIndex(self.MODE_ROAD if mode == "road_trip" else self.MODE_CITY)
+        self.tabs.setCurrentIndex({"road_trip": self.MODE_ROAD, "multi_city": self.MODE_MULTI}.get(mode, self.MODE_CITY))
+
+    def _visible_intent(self):
+        """(intent or None, errors) of the visible tab."""
+        return {"road_trip": self._road_intent, "multi_city": self._multi_intent}.get(self.mode, self._city_intent)()
 
     def reset(self, home_airport: str | None = None) -> None:
         """A blank form for a new trip: the defaults it opens with, no errors, no carried locks."""
@@ -271,6 +278,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         self.stops_edit.clear()
         self._set_preferences([], False, 1)
         self._show_bookings(None, [])
+        self.stay_list.set_trip(self._today + timedelta(days=30), [("", 3), ("", 2)], ["best"])
         self.set_mode("city")
 
     # -- distances (the user's unit on screen, miles in the intent) ---------------------------
@@ -315,7 +323,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         """A field with an error was edited: its error goes once the field is right."""
         if key not in self._errors.shown():
             return
-        _intent, errors = self._road_intent() if self.mode == "road_trip" else self._city_intent()
+        _intent, errors = self._visible_intent()
         if key not in {k for k, _ in errors}:
             self._errors.hide(key)
             if not self._errors.shown():
@@ -325,7 +333,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
     def current_intent(self) -> IntentV1 | RoadTripIntent:
         """The validated intent of the visible tab; raises InputError and shows every problem."""
         self.clear_errors()
-        intent, errors = self._road_intent() if self.mode == "road_trip" else self._city_intent()
+        intent, errors = self._visible_intent()
         if intent is not None:
             errors = self._past_start(intent)
         if errors:
@@ -339,7 +347,7 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
         try:
             check_not_past(intent, self._today)
         except InputError as exc:
-            return [("road_start" if intent.mode == "road_trip" else "start", exc.message)]
+            return [({"road_trip": "road_start", "multi_city": "stays"}.get(intent.mode, "start"), exc.message)]
         return []
 
     def request_plan(self) -> None:
@@ -403,33 +411,36 @@ class IntentForm(IntentCity, IntentFilling, IntentBookings, QWidget):
             return None, errors
         return (None, errors) if errors else (intent, [])
 
-    def _home_code(self, errors: list[tuple[str, str]]) -> str | None:
-        text = self.home_combo.currentText()
+    def _home_code(self, errors: list[tuple[str, str]], home_combo: QComboBox | None = None,
+                   key: str = "origin_airport") -> str | None:
+        text = (home_combo or self.home_combo).currentText()
         match = IATA_HEAD.match(text)
         if not text.strip():
-            errors.append(("origin_airport", "choose the airport you fly from"))
+            errors.append((key, "choose the airport you fly from"))
             return None
         code = match.group(1).upper() if match else ""
         if code not in self._catalog.raw.airports:
             shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:40] + "\u2026"
-            errors.append(("origin_airport", f"unknown airport {shown!r}; choose one from the list"))
+            errors.append((key, f"unknown airport {shown!r}; choose one from the list"))
             return None
         return code
 
-    def _budget_cents(self, errors: list[tuple[str, str]]) -> int | None:
-        amount, currency = Decimal(str(round(self.budget_spin.value()))), self.currency_combo.currentText()
+    def _budget_cents(self, errors: list[tuple[str, str]], budget_spin: QDoubleSpinBox | None = None,
+                      currency_combo: QComboBox | None = None, key: str | None = None) -> int | None:
+        amount = Decimal(str(round((budget_spin or self.budget_spin).value())))
+        currency = (currency_combo or self.currency_combo).currentText()
         if amount <= 0:
-            errors.append(("budget", "must be greater than zero"))
+            errors.append((key or "budget", "must be greater than zero"))
             return None
         if currency == "USD":
             return int(amount * 100)
         if self._fx_to_usd is None:
-            errors.append(("currency", f"no exchange rate for {currency} here; enter the budget in USD"))
+            errors.append((key or "currency", f"no exchange rate for {currency} here; enter the budget in USD"))
             return None
         try:
             return int(self._fx_to_usd(amount, currency))
         except Exception as exc:  # noqa: BLE001 — the injected converter may fail in any way: say so on the field
-            errors.append(("currency", f"cannot convert {currency} to USD: {exc}"))
+            errors.append((key or "currency", f"cannot convert {currency} to USD: {exc}"))
             return None
 
     def _themes(self) -> list[str]:

@@ -9,10 +9,12 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QApplication, QStyle
 
+from engine.maps.stay_layers import MODE_WORDS, leg_label
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from . import formatting as fmt
 from .itinerary_facts import EST, day_weather, estimated_time, is_visit, opening_hours
+from .itinerary_stays import leg_cells, leg_of, legs_after, stay_cells, stay_groups
 from .itinerary_words import source_words
 
 
@@ -60,7 +62,8 @@ def day_cost_cents(itinerary: ItineraryV1, index: int) -> int:
 
 
 class ItineraryModel(QStandardItemModel):
-    """Days at the top level, their activities below.
+    """Days at the top level, their activities below; a multi-city trip's days under their stay's row, with
+    a row for each leg between two stays (widgets/itinerary_stays.py).
 
     Every cell's answers are computed once per itinerary and kept in Qt's own items: painting,
     hovering and laying the tree out then never call into Python. As a Python model, a first draw
@@ -70,7 +73,7 @@ class ItineraryModel(QStandardItemModel):
     COL_WHEN, COL_KIND, COL_NAME, COL_COST, COL_MARKS = range(5)
     HEADERS = ("When", "Kind", "What", "Cost", "Marks")
     ActivityIdRole = Qt.ItemDataRole.UserRole + 1  # activity id; "" on day rows
-    ItemTypeRole = Qt.ItemDataRole.UserRole + 2  # "day" | "activity"
+    ItemTypeRole = Qt.ItemDataRole.UserRole + 2  # "day" | "activity" | "stay" | "leg" (multi-city trips)
     ActivityRole = Qt.ItemDataRole.UserRole + 3  # the Activity (None on day rows)
     DayRole = Qt.ItemDataRole.UserRole + 4  # the DayItinerary (of the row or its parent)
     DayIndexRole = Qt.ItemDataRole.UserRole + 5
@@ -80,6 +83,7 @@ class ItineraryModel(QStandardItemModel):
     MarksRole = Qt.ItemDataRole.UserRole + 9  # "locked · low conf." (the Marks column shows it as icons)
     HeaderRole = Qt.ItemDataRole.UserRole + 10  # a day row's whole line (its first cell's text, spanned)
     FullTextRole = Qt.ItemDataRole.UserRole + 11  # a What cell's whole text (the panel fits it to the column)
+    StayRole = Qt.ItemDataRole.UserRole + 12  # a multi-city trip's stay row: the stay's index
 
     def __init__(self, parent=None, *, distance_unit: str = "mi") -> None:
         super().__init__(0, len(self.HEADERS), parent)
@@ -87,6 +91,7 @@ class ItineraryModel(QStandardItemModel):
         self.distance_unit = fmt.check_distance_unit(distance_unit)
         self._itinerary: ItineraryV1 | None = None
         self._where: dict[str, tuple[int, int]] = {}
+        self._day_rows: list[tuple[int, int | None]] = []  # day -> (top row, row under it | None: the top row)
         self._icons: dict[ChoiceKind | str, QIcon] = {}
         self._weather: dict = {}  # date -> "15–23 °C, 27% rain" (from the itinerary's citations)
 
@@ -100,17 +105,50 @@ class ItineraryModel(QStandardItemModel):
             self._weather = day_weather(itinerary) if itinerary is not None else {}
             self._where = {a.id: (d, r) for d, day in enumerate(itinerary.days if itinerary else [])
                            for r, a in enumerate(day.activities)}
-            for d, day in enumerate(itinerary.days if itinerary else []):
-                row = _items(self._day_cells(d))
-                for activity in day.activities:
-                    row[0].appendRow(_items(self._activity_cells(d, activity)))
-                self.appendRow(row)
+            self._day_rows = []
+            if itinerary is not None and itinerary.intent.mode == "multi_city":
+                self._fill_by_stay(itinerary)
+            for d, day in enumerate(itinerary.days if itinerary and not self._day_rows else []):
+                self.appendRow(self._day_row(d))
+                self._day_rows.append((d, None))
         finally:
             self.blockSignals(blocked)
         self.endResetModel()
 
+    def _day_row(self, d: int) -> list[QStandardItem]:
+        row = _items(self._day_cells(d))
+        for activity in self._itinerary.days[d].activities:
+            row[0].appendRow(_items(self._activity_cells(d, activity)))
+        return row
+
+    def _fill_by_stay(self, itinerary: ItineraryV1) -> None:
+        """Each stay's row with its days under it, then the leg that leaves it."""
+        start = itinerary.days[0].date if itinerary.days else None
+        for stay, days in stay_groups(itinerary):
+            cents = sum(day_cost_cents(itinerary, d) for d in days)
+            cost = fmt.money(cents)
+            if any(self._estimated_cost(a) for d in days for a in itinerary.days[d].activities):
+                cost = f"{EST} {cost}"
+            group = _items(stay_cells(itinerary, stay, days, cost, len(self.HEADERS), self))
+            for d in days:
+                self._day_rows.append((self.rowCount(), group[0].rowCount()))
+                group[0].appendRow(self._day_row(d))
+            self.appendRow(group)
+            for leg in legs_after(itinerary, stay):
+                day = (leg.departure.date() - start).days if start is not None else 0
+                self.appendRow(_items(leg_cells(leg, day, len(self.HEADERS), self)))
+
     def itinerary(self) -> ItineraryV1 | None:
         return self._itinerary
+
+    def day_indexes(self) -> list[QModelIndex]:
+        """Each day's row (column 0), in day order, wherever it sits (at the top, or under its stay)."""
+        return [self.day_index(d) for d in range(len(self._day_rows))]
+
+    def line_indexes(self) -> list[QModelIndex]:
+        """The rows whose first cell spans the row: days, and a multi-city trip's stays and legs."""
+        return [self.index(r, 0) for r in range(self.rowCount())] + [
+            i for i in self.day_indexes() if i.parent().isValid()]
 
     def set_distance_unit(self, unit: str) -> None:
         """Show distances in ``unit`` ("mi" | "km"). Only day rows carry distances, so only they
@@ -118,10 +156,10 @@ class ItineraryModel(QStandardItemModel):
         if fmt.check_distance_unit(unit) == self.distance_unit:
             return
         self.distance_unit = unit
-        for d in range(self.rowCount()):
+        for d, index in enumerate(self.day_indexes()):
             for col, cell in enumerate(self._day_cells(d)):
                 for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, self.HeaderRole):
-                    self.item(d, col).setData(cell.get(role), role)
+                    self.itemFromIndex(index.siblingAtColumn(col)).setData(cell.get(role), role)
 
     def has_marks(self) -> bool:
         """Whether any row is locked or low-confidence (else the Marks column can be hidden)."""
@@ -137,10 +175,13 @@ class ItineraryModel(QStandardItemModel):
         where = self._where.get(activity_id)
         if where is None:
             return QModelIndex()
-        return self.index(where[1], column, self.index(where[0], 0))
+        return self.index(where[1], column, self.day_index(where[0]))
 
     def day_index(self, day: int, column: int = 0) -> QModelIndex:
-        return self.index(day, column) if self._itinerary and 0 <= day < len(self._itinerary.days) else QModelIndex()
+        if not self._itinerary or not 0 <= day < len(self._day_rows):
+            return QModelIndex()
+        top, under = self._day_rows[day]
+        return self.index(top, column) if under is None else self.index(under, column, self.index(top, 0))
 
     # -- what each cell says, per role (computed once per itinerary, in set_itinerary) ---------
     def _day_cells(self, row: int) -> list[dict]:
@@ -256,8 +297,11 @@ class ItineraryModel(QStandardItemModel):
     def _activity_text(self, activity: Activity, col: int, day: DayItinerary) -> str:
         if col == self.COL_WHEN:
             return self._when(activity, day, cell=True)
+        leg = leg_of(self._itinerary, activity)
         if col == self.COL_KIND:
-            return kind_tag(activity, self.road_trip)
+            return kind_tag(activity, self.road_trip) if leg is None else MODE_WORDS[leg.mode]
+        if col == self.COL_NAME and leg is not None:
+            return leg_label(leg)  # "Train Lisboa → Porto 10:30–13:29, estimated", as the leg's own row says
         if col == self.COL_NAME:
             hours = opening_hours(activity)  # that day's hours; "hours unknown" when none were published
             if hours is None and self.road_trip and is_visit(activity):

@@ -8,7 +8,7 @@ never interpret markup, and tooltips are escaped (``formatting.plain_tooltip``).
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QSplitter, QTabWidget,
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QMenu, QSplitter, QTabWidget,
                                QTreeView, QVBoxLayout, QWidget)
 
 from engine.models import ItineraryV1
@@ -16,6 +16,7 @@ from engine.models import ItineraryV1
 from . import formatting as fmt
 from .itinerary_details import CostSummary, DetailLists, plain_label
 from .itinerary_model import ItineraryModel, day_cost_cents, kind_tag
+from .itinerary_stays import night_moves
 
 __all__ = ["ItineraryModel", "ItineraryPanel", "day_cost_cents", "kind_tag"]
 
@@ -25,6 +26,7 @@ class ItineraryPanel(QWidget):
 
     activity_selected = Signal(str)
     day_selected = Signal(int)
+    replan_requested = Signal(object, str)  # a multi-city trip's stay row: (the trip with a night moved, what changed)
     WIDE = 900  # wider than this: details beside the tree, else below it
 
     def __init__(self, parent: QWidget | None = None, *, distance_unit: str = "mi") -> None:
@@ -100,6 +102,8 @@ class ItineraryPanel(QWidget):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, widths[col])
         tree.selectionModel().currentChanged.connect(self._on_current_changed)
+        tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        tree.customContextMenuRequested.connect(lambda at: self._show_stay_menu(tree.indexAt(at), at))
         header.sectionResized.connect(lambda col, _old, _new: col == ItineraryModel.COL_NAME and self._fit_what())
         return tree
 
@@ -109,8 +113,8 @@ class ItineraryPanel(QWidget):
             return  # already shown (an edit's itinerary is shown before the store numbers its version)
         self.model.set_itinerary(itinerary)
         self.tree.setColumnHidden(ItineraryModel.COL_MARKS, not self.model.has_marks())
-        for d in range(self.model.rowCount()):  # a day's line runs across its row (ItineraryModel.HeaderRole)
-            self.tree.setFirstColumnSpanned(d, QModelIndex(), True)
+        for index in self.model.line_indexes():  # a day's line runs across its row (ItineraryModel.HeaderRole)
+            self.tree.setFirstColumnSpanned(index.row(), index.parent(), True)
         self._fit_what()
         QTimer.singleShot(0, self._fit_what)  # once the header has laid its columns out (Marks shown or not)
         self.tree.expandAll()
@@ -151,8 +155,7 @@ class ItineraryPanel(QWidget):
 
     def _apply_transfer_filter(self) -> None:
         show = self.show_transfers.isChecked()
-        for d in range(self.model.rowCount()):
-            parent = self.model.index(d, 0)
+        for parent in self.model.day_indexes():
             for r in range(self.model.rowCount(parent)):
                 activity = self.model.index(r, 0, parent).data(ItineraryModel.ActivityRole)
                 self.tree.setRowHidden(r, parent, not show and activity.role == "transfer")
@@ -186,8 +189,25 @@ class ItineraryPanel(QWidget):
             return
         if current.data(ItineraryModel.ItemTypeRole) == "activity":
             self.activity_selected.emit(current.data(ItineraryModel.ActivityIdRole))
-        else:
+        elif current.data(ItineraryModel.DayIndexRole) is not None:  # a day, a stay (its first day), a leg (its day)
             self.day_selected.emit(current.data(ItineraryModel.DayIndexRole))
+
+    def stay_menu(self, index: QModelIndex) -> QMenu | None:
+        """A stay row's menu: move a night to the next (or the previous) city; None on other rows."""
+        itinerary = self.model.itinerary()
+        if itinerary is None or not index.isValid() or index.data(ItineraryModel.ItemTypeRole) != "stay":
+            return None
+        stay = int(index.data(ItineraryModel.StayRole))
+        menu = QMenu(self)
+        for label, intent in night_moves(itinerary.intent, stay):
+            action = menu.addAction(label)
+            action.triggered.connect(lambda _=False, i=intent, t=label: self.replan_requested.emit(i, t))
+        return menu if menu.actions() else None
+
+    def _show_stay_menu(self, index: QModelIndex, at) -> None:  # noqa: ANN001 (QPoint)
+        menu = self.stay_menu(index)
+        if menu is not None:
+            menu.exec(self.tree.viewport().mapToGlobal(at))
 
     def _fit_what(self) -> None:
         """A visit's What cell keeps its last part whole ("· open 10–19", "· hours unknown",
@@ -195,8 +215,8 @@ class ItineraryPanel(QWidget):
         while painting: the texts stay in Qt's items, so drawing never calls into Python."""
         width = self.tree.columnWidth(ItineraryModel.COL_NAME) - 16  # the cell's margins and focus frame
         metrics = self.tree.fontMetrics()
-        for d in range(self.model.rowCount()):
-            day = self.model.item(d, 0)
+        for index in self.model.day_indexes():
+            day = self.model.itemFromIndex(index)
             for r in range(day.rowCount()):
                 item = day.child(r, ItineraryModel.COL_NAME)
                 whole = item.data(ItineraryModel.FullTextRole)
@@ -247,6 +267,10 @@ def _title(itinerary: ItineraryV1 | None, unit: str = "mi") -> str:
         total = sum(d.drive.miles for d in days if d.drive)
         return f"{intent.origin} \u2192 {intent.terminus}{via} \u00b7 {len(days)} days \u00b7 " \
                f"{fmt.distance(total, unit)} \u00b7 {span}"
+    if intent.mode == "multi_city":
+        cities = " \u2192 ".join(s.city for s in intent.stays) + (f" \u2192 {intent.stays[0].city}"
+                                                                  if intent.return_from == "first" else "")
+        return f"{cities} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"
     return f"{intent.city} \u00b7 {len(days)} days from {intent.origin_airport} \u00b7 {span}"
 
 

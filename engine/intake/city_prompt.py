@@ -104,7 +104,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     lengths = scan.take(_LENGTH) + scan.take(_LONG_WEEKEND) + scan.take(_WEEKEND)
     length = _trip_length(lengths)
     travellers = take_party_size(scan)
-    origin = _find_origin(scan, airports, cities, known_airport)
+    origin = find_origin(scan, airports, cities, known_airport)
     city = _find_city(scan.text, cities)
     assumed: list[str] = []
     if dates or not months:
@@ -112,7 +112,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     else:
         start, end, said = _month_window(months[0], length, _is_weekend(lengths), today)
         assumed.append(said)
-    found = _find_budget(scan)
+    found = find_budget(scan)
     if found is None:
         amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
         assumed.append(f"no budget given: planned with the default budget of ${DEFAULT_BUDGET_USD:,}; "
@@ -192,7 +192,7 @@ def _shift(start: date, days: int) -> date:
 
 
 # --------------------------------------------------------------------------- places
-def _find_origin(scan: Scan, airports: Mapping[str, str], cities: Mapping[str, Sequence[str]],
+def find_origin(scan: Scan, airports: Mapping[str, str], cities: Mapping[str, Sequence[str]],
                  known_airport: Callable[[str], object] | None = None) -> _Origin | None:
     """The first origin cue ("from", "flying from", "out of", ...) that names an airport."""
     for cue in _ORIGIN_CUE.finditer(scan.text):
@@ -254,15 +254,15 @@ def _some_codes(airports: Mapping[str, str], limit: int = 12) -> str:
 
 
 def _find_city(text: str, cities: Mapping[str, Sequence[str]]) -> str:
-    hits = _city_hits(text, cities)
+    hits = city_hits(text, cities)
     names = sorted({canonical for _, _, canonical in hits})
     if len(names) > 1:
         # "3 days in Rome ... Paris-style cafes": the city after "in"/"to" is the destination.
         cued = {c for s, _, c in hits if _DESTINATION_CUE.search(text[:s])}
         if len(cued) == 1:
             return cued.pop()
-        raise InputError("city", f"the prompt names several cities ({', '.join(names)}); "
-                                 "a city trip visits one of them")
+        raise InputError("city", f"the prompt names several cities ({', '.join(names)}); to visit them all, "
+                                 "give each its nights, e.g. '3 nights in Lisbon then 2 in Porto'")
     if names:
         return names[0]
     supported = sorted(cities)
@@ -270,10 +270,12 @@ def _find_city(text: str, cities: Mapping[str, Sequence[str]]) -> str:
     if guess is not None:
         where = f"{guess['name']}, {guess['where']}" if guess["where"] else guess["name"]
         raise UnknownCityError(guess["name"], supported, query=where)
-    raise InputError("city", f"no destination city found; supported: {', '.join(supported)}")
+    raise InputError("city", "no destination found: name the city you are going to, e.g. '5 days in Lisbon "
+                             "from 2027-06-15' (any city can be planned; for several, '3 nights in Lisbon then 2 in "
+                             "Porto')")
 
 
-def _city_hits(text: str, cities: Mapping[str, Sequence[str]]) -> list[tuple[int, int, str]]:
+def city_hits(text: str, cities: Mapping[str, Sequence[str]]) -> list[tuple[int, int, str]]:
     """(start, end, canonical) for every alias, minus hits inside a longer alias's hit."""
     hits = []
     for canonical, aliases in cities.items():
@@ -289,7 +291,7 @@ def _city_hits(text: str, cities: Mapping[str, Sequence[str]]) -> list[tuple[int
 
 
 # --------------------------------------------------------------------------- budget
-def _find_budget(scan: Scan) -> tuple[Decimal, str] | None:
+def find_budget(scan: Scan) -> tuple[Decimal, str] | None:
     """The budget the text gives; None when it names none (the caller plans with the default)."""
     mentions = sorted((m for p in _MONEY_PATTERNS for m in scan.take(p)), key=lambda m: m.start())
     # Several amounts ("hotels under $200, budget $4,000"): the one right after "budget"

@@ -53,12 +53,14 @@ async def read_with_model(client, text: str, session, home: str | None):
 
 
 async def _extracted(node, text: str, session, home: str | None, road: bool):
-    from engine.llm.extraction import extract, extract_road
+    from engine.llm.extraction import extract, extract_road, is_multi_city, multi_city_intent
     client, today = node.client, session.today
     async with node:
         if not road:
             found = await extract(client, text, airports=sorted(session.catalog.airport_names()), today=today,
                                   on_reject=node.rejected)
+            if is_multi_city(found):  # several stays (issue 33)
+                return multi_city_intent(found, session, home)
             return city_intent(found, session, home)
         try:
             found = await extract_road(client, text, routes=sorted(route_aliases()), today=today,

@@ -5,7 +5,7 @@ draws, in the app (``widgets/map_view.py`` sends it over the bridge; ``resources
 edits) and in the HTML export (``engine/export/html_document.py`` adds the itinerary list).
 Shape (version 2)::
 
-    {"version": 2, "mode": "city" | "road_trip" | "empty", "title": str, "online": bool,
+    {"version": 2, "mode": "city" | "road_trip" | "multi_city" | "empty", "title": str, "online": bool,
      "editable": bool  (the app: context menus and drag; the export: false),
      "names_zoom": int  (names beside the pins from this zoom on; 0 = always),
      "days":     [{"index": 0, "number": 1, "label": "Day 1 · Mon 3 May → Needles, CA · 294 mi",
@@ -27,6 +27,9 @@ Shape (version 2)::
      "focus":    [[south, west], [north, east]] | null,
      "credits":  [str]  (whose data the places are: "© OpenStreetMap contributors (ODbL)"),
      "excluded": [{"id", "label", "reason"}]  (markers the pre-render check left off: map_checks),
+     "stays":    [{"index", "number", "city", "nights", "lat", "lon", "label", "days", "focus"}]  (multi-city only)
+     "legs":     [{"index", "mode", "label", "why", "estimated", "source", "colour", "day", "path"}]  (multi-city
+                 only: engine/maps/stay_layers.py; the legend then has "legs": [{"colour", "dashed", "text"}])
      "city_map": {"water", "rivers", "parks", "streets", "rail", "stations"} | null
                  (the city's own map from its pack, ``engine/maps/city_layers.py``; drawn under the
                   trip, street and park names from ``CITY_NAMES_ZOOM`` on)}
@@ -59,6 +62,7 @@ from engine.settings import DISTANCE_UNITS
 from .city_map import CityLayers, layers_document
 from .map_checks import exclusion_note, screen_line, screen_markers, valid_number_pair
 from .map_legend import legend
+from .stay_layers import leg_day_away, legs_document, legs_legend, stays_document
 from .trip_map import (DAY_COLOURS, KIND_GLYPHS, NUMBERED_KINDS, SOURCE_COLOURS, bounds, day_lines, origin,
                        stop_kind)
 
@@ -114,11 +118,16 @@ def _actions(activity: Activity, kind: str, itinerary: ItineraryV1, day_index: i
     n_days = len(itinerary.days)
     if itinerary.intent.mode == "road_trip":
         return _road_actions(activity, kind, itinerary, day_index)
+    if activity.role == "leg":
+        return []  # the leg between two cities is the chain's: changed from the stay's row, not here
     if activity.locked:
         return ["unlock"]
     actions = ["lock"]
     if activity.role in _VISITS:
-        actions += ["remove", "replace", *(f"move:{j}" for j in range(n_days) if j != day_index)]
+        # a multi-city trip's edits stay inside the stay: a visit moves only to another day in that city
+        stay = itinerary.days[day_index].stay
+        actions += ["remove", "replace", *(f"move:{j}" for j in range(n_days)
+                                           if j != day_index and itinerary.days[j].stay == stay)]
     return actions
 
 
@@ -310,17 +319,21 @@ def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = Non
     """
     if distance_unit not in DISTANCE_UNITS:
         raise ValueError(f"unknown distance unit {distance_unit!r}; expected one of {', '.join(DISTANCE_UNITS)}")
-    road = itinerary.intent.mode == "road_trip"
+    road, multi = itinerary.intent.mode == "road_trip", itinerary.intent.mode == "multi_city"
     markers, excluded, region = screen_markers(_markers(itinerary, road, airports), road)
     markers = _number(markers)
     if not editable:
         for marker in markers:
             marker.update(actions=[], draggable=False)
-    days = _days(itinerary, distance_unit, region, {m["id"] for m in markers})
+    stays = stays_document(itinerary, markers) if multi else []
+    days = _days(itinerary, distance_unit, region, {m["id"] for m in markers} - set(leg_day_away(itinerary, stays)))
     band = _corridor(corridor, distance_unit)
-    title = f"{itinerary.intent.origin} → {itinerary.intent.terminus}" if road else itinerary.intent.city
-    mode = "road_trip" if road else "city"
-    return {
+    if road:
+        title = f"{itinerary.intent.origin} → {itinerary.intent.terminus}"
+    else:
+        title = " → ".join(s.city for s in itinerary.intent.stays) if multi else itinerary.intent.city
+    mode = "road_trip" if road else "multi_city" if multi else "city"
+    document = {
         "version": DOCUMENT_VERSION, "mode": mode, "title": _label(title), "online": bool(online),
         "editable": editable, "names_zoom": names_zoom, "days": days, "corridor": band,
         "markers": markers, "legend": legend(mode, days, markers, band, editable),
@@ -328,6 +341,11 @@ def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = Non
         "focus": _focus(markers, days, road), "credits": [_label(credit) for credit in itinerary.attributions],
         "city_map": None if road else layers_document(city_map),
     }
+    if multi:  # every stay's city and the legs between them (written only here: other documents stay as they were)
+        document["stays"] = stays
+        document["legs"] = legs_document(itinerary, stays)
+        document["legend"]["legs"] = legs_legend(document["legs"])
+    return document
 
 
 def is_finite_lat_lon(lat: object, lon: object) -> bool:

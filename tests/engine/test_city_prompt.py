@@ -197,7 +197,7 @@ VALID = "5 days in Paris from 2027-06-15, $3000"
 
 
 @pytest.mark.parametrize(("text", "field", "hint"), [
-    ("5 days from 2027-06-15, $3000", "city", "New York, Paris, Rome, Tokyo"),
+    ("5 days from 2027-06-15, $3000", "city", "any city can be planned"),
     ("5 days in Berlin from 2027-06-15, $3000", "city", "'Berlin'"),
     ("Paris and Rome, 5 days from 2027-06-15, $3000", "city", "several cities"),
     ("Paris, $3000", "date_window", "2-7 days"),

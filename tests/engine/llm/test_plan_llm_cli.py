@@ -160,7 +160,7 @@ def extraction(city: str) -> Reply:
     return Reply(content=json.dumps({
         "city": city, "start_date": "2027-06-15", "end_date": "2027-06-19", "days": 5, "budget_amount": 4000,
         "budget_currency": "USD", "origin_airport": "JFK", "travellers": 2, "themes": ["art"],
-        "kid_friendly": False, "avoid_overnight": False}))
+        "kid_friendly": False, "avoid_overnight": False, "stays": None, "return_from": None}))
 
 
 def test_prompt_injection_lands_only_as_data(tmp_path) -> None:
