@@ -128,10 +128,11 @@ def read_prompt(text: str, catalog, *, today: date, known: Mapping[str, Sequence
         multi = None
     # A road trip's places read as stays ("LA to San Francisco via Big Sur") stay a road trip, unless
     # each stay has its own nights ("3 nights in Lisbon then drive to Porto for 2") and the text does
-    # not call it a road trip.
+    # not call it a road trip, or a leg goes by train, bus, air or sea ("Rome to Venice via Florence by train").
     from engine.intake.road_words import ROAD_TRIP_WORDS
-    if multi is not None and (not road or (multi.own_lengths == len(multi.stays)
-                                           and not ROAD_TRIP_WORDS.search(text))):
+    by_public_transport = multi is not None and any(m not in ("best", "drive") for m in multi.modes)
+    if multi is not None and (not road or by_public_transport or (multi.own_lengths == len(multi.stays)
+                                                                  and not ROAD_TRIP_WORDS.search(text))):
         return PromptReading(multi=multi)
     if road:
         return PromptReading(road=parse_road_prompt(text, routes=routes, today=today))

@@ -188,6 +188,11 @@ def test_the_front_door_keeps_road_trips_and_one_city_trips(session) -> None:
     said = read_prompt("Road trip from Denver to Moab, 3 nights in Denver then 2 nights in Moab, from 2027-06-01",
                        session.catalog, today=TODAY)
     assert said.road is not None and said.multi is None
+    by_train = read_prompt("Rome to Venice via Florence by train, 7 nights from 2027-06-01, from BOS",
+                           session.catalog, today=TODAY)
+    assert by_train.multi is not None and by_train.road is None
+    assert [s.city for s in by_train.multi.stays] == ["Rome", "Florence", "Venice"]
+    assert "train" in by_train.multi.modes
 
 
 def test_the_front_door_refuses_a_bad_stay_in_words(session) -> None:
