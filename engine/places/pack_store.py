@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.atomic import write_atomic
+from engine.maps.city_map import CityLayers
 
 from .pack import PACK_FORMAT, CityPack
 
@@ -82,6 +83,11 @@ class PackStore:
                 if pack is not None:
                     return pack
         return None
+
+    def city_map(self, name: str) -> CityLayers | None:
+        """The city's own map (issue 32 §4): its cached pack's, fetched with it; None without one."""
+        pack = self.find(name)
+        return pack.city_map if pack is not None else None
 
     def _index(self) -> dict[str, list[str]]:
         try:
