@@ -85,6 +85,17 @@ def test_nothing_lies_in_the_water_or_outside_the_citys_box(name):
     assert not any(w.contains(p) for w in water for p in points)
 
 
+@pytest.mark.parametrize("name", CITIES)
+def test_no_street_or_railway_runs_through_a_park(name):
+    """A street may run along a park's edge (Fifth Avenue along Central Park), never across its
+    inside: each park less a 20 m margin meets none of them."""
+    layers = shipped_city_layers(name)
+    for line in [*layers.streets, *layers.rail]:
+        for park in layers.parks:
+            assert LineString(line.coordinates).intersection(Polygon(park.rings[0]).buffer(-0.0002)).is_empty, \
+                (line.name, park.name)
+
+
 def test_a_city_with_neither_pack_nor_shipped_map_has_none(tmp_path):
     assert shipped_city_layers("Lisbon") is None
     assert PackStore(tmp_path).city_map("Lisbon") is None
