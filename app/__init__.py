@@ -31,7 +31,8 @@
   plans); `app/exports.py` + `app/pdf_itinerary.py` write JSON, GPX, iCalendar, HTML and PDF atomically (the
   PDF: the trip's name as title, the map in print mode — `window.tripwright.printMode`: no zoom buttons,
   legend or menu, the whole trip fitted in a 3:2 box with a day key under it — then the days, packed so
-  short days share a page by laying each out first; QTextDocument numbers the pages and keeps the text selectable); `app/window_memory.py` brings
+  short days share a page by laying each out first; QTextDocument numbers the pages and keeps the text selectable;
+  `app/pdf_fonts.py` names the installed CJK and Arabic fonts after the default one, for the PDF and the window); `app/window_memory.py` brings
   the app's window back at its last size with its dock sizes (the first launch: legend open only where the
   map has room, the run table hidden until a run); `app/ui_state.py` keeps what the window remembers that is
   no setting (`ui_state.json`: the last export folder, the legend's state); `app/basemap_choice.py` picks

@@ -49,6 +49,8 @@ def run_gui(script: Script | None = None, *, size: tuple[int, int] | None = None
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Tripwright")
     app.setOrganizationName("Tripwright")
+    from app.pdf_fonts import with_script_fallbacks
+    app.setFont(with_script_fallbacks(app.font()))  # local names in other scripts, not boxes (issue 32)
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)

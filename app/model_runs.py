@@ -97,9 +97,10 @@ class ModelRuns(QObject):
         from engine.llm.prompt_reading import read_with_model
         from engine.settings import effective_home_airport
         service = self.w.controller.service
+        assumed: list[str] = []  # what the reading chose that the text left out (the default budget)
         try:
             intent = await service.on_engine(read_with_model(client, text, service.session,
-                                                              effective_home_airport(self.w.settings)))
+                                                              effective_home_airport(self.w.settings), assumed.append))
         except ModelOutputError as exc:
             service.session.take_early_events()  # no run follows
             self.w.show_message(f"The model's reading of the prompt was invalid: {exc}", "error")
@@ -114,6 +115,7 @@ class ModelRuns(QObject):
             return self._form_intent()
         self.w.intent_form.set_intent(intent)
         self.w.intent_form.mark_prompt_read()
+        self.w.intent_form.show_assumed(assumed)  # under the prompt, as the rules' reading says it
         return intent
 
     async def _drafter(self, client, trip_id: str | None):

@@ -33,8 +33,7 @@ PAGE_HEIGHT_PX = round((297 - 2 * (PAGE_MARGIN_MM + 20)) / 25.4 * 96) - 40  # le
 
 def itinerary_pdf_bytes(itinerary: ItineraryV1, map_image: QImage | None = None, *, title: str = "",
                         distance_unit: str = "mi") -> bytes:
-    document = QTextDocument()
-    document.setDefaultStyleSheet(_STYLE)
+    document = _document()
     if map_image is not None and not map_image.isNull():
         document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(MAP_RESOURCE), map_image)
     document.setHtml(itinerary_html(itinerary, has_map=map_image is not None and not map_image.isNull(),
@@ -52,6 +51,15 @@ def itinerary_pdf_bytes(itinerary: ItineraryV1, map_image: QImage | None = None,
     del writer  # finishes the PDF into the buffer
     buffer.close()
     return bytes(data.data())
+
+
+def _document() -> QTextDocument:
+    """A page's document: the PDF's style, and fonts for names in other scripts (pdf_fonts.py)."""
+    from app.pdf_fonts import with_script_fallbacks
+    document = QTextDocument()
+    document.setDefaultFont(with_script_fallbacks(document.defaultFont()))
+    document.setDefaultStyleSheet(_STYLE)
+    return document
 
 
 def write_itinerary_pdf(path: str | os.PathLike[str], itinerary: ItineraryV1, map_image: QImage | None = None,
@@ -93,8 +101,7 @@ def day_key(itinerary: ItineraryV1, columns: int = 4) -> str:
 def _printed_height(block: str) -> float:
     """How tall ``block`` prints, laid out alone at the page's text width: short days share a
     page, and a day that does not fit in what is left of one starts the next."""
-    document = QTextDocument()
-    document.setDefaultStyleSheet(_STYLE)
+    document = _document()
     document.setHtml(f"<html><body>{block}</body></html>")
     document.setTextWidth(TEXT_WIDTH_PX)
     return document.size().height()

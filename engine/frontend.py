@@ -219,7 +219,7 @@ def intent_from_prompt(text: str, session, home: str | None,
     a month named without a day); by default a line on stderr, as the CLI says its notes."""
     reading = read_prompt(text, session.catalog, today=session.today)
     for line in reading.assumed:
-        (say or _say_on_stderr)(line)
+        (say or say_on_stderr)(line)
     if reading.road is not None:
         return road_intent_of(reading.road)
     if reading.multi is not None:
@@ -233,7 +233,7 @@ def intent_from_prompt(text: str, session, home: str | None,
     return city_intent_of(city_target(session.catalog, parsed.city), parsed.start, parsed.end, budget, origin, parsed)
 
 
-def _say_on_stderr(line: str) -> None:
+def say_on_stderr(line: str) -> None:
     print(f"tripwright: {line}", file=sys.stderr)
 
 

@@ -68,17 +68,8 @@
     });
   }
 
-  /* Water at city zoom around the fixture cities (GSHHG full-resolution shores and rivers, see
-     basemap/README.md): each city's box is land, with its sea, lakes and rivers on it, so the
-     coarse country outlines underneath do not show through. Rivers widen as the map zooms in. */
-  var WATER = "#a9cde3";
-  function riverWeight(zoom) { return Math.max(1, Math.min(14, 1.5 * Math.pow(1.55, zoom - 9))); }
-  function waterStyle(feature) {
-    var kind = feature.properties.kind;
-    if (kind === "land") return {stroke: false, fillColor: "#f3f0e8", fillOpacity: 1};
-    if (kind === "river") return {color: WATER, weight: riverWeight(map.getZoom()), opacity: 1, lineCap: "round"};
-    return {stroke: false, fillColor: WATER, fillOpacity: 1};
-  }
+  // Water at city zoom around the fixture cities: trip_map.js's waterStyle (the export draws it too).
+  function waterStyle(feature) { return TripMap.waterStyle(feature, map.getZoom()); }
   var waterLayers = [];
   map.on("zoomend", function () {
     waterLayers.forEach(function (layer) { layer.setStyle(waterStyle); });
@@ -103,14 +94,9 @@
     });
   }
   map.on("zoomend", showStateLines);
-  /* At city zoom the Natural Earth coastline is kilometres off (Lisbon's waterfront falls in its
-     sea): outside the GSHHG city boxes, the unknown is drawn as land, never as water. */
-  var COARSE_COAST_ZOOM = 10;
-  function markCoarseCoast() {
-    map.getContainer().classList.toggle("tw-coast-unknown", map.getZoom() >= COARSE_COAST_ZOOM);
-  }
-  map.on("zoomend", markCoarseCoast);
-  markCoarseCoast();
+  // At city zoom, outside the GSHHG city boxes, the unknown is land (trip_map.js's markCoarseCoast).
+  map.on("zoomend", function () { TripMap.markCoarseCoast(map); });
+  TripMap.markCoarseCoast(map);
 
   // -- an offline basemap file through the app's tripwright-tiles: scheme ------------------------
   // Raster (.mbtiles, raster .pmtiles) as image tiles; vector .pmtiles drawn by protomaps-leaflet

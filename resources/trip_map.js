@@ -689,5 +689,24 @@
     };
   }
 
-  window.TripMap = {create: create, pinElement: pinElement, drawable: drawable};
+  /* The fixture cities' water at city zoom (resources/basemap/water.geojson: GSHHG shores and rivers,
+     see basemap/README.md), the same in the app's page (map.js) and the export (html_map.js): each
+     city's box is land, with its sea, lakes and rivers on it, so the coarse country outlines
+     underneath do not show through. Rivers widen as the map zooms in. From COARSE_COAST_ZOOM on,
+     outside those boxes, the unknown is drawn as land, never as water (Natural Earth's coastline is
+     kilometres off there: Lisbon's waterfront falls in its sea). */
+  var WATER = "#a9cde3", LAND = "#f3f0e8", COARSE_COAST_ZOOM = 10;
+  function riverWeight(zoom) { return Math.max(1, Math.min(14, 1.5 * Math.pow(1.55, zoom - 9))); }
+  function waterStyle(feature, zoom) {
+    var kind = feature.properties.kind;
+    if (kind === "land") return {stroke: false, fillColor: LAND, fillOpacity: 1};
+    if (kind === "river") return {color: WATER, weight: riverWeight(zoom), opacity: 1, lineCap: "round"};
+    return {stroke: false, fillColor: WATER, fillOpacity: 1};
+  }
+  function markCoarseCoast(map) {
+    map.getContainer().classList.toggle("tw-coast-unknown", map.getZoom() >= COARSE_COAST_ZOOM);
+  }
+
+  window.TripMap = {create: create, pinElement: pinElement, drawable: drawable, waterStyle: waterStyle,
+                    markCoarseCoast: markCoarseCoast};
 })();

@@ -337,13 +337,13 @@ class MapView(QWebEngineView):
         self._call("set_city_map", self._city_map_json)
 
     def _city_map(self, city: str) -> CityLayers | None:
-        """The city's own map from its cached pack (fetched with it), or None (a fixture city, a
-        pack fetched before maps were, no pack yet): a map found is kept for the view's life."""
+        """The city's own map from its cached pack (fetched with it) or a fixture city's shipped
+        one, or None (a pack fetched before maps were, no pack yet): a map found is kept for the
+        view's life."""
         if self._city_maps.get(city) is None:
             if self.pack_store is None:
                 self.pack_store = PackStore()
-            pack = self.pack_store.find(city)
-            self._city_maps[city] = pack.city_map if pack is not None else None
+            self._city_maps[city] = self.pack_store.city_map(city)
         return self._city_maps[city]
 
     def _call(self, name: str, argument: str) -> None:

@@ -9,7 +9,8 @@ names beside the pins at every zoom — plus what the itinerary list beside the 
      "days": [{...the document's day..., "items": [{"time": "14:50–15:35" (engine/export/times.py), "name": str,
                "kind": "attraction", "locked": bool, "marker": the id of its marker | null}]}]}
 
-Both are drawn by ``resources/trip_map.js``; ``engine/export/html_map.js`` adds the list.
+The city's own map (water, parks, main streets, rail: ``city_map``) is its pack's, as the app draws
+it. Both are drawn by ``resources/trip_map.js``; ``engine/export/html_map.js`` adds the list.
 Strings are plain text, never markup: the page inserts them with ``textContent``.
 """
 
@@ -30,7 +31,7 @@ def _text(value: str) -> str:
 
 
 def map_document(itin: ItineraryV1) -> dict:
-    document = build_map_document(itin, editable=False, airports=False, names_zoom=0)
+    document = build_map_document(itin, editable=False, airports=False, names_zoom=0, city_map=_city_map(itin))
     drawn = {m["id"] for m in document["markers"]}
     for day, source in zip(document["days"], itin.days):
         day["items"] = _items(itin, source, drawn)
@@ -38,6 +39,14 @@ def map_document(itin: ItineraryV1) -> dict:
     document.update(title=_text(_where(itin)), dates=f"{first:%a %d %b %Y} – {last:%a %d %b %Y}",
                     total=_money(itin.cost_breakdown.total_usd_cents), disclaimer=_text(itin.disclaimer))
     return document
+
+
+def _city_map(itin: ItineraryV1):
+    """The city's own map — water, parks, streets, rail — as the app's map draws it (its pack's)."""
+    if itin.intent.mode != "city":
+        return None
+    from engine.places.pack_store import PackStore
+    return PackStore().city_map(itin.intent.city)
 
 
 def _where(itin: ItineraryV1) -> str:

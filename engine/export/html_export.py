@@ -1,7 +1,8 @@
 """A standalone HTML map of an itinerary: one file that works offline and never runs a place name.
 
 folium builds the page skeleton (the map div and the ``L.map`` call); Leaflet, the Natural Earth
-outlines of the trip's region, the app's own map renderer (``resources/trip_map.js`` and
+outlines of the trip's region (and a fixture city's GSHHG water; the city pack's own map is in the
+document), the app's own map renderer (``resources/trip_map.js`` and
 ``trip_map.css``, the same that draws the app's map) and the page's list script are inlined, so
 nothing is fetched. The trip reaches the page
 only as JSON in ``<script type="application/json">`` blocks (``<``, ``>`` and ``&`` written as
@@ -45,7 +46,7 @@ def itinerary_to_html(itin: ItineraryV1) -> str:
     root.html.add_child(RawText('<aside id="tw-itinerary"></aside>'), name="tw_itinerary", index=0)
     root.html.add_child(RawText(_json_block("tw-data", document)), name="tw_data")
     root.html.add_child(RawText(_json_block("tw-costs", cost_rows(itin))), name="tw_costs")
-    basemap = _basemap_block(_region(document["focus"]))
+    basemap = _basemap_block(_region(document["focus"]), document["focus"])
     if basemap:
         root.html.add_child(RawText(basemap), name="tw_basemap")
     # One script block: the shared renderer, then the page's own part (it runs once parsed).
@@ -119,17 +120,20 @@ def _region(bounds: list[list[float]] | None) -> list[list[float]] | None:
             [round(min(north + lat_pad, 85.0), 4), round(min(east + lon_pad, 180.0), 4)]]
 
 
-def _basemap_block(region: list[list[float]] | None) -> str:
-    """The Natural Earth outlines that meet ``region`` (whole features: nothing in it is cut),
-    or "" when none do or the files are not installed. A Paris page carries Europe, not the world."""
+def _basemap_block(region: list[list[float]] | None, focus: list[list[float]] | None = None) -> str:
+    """The Natural Earth outlines that meet ``region`` and the city-zoom water (GSHHG, around the
+    fixture cities) that meets the trip's own ``focus`` (whole features: nothing in it is cut), or
+    "" when none do or the files are not installed. A Paris page carries Europe, not the world,
+    and Paris's water, not Rome's."""
     import shapely
 
     layers = {}
     for name, (geometries, features) in _basemap_features().items():
-        if region is None:
-            kept = features
+        within = focus if name == "water" else region
+        if within is None:
+            kept = [] if name == "water" else features
         else:
-            (south, west), (north, east) = region
+            (south, west), (north, east) = within
             meets = shapely.intersects(geometries, shapely.box(west, south, east, north))
             kept = [feature for feature, keep in zip(features, meets) if keep]
         if kept:
@@ -148,7 +152,7 @@ def _basemap_features() -> dict[str, tuple[object, list[dict]]]:
     from shapely.geometry import shape
 
     layers = {}
-    for name in ("countries", "admin1"):
+    for name in ("countries", "admin1", "water"):
         path = BASEMAP_DIR / f"{name}.geojson"
         if path.is_file():
             features = json.loads(path.read_text(encoding="utf-8"))["features"]

@@ -39,14 +39,20 @@ document.addEventListener("DOMContentLoaded", function () {
     var renderer = L.canvas({pane: "basemap", padding: 0.5});
     var land = {color: "#8f8a80", weight: 0.9, fillColor: "#f3f0e8", fillOpacity: 1, opacity: 1};
     var borders = {color: "#b7b0a2", weight: 0.7, fill: false, opacity: 1};
-    [[basemap.countries, land], [basemap.admin1, borders]].forEach(function (layer) {
+    var waterLayer = null;  // a fixture city's GSHHG land, water and rivers, drawn as the app draws them
+    var waterStyle = function (feature) { return TripMap.waterStyle(feature, map.getZoom()); };
+    [[basemap.countries, land], [basemap.water, waterStyle], [basemap.admin1, borders]].forEach(function (layer) {
       if (layer[0]) {
-        L.geoJSON(layer[0], {pane: "basemap", renderer: renderer, interactive: false, style: layer[1]})
+        var drawn = L.geoJSON(layer[0], {pane: "basemap", renderer: renderer, interactive: false, style: layer[1]})
           .addTo(map);
+        if (layer[0] === basemap.water) waterLayer = drawn;
       }
     });
-    map.attributionControl.addAttribution("Basemap: Natural Earth");
+    if (waterLayer) map.on("zoomend", function () { waterLayer.setStyle(waterStyle); });  // rivers widen
+    map.attributionControl.addAttribution(basemap.water ? "Basemap: Natural Earth, GSHHG" : "Basemap: Natural Earth");
   }
+  map.on("zoomend", function () { TripMap.markCoarseCoast(map); });  // city zoom: the unknown is land
+  TripMap.markCoarseCoast(map);
 
   // -- the trip, drawn as the app draws it ----------------------------------------------------------
   var toggles = [];

@@ -25,8 +25,8 @@ from .party import take_party_size
 from .preferences import avoids_overnight, pace_in, themes_in, wants_kid_friendly
 from .prompt_text import (DATE_PATTERNS, FLAGS, MONTH_ONLY, DateMention, MonthMention, Scan, clean_prompt,
                           date_mention, explicit_span, is_calendar_word, month_mention, month_start)
-from .vocabulary import (CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, DEFAULT_BUDGET_USD, UNKNOWN_MONEY_WORDS,
-                         WORD_NUMBERS)
+from .vocabulary import (CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, DEFAULT_BUDGET_USD, NO_BUDGET_GIVEN,
+                         UNKNOWN_MONEY_WORDS, WORD_NUMBERS)
 
 TRIP_LENGTH_TEXT = f"a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days"
 
@@ -115,8 +115,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     found = find_budget(scan)
     if found is None:
         amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
-        assumed.append(f"no budget given: planned with the default budget of ${DEFAULT_BUDGET_USD:,}; "
-                       "add e.g. 'budget 2500 USD' to change it")
+        assumed.append(NO_BUDGET_GIVEN)
     else:
         amount, currency = found
     if origin is not None and origin.problem:

@@ -36,7 +36,7 @@ from .prompt_text import (BLANK, DATE_PATTERNS, MONTH_ONLY, Scan, clean_prompt, 
 from .multi_city_words import (ALL_LEGS, CAPITALISED_NAME, CHAIN_WORDS, FIRST_CUE, FLY_INTO, FROM_FIRST,
                                FROM_LAST, HOME_FROM, JOINING_WORDS, LENGTH_AFTER, LENGTH_BEFORE, MODES, NOT_A_NAME,
                                LIST_GAP, REGION_AFTER, TIERS, TOTAL_LENGTH)
-from .vocabulary import DEFAULT_BUDGET_USD, WORD_NUMBERS
+from .vocabulary import DEFAULT_BUDGET_USD, NO_BUDGET_GIVEN, WORD_NUMBERS
 
 STAYS_EXAMPLE = "e.g. '3 nights in Lisbon then 2 in Porto'"
 
@@ -123,8 +123,7 @@ def parse_multi_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]], a
     found = find_budget(scan)
     if found is None:
         amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
-        assumed.append(f"no budget given: planned with the default budget of ${DEFAULT_BUDGET_USD:,}; "
-                       "add e.g. 'budget 2500 USD' to change it")
+        assumed.append(NO_BUDGET_GIVEN)
     else:
         amount, currency = found
     if origin is not None and origin.problem:

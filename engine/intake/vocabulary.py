@@ -32,6 +32,9 @@ THEMES = tuple(THEME_WORDS)
 # What a described trip that names no budget is planned with, and said so (issue 32 §6); the
 # form's Budget field starts at it too.
 DEFAULT_BUDGET_USD = 3000
+# The line that says so: one rule for the rules' reading of a prompt and the model's ("Plan with AI").
+NO_BUDGET_GIVEN = (f"no budget given: planned with the default budget of ${DEFAULT_BUDGET_USD:,}; "
+                   "add e.g. 'budget 2500 USD' to change it")
 
 MONTH_NUMBERS = {name: number for number, name in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}

@@ -60,15 +60,13 @@ def multi_city_intent(found, session, home: str | None, say: Callable[[str], Non
     stay (0 nights, a 40-day trip, markup in a city) is an InputError naming it, never a half-read trip."""
     from decimal import Decimal
 
-    from engine.frontend import _say_on_stderr as say_on_stderr
-    from engine.frontend import budget_cents, multi_city_intent_of, origin_airport
-    from engine.intake.vocabulary import DEFAULT_BUDGET_USD
+    from engine.frontend import budget_cents, multi_city_intent_of, origin_airport, say_on_stderr
+    from engine.intake.vocabulary import DEFAULT_BUDGET_USD, NO_BUDGET_GIVEN
     if found.start_date is None:
         raise InputError("date_window", "the text does not say when the trip starts (e.g. 'from 2027-05-10')")
     if found.budget_amount is None:
         amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
-        (say or say_on_stderr)(f"no budget given: planned with the default budget of ${DEFAULT_BUDGET_USD:,}; "
-                               "add e.g. 'budget 2500 USD' to change it")
+        (say or say_on_stderr)(NO_BUDGET_GIVEN)
     else:
         amount, currency = Decimal(str(found.budget_amount)), (found.budget_currency or "USD").upper()
     return multi_city_intent_of(_StaysRead(found), budget_cents(amount, currency, session),

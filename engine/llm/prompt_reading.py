@@ -13,7 +13,8 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from engine.errors import InputError, ModelOutputError
-from engine.frontend import budget_cents, city_intent_of, city_target, origin_airport, route_aliases
+from engine.frontend import (budget_cents, check_not_past, city_intent_of, city_target, origin_airport, route_aliases,
+                             say_on_stderr)
 
 
 def stored_key(settings, secrets=None) -> str | None:
@@ -40,19 +41,25 @@ def configured_client(settings=None, secrets=None, *, executor=None):
     return LLMClient(config_from_env(settings=settings, api_key=stored_key(settings, secrets)), executor=executor)
 
 
-async def read_with_model(client, text: str, session, home: str | None):
+async def read_with_model(client, text: str, session, home: str | None, say=None):
     """The model's reading of ``text`` as an intent, recorded as an ``extract`` node in
     ``session.early_events``; None when a road reading is not usable (the road parser's turn).
+    The prompt path's rules hold for it too: a trip starting before ``session.today`` is refused
+    (``start``), and one that names no budget is planned with the default budget, which ``say``
+    hears (by default a line on stderr, as the rules' reading says it).
     ``ModelUnavailable``, ``ModelOutputError`` (a city answer invalid twice) and ``InputError`` propagate."""
     from engine.intake import looks_like_road_trip
     from engine.llm.early_nodes import EarlyNode
     road = looks_like_road_trip(text, routes=route_aliases())
     node = EarlyNode(session.early_events, client, "extract")
     node.fallback = "rule-based parser"
-    return await _extracted(node, text, session, home, road)
+    intent = await _extracted(node, text, session, home, road, say or say_on_stderr)
+    if intent is not None:
+        check_not_past(intent, session.today)
+    return intent
 
 
-async def _extracted(node, text: str, session, home: str | None, road: bool):
+async def _extracted(node, text: str, session, home: str | None, road: bool, say):
     from engine.llm.extraction import extract, extract_road, is_multi_city, multi_city_intent
     client, today = node.client, session.today
     async with node:
@@ -60,8 +67,8 @@ async def _extracted(node, text: str, session, home: str | None, road: bool):
             found = await extract(client, text, airports=sorted(session.catalog.airport_names()), today=today,
                                   on_reject=node.rejected)
             if is_multi_city(found):  # several stays (issue 33)
-                return multi_city_intent(found, session, home)
-            return city_intent(found, session, home)
+                return multi_city_intent(found, session, home, say)
+            return city_intent(found, session, home, say)
         try:
             found = await extract_road(client, text, routes=sorted(route_aliases()), today=today,
                                        on_reject=node.rejected)
@@ -80,15 +87,19 @@ def road_intent(found):
         raise InputError.from_validation(exc) from exc
 
 
-def city_intent(found, session, home: str | None):
+def city_intent(found, session, home: str | None, say=say_on_stderr):
+    from engine.intake.vocabulary import DEFAULT_BUDGET_USD, NO_BUDGET_GIVEN
     from engine.llm.extraction import trip_dates
     catalog = session.catalog
     catalog.city(found.city)  # an injected "city" is only an unknown city: exit 2
     start, end = trip_dates(found)
     origin = origin_airport(found.origin_airport, home)
-    if found.budget_amount is None:
-        raise InputError("budget", "the text does not give a budget (e.g. '$3000')")
-    budget = budget_cents(Decimal(str(found.budget_amount)), (found.budget_currency or "USD").upper(), session)
+    if found.budget_amount is None:  # as the rules read a prompt without one: the default, said
+        amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
+        say(NO_BUDGET_GIVEN)
+    else:
+        amount, currency = Decimal(str(found.budget_amount)), (found.budget_currency or "USD").upper()
+    budget = budget_cents(amount, currency, session)
     return city_intent_of(city_target(catalog, found.city), start, end, budget, origin, found)
 
 

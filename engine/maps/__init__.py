@@ -13,7 +13,9 @@ data-source styles, corridor, focus, legend entries — `map_legend.py`), screen
 the edits) and in the HTML export (`engine/export/html_document.py` adds the itinerary list).
 `engine/maps/city_layers.py`: a city's own map (issue 32 §4) — water and the sea from the coastline, parks,
 named main streets, rail and stations — read from OSM with the city pack, cut to its box, simplified and
-bounded; stored in the pack (`CityPack.city_map`) and drawn by `trip_map.js` under the trip.
+bounded; stored in the pack (`CityPack.city_map`) and drawn by `trip_map.js` under the trip. The four fixture
+cities ship hand-made ones (`fixtures/cities/maps/`, read by `city_map.shipped_city_layers`); a city's map is
+found by `PackStore.city_map` (its pack's, else the shipped one) for the app's map and the HTML export.
 `engine/maps/trip_map.py`: the pieces — the day and ring palettes, kinds' glyphs and words, day lines, the
 road trip's start, bounds.
 """

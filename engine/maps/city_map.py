@@ -1,8 +1,12 @@
 """A city's own map as the city pack keeps it (issue 32 §4): water, rivers, parks, named main streets,
 rail lines and stations, GeoJSON-ordered ``[lon, lat]``. Plain data with no geometry library, so a
-pack reads it without loading shapely; ``city_layers.build_city_layers`` makes it from OpenStreetMap."""
+pack reads it without loading shapely; ``city_layers.build_city_layers`` makes it from OpenStreetMap,
+and ``shipped_city_layers`` reads the four fixture cities' hand-made ones (``fixtures/cities/maps/``)."""
 
 from __future__ import annotations
+
+import json
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,3 +59,20 @@ def layers_document(layers: CityLayers | None) -> dict | None:
     if layers is None or layers.is_empty():
         return None
     return layers.model_dump(mode="json", exclude={"format"})
+
+
+def shipped_city_layers(city: str) -> CityLayers | None:
+    """A fixture city's own map (``fixtures/cities/maps/``: hand-made and coarse, see
+    fixtures/README.md) by the city's name, or None for any other city."""
+    from engine.catalog.loader import fixtures_dir
+    return _shipped(str(fixtures_dir())).get(city.casefold())
+
+
+@lru_cache(maxsize=2)
+def _shipped(root: str) -> dict[str, CityLayers]:
+    from pathlib import Path
+    found = {}
+    for path in sorted((Path(root) / "cities" / "maps").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        found[str(data["city"]).casefold()] = CityLayers.model_validate(data["layers"])
+    return found

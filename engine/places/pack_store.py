@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.atomic import write_atomic
+from engine.maps.city_map import CityLayers, shipped_city_layers
 
 from .pack import PACK_FORMAT, CityPack
 
@@ -82,6 +83,14 @@ class PackStore:
                 if pack is not None:
                     return pack
         return None
+
+    def city_map(self, name: str) -> CityLayers | None:
+        """The city's own map (issue 32 §4): its cached pack's, fetched with it, else a fixture
+        city's shipped one; None for a city with neither."""
+        pack = self.find(name)
+        if pack is not None and pack.city_map is not None:
+            return pack.city_map
+        return shipped_city_layers(name)
 
     def _index(self) -> dict[str, list[str]]:
         try:

@@ -54,7 +54,9 @@ but the windows); each point's zone from timezonefinder, remembered in `<data di
 a cache) and the §10 report; `osm_stops.py`/`osm_beds.py` (each driving day's OpenStreetMap sights within 25
 mi of the corridor by hours and rank, town walks labelled and counted for INV-PACE-01 only when no real
 sight was in reach; the night's bed within 5 mi, estimated price, or "no lodging mapped within 5 mi");
+`stop_hours.py` (a route POI's published hours on the day's clock: the visit fits inside them or is left out;
+a meal place without them says "Opening hours unknown", at low confidence);
 `integrity.py` re-derives a saved road trip for `verify` (anchors from the route towns or the gazetteer,
 each day starting at the previous anchor, drive miles/hours by the planner's formula, a named route's stops,
-costs) before the invariants run on it
+costs, a route POI visited outside its published hours) before the invariants run on it
 """

@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterator
 from itertools import chain
 from dataclasses import replace
+from datetime import date, timedelta
 
 from engine.geocode.trust import geodesic_miles
 from engine.models.visit_time import EXPLORE_MINUTES, REST_MINUTES, TOWN_VISIT_MINUTES
@@ -16,6 +17,7 @@ from .plan import RoadStop, Town
 from .resolve import region_name
 from .route_schema import RouteTown
 from .routes import TownOnRoute
+from .stop_hours import UNKNOWN_TEXT, day_windows, hours_text, open_then, wait_for_opening
 
 DEPART_MIN = 8 * 60 + 30
 ANCHOR_RADIUS_MILES = 12.0  # a POI this close (along the route) to the anchor is "in town"
@@ -48,6 +50,7 @@ class DayStopPicker:
         self.cap_miles = math.inf  # the daily cap: detours to stops must leave the day under it
         self.room = DetourRoom((0.0, 0.0), (0.0, 0.0), math.inf)  # the day's detour budget (:meth:`pick`)
         self.exemption: str | None = None  # the last picked day's INV-PACE-01 exemption
+        self.start_date: date | None = None  # the trip's first day: a stop's published hours are read on its date
         self._near: dict[tuple[float, float], list] = {}  # the gazetteer's answers by point (:meth:`places_near`)
 
     # -- overnight towns -----------------------------------------------------------------------
@@ -84,7 +87,8 @@ class DayStopPicker:
         stops = self._required(lo, hi)
         chosen = self._spaced(en_route, start_p, anchor_p, want=max(0, 2 - len(stops)))
         chosen += [p for p in at_anchor if p not in chosen][: max(1 if not stops else 0, 3 - len(chosen) - len(stops))]
-        stops += [self._poi_stop(p, day, en_route=p not in at_anchor) for p in chosen]
+        begin = start.point if start else anchor.point
+        stops += [self._poi_stop(p, day, en_route=p not in at_anchor, day_from=begin) for p in chosen]
         while len(stops) > 1 and not self.room.fits(stops):  # together they must keep the day under the cap
             stops.pop()
         if self.osm is not None:
@@ -97,18 +101,19 @@ class DayStopPicker:
             self.corridor, self.geocoder, start_p, anchor_p, [p.point for p in (start, anchor) if p is not None],
             near=self.places_near)
         self.exemption = "travel_only" if quiet else None
-        begin = start.point if start else anchor.point
         off = detour_miles(self.corridor, day_points(begin, stops, anchor.point, start_p))
         total = int(round((abs(anchor_p - start_p) * self.factor + off) / self.speed * 60))
-        return schedule_stops(stops, start_p, anchor_p, self._drive_min, start_pt=begin, anchor_pt=anchor.point,
-                              drive_total_min=total)
+        timed = schedule_stops(stops, start_p, anchor_p, self._drive_min, start_pt=begin, anchor_pt=anchor.point,
+                               drive_total_min=total)
+        self.used -= {s.id for s in stops} - {s.id for s in timed[0]}  # closed when the day reaches it: another day may
+        return timed
 
     def pick_rest(self, town: Town, p: float, day: int) -> tuple[list[RoadStop], int, int]:
         """A rest day's activities: the town's own sights — the route's points of interest and
         OpenStreetMap's within walking reach of it — and a slow walk round it; no driving."""
         near = [q for q in self.pois if abs(q.progress_miles - p) <= ANCHOR_RADIUS_MILES and q.poi.id not in self.used
                 and geodesic_miles((q.poi.lat, q.poi.lon), town.point) <= REST_REACH_MILES]
-        stops = [self._poi_stop(q, day, en_route=False) for q in near[:3]]
+        stops = [self._poi_stop(q, day, en_route=False, day_from=town.point) for q in near[:3]]
         if self.osm is not None:
             found = self.osm.pick(stops, p, p, town, day, self.used, self._drive_min, town)
             stops += [replace(s, en_route=False) for s in found
@@ -145,11 +150,22 @@ class DayStopPicker:
                                                        abs(c.progress_miles - mark), c.poi.id)))
         return sorted(picked, key=lambda c: abs(c.progress_miles - start_p))
 
-    def _poi_stop(self, p, day: int, *, en_route: bool) -> RoadStop:
+    def _poi_stop(self, p, day: int, *, en_route: bool, day_from: Point) -> RoadStop:
+        """A route POI as the day's stop: with its published hours on the day's clock when it has
+        them (the visit fits inside them: :func:`schedule_stops`); a meal place without them says
+        its hours are unknown and is shown at low confidence."""
         poi = p.poi
-        return RoadStop(id=poi.id, name=poi.name, lat=poi.lat, lon=poi.lon, kind=poi.kind, start_min=0,
+        stop = RoadStop(id=poi.id, name=poi.name, lat=poi.lat, lon=poi.lon, kind=poi.kind, start_min=0,
                         end_min=poi.duration_minutes, progress_miles=p.progress_miles, offset_miles=p.offset_miles,
                         indoor=poi.indoor, description=poi.description, en_route=en_route)
+        if poi.opening_hours is not None and self.start_date is not None:
+            on = self.start_date + timedelta(days=day)
+            windows = day_windows(poi.opening_hours, on, (poi.lat, poi.lon), day_from)
+            return replace(stop, open_windows=windows, hours_known=True,
+                           description=f"{poi.description} {hours_text(windows, on)}")
+        if poi.kind == "food":
+            return replace(stop, hours_known=False, description=f"{poi.description} {UNKNOWN_TEXT}")
+        return stop
 
     def _fill(self, stops: list[RoadStop], start_p: float, anchor_p: float, anchor: Town, day: int,
               start: Town | None = None) -> list[RoadStop]:
@@ -286,7 +302,19 @@ def schedule_stops(stops, start_p: float, anchor_p: float, leg_min, *, start_pt:
     minutes of one leg from its ends' progress and points (the estimate with the leg's own detour
     off the corridor, or a routed day's real time shared out over its legs), so every visit starts
     once its drive has ended and no leg is faster than the road. ``drive_total_min``: the day's
-    whole drive as the planner counts it; the arrival is never before it has been driven."""
+    whole drive as the planner counts it; the arrival is never before it has been driven. A stop
+    with published hours that the day reaches when it is closed is left out, and the day timed again."""
+    out, depart, arrive = _schedule(stops, start_p, anchor_p, leg_min, start_pt=start_pt, anchor_pt=anchor_pt,
+                                    drive_total_min=drive_total_min)
+    closed = next((s.id for s in out if not open_then(s.open_windows, s.start_min, s.end_min)), None)
+    if closed is None:
+        return out, depart, arrive
+    return schedule_stops([s for s in stops if s.id != closed], start_p, anchor_p, leg_min, start_pt=start_pt,
+                          anchor_pt=anchor_pt, drive_total_min=drive_total_min)
+
+
+def _schedule(stops, start_p: float, anchor_p: float, leg_min, *, start_pt: Point, anchor_pt: Point,
+              drive_total_min: int) -> tuple[list[RoadStop], int, int]:
     on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_p))
     in_town = [s for s in stops if not s.en_route]
     t, at, at_pt, out = DEPART_MIN, start_p, start_pt, []
@@ -310,5 +338,5 @@ def _timed(stop: RoadStop, start: int, end: int) -> RoadStop:
     """Minutes on the day's timeline, waiting for the place to open when it is reached earlier;
     past midnight they run on (the itinerary clips only its windows), so events never pile up at
     23:59."""
-    wait = max(0, stop.opens_min - start)
+    wait = wait_for_opening(stop.open_windows, stop.opens_min, start, end - start)
     return replace(stop, start_min=start + wait, end_min=end + wait, wait_min=wait)

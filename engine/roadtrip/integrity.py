@@ -29,6 +29,7 @@ from .day_stops import quiet_stretch
 from .detours import day_points, detour_miles
 from .reconstruct import road_plan_from_itinerary, saved_stops, saved_corridor
 from .routes import find_route, progress_after
+from .stop_hours import closed_visit
 
 TOWN_SLACK_MILES = 2.0  # a route town's fixture point vs the file's
 GAZETTEER_SLACK_MILES = 10.0  # gazetteer candidates near the file's point
@@ -229,6 +230,10 @@ class RoadRederivation:
             self.found.append(mismatch(act.id, f"activity day {n + 1} #{k}: stop {act.ref!r} is not a "
                                                f"{self.route.name} point of interest", ref=act.ref))
             return act
+        hours = getattr(poi, "opening_hours", None)  # a route POI's published hours (a town has none)
+        missed = closed_visit(hours, act.start, act.end, (poi.lat, poi.lon)) if hours and act.start and act.end else None
+        if missed:
+            self.found.append(mismatch(act.id, f"activity day {n + 1} #{k}: {poi.name} is {missed}", ref=act.ref))
         return act.model_copy(update={"geo": Geo(lat=poi.lat, lon=poi.lon)})
 
     def _exemption(self, n: int, day: DayItinerary, begin: float, own: list) -> None:

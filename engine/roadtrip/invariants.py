@@ -204,11 +204,13 @@ def check_geocoding(plan: RoadPlan) -> list[Violation]:
 
 
 def check_unknown_hours(plan: RoadPlan) -> list[Violation]:
-    """An OpenStreetMap sight nobody published opening hours for: an advisory naming it, as for a
-    city trip's places (``venue_hours_unknown``); the itinerary shows it at low confidence."""
+    """An OpenStreetMap sight nobody published opening hours for, or a route's meal place whose hours
+    are unknown: an advisory naming it, as for a city trip's places (``venue_hours_unknown``); the
+    itinerary shows it at low confidence."""
     return [Violation(kind=ViolationKind.venue_hours_unknown, node_ref=f"day:{d.index}:{s.id}", blocking=False,
                       details={"invariant": "HOURS-UNKNOWN", "venue": s.name,
-                               "message": f"{s.name}: opening hours not published in OpenStreetMap"})
+                               "message": f"{s.name}: opening hours " + ("not published in OpenStreetMap"
+                                                                         if s.source_url else "unknown; check before going")})
             for d in plan.days for s in d.stops if s.hours_known is False]
 
 

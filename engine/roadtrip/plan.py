@@ -68,6 +68,7 @@ class RoadStop:
     opens_min: int = 0  # on the day's clock: the visit waits for its opening (unknown hours: 10:00)
     wait_min: int = 0  # minutes waited there for it to open (the timeline's, :func:`.day_stops.schedule_stops`)
     local_name: str | None = None  # ``name`` is the traveller's language; this the local one when it differs
+    open_windows: tuple[tuple[int, int], ...] | None = None  # published hours on the day's clock (:mod:`.stop_hours`)
 
 
 @dataclass(frozen=True)

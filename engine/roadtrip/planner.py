@@ -105,6 +105,7 @@ class RoadTripPlanner(BookedNights):
                                    towns=towns, home=origin.point, geocoder=self.geocoder)
         self.stops.used |= set(self.intent.skip_stops)  # removed on the map: never picked again
         self.stops.cap_miles = self.intent.max_daily_miles
+        self.stops.start_date = self.intent.start_date  # a stop's published hours are read on its own date
         self.stops.required = self._visits()
         self.stops.osm = osm_stops_for(self.osm, corridor, self.intent, home=origin.point, pois=self.stops.pois)
         self.origin, self.terminus, self.slept_in = origin, terminus, set()

@@ -39,6 +39,20 @@ class RoutePOI(RawRouteModel):
     duration_minutes: int = Field(ge=15, le=480)
     indoor: bool | None = None
     description: str = Field(min_length=10, max_length=300)  # our own words
+    # The place's published opening hours (OpenStreetMap syntax), respected when planned; None: unknown
+    # (a meal place then says so, at low confidence: engine/roadtrip/stop_hours.py).
+    opening_hours: str | None = None
+
+    @field_validator("opening_hours")
+    @classmethod
+    def _readable_hours(cls, rule: str | None) -> str | None:
+        if rule is not None:
+            from engine.models.dated_hours import RULE_ERRORS, dated_hours
+            try:
+                dated_hours(rule)
+            except (*RULE_ERRORS, SyntaxError) as exc:
+                raise ValueError(f"opening_hours {rule!r} is not an OpenStreetMap hours rule: {exc}") from None
+        return rule
 
     def place(self) -> Place:
         """The curated point of interest as a :class:`~engine.models.place.Place`."""

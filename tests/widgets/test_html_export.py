@@ -126,7 +126,7 @@ STATE = """JSON.stringify((function () {
   map.eachLayer(function (l) {
     if (l instanceof L.Marker && l.getTooltip()) markers.push(l.getTooltip().getContent().querySelector('.tw-tip-title').textContent);
     if (l instanceof L.Polyline && l.options.className === 'tw-day-line') lines += 1;
-    if (l.feature && l.options.pane === 'basemap') basemap.push(l.feature.properties.iso_a3 || l.feature.properties.postal);
+    if (l.feature && l.options.pane === 'basemap') basemap.push(l.feature.properties.iso_a3 || l.feature.properties.postal || l.feature.properties.kind);
   });
   function texts(selector) {
     return Array.from(document.querySelectorAll(selector)).map(function (e) { return e.textContent; });
@@ -150,7 +150,8 @@ def _basemap_codes(page_text: str) -> list[str]:
     block = page_text.split('<script type="application/json" id="tw-basemap">', 1)[1].split("</script>", 1)[0]
     layers = json.loads(block)
     return [f["properties"]["iso_a3"] for f in layers["countries"]["features"]] + [
-        f["properties"]["postal"] for f in layers.get("admin1", {}).get("features", [])]
+        f["properties"]["postal"] for f in layers.get("admin1", {}).get("features", [])] + [
+        f["properties"]["kind"] for f in layers.get("water", {}).get("features", [])]  # a fixture city's water
 
 
 def test_hostile_city_names_run_nothing_and_every_layer_draws(qtbot, open_page, city):
@@ -169,7 +170,7 @@ def test_hostile_city_names_run_nothing_and_every_layer_draws(qtbot, open_page, 
     assert state["items"] == [a.name + (" (locked)" if a.locked else "") for d in city.days for a in d.activities]
     assert set(state["labels"]) == set(_stops(city))
     assert state["heading"] == "Paris " + HOSTILE[2] and state["title"].startswith(state["heading"] + " – ")
-    assert state["attribution"] == "Leaflet | Basemap: Natural Earth"
+    assert state["attribution"] == "Leaflet | Basemap: Natural Earth, GSHHG"  # Paris: its GSHHG water too
     assert page.errors == []
     assert requests.urls and {QUrl(u).scheme() for u in requests.urls} == {"file"}
     assert {Path(QUrl(u).toLocalFile()).name for u in requests.urls} == {"trip.html"}
