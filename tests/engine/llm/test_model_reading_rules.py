@@ -16,7 +16,7 @@ from tests.engine.llm.test_plan_llm_cli import TODAY, tw
 def reading(**changes) -> Reply:
     found = {"city": "Paris", "start_date": "2027-06-15", "end_date": "2027-06-19", "days": 5, "budget_amount": 4000,
              "budget_currency": "USD", "origin_airport": "JFK", "travellers": 2, "themes": ["art"],
-             "kid_friendly": False, "avoid_overnight": False, **changes}
+             "kid_friendly": False, "avoid_overnight": False, "stays": None, "return_from": None, **changes}
     return Reply(content=json.dumps(found))
 
 
