@@ -1,9 +1,10 @@
 """Each kind of "Something changed" applied to the plan from now on (the past already frozen:
 ``past.freeze_past``), before the bounded repair settles what is left (``replan.py``).
 
-- ``late``: the next flight lands N minutes later; the day's later slots are pushed back behind it
-  (``placing.push_back``), and a visit that then no longer fits moves to a later day or is dropped —
-  never a locked or booked one.
+- ``late``: the next flight lands N minutes later; it is kept at its new times as the trip's booked
+  flight (``delay.py``: the saved version verifies as re-planned); the day's later slots are pushed
+  back behind it (``placing.push_back``), and a visit that then no longer fits moves to a later day
+  or is dropped — never a locked or booked one.
 - ``closed``: the place is closed that day (a blackout date on it, so the verifiers know); a near,
   open, same-theme place takes its time (``placing.replace_near``) and the place itself goes to a
   later day's free time when it fits there.
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from engine.errors import InputError
 from engine.models import ChoiceKind, Geo, PlanV1, TimeWindow, minutes_of
@@ -37,14 +37,16 @@ RAIN = 0.9
 
 @dataclass
 class Applied:
-    """The plan after the change, the context repair works in (facts as the change made them), the
-    facts the new plan is verified against, what was done in words, the intent (a new booking)."""
+    """The plan after the change, the context repair works in (facts and intent as the change made
+    them: a late flight kept, a new booking), the facts the new plan is verified against, what was
+    done in words."""
 
     plan: PlanV1
     ctx: RepairContext
     verify_facts: object
     done: list[str] = field(default_factory=list)
     target: str = ""  # the ref the change is about (closed, skip), for the check that it was resolved
+    renamed: dict[str, str] = field(default_factory=dict)  # old ref → new (a late flight kept as booked)
 
 
 def apply_change(plan: PlanV1, ctx: RepairContext, at: Moment, d: Disruption, *, field: str) -> Applied:
@@ -59,7 +61,6 @@ def _late(plan, ctx, at, d, field_name) -> Applied:
     di, si, slot = min(flights, key=lambda t: (t[0], minutes_of(t[2].window.end)))
     ref = slot.selected.option_ref
     flight = ctx.facts.flights.get(ref)
-    delay = timedelta(minutes=d.minutes)
     if slot.role == "departure":  # the way home leaves later: the trip itself loses nothing
         end = minutes_of(slot.window.start) + d.minutes
         if end > 24 * 60 - 1:
@@ -72,19 +73,36 @@ def _late(plan, ctx, at, d, field_name) -> Applied:
             raise InputError(field_name, f"{slot.selected.label} would land after midnight: import the new "
                                          "flight with 'tripwright bookings import'")
         window = TimeWindow.of_minutes(minutes_of(slot.window.start), end)
-    facts = ctx.facts
-    if flight is not None:
-        later = flight.model_copy(update={"departure": flight.departure + delay, "arrival": flight.arrival + delay})
-        facts = dataclasses.replace(facts, flights={**facts.flights, ref: later})
-    ctx = RepairContext(ctx.inputs, ctx.intent, facts)
+    facts, moved, renamed = ctx.facts, slot.model_copy(update={"window": window}), {}
+    if flight is not None:  # kept as a fact of the trip: the saved version verifies at the new time
+        ctx, moved = _kept_late(ctx, flight, d.minutes, di, moved, field_name)
+        facts, renamed = ctx.facts, {ref: moved.selected.option_ref}
     before = plan
-    plan, pushed_out = push_back(plan, di, si, facts, slot.model_copy(update={"window": window}))
+    plan, pushed_out = push_back(plan, di, si, facts, moved)
     done = [f"{slot.selected.label} {'leaves' if slot.role == 'departure' else 'lands'} "
             f"{d.minutes} min late ({window.end if slot.role == 'arrival' else window.start:%H:%M})"]
     done += [f"no time left for {before.days[p[0]].slots[p[1]].selected.label}"
              for p in (before.find(cid) for cid in pushed_out) if p is not None]
     plan = _settle_day(plan, ctx, di, facts)
-    return Applied(plan, ctx, facts, done, target=ref)
+    return Applied(plan, ctx, facts, done, target=renamed.get(ref, ref), renamed=renamed)
+
+
+def _kept_late(ctx: RepairContext, flight, minutes: int, di: int, slot, field_name: str):
+    """The late flight as the trip's booked flight at its new times (``delay.py``): the context
+    with that intent and that option in place of the direction's others, and the slot booking it."""
+    from engine.planning.builder import flight_choice
+
+    from .delay import delayed_flight
+    facts = ctx.facts
+    zones = facts.airport_zones
+    kept = delayed_flight(ctx.intent, flight, minutes, ctx.inputs.city, lambda code: zones[code], field=field_name)
+    option = kept.option
+    flights = {k: f for k, f in facts.flights.items() if f.direction != option.direction}
+    facts = dataclasses.replace(facts, flights={**flights, option.flight_id: option})
+    offered = [f for f in ctx.inputs.flights if f.direction != option.direction] + [option]
+    inputs = dataclasses.replace(ctx.inputs, intent=kept.intent, flights=offered, facts=facts)
+    choice = flight_choice(di, slot.role, option, slot.selected.geo, kept.intent.travellers)
+    return RepairContext(inputs, kept.intent, facts), slot.model_copy(update={"choices": [choice]})
 
 
 def _settle_day(plan: PlanV1, ctx: RepairContext, di: int, facts) -> PlanV1:

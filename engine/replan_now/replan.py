@@ -39,6 +39,7 @@ class Replanned:
     done: list[str] = field(default_factory=list)  # what the change itself was, in words
     target: str = ""
     seconds: float = 0.0  # the re-plan itself (the trip's tool answers already at hand)
+    renamed: dict[str, str] = field(default_factory=dict)  # old ref → new (a late flight kept as booked)
 
     @property
     def ok(self) -> bool:
@@ -56,16 +57,28 @@ def replan_from_now(state: TripState, now: datetime, disruption: Disruption, *, 
     ctx = RepairContext(state.inputs, state.intent, state.facts)
     frozen_plan, frozen = freeze_past(state.plan, at)
     applied = apply_change(frozen_plan, ctx, at, disruption, field=value_field)
-    settle = RepairContext(state.inputs, state.intent, applied.verify_facts)
+    intent = applied.ctx.intent  # a late flight is kept in it (``delay.py``)
+    settle = RepairContext(applied.ctx.inputs, intent, applied.verify_facts)
     fixed = repair(applied.plan, settle)
     plan = thaw(fixed.plan, frozen)
-    violations = verify_plan(plan, state.intent, applied.verify_facts)
+    violations = verify_plan(plan, intent, applied.verify_facts)
     seconds = time.perf_counter() - started
-    itinerary = _write(state, plan, applied.verify_facts, violations, fixed.diffs, disruption, at)
-    diff = diff_itineraries(state.itinerary, itinerary)
+    itinerary = _write(state, intent, plan, applied.verify_facts, violations, fixed.diffs, disruption, at)
+    before = with_refs_renamed(state.itinerary, applied.renamed)  # the same flight, now at its new time
+    diff = diff_itineraries(before, itinerary)
     return Replanned(itinerary=itinerary, plan=plan, moment=at, disruption=disruption, violations=violations,
-                     diff=diff, glance=at_a_glance(state.itinerary, itinerary, at), done=applied.done,
-                     target=applied.target, seconds=seconds)
+                     diff=diff, glance=at_a_glance(before, itinerary, at), done=applied.done,
+                     target=applied.target, seconds=seconds, renamed=applied.renamed)
+
+
+def with_refs_renamed(itinerary: ItineraryV1, renamed: dict[str, str]) -> ItineraryV1:
+    """``itinerary`` with each ``ref`` in ``renamed`` given its new name (for the diff and the
+    glance: a late flight kept as booked is the same flight, not another one)."""
+    if not renamed:
+        return itinerary
+    days = [day.model_copy(update={"activities": [a.model_copy(update={"ref": renamed.get(a.ref, a.ref)})
+                                                  for a in day.activities]}) for day in itinerary.days]
+    return itinerary.model_copy(update={"days": days})
 
 
 def _booked_intent(state: TripState, d: Disruption, field_name: str):
@@ -81,7 +94,8 @@ def _booked_intent(state: TripState, d: Disruption, field_name: str):
     return with_bookings(state.intent, merged, state.toolbox.catalog, field=field_name)
 
 
-def _write(state: TripState, plan: PlanV1, facts, violations, diffs, d: Disruption, at: Moment) -> ItineraryV1:
+def _write(state: TripState, intent, plan: PlanV1, facts, violations, diffs, d: Disruption,
+           at: Moment) -> ItineraryV1:
     from engine.pipeline.synthesizer import synthesize
     old = state.itinerary
     said = Decision(node="replan_now", selected=d.kind, alternatives_considered=0,
@@ -90,7 +104,7 @@ def _write(state: TripState, plan: PlanV1, facts, violations, diffs, d: Disrupti
              for diff in diffs for m in diff.moves]
     kept = [x for x in old.decisions if x.node != "replan_now"]
     fx = state.toolbox.rate_of(facts.currency).provenance
-    new = synthesize(plan, state.intent, facts, decisions=[*kept, said, *moved], violations=violations,
+    new = synthesize(plan, intent, facts, decisions=[*kept, said, *moved], violations=violations,
                      repairs=diffs, trace_id=old.trace_id, run_id=old.run_id, degraded=list(old.degraded_tools),
                      fx_provenance=fx)
     return new.model_copy(update={"planning_date": old.planning_date})

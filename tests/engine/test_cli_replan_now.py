@@ -69,6 +69,31 @@ def test_a_booked_event_mid_trip_then_done_for_today(home, trip) -> None:
     assert versions(home, trip) == 4
 
 
+def test_a_late_flight_is_kept_in_the_saved_version_and_verifies_as_the_replan_did(tmp_path) -> None:
+    home = tmp_path / "home"
+    assert tw(home, "plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23").returncode == 0
+    trip = tw(home, "trips", "list").stdout.split()[0]
+    out, back = tmp_path / "late.json", tmp_path / "late_home.json"
+    done = tw(home, "replan-now", trip, "--now", "2027-06-15T08:00", "--late", "240", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "N0701 JFK→CDG now lands 13:50" in done.stdout  # the same flight retimed, not another one
+    verified = tw(home, "verify", str(out))  # the catalog still has 09:50; the saved intent has the delay
+    assert verified.returncode == 0 and "0 blocking" in verified.stdout, verified.stdout + verified.stderr
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    kept = saved["intent"]["bookings"]["flights"]
+    assert [(f["flight_number"], f["source"], f["arrival"]) for f in kept] == [
+        ("N0701", "delay", "2027-06-15T13:50:00+02:00")]
+    arrival = next(a for a in saved["days"][0]["activities"] if a["role"] == "arrival")
+    assert arrival["ref"] == "booked-n0701-20270615" and arrival["window"]["end"] == "13:50:00"
+    # the next re-plan starts from the saved version (the delay in it) and its own delay holds too
+    home_late = tw(home, "replan-now", trip, "--now", "2027-06-19T08:00", "--late", "60", "--out", str(back))
+    assert home_late.returncode == 0 and "N0702 CDG→JFK now leaves 18:05" in home_late.stdout, home_late.stderr
+    verified = tw(home, "verify", str(back))
+    assert verified.returncode == 0 and "0 blocking" in verified.stdout, verified.stdout + verified.stderr
+    flights = json.loads(back.read_text(encoding="utf-8"))["intent"]["bookings"]["flights"]
+    assert [f["flight_number"] for f in flights] == ["N0701", "N0702"]
+
+
 @pytest.mark.parametrize("args, words", [
     (["--now", "2027-06-16T11:00", "--late", "soon"], ["--late", "whole number"]),
     (["--now", "tomorrow", "--skip", "Louvre"], ["--now", "ISO 8601"]),
