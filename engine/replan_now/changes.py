@@ -14,7 +14,8 @@
   time when it fits); locked ones and bookings stay.
 - ``skip``: the place is taken out (``edits.Remove``: no re-plan brings it back).
 - ``at``: the traveller is at a point; the next slot starts once they can be there from it.
-- ``bookings``: an event booked mid-trip becomes its locked slot; what it overlaps moves or goes.
+- ``bookings``: an event booked mid-trip becomes its locked slot; what it overlaps moves or goes; a
+  new flight home (``rebooked.py``) shortens or lengthens the last day.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from engine.repair.moves import reorder_days
 
 from .disruption import Disruption
 from .past import Moment, ahead, is_past
-from .placing import VISITS, find_ahead, insert_later, move_on_or_drop, push_back, replace_near
+from .rebooked import new_flight_home
+from .placing import VISITS, find_ahead, insert_later, move_on_or_drop, push_back, replace_near, settle_day
 
 MAX_AT_KM = 200  # "we're at X": a point this far from the next visit is not in the trip's city
 RAIN = 0.9
@@ -83,7 +85,7 @@ def _late(plan, ctx, at, d, field_name) -> Applied:
             f"{d.minutes} min late ({window.end if slot.role == 'arrival' else window.start:%H:%M})"]
     done += [f"no time left for {before.days[p[0]].slots[p[1]].selected.label}"
              for p in (before.find(cid) for cid in pushed_out) if p is not None]
-    plan = _settle_day(plan, ctx, di, facts)
+    plan = settle_day(plan, ctx, di, facts)
     return Applied(plan, ctx, facts, done, target=renamed.get(ref, ref), renamed=renamed)
 
 
@@ -103,19 +105,6 @@ def _kept_late(ctx: RepairContext, flight, minutes: int, di: int, slot, field_na
     inputs = dataclasses.replace(ctx.inputs, intent=kept.intent, flights=offered, facts=facts)
     choice = flight_choice(di, slot.role, option, slot.selected.geo, kept.intent.travellers)
     return RepairContext(inputs, kept.intent, facts), slot.model_copy(update={"choices": [choice]})
-
-
-def _settle_day(plan: PlanV1, ctx: RepairContext, di: int, facts) -> PlanV1:
-    """Visits of day ``di`` the delay left in blocking trouble move to a later day or are dropped."""
-    from engine.verify import blocking, verify_plan
-    for _ in range(len(plan.days[di].slots)):
-        trouble = [v.node_ref for v in blocking(verify_plan(plan, ctx.intent, facts))
-                   if (found := plan.find(v.node_ref)) is not None and found[0] == di
-                   and not plan.days[di].slots[found[1]].locked and plan.days[di].slots[found[1]].role in VISITS]
-        if not trouble:
-            break
-        plan, _how = move_on_or_drop(plan, trouble[0], ctx, di, facts)
-    return plan
 
 
 def _closed(plan, ctx, at, d, field_name) -> Applied:
@@ -212,7 +201,7 @@ def _at(plan, ctx, at, d, field_name) -> Applied:
         return Applied(plan, ctx, ctx.facts, done)
     plan, _out = push_back(plan, di, si, ctx.facts,
                            slot.model_copy(update={"window": TimeWindow.of_minutes(earliest, end)}))
-    plan = _settle_day(plan, ctx, di, ctx.facts)
+    plan = settle_day(plan, ctx, di, ctx.facts)
     return Applied(plan, ctx, ctx.facts, done)
 
 
@@ -227,9 +216,12 @@ def _booked(plan, ctx, at, d, field_name) -> Applied:
     made = event_slots(ctx.intent, facts.venue, trip_dates(ctx.intent), facts.tz,
                        lambda di, v: venue_choice(di, v, ChoiceKind.attraction, ctx.intent.travellers, "activity"))
     new = [(di, s) for di, s in made if s.selected.option_ref not in have]
-    if not new:
+    done, target = [], ""
+    home = new_flight_home(plan, ctx, at, field_name)  # a flight home booked anew (``rebooked.py``)
+    if home is not None:
+        plan, done, target = home
+    if not new and not done:
         raise InputError(field_name, "the file holds no booking the trip does not have already")
-    done = []
     for di, slot in new:
         if di < at.day or (di == at.day and minutes_of(slot.window.start) < at.minute):
             raise InputError(field_name, f"{slot.selected.label} started before {at.label()}: nothing to re-plan")
@@ -244,7 +236,7 @@ def _booked(plan, ctx, at, d, field_name) -> Applied:
         plan = plan.model_copy(update={"days": [*plan.days[:di], DayPlan(date=day.date, slots=slots),
                                                 *plan.days[di + 1:]]})
         done.append(f"booked {slot.selected.label} {day.date:%a %d %b} {slot.window.label()}")
-    return Applied(plan, ctx, facts, done, target=new[0][1].selected.option_ref)
+    return Applied(plan, ctx, facts, done, target=new[0][1].selected.option_ref if new else target)
 
 
 _HANDLERS = {"late": _late, "closed": _closed, "rain_from": _rain, "done_for_today": _done, "skip": _skip,

@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine.errors import InputError
 from engine.itinerary_diff import ItineraryDiff, diff_itineraries
 from engine.models import Decision, ItineraryV1, PlanV1, Violation
 from engine.repair import RepairContext, repair
@@ -24,6 +23,7 @@ from .changes import apply_change
 from .disruption import Disruption
 from .glance import at_a_glance
 from .past import Moment, freeze_past, moment_in_trip, thaw
+from .rebooked import booked_intent
 from .trip_state import TripState
 
 
@@ -52,7 +52,7 @@ def replan_from_now(state: TripState, now: datetime, disruption: Disruption, *, 
     started = time.perf_counter()
     value_field = value_field or "--" + disruption.kind.replace("_", "-")
     if disruption.kind == "bookings":
-        state = state.with_intent(_booked_intent(state, disruption, value_field))
+        state = state.with_intent(booked_intent(state, disruption, value_field))
     at = moment_in_trip(now, state.plan, state.facts.tz, field=field_name)
     ctx = RepairContext(state.inputs, state.intent, state.facts)
     frozen_plan, frozen = freeze_past(state.plan, at)
@@ -79,19 +79,6 @@ def with_refs_renamed(itinerary: ItineraryV1, renamed: dict[str, str]) -> Itiner
     days = [day.model_copy(update={"activities": [a.model_copy(update={"ref": renamed.get(a.ref, a.ref)})
                                                   for a in day.activities]}) for day in itinerary.days]
     return itinerary.model_copy(update={"days": days})
-
-
-def _booked_intent(state: TripState, d: Disruption, field_name: str):
-    """The trip's intent with the file's bookings, read and checked as ``bookings import`` does;
-    a flight or hotel mid-trip is refused (they re-plan the whole trip: ``bookings import``)."""
-    from engine.bookings import read_bookings
-    from engine.trip_inputs import merged_bookings, with_bookings
-    found = read_bookings(d.path)
-    if found.bookings.flights or found.bookings.hotel is not None:
-        raise InputError(field_name, "a new flight or hotel changes the whole trip: import it with "
-                                     "'tripwright bookings import' (a mid-trip re-plan takes booked events)")
-    merged = merged_bookings(state.intent, state.intent.bookings, found, field=field_name)
-    return with_bookings(state.intent, merged, state.toolbox.catalog, field=field_name)
 
 
 def _write(state: TripState, intent, plan: PlanV1, facts, violations, diffs, d: Disruption,

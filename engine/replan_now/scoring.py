@@ -63,7 +63,7 @@ def resolved(result: Replanned, before: ItineraryV1) -> bool:
         was = next((old for old, new in result.renamed.items() if new == result.target), result.target)
         return _moved_by(before, itin, result.target, d.minutes if result.plan is not None else None, was)
     if d.kind == "bookings":
-        return any(a.ref == result.target and a.locked for _, a in later)
+        return any(a.ref == result.target and (a.locked or a.role == "departure") for _, a in later)
     return True  # at: the next visit is reached from the point (the timing verifier checks the legs)
 
 

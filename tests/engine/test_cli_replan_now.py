@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 INTENT = ROOT / "docs" / "examples" / "paris.json"
 GISELLE = ROOT / "tests" / "data" / "bookings" / "garnier_giselle.eml"
 AF_MAIL = ROOT / "tests" / "data" / "bookings" / "af_jfk_cdg.eml"
+AF_CHANGED = ROOT / "tests" / "data" / "bookings" / "af_cdg_jfk_changed.eml"  # a new flight home, 13:10
+HOTEL_MAIL = ROOT / "tests" / "data" / "bookings" / "britania_microdata.eml"
 
 
 def tw(home: Path, *args: str) -> subprocess.CompletedProcess:
@@ -94,6 +96,44 @@ def test_a_late_flight_is_kept_in_the_saved_version_and_verifies_as_the_replan_d
     assert [f["flight_number"] for f in flights] == ["N0701", "N0702"]
 
 
+def test_a_new_flight_home_imported_mid_trip_lengthens_then_shortens_the_last_day(tmp_path) -> None:
+    home = tmp_path / "home"
+    planned = tmp_path / "v1.json"
+    assert tw(home, "plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23",
+              "--out", str(planned)).returncode == 0
+    trip = tw(home, "trips", "list").stdout.split()[0]
+    last = json.loads(planned.read_text(encoding="utf-8"))["days"][-1]["activities"]
+    visits = [a["ref"] for a in last if a["role"] in ("activity", "meal")]
+    later = tmp_path / "af_later.eml"  # the same mail, the flight moved to the evening
+    later.write_text(AF_CHANGED.read_text(encoding="utf-8").replace("13:10", "20:30").replace("15:25", "22:45"),
+                     encoding="utf-8")
+    out = tmp_path / "later.json"
+    done = tw(home, "replan-now", trip, "--now", "2027-06-18T10:00", "--bookings", str(later), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "AF 1145 CDG→JFK replaces N0702 CDG→JFK tomorrow at 20:30" in done.stdout, done.stdout
+    day = json.loads(out.read_text(encoding="utf-8"))["days"][-1]["activities"]
+    assert [a["ref"] for a in day if a["role"] == "departure"] == ["booked-af1145-20270619"]
+    more = [a["ref"] for a in day if a["role"] in ("activity", "meal")]
+    assert more[:len(visits)] == visits and len(more) == len(visits) + 1  # the longer day took one more sight
+    verified = tw(home, "verify", str(out))
+    assert verified.returncode == 0 and "0 blocking" in verified.stdout, verified.stdout + verified.stderr
+
+    out = tmp_path / "earlier.json"  # then the flight home moves to 13:10: the morning is all that is left
+    done = tw(home, "replan-now", trip, "--now", "2027-06-18T10:00", "--bookings", str(AF_CHANGED), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    day = saved["days"][-1]["activities"]
+    departure = next(a for a in day if a["role"] == "departure")
+    assert departure["window"]["start"] == "13:10:00" and "confirmation QX7K2M" in departure["notes"]
+    checkout = next(a for a in day if a["role"] == "checkout")
+    assert checkout["window"]["start"] <= "10:00:00"
+    assert not [a for a in day if a["role"] in ("activity", "meal")]  # no time left before the airport
+    assert [f["flight_number"] for f in saved["intent"]["bookings"]["flights"]] == ["AF 1145"]  # one way home
+    verified = tw(home, "verify", str(out))
+    assert verified.returncode == 0 and "0 blocking" in verified.stdout, verified.stdout + verified.stderr
+    assert versions(home, trip) == 3
+
+
 @pytest.mark.parametrize("args, words", [
     (["--now", "2027-06-16T11:00", "--late", "soon"], ["--late", "whole number"]),
     (["--now", "tomorrow", "--skip", "Louvre"], ["--now", "ISO 8601"]),
@@ -102,7 +142,8 @@ def test_a_late_flight_is_kept_in_the_saved_version_and_verifies_as_the_replan_d
     (["--now", "2027-06-16T11:00", "--rain-from", "2pm"], ["--rain-from", "HH:MM"]),
     (["--now", "2027-06-16T11:00", "--at", "here"], ["--at", "LAT,LON"]),
     (["--now", "2027-06-16T11:00", "--bookings", "/nonexistent/mail.eml"], ["--bookings"]),
-    (["--now", "2027-06-16T11:00", "--bookings", str(AF_MAIL)], ["--bookings", "bookings import"]),
+    (["--now", "2027-06-16T11:00", "--bookings", str(AF_MAIL)], ["--bookings", "not a flight home", "bookings import"]),
+    (["--now", "2027-06-16T11:00", "--bookings", str(HOTEL_MAIL)], ["--bookings", "new hotel", "bookings import"]),
     (["--now", "2027-06-16T11:00", "--skip", "Louvre", "--late", "30"], ["not allowed with"]),
     (["--now", "2027-06-16T11:00"], ["one of the arguments"]),
 ])
