@@ -4,7 +4,8 @@ The past is immutable (``past.freeze_past`` locks it for the moves), locks and b
 (locked slots: no move touches them), the change is applied (``changes.py``), the bounded repair
 loop (``engine/repair``: ≤ 2 moves a cycle, ≤ 3 cycles) settles what is still blocking, the past's
 locks are taken off again and the result is verified (``engine/verify``) and written as a new
-itinerary by the pipeline's own synthesizer; ``glance.py`` says what changed in one line.
+itinerary by the pipeline's own synthesizer, citing the org's notes as a plan does (the CLI and the
+app pass the same ``NotesLookup`` their plans get); ``glance.py`` says what changed in one line.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime
 
 from engine.itinerary_diff import ItineraryDiff, diff_itineraries
 from engine.models import Decision, ItineraryV1, PlanV1, Violation
+from engine.notes.hints import NO_NOTES, NotesLookup
 from engine.repair import RepairContext, repair
 from engine.repair.moves import move_rationale
 from engine.verify import blocking, verify_plan
@@ -47,8 +49,9 @@ class Replanned:
 
 
 def replan_from_now(state: TripState, now: datetime, disruption: Disruption, *, field_name: str = "now",
-                    value_field: str | None = None) -> Replanned:
-    """``state``'s trip re-planned from ``now`` around ``disruption``."""
+                    value_field: str | None = None, notes: NotesLookup = NO_NOTES) -> Replanned:
+    """``state``'s trip re-planned from ``now`` around ``disruption``; ``notes``: the org's notes
+    the new version cites, as a plan cites them (``PlanningSession.notes``)."""
     started = time.perf_counter()
     value_field = value_field or "--" + disruption.kind.replace("_", "-")
     if disruption.kind == "bookings":
@@ -63,7 +66,7 @@ def replan_from_now(state: TripState, now: datetime, disruption: Disruption, *, 
     plan = thaw(fixed.plan, frozen)
     violations = verify_plan(plan, intent, applied.verify_facts)
     seconds = time.perf_counter() - started
-    itinerary = _write(state, intent, plan, applied.verify_facts, violations, fixed.diffs, disruption, at)
+    itinerary = _write(state, intent, plan, applied.verify_facts, violations, fixed.diffs, disruption, at, notes)
     before = with_refs_renamed(state.itinerary, applied.renamed)  # the same flight, now at its new time
     diff = diff_itineraries(before, itinerary)
     return Replanned(itinerary=itinerary, plan=plan, moment=at, disruption=disruption, violations=violations,
@@ -82,7 +85,7 @@ def with_refs_renamed(itinerary: ItineraryV1, renamed: dict[str, str]) -> Itiner
 
 
 def _write(state: TripState, intent, plan: PlanV1, facts, violations, diffs, d: Disruption,
-           at: Moment) -> ItineraryV1:
+           at: Moment, notes: NotesLookup) -> ItineraryV1:
     from engine.pipeline.synthesizer import synthesize
     old = state.itinerary
     said = Decision(node="replan_now", selected=d.kind, alternatives_considered=0,
@@ -93,7 +96,7 @@ def _write(state: TripState, intent, plan: PlanV1, facts, violations, diffs, d: 
     fx = state.toolbox.rate_of(facts.currency).provenance
     new = synthesize(plan, intent, facts, decisions=[*kept, said, *moved], violations=violations,
                      repairs=diffs, trace_id=old.trace_id, run_id=old.run_id, degraded=list(old.degraded_tools),
-                     fx_provenance=fx)
+                     fx_provenance=fx, notes=notes)
     return new.model_copy(update={"planning_date": old.planning_date})
 
 

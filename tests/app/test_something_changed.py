@@ -19,6 +19,12 @@ def refs(version, day):
     return {a.ref for a in version.itinerary.days[day].activities}
 
 
+def noted(version) -> dict[str, str]:
+    """Each planned place whose notes cite the destination notes, with that line."""
+    return {a.ref: line for d in version.itinerary.days for a in d.activities
+            for line in a.notes.split("; ") if line.startswith(("From Tripwright's notes:", "From your notes:"))}
+
+
 def test_a_closure_through_the_dialog_saves_a_version_and_undo_goes_back(qtbot, open_window, db_url):  # noqa: F811
     window = open_window()
     before = plan(qtbot, window, PARIS)
@@ -36,6 +42,8 @@ def test_a_closure_through_the_dialog_saves_a_version_and_undo_goes_back(qtbot, 
     assert after is window.trip.current and after.edit == "Something changed: Louvre closed"
     assert "louvre" not in refs(after, 1) and refs(after, 0) == refs(before, 0)
     assert "replaces Musée du Louvre today at 14:25" in window.last_change
+    planned = {a.ref for d in after.itinerary.days for a in d.activities}  # the notes cited as the plan cited them
+    assert noted(after) and noted(after) == {r: line for r, line in noted(before).items() if r in planned}
     window.grab().save("/tmp/something_changed_window.png")
     store, ctx = stored(db_url)
     with store.org(ctx) as repo:

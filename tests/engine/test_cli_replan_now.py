@@ -44,9 +44,15 @@ def home(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def trip(home) -> str:
-    done = tw(home, "plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23")
+    done = tw(home, "plan", "--intent", str(INTENT), "--save", "--today", "2026-11-23", "--out", str(home / "v1.json"))
     assert done.returncode == 0, done.stderr
     return tw(home, "trips", "list").stdout.split()[0]
+
+
+def noted(itinerary: dict) -> dict[str, str]:
+    """Each place whose notes cite the destination notes, with that line."""
+    return {a["ref"]: line for d in itinerary["days"] for a in d["activities"]
+            for line in a["notes"].split("; ") if line.startswith(("From Tripwright's notes:", "From your notes:"))}
 
 
 def test_a_closure_saves_a_new_version_and_prints_the_change(home, trip, tmp_path) -> None:
@@ -60,6 +66,12 @@ def test_a_closure_saves_a_new_version_and_prints_the_change(home, trip, tmp_pat
     assert versions(home, trip) == 2
     verified = tw(home, "verify", str(out))  # the new version's facts still check out
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    # the destination notes the plan cited are cited again for every place still planned
+    before, after = noted(json.loads((home / "v1.json").read_text(encoding="utf-8"))), noted(json.loads(out.read_text()))
+    kept = {ref for d in json.loads(out.read_text())["days"] for a in d["activities"] for ref in [a["ref"]]}
+    assert after and {r: n for r, n in before.items() if r in kept} == after and "louvre" in before
+    rag = [c for c in json.loads(out.read_text())["citations"] if c["provenance"]["source"] == "rag"]
+    assert len(rag) == len(after)
 
 
 def test_a_booked_event_mid_trip_then_done_for_today(home, trip) -> None:
