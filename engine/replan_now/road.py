@@ -1,5 +1,6 @@
 """A road trip under way re-planned from now on: a late start (``late`` MINUTES: the day leaves
-that much later) or a stop skipped (``skip`` PLACE). The day's timeline from now on moves as one;
+that much later), a stop skipped (``skip`` PLACE) or closed today (``closed`` PLACE: it gives way
+as a skipped one does, its drives joined). The day's timeline from now on moves as one;
 a later arrival pushes the night's stop back, and the en-route sights that would bring it past
 the evening (``osm_stops.LATEST_END_MIN``: the night's town by 20:00) give way, latest first —
 their drives joined into one — never a locked or booked one; town visits after the check-in that
@@ -19,7 +20,7 @@ from engine.models import Activity, DayItinerary, Decision, ItineraryV1, TimeWin
 from .disruption import Disruption
 from .past import Moment
 
-ROAD_KINDS = ("late", "skip")
+ROAD_KINDS = ("late", "skip", "closed")
 
 
 def road_moment(now: datetime, itinerary: ItineraryV1, field: str) -> Moment:
@@ -44,8 +45,9 @@ def replan_road_from_now(itinerary: ItineraryV1, now: datetime, d: Disruption, *
     started = time.perf_counter()
     value_field = value_field or "--" + d.kind.replace("_", "-")
     if d.kind not in ROAD_KINDS:
-        raise InputError(value_field, "on a road trip, a re-plan from now takes --late (a late start) or --skip "
-                                      "(a stop); change the route, nights or stops on the map or in the form")
+        raise InputError(value_field, "on a road trip, a re-plan from now takes --late (a late start), --skip "
+                                      "(a stop) or --closed (a stop on the way); change the route, nights or "
+                                      "stops on the map or in the form")
     at = road_moment(now, itinerary, field_name)
     day = itinerary.days[at.day]
     acts = list(day.activities)
@@ -56,16 +58,18 @@ def replan_road_from_now(itinerary: ItineraryV1, now: datetime, d: Disruption, *
     if d.kind == "late":
         acts = [_later(a, d.minutes) if i in ahead else a for i, a in enumerate(acts)]
         done = f"left {d.minutes} min late"
-    else:
+    else:  # skip, or closed: a stop on the way that is closed today gives way as a skipped one does
         want = d.place.casefold()
         hit = next((i for i in ahead if acts[i].role == "activity" and want in acts[i].name.casefold()), None)
         if hit is None:
             names = ", ".join(acts[i].name for i in ahead if acts[i].role == "activity") or "nothing"
             raise InputError(value_field, f"no stop {d.place!r} left today after {at.label()}; ahead: {names}")
         if acts[hit].locked:
-            raise InputError(value_field, f"{acts[hit].name} is locked (or booked); unlock it before you skip it")
+            verb = "skip it" if d.kind == "skip" else "re-plan around it"
+            raise InputError(value_field, f"{acts[hit].name} is locked (or booked); unlock it before you {verb}")
+        name = acts[hit].name
         target, acts = acts[hit].ref, _without(acts, hit)
-        done = f"skipped {d.place}"
+        done = f"skipped {d.place}" if d.kind == "skip" else f"{name} closed on {day.date:%a %d %b}"
 
     def checked(acts: list[Activity]) -> tuple[ItineraryV1, list]:
         days = list(itinerary.days)

@@ -73,7 +73,7 @@ def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(qtbot, make_window):
     window = make_window()
     before = plan(qtbot, window, ROUTE66)
     dialog = window.something_changed.ask()
-    assert [dialog.kind.itemData(i) for i in range(dialog.kind.count())] == ["late", "skip"]
+    assert [dialog.kind.itemData(i) for i in range(dialog.kind.count())] == ["late", "closed", "skip"]
     dialog.late.setValue(150)
     dialog.now.setDateTime(QDateTime.fromString("2027-05-04T08:00", "yyyy-MM-ddTHH:mm"))
     qtbot.waitUntil(dialog.isVisible)

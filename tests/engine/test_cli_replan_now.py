@@ -186,6 +186,16 @@ def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(tmp_path) -> None:
     day = json.loads(out.read_text(encoding="utf-8"))["days"][1]
     assert [a["window"]["start"] for a in day["activities"]][0] == "11:00:00"  # left 08:30 + 2.5 h
     assert tw(home, "verify", str(out)).returncode == 0
-    one_line_exit_2(tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--closed", "Lowell"),
-                    "--closed", "road trip")
+    one_line_exit_2(tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--rain-from", "14:00"),
+                    "--rain-from", "road trip")
     assert versions(home, trip) == 2
+    closed = tmp_path / "closed.json"  # the observatory on the way is closed today: it gives way, the drives join
+    done = tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--closed", "Lowell", "--out", str(closed))
+    assert done.returncode == 0 and "Lowell Observatory dropped (today at" in done.stdout, done.stderr
+    day = json.loads(closed.read_text(encoding="utf-8"))["days"][1]["activities"]
+    assert "lowell_observatory" not in {a["ref"] for a in day}
+    drives = [a["name"] for a in day if a["role"] == "transfer"]
+    assert "Drive to Lowell Observatory" not in drives and "Drive to Holbrook" in drives
+    verified = tw(home, "verify", str(closed))
+    assert verified.returncode == 0 and "0 blocking" in verified.stdout, verified.stdout + verified.stderr
+    assert versions(home, trip) == 3
