@@ -130,11 +130,13 @@ def default_moment(version: TripVersion) -> datetime:
 
 
 def places_ahead(version: TripVersion, now: datetime) -> list[str]:
-    """The names of the visits and meals still ahead of ``now`` (the dialog offers them)."""
+    """The names of the visits and meals still ahead of ``now`` (the dialog offers them); on a
+    road trip the nights too (a town with no beds tonight: the night moves on)."""
+    roles = ("activity", "meal", "checkin") if version.mode == "road_trip" else ("activity", "meal")
     out: list[str] = []
     for day in version.itinerary.days:
         for a in day.activities:
-            if a.role in ("activity", "meal") and datetime.combine(day.date, a.window.start) >= now \
+            if a.role in roles and datetime.combine(day.date, a.window.start) >= now \
                     and a.name not in out:
                 out.append(a.name)
     return out

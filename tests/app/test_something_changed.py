@@ -86,3 +86,20 @@ def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(qtbot, make_window):
         return next(a for a in version.itinerary.days[1].activities if a.role == "checkin")
     assert checkin(after).start - checkin(before).start == __import__("datetime").timedelta(minutes=150)
     assert "Overnight in Holbrook, AZ now at" in window.last_change
+
+
+def test_no_beds_in_tonights_town_on_a_road_trip_moves_the_night_on(qtbot, make_window):
+    from tests.app.test_main_window import ROUTE66
+    window = make_window()
+    plan(qtbot, window, ROUTE66)
+    dialog = window.something_changed.ask()
+    dialog.set_kind("closed")
+    dialog.now.setDateTime(QDateTime.fromString("2027-05-03T07:00", "yyyy-MM-ddTHH:mm"))
+    offered = [dialog.closed.itemText(i) for i in range(dialog.closed.count())]
+    assert "Overnight in Needles, CA" in offered  # a road trip's nights are offered beside its stops
+    dialog.closed.setCurrentText("Overnight in Needles, CA")
+    dialog.ok.click()
+    after = wait_task(qtbot, window.something_changed.task, PLAN_TIMEOUT_MS)
+    assert after is window.trip.current and after.itinerary.days[0].anchor.name == "Oatman, AZ"
+    assert after.itinerary.days[1].drive.from_name == "Oatman, AZ"
+    assert "Overnight in Oatman, AZ replaces Overnight in Needles, CA today" in window.last_change

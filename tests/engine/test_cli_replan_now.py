@@ -199,3 +199,19 @@ def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(tmp_path) -> None:
     verified = tw(home, "verify", str(closed))
     assert verified.returncode == 0 and "0 blocking" in verified.stdout, verified.stdout + verified.stderr
     assert versions(home, trip) == 3
+    # no beds in Needles tonight: the night moves on to the next route town within the daily cap
+    night = tmp_path / "night.json"
+    done = tw(home, "replan-now", trip, "--now", "2027-05-03T07:00", "--closed", "Needles", "--out", str(night))
+    assert done.returncode == 0 and "Overnight in Oatman, AZ replaces Overnight in Needles, CA today" in done.stdout, \
+        done.stdout + done.stderr
+    saved = json.loads(night.read_text(encoding="utf-8"))
+    first, second = saved["days"][0], saved["days"][1]
+    assert first["anchor"]["name"] == "Oatman, AZ" and second["drive"]["from_name"] == "Oatman, AZ"
+    assert first["drive"]["miles"] <= saved["intent"]["max_daily_miles"]
+    assert [a["name"] for a in first["activities"] if a["role"] == "checkin"] == ["Overnight in Oatman, AZ"]
+    verified = tw(home, "verify", str(night))
+    assert verified.returncode == 0 and "0 blocking" in verified.stdout, verified.stdout + verified.stderr
+    # the next towns after Holbrook are all past the day's 400 mi: said in one line, nothing saved
+    one_line_exit_2(tw(home, "replan-now", trip, "--now", "2027-05-04T08:00", "--closed", "Holbrook"),
+                    "--closed", "no town with beds after Holbrook, AZ within the daily 400 mi")
+    assert versions(home, trip) == 4
