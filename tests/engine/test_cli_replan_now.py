@@ -99,6 +99,11 @@ def test_a_late_flight_is_kept_in_the_saved_version_and_verifies_as_the_replan_d
         ("N0701", "delay", "2027-06-15T13:50:00+02:00")]
     arrival = next(a for a in saved["days"][0]["activities"] if a["role"] == "arrival")
     assert arrival["ref"] == "booked-n0701-20270615" and arrival["window"]["end"] == "13:50:00"
+    today = tw(home, "today", trip, "--now", "2027-06-15T12:00", "--json")  # the saved version, at the new time
+    assert today.returncode == 0, today.stderr
+    shown = json.loads(today.stdout)
+    assert shown["now"]["role"] == "arrival" and shown["now"]["window"]["end"] == "13:50:00"
+    assert shown["bookings"] == []  # kept late, not a booking the traveller holds: no code to show
     # the next re-plan starts from the saved version (the delay in it) and its own delay holds too
     home_late = tw(home, "replan-now", trip, "--now", "2027-06-19T08:00", "--late", "60", "--out", str(back))
     assert home_late.returncode == 0 and "N0702 CDG→JFK now leaves 18:05" in home_late.stdout, home_late.stderr
