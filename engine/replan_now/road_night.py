@@ -49,12 +49,13 @@ def move_the_night(itinerary: ItineraryV1, at: Moment, field: str, checked) -> t
         raise InputError(field, f"tonight's check-in in {town} is behind you ({at.label()}): nothing to move")
     if at.day + 1 >= len(itinerary.days):
         raise InputError(field, f"{town} is where the trip ends: book a bed there with 'tripwright bookings import'")
-    if not itinerary.intent.route or day.drive.source == "routed" or itinerary.days[at.day + 1].drive.source == "routed":
+    tomorrow = itinerary.days[at.day + 1]
+    if not itinerary.intent.route or day.anchor.geo is None or tomorrow.anchor is None or tomorrow.anchor.geo is None \
+            or day.drive.source == "routed" or tomorrow.drive.source == "routed":
         raise InputError(field, "the night can move only along a named route's towns on an estimated drive; "
                                 "choose another night's stop on the map")
     if day.activities[checkin].locked:
         raise InputError(field, f"the night in {town} is booked: change the booking with 'tripwright bookings import'")
-    tomorrow = itinerary.days[at.day + 1]
     corridor = RoadRederivation(itinerary).corridor
     here = corridor.progress_miles(day.anchor.geo.lat, day.anchor.geo.lon)
     there = corridor.progress_miles(tomorrow.anchor.geo.lat, tomorrow.anchor.geo.lon)
