@@ -5,6 +5,10 @@ entries and file filters come from the engine's one table (``engine.export.forma
 
 The engine renders off the GUI thread (folium's HTML map takes most of a second); the PDF is
 drawn on the GUI thread (it paints the map snapshot). Every file is written atomically.
+
+Export ▸ For my phone states the file's size before writing it, as ``tripwright export --phone``
+prints it: the page is drawn first (off the GUI thread), a non-modal confirm says "one page of
+1.4 MB, everything inlined …" and only Save writes it — the page already drawn, not drawn again.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from engine.export.formats import BY_KEY, FORMATS, ExportFormat
-from engine.frontend import export
+from engine.frontend import export, export_renderer
 from engine.models import ItineraryV1
 
 from .pdf_itinerary import write_itinerary_pdf
@@ -59,9 +63,54 @@ def export_dialog(parent: QWidget, itinerary: ItineraryV1, key: str | None, expo
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.filterSelected.connect(lambda name_filter: dialog.setDefaultSuffix(_kind_of_filter(name_filter).suffix))
     dialog.fileSelected.connect(lambda path: remember(export_folder=os.path.dirname(os.path.abspath(path))))
-    dialog.fileSelected.connect(lambda path: export_to(
-        kind_for_path(path, fallback=_kind_of_filter(dialog.selectedNameFilter()).key).key, path))
+    def chosen(path: str) -> None:
+        kind = kind_for_path(path, fallback=_kind_of_filter(dialog.selectedNameFilter()).key)
+        if kind.key == "phone":  # its size said first, then written on Save
+            task = asyncio.ensure_future(confirm_phone_size(parent, itinerary, path, export_to))
+            _tasks.add(task)
+            task.add_done_callback(_tasks.discard)
+        else:
+            export_to(kind.key, path)
+    dialog.fileSelected.connect(chosen)
     return dialog
+
+
+_drawn: dict[tuple[str, str], str] = {}  # (itinerary, path) → the phone page drawn for its size, until written
+_tasks: set[asyncio.Future] = set()  # the confirms being drawn (held until done)
+
+
+async def confirm_phone_size(parent: QWidget, itinerary: ItineraryV1, path: str, export_to) -> QMessageBox | None:
+    """The phone page drawn off the GUI thread and its size said in a non-modal confirm; Save
+    writes that page (``export_to("phone", path)``), Cancel writes nothing."""
+    from engine.errors import TripwrightError, one_line
+    from engine.export.phone_export import size_text
+    try:
+        page = await asyncio.to_thread(export_renderer(itinerary, "phone"))
+    except (OSError, TripwrightError) as exc:  # said as a failed export is (trip_controller.export_to)
+        parent.show_message(f"Could not export to {path}: {one_line(exc)}", "error")
+        return None
+    key = _key(itinerary, path)
+    _drawn.clear()  # one page waits at a time
+    _drawn[key] = page
+    box = QMessageBox(QMessageBox.Icon.Question, "For my phone",
+                      f"One page of {size_text(page)}, everything inlined (it needs no network).\n"
+                      f"Write it to {Path(path).name}?", QMessageBox.StandardButton.Save
+                      | QMessageBox.StandardButton.Cancel, parent)
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def answered(button) -> None:
+        if box.standardButton(button) == QMessageBox.StandardButton.Save:
+            export_to("phone", path)
+        else:
+            _drawn.pop(key, None)
+    box.buttonClicked.connect(answered)
+    box.open()
+    return box
+
+
+def _key(itinerary: ItineraryV1, path: str | Path) -> tuple[str, str]:
+    return f"{itinerary.itinerary_id}|{itinerary.created_at.isoformat()}", str(Path(path).expanduser().resolve())
 
 
 def _kind_of_filter(name_filter: str) -> ExportFormat:
@@ -71,6 +120,14 @@ def _kind_of_filter(name_filter: str) -> ExportFormat:
 async def export_itinerary(kind: ExportFormat, itinerary: ItineraryV1, path: str | Path,
                            map_image: QImage | None = None, *, title: str = "", distance_unit: str = "mi") -> Path:
     """Write ``itinerary`` as ``kind`` to ``path`` (atomically); returns the absolute path."""
+    drawn = _drawn.pop(_key(itinerary, path), None) if kind.key == "phone" else None
+    if drawn is not None:  # the phone page whose size was confirmed: written as it was drawn
+        from engine.atomic import write_atomic
+        target = Path(path).expanduser().resolve()
+        if not target.parent.is_dir():
+            raise FileNotFoundError(f"folder {target.parent} does not exist")
+        await asyncio.to_thread(write_atomic, target, drawn)
+        return target
     if kind.renderer is not None:  # the engine's formats, through the front door (as `tripwright export`)
         return await asyncio.to_thread(export, itinerary, kind.key, path)
     target = Path(path).expanduser().resolve()  # the PDF: drawn here (the map snapshot needs Qt)

@@ -69,7 +69,8 @@ class SomethingChanged(QObject):
         w = self.window
         w.show_status("Re-planning from now\u2026")
         try:
-            result = await asyncio.to_thread(_replanned, version, kind, value, now, w.planning.catalog)
+            result = await asyncio.to_thread(_replanned, version, kind, value, now, w.planning.catalog,
+                                             w.planning.notes)
         except TripwrightError as exc:
             w.show_message(f"Not re-planned: {one_line(exc)}", "error")
             return None
@@ -104,7 +105,8 @@ def _replannable(version: TripVersion | None) -> bool:
     return version is not None and (version.mode == "road_trip" or version.plan is not None)
 
 
-def _replanned(version: TripVersion, kind: str, value: str | None, now: datetime, catalog):
+def _replanned(version: TripVersion, kind: str, value: str | None, now: datetime, catalog, notes):
+    """``notes``: the planning session's (the signed-in org's): the new version cites them as a plan does."""
     from engine.replan_now import load_trip_state, parse_disruption, replan_from_now
     change = parse_disruption(kind, value, field="details")
     if version.mode == "road_trip":  # a late start or a skipped stop (engine/replan_now/road.py)
@@ -112,7 +114,7 @@ def _replanned(version: TripVersion, kind: str, value: str | None, now: datetime
         return replan_road_from_now(version.itinerary, now, change, field_name="from", value_field="details",
                                     catalog=catalog)
     state = load_trip_state(version.itinerary, version.plan, catalog=catalog)
-    return replan_from_now(state, now, change, field_name="from", value_field="details")
+    return replan_from_now(state, now, change, field_name="from", value_field="details", notes=notes)
 
 
 def default_moment(version: TripVersion) -> datetime:
@@ -128,11 +130,13 @@ def default_moment(version: TripVersion) -> datetime:
 
 
 def places_ahead(version: TripVersion, now: datetime) -> list[str]:
-    """The names of the visits and meals still ahead of ``now`` (the dialog offers them)."""
+    """The names of the visits and meals still ahead of ``now`` (the dialog offers them); on a
+    road trip the nights too (a town with no beds tonight: the night moves on)."""
+    roles = ("activity", "meal", "checkin") if version.mode == "road_trip" else ("activity", "meal")
     out: list[str] = []
     for day in version.itinerary.days:
         for a in day.activities:
-            if a.role in ("activity", "meal") and datetime.combine(day.date, a.window.start) >= now \
+            if a.role in roles and datetime.combine(day.date, a.window.start) >= now \
                     and a.name not in out:
                 out.append(a.name)
     return out

@@ -229,6 +229,8 @@ def _bookings(itin: ItineraryV1, on: date) -> list[TodayBooking]:
         return []
     out = []
     for f in held.flights:
+        if f.source == "delay":  # a late flight kept at its new time (engine/replan_now/delay.py), no booking held
+            continue
         if on in (f.departure.date(), f.arrival.date()):
             out.append(TodayBooking(kind="flight", what=f"{f.flight_number} {f.origin}\u2192{f.dest} "
                                                         f"{f.departure:%H:%M}\u2013{f.arrival:%H:%M}",

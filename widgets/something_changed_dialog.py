@@ -19,9 +19,11 @@ from engine.replan_now.disruption import MAX_LATE_MINUTES, parse_disruption
 KINDS = (("late", "Our flight arrives late"), ("closed", "A place is closed today"),
          ("rain_from", "Rain is coming"), ("done_for_today", "We're done for today"),
          ("skip", "Skip a place"), ("at", "We're somewhere else"), ("bookings", "We booked something new"))
-ROAD_LABELS = {"late": "We're leaving late", "skip": "Skip a stop"}
+ROAD_LABELS = {"late": "We're leaving late", "closed": "A stop or tonight's beds are closed", "skip": "Skip a stop"}
 ROAD_HINTS = {"late": "Minutes late. The day's stops and the night's arrival move later; sights on the way "
                       "give way when the night's town would be reached after 20:00.",
+              "closed": "A stop gives way as a skipped one does (the drives around it become one); with no "
+                        "beds in tonight's town, the night moves on to the next town within the day's miles.",
               "skip": "Taken out of the day's drive; the drives around it become one."}
 HINTS = {"late": "Minutes late. What no longer fits that day moves to another day or is dropped; "
                  "locked visits and bookings stay.",
@@ -34,7 +36,8 @@ HINTS = {"late": "Minutes late. What no longer fits that day moves to another da
          "skip": "Taken out of the plan; nothing else moves.",
          "at": "Where you are now, as latitude,longitude: the next visit starts once you can be there.",
          "bookings": "A confirmation (e-mail, web page or calendar file) for an event: it is locked in "
-                     "at its time and what it overlaps gives way."}
+                     "at its time and what it overlaps gives way; for a new flight home: the last day "
+                     "is shortened or lengthened around it."}
 
 
 class SomethingChangedDialog(QDialog):

@@ -1,9 +1,10 @@
 """Each kind of "Something changed" applied to the plan from now on (the past already frozen:
 ``past.freeze_past``), before the bounded repair settles what is left (``replan.py``).
 
-- ``late``: the next flight lands N minutes later; the day's later slots are pushed back behind it
-  (``placing.push_back``), and a visit that then no longer fits moves to a later day or is dropped —
-  never a locked or booked one.
+- ``late``: the next flight lands N minutes later; it is kept at its new times as the trip's booked
+  flight (``delay.py``: the saved version verifies as re-planned); the day's later slots are pushed
+  back behind it (``placing.push_back``), and a visit that then no longer fits moves to a later day
+  or is dropped — never a locked or booked one.
 - ``closed``: the place is closed that day (a blackout date on it, so the verifiers know); a near,
   open, same-theme place takes its time (``placing.replace_near``) and the place itself goes to a
   later day's free time when it fits there.
@@ -13,14 +14,14 @@
   time when it fits); locked ones and bookings stay.
 - ``skip``: the place is taken out (``edits.Remove``: no re-plan brings it back).
 - ``at``: the traveller is at a point; the next slot starts once they can be there from it.
-- ``bookings``: an event booked mid-trip becomes its locked slot; what it overlaps moves or goes.
+- ``bookings``: an event booked mid-trip becomes its locked slot; what it overlaps moves or goes; a
+  new flight home (``rebooked.py``) shortens or lengthens the last day.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from engine.errors import InputError
 from engine.models import ChoiceKind, Geo, PlanV1, TimeWindow, minutes_of
@@ -29,7 +30,8 @@ from engine.repair.moves import reorder_days
 
 from .disruption import Disruption
 from .past import Moment, ahead, is_past
-from .placing import VISITS, find_ahead, insert_later, move_on_or_drop, push_back, replace_near
+from .rebooked import new_flight_home
+from .placing import VISITS, find_ahead, insert_later, move_on_or_drop, push_back, replace_near, settle_day
 
 MAX_AT_KM = 200  # "we're at X": a point this far from the next visit is not in the trip's city
 RAIN = 0.9
@@ -37,14 +39,16 @@ RAIN = 0.9
 
 @dataclass
 class Applied:
-    """The plan after the change, the context repair works in (facts as the change made them), the
-    facts the new plan is verified against, what was done in words, the intent (a new booking)."""
+    """The plan after the change, the context repair works in (facts and intent as the change made
+    them: a late flight kept, a new booking), the facts the new plan is verified against, what was
+    done in words."""
 
     plan: PlanV1
     ctx: RepairContext
     verify_facts: object
     done: list[str] = field(default_factory=list)
     target: str = ""  # the ref the change is about (closed, skip), for the check that it was resolved
+    renamed: dict[str, str] = field(default_factory=dict)  # old ref → new (a late flight kept as booked)
 
 
 def apply_change(plan: PlanV1, ctx: RepairContext, at: Moment, d: Disruption, *, field: str) -> Applied:
@@ -59,7 +63,6 @@ def _late(plan, ctx, at, d, field_name) -> Applied:
     di, si, slot = min(flights, key=lambda t: (t[0], minutes_of(t[2].window.end)))
     ref = slot.selected.option_ref
     flight = ctx.facts.flights.get(ref)
-    delay = timedelta(minutes=d.minutes)
     if slot.role == "departure":  # the way home leaves later: the trip itself loses nothing
         end = minutes_of(slot.window.start) + d.minutes
         if end > 24 * 60 - 1:
@@ -72,32 +75,36 @@ def _late(plan, ctx, at, d, field_name) -> Applied:
             raise InputError(field_name, f"{slot.selected.label} would land after midnight: import the new "
                                          "flight with 'tripwright bookings import'")
         window = TimeWindow.of_minutes(minutes_of(slot.window.start), end)
-    facts = ctx.facts
-    if flight is not None:
-        later = flight.model_copy(update={"departure": flight.departure + delay, "arrival": flight.arrival + delay})
-        facts = dataclasses.replace(facts, flights={**facts.flights, ref: later})
-    ctx = RepairContext(ctx.inputs, ctx.intent, facts)
+    facts, moved, renamed = ctx.facts, slot.model_copy(update={"window": window}), {}
+    if flight is not None:  # kept as a fact of the trip: the saved version verifies at the new time
+        ctx, moved = _kept_late(ctx, flight, d.minutes, di, moved, field_name)
+        facts, renamed = ctx.facts, {ref: moved.selected.option_ref}
     before = plan
-    plan, pushed_out = push_back(plan, di, si, facts, slot.model_copy(update={"window": window}))
+    plan, pushed_out = push_back(plan, di, si, facts, moved)
     done = [f"{slot.selected.label} {'leaves' if slot.role == 'departure' else 'lands'} "
             f"{d.minutes} min late ({window.end if slot.role == 'arrival' else window.start:%H:%M})"]
     done += [f"no time left for {before.days[p[0]].slots[p[1]].selected.label}"
              for p in (before.find(cid) for cid in pushed_out) if p is not None]
-    plan = _settle_day(plan, ctx, di, facts)
-    return Applied(plan, ctx, facts, done, target=ref)
+    plan = settle_day(plan, ctx, di, facts)
+    return Applied(plan, ctx, facts, done, target=renamed.get(ref, ref), renamed=renamed)
 
 
-def _settle_day(plan: PlanV1, ctx: RepairContext, di: int, facts) -> PlanV1:
-    """Visits of day ``di`` the delay left in blocking trouble move to a later day or are dropped."""
-    from engine.verify import blocking, verify_plan
-    for _ in range(len(plan.days[di].slots)):
-        trouble = [v.node_ref for v in blocking(verify_plan(plan, ctx.intent, facts))
-                   if (found := plan.find(v.node_ref)) is not None and found[0] == di
-                   and not plan.days[di].slots[found[1]].locked and plan.days[di].slots[found[1]].role in VISITS]
-        if not trouble:
-            break
-        plan, _how = move_on_or_drop(plan, trouble[0], ctx, di, facts)
-    return plan
+def _kept_late(ctx: RepairContext, flight, minutes: int, di: int, slot, field_name: str):
+    """The late flight as the trip's booked flight at its new times (``delay.py``): the context
+    with that intent and that option in place of the direction's others, and the slot booking it."""
+    from engine.planning.builder import flight_choice
+
+    from .delay import delayed_flight
+    facts = ctx.facts
+    zones = facts.airport_zones
+    kept = delayed_flight(ctx.intent, flight, minutes, ctx.inputs.city, lambda code: zones[code], field=field_name)
+    option = kept.option
+    flights = {k: f for k, f in facts.flights.items() if f.direction != option.direction}
+    facts = dataclasses.replace(facts, flights={**flights, option.flight_id: option})
+    offered = [f for f in ctx.inputs.flights if f.direction != option.direction] + [option]
+    inputs = dataclasses.replace(ctx.inputs, intent=kept.intent, flights=offered, facts=facts)
+    choice = flight_choice(di, slot.role, option, slot.selected.geo, kept.intent.travellers)
+    return RepairContext(inputs, kept.intent, facts), slot.model_copy(update={"choices": [choice]})
 
 
 def _closed(plan, ctx, at, d, field_name) -> Applied:
@@ -194,7 +201,7 @@ def _at(plan, ctx, at, d, field_name) -> Applied:
         return Applied(plan, ctx, ctx.facts, done)
     plan, _out = push_back(plan, di, si, ctx.facts,
                            slot.model_copy(update={"window": TimeWindow.of_minutes(earliest, end)}))
-    plan = _settle_day(plan, ctx, di, ctx.facts)
+    plan = settle_day(plan, ctx, di, ctx.facts)
     return Applied(plan, ctx, ctx.facts, done)
 
 
@@ -209,9 +216,12 @@ def _booked(plan, ctx, at, d, field_name) -> Applied:
     made = event_slots(ctx.intent, facts.venue, trip_dates(ctx.intent), facts.tz,
                        lambda di, v: venue_choice(di, v, ChoiceKind.attraction, ctx.intent.travellers, "activity"))
     new = [(di, s) for di, s in made if s.selected.option_ref not in have]
-    if not new:
+    done, target = [], ""
+    home = new_flight_home(plan, ctx, at, field_name)  # a flight home booked anew (``rebooked.py``)
+    if home is not None:
+        plan, done, target = home
+    if not new and not done:
         raise InputError(field_name, "the file holds no booking the trip does not have already")
-    done = []
     for di, slot in new:
         if di < at.day or (di == at.day and minutes_of(slot.window.start) < at.minute):
             raise InputError(field_name, f"{slot.selected.label} started before {at.label()}: nothing to re-plan")
@@ -226,7 +236,7 @@ def _booked(plan, ctx, at, d, field_name) -> Applied:
         plan = plan.model_copy(update={"days": [*plan.days[:di], DayPlan(date=day.date, slots=slots),
                                                 *plan.days[di + 1:]]})
         done.append(f"booked {slot.selected.label} {day.date:%a %d %b} {slot.window.label()}")
-    return Applied(plan, ctx, facts, done, target=new[0][1].selected.option_ref)
+    return Applied(plan, ctx, facts, done, target=new[0][1].selected.option_ref if new else target)
 
 
 _HANDLERS = {"late": _late, "closed": _closed, "rain_from": _rain, "done_for_today": _done, "skip": _skip,

@@ -28,10 +28,13 @@ def at_a_glance(before: ItineraryV1, after: ItineraryV1, at: Moment) -> str:
     for day in diff.days:
         removed = sorted(day.removed, key=lambda b: b.start)
         added = sorted(day.added, key=lambda b: b.start)
-        for old, new in zip(removed, added):
-            parts.append(f"{new.name} replaces {old.name} {when(new.day, new.start, at, after)}")
-        parts += [f"{old.name} dropped ({when(old.day, old.start, at, before)})" for old in removed[len(added):]]
-        parts += [f"{new.name} added {when(new.day, new.start, at, after)}" for new in added[len(removed):]]
+        for group in dict.fromkeys(_group(b) for b in (*removed, *added)):  # a visit for a visit, a flight for a flight
+            gone = [b for b in removed if _group(b) == group]
+            came = [b for b in added if _group(b) == group]
+            for old, new in zip(gone, came):
+                parts.append(f"{new.name} replaces {old.name} {when(new.day, new.start, at, after)}")
+            parts += [f"{old.name} dropped ({when(old.day, old.start, at, before)})" for old in gone[len(came):]]
+            parts += [f"{new.name} added {when(new.day, new.start, at, after)}" for new in came[len(gone):]]
     retimed = _retimed(before, after)
     parts += [f"{name} now {span}" for name, span in retimed[:MAX_RETIMED]]
     if len(retimed) > MAX_RETIMED:
@@ -39,6 +42,11 @@ def at_a_glance(before: ItineraryV1, after: ItineraryV1, at: Moment) -> str:
     if not parts:
         return "Nothing changed: the plan from now on still holds."
     return "; ".join(parts) + "; the rest unchanged."
+
+
+def _group(b) -> str:
+    """What may stand in for what in the one line: a visit or meal for another, else the same role."""
+    return "visit" if b.key[0] in ("activity", "meal", "attraction") else b.key[0]
 
 
 def _retimed(before: ItineraryV1, after: ItineraryV1) -> list[tuple[str, str]]:

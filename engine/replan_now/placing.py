@@ -105,7 +105,7 @@ def insert_later(plan: PlanV1, venue, slot: Slot, after_day: int, ctx: RepairCon
                 return None
             trials -= 1
             placed = probe.model_copy(update={"window": window, "placed": slot.placed})
-            new = _with_day(plan, dj, [*day.slots[:at], placed, *day.slots[at:]])
+            new = with_day(plan, dj, [*day.slots[:at], placed, *day.slots[at:]])
             if len(blocking(verify_plan(new, ctx.intent, facts))) <= before:
                 return new, placed
     return None
@@ -127,6 +127,18 @@ def move_on_or_drop(plan: PlanV1, choice_id: str, ctx: RepairContext, after_day:
         if moved is not None:
             return moved[0], "moved"
     return without, "dropped"
+
+
+def settle_day(plan: PlanV1, ctx: RepairContext, di: int, facts) -> PlanV1:
+    """Visits of day ``di`` a change left in blocking trouble move to a later day or are dropped."""
+    for _ in range(len(plan.days[di].slots)):
+        trouble = [v.node_ref for v in blocking(verify_plan(plan, ctx.intent, facts))
+                   if (found := plan.find(v.node_ref)) is not None and found[0] == di
+                   and not plan.days[di].slots[found[1]].locked and plan.days[di].slots[found[1]].role in VISITS]
+        if not trouble:
+            break
+        plan, _how = move_on_or_drop(plan, trouble[0], ctx, di, facts)
+    return plan
 
 
 def push_back(plan: PlanV1, di: int, si: int, facts, moved: Slot | None = None) -> tuple[PlanV1, list[str]]:
@@ -153,7 +165,7 @@ def push_back(plan: PlanV1, di: int, si: int, facts, moved: Slot | None = None) 
             continue
         slots.append(slot.model_copy(update={"window": TimeWindow.of_minutes(min(earliest, 24 * 60 - 2),
                                                                             min(end, 24 * 60 - 1))}))
-    return _with_day(plan, di, _unclashed(slots, dropped)), dropped
+    return with_day(plan, di, _unclashed(slots, dropped)), dropped
 
 
 def _unclashed(slots: list[Slot], dropped: list[str]) -> list[Slot]:
@@ -172,10 +184,11 @@ def _unclashed(slots: list[Slot], dropped: list[str]) -> list[Slot]:
     return sorted(out, key=lambda s: minutes_of(s.window.start))
 
 
-def _with_day(plan: PlanV1, di: int, slots: list[Slot]) -> PlanV1:
+def with_day(plan: PlanV1, di: int, slots: list[Slot]) -> PlanV1:
     day = plan.days[di]
     return plan.model_copy(update={"days": [*plan.days[:di], DayPlan(date=day.date, slots=slots),
                                             *plan.days[di + 1:]]})
 
 
-__all__ = ["find_ahead", "insert_later", "move_on_or_drop", "push_back", "replace_near", "stand_ins"]
+__all__ = ["find_ahead", "insert_later", "move_on_or_drop", "push_back", "replace_near", "settle_day", "stand_ins",
+           "with_day"]

@@ -1,5 +1,7 @@
 """A road trip under way re-planned from now on: a late start (``late`` MINUTES: the day leaves
-that much later) or a stop skipped (``skip`` PLACE). The day's timeline from now on moves as one;
+that much later), a stop skipped (``skip`` PLACE) or closed today (``closed`` PLACE: it gives way
+as a skipped one does, its drives joined; tonight's town named: its beds are closed, and the night
+moves on to the next town within the daily cap, ``road_night.py``). The day's timeline from now on moves as one;
 a later arrival pushes the night's stop back, and the en-route sights that would bring it past
 the evening (``osm_stops.LATEST_END_MIN``: the night's town by 20:00) give way, latest first —
 their drives joined into one — never a locked or booked one; town visits after the check-in that
@@ -10,16 +12,18 @@ new itinerary verified as ``tripwright verify`` verifies a saved road trip (``ve
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from engine.errors import InputError
-from engine.models import Activity, DayItinerary, Decision, ItineraryV1, TimeWindow
+from engine.models import Activity, DayItinerary, Decision, ItineraryV1
 
 from .disruption import Disruption
 from .past import Moment
+from .road_night import move_the_night, names_tonight
+from .road_timeline import later as _later, without as _without
 
-ROAD_KINDS = ("late", "skip")
+ROAD_KINDS = ("late", "skip", "closed")
 
 
 def road_moment(now: datetime, itinerary: ItineraryV1, field: str) -> Moment:
@@ -36,17 +40,15 @@ def road_moment(now: datetime, itinerary: ItineraryV1, field: str) -> Moment:
 
 def replan_road_from_now(itinerary: ItineraryV1, now: datetime, d: Disruption, *, field_name: str = "now",
                          value_field: str | None = None, catalog=None):
-    from engine.itinerary_diff import diff_itineraries
-    from engine.verify_saved import verify_saved
-
-    from .glance import at_a_glance
-    from .replan import Replanned
     started = time.perf_counter()
     value_field = value_field or "--" + d.kind.replace("_", "-")
     if d.kind not in ROAD_KINDS:
-        raise InputError(value_field, "on a road trip, a re-plan from now takes --late (a late start) or --skip "
-                                      "(a stop); change the route, nights or stops on the map or in the form")
+        raise InputError(value_field, "on a road trip, a re-plan from now takes --late (a late start), --skip "
+                                      "(a stop) or --closed (a stop on the way); change the route, nights or "
+                                      "stops on the map or in the form")
     at = road_moment(now, itinerary, field_name)
+    if d.kind == "closed" and not _sight_ahead(itinerary, at, d.place) and names_tonight(itinerary, at, d.place):
+        return _night_moved(itinerary, at, d, value_field, catalog, started)  # no beds in tonight's town
     day = itinerary.days[at.day]
     acts = list(day.activities)
     ahead = [i for i, a in enumerate(acts) if a.start >= at.local]
@@ -56,69 +58,70 @@ def replan_road_from_now(itinerary: ItineraryV1, now: datetime, d: Disruption, *
     if d.kind == "late":
         acts = [_later(a, d.minutes) if i in ahead else a for i, a in enumerate(acts)]
         done = f"left {d.minutes} min late"
-    else:
+    else:  # skip, or closed: a stop on the way that is closed today gives way as a skipped one does
         want = d.place.casefold()
         hit = next((i for i in ahead if acts[i].role == "activity" and want in acts[i].name.casefold()), None)
         if hit is None:
             names = ", ".join(acts[i].name for i in ahead if acts[i].role == "activity") or "nothing"
             raise InputError(value_field, f"no stop {d.place!r} left today after {at.label()}; ahead: {names}")
         if acts[hit].locked:
-            raise InputError(value_field, f"{acts[hit].name} is locked (or booked); unlock it before you skip it")
+            verb = "skip it" if d.kind == "skip" else "re-plan around it"
+            raise InputError(value_field, f"{acts[hit].name} is locked (or booked); unlock it before you {verb}")
+        name = acts[hit].name
         target, acts = acts[hit].ref, _without(acts, hit)
-        done = f"skipped {d.place}"
+        done = f"skipped {d.place}" if d.kind == "skip" else f"{name} closed on {day.date:%a %d %b}"
 
-    def checked(acts: list[Activity]) -> tuple[ItineraryV1, list]:
-        days = list(itinerary.days)
-        days[at.day] = DayItinerary.model_validate({**day.model_dump(), "activities": [a.model_dump() for a in acts]})
-        new = itinerary.model_copy(update={"days": days})
-        new = new.model_copy(update={"cost_breakdown": _costs(new, catalog)})
-        return new, verify_saved(new, catalog).violations
-
-    new, found = _fit_the_evening(acts, at, checked)
-    said = Decision(node="replan_now", selected=d.kind, alternatives_considered=0,
-                    rationale=f"Re-planned from {at.label()}: {done}.")
-    new = new.model_copy(update={"violations": found, "decisions": [*itinerary.decisions, said]})
+    new, found = _fit_the_evening(acts, at, _checked_day(itinerary, at.day, catalog))
     if d.kind == "late":
         checkin = next((a for a in new.days[at.day].activities if a.role == "checkin"), None)
         target = checkin.ref if checkin is not None else ""
+    return _replanned(itinerary, new, found, at, d, done, target, started)
+
+
+def _replanned(itinerary: ItineraryV1, new: ItineraryV1, found: list, at: Moment, d: Disruption, done: str,
+               target: str, started: float):
+    from engine.itinerary_diff import diff_itineraries
+
+    from .glance import at_a_glance
+    from .replan import Replanned
+    said = Decision(node="replan_now", selected=d.kind, alternatives_considered=0,
+                    rationale=f"Re-planned from {at.label()}: {done}.")
+    new = new.model_copy(update={"violations": found, "decisions": [*itinerary.decisions, said]})
     return Replanned(itinerary=new, plan=None, moment=at, disruption=d, violations=found,
                      diff=diff_itineraries(itinerary, new), glance=at_a_glance(itinerary, new, at),
                      done=[done], target=target, seconds=time.perf_counter() - started)
 
 
-def _later(a: Activity, minutes: int) -> Activity:
-    shift = timedelta(minutes=minutes)
-    start = min(a.window.start.hour * 60 + a.window.start.minute + minutes, 24 * 60 - 2)
-    end = max(start + 1, min(a.window.end.hour * 60 + a.window.end.minute + minutes, 24 * 60 - 1))
-    return a.model_copy(update={"start": a.start + shift, "end": a.end + shift,
-                                "window": TimeWindow.of_minutes(start, end)})
+def _checked(new: ItineraryV1, catalog) -> tuple[ItineraryV1, list]:
+    """``new`` with its cost breakdown re-derived, and what ``tripwright verify`` finds in it."""
+    from engine.verify_saved import verify_saved
+    new = new.model_copy(update={"cost_breakdown": _costs(new, catalog)})
+    return new, verify_saved(new, catalog).violations
 
 
-def _earlier(a: Activity, minutes: int) -> Activity:
-    return _later(a, -minutes) if minutes else a
+def _checked_day(itinerary: ItineraryV1, di: int, catalog):
+    """``_checked`` of ``itinerary`` with day ``di``'s activities replaced."""
+    def checked(acts: list[Activity]) -> tuple[ItineraryV1, list]:
+        days = list(itinerary.days)
+        days[di] = DayItinerary.model_validate({**itinerary.days[di].model_dump(),
+                                                "activities": [a.model_dump() for a in acts]})
+        return _checked(itinerary.model_copy(update={"days": days}), catalog)
+    return checked
 
 
-def _without(acts: list[Activity], i: int) -> list[Activity]:
-    """The visit ``i`` taken out: the drive to it and the drive on from it become one drive (as
-    long as both), and what follows comes forward by the visit's length."""
-    gone = acts[i]
-    before = i - 1 if i > 0 and acts[i - 1].role == "transfer" else None
-    after = i + 1 if i + 1 < len(acts) and acts[i + 1].role == "transfer" else None
-    out = list(acts)
-    freed = int((gone.end - gone.start).total_seconds() // 60)
-    if before is not None and after is not None:
-        first, second = acts[before], acts[after]
-        joined_min = int((first.end - first.start + second.end - second.start).total_seconds() // 60)
-        joined = second.model_copy(update={"start": first.start, "end": first.start + timedelta(minutes=joined_min),
-                                           "window": TimeWindow.of_minutes(
-                                               first.window.start.hour * 60 + first.window.start.minute,
-                                               min(first.window.start.hour * 60 + first.window.start.minute
-                                                   + joined_min, 24 * 60 - 1))})
-        out[before] = joined
-        del out[after]
-    del out[i]
-    start = before if before is not None else i
-    return [_earlier(a, freed) if n > start else a for n, a in enumerate(out)]
+def _sight_ahead(itinerary: ItineraryV1, at: Moment, place: str) -> bool:
+    want = place.casefold()
+    return any(a.role == "activity" and a.start >= at.local and want in a.name.casefold()
+               for a in itinerary.days[at.day].activities)
+
+
+def _night_moved(itinerary: ItineraryV1, at: Moment, d: Disruption, field: str, catalog, started: float):
+    """Tonight's town has no beds: the night moves on (``road_night.py``), then the evening is
+    fitted as after a late start (sights give way when the new town is reached after 20:00)."""
+    closed = next(a.ref for a in itinerary.days[at.day].activities if a.role == "checkin")  # what must be gone
+    moved, _found, done = move_the_night(itinerary, at, field, lambda itin: _checked(itin, catalog))
+    new, found = _fit_the_evening(list(moved.days[at.day].activities), at, _checked_day(moved, at.day, catalog))
+    return _replanned(itinerary, new, found, at, d, done, closed, started)
 
 
 def _fit_the_evening(acts: list[Activity], at: Moment, checked):

@@ -60,22 +60,23 @@ def resolved(result: Replanned, before: ItineraryV1) -> bool:
     if d.kind == "done_for_today":
         return not any(di == at.day and a.role in ("activity", "meal") and not a.locked for di, a in later)
     if d.kind == "late":  # the flight lands (leaves) that much later; a road day's night is reached later
-        return _moved_by(before, itin, result.target, d.minutes if result.plan is not None else None)
+        was = next((old for old, new in result.renamed.items() if new == result.target), result.target)
+        return _moved_by(before, itin, result.target, d.minutes if result.plan is not None else None, was)
     if d.kind == "bookings":
-        return any(a.ref == result.target and a.locked for _, a in later)
+        return any(a.ref == result.target and (a.locked or a.role == "departure") for _, a in later)
     return True  # at: the next visit is reached from the point (the timing verifier checks the legs)
 
 
-def _moved_by(before: ItineraryV1, after: ItineraryV1, ref: str, minutes: int | None) -> bool:
-    """The activity ``ref`` (a flight: by its city-side time, landing or leaving) is ``minutes``
-    later in ``after`` (None: at least as late)."""
-    def when(itin: ItineraryV1):
+def _moved_by(before: ItineraryV1, after: ItineraryV1, ref: str, minutes: int | None, was_ref: str = "") -> bool:
+    """The activity ``ref`` (``was_ref`` before: a late flight kept as booked; a flight: by its
+    city-side time, landing or leaving) is ``minutes`` later in ``after`` (None: at least as late)."""
+    def when(itin: ItineraryV1, ref: str):
         for day in itin.days:
             for a in day.activities:
                 if a.ref == ref:
                     return a.end if a.role == "arrival" else a.start
         return None
-    was, now = when(before), when(after)
+    was, now = when(before, was_ref or ref), when(after, ref)
     if was is None or now is None:
         return False
     shift = (now - was).total_seconds() / 60

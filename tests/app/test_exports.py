@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.exports import kind_for_path, suggested_name
 from engine.export.formats import BY_KEY, FORMATS
@@ -112,12 +112,44 @@ def test_file_names_and_kinds():
     assert suggested_name(city_trip(), BY_KEY["phone"]) == "paris-phone.html"
 
 
-def test_for_my_phone_from_the_export_menu_writes_the_phone_page(qtbot, make_window, tmp_path):
+def phone_size_box(qtbot, window, path: Path):
+    """The confirm Export ▸ For my phone shows once the page is drawn, before anything is written."""
+    dialog = window.choose_export("phone")
+    dialog.selectFile(str(path))
+    dialog.accept()
+    def shown():
+        return [b for b in window.findChildren(QMessageBox) if b.isVisible() and b.windowTitle() == "For my phone"]
+    qtbot.waitUntil(lambda: bool(shown()), timeout=20_000)
+    assert not path.exists()  # the size is said before writing
+    return shown()[0]
+
+
+def test_for_my_phone_from_the_export_menu_states_the_size_then_writes_the_phone_page(qtbot, make_window, tmp_path):
+    from engine.export.phone_export import size_text
     window = make_window()
     plan(qtbot, window, PARIS)
     entry = window.commands.exports["phone"]
     assert entry.text() == "For my phone\u2026"
-    path = export_through_dialog(qtbot, window, "phone", tmp_path / "paris-phone.html")
+    path = tmp_path / "paris-phone.html"
+    box = phone_size_box(qtbot, window, path)
+    box.grab().save("/tmp/phone_size_confirm.png")
+    said = box.text()
+    box.button(QMessageBox.StandardButton.Save).click()
+    qtbot.waitUntil(lambda: path.exists() and window.statusBar().currentMessage().startswith("Exported"),
+                    timeout=20_000)
     page = path.read_text(encoding="utf-8")
     assert 'id="tw-phone"' in page and 'id="tw-data"' not in page  # the phone page, not the HTML map
+    assert f"One page of {size_text(path.read_bytes())}, everything inlined" in said  # the size of what was written
+    assert "Write it to paris-phone.html?" in said
     assert "Exported For my phone" in window.statusBar().currentMessage()
+
+
+def test_for_my_phone_cancelled_at_its_size_writes_nothing(qtbot, make_window, tmp_path):
+    window = make_window()
+    plan(qtbot, window, PARIS)
+    path = tmp_path / "paris-phone.html"
+    box = phone_size_box(qtbot, window, path)
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    qtbot.wait(300)
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+    assert not window.statusBar().currentMessage().startswith("Exported")

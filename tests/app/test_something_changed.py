@@ -19,6 +19,12 @@ def refs(version, day):
     return {a.ref for a in version.itinerary.days[day].activities}
 
 
+def noted(version) -> dict[str, str]:
+    """Each planned place whose notes cite the destination notes, with that line."""
+    return {a.ref: line for d in version.itinerary.days for a in d.activities
+            for line in a.notes.split("; ") if line.startswith(("From Tripwright's notes:", "From your notes:"))}
+
+
 def test_a_closure_through_the_dialog_saves_a_version_and_undo_goes_back(qtbot, open_window, db_url):  # noqa: F811
     window = open_window()
     before = plan(qtbot, window, PARIS)
@@ -36,6 +42,8 @@ def test_a_closure_through_the_dialog_saves_a_version_and_undo_goes_back(qtbot, 
     assert after is window.trip.current and after.edit == "Something changed: Louvre closed"
     assert "louvre" not in refs(after, 1) and refs(after, 0) == refs(before, 0)
     assert "replaces Musée du Louvre today at 14:25" in window.last_change
+    planned = {a.ref for d in after.itinerary.days for a in d.activities}  # the notes cited as the plan cited them
+    assert noted(after) and noted(after) == {r: line for r, line in noted(before).items() if r in planned}
     window.grab().save("/tmp/something_changed_window.png")
     store, ctx = stored(db_url)
     with store.org(ctx) as repo:
@@ -65,7 +73,7 @@ def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(qtbot, make_window):
     window = make_window()
     before = plan(qtbot, window, ROUTE66)
     dialog = window.something_changed.ask()
-    assert [dialog.kind.itemData(i) for i in range(dialog.kind.count())] == ["late", "skip"]
+    assert [dialog.kind.itemData(i) for i in range(dialog.kind.count())] == ["late", "closed", "skip"]
     dialog.late.setValue(150)
     dialog.now.setDateTime(QDateTime.fromString("2027-05-04T08:00", "yyyy-MM-ddTHH:mm"))
     qtbot.waitUntil(dialog.isVisible)
@@ -78,3 +86,20 @@ def test_a_late_start_on_a_road_trip_pushes_the_nights_stop(qtbot, make_window):
         return next(a for a in version.itinerary.days[1].activities if a.role == "checkin")
     assert checkin(after).start - checkin(before).start == __import__("datetime").timedelta(minutes=150)
     assert "Overnight in Holbrook, AZ now at" in window.last_change
+
+
+def test_no_beds_in_tonights_town_on_a_road_trip_moves_the_night_on(qtbot, make_window):
+    from tests.app.test_main_window import ROUTE66
+    window = make_window()
+    plan(qtbot, window, ROUTE66)
+    dialog = window.something_changed.ask()
+    dialog.set_kind("closed")
+    dialog.now.setDateTime(QDateTime.fromString("2027-05-03T07:00", "yyyy-MM-ddTHH:mm"))
+    offered = [dialog.closed.itemText(i) for i in range(dialog.closed.count())]
+    assert "Overnight in Needles, CA" in offered  # a road trip's nights are offered beside its stops
+    dialog.closed.setCurrentText("Overnight in Needles, CA")
+    dialog.ok.click()
+    after = wait_task(qtbot, window.something_changed.task, PLAN_TIMEOUT_MS)
+    assert after is window.trip.current and after.itinerary.days[0].anchor.name == "Oatman, AZ"
+    assert after.itinerary.days[1].drive.from_name == "Oatman, AZ"
+    assert "Overnight in Oatman, AZ replaces Overnight in Needles, CA today" in window.last_change
