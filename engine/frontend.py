@@ -72,7 +72,8 @@ def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripInt
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
         raise InputError(arg, f"must hold a JSON object (an intent), not {kind}")
-    model = RoadTripIntent if data.get("mode") == "road_trip" else IntentV1
+    from engine.models import MultiCityIntent
+    model = {"road_trip": RoadTripIntent, "multi_city": MultiCityIntent}.get(data.get("mode"), IntentV1)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -82,7 +83,7 @@ def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripInt
 def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
     """A trip is planned ahead: prices, opening hours and FX are read as of ``today``. Refused as
     "start: …" (the traveller's word for it, on the CLI and the form's Start field alike)."""
-    start = intent.start_date if intent.mode == "road_trip" else intent.date_window.start
+    start = intent.start_date if intent.mode in ("road_trip", "multi_city") else intent.date_window.start
     if start < today:
         raise InputError("start", f"the trip starts {start}, before today ({today}); plan a trip from today on")
 

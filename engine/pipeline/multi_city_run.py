@@ -1,0 +1,167 @@
+"""A multi-city trip's run (issue 33): intent → places (each stay's city: a fixture city or its
+OpenStreetMap pack, cached or fetched) → legs (each leg between stays: booked, or the mode a
+traveller would take, estimated and labelled) → stays (each planned by the city run's own stages
+as a one-city trip whose ends are the legs: its pack, bookings, saved places, tools, branches,
+selector, transfers, verifier ⇄ repair, synthesizer) → home (the flight home from the first city
+when the trip goes back there) → chain (the stays stitched into one itinerary, checked as one
+chain) → responder. Every stay's stages stream their events inside the stays stage's share of
+the bar, on this run's one emitter."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.canonical import digest
+from engine.errors import InfeasiblePlan
+from engine.models import EventStatus, MultiCityIntent, PlanFailure
+from engine.verify import blocking
+
+from .city_pack_stage import join_city_pack
+from .city_run import CityRun
+from .skeleton import Run, Stage, bar_spans, logged_verification
+
+SKIPPED_CITY_STAGES = frozenset({"city_pack", "draft"})  # the pack joins in the places stage; no model drafts a stay
+
+
+class MultiCityRun(Run):
+    MEMO_SPACE = "multi."
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.places: list = []  # StayPlace per stay
+        self.subs: list[CityRun] = []  # the city run of each stay
+        self.legs: list = []  # PlannedLeg per leg
+        self.plans: list = []  # StayPlan per stay
+        self.home = None  # HomeFromFirst when the trip flies home from the first city
+        self.violations: list = []
+        self.stitched = None
+
+    # -- the stages ------------------------------------------------------------------------------
+    async def _intent(self) -> None:
+        from engine.multicity.stays import check_stay_lengths
+        intent: MultiCityIntent = self.intent
+        check_stay_lengths(intent)
+        route = " → ".join(f"{s.city} ({s.nights} night{'s' if s.nights > 1 else ''})" for s in intent.stays)
+        self.emitter.emit("intent_extractor", EventStatus.completed, args_digest=digest(intent), duration_ms=0,
+                          cache_hit=False, note=f"{route}, {intent.days} days")
+
+    async def _places(self) -> None:
+        from engine.multicity.provisional import provisional_intent, stay_place
+        for k in range(len(self.intent.stays)):
+            sub = CityRun(self.s, provisional_intent(self.intent, k, self.s.catalog), None, self.cancel, self.run_id,
+                          self.trace_id, edits=[], emitter=self.emitter)
+            sub.intent = await join_city_pack(sub)
+            self.subs.append(sub)
+            self.places.append(stay_place(k, sub.intent, self.s.catalog))
+
+    async def _legs(self) -> None:
+        from engine.legs import plan_leg
+        from engine.multicity.legs_plan import leg_query
+        intent, places = self.intent, self.places
+        count = len(intent.leg_requests())
+        for i in range(count):
+            q = leg_query(intent, i, places)
+            key = digest(["leg", repr(q)])
+            leg = await self.node("legs", key, lambda q=q: plan_leg(q),
+                                  lambda leg: f"{leg.from_city} → {leg.to_city}: {leg.mode} {leg.departure:%H:%M}–"
+                                              f"{leg.arrival:%H:%M} ({leg.source}); {leg.why}")
+            if i == count - 1 and intent.return_from == "first" and leg.source != "booked":
+                leg = await self._back_in_time(q, leg)
+            self.legs.append(self._at_airports(leg) if leg.mode == "flight" and leg.source == "estimated" else leg)
+
+    async def _back_in_time(self, q, leg):
+        """The leg back to the first city, early enough for a flight home that day."""
+        from engine.legs import plan_leg
+        from engine.multicity.home import earliest_back
+        earliest = earliest_back(self.s.toolbox, leg, self.places[0], self.intent.origin_airport)
+        if earliest is None:
+            return leg
+        q = dataclasses.replace(q, earliest=earliest)
+        return await self.node("legs", digest(["leg", repr(q)]), lambda: plan_leg(q),
+                               lambda leg: f"{leg.from_city} → {leg.to_city} moved to {leg.departure:%H:%M}: "
+                                           "the flight home leaves from there the same day")
+
+    def _at_airports(self, leg):
+        """An estimated flight leg between the airports the stays' plans use (their transfers stand)."""
+        from engine.multicity.legs_plan import leg_ends, plan_airport
+        a, b = (self.places[i] for i in leg_ends(self.intent, leg.index))
+        ends = [self.s.catalog.airport(plan_airport(p, self.intent.origin_airport)) for p in (a, b)]
+        return leg.model_copy(update={"from_name": ends[0].iata, "to_name": ends[1].iata,
+                                      "from_geo": ends[0].geo, "to_geo": ends[1].geo})
+
+    async def _stays(self) -> None:
+        from engine.multicity.legs_plan import leg_cost_cents, leg_ends, pseudo_flight, pseudo_flight_id
+        from engine.multicity.stays import stay_budget, stay_intent
+        from engine.multicity.stitch import StayPlan
+        intent, places, legs = self.intent, self.places, self.legs
+        start, share = dict(zip((s.name for s in self.STAGES), bar_spans(self.STAGES, self)))["stays"]
+        legs_cents, spent = leg_cost_cents(legs), 0
+        n = len(intent.stays)
+        for k in range(n):
+            inbound = next((pseudo_flight(leg, places[leg_ends(intent, leg.index)[0]], places[k], intent.origin_airport)
+                            for leg in legs if leg_ends(intent, leg.index)[1] == k and leg.index != n - 1), None)
+            out_leg = legs[k] if k < len(legs) else None
+            outbound = (pseudo_flight(out_leg, places[k], places[leg_ends(intent, k)[1]], intent.origin_airport,
+                                      leaving=True)
+                        if out_leg is not None else None)
+            sub = self.subs[k]
+            sub.intent = stay_intent(intent, k, places, budget=stay_budget(intent, k, legs_cents, spent),
+                                     inbound=inbound, outbound=outbound)
+            await self._run_stay(sub, k, start + share * k / n, share / n)
+            itinerary = sub.itinerary
+            spent += itinerary.cost_breakdown.total_usd_cents
+            self.plans.append(StayPlan(itinerary=itinerary,
+                                       inbound_id=pseudo_flight_id(inbound) if inbound is not None else None,
+                                       outbound_id=pseudo_flight_id(outbound) if outbound is not None else None))
+
+    async def _run_stay(self, sub: CityRun, k: int, start: float, share: float) -> None:
+        """Stay ``k``'s city run, stage by stage, in its slice of the bar."""
+        stages = tuple(s for s in sub.STAGES if s.name not in SKIPPED_CITY_STAGES)
+        tier = self.intent.stays[k].tier
+        for stage, (s0, sh) in zip(stages, bar_spans(stages, sub)):
+            self.cancel.raise_if_cancelled()
+            self.emitter.enter(start + share * s0 / 100, share * sh / 100)
+            await stage.step(sub)
+            if stage.name == "tools" and tier is not None:  # the hotel tier the traveller asked for here
+                kept = [h for h in sub.inputs.lodgings if h.tier == tier]
+                if kept:
+                    sub.inputs = dataclasses.replace(sub.inputs, lodgings=kept)
+
+    async def _home(self) -> None:
+        if self.intent.return_from != "first":
+            return
+        from engine.multicity.home import flight_home
+        leg = self.legs[-1]
+        self.home = flight_home(self.s.toolbox, leg, self.places[0], self.intent.origin_airport,
+                                self.intent.travellers, self.intent.days - 1)
+
+    async def _chain(self) -> None:
+        from engine.multicity.stitch import stitch
+        from engine.verify.chain import verify_chain
+        itinerary = stitch(self.intent, self.places, self.plans, self.legs, home=self.home,
+                           trace_id=self.trace_id, run_id=self.run_id)
+        found = await self.node("verifier", digest(["chain", self.run_id]),
+                                lambda: logged_verification(verify_chain(itinerary)),
+                                lambda v: f"chain: {len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
+        self.violations = found
+        itinerary = itinerary.model_copy(update={"violations": [*itinerary.violations, *found],
+                                                 "planning_date": self.s.today})
+        if blocking(found):
+            raise InfeasiblePlan("Unable to plan the trip as one chain: "
+                                 + "; ".join(v.details.get("message", v.reason) for v in blocking(found)[:3]),
+                                 best=itinerary, violations=found)
+        self.itinerary = itinerary
+        self.checkpoints.save("responder", digest(itinerary.legs), itinerary)
+
+    STAGES = (Stage("intent", 1, _intent),
+              Stage("places", lambda run: 3 if run.s.toolbox.network.offline() else 20, _places),
+              Stage("legs", 4, _legs), Stage("stays", 70, _stays), Stage("home", 2, _home),
+              Stage("chain", 5, _chain))
+
+    # -- the outcome -----------------------------------------------------------------------------
+    def failure(self, exc: InfeasiblePlan) -> PlanFailure:
+        return PlanFailure(message=exc.message, intent=self.intent, violations=exc.violations,
+                           attempts=exc.attempts, trace_id=self.trace_id, run_id=self.run_id)
+
+    def completed_extra(self) -> dict:
+        return {"stays": [p.itinerary for p in self.plans]}
