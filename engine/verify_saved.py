@@ -38,6 +38,11 @@ def verify_saved(itin: ItineraryV1, catalog: Catalog | None = None) -> SavedVerd
     """``catalog`` defaults to the embedded fixtures, loaded only when needed (a US road trip
     needs no FX and no city data)."""
     day, notes = planning_day(itin)
+    if itin.intent.mode == "multi_city":
+        from engine.verify.chain_integrity import verify_saved_chain
+        return SavedVerdict(verify_saved_chain(itin), notes + [
+            "multi-city: the days, legs, booked tickets, costs and the chain re-checked; each stay's "
+            "places are not re-derived from the catalog"])
     if itin.intent.mode == "road_trip":
         from engine.roadtrip.integrity import verify_saved_road
         return SavedVerdict(verify_saved_road(itin, catalog, day), notes)

@@ -1,0 +1,142 @@
+"""The chain verifiers of a multi-city trip (issue 33 §3) on a planned Paris → Barcelona trip by
+train, each broken in one way; and ``tripwright verify`` on a saved multi-city itinerary."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from engine.models import LockedSlot, TimeWindow
+from engine.verify import blocking, verify_chain
+from engine.verify.chain_integrity import verify_saved_chain
+
+from .test_cli import TODAY, tw
+from .test_multi_city_run import PARIS_ROME, plan
+
+TRAIN = {**PARIS_ROME, "stays": [{"city": "Paris", "nights": 2}, {"city": "Barcelona", "nights": 2}],
+         "legs": [{"mode": "train"}]}
+
+
+@pytest.fixture(scope="module")
+def trip():
+    result = plan(TRAIN, "barcelona_es")
+    assert result.status == "completed", result.failure
+    return result.itinerary
+
+
+def _reasons(it) -> set[str]:
+    return {v.details.get("reason", v.kind.value) for v in blocking(verify_chain(it))}
+
+
+def _with_day(it, d: int, acts):
+    days = list(it.days)
+    days[d] = days[d].model_copy(update={"activities": acts})
+    return it.model_copy(update={"days": days})
+
+
+def _leg_index(day) -> int:
+    return next(i for i, a in enumerate(day.activities) if a.role == "leg")
+
+
+def test_the_planned_chain_holds(trip) -> None:
+    assert _reasons(trip) == set()
+
+
+def test_a_check_out_after_leaving_for_the_station(trip) -> None:
+    day = trip.days[2]
+    acts = list(day.activities)
+    i = next(i for i, a in enumerate(acts) if a.role == "checkout")
+    late = acts[_leg_index(day) - 1].start + timedelta(minutes=5)
+    acts[i] = acts[i].model_copy(update={"end": late})
+    assert _reasons(_with_day(trip, 2, acts)) == {"checkout_after_leaving"}
+
+
+def test_no_buffer_at_the_station(trip) -> None:
+    day = trip.days[2]
+    acts = list(day.activities)
+    i = _leg_index(day) - 1
+    acts[i] = acts[i].model_copy(update={"end": trip.legs[0].departure - timedelta(minutes=5)})
+    assert _reasons(_with_day(trip, 2, acts)) == {"leg_buffer"}
+
+
+def test_a_check_in_before_the_traveller_arrives(trip) -> None:
+    day = trip.days[2]
+    acts = list(day.activities)
+    i = next(i for i, a in enumerate(acts) if a.role == "checkin")
+    acts[i] = acts[i].model_copy(update={"start": trip.legs[0].arrival - timedelta(minutes=30)})
+    assert _reasons(_with_day(trip, 2, acts)) == {"checkin_before_arrival"}
+
+
+def test_a_hotel_reached_after_midnight(trip) -> None:
+    day = trip.days[2]
+    acts = list(day.activities)
+    i = _leg_index(day) + 1
+    acts[i] = acts[i].model_copy(update={"end": acts[i].start + timedelta(hours=14)})
+    assert "after_checkin_end" in _reasons(_with_day(trip, 2, acts))
+
+
+def test_a_place_in_the_city_the_traveller_has_left(trip) -> None:
+    paris_sight = next(a for a in trip.days[1].activities if a.role == "activity")
+    day = trip.days[3]  # a whole day in Barcelona
+    acts = list(day.activities)
+    i = next(i for i, a in enumerate(acts) if a.role == "activity")
+    acts[i] = acts[i].model_copy(update={"geo": paris_sight.geo})
+    found = blocking(verify_chain(_with_day(trip, 3, acts)))
+    assert [v.details["reason"] for v in found] == ["not_in_city"] and "Barcelona" in found[0].details["message"]
+
+
+def test_the_last_train_arrives_before_23(trip) -> None:
+    leg = trip.legs[0]
+    late = leg.model_copy(update={"arrival": leg.arrival.replace(hour=23, minute=40)})
+    assert _reasons(trip.model_copy(update={"legs": [late]})) == {"last_train"}
+
+
+def test_the_budget_of_everything(trip) -> None:
+    short = trip.intent.model_copy(update={"budget_usd_cents": trip.cost_breakdown.total_usd_cents - 1})
+    found = blocking(verify_chain(trip.model_copy(update={"intent": short})))
+    assert [v.kind.value for v in found] == ["budget_exceeded"]
+
+
+def test_locked_slots_per_stay(trip) -> None:
+    sight = next(a for a in trip.days[3].activities if a.role == "activity")
+    kept = LockedSlot(day_offset=3, window=TimeWindow(start=sight.window.start, end=sight.window.end),
+                      activity_id=sight.ref)
+    moved = kept.model_copy(update={"day_offset": 1})
+    for slots, want in (([kept], set()), ([moved], {"locked_slot_missing"})):
+        intent = trip.intent.model_copy(update={"prefs": trip.intent.prefs.model_copy(update={"locked_slots": slots})})
+        assert _reasons(trip.model_copy(update={"intent": intent})) == want
+
+
+def test_a_saved_trip_re_checked_by_tripwright_verify(tmp_path, trip) -> None:
+    assert not blocking(verify_saved_chain(trip))
+    good = tmp_path / "trip.json"
+    good.write_text(trip.model_dump_json())
+    done = tw("verify", str(good))
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(good.read_text())
+    data["legs"][0]["fare_usd_cents"] += 100  # the leg row and the costs no longer agree
+    data["days"][1]["stay"] = 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    done = tw("verify", str(bad))
+    assert done.returncode != 0
+    assert "leg 1's row says" in done.stdout and "day 2 is said to be in stay 1" in done.stdout
+
+
+def test_a_multi_city_intent_file_plans_on_the_command_line(tmp_path) -> None:
+    path, out = tmp_path / "intent.json", tmp_path / "out.json"
+    path.write_text(json.dumps(PARIS_ROME))
+    done = tw("plan", "--intent", str(path), "--out", str(out), "--today", TODAY)
+    assert done.returncode == 0, done.stderr
+    assert "Paris (3n) → Rome (2n)" in done.stdout and "leg 1: Paris → Rome by flight" in done.stdout
+    assert json.loads(out.read_text())["legs"][0]["from_city"] == "Paris"
+
+
+def test_a_stay_too_long_for_the_city_planner_is_one_line(tmp_path) -> None:
+    path = tmp_path / "intent.json"
+    path.write_text(json.dumps({**PARIS_ROME, "stays": [{"city": "Paris", "nights": 9}, {"city": "Rome", "nights": 2}]}))
+    done = tw("plan", "--intent", str(path), "--today", TODAY)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "9 nights in Paris" in done.stderr
