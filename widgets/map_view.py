@@ -328,7 +328,7 @@ class MapView(QWebEngineView):
 
     def _send_city_map(self) -> None:
         itinerary = self._itinerary
-        city = itinerary.intent.city if itinerary is not None and itinerary.intent.mode != "road_trip" else None
+        city = itinerary.intent.city if itinerary is not None and itinerary.intent.mode == "city" else None
         layers = self._city_map(city) if city else None
         if layers is self._city_map_sent:
             return

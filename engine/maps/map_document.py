@@ -318,7 +318,9 @@ def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = Non
             marker.update(actions=[], draggable=False)
     days = _days(itinerary, distance_unit, region, {m["id"] for m in markers})
     band = _corridor(corridor, distance_unit)
-    title = f"{itinerary.intent.origin} → {itinerary.intent.terminus}" if road else itinerary.intent.city
+    title = (f"{itinerary.intent.origin} → {itinerary.intent.terminus}" if road else
+             " → ".join(s.city for s in itinerary.intent.stays) if itinerary.intent.mode == "multi_city"
+             else itinerary.intent.city)
     mode = "road_trip" if road else "city"
     return {
         "version": DOCUMENT_VERSION, "mode": mode, "title": _label(title), "online": bool(online),

@@ -120,14 +120,14 @@ class Stitcher:
                     leg = self.legs[-1]  # back to the first city, then home
                     acts = self._leg_day(leg, g, day.date, before, dropped, [], None)
                     acts += home.activities if home is not None else []
-                    out.append(DayItinerary(date=day.date, activities=acts, stay=0))
+                    out.append(DayItinerary(date=day.date, activities=acts, stay=0, tz=self.places[0].tz))
                     continue
                 if j == 0 and plan.inbound_id is not None and pending is not None:
                     after, dropped_after = _after_leg(acts, plan.inbound_id)
                     leg = self.legs[k - 1]
                     acts = self._leg_day(leg, g, day.date, pending[0], pending[1], after, dropped_after)
                     pending = None
-                out.append(DayItinerary(date=day.date, activities=acts, stay=k))
+                out.append(DayItinerary(date=day.date, activities=acts, stay=k, tz=self.places[k].tz))
         return out
 
     def costs(self, home: HomeFromFirst | None) -> CostBreakdown:
