@@ -42,7 +42,7 @@ from engine.errors import InputError, UnknownCityError
 
 if TYPE_CHECKING:
     from engine.intake import CityPromptResult, RoadPromptResult
-    from engine.models import IntentV1, RoadTripIntent
+    from engine.models import IntentV1, MultiCityIntent, RoadTripIntent
 
 # An IATA-shaped code no airport has, and a zone: what a city without a pack yet is sent with,
 # until the run's city_pack node puts in the pack city's own.
@@ -62,28 +62,30 @@ def planning_date(text: str | None) -> date:
         raise InputError("today", f"{text!r} is not a YYYY-MM-DD date") from exc
 
 
-def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripIntent:
-    """The intent in a JSON file (a road trip when ``mode`` says so); one InputError otherwise."""
+def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripIntent | MultiCityIntent:
+    """The intent in a JSON file (a road trip or several stays when ``mode`` says so); one InputError otherwise."""
     from pydantic import ValidationError
 
     from engine.input_files import read_json_input
-    from engine.models import IntentV1, RoadTripIntent
+    from engine.models import IntentV1, MultiCityIntent, RoadTripIntent
     data = read_json_input(arg, path)
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
         raise InputError(arg, f"must hold a JSON object (an intent), not {kind}")
-    from engine.models import MultiCityIntent
-    model = {"road_trip": RoadTripIntent, "multi_city": MultiCityIntent}.get(data.get("mode"), IntentV1)
+    mode = data.get("mode")
+    model: type[IntentV1] | type[RoadTripIntent] | type[MultiCityIntent] = (
+        RoadTripIntent if mode == "road_trip" else MultiCityIntent if mode == "multi_city" else IntentV1)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         raise InputError.from_validation(exc) from exc
 
 
-def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
+def check_not_past(intent: IntentV1 | RoadTripIntent | MultiCityIntent, today: date) -> None:
     """A trip is planned ahead: prices, opening hours and FX are read as of ``today``. Refused as
     "start: …" (the traveller's word for it, on the CLI and the form's Start field alike)."""
-    start = intent.start_date if intent.mode in ("road_trip", "multi_city") else intent.date_window.start
+    from engine.models import IntentV1
+    start = intent.date_window.start if isinstance(intent, IntentV1) else intent.start_date
     if start < today:
         raise InputError("start", f"the trip starts {start}, before today ({today}); plan a trip from today on")
 

@@ -13,7 +13,8 @@ import dataclasses
 
 from engine.canonical import digest
 from engine.errors import InfeasiblePlan
-from engine.models import EventStatus, MultiCityIntent, PlanFailure
+from engine.models import Decision, EventStatus, MultiCityIntent, PlanFailure, RepairDiff, Tier
+from engine.repair.chain_moves import ChainDraft, StayFigures, chain_move_rationale, propose_chain
 from engine.verify import blocking
 
 from .city_pack_stage import join_city_pack
@@ -21,6 +22,8 @@ from .city_run import CityRun
 from .skeleton import Run, Stage, bar_spans, logged_verification
 
 SKIPPED_CITY_STAGES = frozenset({"city_pack", "draft"})  # the pack joins in the places stage; no model drafts a stay
+MAX_CHAIN_CYCLES = 3  # bounded like a city plan's repair (seed §7.2)
+MAX_CHAIN_MOVES = 2  # per cycle
 
 
 class MultiCityRun(Run):
@@ -34,7 +37,8 @@ class MultiCityRun(Run):
         self.plans: list = []  # StayPlan per stay
         self.home = None  # HomeFromFirst when the trip flies home from the first city
         self.violations: list = []
-        self.stitched = None
+        self.draft = ChainDraft(intent=self.intent)  # the stays and legs to plan, as chain repair leaves them
+        self.diffs: list[RepairDiff] = []
 
     # -- the stages ------------------------------------------------------------------------------
     async def _intent(self) -> None:
@@ -55,12 +59,18 @@ class MultiCityRun(Run):
             self.places.append(stay_place(k, sub.intent, self.s.catalog))
 
     async def _legs(self) -> None:
+        await self._plan_legs()
+        await self._legs_in_time()
+
+    async def _plan_legs(self) -> None:
         from engine.legs import plan_leg
         from engine.multicity.legs_plan import leg_query
-        intent, places = self.intent, self.places
+        intent, places = self.draft.intent, self.places
         count = len(intent.leg_requests())
         for i in range(count):
             q = leg_query(intent, i, places)
+            if i in self.draft.departures:  # chain repair moved it
+                q = dataclasses.replace(q, earliest=self.draft.departures[i])
             key = digest(["leg", repr(q)])
             leg = await self.node("legs", key, lambda q=q: plan_leg(q),
                                   lambda leg: f"{leg.from_city} → {leg.to_city}: {leg.mode} {leg.departure:%H:%M}–"
@@ -69,10 +79,38 @@ class MultiCityRun(Run):
                 leg = await self._back_in_time(q, leg)
             self.legs.append(self._at_airports(leg) if leg.mode == "flight" and leg.source == "estimated" else leg)
 
+    async def _legs_in_time(self) -> None:
+        """Legs arriving after the last connections are moved (earlier, or flown) before any stay
+        is planned around them: chain repair cycles of their own, with their diffs."""
+        from engine.verify.chain import late_legs
+        found = late_legs(self.legs)
+        while found and len(self.diffs) < MAX_CHAIN_CYCLES:
+            legs = {f"leg_{leg.index}": leg for leg in self.legs}
+            moves, draft = [], self.draft
+            for v in found[:MAX_CHAIN_MOVES]:
+                made = next((m for m in (make(draft) for make in propose_chain(v, legs, draft, [])) if m), None)
+                if made is not None:
+                    draft, move = made
+                    moves.append(move)
+            if not moves:
+                return
+            self.draft = draft
+            self.emitter.emit("repair", EventStatus.running, note="; ".join(chain_move_rationale(m) for m in moves))
+            cost = sum(leg.fare_usd_cents for leg in self.legs)
+            self.legs = []
+            await self._plan_legs()
+            after = late_legs(self.legs)
+            self.diffs.append(RepairDiff(cycle=len(self.diffs) + 1, moves=moves,
+                                         delta_usd_cents=sum(leg.fare_usd_cents for leg in self.legs) - cost,
+                                         delta_minutes=0, violations_before=len(found), violations_after=len(after)))
+            found = after
+
     async def _back_in_time(self, q, leg):
         """The leg back to the first city, early enough for a flight home that day."""
         from engine.legs import plan_leg
         from engine.multicity.home import earliest_back
+        if q.index in self.draft.departures:
+            return leg  # chain repair chose its time
         earliest = earliest_back(self.s.toolbox, leg, self.places[0], self.intent.origin_airport)
         if earliest is None:
             return leg
@@ -93,7 +131,7 @@ class MultiCityRun(Run):
         from engine.multicity.legs_plan import leg_cost_cents, leg_ends, pseudo_flight, pseudo_flight_id
         from engine.multicity.stays import stay_budget, stay_intent
         from engine.multicity.stitch import StayPlan
-        intent, places, legs = self.intent, self.places, self.legs
+        intent, places, legs = self.draft.intent, self.places, self.legs
         start, share = dict(zip((s.name for s in self.STAGES), bar_spans(self.STAGES, self)))["stays"]
         legs_cents, spent = leg_cost_cents(legs), 0
         n = len(intent.stays)
@@ -117,7 +155,7 @@ class MultiCityRun(Run):
     async def _run_stay(self, sub: CityRun, k: int, start: float, share: float) -> None:
         """Stay ``k``'s city run, stage by stage, in its slice of the bar."""
         stages = tuple(s for s in sub.STAGES if s.name not in SKIPPED_CITY_STAGES)
-        tier = self.intent.stays[k].tier
+        tier = self.draft.intent.stays[k].tier
         for stage, (s0, sh) in zip(stages, bar_spans(stages, sub)):
             self.cancel.raise_if_cancelled()
             self.emitter.enter(start + share * s0 / 100, share * sh / 100)
@@ -126,6 +164,7 @@ class MultiCityRun(Run):
                 kept = [h for h in sub.inputs.lodgings if h.tier == tier]
                 if kept:
                     sub.inputs = dataclasses.replace(sub.inputs, lodgings=kept)
+                    sub.plan_key = digest([sub.plan_key, "tier", tier])  # the branches are this tier's
 
     async def _home(self) -> None:
         if self.intent.return_from != "first":
@@ -135,23 +174,72 @@ class MultiCityRun(Run):
         self.home = flight_home(self.s.toolbox, leg, self.places[0], self.intent.origin_airport,
                                 self.intent.travellers, self.intent.days - 1)
 
-    async def _chain(self) -> None:
+    async def _stitched(self):
+        """The stays and legs as one itinerary, and what the chain verifiers find in it."""
         from engine.multicity.stitch import stitch
         from engine.verify.chain import verify_chain
-        itinerary = stitch(self.intent, self.places, self.plans, self.legs, home=self.home,
+        itinerary = stitch(self.draft.intent, self.places, self.plans, self.legs, home=self.home,
                            trace_id=self.trace_id, run_id=self.run_id)
-        found = await self.node("verifier", digest(["chain", self.run_id]),
+        found = await self.node("verifier", digest(["chain", self.run_id, len(self.diffs)]),
                                 lambda: logged_verification(verify_chain(itinerary)),
                                 lambda v: f"chain: {len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
-        self.violations = found
+        return itinerary, found
+
+    async def _chain(self) -> None:
+        itinerary, found = await self._stitched()
+        while blocking(found) and len(self.diffs) < MAX_CHAIN_CYCLES:
+            moves = self._chain_moves(itinerary, found)
+            if not moves:
+                break
+            before = itinerary
+            self.emitter.emit("repair", EventStatus.running, note="; ".join(chain_move_rationale(m) for m in moves))
+            await self._replan()
+            itinerary, after = await self._stitched()
+            self.diffs.append(RepairDiff(cycle=len(self.diffs) + 1, moves=moves,
+                                         delta_usd_cents=itinerary.cost_breakdown.total_usd_cents
+                                         - before.cost_breakdown.total_usd_cents,
+                                         delta_minutes=0, violations_before=len(blocking(found)),
+                                         violations_after=len(blocking(after))))
+            found = after
+        said = [Decision(node="repair", selected=m.new_value, alternatives_considered=1,
+                         rationale=chain_move_rationale(m)) for d in self.diffs for m in d.moves]
         itinerary = itinerary.model_copy(update={"violations": [*itinerary.violations, *found],
+                                                 "repairs": [*itinerary.repairs, *self.diffs],
+                                                 "decisions": [*itinerary.decisions, *said],
                                                  "planning_date": self.s.today})
+        self.violations = found
         if blocking(found):
             raise InfeasiblePlan("Unable to plan the trip as one chain: "
                                  + "; ".join(v.details.get("message", v.reason) for v in blocking(found)[:3]),
-                                 best=itinerary, violations=found)
+                                 best=itinerary, violations=found, attempts=self.diffs)
         self.itinerary = itinerary
         self.checkpoints.save("responder", digest(itinerary.legs), itinerary)
+
+    def _chain_moves(self, itinerary, found) -> list:
+        """At most two moves for the blocking findings, the first that applies for each."""
+        figures = [StayFigures(tier=_planned_tier(p.itinerary),
+                               nightly_cents=p.itinerary.cost_breakdown.lodging_usd_cents // max(1, stay.nights))
+                   for p, stay in zip(self.plans, self.draft.intent.stays)]
+        legs = {f"leg_{leg.index}": leg for leg in itinerary.legs}
+        moves, draft = [], self.draft
+        for v in blocking(found):
+            for make in propose_chain(v, legs, draft, figures):
+                made = make(draft)
+                if made is not None:
+                    draft, move = made
+                    moves.append(move)
+                    break
+            if len(moves) >= MAX_CHAIN_MOVES:
+                break
+        self.draft = draft
+        return moves
+
+    async def _replan(self) -> None:
+        """The legs and stays again, after a chain move (unchanged stays come from the memo)."""
+        self.legs, self.plans, self.home = [], [], None
+        await self._legs()
+        await self._stays()
+        await self._home()
 
     STAGES = (Stage("intent", 1, _intent),
               Stage("places", lambda run: 3 if run.s.toolbox.network.offline() else 20, _places),
@@ -165,3 +253,10 @@ class MultiCityRun(Run):
 
     def completed_extra(self) -> dict:
         return {"stays": [p.itinerary for p in self.plans]}
+
+
+def _planned_tier(itinerary) -> Tier:
+    """The hotel tier a stay was planned at (its selector's "CDG/mid"), "budget" when unsaid."""
+    chosen = next((d.selected for d in itinerary.decisions if d.node == "selector"), "")
+    tier = chosen.rsplit("/", 1)[-1]
+    return Tier(tier) if tier in {t.value for t in Tier} else Tier.budget

@@ -139,8 +139,14 @@ def verify_presence(it: ItineraryV1) -> list[Violation]:
 
 
 def verify_last_leg(it: ItineraryV1) -> list[Violation]:
+    return late_legs(it.legs)
+
+
+def late_legs(legs: list) -> list[Violation]:
+    """Legs by train, bus or ferry arriving after 23:00 (or the next day): checked on the legs
+    alone too, before the stays are planned around them."""
     out = []
-    for leg in it.legs:
+    for leg in legs:
         if leg.mode in ("train", "bus", "ferry"):
             local = leg.arrival
             if local.time() > LAST_ARRIVAL or local.date() > leg.departure.date():
