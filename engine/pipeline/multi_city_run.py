@@ -252,7 +252,9 @@ class MultiCityRun(Run):
                            attempts=exc.attempts, trace_id=self.trace_id, run_id=self.run_id)
 
     def completed_extra(self) -> dict:
-        return {"stays": [p.itinerary for p in self.plans]}
+        return {"stays": [p.itinerary for p in self.plans],
+                "stay_plans": [(sub.fixed.plan, sub.intent, sub.inputs.facts) for sub in self.subs
+                               if sub.fixed is not None and sub.inputs is not None]}
 
 
 def _planned_tier(itinerary) -> Tier:
