@@ -180,7 +180,9 @@ class MultiCityRun(Run):
         from engine.verify.chain import verify_chain
         itinerary = stitch(self.draft.intent, self.places, self.plans, self.legs, home=self.home,
                            trace_id=self.trace_id, run_id=self.run_id)
-        found = await self.node("verifier", digest(["chain", self.run_id, len(self.diffs)]),
+        key = digest(["chain", self.draft.intent, [p.itinerary.itinerary_id for p in self.plans], self.legs,
+                      self.home.activities if self.home is not None else None])
+        found = await self.node("verifier", key,
                                 lambda: logged_verification(verify_chain(itinerary)),
                                 lambda v: f"chain: {len(blocking(v))} blocking, {len(v) - len(blocking(v))} advisory")
         return itinerary, found

@@ -153,3 +153,14 @@ def test_a_booked_train_is_a_fact() -> None:
     act = next(a for d in it.days for a in d.activities if a.role == "leg")
     assert "booked ticket" in act.notes and act.cost_usd_cents == 12900
     assert next(c for c in it.citations if c.provenance.ref_id == "leg_0").provenance.source == "user"
+
+
+def test_a_re_plan_of_one_changed_stay_reuses_the_others() -> None:
+    session = PlanningSession(today=TODAY)
+    first = asyncio.run(session.plan(MultiCityIntent.model_validate(PARIS_ROME)))
+    changed = {**PARIS_ROME, "stays": [PARIS_ROME["stays"][0], {**PARIS_ROME["stays"][1], "tier": "budget"}]}
+    again = asyncio.run(session.plan(MultiCityIntent.model_validate(changed)))
+    assert first.status == again.status == "completed"
+    assert again.reuse >= 0.6, again.reuse  # Paris's nodes and tool answers come from the memo
+    assert again.itinerary.days[:3] == first.itinerary.days[:3]
+    assert "(budget)" in next(a.name for a in again.itinerary.days[3].activities if a.role == "checkin")
