@@ -124,7 +124,7 @@ class StayFigures:
     nightly_cents: int
 
 
-LATE = time(22, 30)  # a leg moved earlier arrives by then
+LATE = time(21, 30)  # a leg moved earlier arrives by then (the city planner reaches the hotel before midnight)
 
 
 def propose_chain(v, legs: dict, draft: ChainDraft, stays: list[StayFigures]):
