@@ -29,8 +29,9 @@ MAX_CHAIN_MOVES = 2  # per cycle
 class MultiCityRun(Run):
     MEMO_SPACE = "multi."
 
-    def __init__(self, *args, **kw) -> None:
-        super().__init__(*args, **kw)
+    def __init__(self, *args, edits: list | None = None, **kw) -> None:
+        super().__init__(*args, replan=bool(edits), **kw)
+        self.edits = list(edits or [])  # the traveller's edits on the stitched itinerary, routed to stays
         self.places: list = []  # StayPlace per stay
         self.subs: list[CityRun] = []  # the city run of each stay
         self.legs: list = []  # PlannedLeg per leg
@@ -133,8 +134,11 @@ class MultiCityRun(Run):
         from engine.multicity.stitch import StayPlan
         intent, places, legs = self.draft.intent, self.places, self.legs
         start, share = dict(zip((s.name for s in self.STAGES), bar_spans(self.STAGES, self)))["stays"]
+        from engine.multicity.edits_route import EditLedger, check_applied, route_edits
         legs_cents, spent = leg_cost_cents(legs), 0
         n = len(intent.stays)
+        ledger = EditLedger()
+        routed = route_edits(self.edits, intent, ledger)
         for k in range(n):
             inbound = next((pseudo_flight(leg, places[leg_ends(intent, leg.index)[0]], places[k], intent.origin_airport)
                             for leg in legs if leg_ends(intent, leg.index)[1] == k and leg.index != n - 1), None)
@@ -143,6 +147,7 @@ class MultiCityRun(Run):
                                       leaving=True)
                         if out_leg is not None else None)
             sub = self.subs[k]
+            sub.edits = list(routed[k])
             sub.intent = stay_intent(intent, k, places, budget=stay_budget(intent, k, legs_cents, spent),
                                      inbound=inbound, outbound=outbound)
             await self._run_stay(sub, k, start + share * k / n, share / n)
@@ -151,6 +156,7 @@ class MultiCityRun(Run):
             self.plans.append(StayPlan(itinerary=itinerary,
                                        inbound_id=pseudo_flight_id(inbound) if inbound is not None else None,
                                        outbound_id=pseudo_flight_id(outbound) if outbound is not None else None))
+        check_applied(self.edits, ledger)
 
     async def _run_stay(self, sub: CityRun, k: int, start: float, share: float) -> None:
         """Stay ``k``'s city run, stage by stage, in its slice of the bar."""

@@ -94,7 +94,7 @@ class PlanningSession:
             args = (self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
             if intent.mode == "multi_city":
                 from .multi_city_run import MultiCityRun
-                run = MultiCityRun(*args)
+                run = MultiCityRun(*args, edits=edits or [])
             elif intent.mode == "road_trip":
                 from .road_run import RoadRun  # the road stack (numpy, pyproj): not for a city's plan
                 run = RoadRun(*args, drafter=drafter)

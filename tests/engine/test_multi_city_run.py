@@ -164,3 +164,19 @@ def test_a_re_plan_of_one_changed_stay_reuses_the_others() -> None:
     assert again.reuse >= 0.6, again.reuse  # Paris's nodes and tool answers come from the memo
     assert again.itinerary.days[:3] == first.itinerary.days[:3]
     assert "(budget)" in next(a.name for a in again.itinerary.days[3].activities if a.role == "checkin")
+
+
+def test_map_edits_work_inside_a_stay() -> None:
+    from engine.edits import MoveToDay, Remove
+    from engine.errors import InputError
+    session = PlanningSession(today=TODAY)
+    intent = MultiCityIntent.model_validate(PARIS_ROME)
+    first = asyncio.run(session.plan(intent)).itinerary
+    rome = next(a for a in first.days[4].activities if a.role == "activity")  # a whole day in Rome
+    paris = next(a for a in first.days[1].activities if a.role == "activity")
+    edited = asyncio.run(session.plan(intent, edits=[Remove(rome.id)]))
+    assert edited.status == "completed", edited.failure
+    assert rome.ref not in {a.ref for d in edited.itinerary.days for a in d.activities}
+    assert edited.itinerary.days[:3] == first.days[:3]  # Paris as it was
+    with pytest.raises(InputError, match="same city"):
+        asyncio.run(session.plan(intent, edits=[MoveToDay(paris.id, day_index=4, window=paris.window)]))
