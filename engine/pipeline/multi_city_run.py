@@ -165,7 +165,14 @@ class MultiCityRun(Run):
         for stage, (s0, sh) in zip(stages, bar_spans(stages, sub)):
             self.cancel.raise_if_cancelled()
             self.emitter.enter(start + share * s0 / 100, share * sh / 100)
-            await stage.step(sub)
+            try:
+                await stage.step(sub)
+            except InfeasiblePlan as exc:
+                if stage.name != "repair" or not _over_its_share_only(exc):
+                    raise
+                # over its share of the budget only: the whole trip's budget is the chain's to check
+                from engine.repair import RepairResult
+                sub.fixed = RepairResult(plan=exc.best, violations=exc.violations, diffs=exc.attempts)
             if stage.name == "tools" and tier is not None:  # the hotel tier the traveller asked for here
                 kept = [h for h in sub.inputs.lodgings if h.tier == tier]
                 if kept:
@@ -263,6 +270,12 @@ class MultiCityRun(Run):
         return {"stays": [p.itinerary for p in self.plans],
                 "stay_plans": [(sub.fixed.plan, sub.intent, sub.inputs.facts) for sub in self.subs
                                if sub.fixed is not None and sub.inputs is not None]}
+
+
+def _over_its_share_only(exc: InfeasiblePlan) -> bool:
+    """A stay's plan whose only blocking finding is its share of the budget."""
+    left = blocking(exc.violations)
+    return exc.best is not None and bool(left) and all(v.kind.value == "budget_exceeded" for v in left)
 
 
 def _planned_tier(itinerary) -> Tier:

@@ -76,3 +76,22 @@ def test_a_trip_over_its_budget_takes_a_stay_down_a_tier(budget: int) -> None:
     down = {m.detail for m in moves}
     assert all(it.intent.stays[k].tier is Tier.budget for k, s in enumerate(it.intent.stays) if s.city in down)
     assert any("a budget hotel instead of mid" in d.rationale for d in it.decisions if d.node == "repair")
+
+
+def test_a_tighter_budget_moves_a_night_to_the_cheaper_city() -> None:
+    result = plan({**PARIS_ROME, "budget_usd_cents": 240000, "return_from": "first"})
+    assert result.status == "completed", result.failure
+    it = result.itinerary
+    assert it.cost_breakdown.total_usd_cents <= 240000
+    nights = [m for d in it.repairs for m in d.moves if m.move_type is MoveType.move_night]
+    assert nights and nights[0].new_value == "Paris 2, Rome 3 nights"
+    assert [s.nights for s in it.intent.stays] == [2, 3] and [d.stay for d in it.days] == [0, 0, 1, 1, 1, 0]
+    assert all(len(d.moves) <= 2 for d in it.repairs)
+
+
+def test_a_budget_no_chain_move_meets_fails_on_the_whole_trip() -> None:
+    result = plan({**PARIS_ROME, "budget_usd_cents": 220000, "return_from": "first"})
+    assert result.status == "error"
+    assert result.failure.message.startswith("Unable to plan the trip as one chain: the whole trip costs")
+    assert "over the $2,200.00 budget" in result.failure.message  # the traveller's budget, not a stay's share
+    assert 1 <= len(result.failure.attempts) <= 3
