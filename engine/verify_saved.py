@@ -40,14 +40,29 @@ def verify_saved(itin: ItineraryV1, catalog: Catalog | None = None) -> SavedVerd
     day, notes = planning_day(itin)
     if itin.intent.mode == "multi_city":
         from engine.verify.chain_integrity import verify_saved_chain
-        return SavedVerdict(verify_saved_chain(itin), notes + [
-            "multi-city: the days, legs, booked tickets, costs and the chain re-checked; each stay's "
-            "places are not re-derived from the catalog"])
+        return SavedVerdict(verify_saved_chain(itin, _place_lookup(catalog or default_catalog(), day)), notes + [
+            "multi-city: the days, legs, booked tickets, costs, each stay's places and the chain re-checked; "
+            "each stay's prices and times are not re-derived from the catalog"])
     if itin.intent.mode == "road_trip":
         from engine.roadtrip.integrity import verify_saved_road
         return SavedVerdict(verify_saved_road(itin, catalog, day), notes)
     return SavedVerdict(_verify_city(itin, _with_pack(catalog or default_catalog(), itin.intent.city, day), day),
                         notes)
+
+
+def _place_lookup(catalog: Catalog, day: date):
+    """``known(city, activity)`` over the catalog with each city's cached pack joined on first use."""
+    seen: dict[str, Catalog] = {}
+
+    def known(city: str, act) -> bool | None:
+        if city not in seen:
+            seen[city] = _with_pack(catalog, city, day)
+        found = seen[city]
+        if not found.has_city(city):
+            return None
+        place = found.city(city)
+        return any(look(act.ref) is not None for look in (place.venue, place.hotel, place.restaurant))
+    return known
 
 
 def _with_pack(catalog: Catalog, city: str, day: date) -> Catalog:

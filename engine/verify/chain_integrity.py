@@ -78,8 +78,41 @@ def _costs(it: ItineraryV1) -> list[Violation]:
     return out
 
 
-def verify_saved_chain(it: ItineraryV1) -> list[Violation]:
+PLACE_ROLES = ("activity", "meal", "checkin", "checkout")
+
+
+def _travellers_own(a) -> bool:
+    """A booked hotel or event, or a saved place of the traveller's own: theirs, not the city's data."""
+    return (a.provenance is not None and a.provenance.data_source == "user") or a.ref.startswith(("user_", "booked"))
+
+
+def _places(it: ItineraryV1, intent: MultiCityIntent, known) -> list[Violation]:
+    """Every place a day books is one its stay's city has (``known(city, activity)``; a city the
+    catalog cannot read — no fixture, no cached pack — is said once)."""
+    out, unread = [], set()
+    from .chain import _segments
+    for d, k, acts in _segments(it):
+        city = intent.stays[k].city
+        for a in acts:
+            if a.role not in PLACE_ROLES or city in unread or _travellers_own(a):
+                continue
+            verdict = known(city, a)
+            if verdict is None:
+                unread.add(city)
+                said = mismatch(f"stay_{k}", f"{city}: no fixture or cached pack here to check its places against "
+                                             f"(plan or fetch {city} once to check them)")
+                out.append(said.model_copy(update={"blocking": False}))  # unchecked, not found wrong
+            elif not verdict:
+                out.append(mismatch(a.id, f"day {d + 1}: {a.name} ({a.ref}) is not a place {city}'s data has"))
+    return out
+
+
+def verify_saved_chain(it: ItineraryV1, known=None) -> list[Violation]:
+    """``known(city, activity)``: True/False whether the city's data has the activity's place,
+    None when the city cannot be read (no place check without it)."""
     intent = it.intent
     assert isinstance(intent, MultiCityIntent)
     found = _days(it, intent) + _legs(it, intent) + _costs(it) + verify_chain(it)
+    if known is not None:
+        found += _places(it, intent, known)
     return sorted(found, key=lambda v: not v.blocking)

@@ -115,6 +115,8 @@ def test_a_saved_trip_re_checked_by_tripwright_verify(tmp_path, trip) -> None:
     good.write_text(trip.model_dump_json())
     done = tw("verify", str(good))
     assert done.returncode == 0, done.stdout + done.stderr
+    unread = verify_saved_chain(trip, lambda city, act: None if city == "Barcelona" else True)
+    assert [(v.node_ref, v.blocking) for v in unread] == [("stay_1", False)]  # unchecked, not found wrong
     data = json.loads(good.read_text())
     data["legs"][0]["fare_usd_cents"] += 100  # the leg row and the costs no longer agree
     data["days"][1]["stay"] = 1
@@ -140,3 +142,21 @@ def test_a_stay_too_long_for_the_city_planner_is_one_line(tmp_path) -> None:
     done = tw("plan", "--intent", str(path), "--today", TODAY)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "9 nights in Paris" in done.stderr
+
+
+def test_a_place_no_city_has_is_a_mismatch(tmp_path, trip) -> None:
+    data = json.loads(trip.model_dump_json())
+    sight = next(a for a in data["days"][3]["activities"] if a["role"] == "activity")  # Barcelona, from its pack
+    sight["ref"] = "osm_n1"
+    path = tmp_path / "made_up.json"
+    path.write_text(json.dumps(data))
+    from engine.models import ItineraryV1
+    from engine.verify_saved import verify_saved
+    from engine.catalog import default_catalog
+    from engine.evaluation.packs import load_eval_pack
+    from engine.places.catalog_link import catalog_with
+    catalog, _ = catalog_with(default_catalog(), load_eval_pack("barcelona_es"), today=trip.planning_date)
+    verdict = verify_saved(ItineraryV1.model_validate(data), catalog)
+    assert [v.node_ref for v in verdict.blocking] == [sight["id"]]
+    assert "is not a place Barcelona's data has" in verdict.blocking[0].details["message"]
+    assert not verify_saved(trip, catalog).blocking
