@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from engine.canonical import digest
-from engine.errors import InfeasiblePlan
+from engine.errors import CityPackMissing, InfeasiblePlan, InputError
 from engine.models import Decision, EventStatus, MultiCityIntent, PlanFailure, RepairDiff, Tier
 from engine.repair.chain_moves import ChainDraft, StayFigures, chain_move_rationale, propose_chain
 from engine.verify import blocking
@@ -52,12 +52,22 @@ class MultiCityRun(Run):
 
     async def _places(self) -> None:
         from engine.multicity.provisional import provisional_intent, stay_place
+        missing: list[str] = []  # offline: every stay whose city needs a fetch, said in one line
         for k in range(len(self.intent.stays)):
             sub = CityRun(self.s, provisional_intent(self.intent, k, self.s.catalog), None, self.cancel, self.run_id,
                           self.trace_id, edits=[], emitter=self.emitter)
-            sub.intent = await join_city_pack(sub)
+            try:
+                sub.intent = await join_city_pack(sub)
+            except CityPackMissing as exc:
+                missing.append(exc.label)
+                continue
             self.subs.append(sub)
             self.places.append(stay_place(k, sub.intent, self.s.catalog))
+        if missing:
+            fetch = " and ".join(f"'tripwright cities fetch \"{label}\"'" for label in missing)
+            raise InputError("stays", f"{' and '.join(missing)} need{'s' if len(missing) == 1 else ''} one online fetch "
+                                      f"of {'its' if len(missing) == 1 else 'their'} OpenStreetMap places first "
+                                      f"(offline); run {fetch} while online")
 
     async def _legs(self) -> None:
         await self._plan_legs()

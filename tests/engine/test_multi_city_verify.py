@@ -160,3 +160,17 @@ def test_a_place_no_city_has_is_a_mismatch(tmp_path, trip) -> None:
     assert [v.node_ref for v in verdict.blocking] == [sight["id"]]
     assert "is not a place Barcelona's data has" in verdict.blocking[0].details["message"]
     assert not verify_saved(trip, catalog).blocking
+
+
+def test_offline_one_line_names_every_stay_that_needs_a_fetch(tmp_path) -> None:
+    import os
+    import subprocess
+    from .test_cli import EXE
+    path = tmp_path / "intent.json"
+    path.write_text(json.dumps({**PARIS_ROME, "stays": [{"city": "Tokyo", "nights": 2}, {"city": "Kyoto", "nights": 2},
+                                                        {"city": "Lisbon", "nights": 2}]}))
+    env = {**os.environ, "TRIPWRIGHT_HOME": str(tmp_path / "home"), "TRIPWRIGHT_OFFLINE": "1"}
+    done = subprocess.run([str(EXE), "plan", "--intent", str(path), "--today", TODAY], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Kyoto, JP and Lisbon, PT need one online fetch" in done.stderr and "Tokyo" not in done.stderr
