@@ -180,3 +180,16 @@ def test_map_edits_work_inside_a_stay() -> None:
     assert edited.itinerary.days[:3] == first.days[:3]  # Paris as it was
     with pytest.raises(InputError, match="same city"):
         asyncio.run(session.plan(intent, edits=[MoveToDay(paris.id, day_index=4, window=paris.window)]))
+
+
+def test_a_locked_slot_is_kept_in_its_stay(paris_rome) -> None:
+    it = paris_rome[0].itinerary
+    sight = next(a for a in it.days[4].activities if a.role == "activity")  # Rome, the trip's day 5
+    slot = {"day_offset": 4, "activity_id": sight.ref,
+            "window": {"start": sight.window.start.isoformat(), "end": sight.window.end.isoformat()}}
+    data = {**PARIS_ROME, "prefs": {**PARIS_ROME["prefs"], "locked_slots": [slot]}}
+    locked = plan(data)
+    assert locked.status == "completed", locked.failure
+    kept = [a for a in locked.itinerary.days[4].activities if a.ref == sight.ref]
+    assert len(kept) == 1 and kept[0].locked and kept[0].window == sight.window
+    assert not [v for v in verify_chain(locked.itinerary) if v.details.get("reason", "").startswith("locked")]
