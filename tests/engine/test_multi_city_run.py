@@ -193,3 +193,12 @@ def test_a_locked_slot_is_kept_in_its_stay(paris_rome) -> None:
     kept = [a for a in locked.itinerary.days[4].activities if a.ref == sight.ref]
     assert len(kept) == 1 and kept[0].locked and kept[0].window == sight.window
     assert not [v for v in verify_chain(locked.itinerary) if v.details.get("reason", "").startswith("locked")]
+
+
+def test_a_saved_place_is_planned_in_the_stay_it_is_near() -> None:
+    must = {"name": "Basilica di San Clemente", "geo": {"lat": 41.8893, "lon": 12.4976}, "source": "kml"}
+    result = plan({**PARIS_ROME, "prefs": {**PARIS_ROME["prefs"], "must_see": [must]}})
+    assert result.status == "completed", result.failure
+    it = result.itinerary
+    where = [d.stay for d in it.days for a in d.activities if a.name == "Basilica di San Clemente"]
+    assert where == [1]  # Rome's, never Paris's

@@ -174,3 +174,17 @@ def test_offline_one_line_names_every_stay_that_needs_a_fetch(tmp_path) -> None:
                           text=True, env=env, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Kyoto, JP and Lisbon, PT need one online fetch" in done.stderr and "Tokyo" not in done.stderr
+
+
+@pytest.mark.parametrize("option, path", [("--places", "paris-places.kml"), ("--bookings", "blue-swallow.eml")])
+def test_files_not_merged_into_a_multi_city_trip_are_one_line(tmp_path, option, path) -> None:
+    from pathlib import Path
+    intent = tmp_path / "intent.json"
+    intent.write_text(json.dumps(PARIS_ROME))
+    examples = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    done = tw("plan", "--intent", str(intent), option, str(examples / path), "--today", TODAY)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [f"tripwright: {option}: a multi-city trip takes its saved places "
+                                                "and bookings in its intent file (prefs.must_see, stays[].hotel, "
+                                                "legs[].booked, bookings.flights); a places or bookings file is "
+                                                "not merged into it yet"]
