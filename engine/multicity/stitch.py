@@ -90,6 +90,12 @@ class Stitcher:
             keep = [x for x in (dropped_before,) if x is not None]
             first = [x for x in (dropped_after,) if x is not None]
             return [*before, *keep, leg_activity(leg, g, date, a.tz, b.tz, n), *first, *after]
+        if leg.mode == "drive":  # the car leaves from the hotel and arrives at the next: no station
+            for old in (dropped_before, dropped_after):
+                if old is not None:
+                    self.transit_delta -= old.cost_usd_cents
+                    self.dropped.add(old.notes)
+            return [*before, leg_activity(leg, g, date, a.tz, b.tz, n), *after]
         leave_at = dropped_before.start if dropped_before is not None and dropped_before.start else leg.departure
         to_leg = leg_transfer(leg, to_leg=True, day_index=g, day=date, tz=a.tz, other=_last_geo(before),
                               at=min(leave_at, leg.departure), travellers=n)

@@ -92,7 +92,17 @@ class MultiCityRun(Run):
 
     async def _legs_in_time(self) -> None:
         """Legs arriving after the last connections are moved (earlier, or flown) before any stay
-        is planned around them: chain repair cycles of their own, with their diffs."""
+        is planned around them: chain repair cycles of their own, with their diffs. A leg that
+        still arrives the next day cannot be planned around (the stays are day by day): said."""
+        await self._move_late_legs()
+        for leg in self.legs:
+            if leg.arrival.date() > leg.departure.date():
+                hours = (leg.arrival - leg.departure).total_seconds() / 3600
+                raise InfeasiblePlan(f"The {leg.mode} from {leg.from_city} to {leg.to_city} takes about {hours:.0f} h "
+                                     f"and cannot arrive the day it leaves; choose another way, or add a stay "
+                                     f"between them")
+
+    async def _move_late_legs(self) -> None:
         from engine.verify.chain import late_legs
         found = late_legs(self.legs)
         while found and len(self.diffs) < MAX_CHAIN_CYCLES:

@@ -143,16 +143,21 @@ def verify_last_leg(it: ItineraryV1) -> list[Violation]:
 
 
 def late_legs(legs: list) -> list[Violation]:
-    """Legs by train, bus or ferry arriving after 23:00 (or the next day): checked on the legs
-    alone too, before the stays are planned around them."""
+    """Legs by train, bus or ferry arriving after 23:00, and any leg arriving the next day (a drive
+    past midnight: the hotel desk has closed): checked on the legs alone too, before the stays are
+    planned around them."""
     out = []
     for leg in legs:
-        if leg.mode in ("train", "bus", "ferry"):
-            local = leg.arrival
-            if local.time() > LAST_ARRIVAL or local.date() > leg.departure.date():
-                out.append(_v(ViolationKind.timing_infeasible, f"leg_{leg.index}",
-                              f"the {leg.mode} from {leg.from_city} arrives in {leg.to_city} at {local:%H:%M}, "
-                              f"after the last connections (23:00)", reason="last_train"))
+        local = leg.arrival
+        next_day = local.date() > leg.departure.date()
+        if leg.mode in ("train", "bus", "ferry") and (local.time() > LAST_ARRIVAL or next_day):
+            out.append(_v(ViolationKind.timing_infeasible, f"leg_{leg.index}",
+                          f"the {leg.mode} from {leg.from_city} arrives in {leg.to_city} at {local:%H:%M}, "
+                          f"after the last connections (23:00)", reason="last_train"))
+        elif next_day:
+            out.append(_v(ViolationKind.timing_infeasible, f"leg_{leg.index}",
+                          f"the {leg.mode} from {leg.from_city} reaches {leg.to_city} at {local:%H:%M} the next day, "
+                          f"after check-in's end", reason="after_checkin_end"))
     return out
 
 

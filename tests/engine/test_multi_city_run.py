@@ -202,3 +202,24 @@ def test_a_saved_place_is_planned_in_the_stay_it_is_near() -> None:
     it = result.itinerary
     where = [d.stay for d in it.days for a in d.activities if a.name == "Basilica di San Clemente"]
     assert where == [1]  # Rome's, never Paris's
+
+
+def test_a_drive_leaves_from_the_hotel() -> None:
+    data = {**PARIS_ROME, "stays": [{"city": "Paris", "nights": 2}, {"city": "Barcelona", "nights": 2}],
+            "legs": [{"mode": "drive"}]}
+    result = plan(data, "barcelona_es")
+    assert result.status == "completed", result.failure
+    day = result.itinerary.days[2]
+    roles = [a.role for a in day.activities]
+    i = roles.index("leg")
+    assert roles[i - 1] != "transfer" and roles[i + 1] != "transfer"  # no station at either end
+    assert day.activities[i].name.startswith("Drive ") and result.itinerary.legs[0].why == "drive as asked"
+
+
+def test_a_leg_that_cannot_arrive_the_same_day_is_said() -> None:
+    data = {**PARIS_ROME, "stays": [{"city": "Paris", "nights": 2}, {"city": "Tokyo", "nights": 2}],
+            "legs": [{"mode": "train"}], "origin_airport": "JFK"}
+    result = plan(data)
+    assert result.status == "error"
+    assert result.failure.message.startswith("The flight from Paris to Tokyo takes about")  # the train, flown: still
+    assert "cannot arrive the day it leaves" in result.failure.message
