@@ -1,5 +1,5 @@
-"""The planning session: ``PlanningSession.plan`` runs one trip, a city's (:mod:`.city_run`)
-or a road trip's (:mod:`.road_run`), on one run skeleton (:mod:`.skeleton`): events,
+"""The planning session: ``PlanningSession.plan`` runs one trip, a city's (:mod:`.city_run`),
+a road trip's (:mod:`.road_run`) or a multi-city trip's (:mod:`.multi_city_run`), on one run skeleton (:mod:`.skeleton`): events,
 cancellation, checkpoints and node memoisation.
 
 A ``PlanningSession`` keeps its tools and node memo across runs, so a re-plan after an edit
