@@ -223,3 +223,15 @@ def test_a_leg_that_cannot_arrive_the_same_day_is_said() -> None:
     assert result.status == "error"
     assert result.failure.message.startswith("The flight from Paris to Tokyo takes about")  # the train, flown: still
     assert "cannot arrive the day it leaves" in result.failure.message
+
+
+def test_a_cancel_during_a_stay_stops_the_whole_trip() -> None:
+    from engine.errors import PlanCancelled
+
+    def stop_in_rome(event: StreamEvent) -> None:
+        if event.node == "planner" and event.progress_pct > 50:
+            raise PlanCancelled()
+    session = PlanningSession(today=TODAY)
+    result = asyncio.run(session.plan(MultiCityIntent.model_validate(PARIS_ROME), on_event=stop_in_rome))
+    assert result.status == "cancelled" and result.itinerary is None
+    assert result.events[-1].node == "responder" and result.events[-1].status is EventStatus.cancelled
