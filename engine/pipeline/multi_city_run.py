@@ -132,7 +132,7 @@ class MultiCityRun(Run):
         from engine.multicity.home import earliest_back
         if q.index in self.draft.departures:
             return leg  # chain repair chose its time
-        earliest = earliest_back(self.s.toolbox, leg, self.places[0], self.intent.origin_airport)
+        earliest = earliest_back(self.s.toolbox, leg, self.places[0], self.intent.origin_airport, self._booked())
         if earliest is None:
             return leg
         q = dataclasses.replace(q, earliest=earliest)
@@ -205,7 +205,11 @@ class MultiCityRun(Run):
         from engine.multicity.home import flight_home
         leg = self.legs[-1]
         self.home = flight_home(self.s.toolbox, leg, self.places[0], self.intent.origin_airport,
-                                self.intent.travellers, self.intent.days - 1)
+                                self.intent.travellers, self.intent.days - 1, self._booked())
+
+    def _booked(self) -> list:
+        """The traveller's booked flights (the flight home from the first city among them)."""
+        return list(self.intent.bookings.flights) if self.intent.bookings is not None else []
 
     async def _stitched(self):
         """The stays and legs as one itinerary, and what the chain verifiers find in it."""
@@ -283,8 +287,21 @@ class MultiCityRun(Run):
 
     # -- the outcome -----------------------------------------------------------------------------
     def failure(self, exc: InfeasiblePlan) -> PlanFailure:
-        return PlanFailure(message=exc.message, intent=self.intent, violations=exc.violations,
+        said = [v.model_copy(update={"details": {**v.details, "message": self._said(str(v.details["message"]))}})
+                if "message" in v.details else v for v in exc.violations]
+        return PlanFailure(message=self._said(exc.message), intent=self.intent, violations=said,
                            attempts=exc.attempts, trace_id=self.trace_id, run_id=self.run_id)
+
+    def _said(self, message: str) -> str:
+        """A stay's message with its stand-in flights named as the legs they are ("LG2 FCO→CDG":
+        "the flight to Paris")."""
+        import re
+        legs = {leg.index + 1: leg for leg in self.legs}
+
+        def leg_words(m: re.Match) -> str:
+            leg = legs.get(int(m.group(1)))
+            return f"the {leg.mode} to {leg.to_city}" if leg is not None else m.group(0)
+        return re.sub(r"\bLG(\d+) [A-Z]{3}→[A-Z]{3}", leg_words, message)
 
     def completed_extra(self) -> dict:
         return {"stays": [p.itinerary for p in self.plans],

@@ -5,7 +5,7 @@ with its legs, one cost breakdown, a decision and a citation per leg, events per
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -235,3 +235,17 @@ def test_a_cancel_during_a_stay_stops_the_whole_trip() -> None:
     result = asyncio.run(session.plan(MultiCityIntent.model_validate(PARIS_ROME), on_event=stop_in_rome))
     assert result.status == "cancelled" and result.itinerary is None
     assert result.events[-1].node == "responder" and result.events[-1].status is EventStatus.cancelled
+
+
+def test_a_booked_flight_home_from_the_first_city_is_the_one_taken() -> None:
+    home = {"carrier": "Air France", "flight_number": "AF 22", "origin": "CDG", "dest": "JFK",
+            "departure": "2027-06-20T16:30:00+02:00", "arrival": "2027-06-20T18:55:00-04:00",
+            "confirmation": "ZX81QP", "price_usd_cents": 61000}
+    data = {**PARIS_ROME, "return_from": "first", "budget_usd_cents": 900000, "bookings": {"flights": [home]}}
+    result = plan(data)
+    assert result.status == "completed", result.failure
+    it = result.itinerary
+    flight = it.days[-1].activities[-1]
+    assert flight.name == "AF 22 CDG→JFK" and flight.cost_usd_cents == 61000 and "booked (priced)" in flight.notes
+    assert it.legs[-1].arrival <= flight.start - timedelta(hours=3)  # the leg back moved early enough
+    assert any(d.rationale.endswith("AF 22, as booked.") for d in it.decisions if d.node == "legs")
