@@ -40,8 +40,13 @@ class HomeFromFirst:
     decision: Decision | None = None
 
 
+_PSEUDO_ID = re.compile(r"(?:departure|arrival)-booked-lg(\d+)-\d{8}")
+
+
 def _renumbered(a: Activity, day_index: int) -> Activity:
-    return a.model_copy(update={"id": _DAY_ID.sub(f"d{day_index}-", a.id)})
+    """``a`` with the trip's day in its id, and a stand-in flight it names named as its leg."""
+    named = _PSEUDO_ID.sub(lambda m: f"leg-{int(m.group(1)) - 1}", a.id)
+    return a.model_copy(update={"id": _DAY_ID.sub(f"d{day_index}-", named)})
 
 
 def _renumbered_violation(v, offset: int):
