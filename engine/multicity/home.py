@@ -75,4 +75,4 @@ def flight_home(toolbox, leg: PlannedLeg, first: StayPlace, origin: str, travell
     decision = Decision(node="legs", selected=f.flight_id, alternatives_considered=len(options) - 1,
                         rationale=f"Home from {first.city} ({airport}) on {f.flight_number}, {why}.")
     return HomeFromFirst(activities=[flight], cost_cents=cents,
-                         citations=[Citation(claim=notes, provenance=f.provenance)], decision=decision)
+                         citations=[Citation(claim=flight.notes, provenance=f.provenance)], decision=decision)

@@ -71,9 +71,13 @@ def leg_activity(leg: PlannedLeg, day_index: int, day, from_tz: str, to_tz: str,
 
 
 def leg_citation(leg: PlannedLeg, travellers: int) -> Citation:
-    claim = (f"{leg.from_city} → {leg.to_city}: {leg.mode} departing {leg.departure:%Y-%m-%d %H:%M}, arriving "
-             f"{leg.arrival:%H:%M}; {leg_notes(leg, travellers)}")
-    return Citation(claim=claim, provenance=leg_provenance(leg))
+    """The leg row's notes, cited to where the leg came from (every claim of the row backed)."""
+    return Citation(claim=leg_notes(leg, travellers), provenance=leg_provenance(leg))
+
+
+def transfer_citation(transfer: Activity) -> Citation:
+    assert transfer.provenance is not None
+    return Citation(claim=transfer.notes, provenance=transfer.provenance)
 
 
 def transfer_minutes_cents(a: Geo | None, b: Geo | None, travellers: int) -> tuple[int, int, float]:
@@ -96,8 +100,9 @@ def leg_transfer(leg: PlannedLeg, *, to_leg: bool, day_index: int, day, tz: str,
     how = "walk" if cents == 0 else "metro or taxi"
     start, end = at, at + timedelta(minutes=minutes)
     direction = "to" if to_leg else "from"
+    notes = (f"{how}, {km:.1f} km, about {minutes} min, {format_usd(cents)} (estimated: "
+             f"{where} taken at the city centre)")
     return Activity(id=f"d{day_index}-transit-{direction}-leg-{leg.index}", role="transfer", kind=ChoiceKind.transit,
-                    window=_window(start, tz, end, tz, day), name=name, geo=None, confidence="low",
-                    notes=f"{how}, {km:.1f} km, about {minutes} min, {format_usd(cents)} (estimated: "
-                          f"{where} taken at the city centre)",
-                    cost_usd_cents=cents, start=start, end=end, start_tz=tz, end_tz=tz)
+                    window=_window(start, tz, end, tz, day), name=name, geo=None, confidence="low", notes=notes,
+                    cost_usd_cents=cents, start=start, end=end, start_tz=tz, end_tz=tz,
+                    provenance=stamp("legs", notes, data_source="estimated", ref_id=f"leg_{leg.index}"))

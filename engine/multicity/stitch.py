@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from engine.models import (Activity, Citation, CostBreakdown, DayItinerary, Decision, ItineraryV1,
                            MultiCityIntent, PlannedLeg)
 
-from .leg_activities import leg_activity, leg_citation, leg_transfer
+from .leg_activities import leg_activity, leg_citation, leg_transfer, transfer_citation
 from .stays import StayPlace, stay_offsets
 
 _DAY_ID = re.compile(r"(?<![A-Za-z0-9])d\d+-")
@@ -86,6 +86,8 @@ class Stitcher:
         self.intent, self.places, self.stays, self.legs = intent, places, stays, legs
         self.transit_delta = 0  # what re-made transfers changed of the stays' transit costs
         self.dropped: set[str] = set()  # notes of transfers no longer in the plan (their citations go too)
+        self.transfers: list[Activity] = []  # the transfers made at the legs' ends (each cited)
+        self.kept: set[str] = set()  # the notes the stitched days still say
 
     def _leg_day(self, leg: PlannedLeg, g: int, date, before: list[Activity], dropped_before,
                  after: list[Activity], dropped_after) -> list[Activity]:
@@ -111,6 +113,7 @@ class Stitcher:
                 self.transit_delta -= old.cost_usd_cents
                 self.dropped.add(old.notes)
         self.transit_delta += to_leg.cost_usd_cents + from_leg.cost_usd_cents
+        self.transfers += [to_leg, from_leg]
         return [*before, to_leg, leg_activity(leg, g, date, a.tz, b.tz, n), from_leg, *after]
 
     def days(self, home: HomeFromFirst | None) -> list[DayItinerary]:
@@ -139,6 +142,7 @@ class Stitcher:
                     acts = self._leg_day(leg, g, day.date, pending[0], pending[1], after, dropped_after)
                     pending = None
                 out.append(DayItinerary(date=day.date, activities=acts, stay=k, tz=self.places[k].tz))
+        self.kept = {a.notes for d in out for a in d.activities}
         return out
 
     def costs(self, home: HomeFromFirst | None) -> CostBreakdown:
@@ -179,9 +183,16 @@ class Stitcher:
 
     def citations(self, home: HomeFromFirst | None) -> list[Citation]:
         pseudo = {i for p in self.stays for i in (p.inbound_id, p.outbound_id) if i}
+        gone = self.dropped - self.kept  # a claim still said elsewhere (the same ride on day 1) keeps its citation
         out = [c for p in self.stays for c in p.itinerary.citations
-               if c.provenance.ref_id not in pseudo and c.claim not in self.dropped]
+               if c.provenance.ref_id not in pseudo and c.claim not in gone]
         out += [leg_citation(leg, self.intent.travellers) for leg in self.legs]
+        out += [transfer_citation(t) for t in self.transfers]
+        fx = [c for p in self.stays for c in p.itinerary.citations
+              if c.claim == p.itinerary.cost_breakdown.currency_disclaimer]
+        joined = self.costs(home).currency_disclaimer
+        if fx and joined not in {c.claim for c in fx}:  # the stays' rates, said once for the trip
+            out.append(Citation(claim=joined, provenance=fx[0].provenance))
         return out + (home.citations if home is not None else [])
 
 

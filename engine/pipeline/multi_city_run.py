@@ -262,12 +262,17 @@ class MultiCityRun(Run):
         legs = {f"leg_{leg.index}": leg for leg in itinerary.legs}
         moves, draft = [], self.draft
         for v in blocking(found):
+            # one move a finding; the budget of everything may take two (two stays down a tier)
+            wanted = MAX_CHAIN_MOVES if v.kind.value == "budget_exceeded" else 1
+            took = 0
             for make in propose_chain(v, legs, draft, figures):
                 made = make(draft)
-                if made is not None:
+                if made is not None and all(m.node_ref != made[1].node_ref for m in moves):
                     draft, move = made
                     moves.append(move)
-                    break
+                    took += 1
+                    if took >= wanted or len(moves) >= MAX_CHAIN_MOVES:
+                        break
             if len(moves) >= MAX_CHAIN_MOVES:
                 break
         self.draft = draft
