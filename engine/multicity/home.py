@@ -11,7 +11,7 @@ from engine.errors import InfeasiblePlan
 from engine.models import Activity, ChoiceKind, Citation, DateWindow, Decision, PlannedLeg, format_usd
 from engine.tools.requests import FlightRequest
 
-from .leg_activities import _window
+from .leg_activities import clipped_window
 from .legs_plan import home_after, plan_airport
 from .stays import StayPlace
 
@@ -65,7 +65,7 @@ def flight_home(toolbox, leg: PlannedLeg, first: StayPlace, origin: str, travell
     notes += f"; booked ({f.booking})" if f.booking else ""
     estimated = f.provenance.data_source == "estimated"
     flight = Activity(id=f"d{day_index}-departure-{f.flight_id}", ref=f.flight_id, role="departure",
-                      kind=ChoiceKind.flight, window=_window(f.departure, first.tz, f.arrival, first.tz, day),
+                      kind=ChoiceKind.flight, window=clipped_window(f.departure, first.tz, f.arrival, first.tz, day),
                       name=f"{f.flight_number} {f.origin}→{f.dest}", geo=info.geo,
                       notes=notes + (" (estimated flight)" if estimated else ""), cost_usd_cents=cents,
                       provenance=f.provenance, start=f.departure, end=f.arrival, start_tz=first.tz,

@@ -43,7 +43,7 @@ def _clock(moment: datetime, tz: str, day) -> time:
     return local.time().replace(second=0, microsecond=0)
 
 
-def _window(start: datetime, start_tz: str, end: datetime, end_tz: str, day) -> TimeWindow:
+def clipped_window(start: datetime, start_tz: str, end: datetime, end_tz: str, day) -> TimeWindow:
     a, b = _clock(start, start_tz, day), _clock(end, end_tz, day)
     if b <= a:
         b = time(23, 59) if a < time(23, 59) else a
@@ -63,7 +63,7 @@ def leg_notes(leg: PlannedLeg, travellers: int) -> str:
 
 def leg_activity(leg: PlannedLeg, day_index: int, day, from_tz: str, to_tz: str, travellers: int) -> Activity:
     return Activity(id=f"d{day_index}-leg-{leg.index}", ref=f"leg_{leg.index}", role="leg", kind=ChoiceKind.transit,
-                    window=_window(leg.departure, from_tz, leg.arrival, to_tz, day),
+                    window=clipped_window(leg.departure, from_tz, leg.arrival, to_tz, day),
                     name=f"{leg.mode.capitalize()} {leg.from_name} → {leg.to_name}", geo=leg.to_geo,
                     notes=leg_notes(leg, travellers), confidence="high" if leg.source != "estimated" else "low",
                     cost_usd_cents=leg.fare_usd_cents, provenance=leg_provenance(leg),
@@ -103,6 +103,6 @@ def leg_transfer(leg: PlannedLeg, *, to_leg: bool, day_index: int, day, tz: str,
     notes = (f"{how}, {km:.1f} km, about {minutes} min, {format_usd(cents)} (estimated: "
              f"{where} taken at the city centre)")
     return Activity(id=f"d{day_index}-transit-{direction}-leg-{leg.index}", role="transfer", kind=ChoiceKind.transit,
-                    window=_window(start, tz, end, tz, day), name=name, geo=None, confidence="low", notes=notes,
+                    window=clipped_window(start, tz, end, tz, day), name=name, geo=None, confidence="low", notes=notes,
                     cost_usd_cents=cents, start=start, end=end, start_tz=tz, end_tz=tz,
                     provenance=stamp("legs", notes, data_source="estimated", ref_id=f"leg_{leg.index}"))

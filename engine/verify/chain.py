@@ -91,7 +91,7 @@ def _near(a: Activity, lat: float, lon: float) -> bool:
     return a.geo is None or distance_km(a.geo.lat, a.geo.lon, lat, lon) <= CITY_REACH_KM
 
 
-def _segments(it: ItineraryV1):
+def day_segments(it: ItineraryV1):
     """(day index, stay index, activities) of each part of a day spent in one city: a leg day in
     two parts (before the leg: the stay it leaves; after: the stay it reaches)."""
     count = len(getattr(it.intent, "stays", []))
@@ -110,7 +110,7 @@ def _segments(it: ItineraryV1):
 def _hotels(it: ItineraryV1) -> dict[int, Activity]:
     """Each stay's hotel (its check-in, else its check-out): where the stay is."""
     found: dict[int, Activity] = {}
-    for _, k, acts in _segments(it):
+    for _, k, acts in day_segments(it):
         for a in acts:
             if a.kind.value == "lodging" and a.geo is not None and (
                     k not in found or (a.role == "checkin" and found[k].role != "checkin")):
@@ -125,7 +125,7 @@ def verify_presence(it: ItineraryV1) -> list[Violation]:
     stays = it.intent.stays  # type: ignore[union-attr]
     hotels = _hotels(it)
     out = []
-    for d, k, acts in _segments(it):
+    for d, k, acts in day_segments(it):
         hotel = hotels.get(k)
         if hotel is None or hotel.geo is None:
             continue

@@ -10,7 +10,7 @@ from datetime import date
 
 from engine.models import ItineraryV1, MultiCityIntent, Violation
 
-from .chain import verify_chain
+from .chain import day_segments, verify_chain
 from .mismatch import mismatch
 
 
@@ -90,8 +90,7 @@ def _places(it: ItineraryV1, intent: MultiCityIntent, known) -> list[Violation]:
     """Every place a day books is one its stay's city has (``known(city, activity)``; a city the
     catalog cannot read — no fixture, no cached pack — is said once)."""
     out, unread = [], set()
-    from .chain import _segments
-    for d, k, acts in _segments(it):
+    for d, k, acts in day_segments(it):
         city = intent.stays[k].city
         for a in acts:
             if a.role not in PLACE_ROLES or city in unread or _travellers_own(a):
