@@ -25,7 +25,8 @@ def city_target(catalog, name: str) -> tuple[str, list[str], str]:
 
 def provisional_intent(intent: MultiCityIntent, k: int, catalog) -> IntentV1:
     city, airports, tz = city_target(catalog, intent.stays[k].city)
-    airports = [c for c in airports if c != intent.origin_airport] or airports
+    asked = [c for c in intent.stays[k].airports if c in airports or airports == [PENDING_AIRPORT]]
+    airports = asked or [c for c in airports if c != intent.origin_airport] or airports  # the stay's own choice first
     first = date.fromordinal(intent.start_date.toordinal() + stay_offsets(intent)[k])
     last = date.fromordinal(first.toordinal() + intent.stays[k].nights)
     return IntentV1.model_validate({"city": city, "date_window": {"start": first, "end": last, "tz": tz},

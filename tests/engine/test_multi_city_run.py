@@ -250,3 +250,12 @@ def test_a_booked_flight_home_from_the_first_city_is_the_one_taken() -> None:
     assert flight.name == "AF 22 CDG→JFK" and flight.cost_usd_cents == 61000 and "booked (priced)" in flight.notes
     assert it.legs[-1].arrival <= flight.start - timedelta(hours=3)  # the leg back moved early enough
     assert any(d.rationale.endswith("AF 22, as booked.") for d in it.decisions if d.node == "legs")
+
+
+def test_a_stay_flies_into_the_airport_asked() -> None:
+    data = {**PARIS_ROME, "origin_airport": "LAX", "start_date": "2027-04-12",
+            "stays": [{"city": "Tokyo", "nights": 3, "airports": ["NRT"]}, {"city": "Kyoto", "nights": 2}]}
+    result = plan(data, "kyoto_jp")
+    assert result.status == "completed", result.failure
+    landing = result.itinerary.days[0].activities[0]
+    assert landing.role == "arrival" and landing.name.endswith("→NRT")  # unasked, the plan lands at HND
