@@ -34,8 +34,15 @@ def provisional_intent(intent: MultiCityIntent, k: int, catalog) -> IntentV1:
                                     "origin_airport": intent.origin_airport, "travellers": intent.travellers})
 
 
-def stay_place(k: int, fitted: IntentV1, catalog) -> StayPlace:
+def stay_place(k: int, fitted: IntentV1, catalog, intent: MultiCityIntent | None = None) -> StayPlace:
+    """Where stay ``k`` is; an airport the traveller's booked flight lands at (the first stay) or
+    leaves from (the last, flying home from it) comes first: the stay's plan uses that one."""
     city = catalog.city(fitted.city)
     center = city.center
-    return StayPlace(index=k, city=city.name, airports=list(fitted.airports) or list(city.airports), tz=city.tz,
-                     geo=Geo(lat=center.lat, lon=center.lon))
+    airports = list(fitted.airports) or list(city.airports)
+    booked = intent.bookings.flights if intent is not None and intent.bookings is not None else []
+    last = intent is not None and k == len(intent.stays) - 1 and intent.return_from == "last"
+    used = [f.dest for f in booked if k == 0 and f.dest in city.airports]
+    used += [f.origin for f in booked if last and f.origin in city.airports]
+    airports = list(dict.fromkeys([*used[:1], *airports]))
+    return StayPlace(index=k, city=city.name, airports=airports, tz=city.tz, geo=Geo(lat=center.lat, lon=center.lon))

@@ -106,6 +106,8 @@ def stay_intent(intent: MultiCityIntent, k: int, places: list[StayPlace], *, bud
                                            "choose the airport you fly from")
     if inbound is not None or outbound is not None:
         airports = airports[:1]  # a leg arrives at (or leaves) the stay's one airport of the plan
+    elif place.airports and place.airports[0] in airports:
+        airports = [place.airports[0], *(c for c in airports if c != place.airports[0])]
     prefs = intent.prefs.model_copy(update={"locked_slots": _locked_for(intent, k, offsets),
                                             "must_see": _must_see_for(intent, k, places)})
     data = {"city": place.city, "date_window": {"start": first, "end": last, "tz": place.tz},

@@ -62,7 +62,7 @@ class MultiCityRun(Run):
                 missing.append(exc.label)
                 continue
             self.subs.append(sub)
-            self.places.append(stay_place(k, sub.intent, self.s.catalog))
+            self.places.append(stay_place(k, sub.intent, self.s.catalog, self.intent))
         if missing:
             fetch = " and ".join(f"'tripwright cities fetch \"{label}\"'" for label in missing)
             raise InputError("stays", f"{' and '.join(missing)} need{'s' if len(missing) == 1 else ''} one online fetch "

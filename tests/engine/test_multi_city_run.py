@@ -259,3 +259,13 @@ def test_a_stay_flies_into_the_airport_asked() -> None:
     assert result.status == "completed", result.failure
     landing = result.itinerary.days[0].activities[0]
     assert landing.role == "arrival" and landing.name.endswith("→NRT")  # unasked, the plan lands at HND
+
+
+def test_a_booked_flight_out_lands_where_the_first_stay_is_planned() -> None:
+    out = {"carrier": "Air France", "flight_number": "AF 9", "origin": "JFK", "dest": "ORY",
+           "departure": "2027-06-14T19:00:00-04:00", "arrival": "2027-06-15T08:15:00+02:00", "price_usd_cents": 52000}
+    data = {**PARIS_ROME, "bookings": {"flights": [out]}}
+    result = plan(data)
+    assert result.status == "completed", result.failure
+    landing = result.itinerary.days[0].activities[0]
+    assert landing.name == "AF 9 JFK→ORY" and landing.cost_usd_cents == 52000  # not the usual CDG
