@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from engine.errors import InputError
 from engine.models import Geo, IntentV1, MultiCityIntent
 
 from .stays import StayPlace, stay_offsets
@@ -26,9 +27,12 @@ def city_target(catalog, name: str) -> tuple[str, list[str], str]:
 def provisional_intent(intent: MultiCityIntent, k: int, catalog) -> IntentV1:
     city, airports, tz = city_target(catalog, intent.stays[k].city)
     asked = [c for c in intent.stays[k].airports if c in airports or airports == [PENDING_AIRPORT]]
-    airports = asked or [c for c in airports if c != intent.origin_airport] or airports  # the stay's own choice first
+    airports = asked or airports  # the stay's own choice first
     first = date.fromordinal(intent.start_date.toordinal() + stay_offsets(intent)[k])
     last = date.fromordinal(first.toordinal() + intent.stays[k].nights)
+    if intent.origin_airport in airports:
+        raise InputError("origin_airport", f"{intent.origin_airport} is {city}'s own airport; "
+                                           "choose the airport you fly from")
     return IntentV1.model_validate({"city": city, "date_window": {"start": first, "end": last, "tz": tz},
                                     "budget_usd_cents": intent.budget_usd_cents, "airports": airports,
                                     "origin_airport": intent.origin_airport, "travellers": intent.travellers})

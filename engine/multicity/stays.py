@@ -46,6 +46,18 @@ def check_stay_lengths(intent: MultiCityIntent) -> None:
                                                    f"up to {MAX_CITY_DAYS - 1} nights; split it into two stays")
 
 
+def check_stay_places(intent: MultiCityIntent, places: list[StayPlace]) -> None:
+    """Stays the planner can join: no city twice in a row (one stay of their nights), none at home."""
+    for k, (a, b) in enumerate(zip(places, places[1:]), start=1):
+        if a.city == b.city:
+            raise InputError(f"stays[{k}].city", f"{a.city} twice in a row; make it one stay of "
+                                                 f"{intent.stays[k - 1].nights + intent.stays[k].nights} nights")
+    for place in places:
+        if intent.origin_airport in place.airports:
+            raise InputError("origin_airport", f"{intent.origin_airport} is {place.city}'s own airport; "
+                                               "choose the airport you fly from")
+
+
 def stay_budget(intent: MultiCityIntent, k: int, legs_cents: int, spent_cents: int) -> int:
     """What stay ``k`` may spend: what is left after the legs and the stays planned before it,
     shared by the nights still to plan (at least one dollar)."""

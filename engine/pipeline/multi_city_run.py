@@ -63,6 +63,9 @@ class MultiCityRun(Run):
                 continue
             self.subs.append(sub)
             self.places.append(stay_place(k, sub.intent, self.s.catalog, self.intent))
+        if not missing:
+            from engine.multicity.stays import check_stay_places
+            check_stay_places(self.intent, self.places)
         if missing:
             fetch = " and ".join(f"'tripwright cities fetch \"{label}\"'" for label in missing)
             raise InputError("stays", f"{' and '.join(missing)} need{'s' if len(missing) == 1 else ''} one online fetch "

@@ -188,3 +188,15 @@ def test_files_not_merged_into_a_multi_city_trip_are_one_line(tmp_path, option, 
                                                 "and bookings in its intent file (prefs.must_see, stays[].hotel, "
                                                 "legs[].booked, bookings.flights); a places or bookings file is "
                                                 "not merged into it yet"]
+
+
+@pytest.mark.parametrize("changes, said", [
+    ({"origin_airport": "CDG"}, "origin_airport: CDG is Paris's own airport; choose the airport you fly from"),
+    ({"stays": [{"city": "Paris", "nights": 3}, {"city": "paris", "nights": 2}]},
+     "stays[1].city: Paris twice in a row; make it one stay of 5 nights"),
+])
+def test_stays_the_planner_cannot_join_are_one_line(tmp_path, changes, said) -> None:
+    path = tmp_path / "intent.json"
+    path.write_text(json.dumps({**PARIS_ROME, **changes}))
+    done = tw("plan", "--intent", str(path), "--today", TODAY)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [f"tripwright: {said}"]
