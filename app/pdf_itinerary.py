@@ -158,6 +158,9 @@ def _title(itinerary: ItineraryV1) -> str:
     if intent.mode == "road_trip":
         via = f" via {intent.route}" if intent.route else ""
         return f"{intent.origin} \u2192 {intent.terminus}{via}"
+    if intent.mode == "multi_city":
+        cities = " \u2192 ".join(s.city for s in intent.stays)
+        return f"{cities}, {len(itinerary.days)} days"
     return f"{intent.city}, {len(itinerary.days)} days"
 
 

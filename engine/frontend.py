@@ -82,7 +82,7 @@ def read_intent_file(path: str, arg: str = "--intent") -> IntentV1 | RoadTripInt
         raise InputError.from_validation(exc) from exc
 
 
-def check_not_past(intent: IntentV1 | RoadTripIntent, today: date) -> None:
+def check_not_past(intent: IntentV1 | RoadTripIntent | MultiCityIntent, today: date) -> None:
     """A trip is planned ahead: prices, opening hours and FX are read as of ``today``. Refused as
     "start: …" (the traveller's word for it, on the CLI and the form's Start field alike)."""
     start = intent.date_window.start if intent.mode == "city" else intent.start_date

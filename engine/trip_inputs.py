@@ -29,6 +29,8 @@ from engine.models.bookings import MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, Bookin
 from engine.models.intent import MAX_MUST_SEE, MustSee
 
 ROAD_TRIP_PLACES = "saved places are planned on city trips; on a road trip add them on the map as places to visit"
+MULTI_CITY_FILES = ("a multi-city trip takes its saved places and bookings in its intent file (prefs.must_see, "
+                    "stays[].hotel, legs[].booked, bookings.flights); a places or bookings file is not merged into it yet")
 
 
 @dataclass(frozen=True)

@@ -38,11 +38,31 @@ def verify_saved(itin: ItineraryV1, catalog: Catalog | None = None) -> SavedVerd
     """``catalog`` defaults to the embedded fixtures, loaded only when needed (a US road trip
     needs no FX and no city data)."""
     day, notes = planning_day(itin)
+    if itin.intent.mode == "multi_city":
+        from engine.verify.chain_integrity import verify_saved_chain
+        return SavedVerdict(verify_saved_chain(itin, _place_lookup(catalog or default_catalog(), day)), notes + [
+            "multi-city: the days, legs, booked tickets, costs, each stay's places and the chain re-checked; "
+            "each stay's prices and times are not re-derived from the catalog"])
     if itin.intent.mode == "road_trip":
         from engine.roadtrip.integrity import verify_saved_road
         return SavedVerdict(verify_saved_road(itin, catalog, day), notes)
     return SavedVerdict(_verify_city(itin, with_cached_pack(catalog or default_catalog(), itin.intent.city, day), day),
                         notes)
+
+
+def _place_lookup(catalog: Catalog, day: date):
+    """``known(city, activity)`` over the catalog with each city's cached pack joined on first use."""
+    seen: dict[str, Catalog] = {}
+
+    def known(city: str, act) -> bool | None:
+        if city not in seen:
+            seen[city] = with_cached_pack(catalog, city, day)
+        found = seen[city]
+        if not found.has_city(city):
+            return None
+        place = found.city(city)
+        return any(look(act.ref) is not None for look in (place.venue, place.hotel, place.restaurant))
+    return known
 
 
 def with_cached_pack(catalog: Catalog, city: str, day: date) -> Catalog:

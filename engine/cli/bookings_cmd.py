@@ -10,7 +10,7 @@ import asyncio
 import sys
 
 from engine.errors import InputError
-from engine.trip_inputs import merged_bookings
+from engine.trip_inputs import MULTI_CITY_FILES, merged_bookings
 from engine.trip_inputs import with_bookings as booked_intent
 
 from .city_now import with_city_loaded
@@ -22,6 +22,8 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
     argument errors name; a file's own error names the file too."""
     from engine.bookings import aread_bookings
     from engine.llm.prompt_reading import configured_client
+    if intent.mode == "multi_city":
+        raise InputError(arg, MULTI_CITY_FILES)
     if intent.mode == "city":  # checked against the city's airports: a city no fixture covers, its pack
         intent = with_city_loaded(intent, session, verbose=verbose)
     bookings = intent.bookings

@@ -40,6 +40,23 @@ def report_plan(args, outputs, result, *, llm_meta: dict | None = None) -> int:
     return 0
 
 
+def _multi_city_summary(itinerary, out: str | None) -> None:
+    intent, cost = itinerary.intent, itinerary.cost_breakdown
+    cities = " → ".join(f"{s.city} ({s.nights}n)" for s in intent.stays)
+    print(f"{cities}: {len(itinerary.days)} days, total {format_usd(cost.total_usd_cents)} of "
+          f"{format_usd(intent.budget_usd_cents)}; {len(itinerary.legs)} leg(s), {len(itinerary.violations)} advisory, "
+          f"{len(itinerary.repairs)} repair cycle(s), {len(itinerary.citations)} citations")
+    for leg in itinerary.legs:
+        print(f"  leg {leg.index + 1}: {leg.from_city} → {leg.to_city} by {leg.mode} "
+              f"{leg.departure:%a %d %b %H:%M}–{leg.arrival:%H:%M} ({leg.source}); {leg.why}")
+    if out is None:
+        for day in itinerary.days:
+            print(f"  {day.date:%a %Y-%m-%d}  {intent.stays[day.stay].city if day.stay is not None else ''}")
+            for a in day.activities:
+                if a.kind.value != "transit" or a.role == "leg":
+                    print(f"    {_when(a, day.date)}  {a.shown_name}")
+
+
 def _when(activity, day) -> str:
     """A flight's true span, each end on its own clock and with its date when not the day's
     ("20:35 EDT Mon 14 Jun-09:50 CEST"); anything else its window on the day."""
@@ -73,6 +90,9 @@ def _summary(itinerary, out: str | None) -> None:
         for day in itinerary.days if out is None else []:
             print(f"  {day.date:%a %Y-%m-%d}  {day.drive.miles:.0f} mi → {day.anchor.name}"
                   f"{'' if day.anchor.confidence == 'high' else ' (low confidence)'}")
+        return
+    if itinerary.intent.mode == "multi_city":
+        _multi_city_summary(itinerary, out)
         return
     print(f"{itinerary.intent.city}: {len(itinerary.days)} days, total {format_usd(cost.total_usd_cents)} "
           f"of {format_usd(itinerary.intent.budget_usd_cents)}; {len(itinerary.violations)} advisory, "

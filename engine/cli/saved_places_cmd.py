@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from engine.errors import InputError
-from engine.trip_inputs import ROAD_TRIP_PLACES, add_saved_places
+from engine.trip_inputs import MULTI_CITY_FILES, ROAD_TRIP_PLACES, add_saved_places
 
 from .city_now import with_city_loaded
 
@@ -17,7 +17,7 @@ def with_saved_places(intent, path: str, session, *, verbose: bool, arg: str = "
     """``intent`` with the file's places as must-sees (after those it already had; a place it
     already has is not added twice). ``arg``: the argument errors name."""
     if intent.mode != "city":
-        raise InputError(arg, ROAD_TRIP_PLACES)
+        raise InputError(arg, MULTI_CITY_FILES if intent.mode == "multi_city" else ROAD_TRIP_PLACES)
     from engine.imports.saved_places import import_saved_places
     found = import_saved_places(path)
     intent = with_city_loaded(intent, session, verbose=verbose)  # a city no fixture covers: its pack

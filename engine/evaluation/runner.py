@@ -213,10 +213,11 @@ def build_session(scenario: Scenario, executor: ToolExecutor | None = None,
     from engine.catalog import default_catalog
     overrides = ToolOverrides(weather=dict(scenario.overrides.weather), fx=dict(scenario.overrides.fx))
     catalog = default_catalog()
-    if scenario.pack is not None:  # an OSM city pack shipped for the suite, joined as a cached pack is
+    for slug in [*([scenario.pack] if scenario.pack else []), *scenario.packs]:
+        # an OSM city pack shipped for the suite, joined as a cached pack is
         from engine.places.catalog_link import catalog_with
         from .packs import load_eval_pack
-        catalog, _ = catalog_with(catalog, load_eval_pack(scenario.pack), today=scenario.today)
+        catalog, _ = catalog_with(catalog, load_eval_pack(slug), today=scenario.today)
     toolbox = build_toolbox(catalog, today=scenario.today, overrides=overrides, executor=executor, network=network)
     return PlanningSession(catalog, today=scenario.today, toolbox=toolbox, overrides=overrides)
 
@@ -224,13 +225,14 @@ def build_session(scenario: Scenario, executor: ToolExecutor | None = None,
 def scenario_intent(scenario: Scenario, session: PlanningSession):
     """IntentV1 for the scenario; a budget in another currency is converted with the session's
     FX tool (as-of the scenario's ``today``, T-1), rounded half up to whole cents."""
-    from engine.models import IntentV1
+    from engine.models import IntentV1, MultiCityIntent
     spec = scenario.budget_spec
     cents = None
     if spec is not None:
         rate = session.toolbox.rate_now(FXRequest(from_currency=spec.currency, as_of=scenario.today)).rate
         cents = usd_cents(spec.amount, rate)
-    intent = IntentV1.model_validate(scenario.intent_data(cents))
+    multi = scenario.intent.get("mode") == "multi_city"
+    intent = (MultiCityIntent if multi else IntentV1).model_validate(scenario.intent_data(cents))
     if scenario.pack is not None and intent.mode == "city" and not session.catalog.has_city(intent.city):
         # offline, the pipeline would try to fetch this city and fail with a less direct message
         raise InputError("intent.city", f"{intent.city!r} is not the city of pack {scenario.pack!r}")

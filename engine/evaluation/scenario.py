@@ -23,7 +23,8 @@
       - predicate: "itinerary.cost_breakdown.total_usd_cents <= intent.budget_usd_cents"
         description: within budget
 
-``budget`` and ``origin_airport`` may also be given at the top level. ``pack`` names a city pack
+``budget`` and ``origin_airport`` may also be given at the top level. A multi-city trip's intent
+says ``mode: multi_city`` (a MultiCityIntent) and names the packs of its stays in ``packs``. ``pack`` names a city pack
 shipped for the suite (``tests/eval/packs/<slug>.json.gz``): the session plans with it joined to the
 catalog, as a cached pack is joined, so the scenario runs offline; ``intent.city`` is then the
 pack's city ("Lisbon"). Edits are one-key mappings:
@@ -61,10 +62,10 @@ from __future__ import annotations
 
 from datetime import date, time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from engine.edits import Lock, MoveToDay, Remove, Replace, Retime, Unlock
 from engine.errors import InputError
@@ -158,6 +159,9 @@ class Scenario(_Spec):
     expect: Expect = Field(default_factory=Expect)
     must_satisfy: list[PredicateSpec] = Field(default_factory=list)
     pack: str | None = Field(default=None, pattern=r"^[a-z0-9_]{2,64}$")  # a shipped OSM city pack's slug
+    # more shipped packs (a multi-city trip's stays: "packs: [barcelona_es, lisbon_pt]")
+    packs: list[Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]{2,64}$")]] = Field(default_factory=list,
+                                                                                       max_length=8)
     path: str | None = None
 
     @field_validator("edits", mode="before")

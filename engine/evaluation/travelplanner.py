@@ -51,10 +51,20 @@ def family_checks(result, intent) -> dict[str, bool] | None:
     """{family: passed} for a delivered plan; None when no plan was delivered."""
     if getattr(intent, "mode", "city") == "road_trip":
         return road_family_checks(result)
+    if getattr(intent, "mode", "city") == "multi_city":  # each stay's plan, as a city trip's
+        stays = result.extra.get("stay_plans") if result is not None and result.status == "completed" else None
+        if not stays:
+            return None
+        rows = [_checks(plan, stay_intent, facts) for plan, stay_intent, facts in stays]
+        return {name: all(r[name] for r in rows) for name in rows[0]}
     if result is None or result.status != "completed" or result.plan is None or result.inputs is None:
         return None
+    return _checks(result.plan, intent, result.inputs.facts)
+
+
+def _checks(plan, intent, facts) -> dict[str, bool]:
     by_name = {v.__name__: v for v in VERIFIERS}
-    return {name: not any(v.blocking for v in by_name[name](result.plan, intent, result.inputs.facts))
+    return {name: not any(v.blocking for v in by_name[name](plan, intent, facts))
             for name in (*COMMONSENSE, *HARD) if name in by_name}
 
 

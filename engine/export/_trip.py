@@ -35,8 +35,26 @@ def trip_dates(itin: ItineraryV1) -> tuple[date, date]:
 def trip_title(itin: ItineraryV1) -> str:
     first, last = trip_dates(itin)
     dates = f"{first.isoformat()} – {last.isoformat()}"
-    where = itin.intent.city if itin.intent.mode == "city" else f"{itin.intent.origin} → {itin.intent.terminus}"
-    return plain_text(f"{where}, {dates}")
+    return plain_text(f"{trip_where(itin)}, {dates}")
+
+
+def trip_where(itin: ItineraryV1) -> str:
+    """"Paris", "Los Angeles → Chicago" or, for several stays, "Lisbon → Porto"."""
+    intent = itin.intent
+    if intent.mode == "city":
+        return intent.city
+    if intent.mode == "multi_city":
+        return " → ".join(s.city for s in intent.stays)
+    return f"{intent.origin} → {intent.terminus}"
+
+
+def day_city(itin: ItineraryV1, day: DayItinerary) -> str:
+    """The city a day is spent in (a multi-city day: its stay's), "" for a road trip's."""
+    if itin.intent.mode == "city":
+        return itin.intent.city
+    if itin.intent.mode == "multi_city" and day.stay is not None:
+        return itin.intent.stays[day.stay].city
+    return ""
 
 
 def plain_text(text: str) -> str:
@@ -70,3 +88,14 @@ def activity_zones(itin: ItineraryV1) -> list[str]:
         for act in day.activities:
             zones.update(dict.fromkeys(z for z in (act.start_tz, act.end_tz) if z))
     return list(zones) or [trip_zone(itin).key]
+
+
+def leg_points(leg) -> list[tuple[float, float]]:
+    """A multi-city leg's line: its drawn path, else the straight line between its ends."""
+    if leg.path:
+        return [(g.lat, g.lon) for g in leg.path]
+    return [(g.lat, g.lon) for g in (leg.from_geo, leg.to_geo) if g is not None]
+
+
+def leg_label(leg) -> str:
+    return plain_text(f"Leg {leg.index + 1} – {leg.from_name} → {leg.to_name} ({leg.mode})")

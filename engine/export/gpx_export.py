@@ -15,7 +15,7 @@ from shapely.geometry import LineString
 from engine.models import Activity, DayItinerary, Geo, ItineraryV1
 
 from ._bookings import masked_itinerary
-from ._trip import as_utc, day_zone, local_span, plain_text, trip_title
+from ._trip import as_utc, day_zone, leg_label, leg_points, local_span, plain_text, trip_title
 
 CREATOR = "Tripwright"
 MAX_ROUTE_POINTS = 50
@@ -57,7 +57,21 @@ def itinerary_to_gpx(itin: ItineraryV1) -> str:
         gpx.waypoints.extend(_waypoint(stop) for stop in stops)
         gpx.routes.append(_route(label, stops))
         gpx.tracks.append(_driven_track(label, day, stops) if day.path else _track(label, stops))
+    gpx.tracks.extend(_leg_track(leg) for leg in itin.legs if len(leg_points(leg)) >= 2)
     return gpx.to_xml(version="1.1")
+
+
+def _leg_track(leg) -> gpxpy.gpx.GPXTrack:
+    """A multi-city leg as a track of its own, timed from its departure to its arrival (at most 500 points)."""
+    points = simplified(leg_points(leg), MAX_TRACK_POINTS)
+    segment = gpxpy.gpx.GPXTrackSegment()
+    start, end = as_utc(leg.departure), as_utc(leg.arrival)
+    for n, (lat, lon) in enumerate(points):
+        when = start + (end - start) * (n / (len(points) - 1))
+        segment.points.append(gpxpy.gpx.GPXTrackPoint(latitude=lat, longitude=lon, time=when.replace(microsecond=0)))
+    track = gpxpy.gpx.GPXTrack(name=leg_label(leg))
+    track.segments.append(segment)
+    return track
 
 
 def _stops(itin: ItineraryV1, day: DayItinerary) -> list[_Stop]:

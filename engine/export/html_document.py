@@ -19,7 +19,7 @@ from __future__ import annotations
 from engine.maps.map_document import build_map_document
 from engine.models import DayItinerary, ItineraryV1
 
-from ._trip import day_zone, plain_text, trip_dates
+from ._trip import day_zone, plain_text, trip_dates, trip_where
 from .times import activity_times
 
 MAX_TEXT = 160
@@ -50,9 +50,7 @@ def _city_map(itin: ItineraryV1):
 
 
 def _where(itin: ItineraryV1) -> str:
-    if itin.intent.mode == "city":
-        return itin.intent.city
-    return f"{itin.intent.origin} → {itin.intent.terminus}"
+    return trip_where(itin)
 
 
 def _items(itin: ItineraryV1, day: DayItinerary, drawn: set[str]) -> list[dict]:

@@ -18,7 +18,7 @@ from icalendar import Calendar, Event, vText
 from engine.models import DayItinerary, Activity, ItineraryV1
 
 from ._bookings import confirmation_of
-from ._trip import activity_zones, as_utc, day_zone, local_span, plain_text, trip_dates, trip_title
+from ._trip import activity_zones, as_utc, day_city, day_zone, local_span, plain_text, trip_dates, trip_title
 from .text import traveller_text
 from ._vtimezone import build_vtimezone
 
@@ -91,12 +91,18 @@ def _event(itin: ItineraryV1, day: DayItinerary, act: Activity, stamp: datetime,
     if description:
         event.add("description", _Text(plain_text(description)))
     if act.geo is not None:
-        where = _location(act, itin.intent.city if getattr(itin.intent, "mode", "") == "city" else "")
+        where = _leg_stations(itin, act) if act.role == "leg" else _location(act, day_city(itin, day))
         if where:
             event.add("location", _Text(plain_text(where)))
         event.add("geo", (act.geo.lat, act.geo.lon))
     event.add("categories", [act.kind.value])
     return event
+
+
+def _leg_stations(itin: ItineraryV1, act: Activity) -> str:
+    """A multi-city trip's leg: where it leaves from and arrives ("Lisboa Santa Apolónia → Porto Campanhã")."""
+    leg = next((leg for leg in itin.legs if f"leg_{leg.index}" == act.ref), None)
+    return f"{leg.from_name} → {leg.to_name}" if leg is not None else act.shown_name
 
 
 def _location(act: Activity, city: str = "") -> str:

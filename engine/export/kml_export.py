@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from engine.models import Activity, DayItinerary, ItineraryV1
 
 from ._bookings import masked_itinerary
-from ._trip import as_utc, day_zone, plain_text, trip_title
+from ._trip import as_utc, day_zone, leg_label, leg_points, plain_text, trip_title
 from .times import activity_times
 from engine.atomic import StrPath, write_atomic
 
@@ -40,6 +40,8 @@ def itinerary_to_kml(itin: ItineraryV1) -> str:
     _route_style(document)
     for number, day in enumerate(itin.days, start=1):
         _day_folder(document, itin, day, number)
+    if itin.legs:
+        _legs_folder(document, itin)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -78,6 +80,26 @@ def _day_folder(document: ET.Element, itin: ItineraryV1, day: DayItinerary, numb
         line = _sub(mark, "LineString")
         _sub(line, "tessellate", "1")
         _sub(line, "coordinates", " ".join(_lon_lat(lat, lon) for lat, lon in route))
+
+
+def _legs_folder(document: ET.Element, itin: ItineraryV1) -> None:
+    """A multi-city trip's legs: a line each, with its times."""
+    folder = _sub(document, "Folder")
+    _sub(folder, "name", "Legs")
+    for leg in itin.legs:
+        points = leg_points(leg)
+        if len(points) < 2:
+            continue
+        mark = _sub(folder, "Placemark")
+        _sub(mark, "name", leg_label(leg))
+        _sub(mark, "description", _html_lines([f"{leg.departure:%Y-%m-%d %H:%M} – {leg.arrival:%H:%M}", leg.why]))
+        span = _sub(mark, "TimeSpan")
+        _sub(span, "begin", _utc(leg.departure))
+        _sub(span, "end", _utc(leg.arrival))
+        _sub(mark, "styleUrl", f"#{ROUTE_STYLE}")
+        line = _sub(mark, "LineString")
+        _sub(line, "tessellate", "1")
+        _sub(line, "coordinates", " ".join(_lon_lat(lat, lon) for lat, lon in points))
 
 
 def _placemark(folder: ET.Element, day: DayItinerary, act: Activity, zone: ZoneInfo) -> None:

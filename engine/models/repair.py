@@ -14,6 +14,11 @@ class MoveType(str, Enum):
     downgrade_hotel = "downgrade_hotel"
     reorder_days = "reorder_days"
     replace_activity = "replace_activity"
+    # a multi-city trip's chain (issue 33 §3): never in a one-city plan's MOVE_PRIORITY
+    move_night = "move_night"  # a night from one stay to the next (or back)
+    swap_leg_mode = "swap_leg_mode"  # a leg by another mode
+    shift_leg = "shift_leg"  # a leg leaving at another time
+    downgrade_stay_tier = "downgrade_stay_tier"  # one stay's hotel a tier down
 
 
 MOVE_PRIORITY = [MoveType.swap_airport, MoveType.downgrade_hotel,

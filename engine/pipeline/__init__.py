@@ -1,7 +1,8 @@
 """The async planning pipeline and its in-process event stream.
 
-`PlanningSession.plan(intent, on_event=, cancel=, edits=)` (`run.py`) runs a city trip (`city_run.py`) or a
-road trip (`road_run.py`) on one skeleton (`skeleton.py`): each kind declares its `STAGES` once, each with a
+`PlanningSession.plan(intent, on_event=, cancel=, edits=)` (`run.py`) runs a city trip (`city_run.py`), a
+road trip (`road_run.py`) or a multi-city trip (`multi_city_run.py`: places → legs → stays, each stay
+the city run's own stages on the trip's emitter → home → chain verify ⇄ repair) on one skeleton (`skeleton.py`): each kind declares its `STAGES` once, each with a
 weight — its share of the progress bar (`EventEmitter.enter`; an event's `fraction` places it inside its
 stage; the bar never goes back, heartbeats included) —, and shares one error path, one memo and one event
 stream with its heartbeat. A city: [the session's `early_events` — model steps run

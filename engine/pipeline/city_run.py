@@ -198,7 +198,7 @@ class CityRun(Run):
 
     def _count_tool_calls(self, inputs: PlannerInputs) -> None:
         """Each tool call is a node: reused when the gather node or the tool cache answered it."""
-        reused = inputs.calls if self.s.last_facts is inputs.facts else inputs.cache_hits
+        reused = inputs.calls if self.tools_reused or self.s.last_facts is inputs.facts else inputs.cache_hits
         self.s.memo.count(reused, inputs.calls - reused)
         self.s.last_facts = inputs.facts
 

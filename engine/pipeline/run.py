@@ -1,5 +1,5 @@
-"""The planning session: ``PlanningSession.plan`` runs one trip, a city's (:mod:`.city_run`)
-or a road trip's (:mod:`.road_run`), on one run skeleton (:mod:`.skeleton`): events,
+"""The planning session: ``PlanningSession.plan`` runs one trip, a city's (:mod:`.city_run`),
+a road trip's (:mod:`.road_run`) or a multi-city trip's (:mod:`.multi_city_run`), on one run skeleton (:mod:`.skeleton`): events,
 cancellation, checkpoints and node memoisation.
 
 A ``PlanningSession`` keeps its tools and node memo across runs, so a re-plan after an edit
@@ -92,7 +92,10 @@ class PlanningSession:
         with structlog.contextvars.bound_contextvars(trace_id=trace_id, run_id=run_id, org_id=self.org_id,
                                                      user_id=self.user_id, node="intent_extractor"):
             args = (self, intent, on_event, cancel or CancelToken(), run_id, trace_id)
-            if intent.mode == "road_trip":
+            if intent.mode == "multi_city":
+                from .multi_city_run import MultiCityRun
+                run = MultiCityRun(*args, edits=edits or [])
+            elif intent.mode == "road_trip":
                 from .road_run import RoadRun  # the road stack (numpy, pyproj): not for a city's plan
                 run = RoadRun(*args, drafter=drafter)
             else:

@@ -115,7 +115,8 @@ class Run:
     MEMO_SPACE: ClassVar[str] = ""  # prefix of this kind's node names in the session's memo
 
     def __init__(self, session, intent, on_event: EventCallback | None, cancel: CancelToken,
-                 run_id: str, trace_id: str, *, drafter=None, replan: bool = False) -> None:
+                 run_id: str, trace_id: str, *, drafter=None, replan: bool = False,
+                 emitter: EventEmitter | None = None) -> None:
         self.s = session
         self.intent = intent
         self.cancel = cancel
@@ -124,6 +125,9 @@ class Run:
         self.drafter = drafter
         self.checkpoints = Checkpoints()
         self.inputs: PlannerInputs | None = None
+        if emitter is not None:  # a part of another run (a multi-city trip's stay): its stream, its bar
+            self.emitter = emitter
+            return
         self.emitter = EventEmitter(trace_id, run_id, both(cancel_on_request(on_event, cancel),
                                                            cancel_on_request(session.event_tap, cancel)),
                                     session.take_early_events(), heartbeat_s=session.heartbeat_s)

@@ -58,6 +58,12 @@ def _check_day(field: str, f: BookedFlight, moment, zone: str, want, verb: str, 
                                 f"{'first' if verb == 'lands' else 'last'} day is {want}")
 
 
+def booked_option(f: BookedFlight, direction: str, zone_of) -> FlightOption:
+    """``f`` as the planner's flight option (also a multi-city trip's booked flight home from its
+    first city, engine/multicity/home.py)."""
+    return _option(f, direction, zone_of)
+
+
 def _option(f: BookedFlight, direction: str, zone_of) -> FlightOption:
     number = re.sub(r"\s+", "", f.flight_number)
     flight_id = f"booked-{number.lower()}-{f.departure:%Y%m%d}"

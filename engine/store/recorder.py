@@ -41,7 +41,7 @@ from pydantic import BaseModel
 
 from ..canonical import digest
 from ..errors import InputError, StoreError, TripwrightError, VersionCapError
-from ..models import IntentV1, RoadTripIntent, StreamEvent
+from ..models import IntentV1, MultiCityIntent, RoadTripIntent, StreamEvent
 from .cache import DEFAULT_IDEMPOTENCY_TTL, idempotency_key
 from .columns import new_id
 from .run_lease import Lease
@@ -95,8 +95,9 @@ def _intent(intent: Any) -> BaseModel:
     ValidationError names the bad field)."""
     if isinstance(intent, BaseModel):
         return intent
-    road = isinstance(intent, dict) and intent.get("mode") == "road_trip"
-    return (RoadTripIntent if road else IntentV1).model_validate(intent)
+    mode = intent.get("mode") if isinstance(intent, dict) else None
+    model = {"road_trip": RoadTripIntent, "multi_city": MultiCityIntent}.get(mode, IntentV1)  # type: ignore[arg-type]
+    return model.model_validate(intent)
 
 
 def _one_line(error: BaseException | str) -> str:

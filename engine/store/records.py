@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..models import IntentV1, ItineraryV1, PlanV1
 
-TripMode = Literal["city", "road_trip"]
+TripMode = Literal["city", "road_trip", "multi_city"]
 RunState = Literal["running", "completed", "error", "cancelled"]
 
 
@@ -212,11 +212,13 @@ MAX_NAME = 200  # a trip's name, in characters
 
 
 def trip_name_for(intent: Any) -> str:
-    """"Paris, 5 days" or "Los Angeles → Chicago via Route 66, 7 days"."""
+    """"Paris, 5 days", "Los Angeles → Chicago via Route 66, 7 days" or "Lisbon → Porto, 6 days"."""
     days = f"{intent.days} day{'s' if intent.days != 1 else ''}"
     if intent.mode == "road_trip":
         via = f" via {intent.route}" if intent.route else ""
         name = f"{intent.origin} → {intent.terminus}{via}, {days}"
+    elif intent.mode == "multi_city":
+        name = f"{' → '.join(s.city for s in intent.stays)}, {days}"
     else:
         name = f"{intent.city}, {days}"
     return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from .columns import ID_LENGTH, JSONDoc, PackedJSON, UTCDateTime, new_id
 from .schema_base import Base, OrgScoped, _created, _parent
 
-TRIP_MODES = ("city", "road_trip")
+TRIP_MODES = ("city", "road_trip", "multi_city")
 RUN_STATUSES = ("running", "completed", "error", "cancelled")
 IDEMPOTENCY_STATUSES = ("pending", "completed", "error")
 MEMBER_ROLES = ("owner", "editor", "viewer")

@@ -51,6 +51,7 @@ from engine.facts import TripFacts
 from engine.models import IntentV1, PlanV1, Violation
 
 from .budget import verify_budget
+from .chain import CHAIN_VERIFIERS, verify_chain  # a multi-city trip's chain, over its stitched itinerary
 from .hours_unknown import verify_hours_unknown
 from .must_see import verify_must_see
 from .last_train import verify_last_train
@@ -75,6 +76,6 @@ def blocking(violations: list[Violation]) -> list[Violation]:
     return [v for v in violations if v.blocking]
 
 
-__all__ = ["VERIFIERS", "blocking", "is_bad_weather", "verify_budget", "verify_last_train",
+__all__ = ["CHAIN_VERIFIERS", "VERIFIERS", "blocking", "verify_chain", "is_bad_weather", "verify_budget", "verify_last_train",
            "verify_lodging_windows", "verify_plan", "verify_preferences", "verify_timing",
            "verify_venue_hours", "verify_weather"]

@@ -23,10 +23,12 @@ SEED_CASES = {"budget_pinch", "overnight_flight", "venue_closed_monday", "rainy_
               "multi_airport_choice", "repair_exhaustion", "negative_budget"}
 # Cities planned from an OSM city pack shipped beside the scenarios (tests/eval/test_pack_scenarios.py)
 PACK_CASES = {"pack_monday_closure", "pack_unknown_hours", "pack_budget_repair", "pack_estimated_labels"}
+# Multi-city trips (issue 33 §5): stays of fixture cities and shipped packs joined by legs
+MULTI_CASES = {"multi_two_city_train", "multi_three_city", "multi_open_jaw", "multi_booked_train", "multi_budget_tier"}
 
 
 def test_the_suite_covers_the_seed_cases():
-    assert {p.stem for p in SCENARIOS} == SEED_CASES | PACK_CASES
+    assert {p.stem for p in SCENARIOS} == SEED_CASES | PACK_CASES | MULTI_CASES
     assert DEFAULT_SCENARIOS.resolve() == SCENARIO_DIR.resolve()
     for path in SCENARIOS:
         scenario = load_scenario(path)
