@@ -28,7 +28,7 @@ from pmtiles.tile import Compression, MagicNumberNotFound, SpecVersionUnsupporte
 from engine.errors import InputError, ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.geo import BBox
 from engine.net import bounded_http
-from engine.net.network import offline_by_env, user_agent
+from engine.net.network import offline_by_env, unreachable, user_agent
 
 from .archive_bounds import (MAX_DIRECTORY_BYTES, MAX_METADATA_BYTES, check_length, read_directory,
                              read_metadata)
@@ -131,8 +131,8 @@ class RangeReader:
         except httpx.TimeoutException:
             raise ToolTimeout(TOOL, f"no answer from {host}") from None
         except (httpx.ConnectError, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-            raise ToolUnavailable(TOOL, f"cannot reach {host} ({type(exc).__name__}): check the network; "
-                                        "what was fetched is kept for the next try", retryable=False) from None
+            raise ToolUnavailable(TOOL, f"{unreachable(host, exc)}; what was fetched is kept for the next try",
+                                  retryable=False) from None
         except httpx.HTTPError as exc:
             raise ToolResponseError(TOOL, f"HTTP failure from {host}: {exc}") from None
         if len(body) != length and not (offset == 0 and len(body) < length):

@@ -118,10 +118,24 @@ class NetworkState:
             raise ToolTimeout(tool, f"no answer from {httpx.URL(url).host}") from exc
         except (httpx.ConnectError, httpx.NetworkError) as exc:
             self.mark_down()
-            raise ToolUnavailable(tool, f"cannot reach {httpx.URL(url).host}: {exc}", retryable=False) from exc
+            raise ToolUnavailable(tool, unreachable(httpx.URL(url).host, exc), retryable=False) from exc
         except httpx.HTTPError as exc:
             raise ToolResponseError(tool, f"HTTP failure: {exc}") from exc
         return response
+
+
+_NO_NAME = ("name or service not known", "nodename nor servname", "name resolution", "getaddrinfo",
+            "no address associated")
+
+
+def unreachable(host: str, exc: BaseException) -> str:
+    """Why ``host`` could not be reached, in a traveller's words (never the socket's errno text)."""
+    text = str(exc).lower()
+    if any(words in text for words in _NO_NAME):
+        return f"cannot reach {host}: no network (its name does not resolve)"
+    if "refused" in text or "all connection attempts failed" in text:
+        return f"cannot reach {host}: nothing answers there"
+    return f"cannot reach {host}: no network or the service is down"
 
 
 def json_body(tool: str, response: httpx.Response) -> Any:

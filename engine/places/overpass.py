@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from engine.errors import ToolResponseError, ToolTimeout, ToolUnavailable
 from engine.geo import BBox, distance_m
 from engine.net import bounded_http
-from engine.net.network import NetworkState, retry_after
+from engine.net.network import NetworkState, retry_after, unreachable
 
 DEFAULT_URL = "https://overpass-api.de/api/interpreter"
 TOOL = "overpass"
@@ -271,7 +271,7 @@ class OverpassClient:
             raise ToolTimeout(TOOL, f"no answer from {host}") from exc
         except (httpx.ConnectError, httpx.NetworkError) as exc:
             self._network.mark_down()
-            raise ToolUnavailable(TOOL, f"cannot reach {host}: {exc}", retryable=False) from exc
+            raise ToolUnavailable(TOOL, unreachable(host, exc), retryable=False) from exc
         except httpx.HTTPError as exc:
             raise ToolResponseError(TOOL, f"HTTP failure: {exc}") from exc
         return parse_answer(body, keep=keep, caps=caps)
