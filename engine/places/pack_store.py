@@ -67,11 +67,14 @@ class PackStore:
         self._write_index()
         return target
 
-    def _keep_copy(self, pack: CityPack, target: Path) -> None:
-        """The indexed copy; one that cannot be written (a full disk) leaves the pack read from its JSON."""
+    def _keep_copy(self, pack: CityPack, target: Path) -> bool:
+        """The indexed copy; one that cannot be written (a full disk, a read-only folder) leaves the
+        pack read from its JSON. Whether it was written."""
         if self.keep_copies:
             with contextlib.suppress(OSError, sqlite3.Error):
                 write_copy(pack, target)
+                return True
+        return False
 
     def load(self, slug: str) -> CityPack | None:
         path = self.path(slug)
@@ -84,8 +87,7 @@ class PackStore:
             return None
         if pack.format != PACK_FORMAT or pack.slug != slug:
             return None
-        if not copied and self.keep_copies:  # a pack without its copy (an older build's): made now
-            self._keep_copy(pack, path)
+        if not copied and self._keep_copy(pack, path):  # a pack without its copy (an older build's): made now
             _read_pack.cache_clear()  # the next load reads the copy
         return pack
 

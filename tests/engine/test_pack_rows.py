@@ -106,3 +106,14 @@ def test_the_shortlist_picks_what_it_picked_before() -> None:
             rows.append(rows[0].replace())  # an equal twin: ties are broken as before
         assert [id(p) for p in shortlist(list(rows), limit)] == \
             [id(p) for p in _shortlist_as_before(list(rows), limit)], (trial, count, limit)
+
+
+def test_a_copy_that_cannot_be_written_leaves_the_pack_read_once_from_its_json(tmp_path) -> None:
+    slug = SHIPPED[0]
+    store = _cached(tmp_path, slug)
+    copy_path(store.path(slug)).mkdir()  # in the copy's way (root ignores a read-only folder)
+    first = store.load(slug)
+    hits = pack_store_module._read_pack.cache_info().hits
+    assert store.load(slug) == first and first is not None
+    assert pack_store_module._read_pack.cache_info().hits == hits + 1  # not parsed again
+    assert not [p for p in store.folder.iterdir() if p.name.endswith(".tmp")]
