@@ -90,17 +90,23 @@ def shortlist(places: list[PlaceRow], limit: int) -> list[PlaceRow]:
     """The best ``limit`` places, spread: each one taken from a ~1 km cell costs the cell's
     later places a little rank, so one dense quarter cannot fill every day."""
     # Only the best 4 × limit (+ the first pick, the best of all) can ever be taken: the tail can
-    # never win. Picked by position (the first best, as ``max`` gives it), each row's cell worked
-    # out once: a big city's pack holds tens of thousands of rows.
-    remaining = heapq.nsmallest(4 * limit + 1, places, key=lambda p: (-p.rank, p.osm_id))
-    cells = [_cell(p) for p in remaining]
+    # never win. Then the best score each time, the earlier row among equals (as ``max`` over the
+    # sorted rows gives it), from a heap: a score only falls (its cell picked from), so an entry
+    # found stale at the top goes back with its score now. A big city's pack holds tens of thousands.
+    best = heapq.nsmallest(4 * limit + 1, places, key=lambda p: (-p.rank, p.osm_id))
+    cells = [_cell(p) for p in best]
+    heap = [(-p.rank, i) for i, p in enumerate(best)]
+    heapq.heapify(heap)
     taken: list[PlaceRow] = []
     per_cell: dict[tuple[int, int], int] = {}
-    while remaining and len(taken) < limit:
-        i = max(range(len(remaining)), key=lambda i: remaining[i].rank - SPREAD_PENALTY * per_cell.get(cells[i], 0))
-        taken.append(remaining.pop(i))
-        cell = cells.pop(i)
-        per_cell[cell] = per_cell.get(cell, 0) + 1
+    while heap and len(taken) < limit:
+        stored, i = heapq.heappop(heap)
+        score = best[i].rank - SPREAD_PENALTY * per_cell.get(cells[i], 0)
+        if -stored != score:
+            heapq.heappush(heap, (-score, i))
+            continue
+        taken.append(best[i])
+        per_cell[cells[i]] = per_cell.get(cells[i], 0) + 1
     return taken
 
 
