@@ -14,8 +14,10 @@ worktree is registered in the shared repository) into ``$TMPDIR/tripwright-compa
 next to a venv made ``--without-pip`` whose one ``.pth`` puts that tree first on ``sys.path`` and
 reads this venv's site-packages (its ``.pth`` files too, but not this checkout's editable install).
 The libraries are this venv's: a ref that needs other versions is measured with these (say so).
-Each build has its own warm data dir (``TRIPWRIGHT_HOME``) under the same folder; builds are
-kept for the next comparison (``--clean`` removes them all).
+Each build has its own warm data dir (``TRIPWRIGHT_HOME``) under the same folder (this tree's is
+named after its path: two checkouts compared at once do not share one; a ref's is shared by every
+checkout comparing with it, so ``TMPDIR=<a folder of one's own>`` when another helper measures the
+same ref); builds are kept for the next comparison (``--clean`` removes them all).
 
 ``--bisect-step`` is for ``git bisect run`` in a worktree of one's own: it builds the worktree's
 HEAD and exits 1 (bad) when its FIGURE is more than RATIO × GOOD's, 0 otherwise, 125 when it
@@ -24,6 +26,7 @@ cannot be built or run (skip).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -65,7 +68,8 @@ def git(*args: str, cwd: Path = TREE) -> str:
 
 
 def this_build() -> Build:
-    home = BUILDS / "home-this-tree"
+    # one per checkout: worktrees measured at the same time on one machine must not share a data dir
+    home = BUILDS / f"home-this-tree-{hashlib.sha1(str(TREE).encode()).hexdigest()[:10]}"
     home.mkdir(parents=True, exist_ok=True)
     return Build("this tree", TREE, Path(sys.executable), home)
 

@@ -266,9 +266,97 @@ def case_process_road(reps: int) -> dict:
                     "process_seattle_miami_plan_s")
 
 
+# -- a big city's cached pack (issue 34 §3) ----------------------------------------------------------
+CHICAGO_PROMPT = "5 days in Chicago from 2027-05-10, flying from JFK, budget 4000 USD"
+
+
+def _cached_city(city: str, places: int) -> str:
+    """The synthetic city of ``places`` elements (tests/data/osm/synthetic.py) around ``city``,
+    cached in this build's data dir as that city's pack, built once by this build's own pack
+    builder; its slug."""
+    from datetime import datetime, timezone
+
+    from engine.geocode import default_gazetteer
+    from engine.places.city_spec import resolve_city
+    from engine.places.fetch import airports_near, city_box
+    from engine.places.overpass import Answer
+    from engine.places.pack_build import build_pack
+    from engine.places.pack_store import PackStore
+    from tests.data.osm.synthetic import synthetic_city
+    spec = resolve_city(city, default_gazetteer())
+    store = PackStore()
+    marker = store.folder / f"{spec.slug}.places-{places}"
+    if store.load(spec.slug) is None or not marker.exists():
+        answer = Answer.model_validate({"elements": synthetic_city((spec.lat, spec.lon), count=places)})
+        box = city_box(spec)
+        tz = "America/Chicago"  # both cities' zone
+        pack = build_pack(spec, answer, box=box, tz=tz, currency="USD", airports=airports_near(spec),
+                          fetched_at=datetime(2026, 11, 20, tzinfo=timezone.utc), source_url="http://127.0.0.1/")
+        store.save(pack)
+        for old in store.folder.glob(f"{spec.slug}.places-*"):
+            old.unlink()
+        marker.touch()
+        store.load(spec.slug)  # what a first plan leaves behind
+    return spec.slug
+
+
+def _big_pack(city: str, places: int, reps: int) -> dict:
+    """In process: a first read of the cached pack (the read cache cleared), and that read + a new
+    session joining it + a 5-day plan; p50 over ``reps``."""
+    from datetime import timedelta
+
+    from engine.models import IntentV1
+    from engine.pipeline import PlanningSession
+    from engine.places import pack_store
+    slug = _cached_city(city, places)
+
+    def fresh_read():
+        pack_store._read_pack.cache_clear()  # noqa: SLF001 (a first read each time)
+        return pack_store.PackStore().load(slug)
+
+    def plan(start: date) -> None:
+        session = PlanningSession(today=TODAY)
+        pack = fresh_read()
+        name = session.use_city_pack(pack)
+        intent = IntentV1.model_validate({
+            "city": name, "date_window": {"start": start.isoformat(), "end": (start + timedelta(days=4)).isoformat(),
+                                          "tz": pack.tz},
+            "budget_usd_cents": 400000, "airports": [a.iata for a in pack.airports][:2], "origin_airport": "JFK",
+            "prefs": {}})
+        result = asyncio.run(session.plan(intent))
+        assert result.status == "completed", result.status
+
+    plan(date(2027, 5, 3))  # the planner warm, not the pack
+    loads, rounds = [], []
+    for i in range(reps):
+        t = time.perf_counter()
+        fresh_read()
+        loads.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        plan(date(2027, 5, 10) + timedelta(days=7 * i))
+        rounds.append((time.perf_counter() - t) * 1000)
+    return {f"pack{places}_load_p50_ms": _p50(loads), f"pack{places}_load_join_plan_p50_ms": _p50(rounds)}
+
+
+def case_pack20k(reps: int) -> dict:
+    return _big_pack("Houston", 20_000, reps)  # a capital's OSM size
+
+
+def case_pack3k(reps: int) -> dict:
+    return _big_pack("Chicago", 3_000, reps)
+
+
+def case_process_city3k(reps: int) -> dict:
+    """Whole process: the 3,000-place city cached, planned from a prompt (compare with process_paris)."""
+    _cached_city("Chicago", 3_000)
+    return _process(["plan", "--prompt", CHICAGO_PROMPT, "--today", TODAY.isoformat()], reps,
+                    "process_city3k_plan_s")
+
+
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 DEFAULT_REPS = {"executor": 5, "plan": 10, "replan": 10, "verify": 10, "road": 7, "seattle_miami": 7, "seattle_miami_first": 1, "road30": 5,
-                "cold_weather": 7, "process_paris": 3, "process_road": 3, "process_floor": 3}
+                "cold_weather": 7, "process_paris": 3, "process_road": 3, "process_floor": 3, "pack20k": 5, "pack3k": 5,
+                "process_city3k": 3}
 
 
 def main(argv: list[str]) -> int:

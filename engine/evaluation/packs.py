@@ -27,7 +27,7 @@ SLUG = re.compile(r"^[a-z0-9_]{2,64}$")
 
 def pack_store(folder: Path | None = None) -> PackStore:
     """A ``PackStore`` over ``folder`` itself (default: the shipped eval packs), not ``<home>/city-packs``."""
-    store = PackStore(folder or PACK_DIR)
+    store = PackStore(folder or PACK_DIR, keep_copies=False)  # the repository's files: nothing written beside them
     store.folder = Path(folder or PACK_DIR)
     return store
 

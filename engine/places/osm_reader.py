@@ -59,12 +59,13 @@ class PlaceRow:
                  "_names", "road")
 
     def __init__(self, osm_type: str, osm_id: int, kind: str, key: str, category: str, name: str, lat: float,
-                 lon: float, tags: dict[str, str] | str, rank: float = 0.0, fame: Fame | int | None = None,
+                 lon: float, tags: dict[str, str] | str, rank: float = 0.0, fame: Fame | int | str | None = None,
                  names: dict[str, str] | str | None = None, *, road: bool = False) -> None:
         # kind: sight | food | bed; key/category: the tag that says what it is ("natural"="waterfall");
         # rank: what its source's ranking made of it (``ranking.city_rank`` / ``road_rank``);
-        # fame: what the element said (a Fame), only how many languages name it (a chunk's int), or
-        # None (an older row: read from the kept tags); road: read by the road-trip table
+        # fame: what the element said (a Fame, or its JSON text until read), only how many languages
+        # name it (a chunk's int), or None (an older row: read from the kept tags); road: read by the
+        # road-trip table
         self.osm_type = osm_type  # one assignment a line: the quickest way to fill a slotted row
         self.osm_id = osm_id
         self.kind = kind
@@ -99,6 +100,8 @@ class PlaceRow:
         """What says the place is known: the element's signals, or (an older or a chunk's row) the
         kept tags' with the languages the element named it in."""
         fame = self._fame
+        if isinstance(fame, str):  # a pack's indexed copy keeps it as JSON text until read (pack_rows.py)
+            fame = self._fame = Fame.model_validate_json(fame)
         if isinstance(fame, Fame):
             return fame
         kept = Fame.of_tags(self.tags)
@@ -110,7 +113,7 @@ class PlaceRow:
     def translations(self) -> int:
         """How many languages the element names it in (a chunk row keeps this of its fame)."""
         fame = self._fame
-        return fame if isinstance(fame, int) else 0 if fame is None else fame.translations
+        return fame if isinstance(fame, int) else 0 if fame is None else self.fame.translations
 
     @property
     def ref(self) -> str:

@@ -14,6 +14,7 @@ planned only when needed, at low confidence, under a cautious daytime window). P
 
 from __future__ import annotations
 
+import heapq
 import re
 from datetime import date
 from typing import Literal
@@ -88,16 +89,24 @@ def pack_airports(pack: CityPack) -> dict[str, RawAirport]:
 def shortlist(places: list[PlaceRow], limit: int) -> list[PlaceRow]:
     """The best ``limit`` places, spread: each one taken from a ~1 km cell costs the cell's
     later places a little rank, so one dense quarter cannot fill every day."""
-    remaining = sorted(places, key=lambda p: (-p.rank, p.osm_id))
+    # Only the best 4 × limit (+ the first pick, the best of all) can ever be taken: the tail can
+    # never win. Then the best score each time, the earlier row among equals (as ``max`` over the
+    # sorted rows gives it), from a heap: a score only falls (its cell picked from), so an entry
+    # found stale at the top goes back with its score now. A big city's pack holds tens of thousands.
+    best = heapq.nsmallest(4 * limit + 1, places, key=lambda p: (-p.rank, p.osm_id))
+    cells = [_cell(p) for p in best]
+    heap = [(-p.rank, i) for i, p in enumerate(best)]
+    heapq.heapify(heap)
     taken: list[PlaceRow] = []
     per_cell: dict[tuple[int, int], int] = {}
-    while remaining and len(taken) < limit:
-        best = max(remaining, key=lambda p: p.rank - SPREAD_PENALTY * per_cell.get(_cell(p), 0))
-        remaining.remove(best)
-        taken.append(best)
-        per_cell[_cell(best)] = per_cell.get(_cell(best), 0) + 1
-        if len(remaining) > 4 * limit:  # far more than needed: the tail can never win
-            remaining = remaining[:4 * limit]
+    while heap and len(taken) < limit:
+        stored, i = heapq.heappop(heap)
+        score = best[i].rank - SPREAD_PENALTY * per_cell.get(cells[i], 0)
+        if -stored != score:
+            heapq.heappush(heap, (-score, i))
+            continue
+        taken.append(best[i])
+        per_cell[cells[i]] = per_cell.get(cells[i], 0) + 1
     return taken
 
 

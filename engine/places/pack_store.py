@@ -3,6 +3,11 @@
 A pack is written atomically (a temp file beside it, then renamed), read back validated, and is
 *stale* after 30 days: used as it is offline, refreshed when online. A damaged file is never
 used and never stops anything: it reads as absent (and is replaced by the next fetch).
+
+Beside each pack, its indexed copy (``<slug>.places.sqlite3``, ``pack_rows.py``) is what a load
+reads: written with the pack, or on the first read of a pack that has none (a pack cached by an
+older build, or rewritten since); a folder that keeps no copies (the shipped eval packs) reads the
+``.json.gz`` itself.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -21,6 +27,7 @@ from engine.atomic import write_atomic
 from engine.maps.city_map import CityLayers, shipped_city_layers
 
 from .pack import PACK_FORMAT, CityPack
+from .pack_rows import copy_path, read_copy, write_copy
 
 FOLDER = "city-packs"
 INDEX = "index.json"  # slug → [name, label]: finding a pack by name reads no other pack
@@ -42,11 +49,12 @@ class CachedPack:
 
 
 class PackStore:
-    def __init__(self, home: Path | str | None = None) -> None:
+    def __init__(self, home: Path | str | None = None, *, keep_copies: bool = True) -> None:
         if home is None:
             from engine.store.sqlite_file import data_dir
             home = data_dir()
         self.folder = Path(home) / FOLDER
+        self.keep_copies = keep_copies  # write each pack's indexed copy beside it (pack_rows.py)
 
     def path(self, slug: str) -> Path:
         return self.folder / f"{slug}.json.gz"
@@ -56,8 +64,18 @@ class PackStore:
         target = self.path(pack.slug)
         data = gzip.compress(pack.model_dump_json().encode(), compresslevel=6, mtime=0)
         write_atomic(target, data)
+        self._keep_copy(pack, target)
         self._write_index()
         return target
+
+    def _keep_copy(self, pack: CityPack, target: Path) -> bool:
+        """The indexed copy; one that cannot be written (a full disk, a read-only folder) leaves the
+        pack read from its JSON. Whether it was written."""
+        if self.keep_copies:
+            with contextlib.suppress(OSError, sqlite3.Error):
+                write_copy(pack, target)
+                return True
+        return False
 
     def load(self, slug: str) -> CityPack | None:
         path = self.path(slug)
@@ -65,11 +83,13 @@ class PackStore:
             stat = path.stat()
             if stat.st_size > MAX_FILE_BYTES:
                 return None
-            pack = _read_pack(str(path), stat.st_mtime_ns, stat.st_size)
+            pack, copied = _read_pack(str(path), stat.st_mtime_ns, stat.st_size)
         except (OSError, EOFError, ValueError, ValidationError):
             return None
         if pack.format != PACK_FORMAT or pack.slug != slug:
             return None
+        if not copied and self._keep_copy(pack, path):  # a pack without its copy (an older build's): made now
+            _read_pack.cache_clear()  # the next load reads the copy
         return pack
 
     def find(self, name: str) -> CityPack | None:
@@ -130,13 +150,23 @@ class PackStore:
             self.path(slug).unlink()
         except FileNotFoundError:
             return False
+        copy_path(self.path(slug)).unlink(missing_ok=True)
         self._write_index()
         return True
 
 
-@lru_cache(maxsize=4)  # keyed by (path, mtime, size): a 3,000-place pack takes ~15 ms to read, once per process
-def _read_pack(path: str, _mtime_ns: int, _size: int) -> CityPack:
-    return CityPack.model_validate_json(gzip.decompress(Path(path).read_bytes()))
+@lru_cache(maxsize=4)  # keyed by (path, mtime, size): read once per process
+def _read_pack(path: str, mtime_ns: int, size: int) -> tuple[CityPack, bool]:
+    """The pack, and whether it came from its indexed copy (else from the JSON itself)."""
+    copied = read_copy(Path(path), size, mtime_ns)
+    if copied is not None:
+        return copied, True
+    return CityPack.model_validate_json(gzip.decompress(Path(path).read_bytes())), False
+
+
+def clear_read_cache() -> None:
+    """Forget the packs read in this process (benchmarks measuring a first read)."""
+    _read_pack.cache_clear()
 
 
 def is_stale(pack: CityPack, now: datetime | None = None) -> bool:

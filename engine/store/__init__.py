@@ -16,7 +16,8 @@ the data dir — `TRIPWRIGHT_HOME` overrides — WAL, foreign keys, `quick_check
 each kind; a damaged or 0-byte file is moved aside as `tripwright-damaged-<stamp>.db` with its -wal/-shm and
 the newest good backup restored, `Store.recovery` holding the one line the CLI and the app show; with no
 good backup a damaged file is left untouched and the store refuses to open; checks, recovery and migration
-run under `<db>.lock` so a file being created is never taken for an emptied one (`sqlite_file.py`); or
+run under `<db>.lock` so a file being created is never taken for an emptied one (`sqlite_file.py`;
+`trip_rows.py`: `trips list` reads a healthy, current personal file with the standard library only); or
 PostgreSQL from `TRIPWRIGHT_DATABASE_URL`), Alembic migrations (additive, run on open), `store.org(ctx)` →
 one Session per `OrgContext` with `trips`/`versions`/`runs`/`tool_cache`/`idempotency`/`knowledge`
 (destination notes: `knowledge_item` + `knowledge_chunk` with float32 vectors, migration 0006; 0008 writes

@@ -16,10 +16,11 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, inspect, text
 
 from ..errors import StoreError
+from .sqlite_file import SCHEMA_HEAD
 
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 7_413_200_404  # any fixed number: one migrator at a time per database
-HEAD = "0009"  # the newest revision in migrations/versions (tests/store/test_migrations.py checks)
+HEAD = SCHEMA_HEAD  # the newest revision (set in sqlite_file.py; tests/store/test_migrations.py checks)
 
 
 def alembic_config():  # noqa: ANN201 (alembic.config.Config, imported on demand)

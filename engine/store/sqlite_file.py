@@ -30,6 +30,9 @@ BACKUP_DIR = "backups"
 BACKUPS_KEPT = {"daily": 7, "migration": 3, "manual": 3}  # the last N of each kind
 DAILY = timedelta(hours=24)  # a daily copy when the newest backup of any kind is older
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# The newest revision in migrations/versions (migrate.HEAD; tests/store/test_migrations.py checks): here,
+# with the standard library, so a read that needs a current schema (trip_rows) can tell without SQLAlchemy.
+SCHEMA_HEAD = "0009"
 
 
 def data_dir() -> Path:

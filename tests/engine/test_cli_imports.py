@@ -86,3 +86,21 @@ def test_help_loads_no_engine_model_or_library(tmp_path) -> None:
     assert code == 0
     assert {package: under(modules, package) for package in HELP_NEVER if under(modules, package)} == {}
     assert "engine.cli" in modules and "engine.cli.maps_cmd" not in modules  # its parser is declared lazily
+
+
+LIST_NEVER = ("sqlalchemy", "pydantic", "engine.models", "engine.pipeline", "engine.planning", "engine.catalog",
+              "engine.frontend", "engine.store.store", "engine.store.schema", "argon2")
+
+
+def test_trips_list_reads_the_file_without_the_orm_models_or_planner(tmp_path) -> None:
+    code, _ = loaded(tmp_path, "trips", "list")  # the first run creates the file: the full open
+    assert code == 0
+    env = dict(os.environ, TRIPWRIGHT_HOME=str(tmp_path / "home"), TRIPWRIGHT_OFFLINE="1")
+    env.pop("TRIPWRIGHT_DATABASE_URL", None)
+    made = subprocess.run([sys.executable, "-c", "from engine.frontend import signed_in\n"
+                           "with signed_in() as (store, ctx), store.org(ctx) as repo:\n"
+                           "    repo.trips.create('Lisbon, 4 days')\n"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr  # (the second open took the day's backup)
+    code, modules = loaded(tmp_path, "trips", "list")
+    assert code == 0 and "engine.store.trip_rows" in modules
+    assert {package: under(modules, package) for package in LIST_NEVER if under(modules, package)} == {}
