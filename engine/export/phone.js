@@ -85,16 +85,19 @@
   }
 
   // -- Now and Next -------------------------------------------------------------------------------
+  // a transfer is the way to something; a leg between two cities (a train, a flight) is a thing itself
+  function isWay(item) { return item.kind === "transit" && item.role !== "leg"; }
+
   function moment(t) {
     var now = null, next = null, leg = null;
     entries.forEach(function (e) {
-      if (e.item.kind === "transit") return;
+      if (isWay(e.item)) return;
       if (e.item.t0 <= t && t < e.item.t1) now = e;           // the latest begun, if two overlap
       else if (e.item.t0 > t && next === null) next = e;
     });
     if (next) {  // the way there: the last leg that ends by the next thing and is not over yet
       entries.forEach(function (e) {
-        if (e.item.kind === "transit" && e.item.t1 > t && e.item.t0 < next.item.t0 &&
+        if (isWay(e.item) && e.item.t1 > t && e.item.t0 < next.item.t0 &&
             (!now || e.item.t0 >= now.item.t0)) leg = e;
       });
     }
@@ -199,7 +202,7 @@
   function itemRow(item, day) {
     var row = el("li", "tw-item tw-kind-" + item.kind);
     rows.set(item.id, row);
-    if (item.kind === "transit") {
+    if (isWay(item)) {
       row.classList.add("tw-leg");
       row.appendChild(el("div", "tw-when", item.time));
       row.appendChild(el("div", "tw-what", item.notes || item.name));

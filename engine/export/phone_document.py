@@ -28,7 +28,7 @@ from engine.maps.map_document import build_map_document
 from engine.models import Activity, DayItinerary, ItineraryV1, format_usd
 
 from ._bookings import confirmation_of
-from ._trip import day_zone, local_span, plain_text, trip_dates
+from ._trip import day_zone, local_span, plain_text, trip_dates, trip_where
 from .text import traveller_text
 from .times import activity_times
 
@@ -56,7 +56,7 @@ def phone_document(itin: ItineraryV1, *, city_map: CityLayers | None = None,
     first, last = trip_dates(itin)
     days = [_day(itin, day, number, drawn, places, document["days"][number - 1])
             for number, day in enumerate(itin.days, start=1)]
-    where = itin.intent.city if itin.intent.mode == "city" else f"{itin.intent.origin} → {itin.intent.terminus}"
+    where = trip_where(itin)
     return {"title": _text(where), "dates": f"{first:%a %d %b %Y} – {last:%a %d %b %Y}",
             "total": format_usd(itin.cost_breakdown.total_usd_cents), "disclaimer": _text(itin.disclaimer),
             "credits": document["credits"], "days": days, "map": document}

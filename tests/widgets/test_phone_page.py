@@ -268,3 +268,19 @@ def test_each_day_shows_its_own_map_and_a_row_shows_its_stop(qtbot, open_phone, 
     day3 = [a for a in paris.days[2].activities if a.geo is not None and a.kind.value != "flight"]
     assert shown == {"where": 2, "pins": len(day3), "open": True, "tip": orsay.shown_name, "button": False}
     assert page.errors == []
+
+
+def test_on_a_train_between_two_cities_now_is_the_train_and_next_is_the_check_in(qtbot, open_phone):
+    from tests.multi_city_trip import multi_city_itinerary
+    from zoneinfo import ZoneInfo
+    made = multi_city_itinerary()  # by hand: each day on its stay's clock, as the run writes it (Lisbon = Porto's)
+    itin = made.model_copy(update={"days": [d.model_copy(update={"tz": "Europe/Lisbon"}) for d in made.days]})
+    day, train = next((n, a) for n, d in enumerate(itin.days) for a in d.activities if a.role == "leg")
+    on_board = datetime.combine(itin.days[day].date, train.window.start, ZoneInfo("Europe/Lisbon")) + timedelta(minutes=40)
+    view, page, _ = open_phone(itinerary_to_phone(itin), on_board)
+    state = run_js(qtbot, view, STATE)
+    assert state["now"] == train.shown_name and state["row_now"].startswith(train.shown_name)
+    after = min((a for a in itin.days[day].activities if a.kind.value != "transit" and a.window.start >= train.window.end),
+                key=lambda a: a.window.start)
+    assert state["next"] == after.shown_name and state["today"] == [day]
+    assert page.errors == []
