@@ -13,13 +13,16 @@ by ``engine.evaluation.quality`` against the targets of the issue:
   trip's dates that the plan visits (≥ 70%);
 * hole — the largest idle hole between 09:00 and 18:00 on a full day (< 3 h), with the mean idle
   hours per full day;
-* route — each day's route (last night's bed → the stops → tonight's bed, straight lines) against
-  the best order of the same stops (exact), the worst day (≤ 1.05×);
+* route — each day's route (where its visits set off → the stops → tonight's bed, straight lines)
+  against the shortest order of the same stops a traveller could have walked that day: the meals
+  in their place and time, every sight inside its opening hours, at the plan's own pace
+  (``engine/evaluation/route_order.py``, exact), the worst day (≤ 1.05×);
 * meals — share of lunches and dinners at restaurants (100%);
 * nights — share of nights at a mapped bed among the nights with one within 15 mi (100%);
 * fastest — the fastest drive the schedule implies between consecutive places (≤ 70 mph).
 
-The figures are reported, not asserted: today's plans do not meet the targets yet (issue 31).
+The figures are reported here; tests/eval/test_plan_quality.py asserts the targets (a strict xfail
+for any not met yet).
 """
 
 from __future__ import annotations

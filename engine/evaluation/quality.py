@@ -18,6 +18,8 @@ from engine.geocode.trust import geodesic_miles
 from engine.models.dated_hours import dated_hours
 from engine.models.itinerary import Activity, DayItinerary
 
+from .route_order import Pace, Reference, Stop
+
 Point = tuple[float, float]
 
 TARGETS = {"coverage": 0.70, "largest_hole_h": 3.0, "route_ratio": 1.05, "meals_at_restaurants": 1.0,
@@ -192,22 +194,69 @@ class Route:
     date: date
     stops: int
     planned_miles: float
-    best_miles: float
+    best_miles: float  # the shortest feasible order of the same stops (``route_order``)
 
     @property
     def ratio(self) -> float | None:
         return self.planned_miles / self.best_miles if self.best_miles > 0.05 else None
 
 
-def day_route(day: DayItinerary, start: Point | None = None, end: Point | None = None) -> Route | None:
+def day_route(day: DayItinerary, start: Point | None = None, end: Point | None = None,
+              data: PlaceData | None = None, country: str | None = None) -> Route | None:
     """The day's located visits in plan order, from ``start`` (where the day begins: last night's
-    bed) to ``end`` (tonight's), against the best order of the same stops between the same ends.
-    None when the day has more than ``EXACT_STOPS`` free stops or fewer than two places to link."""
-    stops = [(a.geo.lat, a.geo.lon) for a in _visits(day, ("attraction", "meal")) if a.geo]
-    if len(stops) > EXACT_STOPS or len(stops) + (start is not None) + (end is not None) < 3:
+    bed) to ``end`` (tonight's), against the shortest order of the same stops a traveller could
+    have walked that day (``route_order``: the meals where they are, every sight inside its hours
+    in ``data``, at the plan's own pace). None when the day has more than ``EXACT_STOPS`` sights or
+    fewer than two places to link."""
+    visits = [a for a in _visits(day, ("attraction", "meal")) if a.geo]
+    sights = [a for a in visits if a.kind.value == "attraction"]
+    start = _set_off(day, visits, start)
+    if len(sights) > EXACT_STOPS or len(visits) + (start is not None) + (end is not None) < 3:
         return None
-    planned = path_miles([p for p in (start, *stops, end) if p is not None])
-    return Route(day.date, len(stops), round(planned, 3), round(best_path_miles(stops, start, end), 3))
+    stops = [Stop((a.geo.lat, a.geo.lon), _minutes(a.window.start), _minutes(a.window.end), a.kind.value == "meal",
+                  _hours_of(data.of(a) if data else None, country)) for a in visits]
+    pace = plan_pace(day, visits)
+    planned = path_miles([p for p in (start, *(s.point for s in stops), end) if p is not None])
+    leave = stops[0].start - pace.minutes(start, stops[0].point) if start is not None else None
+    home = stops[-1].end + pace.minutes(stops[-1].point, end) if end is not None else None
+    best = Reference(day.date, stops, pace, start, end, leave, home).shortest(planned)
+    return Route(day.date, len(stops), round(planned, 3), round(best, 3))
+
+
+def _set_off(day: DayItinerary, visits: Sequence[Activity], start: Point | None) -> Point | None:
+    """Where the day's visits set off from: a place the plan reaches before its first visit (the
+    hotel checked into on arrival), else ``start``."""
+    if not visits:
+        return start
+    first = next(i for i, a in enumerate(day.activities) if a is visits[0])
+    before = [a for a in day.activities[:first] if a.geo and a.kind.value in ("lodging", "transit")]
+    return (before[-1].geo.lat, before[-1].geo.lon) if before else start
+
+
+def _hours_of(element: dict | None, country: str | None):
+    rule = element["tags"].get("opening_hours") if element else None
+    if not rule:
+        return None  # unknown hours count as open
+    hours = dated_hours(rule, country)
+    return lambda on: [(_minutes(w.start), _minutes(w.end) if w.end > w.start else 24 * 60)
+                       for w in hours.windows_on(on)]
+
+
+def plan_pace(day: DayItinerary, visits: Sequence[Activity]) -> Pace:
+    """The plan's own pace between its visits: transfer minutes per mile, and the shortest wait it
+    leaves between a transfer's end and the next sight's start."""
+    index = {id(a): i for i, a in enumerate(day.activities)}
+    minutes, miles, waits = 0.0, 0.0, []
+    for a, b in zip(visits, visits[1:]):
+        between = [t for t in day.activities[index[id(a)] + 1:index[id(b)]] if t.kind.value == "transit"]
+        gap = _minutes(b.window.start) - _minutes(a.window.end)
+        moving = sum(_minutes(t.window.end) - _minutes(t.window.start) for t in between) if between else gap
+        leg = geodesic_miles((a.geo.lat, a.geo.lon), (b.geo.lat, b.geo.lon))
+        if leg >= 0.05:
+            minutes, miles = minutes + moving, miles + leg
+        if b.kind.value == "attraction":
+            waits.append(max(0, gap - moving))
+    return Pace(per_mile=minutes / miles if miles else 0.0, overhead=float(min(waits, default=0)))
 
 
 def bed_points(days: Sequence[DayItinerary]) -> list[Point | None]:
@@ -224,12 +273,12 @@ def bed_points(days: Sequence[DayItinerary]) -> list[Point | None]:
     return out
 
 
-def routes(days: Sequence[DayItinerary]) -> list[Route]:
+def routes(days: Sequence[DayItinerary], data: PlaceData | None = None, country: str | None = None) -> list[Route]:
     nights = bed_points(days)
     found = []
     for i, day in enumerate(days):
         start = nights[i - 1] if i else None
-        route = day_route(day, start, nights[i])
+        route = day_route(day, start, nights[i], data, country)
         if route is not None and route.ratio is not None:
             found.append(route)
     return found

@@ -40,7 +40,7 @@ def score_plan(row: dict, itinerary: ItineraryV1, elements: list[dict]) -> dict:
     days = itinerary.days
     cover = q.famous_coverage(days, data, row.get("famous", []))
     idle = [q.day_idle(d) for d in q.full_days(days)]
-    routes = q.routes(days)
+    routes = q.routes(days, data)
     meals = q.main_meals(days, data)
     nights = [n for n in q.nights(days, data) if n.bed_in_reach]
     hops = q.hops(days)
