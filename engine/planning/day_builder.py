@@ -59,6 +59,8 @@ MUST_SEE_BONUS = 20.0  # outweighs themes, prominence and an hour's travel: a sa
 # one of the city's best-known sights (issue 31 §1: ``planning/famous.py``): outweighs a matching theme
 # and half an hour's travel, so themes choose among the rest and never bury what the city is known for
 FAMOUS_BONUS = 6.0
+THEME_WEIGHT = 3.0  # a sight per theme of the traveller's it matches
+FAMOUS_TRAVEL_MINUTES = 30  # the minutes of travel that cost a best-known sight a point (others: 10)
 
 
 class DayBuilder:
@@ -304,11 +306,16 @@ class DayBuilder:
         return True
 
     def _score(self, s: DayState, v: Attraction, travel: int, wait: int) -> float:
-        theme = 3.0 * len(self.themes & set(v.themes))
+        # a best-known sight is worth the trip whatever its themes: full theme credit, so the
+        # themes never bury it (they choose among the rest) and the famous compete by fame and travel
+        theme = THEME_WEIGHT * len(self.themes if v.id in self.famous else self.themes & set(v.themes))
         prominence = 2.0 * (1 - self.ranking.get(v.id, 50) / 50)
         uncertain = -2.0 if v.indoor is None and is_bad_weather(self.facts.weather.get(s.day)) else 0.0
         must = MUST_SEE_BONUS if v.id in self.must else FAMOUS_BONUS if v.id in self.famous else 0.0
-        return must + theme + prominence + uncertain - travel / 10 - wait / 30
+        # ten minutes' travel cost a point; a best-known sight is worth a longer trip (Giza from
+        # central Cairo), or the nearer lesser sights would win every step of the greedy fill
+        per_point = FAMOUS_TRAVEL_MINUTES if v.id in self.famous and v.id not in self.must else 10
+        return must + theme + prominence + uncertain - travel / per_point - wait / 30
 
     def _append(self, s: DayState, best: Candidate, role: str, kind: ChoiceKind, alts: list[Candidate]) -> None:
         if not self.light:

@@ -365,6 +365,19 @@ def test_the_bench_prints_each_trip_planned_online_and_from_its_cache(capsys):
     assert table[0].startswith("data set | coverage") and table[2].startswith("us89_teton | ")
 
 
+def test_best_known_sights_off_the_themes_or_far_out_are_planned(planned):
+    """A best-known sight gets every theme's credit and pays a third for its travel: Park Güell (a
+    park, on an "art and architecture" trip) and the Giza pyramids (14 km from central Cairo, now
+    inside its metropolitan box) are visited, not buried under nearer lesser sights."""
+    def visited(slug: str) -> set[int]:
+        return {_osm_id(a) for d in planned[slug][2].days for a in d.activities if a.kind.value == "attraction"}
+
+    def element_id(slug: str, name: str) -> int:
+        return q.PlaceData(bench.load_elements(planned[slug][1])).named(name)["id"]
+    assert element_id("barcelona", "Park Güell") in visited("barcelona")
+    assert element_id("cairo", "أهرامات الجيزة") in visited("cairo")
+
+
 QUALITY_SCENARIOS = Path(__file__).parent / "quality_scenarios"
 PREDICATE_OF = {"coverage": "quality['coverage']", "largest_hole_h": "quality['largest_hole_h']",
                 "route_ratio": "quality['route_ratio']", "meals_at_restaurants": "quality['meals_at_restaurants']",
