@@ -27,6 +27,7 @@ TARGETS = {"coverage": 0.70, "largest_hole_h": 3.0, "route_ratio": 1.05, "meals_
 DAY_START, DAY_END = time(9, 0), time(18, 0)  # the window a full day's holes are looked for in
 BED_REACH_MILES = 15.0
 LUNCH_FROM = time(10, 30)  # a meal starting at or after this is lunch or dinner, not breakfast
+LUNCH_UNTIL = time(15, 30)  # ...and one starting by this is lunch
 RESTAURANT_AMENITIES = frozenset({"restaurant", "food_court"})
 BED_TOURISM = frozenset({"hotel", "motel", "guest_house", "hostel", "apartment", "camp_site", "chalet"})
 EXACT_STOPS = 9  # the best order is searched exhaustively (Held-Karp: exact) up to this many free stops
@@ -214,7 +215,7 @@ def day_route(day: DayItinerary, start: Point | None = None, end: Point | None =
     if len(sights) > EXACT_STOPS or len(visits) + (start is not None) + (end is not None) < 3:
         return None
     stops = [Stop((a.geo.lat, a.geo.lon), _minutes(a.window.start), _minutes(a.window.end), a.kind.value == "meal",
-                  _hours_of(data.of(a) if data else None, country)) for a in visits]
+                  _hours_of(a, data.of(a) if data else None, country)) for a in visits]
     pace = plan_pace(day, visits)
     planned = path_miles([p for p in (start, *(s.point for s in stops), end) if p is not None])
     leave = stops[0].start - pace.minutes(start, stops[0].point) if start is not None else None
@@ -233,10 +234,20 @@ def _set_off(day: DayItinerary, visits: Sequence[Activity], start: Point | None)
     return (before[-1].geo.lat, before[-1].geo.lon) if before else start
 
 
-def _hours_of(element: dict | None, country: str | None):
+_GUESSED = re.compile(r"planned within (\d\d):(\d\d)-(\d\d):(\d\d)")
+
+
+def _hours_of(activity: Activity, element: dict | None, country: str | None):
+    """A stop's opening windows by date: OpenStreetMap's hours; for a place whose hours are not
+    published, the window the plan told the traveller it guessed ("planned within 10:00-17:00");
+    else open (unknown hours count as open)."""
     rule = element["tags"].get("opening_hours") if element else None
+    guessed = _GUESSED.search(activity.notes or "")
+    if not rule and guessed:
+        h1, m1, h2, m2 = (int(g) for g in guessed.groups())
+        return lambda on: [(h1 * 60 + m1, h2 * 60 + m2)]
     if not rule:
-        return None  # unknown hours count as open
+        return None
     hours = dated_hours(rule, country)
     return lambda on: [(_minutes(w.start), _minutes(w.end) if w.end > w.start else 24 * 60)
                        for w in hours.windows_on(on)]
@@ -334,6 +345,11 @@ def main_meals(days: Sequence[DayItinerary], data: PlaceData) -> list[Meal]:
             tags = e["tags"] if e else {}
             out.append(Meal(day.date, a.window.start, a.name, tags.get("amenity") or tags.get("shop")))
     return out
+
+
+def lunched(day: DayItinerary) -> bool:
+    """Whether a day has a lunch: a meal starting between ``LUNCH_FROM`` and ``LUNCH_UNTIL``."""
+    return any(LUNCH_FROM <= a.window.start <= LUNCH_UNTIL for a in _visits(day, ("meal",)))
 
 
 # --- 5. nights at a named bed -----------------------------------------------------------------------

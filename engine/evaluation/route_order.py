@@ -8,8 +8,8 @@ plan fixed and reorders only what it was free to reorder:
 * the meals stay where they are — the same restaurant at the same time (the plan chose lunch and
   dinner for the hour; a shorter day without them is no better day);
 * every sight is visited once, for as long as the plan visits it, inside its opening hours as
-  OpenStreetMap states them (unknown hours count as open, as for coverage; a visit arriving before
-  opening waits for it);
+  OpenStreetMap states them — or, where none are published, inside the window the plan told the
+  traveller it guessed ("planned within 10:00-17:00"); a visit arriving before opening waits for it;
 * the day leaves last night's bed no earlier, and reaches tonight's bed no later, than the plan;
 * a leg takes as long as the plan's own legs take: its transfers' minutes per mile, plus the
   shortest wait the plan itself leaves between arriving and starting the next visit (so the

@@ -11,7 +11,7 @@ put in the shortest order that still fits every opening window
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.costs import venue_cost
 from engine.facts import TripFacts
@@ -60,6 +60,7 @@ MUST_SEE_BONUS = 20.0  # outweighs themes, prominence and an hour's travel: a sa
 # and half an hour's travel, so themes choose among the rest and never bury what the city is known for
 FAMOUS_BONUS = 6.0
 THEME_WEIGHT = 3.0  # a sight per theme of the traveller's it matches
+FAMOUS_RANK_WEIGHT = 3.0  # the best-known of them over the tenth
 FAMOUS_TRAVEL_MINUTES = 30  # the minutes of travel that cost a best-known sight a point (others: 10)
 
 
@@ -67,7 +68,7 @@ class DayBuilder:
     def __init__(self, facts: TripFacts, *, themes: list[str], kid: bool, hotel: Geo,
                  transit_buffer: int, museum_buffer: int, airport_buffer: int,
                  ranking: dict[str, int], travellers: int = 1, meal_cap_cents: int | None = None,
-                 must: frozenset[str] = frozenset(), famous: frozenset[str] = frozenset(),
+                 must: frozenset[str] = frozenset(), famous: tuple[str, ...] = (),
                  pace: str = "balanced") -> None:
         self.facts = facts
         self.themes = set(themes)
@@ -80,7 +81,7 @@ class DayBuilder:
         self.travellers = travellers
         self.meal_cap = meal_cap_cents  # per person; None = no budget to respect
         self.must = must  # the traveller's saved places: first wherever they are open and fit
-        self.famous = famous  # the city's best-known sights
+        self.famous = {ref: i for i, ref in enumerate(famous)}  # the city's best-known sights, best first
         self.pace = pace
         self.visit_budget = DAY_VISIT_BUDGET[pace]
         self.sights_end = SIGHTS_END[pace]
@@ -111,7 +112,8 @@ class DayBuilder:
             meal = self._meal_due(state)
             if meal and self._place_meal(state, meal, limit, restaurants):
                 continue
-            if (not budget or state.visit_minutes < self.visit_budget) and self._place_visit(state, visits, venues):
+            if (not budget or state.visit_minutes < self.visit_budget) and self._place_visit(state, visits, venues,
+                                                                                             restaurants, limit):
                 if one_visit:
                     return True
                 continue
@@ -241,7 +243,8 @@ class DayBuilder:
         return max(0, restaurant.est_price_usd_cents - self.meal_cap)
 
     # -- visits --------------------------------------------------------------------------------
-    def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction]) -> bool:
+    def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction],
+                     restaurants: list[Attraction] = (), meal_limit: Limit | None = None) -> bool:
         options = []
         ends_by = self._sights_end_before_meal(s)
         for v in venues:
@@ -255,12 +258,25 @@ class DayBuilder:
         if not options:
             return False
         options.sort(key=lambda c: (-c.score, c.start, c.venue.id))
-        best = options[0]
+        best = next((c for c in options if self._keeps_lunch(s, c, restaurants, meal_limit or limit)), None)
+        if best is None:
+            return False
         s.used.add(best.venue.id)
         s.visits += 1
         s.visit_minutes += best.end - best.start
         self._append(s, best, "activity", ChoiceKind.attraction, options[1:1 + ALTERNATIVES])
         return True
+
+    def _keeps_lunch(self, s: DayState, c: Candidate, restaurants: list[Attraction], limit: Limit) -> bool:
+        """Whether a lunch table can still be reached after a sight ending into the lunch hours:
+        a table whose hours are not published is assumed to seat lunch until 14:30, so a morning
+        sight ending at ``LUNCH_BY`` may leave the day with no lunch at all."""
+        if s.had_lunch or not restaurants or c.end <= LUNCH[0] - self.transit_buffer or c.end > LUNCH[1]:
+            return True
+        if not any(self._serves_meals(r) for r in restaurants):
+            return True
+        after = replace(s, cursor=c.end, geo=c.venue.location, prev_museum=c.venue.venue_type is VenueType.museum)
+        return bool(self._tables(after, "lunch", limit, restaurants, s.used))
 
     def _sights_end_before_meal(self, s: DayState) -> int:
         """When a sight must end so the next meal keeps its window: before lunch (not yet due) a
@@ -312,6 +328,8 @@ class DayBuilder:
         prominence = 2.0 * (1 - self.ranking.get(v.id, 50) / 50)
         uncertain = -2.0 if v.indoor is None and is_bad_weather(self.facts.weather.get(s.day)) else 0.0
         must = MUST_SEE_BONUS if v.id in self.must else FAMOUS_BONUS if v.id in self.famous else 0.0
+        if v.id in self.famous and v.id not in self.must:  # the better known first: Giza before a fifth mosque
+            must += FAMOUS_RANK_WEIGHT * (1 - self.famous[v.id] / len(self.famous))
         # ten minutes' travel cost a point; a best-known sight is worth a longer trip (Giza from
         # central Cairo), or the nearer lesser sights would win every step of the greedy fill
         per_point = FAMOUS_TRAVEL_MINUTES if v.id in self.famous and v.id not in self.must else 10

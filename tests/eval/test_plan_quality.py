@@ -254,7 +254,8 @@ def _feasible_miles(order, start, end, day, leave, home, pace, hours) -> float |
 
 def test_route_ratios_on_real_plans_match_every_feasible_permutation(planned):
     """The reference is the shortest of every order of the day's stops that keeps each meal in its
-    place and time and each sight inside its hours (counted here again, by brute force over
+    place and time and each sight inside its hours, or the window the plan told the traveller when
+    none are published (counted here again, by brute force over
     permutations), never longer than the plan and never shorter than the crow's best order."""
     checked = 0
     for slug, (_, row, itinerary) in planned.items():
@@ -279,6 +280,10 @@ def test_route_ratios_on_real_plans_match_every_feasible_permutation(planned):
 
             def hours(a, data=data, on=day.date):
                 rule = (data.of(a) or {}).get("tags", {}).get("opening_hours")
+                told = re.search(r"planned within (\d+):(\d+)-(\d+):(\d+)", a.notes or "")
+                if not rule and told:  # hours not published: the window the traveller was told
+                    h1, m1, h2, m2 = map(int, told.groups())
+                    return [(h1 * 60 + m1, h2 * 60 + m2)]
                 if not rule:
                     return None
                 return [(q._minutes(w.start), q._minutes(w.end) if w.end > w.start else 24 * 60)
@@ -376,6 +381,17 @@ def test_best_known_sights_off_the_themes_or_far_out_are_planned(planned):
         return q.PlaceData(bench.load_elements(planned[slug][1])).named(name)["id"]
     assert element_id("barcelona", "Park Güell") in visited("barcelona")
     assert element_id("cairo", "أهرامات الجيزة") in visited("cairo")
+
+
+def test_every_full_city_day_keeps_its_lunch(planned):
+    """A morning sight may not run so late that no table is left for lunch (a table with no
+    published hours seats lunch until 14:30): every full day of a city trip has one."""
+    for slug, (kind, _, itinerary) in planned.items():
+        if kind != "city":
+            continue
+        full = q.full_days(itinerary.days)
+        assert full and all(q.lunched(d) for d in full), (slug, [d.date for d in full if not q.lunched(d)])
+        assert bench.score(planned[slug][1], itinerary)["lunches_of"] == f"{len(full)}/{len(full)}"
 
 
 QUALITY_SCENARIOS = Path(__file__).parent / "quality_scenarios"
