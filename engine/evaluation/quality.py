@@ -18,7 +18,7 @@ from engine.geocode.trust import geodesic_miles
 from engine.models.dated_hours import dated_hours
 from engine.models.itinerary import Activity, DayItinerary
 
-from .route_order import Pace, Reference, Stop
+from .route_order import Reference, Stop, hours_of_stop, plan_pace, set_off
 
 Point = tuple[float, float]
 
@@ -211,63 +211,17 @@ def day_route(day: DayItinerary, start: Point | None = None, end: Point | None =
     fewer than two places to link."""
     visits = [a for a in _visits(day, ("attraction", "meal")) if a.geo]
     sights = [a for a in visits if a.kind.value == "attraction"]
-    start = _set_off(day, visits, start)
+    start = set_off(day, visits, start)
     if len(sights) > EXACT_STOPS or len(visits) + (start is not None) + (end is not None) < 3:
         return None
     stops = [Stop((a.geo.lat, a.geo.lon), _minutes(a.window.start), _minutes(a.window.end), a.kind.value == "meal",
-                  _hours_of(a, data.of(a) if data else None, country)) for a in visits]
+                  hours_of_stop(a, data.of(a) if data else None, country)) for a in visits]
     pace = plan_pace(day, visits)
     planned = path_miles([p for p in (start, *(s.point for s in stops), end) if p is not None])
     leave = stops[0].start - pace.minutes(start, stops[0].point) if start is not None else None
     home = stops[-1].end + pace.minutes(stops[-1].point, end) if end is not None else None
     best = Reference(day.date, stops, pace, start, end, leave, home).shortest(planned)
     return Route(day.date, len(stops), round(planned, 3), round(best, 3))
-
-
-def _set_off(day: DayItinerary, visits: Sequence[Activity], start: Point | None) -> Point | None:
-    """Where the day's visits set off from: a place the plan reaches before its first visit (the
-    hotel checked into on arrival), else ``start``."""
-    if not visits:
-        return start
-    first = next(i for i, a in enumerate(day.activities) if a is visits[0])
-    before = [a for a in day.activities[:first] if a.geo and a.kind.value in ("lodging", "transit")]
-    return (before[-1].geo.lat, before[-1].geo.lon) if before else start
-
-
-_GUESSED = re.compile(r"planned within (\d\d):(\d\d)-(\d\d):(\d\d)")
-
-
-def _hours_of(activity: Activity, element: dict | None, country: str | None):
-    """A stop's opening windows by date: OpenStreetMap's hours; for a place whose hours are not
-    published, the window the plan told the traveller it guessed ("planned within 10:00-17:00");
-    else open (unknown hours count as open)."""
-    rule = element["tags"].get("opening_hours") if element else None
-    guessed = _GUESSED.search(activity.notes or "")
-    if not rule and guessed:
-        h1, m1, h2, m2 = (int(g) for g in guessed.groups())
-        return lambda on: [(h1 * 60 + m1, h2 * 60 + m2)]
-    if not rule:
-        return None
-    hours = dated_hours(rule, country)
-    return lambda on: [(_minutes(w.start), _minutes(w.end) if w.end > w.start else 24 * 60)
-                       for w in hours.windows_on(on)]
-
-
-def plan_pace(day: DayItinerary, visits: Sequence[Activity]) -> Pace:
-    """The plan's own pace between its visits: transfer minutes per mile, and the shortest wait it
-    leaves between a transfer's end and the next sight's start."""
-    index = {id(a): i for i, a in enumerate(day.activities)}
-    minutes, miles, waits = 0.0, 0.0, []
-    for a, b in zip(visits, visits[1:]):
-        between = [t for t in day.activities[index[id(a)] + 1:index[id(b)]] if t.kind.value == "transit"]
-        gap = _minutes(b.window.start) - _minutes(a.window.end)
-        moving = sum(_minutes(t.window.end) - _minutes(t.window.start) for t in between) if between else gap
-        leg = geodesic_miles((a.geo.lat, a.geo.lon), (b.geo.lat, b.geo.lon))
-        if leg >= 0.05:
-            minutes, miles = minutes + moving, miles + leg
-        if b.kind.value == "attraction":
-            waits.append(max(0, gap - moving))
-    return Pace(per_mile=minutes / miles if miles else 0.0, overhead=float(min(waits, default=0)))
 
 
 def bed_points(days: Sequence[DayItinerary]) -> list[Point | None]:

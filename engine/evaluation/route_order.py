@@ -21,11 +21,14 @@ own order is always a candidate, so the reference is never longer than the plan.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, time
 from typing import Callable, Sequence
 
 from engine.geocode.trust import geodesic_miles
+from engine.models.dated_hours import dated_hours
+from engine.models.itinerary import Activity, DayItinerary
 
 Point = tuple[float, float]
 Hours = Callable[[date], Sequence[tuple[int, int]]]  # a date → its open (from, to) minutes
@@ -116,3 +119,49 @@ class Reference:
                 continue
             step = geodesic_miles(here, stop.point) if here is not None else 0.0
             self._walk(stop.point, done, miles + step, left - {i}, meal, (*order, i))
+
+
+def set_off(day: DayItinerary, visits: Sequence[Activity], start: Point | None) -> Point | None:
+    """Where the day's visits set off from: a place the plan reaches before its first visit (the
+    hotel checked into on arrival), else ``start``."""
+    if not visits:
+        return start
+    first = next(i for i, a in enumerate(day.activities) if a is visits[0])
+    before = [a for a in day.activities[:first] if a.geo and a.kind.value in ("lodging", "transit")]
+    return (before[-1].geo.lat, before[-1].geo.lon) if before else start
+
+
+_GUESSED = re.compile(r"planned within (\d\d):(\d\d)-(\d\d):(\d\d)")
+
+
+def hours_of_stop(activity: Activity, element: dict | None, country: str | None):
+    """A stop's opening windows by date: OpenStreetMap's hours; for a place whose hours are not
+    published, the window the plan told the traveller it guessed ("planned within 10:00-17:00");
+    else open (unknown hours count as open)."""
+    rule = element["tags"].get("opening_hours") if element else None
+    guessed = _GUESSED.search(activity.notes or "")
+    if not rule and guessed:
+        h1, m1, h2, m2 = (int(g) for g in guessed.groups())
+        return lambda on: [(h1 * 60 + m1, h2 * 60 + m2)]
+    if not rule:
+        return None
+    hours = dated_hours(rule, country)
+    return lambda on: [(minutes_of(w.start), minutes_of(w.end) if w.end > w.start else 24 * 60)
+                       for w in hours.windows_on(on)]
+
+
+def plan_pace(day: DayItinerary, visits: Sequence[Activity]) -> Pace:
+    """The plan's own pace between its visits: transfer minutes per mile, and the shortest wait it
+    leaves between a transfer's end and the next sight's start."""
+    index = {id(a): i for i, a in enumerate(day.activities)}
+    minutes, miles, waits = 0.0, 0.0, []
+    for a, b in zip(visits, visits[1:]):
+        between = [t for t in day.activities[index[id(a)] + 1:index[id(b)]] if t.kind.value == "transit"]
+        gap = minutes_of(b.window.start) - minutes_of(a.window.end)
+        moving = sum(minutes_of(t.window.end) - minutes_of(t.window.start) for t in between) if between else gap
+        leg = geodesic_miles((a.geo.lat, a.geo.lon), (b.geo.lat, b.geo.lon))
+        if leg >= 0.05:
+            minutes, miles = minutes + moving, miles + leg
+        if b.kind.value == "attraction":
+            waits.append(max(0, gap - moving))
+    return Pace(per_mile=minutes / miles if miles else 0.0, overhead=float(min(waits, default=0)))

@@ -64,6 +64,24 @@ FAMOUS_RANK_WEIGHT = 3.0  # the best-known of them over the tenth
 FAMOUS_TRAVEL_MINUTES = 30  # the minutes of travel that cost a best-known sight a point (others: 10)
 
 
+EVENING_MINUTES = 45  # an evening visit after dinner: a view, a lit-up square, a late museum hour
+EVENING_TRAVEL_MINUTES = 20  # near the dinner table
+EVENING_DETOUR_M = 1_200  # and not far out of the way back to the hotel
+EVENING_END = 22 * 60
+EVENING_LATE = 21 * 60  # published hours running this late make an indoor sight an evening one
+
+
+def _evening_kind(v: Attraction, day) -> bool:
+    """A place for an evening: a view or an outdoor landmark (a square, a monument) open then, or a
+    sight under a roof whose published hours run to 21:00 or later that day (a tower, a museum's
+    late opening) — not a park or a garden in the dark."""
+    if not v.hours_known:
+        return False
+    if v.indoor is False:
+        return "views" in v.themes or v.venue_type is VenueType.landmark
+    return any(minutes_of(w.end) >= EVENING_LATE for w in v.windows_on(day))
+
+
 class DayBuilder:
     def __init__(self, facts: TripFacts, *, themes: list[str], kid: bool, hotel: Geo,
                  transit_buffer: int, museum_buffer: int, airport_buffer: int,
@@ -101,6 +119,34 @@ class DayBuilder:
         best = reorder(self, start, limit, chosen, restaurants, state)
         if best is not state:
             restore(state, best)
+        if limit.geo is None and limit.airport is None:  # the day's open end: back to the hotel
+            self._evening(state, limit, venues)
+
+    def _evening(self, s: DayState, limit: Limit, venues: list[Attraction]) -> None:
+        """An evening after dinner (issue 31 §2): one short visit near the table to a place that is
+        still open — a viewpoint or an outdoor landmark with no gate, or a sight whose published
+        hours run late — when the day has nothing after dinner. Not with children (their day ends
+        at 20:00), not when nothing of the kind is open and near."""
+        if not s.had_dinner or self.kid or not s.slots or s.slots[-1].role != "meal":
+            return
+        options = []
+        for v in venues:
+            if v.id in s.used or not _evening_kind(v, s.day):
+                continue
+            cand = self._fit(s, v, min(self.length(v), EVENING_MINUTES), limit)
+            if cand is not None and cand.travel_min <= EVENING_TRAVEL_MINUTES and cand.end <= EVENING_END \
+                    and self._detour_m(s.geo, v.location) <= EVENING_DETOUR_M:
+                options.append(cand)
+        if options:  # the best-known, then the least out of the way home
+            best = min(options, key=lambda c: (c.venue.id not in self.famous, self._detour_m(s.geo, c.venue.location),
+                                               c.venue.id))
+            s.used.add(best.venue.id)
+            s.visits += 1
+            self._append(s, best, "activity", ChoiceKind.attraction, [])
+
+    def _detour_m(self, here: Geo, there: Geo) -> float:
+        """What going by ``there`` adds to the way from ``here`` back to the hotel."""
+        return haversine_m(here, there) + haversine_m(there, self.hotel) - haversine_m(here, self.hotel)
 
     def run(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction], *,
             one_visit: bool = False, budget: bool = True) -> bool:

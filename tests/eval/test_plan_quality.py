@@ -394,6 +394,28 @@ def test_every_full_city_day_keeps_its_lunch(planned):
         assert bench.score(planned[slug][1], itinerary)["lunches_of"] == f"{len(full)}/{len(full)}"
 
 
+def test_an_evening_after_dinner_is_a_view_a_lit_square_or_a_late_opening_nearby(planned):
+    """Issue 31 §2 evening options: a city day with nothing after dinner gets one short visit when
+    the data has a place for an evening near the table (an outdoor landmark or view, open then, or
+    a sight whose published hours run late), over by 22:00 — never a museum at its guessed hours."""
+    evenings = []
+    for slug, (kind, row, itinerary) in planned.items():
+        if kind != "city":
+            continue
+        data = q.PlaceData(bench.load_elements(row))
+        for day in itinerary.days:
+            visits = q._visits(day, ("attraction", "meal"))
+            dinner = max((i for i, a in enumerate(visits) if a.kind.value == "meal" and a.window.start >= time(17, 30)),
+                         default=None)
+            for a in visits[dinner + 1:] if dinner is not None else []:
+                evenings.append((slug, a.name))
+                assert a.window.end <= time(22, 0) and "planned within" not in a.notes, (slug, a.name, a.notes)
+                tags = data.of(a)["tags"]
+                assert "always open" in a.notes or "opening_hours" in tags, (slug, a.name)
+                assert geodesic_miles((visits[dinner].geo.lat, visits[dinner].geo.lon), (a.geo.lat, a.geo.lon)) < 1.5
+    assert len({slug for slug, _ in evenings}) >= 3, evenings  # Barcelona, Cairo and Mexico City have one
+
+
 QUALITY_SCENARIOS = Path(__file__).parent / "quality_scenarios"
 PREDICATE_OF = {"coverage": "quality['coverage']", "largest_hole_h": "quality['largest_hole_h']",
                 "route_ratio": "quality['route_ratio']", "meals_at_restaurants": "quality['meals_at_restaurants']",
