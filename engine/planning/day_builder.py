@@ -316,8 +316,11 @@ class DayBuilder:
     def _keeps_lunch(self, s: DayState, c: Candidate, restaurants: list[Attraction], limit: Limit) -> bool:
         """Whether a lunch table can still be reached after a sight ending into the lunch hours:
         a table whose hours are not published is assumed to seat lunch until 14:30, so a morning
-        sight ending at ``LUNCH_BY`` may leave the day with no lunch at all."""
+        sight ending at ``LUNCH_BY`` may leave the day with no lunch at all. Not asked of the
+        morning before a flight."""
         if s.had_lunch or not restaurants or c.end <= LUNCH[0] - self.transit_buffer or c.end > LUNCH[1]:
+            return True
+        if limit.airport is not None:  # the morning before a flight: a sight over a sit-down lunch
             return True
         if not any(self._serves_meals(r) for r in restaurants):
             return True
