@@ -216,3 +216,19 @@ def test_a_shrine_kept_for_its_tourism_tag_is_read_back_as_one() -> None:
     parish = element({"type": "node", "id": 10, "lat": 38.71, "lon": -9.14,
                       "tags": {"name": "Igreja", "amenity": "place_of_worship", "religion": "christian"}})
     assert read_element(parish) is None  # an element is still gated: a parish church is no sight
+
+
+def test_a_district_mapped_as_a_sight_is_walked_in_the_open() -> None:
+    """Kyoto's Gion is mapped as ``place=quarter`` + ``tourism=attraction``: a district has no roof
+    and no gate, so with no hours it is planned as always open (an evening walk), also once read
+    back from the pack, which keeps its ``place`` tag."""
+    gion = element({"type": "node", "id": 11, "lat": 35.00368, "lon": 135.77562,
+                    "tags": {"name": "祇園", "name:en": "Gion", "place": "quarter", "tourism": "attraction"}})
+    row = row_or_why(gion)
+    assert isinstance(row, PlaceRow) and row.tags.get("place") == "quarter"
+    reading = reread(row.tags, row.name, row.key, row.category)
+    assert reading is not None and reading.indoor is False and open_when_untagged(reading, row.tags)
+    assert row.place().indoor is False
+    hall = element({"type": "node", "id": 12, "lat": 35.0, "lon": 135.77,
+                    "tags": {"name": "Hall", "tourism": "attraction"}})
+    assert read_element(hall).indoor is None  # an attraction alone says nothing of a roof
