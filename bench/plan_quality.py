@@ -46,7 +46,7 @@ REGISTRY = DATA / "quality.json"
 TODAY = date(2026, 11, 26)
 CLOSED_LOCAL_PORT = "http://127.0.0.1:9"  # every other service: a closed port, never the internet
 _FENCED = ("TRIPWRIGHT_OPEN_METEO_URL", "TRIPWRIGHT_NOMINATIM_URL", "TRIPWRIGHT_ROUTING_URL",
-           "TRIPWRIGHT_OPENWEATHERMAP_URL")
+           "TRIPWRIGHT_OPENWEATHERMAP_URL", "TRIPWRIGHT_WIKIDATA_URL")  # Wikidata too: data with wikidata tags
 
 
 def use_registry(path: Path) -> None:
