@@ -31,6 +31,10 @@ class TripFacts:
     daily_spend_cents: int
     fx_rate_to_usd: float = 1.0
     fx_as_of: date | None = None
+    # The currency prices are paid in on the spot and its rate to USD, for the traveller's notes
+    # ("€12 (≈ $13)"): the city's own currency, also for a city pack whose prices are kept in USD.
+    local_currency: str = "USD"
+    local_rate_to_usd: float = 1.0
     alternatives: Mapping[str, list[str]] = field(default_factory=dict)  # theme pools for repair
     airport_zones: Mapping[str, str] = field(default_factory=dict)  # IATA -> IANA zone (flight clocks)
     city_estimated: bool = False  # fares and daily spend estimated by price level (an OSM city pack)

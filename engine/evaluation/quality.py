@@ -18,6 +18,8 @@ from engine.geocode.trust import geodesic_miles
 from engine.models.dated_hours import dated_hours
 from engine.models.itinerary import Activity, DayItinerary
 
+from .route_order import Reference, Stop, hours_of_stop, plan_pace, set_off
+
 Point = tuple[float, float]
 
 TARGETS = {"coverage": 0.70, "largest_hole_h": 3.0, "route_ratio": 1.05, "meals_at_restaurants": 1.0,
@@ -25,6 +27,7 @@ TARGETS = {"coverage": 0.70, "largest_hole_h": 3.0, "route_ratio": 1.05, "meals_
 DAY_START, DAY_END = time(9, 0), time(18, 0)  # the window a full day's holes are looked for in
 BED_REACH_MILES = 15.0
 LUNCH_FROM = time(10, 30)  # a meal starting at or after this is lunch or dinner, not breakfast
+LUNCH_UNTIL = time(15, 30)  # ...and one starting by this is lunch
 RESTAURANT_AMENITIES = frozenset({"restaurant", "food_court"})
 BED_TOURISM = frozenset({"hotel", "motel", "guest_house", "hostel", "apartment", "camp_site", "chalet"})
 EXACT_STOPS = 9  # the best order is searched exhaustively (Held-Karp: exact) up to this many free stops
@@ -192,22 +195,33 @@ class Route:
     date: date
     stops: int
     planned_miles: float
-    best_miles: float
+    best_miles: float  # the shortest feasible order of the same stops (``route_order``)
 
     @property
     def ratio(self) -> float | None:
         return self.planned_miles / self.best_miles if self.best_miles > 0.05 else None
 
 
-def day_route(day: DayItinerary, start: Point | None = None, end: Point | None = None) -> Route | None:
+def day_route(day: DayItinerary, start: Point | None = None, end: Point | None = None,
+              data: PlaceData | None = None, country: str | None = None) -> Route | None:
     """The day's located visits in plan order, from ``start`` (where the day begins: last night's
-    bed) to ``end`` (tonight's), against the best order of the same stops between the same ends.
-    None when the day has more than ``EXACT_STOPS`` free stops or fewer than two places to link."""
-    stops = [(a.geo.lat, a.geo.lon) for a in _visits(day, ("attraction", "meal")) if a.geo]
-    if len(stops) > EXACT_STOPS or len(stops) + (start is not None) + (end is not None) < 3:
+    bed) to ``end`` (tonight's), against the shortest order of the same stops a traveller could
+    have walked that day (``route_order``: the meals where they are, every sight inside its hours
+    in ``data``, at the plan's own pace). None when the day has more than ``EXACT_STOPS`` sights or
+    fewer than two places to link."""
+    visits = [a for a in _visits(day, ("attraction", "meal")) if a.geo]
+    sights = [a for a in visits if a.kind.value == "attraction"]
+    start = set_off(day, visits, start)
+    if len(sights) > EXACT_STOPS or len(visits) + (start is not None) + (end is not None) < 3:
         return None
-    planned = path_miles([p for p in (start, *stops, end) if p is not None])
-    return Route(day.date, len(stops), round(planned, 3), round(best_path_miles(stops, start, end), 3))
+    stops = [Stop((a.geo.lat, a.geo.lon), _minutes(a.window.start), _minutes(a.window.end), a.kind.value == "meal",
+                  hours_of_stop(a, data.of(a) if data else None, country)) for a in visits]
+    pace = plan_pace(day, visits)
+    planned = path_miles([p for p in (start, *(s.point for s in stops), end) if p is not None])
+    leave = stops[0].start - pace.minutes(start, stops[0].point) if start is not None else None
+    home = stops[-1].end + pace.minutes(stops[-1].point, end) if end is not None else None
+    best = Reference(day.date, stops, pace, start, end, leave, home).shortest(planned)
+    return Route(day.date, len(stops), round(planned, 3), round(best, 3))
 
 
 def bed_points(days: Sequence[DayItinerary]) -> list[Point | None]:
@@ -224,12 +238,12 @@ def bed_points(days: Sequence[DayItinerary]) -> list[Point | None]:
     return out
 
 
-def routes(days: Sequence[DayItinerary]) -> list[Route]:
+def routes(days: Sequence[DayItinerary], data: PlaceData | None = None, country: str | None = None) -> list[Route]:
     nights = bed_points(days)
     found = []
     for i, day in enumerate(days):
         start = nights[i - 1] if i else None
-        route = day_route(day, start, nights[i])
+        route = day_route(day, start, nights[i], data, country)
         if route is not None and route.ratio is not None:
             found.append(route)
     return found
@@ -285,6 +299,11 @@ def main_meals(days: Sequence[DayItinerary], data: PlaceData) -> list[Meal]:
             tags = e["tags"] if e else {}
             out.append(Meal(day.date, a.window.start, a.name, tags.get("amenity") or tags.get("shop")))
     return out
+
+
+def lunched(day: DayItinerary) -> bool:
+    """Whether a day has a lunch: a meal starting between ``LUNCH_FROM`` and ``LUNCH_UNTIL``."""
+    return any(LUNCH_FROM <= a.window.start <= LUNCH_UNTIL for a in _visits(day, ("meal",)))
 
 
 # --- 5. nights at a named bed -----------------------------------------------------------------------

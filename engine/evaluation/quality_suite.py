@@ -39,8 +39,9 @@ def score_plan(row: dict, itinerary: ItineraryV1, elements: list[dict]) -> dict:
     data = q.PlaceData(elements)
     days = itinerary.days
     cover = q.famous_coverage(days, data, row.get("famous", []))
-    idle = [q.day_idle(d) for d in q.full_days(days)]
-    routes = q.routes(days)
+    full = q.full_days(days)
+    idle = [q.day_idle(d) for d in full]
+    routes = q.routes(days, data)
     meals = q.main_meals(days, data)
     nights = [n for n in q.nights(days, data) if n.bed_in_reach]
     hops = q.hops(days)
@@ -59,6 +60,7 @@ def score_plan(row: dict, itinerary: ItineraryV1, elements: list[dict]) -> dict:
         "meals_at_restaurants": (sum(m.at_restaurant for m in meals) / len(meals)) if meals else None,
         "meals_of": f"{sum(m.at_restaurant for m in meals)}/{len(meals)}",
         "meals_elsewhere": [f"{m.date} {m.at:%H:%M} {m.name} ({m.amenity})" for m in meals if not m.at_restaurant],
+        "lunches_of": f"{sum(q.lunched(d) for d in full)}/{len(full)}",  # full days with a lunch (reported)
         "nights_at_bed": (sum(n.at_bed for n in nights) / len(nights)) if nights else None,
         "nights_of": f"{sum(n.at_bed for n in nights)}/{len(nights)}",
         "fastest_mph": fastest.mph if fastest else None,

@@ -154,6 +154,28 @@ def format_usd(cents: int) -> str:
     return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
 
+CURRENCY_SIGNS = {"EUR": "€", "GBP": "£", "JPY": "¥", "USD": "$"}  # written before the amount; others after it
+WHOLE_UNITS = frozenset({"JPY", "KRW", "VND", "IDR", "HUF", "CLP", "ISK", "TWD"})  # no minor unit in use
+
+
+def format_local(amount: float, currency: str, *, whole: bool = False) -> str:
+    """An amount in a local currency as a traveller reads a price: "€12", "€8.50", "¥500", "90 MXN"
+    (``whole``: to the unit, as an estimate is said)."""
+    whole = whole or currency in WHOLE_UNITS or amount >= 20 or abs(amount - round(amount)) < 0.005
+    text = f"{round(amount):,}" if whole else f"{amount:,.2f}"
+    sign = CURRENCY_SIGNS.get(currency)
+    return f"{sign}{text}" if sign else f"{text} {currency}"
+
+
+def format_price(usd_cents: int, currency: str = "USD", rate_to_usd: float = 1.0, *, estimated: bool = False) -> str:
+    """A USD price, in the local currency first when it is not USD: "€12 (≈ $12.96)" (an estimate to
+    the local unit: "€11 (≈ $13.20)")."""
+    if currency == "USD" or rate_to_usd <= 0:
+        return format_usd(usd_cents)
+    local = format_local(usd_cents / 100 / rate_to_usd, currency, whole=estimated)
+    return f"{local} (≈ {format_usd(usd_cents)})"
+
+
 UNION_TAGS = frozenset({"city", "road_trip", "multi_city"})  # discriminator values pydantic puts in error paths
 
 

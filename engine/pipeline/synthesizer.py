@@ -28,6 +28,7 @@ from engine.facts import TripFacts
 from engine.models import (Activity, Attraction, ChoiceKind, Citation, CostBreakdown, DayItinerary, Decision,
                            IntentV1, ItineraryV1, Lodging, PlanV1, Provenance, RepairDiff, Slot, TimeWindow,
                            Violation, format_usd, minutes_of)
+from engine.models.common import format_price
 from engine.notes.hints import NO_NOTES, UNKNOWN_TEXT, NotesLookup
 from engine.planning.booked import state_of
 from engine.planning.booked_events import EVENT_PREFIX, event_id
@@ -125,7 +126,9 @@ def _venue_notes(slot: Slot, day, facts: TripFacts, claims: Claims) -> list[str 
         return []
     parts = [claims.state(_hours_said(v, day.date), v.provenance)]
     if slot.selected.kind is ChoiceKind.attraction:
-        price = "free" if v.est_price_usd_cents == 0 else f"admission about {format_usd(v.est_price_usd_cents)}"
+        local = format_price(v.est_price_usd_cents, facts.local_currency, facts.local_rate_to_usd,
+                             estimated=v.price_estimated)
+        price = "free" if v.est_price_usd_cents == 0 else f"admission about {local}"
         if v.price_estimated and v.est_price_usd_cents == 0:
             price = "admission not published (assumed free)"
         parts.append(claims.state(price + _estimated(v.price_estimated and v.est_price_usd_cents > 0),

@@ -45,9 +45,20 @@ class CitySpec:
         return city_slug(self.name, self.country, self.admin1 if self.country in REGIONAL else None)
 
     def radius_km(self) -> float:
-        """Half the side of the pack's box: a walkable centre for a town, more for a metropolis."""
-        pop = self.population or 50_000
-        return max(3.0, min(12.0, 3.0 + 3.5 * math.log10(max(pop, 50_000) / 50_000)))  # Lisbon 6.5 km: Belém
+        """Half the side of the pack's box: a walkable centre for a town, more for a metropolis.
+        Past a million people a city's sights spread over its metropolitan area, which grows
+        faster than its centre — Cairo's pyramids at Giza stand 14 km from its centre —, so the
+        box reaches further there
+        (:data:`METRO_KM` per tenfold population beyond :data:`METRO_FROM`, at most :data:`MAX_RADIUS_KM`)."""
+        pop = max(self.population or 50_000, 50_000)
+        radius = 3.0 + 3.5 * math.log10(pop / 50_000)  # Lisbon 6.5 km: Belém
+        radius += METRO_KM * max(0.0, math.log10(pop / METRO_FROM))  # Cairo 13.5 km: Giza
+        return max(3.0, min(MAX_RADIUS_KM, radius))
+
+
+METRO_FROM = 1_000_000  # people: a city whose sights reach past its centre
+METRO_KM = 2.5
+MAX_RADIUS_KM = 16.0
 
 
 REGIONAL = {"US", "CA", "AU", "BR", "MX", "IN"}  # countries where a name repeats across regions

@@ -276,8 +276,13 @@ def stored_place(osm_type: OsmType, osm_id: int, kind: str, key: str, category: 
 
 
 def reread(tags: dict[str, str], name: str, key: str, category: str, *, road: bool = False) -> Reading | None:
-    """What a stored place is to the planner, read again from its kept tags."""
-    return read_tags({**tags, "name": name, key: category}, road=road)
+    """What a stored place is to the planner, read again from its kept tags. A place of worship
+    was kept because it is visited (a ``tourism`` tag, which the pack does not keep, may have
+    said so): it is read as one again, not lost to the gate that kept parish churches out."""
+    reading = read_tags({**tags, "name": name, key: category}, road=road)
+    if reading is None and (key, category) == ("amenity", "place_of_worship"):
+        reading = read_tags({**tags, "name": name, key: category, "tourism": "attraction"}, road=road)
+    return reading
 
 
 def open_when_untagged(reading: Reading | None, tags: dict[str, str]) -> bool:

@@ -72,7 +72,7 @@ DROPPED_ACCESS = {"no", "private"}
 LIFECYCLE_PREFIXES = ("disused:", "abandoned:", "demolished:", "razed:", "removed:", "was:")
 KEPT_TAGS = ("name", "name:en", "opening_hours", "wikidata", "wikipedia", "website", "fee", "charge",
              "stars", "cuisine", "wheelchair", "indoor", "building", "check_in", "check_out", "access",
-             "addr:street", "addr:housenumber", "heritage", "artwork_type", "religion")
+             "addr:street", "addr:housenumber", "heritage", "artwork_type", "religion", "place")
 ROAD_KEPT_TAGS = (*KEPT_TAGS, "tourism", "historic", "natural", "protect_class", "designation",
                   "protection_title", "ele", "description")
 KID_UNFRIENDLY_CUISINE = {"wine_bar", "bar", "pub"}
@@ -210,11 +210,16 @@ def _themes(base: tuple[str, ...], tags: dict[str, str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*base, *extra]))
 
 
+# A district or a square mapped as a sight (``place=quarter`` + ``tourism=attraction``: Kyoto's Gion)
+# is walked in the open, with no gate.
+OUTDOOR_PLACES = frozenset({"square", "quarter", "neighbourhood"})
+
+
 def _indoor(default: bool | None, tags: dict[str, str]) -> bool | None:
     said = tags.get("indoor")
     if said in ("yes", "room", "area"):
         return True
-    if said == "no":
+    if said == "no" or tags.get("place") in OUTDOOR_PLACES:
         return False
     return default
 

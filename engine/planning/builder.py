@@ -100,7 +100,7 @@ class PlanBuilder:
                           hotel=branch.hotel.geo, transit_buffer=a.transit_buffer_minutes,
                           museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
                           ranking=self.ranking, travellers=a.travellers, meal_cap_cents=self.meal_cap(branch, a),
-                          must=frozenset(self.inputs.must_see), famous=frozenset(famous_ids(self.inputs.city)),
+                          must=frozenset(self.inputs.must_see), famous=tuple(famous_ids(self.inputs.city)),
                           pace=self.intent.prefs.pace)
 
     def meal_cap(self, b: Branch, a: Assumptions) -> int:

@@ -11,7 +11,7 @@ put in the shortest order that still fits every opening window
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.costs import venue_cost
 from engine.facts import TripFacts
@@ -59,13 +59,34 @@ MUST_SEE_BONUS = 20.0  # outweighs themes, prominence and an hour's travel: a sa
 # one of the city's best-known sights (issue 31 §1: ``planning/famous.py``): outweighs a matching theme
 # and half an hour's travel, so themes choose among the rest and never bury what the city is known for
 FAMOUS_BONUS = 6.0
+THEME_WEIGHT = 3.0  # a sight per theme of the traveller's it matches
+FAMOUS_RANK_WEIGHT = 3.0  # the best-known of them over the tenth
+FAMOUS_TRAVEL_MINUTES = 30  # the minutes of travel that cost a best-known sight a point (others: 10)
+
+
+EVENING_MINUTES = 45  # an evening visit after dinner: a view, a lit-up square, a late museum hour
+EVENING_TRAVEL_MINUTES = 20  # near the dinner table
+EVENING_DETOUR_M = 1_200  # and not far out of the way back to the hotel
+EVENING_END = 22 * 60
+EVENING_LATE = 21 * 60  # published hours running this late make an indoor sight an evening one
+
+
+def _evening_kind(v: Attraction, day) -> bool:
+    """A place for an evening: a view or an outdoor landmark (a square, a monument) open then, or a
+    sight under a roof whose published hours run to 21:00 or later that day (a tower, a museum's
+    late opening) — not a park or a garden in the dark."""
+    if not v.hours_known:
+        return False
+    if v.indoor is False:
+        return "views" in v.themes or v.venue_type is VenueType.landmark
+    return any(minutes_of(w.end) >= EVENING_LATE for w in v.windows_on(day))
 
 
 class DayBuilder:
     def __init__(self, facts: TripFacts, *, themes: list[str], kid: bool, hotel: Geo,
                  transit_buffer: int, museum_buffer: int, airport_buffer: int,
                  ranking: dict[str, int], travellers: int = 1, meal_cap_cents: int | None = None,
-                 must: frozenset[str] = frozenset(), famous: frozenset[str] = frozenset(),
+                 must: frozenset[str] = frozenset(), famous: tuple[str, ...] = (),
                  pace: str = "balanced") -> None:
         self.facts = facts
         self.themes = set(themes)
@@ -78,7 +99,7 @@ class DayBuilder:
         self.travellers = travellers
         self.meal_cap = meal_cap_cents  # per person; None = no budget to respect
         self.must = must  # the traveller's saved places: first wherever they are open and fit
-        self.famous = famous  # the city's best-known sights
+        self.famous = {ref: i for i, ref in enumerate(famous)}  # the city's best-known sights, best first
         self.pace = pace
         self.visit_budget = DAY_VISIT_BUDGET[pace]
         self.sights_end = SIGHTS_END[pace]
@@ -98,6 +119,34 @@ class DayBuilder:
         best = reorder(self, start, limit, chosen, restaurants, state)
         if best is not state:
             restore(state, best)
+        if limit.geo is None and limit.airport is None:  # the day's open end: back to the hotel
+            self._evening(state, limit, venues)
+
+    def _evening(self, s: DayState, limit: Limit, venues: list[Attraction]) -> None:
+        """An evening after dinner (issue 31 §2): one short visit near the table to a place that is
+        still open — a viewpoint or an outdoor landmark with no gate, or a sight whose published
+        hours run late — when the day has nothing after dinner. Not with children (their day ends
+        at 20:00), not when nothing of the kind is open and near."""
+        if not s.had_dinner or self.kid or not s.slots or s.slots[-1].role != "meal":
+            return
+        options = []
+        for v in venues:
+            if v.id in s.used or not _evening_kind(v, s.day):
+                continue
+            cand = self._fit(s, v, min(self.length(v), EVENING_MINUTES), limit)
+            if cand is not None and cand.travel_min <= EVENING_TRAVEL_MINUTES and cand.end <= EVENING_END \
+                    and self._detour_m(s.geo, v.location) <= EVENING_DETOUR_M:
+                options.append(cand)
+        if options:  # the best-known, then the least out of the way home
+            best = min(options, key=lambda c: (c.venue.id not in self.famous, self._detour_m(s.geo, c.venue.location),
+                                               c.venue.id))
+            s.used.add(best.venue.id)
+            s.visits += 1
+            self._append(s, best, "activity", ChoiceKind.attraction, [])
+
+    def _detour_m(self, here: Geo, there: Geo) -> float:
+        """What going by ``there`` adds to the way from ``here`` back to the hotel."""
+        return haversine_m(here, there) + haversine_m(there, self.hotel) - haversine_m(here, self.hotel)
 
     def run(self, state: DayState, limit: Limit, venues: list[Attraction], restaurants: list[Attraction], *,
             one_visit: bool = False, budget: bool = True) -> bool:
@@ -109,7 +158,8 @@ class DayBuilder:
             meal = self._meal_due(state)
             if meal and self._place_meal(state, meal, limit, restaurants):
                 continue
-            if (not budget or state.visit_minutes < self.visit_budget) and self._place_visit(state, visits, venues):
+            if (not budget or state.visit_minutes < self.visit_budget) and self._place_visit(state, visits, venues,
+                                                                                             restaurants, limit):
                 if one_visit:
                     return True
                 continue
@@ -239,7 +289,8 @@ class DayBuilder:
         return max(0, restaurant.est_price_usd_cents - self.meal_cap)
 
     # -- visits --------------------------------------------------------------------------------
-    def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction]) -> bool:
+    def _place_visit(self, s: DayState, limit: Limit, venues: list[Attraction],
+                     restaurants: list[Attraction] = (), meal_limit: Limit | None = None) -> bool:
         options = []
         ends_by = self._sights_end_before_meal(s)
         for v in venues:
@@ -253,12 +304,28 @@ class DayBuilder:
         if not options:
             return False
         options.sort(key=lambda c: (-c.score, c.start, c.venue.id))
-        best = options[0]
+        best = next((c for c in options if self._keeps_lunch(s, c, restaurants, meal_limit or limit)), None)
+        if best is None:
+            return False
         s.used.add(best.venue.id)
         s.visits += 1
         s.visit_minutes += best.end - best.start
         self._append(s, best, "activity", ChoiceKind.attraction, options[1:1 + ALTERNATIVES])
         return True
+
+    def _keeps_lunch(self, s: DayState, c: Candidate, restaurants: list[Attraction], limit: Limit) -> bool:
+        """Whether a lunch table can still be reached after a sight ending into the lunch hours:
+        a table whose hours are not published is assumed to seat lunch until 14:30, so a morning
+        sight ending at ``LUNCH_BY`` may leave the day with no lunch at all. Not asked of the
+        morning before a flight."""
+        if s.had_lunch or not restaurants or c.end <= LUNCH[0] - self.transit_buffer or c.end > LUNCH[1]:
+            return True
+        if limit.airport is not None:  # the morning before a flight: a sight over a sit-down lunch
+            return True
+        if not any(self._serves_meals(r) for r in restaurants):
+            return True
+        after = replace(s, cursor=c.end, geo=c.venue.location, prev_museum=c.venue.venue_type is VenueType.museum)
+        return bool(self._tables(after, "lunch", limit, restaurants, s.used))
 
     def _sights_end_before_meal(self, s: DayState) -> int:
         """When a sight must end so the next meal keeps its window: before lunch (not yet due) a
@@ -304,11 +371,18 @@ class DayBuilder:
         return True
 
     def _score(self, s: DayState, v: Attraction, travel: int, wait: int) -> float:
-        theme = 3.0 * len(self.themes & set(v.themes))
+        # a best-known sight is worth the trip whatever its themes: full theme credit, so the
+        # themes never bury it (they choose among the rest) and the famous compete by fame and travel
+        theme = THEME_WEIGHT * len(self.themes if v.id in self.famous else self.themes & set(v.themes))
         prominence = 2.0 * (1 - self.ranking.get(v.id, 50) / 50)
         uncertain = -2.0 if v.indoor is None and is_bad_weather(self.facts.weather.get(s.day)) else 0.0
         must = MUST_SEE_BONUS if v.id in self.must else FAMOUS_BONUS if v.id in self.famous else 0.0
-        return must + theme + prominence + uncertain - travel / 10 - wait / 30
+        if v.id in self.famous and v.id not in self.must:  # the better known first: Giza before a fifth mosque
+            must += FAMOUS_RANK_WEIGHT * (1 - self.famous[v.id] / len(self.famous))
+        # ten minutes' travel cost a point; a best-known sight is worth a longer trip (Giza from
+        # central Cairo), or the nearer lesser sights would win every step of the greedy fill
+        per_point = FAMOUS_TRAVEL_MINUTES if v.id in self.famous and v.id not in self.must else 10
+        return must + theme + prominence + uncertain - travel / per_point - wait / 30
 
     def _append(self, s: DayState, best: Candidate, role: str, kind: ChoiceKind, alts: list[Candidate]) -> None:
         if not self.light:

@@ -230,6 +230,10 @@ def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodging
         return found
 
     rate = toolbox.rates_to_usd.get(city.currency, 1.0)
+    local = getattr(city.raw, "local_currency", None) or city.currency  # a pack keeps USD prices
+    local_rate = toolbox.rates_to_usd.get(local)
+    if local_rate is None:
+        local, local_rate = "USD", 1.0
     return TripFacts(
         city=city.name, tz=city.tz, currency=city.currency,
         flights={f.flight_id: f for f in flights}, lodgings={h.lodging_id: h for h in lodgings},
@@ -237,7 +241,8 @@ def build_facts(intent: IntentV1, city: City, toolbox: Toolbox, flights, lodging
         last_metro_minutes=city.last_metro_minutes,
         daily_spend_cents=usd_cents(city.raw.daily_spend, rate), fx_rate_to_usd=rate,
         fx_as_of=toolbox.fx_as_of, airport_zones=_airport_zones(toolbox, flights),
-        city_estimated=city.raw.transit.estimated, omitted_tools=omitted)
+        city_estimated=city.raw.transit.estimated, omitted_tools=omitted, local_currency=local,
+        local_rate_to_usd=local_rate)
 
 
 def _airport_zones(toolbox: Toolbox, flights: list[FlightOption]) -> dict[str, str]:

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from engine.geocode.trust import geodesic_miles
 from engine.models.visit_time import EXPLORE_MINUTES, REST_MINUTES, TOWN_VISIT_MINUTES
 
-from .detours import DetourRoom, Point, day_points, detour_miles, leg_detour_miles
+from .detours import DetourRoom, Point, day_points, detour_miles, driving_order, leg_detour_miles
 from .loop import AWAY_FROM_HOME_MILES
 from .plan import RoadStop, Town
 from .resolve import region_name
@@ -315,7 +315,7 @@ def schedule_stops(stops, start_p: float, anchor_p: float, leg_min, *, start_pt:
 
 def _schedule(stops, start_p: float, anchor_p: float, leg_min, *, start_pt: Point, anchor_pt: Point,
               drive_total_min: int) -> tuple[list[RoadStop], int, int]:
-    on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_p))
+    on_way = driving_order(stops, start_p, start_pt, anchor_pt)
     in_town = [s for s in stops if not s.en_route]
     t, at, at_pt, out = DEPART_MIN, start_p, start_pt, []
     for s in on_way:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import permutations
 
 import numpy as np
 
@@ -50,8 +51,27 @@ def leg_detour_miles(corridor, a: Point, b: Point) -> float:
 
 def day_points(start: Point, stops, anchor: Point, start_progress: float) -> list[Point]:
     """Start, the stops on the way in driving order, anchor."""
-    on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_progress))
+    on_way = driving_order(stops, start_progress, start, anchor)
     return [start, *((s.lat, s.lon) for s in on_way), anchor]
+
+
+EXACT_ORDER = 7  # up to this many stops on the way, every order is tried
+
+
+def driving_order(stops, start_progress: float, start: Point, anchor: Point) -> list:
+    """The day's stops on the way in the order they are driven: the shortest straight-line path
+    from ``start`` through them to ``anchor`` (exact up to :data:`EXACT_ORDER` stops; ties, and
+    longer days, by how far along the corridor each lies). Progress alone cannot order stops
+    beyond the corridor's end — a national park past the terminus town — which all project to it."""
+    on_way = sorted((s for s in stops if s.en_route), key=lambda s: abs(s.progress_miles - start_progress))
+    if not 2 <= len(on_way) <= EXACT_ORDER:
+        return on_way
+    best, best_miles = on_way, _legs([start, *((s.lat, s.lon) for s in on_way), anchor]) - 1e-9
+    for order in permutations(on_way):
+        miles = _legs([start, *((s.lat, s.lon) for s in order), anchor])
+        if miles < best_miles:
+            best, best_miles = list(order), miles - 1e-9
+    return best
 
 
 @dataclass(frozen=True)

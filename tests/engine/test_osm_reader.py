@@ -197,3 +197,38 @@ def test_one_assumption_for_unknown_hours_in_a_city_and_on_a_drive() -> None:
     assert [(a.hour * 60 + a.minute, b.hour * 60 + b.minute) for a, b in spans] == [ASSUMED_SIGHT_WINDOW]
     assert spans[0][0] == time(10, 0)
     assert pack_city.ASSUMED_HOURS is ASSUMED_HOURS and osm_stops.CAUTIOUS is ASSUMED_SIGHT_WINDOW
+
+
+def test_a_shrine_kept_for_its_tourism_tag_is_read_back_as_one() -> None:
+    """A place of worship is kept when a ``tourism`` tag says it is visited — a tag the pack does not
+    keep. Read back from the pack it is still that place (a Shinto shrine: walked in the open, with
+    no gate, so planned always open), not a sight of unknown kind and hours."""
+    shrine = element({"type": "way", "id": 9, "center": {"lat": 34.96714, "lon": 135.77267},
+                      "tags": {"name": "伏見稲荷大社", "name:en": "Fushimi Inari Taisha", "amenity": "place_of_worship",
+                               "religion": "shinto", "tourism": "attraction"}})
+    row = row_or_why(shrine)
+    assert isinstance(row, PlaceRow) and "tourism" not in row.tags  # the pack keeps no tourism tag
+    reading = reread(row.tags, row.name, row.key, row.category)
+    assert reading is not None and (reading.key, reading.value, reading.indoor) == ("amenity", "place_of_worship", False)
+    assert open_when_untagged(reading, row.tags)
+    place = row.place()
+    assert place.indoor is False and place.minutes == read_element(shrine).minutes
+    parish = element({"type": "node", "id": 10, "lat": 38.71, "lon": -9.14,
+                      "tags": {"name": "Igreja", "amenity": "place_of_worship", "religion": "christian"}})
+    assert read_element(parish) is None  # an element is still gated: a parish church is no sight
+
+
+def test_a_district_mapped_as_a_sight_is_walked_in_the_open() -> None:
+    """Kyoto's Gion is mapped as ``place=quarter`` + ``tourism=attraction``: a district has no roof
+    and no gate, so with no hours it is planned as always open (an evening walk), also once read
+    back from the pack, which keeps its ``place`` tag."""
+    gion = element({"type": "node", "id": 11, "lat": 35.00368, "lon": 135.77562,
+                    "tags": {"name": "祇園", "name:en": "Gion", "place": "quarter", "tourism": "attraction"}})
+    row = row_or_why(gion)
+    assert isinstance(row, PlaceRow) and row.tags.get("place") == "quarter"
+    reading = reread(row.tags, row.name, row.key, row.category)
+    assert reading is not None and reading.indoor is False and open_when_untagged(reading, row.tags)
+    assert row.place().indoor is False
+    hall = element({"type": "node", "id": 12, "lat": 35.0, "lon": 135.77,
+                    "tags": {"name": "Hall", "tourism": "attraction"}})
+    assert read_element(hall).indoor is None  # an attraction alone says nothing of a roof

@@ -168,3 +168,22 @@ def test_the_corridor_query_answers_its_famous_sights_and_beds_with_a_stretch_of
     assert len(beds) >= 10
     # Orléans (1.90 E) to Blois (1.33 E): ~55 km along the Loire with no bed in the data
     assert not [e for e in beds if 1.34 < e.point()[1] < 1.89]
+
+
+def test_a_metropolis_box_reaches_its_famous_sights_and_a_town_s_box_is_as_it_was() -> None:
+    """Past a million people the city box grows with the metropolitan area: Cairo's reaches Giza
+    (the Great Pyramid and the Grand Egyptian Museum, west of the old 11 km box), while a city under
+    a million keeps its box (Lisbon: 6.5 km, Belém and Cristo Rei in, as its data expects)."""
+    from engine.geocode import default_gazetteer
+    from engine.places.city_spec import MAX_RADIUS_KM, resolve_city
+    from engine.places.fetch import city_box
+
+    gazetteer = default_gazetteer()
+    cairo = resolve_city("Cairo, Egypt", gazetteer)
+    box = city_box(cairo)
+    by_name = {e["tags"]["name"]: e for e in load(row_of("cairo")["data"]) if "name" in e["tags"]}
+    for name in ("أهرامات الجيزة", "هرم خوفو", "المتحف المصري الكبير"):
+        assert box.contains(*_where(by_name[name])), name
+    assert 13.0 < cairo.radius_km() < 14.0
+    assert round(resolve_city("Lisbon", gazetteer).radius_km(), 2) == 6.55
+    assert resolve_city("Beijing", gazetteer).radius_km() <= MAX_RADIUS_KM

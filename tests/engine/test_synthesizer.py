@@ -63,3 +63,27 @@ def test_a_dining_outage_keeps_the_sights_and_marks_each_days_meals_omitted(monk
                 if other is not row and other.role != "transfer":
                     assert minutes_of(other.window.end) <= start or minutes_of(other.window.start) >= end
     assert sum(1 for a in acts if a.role == "omitted") >= 1
+
+
+def test_an_admission_is_said_in_the_local_currency_beside_usd() -> None:
+    """Issue 31 §3: a price is shown as the traveller pays it on the spot, with USD beside it — the
+    same amount the plan costs, converted back by the plan's own rate (Paris: euros)."""
+    from engine.models.common import format_local, format_price
+
+    intent = paris_demo()
+    result = asyncio.run(PlanningSession(today=TODAY).plan(intent))
+    facts = result.inputs.facts
+    assert (facts.local_currency, facts.local_rate_to_usd) == ("EUR", facts.fx_rate_to_usd)
+    paid = [(a, facts.venue(a.ref)) for d in result.itinerary.days for a in d.activities
+            if a.kind.value == "attraction" and facts.venue(a.ref) and facts.venue(a.ref).est_price_usd_cents > 0]
+    assert paid
+    for activity, venue in paid:
+        euros = venue.est_price_usd_cents / 100 / facts.fx_rate_to_usd
+        said = format_local(euros, "EUR", whole=venue.price_estimated)
+        assert f"admission about {said} (≈ ${venue.est_price_usd_cents // 100}." in activity.notes, activity.notes
+    assert format_price(1296, "EUR", 1.08) == "€12 (≈ $12.96)"
+    assert format_price(1320, "EUR", 1.16, estimated=True) == "€11 (≈ $13.20)"
+    assert format_price(918, "EUR", 1.08) == "€8.50 (≈ $9.18)"
+    assert format_price(337, "JPY", 0.00674) == "¥500 (≈ $3.37)"
+    assert format_price(500, "MXN", 0.055) == "91 MXN (≈ $5.00)"
+    assert format_price(1296) == format_price(1296, "EUR", 0) == "$12.96"  # USD, or no rate: USD alone
