@@ -96,7 +96,8 @@ def test_offline_lisbon_shows_the_tagus_a_park_and_named_streets(qtbot, make_vie
     assert _is(_pixel(qtbot, view, 38.6990, -9.1450), WATER)          # the Tagus off Cais do Sodré
     assert _is(_pixel(qtbot, view, 38.7180, -9.1560), LAND)           # Príncipe Real: land, no street
     names = _names(qtbot, view)
-    assert {"Avenida 24 de Julho", "Avenida da República"} <= set(names.get("tw-street-name", []))
+    streets = set(names.get("tw-street-name", []))  # a street's name hides under a trip's pin or name
+    assert "Avenida da República" in streets and len(streets) >= 2, streets  # away from the trip's stops
     assert "Parque Eduardo VII" in names.get("tw-park-name", [])
     stations = names.get("tw-station-name", [])  # a station's name hides under a trip's pin or name
     assert stations and set(stations) <= {"Cais do Sodré", "Rossio", "Oriente", "Santa Apolónia"}, stations
