@@ -89,6 +89,11 @@ class MultiCityRun(Run):
             leg = await self.node("legs", key, lambda q=q: plan_leg(q),
                                   lambda leg: f"{leg.from_city} → {leg.to_city}: {leg.mode} {leg.departure:%H:%M}–"
                                               f"{leg.arrival:%H:%M} ({leg.source}); {leg.why}")
+            asked = self.intent.leg_requests()[i].mode
+            if asked not in ("best", leg.mode) and leg.source != "booked":  # chain repair changed the mode
+                times = leg.why.split("; ", 1)[1] if "; " in leg.why else ""
+                leg = leg.model_copy(update={"why": f"{leg.mode} instead of the {asked} asked: the {asked} would "
+                                                    f"arrive after the last connections" + (f"; {times}" if times else "")})
             if i == count - 1 and intent.return_from == "first" and leg.source != "booked":
                 leg = await self._back_in_time(q, leg)
             self.legs.append(self._at_airports(leg) if leg.mode == "flight" and leg.source == "estimated" else leg)

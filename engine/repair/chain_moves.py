@@ -67,7 +67,10 @@ def swap_leg_mode(draft: ChainDraft, i: int, mode: str, reason: str, *, was: str
     requests[i] = LegRequest(mode=mode)
     data = draft.intent.model_dump()
     data["legs"] = [r.model_dump() for r in requests]
-    moved = replace(draft, intent=MultiCityIntent.model_validate(data))
+    # the new mode leaves at its own default time: an earlier departure found for the old one (a long
+    # train moved to 06:00) would leave no room for the check-out before a flight
+    departures = {k: v for k, v in draft.departures.items() if k != i}
+    moved = replace(draft, intent=MultiCityIntent.model_validate(data), departures=departures)
     return moved, _move(MoveType.swap_leg_mode, f"leg_{i}", was, mode, reason)
 
 

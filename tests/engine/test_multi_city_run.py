@@ -113,7 +113,7 @@ def test_a_city_from_its_pack_and_a_train_by_request() -> None:
     assert result.status == "completed", result.failure
     it = result.itinerary
     leg = it.legs[0]
-    assert (leg.mode, leg.source, leg.why) == ("train", "estimated", "train as asked")
+    assert (leg.mode, leg.source) == ("train", "estimated") and leg.why.startswith("train as asked; times estimated")
     day = it.days[2]
     names = [a.name for a in day.activities]
     assert "Transfer to the station" in names and "Transfer from the station" in names
@@ -214,16 +214,42 @@ def test_a_drive_leaves_from_the_hotel() -> None:
     roles = [a.role for a in day.activities]
     i = roles.index("leg")
     assert roles[i - 1] != "transfer" and roles[i + 1] != "transfer"  # no station at either end
-    assert day.activities[i].name.startswith("Drive ") and result.itinerary.legs[0].why == "drive as asked"
+    assert day.activities[i].name.startswith("Drive ") and result.itinerary.legs[0].why.startswith("drive as asked")
 
 
-def test_a_leg_that_cannot_arrive_the_same_day_is_said() -> None:
-    data = {**PARIS_ROME, "stays": [{"city": "Paris", "nights": 2}, {"city": "Tokyo", "nights": 2}],
+def test_a_train_too_long_for_one_day_is_flown_and_the_repair_says_why() -> None:
+    data = {**PARIS_ROME, "stays": [{"city": "Lisbon", "nights": 2}, {"city": "Rome", "nights": 2}],
             "legs": [{"mode": "train"}], "origin_airport": "JFK"}
+    result = plan(data, "lisbon_pt")
+    assert result.status == "completed", result.failure and result.failure.message
+    leg = result.itinerary.legs[0]
+    assert leg.mode == "flight" and leg.arrival.date() == leg.departure.date()
+    moves = [(m.move_type.value, m.new_value) for d in result.itinerary.repairs for m in d.moves]
+    assert ("swap_leg_mode", "flight") in moves, moves
+    day = next(d for d in result.itinerary.days if any(a.role == "leg" for a in d.activities))
+    out = next(a for a in day.activities if a.role == "checkout")
+    assert out.end is not None and out.end <= leg.departure  # the check-out before the flight
+
+
+def test_a_booked_night_train_is_said_to_be_beyond_a_day() -> None:
+    rome = "+02:00"
+    ticket = {"mode": "train", "operator": "Trenitalia", "number": "ICN 1959", "from_name": "Milano Centrale",
+              "to_name": "Roma Termini", "departure": f"2027-06-17T21:00:00{rome}",
+              "arrival": f"2027-06-18T07:00:00{rome}"}
+    data = {**PARIS_ROME, "stays": [{"city": "Paris", "nights": 2}, {"city": "Rome", "nights": 2}],
+            "legs": [{"mode": "train", "booked": ticket}], "origin_airport": "JFK"}
     result = plan(data)
     assert result.status == "error"
-    assert result.failure.message.startswith("The flight from Paris to Tokyo takes about")  # the train, flown: still
+    assert result.failure.message.startswith("The train from Paris to Rome takes about 10 h")
     assert "cannot arrive the day it leaves" in result.failure.message
+
+
+def test_a_train_across_the_sea_is_refused_in_words() -> None:
+    from engine.errors import InputError
+    data = {**PARIS_ROME, "stays": [{"city": "Paris", "nights": 2}, {"city": "Tokyo", "nights": 2}],
+            "legs": [{"mode": "train"}], "origin_airport": "JFK"}
+    with pytest.raises(InputError, match=r"no train runs from Paris to Tokyo"):
+        plan(data)
 
 
 def test_a_cancel_during_a_stay_stops_the_whole_trip() -> None:
