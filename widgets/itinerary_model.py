@@ -13,7 +13,7 @@ from engine.maps.stay_layers import MODE_WORDS, leg_label
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from . import formatting as fmt
-from .itinerary_facts import EST, day_weather, estimated_time, is_visit, opening_hours
+from .itinerary_facts import EST, day_weather, estimated_time, opening_hours, road_stop_hours
 from .itinerary_stays import leg_cells, leg_of, legs_after, stay_cells, stay_groups
 from .itinerary_words import source_words
 
@@ -303,9 +303,8 @@ class ItineraryModel(QStandardItemModel):
         if col == self.COL_NAME and leg is not None:
             return leg_label(leg)  # "Train Lisboa → Porto 10:30–13:29, estimated", as the leg's own row says
         if col == self.COL_NAME:
-            hours = opening_hours(activity)  # that day's hours; "hours unknown" when none were published
-            if hours is None and self.road_trip and is_visit(activity):
-                hours = "hours unknown"  # the road-trip catalog keeps no opening hours
+            # that day's hours; "hours unknown" when none were published (a walk in a town has none to say)
+            hours = road_stop_hours(activity) if self.road_trip else opening_hours(activity)
             if hours:
                 return f"{activity.shown_name} \u00b7 {hours}"
             # The When column has no room to spare: an estimated time says so here.
