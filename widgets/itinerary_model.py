@@ -38,6 +38,9 @@ def is_omitted(activity: Activity) -> bool:
     return activity.provenance is not None and activity.provenance.data_source == "omitted"
 
 
+HOTEL_DESK = {"checkin": "check-in", "checkout": "check-out"}  # a city stay's two rows, told apart
+
+
 def kind_tag(activity: Activity, road_trip: bool) -> str:
     if road_trip and activity.kind is ChoiceKind.transit:
         return "Arrive" if activity.role == "arrival" else "Drive"
@@ -307,6 +310,9 @@ class ItineraryModel(QStandardItemModel):
             hours = road_stop_hours(activity) if self.road_trip else opening_hours(activity)
             if hours:
                 return f"{activity.shown_name} \u00b7 {hours}"
+            desk = HOTEL_DESK.get(activity.role) if activity.kind is ChoiceKind.lodging and not self.road_trip else None
+            if desk:  # "Stay · Hotel Avenida Palace" twice on a move day: which one is left, which one begun
+                return f"{activity.shown_name} \u00b7 {desk}"
             # The When column has no room to spare: an estimated time says so here.
             return f"{activity.shown_name} \u00b7 times {EST}" if estimated_time(activity, is_booked(activity)) \
                 else activity.shown_name
