@@ -1,7 +1,8 @@
-"""A city stay's two hotel rows told apart (issue 32 §5): on a multi-city trip's move day the itinerary
+"""A multi-city trip's rows a traveller reads at a glance (issue 32 §5). A city stay's two hotel rows told apart (issue 32 §5): on a multi-city trip's move day the itinerary
 showed "Stay · Hotel Avenida Palace" (Lisbon's, left that morning) and then "Stay · Hotel Infante
 Sagres" (Porto's), both under Porto — a traveller could not tell which hotel was left and which was
-begun. Each now says it: "· check-out", "· check-in". Renders /tmp/itinerary-hotel-rows.png."""
+begun. Each now says it: "· check-out", "· check-in". And the leg between two stays, a row drawn as one
+line across the columns (its Cost cell unseen), says its fare in that line. Renders /tmp/itinerary-hotel-rows.png."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ def test_the_panel_shows_the_hotel_rows(qtbot) -> None:
     panel.show()
     qtbot.waitExposed(panel)
     panel.tree.expandAll()
+    leg = panel.model.index(1, 0)
+    assert panel.model.index(1, 0).data(ItineraryModel.ItemTypeRole) == "leg"
+    assert panel.tree.isFirstColumnSpanned(1, leg.parent())  # only the first cell is drawn
+    assert leg.data().endswith("10:30\u201313:29, estimated \u00b7 est. $35.00")
     panel.tree.scrollTo(panel.model.activity_index("d4-leg-1"))
     qtbot.wait(50)
     assert panel.grab().save("/tmp/itinerary-hotel-rows.png")
