@@ -40,12 +40,20 @@ def opening_hours(activity: Activity) -> str | None:
         return "hours unknown"
     road = _ROAD_OPEN.search(activity.notes)
     if road is not None:
-        return "open " + ", ".join(_short(w.replace(EN_DASH, "-")) for w in road.group(1).split(", "))
+        return _open([w.replace(EN_DASH, "-") for w in road.group(1).split(", ")])
     found = _OPEN.search(activity.notes)
     if found is None:
         return None
     hours = found.group(1)
-    return "closed that day" if hours == "closed" else "open " + ", ".join(_short(w) for w in hours.split(", "))
+    return "closed that day" if hours == "closed" else _open(hours.split(", "))
+
+
+def _open(windows: list[str]) -> str:
+    """"open 9–21"; "open all day" for a place open round the clock (a crossing, a 24-hour ramen
+    shop: "open 0–23:59" read as a misprint)."""
+    if windows in (["00:00-23:59"], ["00:00-24:00"]):
+        return "open all day"
+    return "open " + ", ".join(_short(w) for w in windows)
 
 
 def road_stop_hours(activity: Activity) -> str | None:
