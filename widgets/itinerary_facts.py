@@ -12,11 +12,15 @@ import re
 from datetime import date
 
 from engine.models import Activity, ChoiceKind, ItineraryV1
+from engine.roadtrip.integrity import TOWN_WALKS
 
 EN_DASH = "\u2013"
 EST = "est."
 _OPEN = re.compile(r"\bopen ((?:\d{2}:\d{2}-\d{2}:\d{2}(?:, )?)+|closed) on \w+ (\d{4}-\d{2}-\d{2})")
 _UNKNOWN = "opening hours not published"
+# A road stop's published hours on its day, as engine/roadtrip/stop_hours.py writes them into its notes:
+# "Open 07:00–15:00 on Mon 10 May 2027 (published hours)."
+_ROAD_OPEN = re.compile(r"\bOpen ((?:\d{2}:\d{2}\u2013\d{2}:\d{2}(?:, )?)+) on \w{3} \d{2} \w{3} \d{4} \(published hours\)")
 _WEATHER = re.compile(r"^(Typical weather|Forecast)(?: at .+?)? (\d{4}-\d{2}-\d{2}): (\d+)% chance of rain, "
                       r"(-?\d+)\u2013(-?\d+) \u00b0C")
 
@@ -27,17 +31,37 @@ def is_visit(activity: Activity) -> bool:
 
 
 def opening_hours(activity: Activity) -> str | None:
-    """That day's opening hours as the row shows them ("open 9–21"), "hours unknown" when the
-    place published none, or None when the itinerary does not say (e.g. a road trip's sights)."""
+    """That day's opening hours as the row shows them ("open 9–21"; a road stop's published hours
+    too), "hours unknown" when the place published none, or None when the itinerary does not say
+    (e.g. a road trip's sights without published hours)."""
     if not is_visit(activity):
         return None
     if _UNKNOWN in activity.notes:
         return "hours unknown"
+    road = _ROAD_OPEN.search(activity.notes)
+    if road is not None:
+        return _open([w.replace(EN_DASH, "-") for w in road.group(1).split(", ")])
     found = _OPEN.search(activity.notes)
     if found is None:
         return None
     hours = found.group(1)
-    return "closed that day" if hours == "closed" else "open " + ", ".join(_short(w) for w in hours.split(", "))
+    return "closed that day" if hours == "closed" else _open(hours.split(", "))
+
+
+def _open(windows: list[str]) -> str:
+    """"open 9–21"; "open all day" for a place open round the clock (a crossing, a 24-hour ramen
+    shop: "open 0–23:59" read as a misprint)."""
+    if windows in (["00:00-23:59"], ["00:00-24:00"]):
+        return "open all day"
+    return "open " + ", ".join(_short(w) for w in windows)
+
+
+def road_stop_hours(activity: Activity) -> str | None:
+    """A road trip's stop as its row shows its hours: the published ones ("open 7–15"), "hours
+    unknown" when nobody published them, None for a walk in a town (a town keeps no hours)."""
+    if not is_visit(activity) or activity.ref.startswith(TOWN_WALKS):
+        return None
+    return opening_hours(activity) or "hours unknown"
 
 
 def _short(window: str) -> str:

@@ -13,7 +13,7 @@ from engine.maps.stay_layers import MODE_WORDS, leg_label
 from engine.models import Activity, ChoiceKind, DayItinerary, ItineraryV1
 
 from . import formatting as fmt
-from .itinerary_facts import EST, day_weather, estimated_time, is_visit, opening_hours
+from .itinerary_facts import EST, day_weather, estimated_time, opening_hours, road_stop_hours
 from .itinerary_stays import leg_cells, leg_of, legs_after, stay_cells, stay_groups
 from .itinerary_words import source_words
 
@@ -36,6 +36,9 @@ def is_booked(activity: Activity) -> bool:
 
 def is_omitted(activity: Activity) -> bool:
     return activity.provenance is not None and activity.provenance.data_source == "omitted"
+
+
+HOTEL_DESK = {"checkin": "check-in", "checkout": "check-out"}  # a city stay's two rows, told apart
 
 
 def kind_tag(activity: Activity, road_trip: bool) -> str:
@@ -303,11 +306,13 @@ class ItineraryModel(QStandardItemModel):
         if col == self.COL_NAME and leg is not None:
             return leg_label(leg)  # "Train Lisboa → Porto 10:30–13:29, estimated", as the leg's own row says
         if col == self.COL_NAME:
-            hours = opening_hours(activity)  # that day's hours; "hours unknown" when none were published
-            if hours is None and self.road_trip and is_visit(activity):
-                hours = "hours unknown"  # the road-trip catalog keeps no opening hours
+            # that day's hours; "hours unknown" when none were published (a walk in a town has none to say)
+            hours = road_stop_hours(activity) if self.road_trip else opening_hours(activity)
             if hours:
                 return f"{activity.shown_name} \u00b7 {hours}"
+            desk = HOTEL_DESK.get(activity.role) if activity.kind is ChoiceKind.lodging and not self.road_trip else None
+            if desk:  # "Stay · Hotel Avenida Palace" twice on a move day: which one is left, which one begun
+                return f"{activity.shown_name} \u00b7 {desk}"
             # The When column has no room to spare: an estimated time says so here.
             return f"{activity.shown_name} \u00b7 times {EST}" if estimated_time(activity, is_booked(activity)) \
                 else activity.shown_name

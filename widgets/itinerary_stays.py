@@ -68,9 +68,11 @@ def leg_cells(leg: PlannedLeg, day: int, headers: int, roles) -> list[dict]:
     cells = [dict(shared) for _ in range(headers)]
     cells[roles.COL_KIND][Qt.ItemDataRole.DisplayRole] = MODE_WORDS[leg.mode]
     cells[roles.COL_NAME][Qt.ItemDataRole.DisplayRole] = line
-    cells[roles.COL_COST][Qt.ItemDataRole.DisplayRole] = (
-        fmt.money(leg.fare_usd_cents) if leg.source == "booked" else f"est. {fmt.money(leg.fare_usd_cents)}")
-    cells[roles.COL_WHEN].update({Qt.ItemDataRole.DisplayRole: line, roles.HeaderRole: line,
+    fare = fmt.money(leg.fare_usd_cents) if leg.source == "booked" else f"est. {fmt.money(leg.fare_usd_cents)}"
+    cells[roles.COL_COST][Qt.ItemDataRole.DisplayRole] = fare
+    # the row is one line across the columns (its Cost cell is not drawn): the fare is said in it, like a stay's cost
+    header = f"{line} \u00b7 {fare}"
+    cells[roles.COL_WHEN].update({Qt.ItemDataRole.DisplayRole: header, roles.HeaderRole: header,
                                   Qt.ItemDataRole.BackgroundRole: QColor(LEG_TINT)})
     return cells
 

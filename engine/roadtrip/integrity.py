@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from engine.catalog.catalog import Catalog
 from engine.errors import InputError
 from engine.geocode.trust import geodesic_miles
-from engine.models import ChoiceKind, DayItinerary, Geo, ItineraryV1, Violation, format_usd
+from engine.models import DayItinerary, Geo, ItineraryV1, Violation, format_usd
 from engine.verify.mismatch import mismatch
 
 from .corridor import road_factor
@@ -27,7 +27,7 @@ from .plan import Town
 from .planner import SPEED_MPH
 from .day_stops import quiet_stretch
 from .detours import day_points, detour_miles
-from .reconstruct import road_plan_from_itinerary, saved_stops, saved_corridor
+from .reconstruct import STOP_KINDS, road_plan_from_itinerary, saved_stops, saved_corridor
 from .routes import find_route, progress_after
 from .stop_hours import closed_visit
 
@@ -214,7 +214,7 @@ class RoadRederivation:
         return [self._stop(n, booked.index(a) + 1, a) if a in booked else a for a in activities]
 
     def _stop(self, n: int, k: int, act):
-        if self.route is None or act.kind is not ChoiceKind.attraction or act.geo is None:
+        if self.route is None or act.kind not in STOP_KINDS or act.geo is None:
             return act
         if act.provenance is not None and act.provenance.data_source == "osm":
             return act  # an OpenStreetMap sight (issue 20): no fixture backs it; the invariants hold it to the corridor

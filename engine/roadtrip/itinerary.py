@@ -127,7 +127,9 @@ class _Builder:
     def _stop(self, d: RoadDay, s: RoadStop, clock: _DayClock) -> Activity:
         prov = self._stop_provenance(s)
         notes = self.cite(s.description, prov) if s.description else "Information not available."
-        return Activity(id=f"d{d.index}-stop-{s.id}", ref=s.id, role="activity", kind=ChoiceKind.attraction,
+        # a diner or a café on the way is a meal, labelled and drawn as one (issue 32 §3), not a sight
+        kind = ChoiceKind.meal if s.kind == "food" else ChoiceKind.attraction
+        return Activity(id=f"d{d.index}-stop-{s.id}", ref=s.id, role="activity", kind=kind,
                         name=s.name, local_name=s.local_name, geo=Geo(lat=s.lat, lon=s.lon), notes=notes, provenance=prov,
                         confidence="low" if s.hours_known is False else "high",
                         **clock.span(s.start_min, s.end_min, (s.lat, s.lon)))

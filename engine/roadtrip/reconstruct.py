@@ -17,6 +17,8 @@ from .plan import Bed, RoadDay, RoadPlan, RoadStop, Town
 from .rest_days import driving_intent
 from .routes import find_route, progress_after
 
+STOP_KINDS = (ChoiceKind.attraction, ChoiceKind.meal)  # a stop on the way: a sight, or a diner (a meal)
+
 
 def _place(name: str, lat: float, lon: float, **kw) -> Town:
     return Town(name=name.split(",")[0], lat=lat, lon=lon, **kw)
@@ -110,7 +112,7 @@ def saved_stops(day, corridor) -> tuple[RoadStop, ...]:
     arrive = None if night is None else _when(night)
     out = []
     for act in day.activities:
-        if act.kind is not ChoiceKind.attraction or act.geo is None:
+        if act.kind not in STOP_KINDS or act.geo is None:
             continue
         p, off = corridor.progress_miles(act.geo.lat, act.geo.lon), corridor.offset_miles(act.geo.lat, act.geo.lon)
         out.append(RoadStop(id=act.ref or act.id, name=act.name, local_name=act.local_name, lat=act.geo.lat,
