@@ -68,7 +68,7 @@ def test_shell_has_map_docks_menus_shortcuts_and_status(make_window):
     assert shortcuts["export_any"] == ["Ctrl+E"] and shortcuts["undo"] == ["Ctrl+Z"]
     assert shortcuts["redo"][0] == "Ctrl+Shift+Z" and shortcuts["cancel"] == ["Esc"]
     assert shortcuts["settings"] == ["Ctrl+,"]
-    assert sorted(c.exports) == ["gpx", "html", "ics", "json", "kml", "pdf"] and sorted(c.examples) == ["city", "road"]
+    assert sorted(c.exports) == ["gpx", "html", "ics", "json", "kml", "kmz", "pdf", "phone"] and sorted(c.examples) == ["city", "road"]
     assert window.user_label.text() == "Local user" and window.database_label.text() == "In-memory"
     assert window.online_label.text() == "Offline \u00b7 built-in map"  # the street map wanted, TRIPWRIGHT_OFFLINE=1
     assert window.data_label.text() == f"Fixtures \u00b7 FX as-of {window.planning.toolbox.fx_as_of.isoformat()}"
