@@ -11,10 +11,8 @@ same one-line error in both.
 - ``intent_from_prompt`` / ``city_intent_of`` / ``road_intent_of`` / ``multi_city_intent_of``: the reading as an intent (a
   city without a pack yet carries ``PENDING_AIRPORT``/``PENDING_TZ``, settled by that node).
 - ``read_intent_file``, ``check_not_past``, ``planning_date``: the other inputs, checked alike.
-- ``resolve_city`` / ``fetch_city_pack``: a city's pack now, for what must read its places before
-  the run (``cities fetch``; the CLI's saved places matched to the city's venues and bookings
-  checked against its airports: engine/cli/city_now.py).
-- ``signed_in``: the store and org a command-line run uses (the app signs in through app/workspace.py).
+- ``resolve_city`` / ``fetch_city_pack``: a city's pack now, before the run (engine/city_pack_now.py).
+- ``signed_in``: the store and org a command-line run uses (engine/signed_in.py).
 - ``planned_intent``: the intent a completed run planned (the pack city's airports and zone);
   ``settled_result``: a run's result that no run produced now (a saved version shown again, a run
   the traveller cancelled), as a run's would be.
@@ -27,7 +25,6 @@ Imports are lazy: reading an intent file loads neither the parsers nor the pipel
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import sys
@@ -38,7 +35,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.city_pack_now import fetch_city_pack as fetch_city_pack  # the front door's, in its own module
+from engine.city_pack_now import resolve_city as resolve_city
 from engine.errors import InputError, UnknownCityError
+from engine.signed_in import signed_in as signed_in
 
 if TYPE_CHECKING:
     from engine.intake import CityPromptResult, MultiCityPromptResult, RoadPromptResult
@@ -331,82 +331,7 @@ def budget_cents(amount: Decimal, currency: str, session) -> int:
     return cents
 
 
-# -- places -------------------------------------------------------------------------------------
-def fetch_city_pack(session, query: str, *, say: Callable[[str], None] | None = None, refresh: bool = False,
-                    choose: int | None = None):
-    """The pack for ``query`` through the session's network and executor (cache first); ``say``
-    hears each step's message and the fetcher's notes. Runs its own event loop."""
-    import asyncio
-
-    from engine.places.city_spec import resolve_city as spec_for
-    from engine.places.city_spec import spec_of_pack
-    fetcher = session.city_packs()
-    cached = fetcher.store.find(query) if choose is None else None
-    spec = spec_of_pack(cached) if cached is not None else spec_for(query, session.geocoder(), choose=choose)
-    got = []
-
-    async def run() -> None:  # returns nothing: asyncio.run's bookkeeping would repr a big pack
-        try:
-            progress = (lambda step: say(step.message)) if say is not None else None
-            got.append(await fetcher.ensure(spec, progress=progress, refresh=refresh))
-        finally:
-            await session.toolbox.network.aclose()
-
-    asyncio.run(run())
-    outcome = got[0]
-    if say is not None:
-        for note in outcome.notes:
-            say(note)
-        if spec.note:  # a shared name: "Barcelona, Spain — say 'Barcelona, Venezuela' for the other"
-            say(spec.note)
-    return outcome
-
-
-def resolve_city(session, query: str, *, say: Callable[[str], None] | None = None) -> str:
-    """The catalog's name of the city ``query`` means, its places loaded now: a fixture city as
-    it is, any other through its pack (cached, else fetched when online), joined to the session."""
-    if session.catalog.has_city(query):
-        return session.catalog.city(query).name
-    return session.use_city_pack(fetch_city_pack(session, query, say=say).pack)
-
-
-# -- the store ----------------------------------------------------------------------------------
-@contextlib.contextmanager
-def signed_in():
-    """(store, ctx) of the signed-in org for a command-line run (``plan --save``, ``eval``): the
-    personal user on a local file, else a login the app remembered; a restored database and runs
-    a killed process left are said on stderr."""
-    import structlog
-
-    from engine.store import Accounts, Store
-    store = Store.open()
-    if store.recovery:  # a damaged database was replaced by its newest good backup
-        print(f"tripwright: {store.recovery}", file=sys.stderr)
-    structlog.get_logger("tripwright.cli").info("store_opened", backend=store.url.get_backend_name())
-    try:
-        accounts = Accounts(store)
-        ctx = accounts.first_run()
-        if ctx is None:
-            login = accounts.resume()
-            if login is None:
-                raise InputError("login", "this database needs a sign-in: open the app once and choose "
-                                          "'remember me', then run the command again")
-            ctx = login.ctx
-        _fail_orphans(store, ctx)
-        yield store, ctx
-    finally:
-        store.close()
-
-
-def _fail_orphans(store, ctx) -> None:
-    """Runs a killed ``plan --save`` left ``running`` (no live process holds their lease) become
-    errors and free their requests, as the app does at start-up."""
-    with store.org(ctx, write=True) as repo:
-        failed = repo.runs.fail_orphans()
-    if failed:
-        print(f"tripwright: {failed} interrupted run(s) left by a stopped Tripwright marked failed", file=sys.stderr)
-
-
+# -- the run ------------------------------------------------------------------------------------
 def planned_intent(intent, result):
     """The intent a completed city run planned: a city the fixtures lack is asked for with
     placeholder airports and zone (and "Lisbon, PT" for "Lisbon"), which the run's city_pack node

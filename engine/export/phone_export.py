@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from engine.models import ItineraryV1
 
-from .html_export import BASEMAP_DIR, RESOURCES_DIR, _basemap_block, _leaflet_dir, _region, _renderer, _script, _with_csp, json_text
+from .html_parts import BASEMAP_DIR, RESOURCES_DIR, asset, basemap_block, json_block, leaflet_dir, region, renderer, vendored_script, with_csp
 from .phone_document import phone_document
 from .phone_tiles import PhoneTiles
 
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from engine.maps.city_map import CityLayers
     from engine.places.pack_store import PackStore
 
-_HERE = Path(__file__).resolve().parent
 MAX_BYTES = 8_000_000  # a file to send to a phone; the city's own map is left out past it
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _CSS_IMAGE = re.compile(r"url\(images/[^)]*\)")
@@ -103,21 +102,21 @@ def _covers(bbox: tuple[float, float, float, float], itin: ItineraryV1) -> bool:
 def _page(itin: ItineraryV1, city_map: CityLayers | None, places: dict, tiles: PhoneTiles | None, note: str) -> str:
     document = phone_document(itin, city_map=city_map, places=places)
     document["map_note"] = " ".join(filter(None, (note or _map_note(document), _tiles_note(tiles))))
-    basemap = _basemap_block(_region(document["map"]["focus"])) + _water_block(document["map"]["focus"])
+    basemap = basemap_block(region(document["map"]["focus"])) + _water_block(document["map"]["focus"])
     title = html.escape(f"{document['title']} – {document['dates']}")
     page = "\n".join((
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta name="color-scheme" content="light dark">', f"<title>{title}</title>",
-        f"<style>{_leaflet_css()}</style>", f"<style>{_renderer('trip_map.css')}</style>",
-        f"<style>{_asset('phone.css')}</style>", "</head>", "<body>",
+        f"<style>{_leaflet_css()}</style>", f"<style>{renderer('trip_map.css')}</style>",
+        f"<style>{asset('phone.css')}</style>", "</head>", "<body>",
         '<header id="tw-head"></header>', '<section id="tw-now"></section>',
         '<main id="tw-days"></main>', '<footer id="tw-foot"></footer>',
-        f'<script type="application/json" id="tw-phone">{json_text(document)}</script>',
+        json_block("tw-phone", document),
         basemap, _tiles_block(tiles), f"<script>{_leaflet_js()}</script>",
         f"<script>{_protomaps_js()}</script>" if tiles is not None else "",
-        f"<script>{_renderer('trip_map.js')}\n{_asset('phone.js')}</script>", "</body>", "</html>", ""))
-    return _with_csp(page)
+        f"<script>{renderer('trip_map.js')}\n{asset('phone.js')}</script>", "</body>", "</html>", ""))
+    return with_csp(page)
 
 
 def _water_block(focus: list[list[float]] | None) -> str:
@@ -138,7 +137,7 @@ def _water_block(focus: list[list[float]] | None) -> str:
     kept = [f for f in kept if f["properties"].get("city") in cities]
     if not kept:
         return ""
-    return f'<script type="application/json" id="tw-water">{json_text({"type": "FeatureCollection", "features": kept})}</script>'
+    return json_block("tw-water", {"type": "FeatureCollection", "features": kept})
 
 
 @lru_cache(maxsize=1)
@@ -164,7 +163,7 @@ def _coordinates(geometry: dict) -> list[tuple[float, float]]:
 def _tiles_block(tiles: PhoneTiles | None) -> str:
     if tiles is None:
         return ""
-    return f'<script type="application/json" id="tw-tiles">{json_text(tiles.document())}</script>'
+    return json_block("tw-tiles", tiles.document())
 
 
 def _tiles_note(tiles: PhoneTiles | None) -> str:
@@ -183,7 +182,7 @@ def _map_note(document: dict) -> str:
 @lru_cache(maxsize=1)
 def _leaflet_css() -> str:
     """Leaflet's stylesheet without its comments and image URLs (the page draws no stock icons)."""
-    css = _leaflet_dir().joinpath("leaflet.css").read_text(encoding="utf-8")
+    css = leaflet_dir().joinpath("leaflet.css").read_text(encoding="utf-8")
     return _CSS_IMAGE.sub("none", _CSS_COMMENT.sub("", css))
 
 
@@ -191,7 +190,7 @@ def _leaflet_css() -> str:
 def _leaflet_js() -> str:
     """Leaflet, its home page a plain name: the phone file holds no web address at all (the page
     sets the attribution's prefix to plain text as well)."""
-    return _script(_leaflet_dir() / "leaflet.js").replace("https://leafletjs.com", "leafletjs.com")
+    return vendored_script(leaflet_dir() / "leaflet.js").replace("https://leafletjs.com", "leafletjs.com")
 
 
 # protomaps-leaflet's web addresses, each a plain name in the page: the default attribution (the
@@ -204,12 +203,7 @@ _PROTOMAPS_ADDRESSES = (("https://protomaps.com", "protomaps.com"),
 @lru_cache(maxsize=1)
 def _protomaps_js() -> str:
     """The vendored protomaps-leaflet (``resources/protomaps-leaflet``) with no web address in it."""
-    text = _script(RESOURCES_DIR / "protomaps-leaflet" / "protomaps-leaflet.js")
+    text = vendored_script(RESOURCES_DIR / "protomaps-leaflet" / "protomaps-leaflet.js")
     for address, name in _PROTOMAPS_ADDRESSES:
         text = text.replace(address, name)
     return text
-
-
-@lru_cache(maxsize=4)
-def _asset(name: str) -> str:
-    return (_HERE / name).read_text(encoding="utf-8")

@@ -6,7 +6,8 @@ import shapely
 from pyproj import Geod
 from shapely.geometry import LineString
 
-from .routes import ProjectedLine, Route, _transformers, route_projection
+from .projected_line import ProjectedLine, route_projection, transformers
+from .routes import Route
 
 DIRECT_ROAD_FACTOR = 1.3  # seed INV-PACE-02: straight-line miles × 1.3 ≈ road miles
 GEODESIC_STEP_M = 10_000
@@ -34,7 +35,7 @@ class DirectCorridor(ProjectedLine):
     def _set_line(self, lonlats: list[tuple[float, float]]) -> None:
         """The corridor's line in its own equidistant projection (metres), ready for distance queries."""
         self._proj = route_projection(lonlats)
-        self._fwd, self._inv = _transformers(self._proj)
+        self._fwd, self._inv = transformers(self._proj)
         xs, ys = self._fwd.transform([p[0] for p in lonlats], [p[1] for p in lonlats])
         self._line = LineString(list(zip(xs, ys)))
         shapely.prepare(self._line)

@@ -26,7 +26,9 @@ from typing import Any, Callable
 
 from engine.errors import ToolError
 
-from .executor import ToolExecutor, ToolStats, _in_a_run, _sync_call, adapter_variant, log_sync_call, mark_cached
+from .cache_entries import adapter_variant, mark_cached
+from .call_log import in_a_run, log_sync_call
+from .executor import ToolExecutor, ToolStats, call_inline
 
 
 class Computation:
@@ -72,7 +74,7 @@ class Computation:
         try:
             if breaker.opened_at is not None:  # a closed breaker admits every call
                 breaker.admit(tool, ex._clock())  # noqa: SLF001
-            result = _sync_call(tool, fn, request)
+            result = call_inline(tool, fn, request)
         except ToolError as exc:
             breaker.record(False, ex._clock())  # noqa: SLF001
             ex._count_error(tool, stats, exc)  # noqa: SLF001
@@ -90,5 +92,5 @@ class Computation:
         """Seed §13.1's ``tool_call`` line, once per run and tool (``log_sync_call``); the other calls
         of these facts write none (a run's thousands of legs were one DEBUG line each)."""
         self._logged = True
-        if _in_a_run():
+        if in_a_run():
             log_sync_call(self.tool, latency_ms, cache_hit=cache_hit)

@@ -9,7 +9,8 @@
 - 2 s soft (counted, logged) / 4 s hard timeout; exactly one retry after 200–500 ms of jitter on a
   timeout or an unavailable answer (a Retry-After longer than the hard timeout is not waited for);
   an unusable answer (``ToolResponseError``) is never retried;
-- a breaker per tool (``breaker.py``).
+- a breaker per tool (``breaker.py``); the cache's keys in ``cache_entries.py``, the log lines in
+  ``call_log.py``.
 
 Fixture adapters are synchronous and instant, so they are called inline (no thread hop). Programming
 errors (``KeyError``, ``ValueError`` …) raised by our own code propagate: they are bugs, not outages.
@@ -20,9 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import inspect
-import logging
 import os
 import random
 import time
@@ -31,16 +30,19 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
-import structlog
 from pydantic import TypeAdapter, ValidationError
 
-from engine.canonical import canonical_json
 from engine.errors import ToolError, ToolTimeout, ToolUnavailable
 
 from .breaker import Breaker
+from .cache_entries import adapter_variant, cache_key, mark_cached
+from .call_log import in_a_run, log, log_sync_call, log_tool_call
 
-log = structlog.get_logger("tripwright.tools")
-_STDLIB_LOG = logging.getLogger("tripwright.tools")  # the logger structlog's level filter asks
+# Where callers have long imported them from (the log lines and cache entries have their own modules).
+__all__ = ["NETWORK_WAIT", "DurableCache", "ExecutorObserver", "ExecutorPolicy", "ToolExecutor", "ToolStats", "Turn",
+           "adapter_variant", "cache_key", "call_inline", "log_sync_call", "log_tool_call", "mark_cached",
+           "simulated_delays"]
+
 
 DAY_S = 24 * 3600
 TTL_S: dict[str, float] = {"weather": DAY_S, "fx": DAY_S}  # every other tool: forever
@@ -168,7 +170,7 @@ class ToolExecutor:
         key = cache_key(tool, request, adapter_variant(fn))
         cached = self._lookup(tool, key, None)
         if cached is not None:
-            if _in_a_run():
+            if in_a_run():
                 log_sync_call(tool, 0.0, cache_hit=True)
             return self._hit(tool, stats, cached, key, latency_ms=None)[0]
         breaker = self._breaker(tool)
@@ -176,7 +178,7 @@ class ToolExecutor:
         try:
             breaker.admit(tool, self._clock())
             self._simulated_sync_timeout(tool, stats)
-            result = _sync_call(tool, fn, request)
+            result = call_inline(tool, fn, request)
         except ToolError as exc:
             breaker.record(False, self._clock())
             self._count_error(tool, stats, exc)
@@ -184,7 +186,7 @@ class ToolExecutor:
         breaker.record(True, self._clock())
         if self.observer is not None:
             self.observer.tool_call(tool, None, False)
-        if _in_a_run():  # seed §13.1: a run's calls (a session's set-up FX rates belong to none)
+        if in_a_run():  # seed §13.1: a run's calls (a session's set-up FX rates belong to none)
             log_sync_call(tool, (time.perf_counter() - started) * 1000, cache_hit=False)
         self._remember(key, result)
         return result
@@ -326,7 +328,7 @@ class ToolExecutor:
     async def _attempts(self, tool: str, fn: Callable[[Any], Any], request: Any, stats: ToolStats,
                         hard_s: float | None = None, turn: Turn | None = None) -> Any:
         if not inspect.iscoroutinefunction(fn) and tool not in self._delays:
-            return _sync_call(tool, fn, request)
+            return call_inline(tool, fn, request)
         for attempt in range(1 + self.policy.retries):
             try:
                 if turn is None:
@@ -357,7 +359,7 @@ class ToolExecutor:
             if tool in self._delays:
                 await asyncio.sleep(self._delays[tool])
             if not inspect.iscoroutinefunction(fn):
-                return _sync_call(tool, fn, request)
+                return call_inline(tool, fn, request)
             try:
                 return await fn(request)
             except OSError as exc:  # a socket error the adapter did not classify
@@ -373,73 +375,6 @@ class ToolExecutor:
         finally:
             if hook is not None:
                 hook(tool, False)
-
-
-def _in_a_run() -> bool:
-    return "trace_id" in structlog.contextvars.get_contextvars()
-
-
-_SYNC_LOGGED: dict[str, set[str]] = {}  # trace_id → the in-process tools already logged at INFO
-_SYNC_RUNS_KEPT = 64
-
-
-def log_sync_call(tool: str, latency_ms: float, *, cache_hit: bool) -> None:
-    """A run's in-process look-up (an FX rate, a transit leg: thousands in a plan with many places):
-    its first per run and tool at INFO, the rest at DEBUG — thousands of INFO lines written and
-    flushed from the engine's thread cost the app's GUI thread its turns (a 150-place import: 6,600
-    lines, stalls of 150–260 ms)."""
-    trace = str(structlog.contextvars.get_contextvars().get("trace_id"))
-    seen = _SYNC_LOGGED.setdefault(trace, set())
-    if len(_SYNC_LOGGED) > _SYNC_RUNS_KEPT:
-        _SYNC_LOGGED.pop(next(iter(_SYNC_LOGGED)))
-    if tool in seen:
-        log.debug("tool_call", tool=tool, latency_ms=round(latency_ms, 1), retries=0, cache_hit=cache_hit)
-        return
-    seen.add(tool)
-    log_tool_call(tool, latency_ms, retries=0, cache_hit=cache_hit)
-
-
-def log_tool_call(tool: str, latency_ms: float, *, retries: int, cache_hit: bool, **more: Any) -> None:
-    """Seed §13.1: one INFO line per tool call (the run's trace_id, run_id and node come from the
-    log context); a run's synchronous in-process look-ups go through ``log_sync_call``. When INFO
-    is off for the tools' logger, the line is not built at all (structlog's own level filter comes
-    after its bound-logger set-up, ~10 µs a cached call)."""
-    if not _STDLIB_LOG.isEnabledFor(logging.INFO):
-        return
-    log.info("tool_call", tool=tool, latency_ms=round(latency_ms, 1), retries=retries, cache_hit=cache_hit, **more)
-
-
-def cache_key(tool: str, request: Any, variant: str = "") -> str:
-    """sha256 of the tool name, the canonical request (sorted keys, no whitespace) and the
-    adapter's variant. Neither holds a secret: adapters keep their keys to themselves. A request
-    asked hundreds of times a run and never kept in the durable cache (a transit leg) may give its
-    own stable text (``cache_text``: pydantic's JSON, fields in declaration order, ~5x faster)."""
-    own = getattr(request, "cache_text", None)
-    text = own() if own is not None else canonical_json(request)
-    return hashlib.sha256(f"{tool}|{variant}|{text}".encode()).hexdigest()
-
-
-def adapter_variant(fn: Callable[[Any], Any]) -> str:
-    """The ``cache_variant`` of the adapter ``fn`` is a method of ("" for plain functions and
-    adapters whose answer depends on the request alone)."""
-    return getattr(getattr(fn, "__self__", None), "cache_variant", "")
-
-
-def mark_cached(result: Any) -> Any:
-    """The cached answer, its provenance saying ``cache_hit=True`` and, for a real answer, that
-    the cache rung served it (seed §3.7, §12)."""
-    if isinstance(result, list):
-        return [mark_cached(r) for r in result]
-    as_cached = getattr(result, "as_cached", None)
-    if as_cached is not None:
-        return as_cached()
-    provenance = getattr(result, "provenance", None)
-    if provenance is None or provenance.cache_hit:
-        return result
-    update: dict[str, Any] = {"cache_hit": True}
-    if provenance.data_source == "real":
-        update["data_source"] = "cache"
-    return result.model_copy(update={"provenance": provenance.model_copy(update=update)})
 
 
 @functools.cache  # one adapter per result type, built once per process
@@ -459,7 +394,8 @@ def _settle(future: asyncio.Future, *, result: Any = None, exc: BaseException | 
         future.exception()  # retrieved: no "never retrieved" warning when nobody shared the call
 
 
-def _sync_call(tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
+def call_inline(tool: str, fn: Callable[[Any], Any], request: Any) -> Any:
+    """A synchronous adapter's answer, called inline (no thread hop); an unreadable file is the tool unavailable."""
     try:
         return fn(request)
     except OSError as exc:  # a fixture file that cannot be read

@@ -18,7 +18,7 @@ from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngin
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QApplication
 
-from engine.export import html_export, itinerary_to_html
+from engine.export import html_parts, itinerary_to_html
 from engine.maps.trip_map import DAY_COLOURS
 from engine.models import ItineraryV1
 from tests.widgets.test_map_layers import city_trip, road_trip
@@ -240,12 +240,12 @@ def test_the_list_shows_stops_on_the_map_and_days_can_be_hidden(qtbot, open_page
 
 def test_without_the_basemap_files_the_page_credits_nothing_it_does_not_show(qtbot, open_page, city,
                                                                              monkeypatch, tmp_path):
-    monkeypatch.setattr(html_export, "BASEMAP_DIR", tmp_path / "missing")
-    html_export._basemap_features.cache_clear()
+    monkeypatch.setattr(html_parts, "BASEMAP_DIR", tmp_path / "missing")
+    html_parts._basemap_features.cache_clear()
     try:
         view, page, _ = open_page(itinerary_to_html(city))
     finally:
-        html_export._basemap_features.cache_clear()
+        html_parts._basemap_features.cache_clear()
     state = run_js(qtbot, view, STATE)
 
     assert state["attribution"] == "Leaflet" and state["basemap"] == []
