@@ -132,6 +132,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.intent_form.prompt_assumed.connect(lambda text: self.show_message(text, "info"))
         self.progress.cancel_requested.connect(c.cancel)
         self.itinerary_panel.activity_selected.connect(self.map_view.highlight)
+        self.itinerary_panel.replan_requested.connect(c.replan_stays)
         self.map_view.marker_selected.connect(self.itinerary_panel.select_activity)
         self.map_view.marker_dragged.connect(c.anchor_dragged)
         self.map_view.marker_action.connect(c.marker_action)

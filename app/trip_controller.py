@@ -144,6 +144,16 @@ class TripController(QObject, MapEditFlow):
             return None
         return [Rebased(version.plan, keep_plan)]
 
+    @asyncSlot(object, str)
+    async def replan_stays(self, intent: Intent, description: str) -> TripVersion | None:
+        """A multi-city trip with a night moved from one stay to the next (a stay row's menu:
+        widgets/itinerary_panel.py ``night_moves``), planned as the trip's next version — undoable
+        like every version."""
+        current = self.trip.current
+        if current is None or current.mode != "multi_city" or self.busy:
+            return None
+        return await self.run(intent, description=description)
+
     @asyncSlot()
     async def replan(self) -> TripVersion | None:
         version = self.trip.current
