@@ -77,6 +77,12 @@ def test_the_several_cities_tab_plans_moves_a_night_undoes_it_and_exports(qtbot,
                     timeout=20_000)
     assert window.itinerary_panel.itinerary() is window.trip.current.itinerary and window.commands.redo.isEnabled()
     assert [(s.city, s.nights) for s in window.trip.current.intent.stays] == [("Paris", 3), ("Rome", 2)]
+    # Re-plan runs the trip anew: the same plan, said so, the version on screen kept
+    shown = window.trip.current
+    window.commands.replan.trigger()
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Re-planned"), timeout=PLAN_TIMEOUT_MS)
+    assert window.statusBar().currentMessage().startswith("Re-planned: nothing changed")
+    assert window.trip.current is shown and window.message_bar.level != "error"
     # exports from the window: the whole trip in one file
     pdf = export_through_dialog(qtbot, window, "pdf", tmp_path / "paris-rome.pdf")
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(pdf)).pages)
