@@ -12,6 +12,8 @@ from engine.maps.offline_download import offline_map_path
 from engine.settings import Settings, apply_env
 from widgets.offline_tiles import BasemapFileError
 
+from .trip_place import trip_place
+
 
 def trip_key(trip) -> str | None:
     """The name of the open trip's offline copy: its stored id, else (a trip kept in memory) its
@@ -21,7 +23,7 @@ def trip_key(trip) -> str | None:
     intent = trip.intent
     if intent is None:
         return None
-    place = intent.city if getattr(intent, "city", None) else f"{intent.origin}-{intent.terminus}"
+    place = trip_place(intent, "-")
     return "unsaved-" + (re.sub(r"[^a-z0-9]+", "-", str(place).lower()).strip("-") or "trip")
 
 

@@ -27,6 +27,7 @@ from engine.models import ItineraryV1
 
 from .pdf_itinerary import write_itinerary_pdf
 from .ui_state import export_folder, remember
+from .trip_place import trip_place
 
 
 def kind_for_path(path: str | Path, fallback: str = "pdf") -> ExportFormat:
@@ -40,7 +41,7 @@ def kind_for_path(path: str | Path, fallback: str = "pdf") -> ExportFormat:
 
 def suggested_name(itinerary: ItineraryV1, kind: ExportFormat) -> str:
     intent = itinerary.intent
-    stem = f"{intent.origin}-{intent.terminus}" if intent.mode == "road_trip" else intent.city
+    stem = trip_place(intent, "-")
     safe = "".join(c if c.isalnum() else "-" for c in stem.lower()).strip("-") or "trip"
     while "--" in safe:
         safe = safe.replace("--", "-")

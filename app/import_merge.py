@@ -10,6 +10,7 @@ place already a must-see and a flight or hotel already booked are kept once.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from engine import trip_inputs
@@ -71,5 +72,9 @@ async def read_bookings_into(intent, path: str | Path, client, session):
     a model can read) lives. Raises ``InputError`` (one line)."""
     from engine.bookings import aread_bookings
 
+    if intent.mode == "multi_city":  # its train and bus tickets too, on the legs of their days
+        found = await aread_bookings(path, client, today=session.today, legs=True)
+        added = trip_inputs.with_leg_tickets(intent, [found], session.catalog)
+        return added.intent, dataclasses.replace(found, notes=(*found.notes, *added.unplaced))
     found = await aread_bookings(path, client, today=session.today)
     return add_bookings(intent, found, session.catalog, offline=session.toolbox.network.offline()), found

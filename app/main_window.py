@@ -43,6 +43,7 @@ from .window_memory import first_launch_legend, remember_window, restore_window
 from .window_actions import build_actions, build_menus
 from .window_dialogs import WindowDialogs
 from .window_layout import WindowLayout
+from .trip_place import place_key, trip_place
 
 APP_TITLE = "Tripwright"
 USER_TEXT = "Local user"
@@ -131,6 +132,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         self.intent_form.prompt_assumed.connect(lambda text: self.show_message(text, "info"))
         self.progress.cancel_requested.connect(c.cancel)
         self.itinerary_panel.activity_selected.connect(self.map_view.highlight)
+        self.itinerary_panel.replan_requested.connect(c.replan_stays)
         self.map_view.marker_selected.connect(self.itinerary_panel.select_activity)
         self.map_view.marker_dragged.connect(c.anchor_dragged)
         self.map_view.marker_action.connect(c.marker_action)
@@ -236,7 +238,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
         if version.mode == "road_trip":
             via = f" via {intent.route}" if intent.route else ""
             return f"{intent.origin} \u2192 {intent.terminus}{via}, {days} days"
-        return f"{intent.city}, {days} days"
+        return f"{trip_place(intent)}, {days} days"
 
     def _refresh_title(self) -> None:
         title = self.trip_title()
@@ -267,9 +269,7 @@ class MainWindow(WindowLayout, WindowDialogs, QMainWindow):
 
     @staticmethod
     def _same_place(a: TripVersion, b: TripVersion) -> bool:
-        if a.mode == "road_trip":
-            return (a.intent.origin, a.intent.terminus) == (b.intent.origin, b.intent.terminus)
-        return a.intent.city == b.intent.city
+        return place_key(a.intent) == place_key(b.intent)
 
     # -- messages and state ---------------------------------------------------------------------
     def show_message(self, text: str, level: str = "info") -> None:

@@ -82,6 +82,8 @@ class TodayFlow:
         if version is None:
             return self._hide()
         itinerary = version.itinerary
+        if itinerary.intent.mode == "multi_city":  # Today reads one city or one road (TodayV1's modes)
+            return self._hide()
         now = self.now()
         try:
             today = today_with_tools(itinerary, now, self._tools(itinerary, now))

@@ -32,6 +32,7 @@ from .place_choice import PlaceQuestion, ambiguous_end, city_question, refused_e
 from .plain_words import unreachable_city_text
 from .planner_service import PlannerService
 from .run_outcome import failure_text, warm_corridor, warm_engine
+from .trip_place import place_key
 from .trip_session import Intent, TripSession, TripVersion
 
 log = logging.getLogger(__name__)
@@ -133,9 +134,7 @@ class TripController(QObject, MapEditFlow):
         current = self.trip.current
         if current is None or current.mode != intent.mode:
             return False
-        if intent.mode == "road_trip":
-            return (current.intent.origin, current.intent.terminus) == (intent.origin, intent.terminus)
-        return current.intent.city == intent.city
+        return place_key(current.intent) == place_key(intent)
 
     def kept_edits(self, intent: Intent) -> list | None:
         """The edits of the plan on screen (locks, removals, moves, replacements), when ``intent``
@@ -144,6 +143,16 @@ class TripController(QObject, MapEditFlow):
         if version is None or version.plan is None or version.intent != intent:
             return None
         return [Rebased(version.plan, keep_plan)]
+
+    @asyncSlot(object, str)
+    async def replan_stays(self, intent: Intent, description: str) -> TripVersion | None:
+        """A multi-city trip with a night moved from one stay to the next (a stay row's menu:
+        widgets/itinerary_panel.py ``night_moves``), planned as the trip's next version — undoable
+        like every version."""
+        current = self.trip.current
+        if current is None or current.mode != "multi_city" or self.busy:
+            return None
+        return await self.run(intent, description=description)
 
     @asyncSlot()
     async def replan(self) -> TripVersion | None:
@@ -262,6 +271,9 @@ class TripController(QObject, MapEditFlow):
         self.library.adopt(recording)
         if intent.mode == "city":
             self.w.city_packs.planned(intent.city)  # the form offers a city just fetched
+        elif intent.mode == "multi_city":
+            for stay in intent.stays:
+                self.w.city_packs.planned(stay.city)
         # The map first, and its frame painted, before the itinerary panel's heavier relayout:
         # the map is where the user is looking after an edit.
         if not early:

@@ -157,6 +157,10 @@ class TripImports(QObject):
             first = "a trip first" if road else "a city trip first (its city and days)"
             self.w.show_message(f"Plan {first}; then import {what} for it.", "info")
             return None
+        if version.mode == "multi_city" and not road:
+            self.w.show_message(f"{what.capitalize()} are not merged into a multi-city trip yet; add them to "
+                                "a city trip.", "info")
+            return None
         if version.mode != "city" and not road:
             hint = "add them on the map as places to visit (click the map: Add a stop here)"
             self.w.show_message(f"{what.capitalize()} are planned on city trips; on a road trip {hint}.", "info")

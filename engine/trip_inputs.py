@@ -15,6 +15,10 @@ the same one-line errors in both.
   (``check_against_trip``, which the app's trip form runs on what is typed too:
   engine/planning/booked.py; a road trip's motel: engine/roadtrip/booked_night.py).
 - ``hotel_placeable``: whether the run can place a hotel booked by its address only.
+- ``with_leg_tickets``: a multi-city trip's files (read with ``legs=True``): train and bus tickets,
+  and flights between two stays' airports, put on the leg of their day (``place_tickets``); a hotel
+  on the stay of its nights; the flights out and home and the events in ``bookings``; each ticket on
+  no leg said in one line.
 
 Reading the files is the callers' (engine/imports, engine/bookings): the CLI reads several per
 command, the app one per import, off its GUI thread."""
@@ -29,8 +33,8 @@ from engine.models.bookings import MAX_BOOKED_EVENTS, MAX_BOOKED_FLIGHTS, Bookin
 from engine.models.intent import MAX_MUST_SEE, MustSee
 
 ROAD_TRIP_PLACES = "saved places are planned on city trips; on a road trip add them on the map as places to visit"
-MULTI_CITY_FILES = ("a multi-city trip takes its saved places and bookings in its intent file (prefs.must_see, "
-                    "stays[].hotel, legs[].booked, bookings.flights); a places or bookings file is not merged into it yet")
+MULTI_CITY_FILES = ("a multi-city trip takes its saved places in its intent file (prefs.must_see); "
+                    "a places file is not merged into it yet")
 
 
 @dataclass(frozen=True)
@@ -159,3 +163,74 @@ def _flight_key(flight) -> tuple:
 
 def _stay(hotel) -> tuple:
     return hotel.name.casefold(), hotel.checkin, hotel.checkout
+
+
+@dataclass(frozen=True)
+class LegTicketsAdded:
+    """What a multi-city trip's booking files added."""
+
+    intent: object  # the MultiCityIntent with its legs booked
+    unplaced: list[str]  # one line per ticket put on no leg, saying why
+
+
+def with_leg_tickets(intent, found_all, catalog, *, field: str = "bookings") -> LegTicketsAdded:
+    """``intent`` (a ``MultiCityIntent``) with the ``BookingsImport``s' tickets on its legs
+    (``engine.bookings.stay_legs.place_tickets``), a hotel on the stay whose nights it books, the
+    other flights and the events in its bookings. A leg already booked with another ticket, or a
+    hotel on no stay's nights, is one ``InputError``; a ticket on no leg's day is kept out and said."""
+    from pydantic import ValidationError
+
+    from engine.bookings.result import leg_line
+    from engine.bookings.stay_legs import leg_day, place_tickets
+
+    have = intent.bookings or Bookings()
+    bookings = have
+    for found in found_all:
+        bookings = merged_bookings(intent, bookings, found, field=field)
+    stays = list(intent.stays)
+    if bookings.hotel is not None:  # a multi-city trip books its hotels per stay
+        stays = _hotel_on_its_stay(intent, bookings.hotel, field)
+        bookings = bookings.model_copy(update={"hotel": None})
+    fresh = [f for f in bookings.flights if f not in have.flights]
+    airports = [set(s.airports) | (set(catalog.city(s.city).airports) if catalog.has_city(s.city) else set())
+                for s in intent.stays]
+    placed = place_tickets(intent, [t for found in found_all for t in found.legs], fresh, airports)
+    legs = list(intent.leg_requests())
+    for i, (old, new) in enumerate(zip(legs, placed.requests)):
+        if new.booked is None or old.booked is None:
+            legs[i] = new if old.booked is None else old
+        elif (old.booked.number, old.booked.departure) != (new.booked.number, new.booked.departure):
+            raise InputError(field, f"{leg_line(new.booked)}: the leg from {intent.stays[i].city} is already booked "
+                                    f"({leg_line(old.booked)}); remove that booking first")
+    leg_days = [leg_day(intent, i) for i in range(len(legs))]
+    unplaced = [f"not placed: {leg_line(t)}: " + (
+        "that day's tickets do not make one journey (another mode, or leaving before the last arrives)"
+        if t.departure.date() in leg_days else
+        f"no leg that day (the trip changes city on {', '.join(f'{d:%a %d %b}' for d in leg_days)})") for t in placed.unplaced]
+    flights = [f for f in bookings.flights if f in have.flights or f in placed.flights]
+    data = intent.model_dump()
+    data.update(stays=[s.model_dump() for s in stays], legs=[leg.model_dump() for leg in legs],
+                bookings=bookings.model_copy(update={"flights": flights}).model_dump())
+    try:
+        booked = type(intent).model_validate(data)
+    except ValidationError as exc:
+        raise InputError.from_validation(exc, prefix=field) from None
+    return LegTicketsAdded(booked, unplaced)
+
+
+def _hotel_on_its_stay(intent, hotel, field: str) -> list:
+    """``intent``'s stays with ``hotel`` on the one whose nights it books."""
+    from datetime import timedelta
+
+    stays, start = list(intent.stays), intent.start_date
+    for k, stay in enumerate(stays):
+        end = start + timedelta(days=stay.nights)
+        if (hotel.checkin, hotel.checkout) == (start, end):
+            if stay.hotel is not None and _stay(stay.hotel) != _stay(hotel):
+                raise InputError(field, f"{hotel.name}: the stay in {stay.city} is already booked at "
+                                        f"{stay.hotel.name}; remove that booking first")
+            stays[k] = stay.model_copy(update={"hotel": hotel})
+            return stays
+        start = end
+    raise InputError(field, f"{hotel.name} ({hotel.checkin} to {hotel.checkout}) is on no stay's nights; "
+                            "a stay's hotel books all its nights")

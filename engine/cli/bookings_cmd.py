@@ -10,7 +10,7 @@ import asyncio
 import sys
 
 from engine.errors import InputError
-from engine.trip_inputs import MULTI_CITY_FILES, merged_bookings
+from engine.trip_inputs import merged_bookings, with_leg_tickets
 from engine.trip_inputs import with_bookings as booked_intent
 
 from .city_now import with_city_loaded
@@ -23,7 +23,7 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
     from engine.bookings import aread_bookings
     from engine.llm.prompt_reading import configured_client
     if intent.mode == "multi_city":
-        raise InputError(arg, MULTI_CITY_FILES)
+        return _with_leg_tickets(intent, paths, session, verbose=verbose, arg=arg)
     if intent.mode == "city":  # checked against the city's airports: a city no fixture covers, its pack
         intent = with_city_loaded(intent, session, verbose=verbose)
     bookings = intent.bookings
@@ -38,3 +38,23 @@ def with_bookings(intent, paths: list[str], session, *, verbose: bool, arg: str 
     if bookings is None:
         return intent
     return booked_intent(intent, bookings, session.catalog, field=arg)
+
+
+def _with_leg_tickets(intent, paths: list[str], session, *, verbose: bool, arg: str):
+    """A multi-city trip's files read with their train and bus tickets, placed on its legs
+    (engine/trip_inputs.py); a ticket on no leg is one line on stderr, the rest is planned."""
+    from engine.bookings import aread_bookings
+    from engine.llm.prompt_reading import configured_client
+    found_all = []
+    for path in paths:
+        found = asyncio.run(aread_bookings(path, configured_client, today=session.today, legs=True))
+        found_all.append(found)
+        if verbose:
+            print(f"tripwright: {found.summary()}", file=sys.stderr)
+    try:
+        added = with_leg_tickets(intent, found_all, session.catalog, field=arg)
+    except InputError as exc:
+        raise InputError(arg, f"{', '.join(paths)}: {exc.message}") from None
+    for line in added.unplaced:
+        print(f"tripwright: {line}", file=sys.stderr)
+    return added.intent

@@ -54,7 +54,7 @@ def run_bookings(args) -> int:  # noqa: ANN001
             raise InputError("bookings list", "takes no files or numbers, only --trip")
         number, intent = latest_intent(args.trip, "bookings")
         from engine.models.bookings import Bookings
-        return _list(args.trip, number, intent.bookings or Bookings())
+        return _list(args.trip, number, intent.bookings or Bookings(), _ticket_lines(intent))
     if args.action == "import":
         if not args.args:
             raise InputError("bookings import", "name at least one confirmation file")
@@ -76,21 +76,22 @@ def latest_intent(trip_id: str, what: str):
     """(number, intent) of the trip's latest version; one-line InputErrors for an unknown or
     deleted trip, a road trip's saved places and a trip with no version (a road trip keeps its
     booked motel)."""
-    from engine.models import IntentV1, RoadTripIntent
+    from engine.models import IntentV1, MultiCityIntent, RoadTripIntent
 
     from .run_store import org_scope
     with org_scope() as repo:
         trip = repo.trips.get(trip_id)
         if trip.mode != "city" and what != "bookings":
-            raise InputError("trip", f"trip {trip_id} is a road trip; {what} are kept with city trips")
+            kind = "multi-city trip" if trip.mode == "multi_city" else "road trip"
+            raise InputError("trip", f"trip {trip_id} is a {kind}; {what} are kept with city trips")
         version = repo.versions.get(trip_id)
-    model = IntentV1 if trip.mode == "city" else RoadTripIntent
+    model = {"city": IntentV1, "multi_city": MultiCityIntent}.get(trip.mode, RoadTripIntent)
     return version.number, model.model_validate(version.intent)
 
 
-def booking_lines(bookings: Bookings) -> list[str]:
-    """One line per booking, numbered as ``delete`` takes them (flights in order, the hotel, events),
-    each confirmation code masked."""
+def booking_lines(bookings: Bookings, tickets: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+    """One line per booking, numbered as ``delete`` takes them (flights in order, the hotel, events,
+    then a multi-city trip's ``tickets``: ``_ticket_lines``), each confirmation code masked."""
     lines = []
     for f in bookings.flights:
         lines.append(f"flight  {f.flight_number}  {f.origin}→{f.dest}  {f.departure:%Y-%m-%d %H:%M} → "
@@ -103,7 +104,32 @@ def booking_lines(bookings: Bookings) -> list[str]:
         where = f"  {e.venue}" if e.venue else ""
         lines.append(f"event   {e.name}{where}  {e.start:%Y-%m-%d %H:%M}"
                      f"{_said(e.confirmation, e.price_usd_cents, e.paid)}")
+    lines.extend(tickets)
     return [f"{n:>3}  {line}" for n, line in enumerate(lines, start=1)]
+
+
+def _booked_parts(intent) -> list[tuple[str, int]]:
+    """A multi-city trip's bookings kept on its legs and stays: ("leg", i) and ("stay", k), in that order."""
+    if intent.mode != "multi_city":
+        return []
+    return ([("leg", i) for i, leg in enumerate(intent.legs) if leg.booked is not None]
+            + [("stay", k) for k, stay in enumerate(intent.stays) if stay.hotel is not None])
+
+
+def _ticket_lines(intent) -> list[str]:
+    lines = []
+    for part, i in _booked_parts(intent):
+        if part == "leg":
+            t = intent.legs[i].booked
+            number = f" {t.number}" if t.number else ""
+            lines.append(f"{t.mode:<7} {t.operator}{number}  {t.from_name}→{t.to_name}  {t.departure:%Y-%m-%d %H:%M} → "
+                         f"{t.arrival:%Y-%m-%d %H:%M}{_said(t.confirmation, t.price_usd_cents, t.paid)}")
+        else:
+            stay = intent.stays[i]
+            hotel = stay.hotel
+            lines.append(f"hotel   {hotel.name}  {hotel.checkin} → {hotel.checkout}  ({stay.city})"
+                         f"{_said(hotel.confirmation, hotel.price_usd_cents, hotel.paid)}")
+    return lines
 
 
 def _said(code: str | None, cents: int | None, paid: bool) -> str:
@@ -117,8 +143,8 @@ def _said(code: str | None, cents: int | None, paid: bool) -> str:
     return "".join(f"  {p}" for p in parts)
 
 
-def _list(trip_id: str, number: int, bookings: Bookings) -> int:
-    lines = booking_lines(bookings)
+def _list(trip_id: str, number: int, bookings: Bookings, tickets: list[str]) -> int:
+    lines = booking_lines(bookings, tickets)
     _log().info("trip_bookings_listed", trip_id=trip_id, version=number, count=len(lines))
     for line in lines:
         print(line)
@@ -139,11 +165,21 @@ def without_booking(intent, n: int, trip_id: str):
     """``intent`` without its ``n``-th booking (1-based, as ``booking_lines`` numbers them)."""
     from engine.models.bookings import Bookings
     have = intent.bookings or Bookings()
-    count = len(have.flights) + (have.hotel is not None) + len(have.events)
+    own = len(have.flights) + (have.hotel is not None) + len(have.events)
+    parts = _booked_parts(intent)
+    count = own + len(parts)
     if count == 0:
         raise InputError("N", f"trip {trip_id} has no bookings")
     if not 1 <= n <= count:
         raise InputError("N", f"no booking {n}: trip {trip_id} has {count} (1-{count}, see 'tripwright bookings list')")
+    if n > own:  # a multi-city trip's ticket on a leg, or a stay's hotel
+        part, i = parts[n - own - 1]
+        data = intent.model_dump()
+        if part == "leg":
+            data["legs"][i]["booked"] = None
+        else:
+            data["stays"][i]["hotel"] = None
+        return type(intent).model_validate(data)
     flights, hotel, events = list(have.flights), have.hotel, list(have.events)
     first_event = len(flights) + (hotel is not None) + 1
     if n <= len(flights):

@@ -76,16 +76,30 @@ class MultiCityRun(Run):
         await self._plan_legs()
         await self._legs_in_time()
 
+    def _leg_planner(self):
+        """(memo key part, planner of one leg): the transit and road routers when configured and
+        online (``engine.legs.plan_leg_online`` through the session's executor), else the offline
+        estimate — one ask per leg, keyed apart so an estimate is never reused once online."""
+        from engine.legs import plan_leg, plan_leg_online, road_router, transit_router
+        toolbox = self.s.toolbox
+        transit, roads = transit_router(toolbox.network), road_router(toolbox.network)
+        if transit is None and roads is None:
+            return (), plan_leg
+        from engine.tools.motis import transit_base
+        from engine.tools.osrm import routing_base
+        bases = (transit_base() if transit is not None else None, routing_base() if roads is not None else None)
+        return ("online", *bases), lambda q: plan_leg_online(q, toolbox.executor, transit, roads)
+
     async def _plan_legs(self) -> None:
-        from engine.legs import plan_leg
         from engine.multicity.legs_plan import leg_query
+        online, plan_leg = self._leg_planner()
         intent, places = self.draft.intent, self.places
         count = len(intent.leg_requests())
         for i in range(count):
             q = leg_query(intent, i, places)
             if i in self.draft.departures:  # chain repair moved it
                 q = dataclasses.replace(q, earliest=self.draft.departures[i])
-            key = digest(["leg", repr(q)])
+            key = digest(["leg", repr(q), *online])
             leg = await self.node("legs", key, lambda q=q: plan_leg(q),
                                   lambda leg: f"{leg.from_city} → {leg.to_city}: {leg.mode} {leg.departure:%H:%M}–"
                                               f"{leg.arrival:%H:%M} ({leg.source}); {leg.why}")
@@ -136,7 +150,6 @@ class MultiCityRun(Run):
 
     async def _back_in_time(self, q, leg):
         """The leg back to the first city, early enough for a flight home that day."""
-        from engine.legs import plan_leg
         from engine.multicity.home import earliest_back
         if q.index in self.draft.departures:
             return leg  # chain repair chose its time
@@ -144,7 +157,8 @@ class MultiCityRun(Run):
         if earliest is None:
             return leg
         q = dataclasses.replace(q, earliest=earliest)
-        return await self.node("legs", digest(["leg", repr(q)]), lambda: plan_leg(q),
+        online, plan_leg = self._leg_planner()
+        return await self.node("legs", digest(["leg", repr(q), *online]), lambda: plan_leg(q),
                                lambda leg: f"{leg.from_city} → {leg.to_city} moved to {leg.departure:%H:%M}: "
                                            "the flight home leaves from there the same day")
 
