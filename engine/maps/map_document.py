@@ -96,6 +96,9 @@ def _data_source(activity: Activity) -> str:
 
 
 # -- markers ------------------------------------------------------------------------------------
+HOURS_UNKNOWN = "Opening hours unknown"  # the start of a road stop's note when no hours are published
+
+
 def _confidence(activity: Activity, day: DayItinerary, kind: str) -> tuple[str, str]:
     """("high" | "low", why): an anchor is low when its activity or the day's anchor is."""
     low = activity.confidence == "low"
@@ -107,6 +110,8 @@ def _confidence(activity: Activity, day: DayItinerary, kind: str) -> tuple[str, 
             reason = anchor.note
         elif anchor.source == "interpolated":
             reason = "no town found nearby; the position is interpolated along the route"
+    if low and not reason and HOURS_UNKNOWN in activity.notes:
+        reason = "its opening hours are not published: check before going"
     if low and not reason:
         reason = "the location was resolved with low confidence"
     return ("low", _label(reason)) if low else ("high", "")
