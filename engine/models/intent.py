@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Literal
+from typing import ClassVar, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
@@ -17,6 +17,7 @@ from .visit_time import Pace
 MIN_CITY_DAYS = 2  # one night: a weekend is the commonest city trip (issue 31 §2, SPEC_DECISIONS §2.11: stays of
 # 1–14 nights); the seed's 4–7 days stay the range of its evaluation scenarios
 MAX_CITY_DAYS = 7
+MAX_STAY_DAYS = 15  # a multi-city trip's stay of 1–14 nights (SPEC_DECISIONS §2.11), planned as a StayIntent
 # Beyond any sane trip: a larger figure is a typo or an attack, never a budget to plan against.
 MAX_BUDGET_USD_CENTS = 10_000_000 * 100
 MAX_TRAVELLERS = 12
@@ -168,6 +169,10 @@ class IntentV1(Value):
     travellers: int = Field(default=1, ge=1, le=MAX_TRAVELLERS)  # SPEC_DECISIONS §2.9
     rooms: int | None = Field(default=None, ge=1, le=MAX_TRAVELLERS)  # None: one per two travellers
 
+    min_days: ClassVar[int] = MIN_CITY_DAYS
+    max_days: ClassVar[int] = MAX_CITY_DAYS
+    length_text: ClassVar[str] = f"a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days"
+
     @field_validator("budget_usd_cents")
     @classmethod
     def _budget(cls, v: int) -> int:
@@ -191,9 +196,8 @@ class IntentV1(Value):
     @model_validator(mode="after")
     def _trip_shape(self) -> "IntentV1":
         days = self.date_window.days
-        if not MIN_CITY_DAYS <= days <= MAX_CITY_DAYS:
-            raise ValueError(
-                f"date_window: a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days, got {days}")
+        if not self.min_days <= days <= self.max_days:
+            raise ValueError(f"date_window: {self.length_text}, got {days}")
         for i, slot in enumerate(self.prefs.locked_slots):
             if slot.day_offset >= days:
                 raise ValueError(
@@ -208,3 +212,12 @@ class IntentV1(Value):
     @property
     def days(self) -> int:
         return self.date_window.days
+
+
+class StayIntent(IntentV1):
+    """One stay of a multi-city trip as the one-city trip its city planner plans: the same fields
+    and plan, the stay's own length (1–14 nights, SPEC_DECISIONS §2.11) in place of the one-city
+    trip's published 2–7 days (§2.7). Only the multi-city run makes one."""
+
+    max_days: ClassVar[int] = MAX_STAY_DAYS
+    length_text: ClassVar[str] = f"a stay lasts 1-{MAX_STAY_DAYS - 1} nights"

@@ -18,10 +18,10 @@ from pydantic import AwareDatetime, Field, field_validator, model_validator
 
 from .bookings import BookedHotel, Bookings
 from .common import Geo, Provenance, Tier, Value
-from .intent import MAX_BUDGET_USD_CENTS, MAX_TRAVELLERS, Preferences, _iata
+from .intent import MAX_BUDGET_USD_CENTS, MAX_STAY_DAYS, MAX_TRAVELLERS, Preferences, _iata
 
 MIN_STAY_NIGHTS = 1
-MAX_STAY_NIGHTS = 14
+MAX_STAY_NIGHTS = MAX_STAY_DAYS - 1  # 14: SPEC_DECISIONS §2.11
 MIN_STAYS = 2
 MAX_STAYS = 8
 MAX_TRIP_DAYS = 30

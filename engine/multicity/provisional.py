@@ -8,6 +8,7 @@ from datetime import date
 
 from engine.errors import InputError
 from engine.models import Geo, IntentV1, MultiCityIntent
+from engine.models.intent import StayIntent
 
 from .stays import StayPlace, stay_offsets
 
@@ -24,7 +25,7 @@ def city_target(catalog, name: str) -> tuple[str, list[str], str]:
     return name, [PENDING_AIRPORT], PENDING_TZ
 
 
-def provisional_intent(intent: MultiCityIntent, k: int, catalog) -> IntentV1:
+def provisional_intent(intent: MultiCityIntent, k: int, catalog) -> StayIntent:
     city, airports, tz = city_target(catalog, intent.stays[k].city)
     asked = [c for c in intent.stays[k].airports if c in airports or airports == [PENDING_AIRPORT]]
     airports = asked or airports  # the stay's own choice first
@@ -33,7 +34,7 @@ def provisional_intent(intent: MultiCityIntent, k: int, catalog) -> IntentV1:
     if intent.origin_airport in airports:
         raise InputError("origin_airport", f"{intent.origin_airport} is {city}'s own airport; "
                                            "choose the airport you fly from")
-    return IntentV1.model_validate({"city": city, "date_window": {"start": first, "end": last, "tz": tz},
+    return StayIntent.model_validate({"city": city, "date_window": {"start": first, "end": last, "tz": tz},
                                     "budget_usd_cents": intent.budget_usd_cents, "airports": airports,
                                     "origin_airport": intent.origin_airport, "travellers": intent.travellers})
 

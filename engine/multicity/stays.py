@@ -11,9 +11,9 @@ from datetime import date, time
 
 from engine.errors import InputError
 from engine.geo import distance_km
-from engine.models import Geo, IntentV1, LockedSlot, MultiCityIntent
+from engine.models import Geo, LockedSlot, MultiCityIntent
 from engine.models.bookings import BookedFlight, Bookings
-from engine.models.intent import MAX_CITY_DAYS, MustSee
+from engine.models.intent import MustSee, StayIntent
 
 LEG_DAY_AFTERNOON = time(13, 0)  # a locked slot on a leg day from this hour on is the next city's
 
@@ -36,14 +36,6 @@ def stay_offsets(intent: MultiCityIntent) -> list[int]:
         out.append(at)
         at += stay.nights
     return out
-
-
-def check_stay_lengths(intent: MultiCityIntent) -> None:
-    """The city planner plans a stay of up to ``MAX_CITY_DAYS - 1`` nights (one-city trips' limit)."""
-    for k, stay in enumerate(intent.stays):
-        if stay.nights + 1 > MAX_CITY_DAYS:
-            raise InputError(f"stays[{k}].nights", f"{stay.nights} nights in {stay.city}: a stay is planned for "
-                                                   f"up to {MAX_CITY_DAYS - 1} nights; split it into two stays")
 
 
 def check_stay_places(intent: MultiCityIntent, places: list[StayPlace]) -> None:
@@ -105,7 +97,7 @@ def _bookings_for(intent: MultiCityIntent, k: int, place: StayPlace, first: date
 
 
 def stay_intent(intent: MultiCityIntent, k: int, places: list[StayPlace], *, budget: int,
-                inbound: BookedFlight | None = None, outbound: BookedFlight | None = None) -> IntentV1:
+                inbound: BookedFlight | None = None, outbound: BookedFlight | None = None) -> StayIntent:
     """Stay ``k`` as a one-city trip: ``inbound``/``outbound`` are the legs at its ends as booked
     flights (None: the traveller flies in from, or home to, ``origin_airport``)."""
     place = places[k]
@@ -128,4 +120,4 @@ def stay_intent(intent: MultiCityIntent, k: int, places: list[StayPlace], *, bud
     bookings = _bookings_for(intent, k, place, first, last, inbound, outbound)
     if bookings is not None:
         data["bookings"] = bookings.model_dump()
-    return IntentV1.model_validate(data)
+    return StayIntent.model_validate(data)

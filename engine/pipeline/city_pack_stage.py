@@ -90,8 +90,8 @@ def fit_to_pack_city(intent: IntentV1, city) -> IntentV1:
         update["date_window"] = intent.date_window.model_copy(update={"tz": city.tz})
     if not update:
         return intent
-    return IntentV1.model_validate({**intent.model_dump(), **update,
-                                    "date_window": update.get("date_window", intent.date_window).model_dump()})
+    return type(intent).model_validate({**intent.model_dump(), **update,  # a stay stays a StayIntent
+                                        "date_window": update.get("date_window", intent.date_window).model_dump()})
 
 
 def _long_haul_note(fitted: IntentV1, session) -> str:

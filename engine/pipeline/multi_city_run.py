@@ -43,9 +43,7 @@ class MultiCityRun(Run):
 
     # -- the stages ------------------------------------------------------------------------------
     async def _intent(self) -> None:
-        from engine.multicity.stays import check_stay_lengths
         intent: MultiCityIntent = self.intent
-        check_stay_lengths(intent)
         route = " → ".join(f"{s.city} ({s.nights} night{'s' if s.nights > 1 else ''})" for s in intent.stays)
         self.emitter.emit("intent_extractor", EventStatus.completed, args_digest=digest(intent), duration_ms=0,
                           cache_hit=False, note=f"{route}, {intent.days} days")

@@ -16,8 +16,7 @@ from datetime import datetime, time, timedelta, timezone
 
 from engine.canonical import digest
 from engine.models import TIER_ORDER, Move, MoveType, MultiCityIntent, Provenance, Tier
-from engine.models.intent import MAX_CITY_DAYS
-from engine.models.multi_city import LegRequest
+from engine.models.multi_city import MAX_STAY_NIGHTS, LegRequest
 
 EARLIEST_SHIFT = time(6, 0)  # no leg is moved to leave before this
 LATEST_SHIFT = time(18, 0)  # nor after this
@@ -50,7 +49,7 @@ def move_night(draft: ChainDraft, k: int, to: int, reason: str) -> tuple[ChainDr
     if abs(to - k) != 1 or not 0 <= to < len(stays):
         return None
     a, b = stays[k], stays[to]
-    if a.nights <= 1 or b.nights + 1 >= MAX_CITY_DAYS or a.hotel is not None or b.hotel is not None:
+    if a.nights <= 1 or b.nights + 1 > MAX_STAY_NIGHTS or a.hotel is not None or b.hotel is not None:
         return None
     if draft.intent.prefs.locked_slots:
         return None  # a locked slot's day belongs to its city: moving a night would move it elsewhere
