@@ -230,6 +230,8 @@ class DayBuilder:
             options = [c for c in found if c.venue.id not in s.used]
         else:
             options = self._tables(s, meal, limit, restaurants, s.used)
+        if not options and self._all_eaten_at(s, meal, restaurants):
+            options = self._again(s, meal, limit, restaurants)
         eaten = self._cuisines_eaten(s, restaurants)
         options.sort(key=lambda c: self._rank(c, eaten))
         if not options:
@@ -237,8 +239,24 @@ class DayBuilder:
         best = options[0]
         s.used.add(best.venue.id)
         setattr(s, f"had_{meal}", True)
+        if meal == "lunch":
+            s.lunch_at = best.venue.id
         self._append(s, best, "meal", ChoiceKind.meal, options[1:1 + ALTERNATIVES])
         return True
+
+    def _all_eaten_at(self, s: DayState, meal: str, restaurants: list[Attraction]) -> bool:
+        """Every table of the city that seats ``meal`` this day is eaten at already (a long stay in
+        a fixture city, whose tables are a curated handful): only then is one eaten at on an
+        earlier day chosen again, so a day still has its meals."""
+        earliest, latest = MEAL_STARTS[meal]
+        length = MEAL_MINUTES[meal]
+        return all(r.id in s.used for r in restaurants if self._serves_meals(r) and any(
+            minutes_of(w.start) <= latest and minutes_of(w.end) >= earliest + length for w in r.windows_on(s.day)))
+
+    def _again(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction]) -> list[Candidate]:
+        """The tables eaten at on an earlier day (never today's) that fit ``meal`` from the cursor."""
+        today = {slot.selected.option_ref for slot in s.slots if slot.role == "meal"} | {s.lunch_at or ""}
+        return self._tables(s, meal, limit, restaurants, today)
 
     def _tables(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction],
                 used: set[str]) -> list[Candidate]:
@@ -325,7 +343,8 @@ class DayBuilder:
         if not any(self._serves_meals(r) for r in restaurants):
             return True
         after = replace(s, cursor=c.end, geo=c.venue.location, prev_museum=c.venue.venue_type is VenueType.museum)
-        return bool(self._tables(after, "lunch", limit, restaurants, s.used))
+        return bool(self._tables(after, "lunch", limit, restaurants, s.used) or
+                    self._all_eaten_at(s, "lunch", restaurants) and self._again(after, "lunch", limit, restaurants))
 
     def _sights_end_before_meal(self, s: DayState) -> int:
         """When a sight must end so the next meal keeps its window: before lunch (not yet due) a

@@ -25,6 +25,7 @@ class DayState:
     metres: float = 0.0  # the day's route so far, as the crow flies (the order's cost)
     had_lunch: bool = False
     had_dinner: bool = False
+    lunch_at: str | None = None  # today's lunch table: never today's dinner too
     slots: list[Slot] = field(default_factory=list)
 
 
@@ -45,7 +46,7 @@ def snapshot(s: DayState) -> DayState:
 def restore(s: DayState, other: DayState) -> None:
     """``s`` takes ``other``'s state in place (``used`` is the trip's shared set: changed in place too)."""
     for name in ("cursor", "geo", "prev_museum", "visits", "visit_minutes", "travel", "metres", "had_lunch",
-                 "had_dinner"):
+                 "had_dinner", "lunch_at"):
         setattr(s, name, getattr(other, name))
     s.slots[:] = other.slots
     s.used.clear()

@@ -91,7 +91,8 @@ async def gather(intent: IntentV1, toolbox: Toolbox) -> PlannerInputs:
             flights_t = tg.create_task(_flights(call, toolbox, intent))
             lodging_t = tg.create_task(_lodging(call, toolbox, intent, city))
             attractions_t = tg.create_task(omittable("attractions", toolbox.attractions.search, AttractionsRequest(
-                city=city.name, themes=intent.prefs.themes, kid_friendly=intent.prefs.kid_friendly)))
+                city=city.name, themes=intent.prefs.themes, kid_friendly=intent.prefs.kid_friendly,
+                count=AttractionsRequest.count_for(intent.days))))
             restaurants_t = tg.create_task(omittable("dining", toolbox.dining.search,
                                                      DiningRequest(city=city.name, kid_friendly=intent.prefs.kid_friendly)))
             weather_t = tg.create_task(toolbox.weather.for_place(city.center, dates))

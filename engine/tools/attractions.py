@@ -14,8 +14,6 @@ from .cache_variant import rates_variant
 from .provenance import stamp, usd_cents
 from .requests import AttractionsRequest, DiningRequest, VenueRequest
 
-MAX_ATTRACTIONS = 20
-
 
 class AttractionsTool(Protocol):
     def search(self, request: AttractionsRequest) -> list[Attraction]: ...
@@ -69,7 +67,7 @@ class FixtureAttractions:
                                                            iv[1].id not in famous,
                                                            -len(wanted & set(iv[1].themes)), iv[0]))
         rate = self._rates.get(city.currency, 1.0)
-        return [to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:MAX_ATTRACTIONS]]
+        return [to_attraction(v, city.tz, rate, city.raw.country) for _, v in ranked[:request.count]]
 
     def by_id(self, request: VenueRequest) -> Attraction | None:
         city = self._catalog.city(request.city)

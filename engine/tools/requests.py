@@ -24,10 +24,22 @@ class LodgingRequest(Value):
     kid_friendly: bool = False
 
 
+MAX_ATTRACTIONS = 20  # the sights a trip of up to a week is planned from
+WEEK_DAYS = 7
+
+
 class AttractionsRequest(Value):
     city: str
     themes: list[str] = Field(default_factory=list)
     kid_friendly: bool = False
+    # how many sights: a week's by default; a longer stay (up to 14 nights) asks for as many a day
+    # (written only when not the default, so a week's request and its cache key are as they were)
+    count: int = Field(default=MAX_ATTRACTIONS, ge=1, exclude_if=lambda n: n == MAX_ATTRACTIONS)
+
+    @classmethod
+    def count_for(cls, days: int) -> int:
+        """A week's sights for a trip of up to a week, as many a day for a longer one."""
+        return max(MAX_ATTRACTIONS, -(-MAX_ATTRACTIONS * days // WEEK_DAYS))
 
 
 class VenueRequest(Value):
