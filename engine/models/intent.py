@@ -172,6 +172,8 @@ class IntentV1(Value):
     min_days: ClassVar[int] = MIN_CITY_DAYS
     max_days: ClassVar[int] = MAX_CITY_DAYS
     length_text: ClassVar[str] = f"a city trip lasts {MIN_CITY_DAYS}-{MAX_CITY_DAYS} days"
+    # once every table is eaten at, one from an earlier day again (a one-city trip plans as it did)
+    tables_again: ClassVar[bool] = False
 
     @field_validator("budget_usd_cents")
     @classmethod
@@ -221,3 +223,4 @@ class StayIntent(IntentV1):
 
     max_days: ClassVar[int] = MAX_STAY_DAYS
     length_text: ClassVar[str] = f"a stay lasts 1-{MAX_STAY_DAYS - 1} nights"
+    tables_again: ClassVar[bool] = True  # a long stay outlasts a fixture city's handful of tables

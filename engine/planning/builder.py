@@ -101,7 +101,7 @@ class PlanBuilder:
                           museum_buffer=a.museum_buffer_minutes, airport_buffer=a.airport_buffer_minutes,
                           ranking=self.ranking, travellers=a.travellers, meal_cap_cents=self.meal_cap(branch, a),
                           must=frozenset(self.inputs.must_see), famous=tuple(famous_ids(self.inputs.city)),
-                          pace=self.intent.prefs.pace)
+                          pace=self.intent.prefs.pace, tables_again=self.intent.tables_again)
 
     def meal_cap(self, b: Branch, a: Assumptions) -> int:
         """What one meal may cost per person: a share of what is left after flights, beds and the

@@ -87,7 +87,7 @@ class DayBuilder:
                  transit_buffer: int, museum_buffer: int, airport_buffer: int,
                  ranking: dict[str, int], travellers: int = 1, meal_cap_cents: int | None = None,
                  must: frozenset[str] = frozenset(), famous: tuple[str, ...] = (),
-                 pace: str = "balanced") -> None:
+                 pace: str = "balanced", tables_again: bool = False) -> None:
         self.facts = facts
         self.themes = set(themes)
         self.kid = kid
@@ -101,6 +101,7 @@ class DayBuilder:
         self.must = must  # the traveller's saved places: first wherever they are open and fit
         self.famous = {ref: i for i, ref in enumerate(famous)}  # the city's best-known sights, best first
         self.pace = pace
+        self.tables_again = tables_again  # every table eaten at: one of an earlier day again (a stay's)
         self.visit_budget = DAY_VISIT_BUDGET[pace]
         self.sights_end = SIGHTS_END[pace]
         self.light = False  # the order search's replays: the state moves, no slots are written
@@ -250,7 +251,7 @@ class DayBuilder:
         earlier day chosen again, so a day still has its meals."""
         earliest, latest = MEAL_STARTS[meal]
         length = MEAL_MINUTES[meal]
-        return all(r.id in s.used for r in restaurants if self._serves_meals(r) and any(
+        return self.tables_again and all(r.id in s.used for r in restaurants if self._serves_meals(r) and any(
             minutes_of(w.start) <= latest and minutes_of(w.end) >= earliest + length for w in r.windows_on(s.day)))
 
     def _again(self, s: DayState, meal: str, limit: Limit, restaurants: list[Attraction]) -> list[Candidate]:

@@ -4,6 +4,7 @@ meals, no sight twice, within the budget — while a one-city trip keeps the see
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 
@@ -12,10 +13,12 @@ from pydantic import ValidationError
 
 from engine.models import IntentV1, MultiCityIntent
 from engine.models.intent import StayIntent
+from engine.pipeline import PlanningSession
 from engine.repair.chain_moves import ChainDraft, move_night
 from engine.tools.requests import AttractionsRequest
 from engine.verify import blocking, verify_chain
 
+from .conftest import TODAY as TODAY_DATE
 from .test_cli import TODAY, tw
 from .test_multi_city_run import PARIS_ROME, plan
 
@@ -104,3 +107,12 @@ def test_a_stay_past_fourteen_nights_is_one_line(tmp_path) -> None:
     done = tw("plan", "--intent", str(path), "--today", TODAY)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "14" in done.stderr, done.stderr
+
+
+def test_a_one_city_week_still_never_eats_at_a_table_twice() -> None:
+    """Only a stay eats at a table of an earlier day again: a one-city week plans as it did."""
+    intent = IntentV1.model_validate({**ONE_CITY, "prefs": {"themes": ["food"]}})
+    result = asyncio.run(PlanningSession(today=TODAY_DATE).plan(intent))
+    assert result.status == "completed", result.failure
+    tables = Counter(ref for d in result.itinerary.days for ref in _refs(d, "meal"))
+    assert tables and max(tables.values()) == 1, tables.most_common(2)
