@@ -49,8 +49,13 @@ def test_the_route_66_map_draws_its_corridors_roads_and_water_offline(qtbot, mak
     _go(qtbot, view, 35.2, -112.9, 8)
     until_painted(qtbot, view, "/tmp/route66_i40_z8.png")
     road_px, beside = _pixel(qtbot, view, 35.2575, -113.4636), _pixel(qtbot, view, 35.1075, -113.4636)
-    # I-40 between Kingman and Seligman: white (through the band's tint), lighter than the land 10 mi south
-    assert sum(road_px.getRgb()[:3]) > sum(beside.getRgb()[:3]) + 30, (road_px.name(), beside.name())
+    # I-40 between Kingman and Seligman: grey at a road trip's zoom, darker than the land 10 mi south
+    assert sum(road_px.getRgb()[:3]) + 60 < sum(beside.getRgb()[:3]), (road_px.name(), beside.name())
+    _go(qtbot, view, 35.2575, -113.4636, 12)
+    until_painted(qtbot, view, "/tmp/route66_i40_z12.png")
+    road_px, beside = _pixel(qtbot, view, 35.2575, -113.4636), _pixel(qtbot, view, 35.2475, -113.4636)
+    # closer in, white as a city's streets (through the band's tint): lighter than the land beside it
+    assert sum(road_px.getRgb()[:3]) > sum(beside.getRgb()[:3]) + 20, (road_px.name(), beside.name())
 
 
 def test_a_road_trip_with_no_chunk_map_draws_none(qtbot, make_view, road, route66, tmp_path):  # noqa: F811
