@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+import shapely
 from shapely.geometry import LineString, MultiLineString, Polygon, box as shapely_box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge, polygonize, unary_union
@@ -121,6 +122,23 @@ class _Raw:
         self.lines: dict[str, list[tuple[str, str, LineString]]] = {"rivers": [], "streets": [], "rail": []}
         self.stations: list[MapStation] = []
 
+    def vertices(self, tolerance: float, min_area: float) -> int:
+        """``self.layers(tolerance, min_area).vertices()`` without making the layers (the bound's loop)."""
+        count = len(self.stations)
+        for items in self.areas.values():
+            for _, _, shape in items:
+                count += sum(len(p.exterior.coords) + sum(len(r.coords) for r in p.interiors)
+                             for p in _polygons(shape.simplify(tolerance), min_area))
+        for items in self.lines.values():
+            shapes = [shape for _, _, shape in items]
+            simple = shapely.simplify(shapes, tolerance) if shapes else []
+            for shape in simple:
+                if isinstance(shape, (LineString, MultiLineString)):
+                    count += int(shapely.get_num_coordinates(shape)) if not shape.is_empty else 0
+                else:
+                    count += sum(len(p.coords) for p in _lines(shape))
+        return count
+
     def layers(self, tolerance: float, min_area: float = MIN_AREA_DEG2) -> CityLayers:
         areas = {layer: [MapArea(kind=kind, name=name,
                                  rings=[_coords(poly.exterior), *(_coords(ring) for ring in poly.interiors)])
@@ -185,8 +203,6 @@ def _build(elements: Iterable[MapElement], box: BBox, *, road: bool, max_vertice
         merged = linemerge(MultiLineString(ways)) if len(ways) > 1 else ways[0]
         raw.lines["streets"].append((kind, name, merged.intersection(frame)))
     tolerance, min_area = (ROAD_TOLERANCE_DEG, ROAD_MIN_AREA_DEG2) if road else (TOLERANCE_DEG, MIN_AREA_DEG2)
-    layers = raw.layers(tolerance, min_area)
-    while layers.vertices() > max_vertices and tolerance < 0.01:
+    while raw.vertices(tolerance, min_area) > max_vertices and tolerance < 0.01:
         tolerance *= 2
-        layers = raw.layers(tolerance, min_area)
-    return layers
+    return raw.layers(tolerance, min_area)

@@ -21,6 +21,7 @@ OpenStreetMap (``engine/roadtrip/osm_stops.py``).
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import hashlib
 import json
@@ -341,7 +342,9 @@ class CorridorFetcher:
         answer = await (cancel.interruptible(query) if cancel is not None else query)
         if cancel is not None:
             cancel.raise_if_cancelled()
-        return split_answer(answer, boxes, fetched_at=datetime.now(timezone.utc), source_url=self.client.url)
+        # off the event loop (the app's): cutting the roads and water into cells takes a moment
+        return await asyncio.to_thread(split_answer, answer, boxes, fetched_at=datetime.now(timezone.utc),
+                                       source_url=self.client.url)
 
 
 def assemble(wanted: list[Cell], chunks: dict[Cell, Chunk], *, offline: bool = False, failure: str = "",
