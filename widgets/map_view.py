@@ -229,9 +229,10 @@ class MapView(QWebEngineView):
 
     def _road_map(self) -> CityLayers | None:
         """A road trip's main roads and water from the cached corridor chunks along its route (issue
-        32 §4), kept for the route's life: a re-plan on the same route sends nothing again."""
+        32 §4), kept for the route's life once found: a re-plan on the same route sends nothing again,
+        and a route with none yet looks again (its chunks may have been fetched since)."""
         polyline = self._route.polyline
-        if self._road_map_of is not polyline:
+        if self._road_map_of is not polyline or self._road_layers is None:
             from engine.places.corridor_map import corridor_map
             self._road_map_of, self._road_layers = polyline, corridor_map(polyline, store=self.chunk_store)
         return self._road_layers

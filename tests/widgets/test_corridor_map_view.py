@@ -58,8 +58,15 @@ def test_the_route_66_map_draws_its_corridors_roads_and_water_offline(qtbot, mak
     assert sum(road_px.getRgb()[:3]) > sum(beside.getRgb()[:3]) + 20, (road_px.name(), beside.name())
 
 
-def test_a_road_trip_with_no_chunk_map_draws_none(qtbot, make_view, road, route66, tmp_path):  # noqa: F811
+def test_a_road_trip_with_no_chunk_map_draws_none_until_its_chunks_come(qtbot, make_view, road, route66,  # noqa: F811
+                                                                         tmp_path):
     view = make_view()
     view.chunk_store = chunks.ChunkStore(tmp_path)  # nothing cached
     view.show_itinerary(road, route=route66, online=False)
     assert view.city_map_document is None
+    elements = [Element.model_validate(e) for e in json.loads(ROUTE66_MAP.read_text(encoding="utf-8"))]
+    cell = (35, -113)  # Seligman's: the plan fetched it since
+    view.chunk_store.save(chunks.Chunk(cell, datetime.now(timezone.utc), (),
+                                       layers=build_road_layers(elements, chunks.cell_box(cell))))
+    view.show_itinerary(road, route=route66, online=False)
+    assert {s["name"] for s in view.city_map_document["streets"]} == {"I 40"}
