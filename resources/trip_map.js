@@ -503,7 +503,8 @@
        a name that would cover another one hidden. The export's document carries it (doc.city_map);
        the app sends it apart, only when it changes (setCityMap). */
     var CITY = {water: "#a9cde3", park: "#cfe5bf", parkEdge: "#b3d39c", street: "#ffffff",
-                casing: "#c9bca4", rail: "#7b7482", station: "#4a4453"};
+                casing: "#c9bca4", rail: "#7b7482", station: "#4a4453", road: "#8a8178"};
+    var ROAD_ZOOM = 10;  // below it (a road trip's region) main roads are grey: white on pale land reads as nothing
     var STREET_WEIGHT = {motorway: 5, trunk: 5, primary: 4, secondary: 3};
     var CITY_NAMES_ZOOM = 14;
     var cityMap = null, cityLabels = null, cityLines = [];
@@ -585,7 +586,12 @@
     function styleCityMap() {
       if (!cityMap) return;
       var k = zoomScale();
-      cityLines.forEach(function (l) { l.layer.setStyle({weight: Math.max(1, l.weight * k)}); });
+      var far = map.getZoom() < ROAD_ZOOM;
+      cityLines.forEach(function (l) {
+        var style = {weight: Math.max(1, l.weight * k)};
+        if (l.kind === "street") style.color = far ? CITY.road : CITY.street;
+        l.layer.setStyle(style);
+      });
       var show = map.getZoom() >= CITY_NAMES_ZOOM;
       if (show && !map.hasLayer(cityLabels)) cityLabels.addTo(map);
       if (!show && map.hasLayer(cityLabels)) map.removeLayer(cityLabels);

@@ -80,6 +80,9 @@ class MapView(QWebEngineView):
         self._city_maps: dict[str, CityLayers | None] = {}
         self._city_map_sent: CityLayers | None = None
         self._city_map_json = "null"
+        self.chunk_store = None  # the corridor chunks' store (None: the data dir's)
+        self._road_map_of: object = None
+        self._road_layers: CityLayers | None = None
         self._basemap_revision = 0
         self.revision = 0  # of the newest document sent; the page reports it back once painted
         self.drawn_revision = 0  # of the newest document the page has painted
@@ -216,12 +219,23 @@ class MapView(QWebEngineView):
     def _send_city_map(self) -> None:
         itinerary = self._itinerary
         city = itinerary.intent.city if itinerary is not None and itinerary.intent.mode == "city" else None
-        layers = self._city_map(city) if city else None
+        road = itinerary is not None and itinerary.intent.mode == "road_trip" and self._route is not None
+        layers = self._city_map(city) if city else self._road_map() if road else None
         if layers is self._city_map_sent:
             return
         self._city_map_sent = layers
         self._city_map_json = json.dumps(layers_document(layers), ensure_ascii=False, allow_nan=False)
         self._call("set_city_map", self._city_map_json)
+
+    def _road_map(self) -> CityLayers | None:
+        """A road trip's main roads and water from the cached corridor chunks along its route (issue
+        32 §4), kept for the route's life once found: a re-plan on the same route sends nothing again,
+        and a route with none yet looks again (its chunks may have been fetched since)."""
+        polyline = self._route.polyline
+        if self._road_map_of is not polyline or self._road_layers is None:
+            from engine.places.corridor_map import corridor_map
+            self._road_map_of, self._road_layers = polyline, corridor_map(polyline, store=self.chunk_store)
+        return self._road_layers
 
     def _city_map(self, city: str) -> CityLayers | None:
         """The city's own map from its cached pack (fetched with it) or a fixture city's shipped

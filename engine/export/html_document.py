@@ -32,6 +32,11 @@ def _text(value: str) -> str:
 
 def map_document(itin: ItineraryV1) -> dict:
     document = build_map_document(itin, editable=False, airports=False, names_zoom=0, city_map=_city_map(itin))
+    if itin.intent.mode == "road_trip":  # its main roads and water: the cached corridor cells along its drives
+        from engine.maps.city_map import layers_document
+        from engine.places.corridor_map import corridor_map
+        paths = [day["path"]["coordinates"] for day in document["days"] if day["path"] is not None]
+        document["city_map"] = layers_document(corridor_map([tuple(p) for path in paths for p in path]))
     drawn = {m["id"] for m in document["markers"]}
     for day, source in zip(document["days"], itin.days):
         day["items"] = _items(itin, source, drawn)

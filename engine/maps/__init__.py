@@ -16,6 +16,8 @@ named main streets, rail and stations — read from OSM with the city pack, cut 
 bounded; stored in the pack (`CityPack.city_map`) and drawn by `trip_map.js` under the trip. The four fixture
 cities ship hand-made ones (`fixtures/cities/maps/`, read by `city_map.shipped_city_layers`); a city's map is
 found by `PackStore.city_map` (its pack's, else the shipped one) for the app's map and the HTML export.
+A road trip's corridor chunks keep their cell's main roads and water likewise (`build_road_layers`), merged
+along the route by `engine/places/corridor_map.py` into the same layers.
 `engine/maps/trip_map.py`: the pieces — the day and ring palettes, kinds' glyphs and words, day lines, the
 road trip's start, bounds.
 """

@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+import shapely
 from shapely.geometry import LineString, MultiLineString, Polygon, box as shapely_box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge, polygonize, unary_union
@@ -36,6 +37,11 @@ MAX_VERTICES = 60_000
 MIN_AREA_DEG2 = 2e-7  # ~0.2 ha at mid-latitudes: smaller ponds and squares are not drawn
 STREET_KINDS = ("motorway", "trunk", "primary", "secondary")
 RAIL_KINDS = ("rail", "subway", "light_rail", "tram")
+# A road trip's corridor chunk keeps less, coarser (``build_road_layers``): read at region zoom.
+ROAD_KINDS = ("motorway", "trunk", "primary")
+ROAD_TOLERANCE_DEG = 0.0005  # ~50 m
+ROAD_MAX_VERTICES = 12_000  # per 1° cell
+ROAD_MIN_AREA_DEG2 = 1e-5  # ~10 ha: the lakes and reservoirs seen from the road, not the ponds
 
 
 
@@ -98,9 +104,9 @@ def _coords(geometry: BaseGeometry) -> Coords:
     return [(round(x, 5), round(y, 5)) for x, y in geometry.coords]
 
 
-def _polygons(geometry: BaseGeometry) -> list[Polygon]:
+def _polygons(geometry: BaseGeometry, min_area: float = MIN_AREA_DEG2) -> list[Polygon]:
     parts = getattr(geometry, "geoms", [geometry])
-    return [p for p in parts if isinstance(p, Polygon) and p.area >= MIN_AREA_DEG2]
+    return [p for p in parts if isinstance(p, Polygon) and p.area >= min_area]
 
 
 def _lines(geometry: BaseGeometry) -> list[LineString]:
@@ -116,10 +122,28 @@ class _Raw:
         self.lines: dict[str, list[tuple[str, str, LineString]]] = {"rivers": [], "streets": [], "rail": []}
         self.stations: list[MapStation] = []
 
-    def layers(self, tolerance: float) -> CityLayers:
+    def vertices(self, tolerance: float, min_area: float) -> int:
+        """``self.layers(tolerance, min_area).vertices()`` without making the layers (the bound's loop)."""
+        count = len(self.stations)
+        for items in self.areas.values():
+            for _, _, shape in items:
+                count += sum(len(p.exterior.coords) + sum(len(r.coords) for r in p.interiors)
+                             for p in _polygons(shape.simplify(tolerance), min_area))
+        for items in self.lines.values():
+            shapes = [shape for _, _, shape in items]
+            simple = shapely.simplify(shapes, tolerance) if shapes else []
+            for shape in simple:
+                if isinstance(shape, (LineString, MultiLineString)):
+                    count += int(shapely.get_num_coordinates(shape)) if not shape.is_empty else 0
+                else:
+                    count += sum(len(p.coords) for p in _lines(shape))
+        return count
+
+    def layers(self, tolerance: float, min_area: float = MIN_AREA_DEG2) -> CityLayers:
         areas = {layer: [MapArea(kind=kind, name=name,
                                  rings=[_coords(poly.exterior), *(_coords(ring) for ring in poly.interiors)])
-                         for kind, name, shape in items for poly in _polygons(shape.simplify(tolerance))]
+                         for kind, name, shape in items
+                         for poly in _polygons(shape.simplify(tolerance), min_area)]
                  for layer, items in self.areas.items()}
         lines = {layer: [MapLine(kind=kind, name=name, coordinates=_coords(part))
                          for kind, name, shape in items for part in _lines(shape.simplify(tolerance))]
@@ -129,6 +153,18 @@ class _Raw:
 
 
 def build_city_layers(elements: Iterable[MapElement], box: BBox, *, max_vertices: int = MAX_VERTICES) -> CityLayers:
+    return _build(elements, box, road=False, max_vertices=max_vertices)
+
+
+def build_road_layers(elements: Iterable[MapElement], box: BBox, *,
+                      max_vertices: int = ROAD_MAX_VERTICES) -> CityLayers:
+    """A corridor cell's map (``engine.places.overpass_query.CORRIDOR_MAP_STATEMENTS``): water, the
+    sea, rivers and the motorways, trunk and primary roads labelled by their ref ("I 40") or name,
+    coarser than a city's (``ROAD_TOLERANCE_DEG``, lakes from ``ROAD_MIN_AREA_DEG2``)."""
+    return _build(elements, box, road=True, max_vertices=max_vertices)
+
+
+def _build(elements: Iterable[MapElement], box: BBox, *, road: bool, max_vertices: int) -> CityLayers:
     frame = shapely_box(box.west, box.south, box.east, box.north)
     raw = _Raw()
     coast: list[LineString] = []
@@ -136,7 +172,7 @@ def build_city_layers(elements: Iterable[MapElement], box: BBox, *, max_vertices
     for element in elements:
         tags = element.tags
         if element.type == "node":
-            if tags.get("name") and element.lat is not None and element.lon is not None \
+            if not road and tags.get("name") and element.lat is not None and element.lon is not None \
                     and box.contains(element.lat, element.lon):
                 raw.stations.append(MapStation(name=tags["name"], lat=round(element.lat, 5), lon=round(element.lon, 5)))
             continue
@@ -146,14 +182,18 @@ def build_city_layers(elements: Iterable[MapElement], box: BBox, *, max_vertices
         name = tags.get("name", "")
         if tags.get("natural") == "coastline":
             coast.append(line)
-        elif tags.get("natural") == "water" or tags.get("leisure") in ("park", "garden"):
+        elif tags.get("natural") == "water" or (not road and tags.get("leisure") in ("park", "garden")):
             area = _area(line)
             if area is not None:
                 layer = "water" if tags.get("natural") == "water" else "parks"
                 kind = tags.get("water", "water") if layer == "water" else tags["leisure"]
                 raw.areas[layer].append((kind, name, area.intersection(frame)))
-        elif tags.get("waterway") in ("river", "canal"):
+        elif tags.get("waterway") in (("river",) if road else ("river", "canal")):
             raw.lines["rivers"].append((tags["waterway"], name, line.intersection(frame)))
+        elif road and tags.get("highway") in ROAD_KINDS:
+            streets[(tags["highway"], tags.get("ref") or name)].append(line)
+        elif road:
+            continue  # a road map keeps no parks nor rail
         elif tags.get("highway") in STREET_KINDS and name:
             streets[(tags["highway"], name)].append(line)
         elif tags.get("railway") in RAIL_KINDS:
@@ -162,9 +202,7 @@ def build_city_layers(elements: Iterable[MapElement], box: BBox, *, max_vertices
     for (kind, name), ways in streets.items():  # one street's ways, joined where they meet
         merged = linemerge(MultiLineString(ways)) if len(ways) > 1 else ways[0]
         raw.lines["streets"].append((kind, name, merged.intersection(frame)))
-    tolerance = TOLERANCE_DEG
-    layers = raw.layers(tolerance)
-    while layers.vertices() > max_vertices and tolerance < 0.01:
+    tolerance, min_area = (ROAD_TOLERANCE_DEG, ROAD_MIN_AREA_DEG2) if road else (TOLERANCE_DEG, MIN_AREA_DEG2)
+    while raw.vertices(tolerance, min_area) > max_vertices and tolerance < 0.01:
         tolerance *= 2
-        layers = raw.layers(tolerance)
-    return layers
+    return raw.layers(tolerance, min_area)

@@ -76,3 +76,12 @@ def _shipped(root: str) -> dict[str, CityLayers]:
         data = json.loads(path.read_text(encoding="utf-8"))
         found[str(data["city"]).casefold()] = CityLayers.model_validate(data["layers"])
     return found
+
+
+def merged_layers(parts: list[CityLayers]) -> CityLayers | None:
+    """Several maps as one (a road trip's corridor cells, each cut to its own cell): None without any."""
+    kept = [p for p in parts if not p.is_empty()]
+    if not kept:
+        return None
+    return CityLayers(**{layer: [item for p in kept for item in getattr(p, layer)]
+                         for layer in ("water", "rivers", "parks", "streets", "rail", "stations")})

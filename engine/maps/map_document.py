@@ -320,7 +320,8 @@ def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = Non
     map document does not reach into it). Distances in labels are in ``distance_unit``
     ("mi" or "km", the user's setting). ``editable`` gives markers their context-menu actions
     and drag (the app); ``airports=False`` leaves flights off the map (the shared page).
-    ``city_map``: the city's own map from its pack (a city trip's; a road trip draws none).
+    ``city_map``: the city's own map from its pack (a city trip's), or a road trip's main roads and
+    water from its corridor chunks (``engine.places.corridor_map``).
     """
     if distance_unit not in DISTANCE_UNITS:
         raise ValueError(f"unknown distance unit {distance_unit!r}; expected one of {', '.join(DISTANCE_UNITS)}")
@@ -344,7 +345,7 @@ def build_map_document(itinerary: ItineraryV1, *, corridor: Mapping | None = Non
         "markers": markers, "legend": legend(mode, days, markers, band, editable),
         "banner": _banner(itinerary, markers, excluded), "excluded": excluded,
         "focus": _focus(markers, days, road), "credits": [_label(credit) for credit in itinerary.attributions],
-        "city_map": None if road else layers_document(city_map),
+        "city_map": layers_document(city_map),
     }
     if multi:  # every stay's city and the legs between them (written only here: other documents stay as they were)
         document["stays"] = stays

@@ -9,7 +9,10 @@ the same roads finds the same cells in the cache. Missing (or stale) cells are a
 every cell is cached on its own, gzip JSON in ``<data dir>/corridor-chunks/<key>.json.gz`` (the key
 is the cell's rounded box), written atomically, stale after 30 days. Only what
 ``osm_tags.read_tags(road=True)`` keeps is stored: sights and beds with their OSM identity and the
-tags planning reads; node/way twins of one place are kept once.
+tags planning reads; node/way twins of one place are kept once. The same answer carries the box's main
+roads and water with their geometry (issue 32 §4): each cell keeps its own cut of them
+(``engine/maps/city_layers.build_road_layers``) as ``layers``, the road trip's offline map; a file
+written before maps were has none and still reads.
 
 Offline (or with the server unreachable) only the cached cells answer; a trip whose cells are all
 missing gets empty :class:`CorridorData` saying why, and the road planner plans as it does without
@@ -18,6 +21,7 @@ OpenStreetMap (``engine/roadtrip/osm_stops.py``).
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import hashlib
 import json
@@ -34,6 +38,7 @@ import structlog
 from engine.errors import ToolError
 from engine.atomic import write_atomic
 from engine.geo import BBox
+from engine.maps.city_map import CityLayers
 
 from .identity import name_key
 from .osm_reader import PlaceRow, read_row
@@ -75,6 +80,7 @@ class Chunk:
     osm_base: str = ""
     source_url: str = ""
     truncated: bool = False  # a group of its box reached its cap: some lesser places left out
+    layers: CityLayers | None = None  # its main roads and water (None: fetched before maps were)
 
 
 @dataclass(frozen=True)
@@ -169,7 +175,10 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
     asked = {c: box for box, cells in boxes for c in cells}
     found: dict[Cell, dict[tuple[str, int], PlaceRow]] = {c: {} for c in asked}
     counts: dict[BBox, dict[str, int]] = {box: {"sight": 0, "bed": 0} for box, _ in boxes}
+    drawn = [e for e in answer.elements if e.geometry]  # the map's ways (``out geom``), not places
     for e in answer.elements:
+        if e.geometry:
+            continue
         point = e.point()
         if point is None:
             continue
@@ -183,7 +192,15 @@ def split_answer(answer: Answer, boxes: list[tuple[BBox, list[Cell]]], *, fetche
     full = {box for box, n in counts.items()
             if n["bed"] >= ROAD_LIMITS["bed"] or n["sight"] >= ROAD_LIMITS["sight"]}
     return {c: Chunk(c, fetched_at, tuple(_twins_once(list(places.values()))), answer.osm3s.timestamp_osm_base,
-                     source_url, asked[c] in full) for c, places in found.items()}
+                     source_url, asked[c] in full, _cell_layers(drawn, c)) for c, places in found.items()}
+
+
+def _cell_layers(drawn: list, cell: Cell) -> CityLayers:
+    from engine.maps.city_layers import build_road_layers  # shapely: loaded only when a corridor is fetched
+    box = cell_box(cell)
+    near = [e for e in drawn if e.bounds is None or (e.bounds.minlat <= box.north and e.bounds.maxlat >= box.south
+                                                     and e.bounds.minlon <= box.east and e.bounds.maxlon >= box.west)]
+    return build_road_layers(near, box)
 
 
 def _twins_once(places: list[PlaceRow]) -> list[PlaceRow]:
@@ -224,6 +241,8 @@ class ChunkStore:
         doc = {"format": CHUNK_FORMAT, "cell": list(chunk.cell), "fetched_at": chunk.fetched_at.isoformat(),
                "osm_base": chunk.osm_base, "source_url": chunk.source_url, "truncated": chunk.truncated,
                "places": [p.chunk_row() for p in chunk.places]}
+        if chunk.layers is not None:
+            doc["layers"] = chunk.layers.model_dump(mode="json")
         data = gzip.compress(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode(), 6, mtime=0)
         target = self.path(chunk.cell)
         write_atomic(target, data)
@@ -247,9 +266,11 @@ def _read_chunk(path: str, _mtime_ns: int, _size: int) -> Chunk | None:
     doc = json.loads(gzip.decompress(Path(path).read_bytes()))
     if doc.get("format") != CHUNK_FORMAT:
         return None
+    layers = doc.get("layers")
     return Chunk(tuple(doc["cell"]), datetime.fromisoformat(doc["fetched_at"]),
                  tuple(PlaceRow(*row, road=True) for row in doc["places"]), str(doc.get("osm_base", "")),
-                 str(doc.get("source_url", "")), bool(doc.get("truncated")))
+                 str(doc.get("source_url", "")), bool(doc.get("truncated")),
+                 CityLayers.model_validate(layers) if layers is not None else None)
 
 
 def is_stale(chunk: Chunk, now: datetime | None = None) -> bool:
@@ -321,7 +342,9 @@ class CorridorFetcher:
         answer = await (cancel.interruptible(query) if cancel is not None else query)
         if cancel is not None:
             cancel.raise_if_cancelled()
-        return split_answer(answer, boxes, fetched_at=datetime.now(timezone.utc), source_url=self.client.url)
+        # off the event loop (the app's): cutting the roads and water into cells takes a moment
+        return await asyncio.to_thread(split_answer, answer, boxes, fetched_at=datetime.now(timezone.utc),
+                                       source_url=self.client.url)
 
 
 def assemble(wanted: list[Cell], chunks: dict[Cell, Chunk], *, offline: bool = False, failure: str = "",

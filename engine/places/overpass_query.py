@@ -64,6 +64,14 @@ MAP_WAY_STATEMENTS = (
     'way["highway"~"^(motorway|trunk|primary|secondary)$"]["name"]',
     'way["railway"~"^(rail|subway|light_rail|tram)$"]',
 )
+# A corridor chunk's map (issue 32 §4), asked in the corridor query itself (one request, as many as
+# before): per box the motorways and trunk roads, the primary roads, and the water — ways with their
+# geometry, each group capped; ``engine/maps/city_layers.build_road_layers`` cuts them per cell.
+CORRIDOR_MAP_GROUPS = (
+    (('way["highway"~"^(motorway|trunk)$"]',), 2500),
+    (('way["highway"="primary"]',), 1500),
+    (('way["natural"="coastline"]', 'way["natural"="water"]', 'way["waterway"="river"]'), 1500),
+)
 MAP_NODE_STATEMENTS = ('node["railway"~"^(station|halt)$"]["name"]',)
 MAP_LIMITS = {"ways": 6000, "stations": 400}
 
@@ -88,7 +96,8 @@ def city_map_query(box: BBox) -> str:
 
 def corridor_query(boxes: list[BBox]) -> str:
     """The Overpass QL of one corridor query: per box, its well-known sights, other sights and
-    beds, each group capped (``out bb tags N``) for that box alone."""
+    beds, each group capped (``out bb tags N``) for that box alone; then the box's main roads and
+    water with their geometry (``out geom tags N``, ``CORRIDOR_MAP_GROUPS``)."""
     head = f"[out:json][timeout:{ROAD_SERVER_TIMEOUT_S}][maxsize:{SERVER_MAXSIZE}];"
     blocks = []
     for box in boxes:
@@ -97,9 +106,11 @@ def corridor_query(boxes: list[BBox]) -> str:
                                   (ROAD_SIGHT_STATEMENTS, ROAD_LIMITS["sight"]),
                                   (ROAD_BED_STATEMENTS, ROAD_LIMITS["bed"])):
             blocks.append(_block(tuple(s + where for s in statements), limit))
+        for statements, limit in CORRIDOR_MAP_GROUPS:
+            blocks.append(_block(tuple(s + where for s in statements), limit, "geom"))
     return "\n".join([head, *blocks])
 
 
-def _block(statements: tuple[str, ...], limit: int) -> str:
+def _block(statements: tuple[str, ...], limit: int, geometry: str = "bb") -> str:
     body = "\n".join(f"  {s};" for s in statements)
-    return f"(\n{body}\n);\nout bb tags {limit};"
+    return f"(\n{body}\n);\nout {geometry} tags {limit};"
