@@ -78,7 +78,7 @@ def _bbox(text: str):
 def _trip_bbox(trip_id: str):
     from engine.maps.offline_area import trip_bbox
 
-    from .trips_cmd import org_scope
+    from .run_store import org_scope
     with org_scope() as repo:
         itinerary = repo.versions.get(trip_id).itinerary  # the stored JSON of the latest version
     points = []

@@ -122,13 +122,19 @@ class MultiCityIntent(Value):
             raise ValueError(f"budget must be greater than zero and at most {MAX_BUDGET_USD_CENTS} cents")
         return v
 
+    @field_validator("stays")
+    @classmethod
+    def _trip_length(cls, v: list[Stay]) -> list[Stay]:
+        days = sum(s.nights for s in v) + 1
+        if days > MAX_TRIP_DAYS:
+            raise ValueError(f"a trip lasts at most {MAX_TRIP_DAYS} days, these nights make {days}")
+        return v
+
     @model_validator(mode="after")
     def _chain(self) -> "MultiCityIntent":
         needed = len(self.stays) - 1 + (1 if self.return_from == "first" else 0)
         if self.legs and len(self.legs) != needed:
             raise ValueError(f"legs: {len(self.stays)} stays need {needed} leg(s), got {len(self.legs)}")
-        if self.days > MAX_TRIP_DAYS:
-            raise ValueError(f"stays: a trip lasts at most {MAX_TRIP_DAYS} days, these nights make {self.days}")
         for i, slot in enumerate(self.prefs.locked_slots):
             if slot.day_offset >= self.days:
                 raise ValueError(f"prefs.locked_slots[{i}].day_offset {slot.day_offset} is outside the "

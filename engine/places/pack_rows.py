@@ -15,11 +15,12 @@ file and renamed, so a reader never sees half of one.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from pathlib import Path
 
 from pydantic import ValidationError
+
+from engine.atomic import atomic_path
 
 from .osm_reader import PlaceRow
 from .pack import PACK_FORMAT, CityPack
@@ -47,9 +48,7 @@ def write_copy(pack: CityPack, pack_path: Path) -> Path:
     """The indexed copy of ``pack``, as read from (or written to) ``pack_path`` as it is now."""
     stat = pack_path.stat()
     target = copy_path(pack_path)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temp.unlink(missing_ok=True)
-    try:
+    with atomic_path(target) as temp:  # a reader never sees half a copy
         conn = sqlite3.connect(temp)
         try:
             with conn:
@@ -60,9 +59,6 @@ def write_copy(pack: CityPack, pack_path: Path) -> Path:
                 conn.executemany(_INSERT, (_row(p) for p in pack.places))
         finally:
             conn.close()
-        os.replace(temp, target)
-    finally:
-        temp.unlink(missing_ok=True)
     return target
 
 

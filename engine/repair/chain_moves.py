@@ -152,7 +152,9 @@ def propose_chain(v, legs: dict, draft: ChainDraft, stays: list[StayFigures]):
         local = leg.arrival
         over = local - datetime.combine(leg.departure.astimezone(local.tzinfo).date(), LATE, local.tzinfo)
         step = timedelta(minutes=30 * -(-int(over.total_seconds() // 60) // 30))
-        yield lambda d: shift_leg(d, leg.index, leg.departure, -step, reason, booked=booked)
+        earliest = datetime.combine(leg.departure.date(), EARLIEST_SHIFT, leg.departure.tzinfo)
+        if leg.departure - step >= earliest:  # leaving earlier is enough; else no morning train makes it: fly
+            yield lambda d: shift_leg(d, leg.index, leg.departure, -step, reason, booked=booked)
         yield lambda d: swap_leg_mode(d, leg.index, "flight", reason, was=leg.mode)
     elif reason in ("leg_buffer", "checkout_after_leaving"):
         yield lambda d: shift_leg(d, leg.index, leg.departure, timedelta(hours=1), reason, booked=booked)
