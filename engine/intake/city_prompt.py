@@ -112,12 +112,7 @@ def parse_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]],
     else:
         start, end, said = _month_window(months[0], length, _is_weekend(lengths), today)
         assumed.append(said)
-    found = find_budget(scan)
-    if found is None:
-        amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
-        assumed.append(NO_BUDGET_GIVEN)
-    else:
-        amount, currency = found
+    amount, currency = budget_or_default(scan, assumed)
     if origin is not None and origin.problem:
         raise InputError("origin_airport", origin.problem)
     return CityPromptResult(
@@ -290,6 +285,15 @@ def city_hits(text: str, cities: Mapping[str, Sequence[str]]) -> list[tuple[int,
 
 
 # --------------------------------------------------------------------------- budget
+def budget_or_default(scan: Scan, assumed: list[str]) -> tuple[Decimal, str]:
+    """The prompt's budget, or the default one with the sentence that says so added to ``assumed``."""
+    found = find_budget(scan)
+    if found is None:
+        assumed.append(NO_BUDGET_GIVEN)
+        return Decimal(DEFAULT_BUDGET_USD), "USD"
+    return found
+
+
 def find_budget(scan: Scan) -> tuple[Decimal, str] | None:
     """The budget the text gives; None when it names none (the caller plans with the default)."""
     mentions = sorted((m for p in _MONEY_PATTERNS for m in scan.take(p)), key=lambda m: m.start())

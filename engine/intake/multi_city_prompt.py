@@ -28,7 +28,7 @@ from decimal import Decimal
 from engine.errors import InputError
 from engine.models.multi_city import MAX_STAY_NIGHTS, MAX_TRIP_DAYS, MIN_STAY_NIGHTS
 
-from .city_prompt import city_hits, find_budget, find_origin
+from .city_prompt import budget_or_default, city_hits, find_origin
 from .party import take_party_size
 from .preferences import avoids_overnight, pace_in, themes_in, wants_kid_friendly
 from .prompt_text import (BLANK, DATE_PATTERNS, MONTH_ONLY, Scan, clean_prompt, date_mention, explicit_span,
@@ -36,7 +36,7 @@ from .prompt_text import (BLANK, DATE_PATTERNS, MONTH_ONLY, Scan, clean_prompt, 
 from .multi_city_words import (ALL_LEGS, CAPITALISED_NAME, CHAIN_WORDS, FIRST_CUE, FLY_INTO, FROM_FIRST,
                                FROM_LAST, HOME_FROM, JOINING_WORDS, LENGTH_AFTER, LENGTH_BEFORE, MODES, NOT_A_NAME,
                                LIST_GAP, REGION_AFTER, TIERS, TOTAL_LENGTH)
-from .vocabulary import DEFAULT_BUDGET_USD, NO_BUDGET_GIVEN, WORD_NUMBERS
+from .vocabulary import WORD_NUMBERS
 
 STAYS_EXAMPLE = "e.g. '3 nights in Lisbon then 2 in Porto'"
 
@@ -120,12 +120,7 @@ def parse_multi_city_prompt(text: str, *, cities: Mapping[str, Sequence[str]], a
     assumed: list[str] = []
     start, end = _window(dates, months, total, today, assumed)
     nights = _nights(mentions, total, end and (end - start).days, assumed)
-    found = find_budget(scan)
-    if found is None:
-        amount, currency = Decimal(DEFAULT_BUDGET_USD), "USD"
-        assumed.append(NO_BUDGET_GIVEN)
-    else:
-        amount, currency = found
+    amount, currency = budget_or_default(scan, assumed)
     if origin is not None and origin.problem:
         raise InputError("origin_airport", origin.problem)
     return MultiCityPromptResult(
